@@ -1,0 +1,125 @@
+package x402
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+)
+
+// maxUint256 is 2^256 - 1, the largest amount an ERC-20 can hold.
+var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+
+// ParseAddress parses a 0x-prefixed, 40-hex-digit address in any letter
+// case. It does not check an EIP-55 checksum: upstream clients send both
+// checksummed and lowercase addresses.
+func ParseAddress(s string) ([20]byte, error) {
+	var a [20]byte
+	if len(s) != 42 || !strings.HasPrefix(s, "0x") {
+		return a, fmt.Errorf("address %q: want 0x and 40 hex digits", s)
+	}
+	if _, err := hex.Decode(a[:], []byte(s[2:])); err != nil {
+		return a, fmt.Errorf("address %q: want 0x and 40 hex digits", s)
+	}
+	return a, nil
+}
+
+// ParseAmount parses an amount in atomic units: a decimal integer without
+// sign, decimal point or leading zeros, at most 2^256-1.
+func ParseAmount(s string) (*big.Int, error) {
+	if s == "" || len(s) > 78 {
+		return nil, fmt.Errorf("amount %q: want a decimal integer of atomic units", s)
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return nil, fmt.Errorf("amount %q: want a decimal integer of atomic units (no sign or decimal point)", s)
+		}
+	}
+	if len(s) > 1 && s[0] == '0' {
+		return nil, fmt.Errorf("amount %q: leading zeros are not allowed", s)
+	}
+	v, _ := new(big.Int).SetString(s, 10)
+	if v.Cmp(maxUint256) > 0 {
+		return nil, fmt.Errorf("amount %q: larger than 2^256-1", s)
+	}
+	return v, nil
+}
+
+// Validate checks that every field of the requirements is present and well
+// formed: a scheme, an eip155 network, a positive amount, and addresses for
+// asset and payTo. It does not check that the values are acceptable to a
+// particular facilitator.
+func (r *PaymentRequirements) Validate() error {
+	var errs []error
+	if r.Scheme == "" {
+		errs = append(errs, errors.New("scheme is missing"))
+	}
+	if _, err := ParseNetwork(r.Network); err != nil {
+		errs = append(errs, err)
+	}
+	if v, err := ParseAmount(r.Amount); err != nil {
+		errs = append(errs, err)
+	} else if v.Sign() == 0 {
+		errs = append(errs, errors.New("amount must be greater than zero"))
+	}
+	if _, err := ParseAddress(r.Asset); err != nil {
+		errs = append(errs, fmt.Errorf("asset: %w", err))
+	}
+	if _, err := ParseAddress(r.PayTo); err != nil {
+		errs = append(errs, fmt.Errorf("payTo: %w", err))
+	}
+	if r.MaxTimeoutSeconds < 0 {
+		errs = append(errs, errors.New("maxTimeoutSeconds must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// Validate checks the payload's version, its accepted requirements, and that
+// its scheme payload is a JSON object. The scheme payload's own fields are
+// checked by the scheme.
+func (p *PaymentPayload) Validate() error {
+	if p.X402Version != Version {
+		return fmt.Errorf("x402Version is %d, want %d", p.X402Version, Version)
+	}
+	if err := p.Accepted.Validate(); err != nil {
+		return fmt.Errorf("accepted: %w", err)
+	}
+	if t := bytes.TrimSpace(p.Payload); len(t) == 0 || t[0] != '{' {
+		return errors.New("payload must be a JSON object")
+	}
+	return nil
+}
+
+// Validate checks a 402 challenge: the version and at least one well-formed
+// offer.
+func (p *PaymentRequired) Validate() error {
+	if p.X402Version != Version {
+		return fmt.Errorf("x402Version is %d, want %d", p.X402Version, Version)
+	}
+	if len(p.Accepts) == 0 {
+		return errors.New("accepts is empty")
+	}
+	for i := range p.Accepts {
+		if err := p.Accepts[i].Validate(); err != nil {
+			return fmt.Errorf("accepts[%d]: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// Validate checks a verify or settle request: a well-formed payment payload
+// and well-formed requirements. A request that fails is malformed_request.
+func (r *VerifyRequest) Validate() error {
+	if r.X402Version != 0 && r.X402Version != Version {
+		return fmt.Errorf("x402Version is %d, want %d", r.X402Version, Version)
+	}
+	if err := r.PaymentPayload.Validate(); err != nil {
+		return fmt.Errorf("paymentPayload: %w", err)
+	}
+	if err := r.PaymentRequirements.Validate(); err != nil {
+		return fmt.Errorf("paymentRequirements: %w", err)
+	}
+	return nil
+}

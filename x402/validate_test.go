@@ -1,0 +1,114 @@
+package x402
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseAmount(t *testing.T) {
+	t.Parallel()
+	max := "115792089237316195423570985008687907853269984665640564039457584007913129639935"
+	tests := []struct {
+		in string
+		ok bool
+	}{
+		{"0", true}, {"1", true}, {"10000", true}, {max, true},
+		{"115792089237316195423570985008687907853269984665640564039457584007913129639936", false},
+		{"", false}, {"01", false}, {"-1", false}, {"+1", false}, {"1.5", false},
+		{"0x10", false}, {"1e6", false}, {" 1", false}, {"１", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			v, err := ParseAmount(tc.in)
+			if (err == nil) != tc.ok {
+				t.Fatalf("ParseAmount(%q) err = %v, want ok=%v", tc.in, err, tc.ok)
+			}
+			if tc.ok && v.String() != tc.in {
+				t.Fatalf("ParseAmount(%q) = %s", tc.in, v)
+			}
+		})
+	}
+}
+
+func TestParseAddress(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in string
+		ok bool
+	}{
+		{"0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", true},
+		{"0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc", true},
+		{"3c44cdddb6a900fa2b585dd299e03d12fa4293bc", false},
+		{"0x3c44cdddb6a900fa2b585dd299e03d12fa4293b", false},
+		{"0x3c44cdddb6a900fa2b585dd299e03d12fa4293bcd", false},
+		{"0X3c44cdddb6a900fa2b585dd299e03d12fa4293bc", false},
+		{"0xzz44cdddb6a900fa2b585dd299e03d12fa4293bc", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			t.Parallel()
+			a, err := ParseAddress(tc.in)
+			if (err == nil) != tc.ok {
+				t.Fatalf("ParseAddress(%q) err = %v, want ok=%v", tc.in, err, tc.ok)
+			}
+			if tc.ok && a[0] != 0x3c {
+				t.Fatalf("ParseAddress(%q) = %x", tc.in, a)
+			}
+		})
+	}
+}
+
+func TestRequirementsValidate(t *testing.T) {
+	t.Parallel()
+	good := samplePayload().Accepted
+	tests := []struct {
+		name    string
+		mutate  func(*PaymentRequirements)
+		wantErr string
+	}{
+		{"valid", func(*PaymentRequirements) {}, ""},
+		{"no scheme", func(r *PaymentRequirements) { r.Scheme = "" }, "scheme is missing"},
+		{"bad network", func(r *PaymentRequirements) { r.Network = "base" }, "not a CAIP-2 id"},
+		{"zero amount", func(r *PaymentRequirements) { r.Amount = "0" }, "greater than zero"},
+		{"decimal amount", func(r *PaymentRequirements) { r.Amount = "0.01" }, "atomic units"},
+		{"bad asset", func(r *PaymentRequirements) { r.Asset = "usdc" }, "asset:"},
+		{"bad payTo", func(r *PaymentRequirements) { r.PayTo = "" }, "payTo:"},
+		{"negative timeout", func(r *PaymentRequirements) { r.MaxTimeoutSeconds = -1 }, "maxTimeoutSeconds"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := good
+			tc.mutate(&r)
+			err := r.Validate()
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("err = %v, want one containing %q", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestVerifyRequestValidate(t *testing.T) {
+	t.Parallel()
+	p := samplePayload()
+	req := VerifyRequest{PaymentPayload: p, PaymentRequirements: p.Accepted}
+	if err := req.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	req.X402Version = 1
+	if err := req.Validate(); err == nil {
+		t.Fatal("x402Version 1 accepted")
+	}
+	req.X402Version = 2
+	req.PaymentRequirements.Asset = "x"
+	if err := req.Validate(); err == nil || !strings.Contains(err.Error(), "paymentRequirements: asset") {
+		t.Fatalf("err = %v", err)
+	}
+}
