@@ -1,0 +1,87 @@
+// compile.mjs builds caddy-x402's contracts with the pinned solc-js and writes
+// combined.json, the input of `abigen --v2 --combined-json`.
+//
+// Our own sources are in src/. EntryPoint v0.6, SimpleAccountFactory (and the
+// SimpleAccount it deploys) and VerifyingPaymaster come unchanged from
+// @account-abstraction/contracts@0.6.0. The output is deterministic: the same
+// sources and settings give the same bytes, which CI checks.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import solc from 'solc';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const modules = path.join(here, 'node_modules');
+
+const compilerVersion = '0.8.37';
+if (!solc.version().startsWith(compilerVersion + '+')) {
+  console.error(`compile.mjs: want solc ${compilerVersion}, have ${solc.version()}; run npm ci in contracts/`);
+  process.exit(1);
+}
+
+// The contracts that get Go bindings, by source unit and name.
+const wanted = [
+  ['src/DevUSD.sol', 'DevUSD'],
+  ['src/X402Settlement.sol', 'X402Settlement'],
+  ['@account-abstraction/contracts/core/EntryPoint.sol', 'EntryPoint'],
+  ['@account-abstraction/contracts/samples/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
+  ['@account-abstraction/contracts/samples/SimpleAccount.sol', 'SimpleAccount'],
+  ['@account-abstraction/contracts/samples/VerifyingPaymaster.sol', 'VerifyingPaymaster'],
+];
+
+function read(unit) {
+  const file = unit.startsWith('src/') ? path.join(here, unit) : path.join(modules, unit);
+  return fs.readFileSync(file, 'utf8');
+}
+
+const sources = {};
+for (const [unit] of wanted) sources[unit] = { content: read(unit) };
+
+const input = {
+  language: 'Solidity',
+  sources,
+  settings: {
+    // Cancun is the newest EVM that every chain we target runs; solc's
+    // default (osaka) would emit opcodes older chains reject.
+    evmVersion: 'cancun',
+    optimizer: { enabled: true, runs: 1000000 },
+    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
+  },
+};
+
+function findImports(unit) {
+  try {
+    return { contents: read(unit) };
+  } catch (err) {
+    return { error: `cannot read ${unit}: ${err.message}` };
+  }
+}
+
+const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
+let failed = false;
+for (const e of output.errors ?? []) {
+  if (e.severity === 'error') {
+    failed = true;
+    console.error(e.formattedMessage);
+  }
+}
+if (failed) process.exit(1);
+
+const contracts = {};
+for (const [unit, name] of wanted) {
+  const c = output.contracts?.[unit]?.[name];
+  if (!c) {
+    console.error(`compile.mjs: ${unit}:${name} missing from solc output`);
+    process.exit(1);
+  }
+  contracts[`${unit}:${name}`] = {
+    abi: c.abi,
+    bin: c.evm.bytecode.object,
+    'bin-runtime': c.evm.deployedBytecode.object,
+  };
+}
+const combined = { contracts, version: solc.version() };
+fs.writeFileSync(path.join(here, 'combined.json'), JSON.stringify(combined, null, 1) + '\n');
+for (const key of Object.keys(contracts)) {
+  console.log(`${key}: ${contracts[key]['bin-runtime'].length / 2} bytes runtime`);
+}

@@ -1,0 +1,16 @@
+// Package contracts holds caddy-x402's on-chain half: the Solidity sources of
+// the devnet stablecoin (DevUSD, an ERC-20 with EIP-3009) and of the aa-native
+// settlement contract (X402Settlement), the ERC-4337 v0.6 contracts they work
+// with (EntryPoint, SimpleAccountFactory, SimpleAccount, VerifyingPaymaster
+// from @account-abstraction/contracts@0.6.0), and abigen v2 bindings for all
+// of them.
+//
+// The build is pinned: solc 0.8.37 from npm, standard JSON, optimizer on,
+// EVM version cancun. combined.json and bindings.go are generated and
+// committed; `go generate ./contracts` rebuilds them byte for byte, which CI
+// checks.
+package contracts
+
+//go:generate npm ci --silent --no-audit --no-fund
+//go:generate node compile.mjs
+//go:generate go tool abigen --v2 --combined-json combined.json --pkg contracts --out bindings.go

@@ -1,0 +1,120 @@
+package contracts
+
+import (
+	"crypto/ecdsa"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+var (
+	userOpArgs  = mustArgs(EntryPointMetaData.ParseABI()).Methods["getUserOpHash"].Inputs
+	uint256T, _ = abi.NewType("uint256", "", nil)
+	uint48T, _  = abi.NewType("uint48", "", nil)
+	addressT, _ = abi.NewType("address", "", nil)
+	bytes32T, _ = abi.NewType("bytes32", "", nil)
+	bytesT, _   = abi.NewType("bytes", "", nil)
+
+	// userOpHashArgs is UserOperationLib.pack of EntryPoint v0.6.
+	userOpHashArgs = abi.Arguments{
+		{Type: addressT}, {Type: uint256T}, {Type: bytes32T}, {Type: bytes32T},
+		{Type: uint256T}, {Type: uint256T}, {Type: uint256T}, {Type: uint256T}, {Type: uint256T},
+		{Type: bytes32T},
+	}
+	entryPointHashArgs = abi.Arguments{{Type: bytes32T}, {Type: addressT}, {Type: uint256T}}
+	paymasterHashArgs  = abi.Arguments{{Type: bytesT}, {Type: uint256T}, {Type: addressT}, {Type: uint256T}, {Type: uint48T}, {Type: uint48T}}
+	validityArgs       = abi.Arguments{{Type: uint48T}, {Type: uint48T}}
+)
+
+func mustArgs(a *abi.ABI, err error) *abi.ABI {
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// UserOpHash is EntryPoint v0.6's getUserOpHash: the hash an account owner
+// signs, which covers every field but the signature, the EntryPoint and the
+// chain.
+func UserOpHash(op UserOperation, entryPoint common.Address, chainID *big.Int) common.Hash {
+	packed, err := userOpHashArgs.Pack(
+		op.Sender, op.Nonce,
+		crypto.Keccak256Hash(op.InitCode), crypto.Keccak256Hash(op.CallData),
+		op.CallGasLimit, op.VerificationGasLimit, op.PreVerificationGas,
+		op.MaxFeePerGas, op.MaxPriorityFeePerGas,
+		crypto.Keccak256Hash(op.PaymasterAndData),
+	)
+	if err != nil {
+		panic(fmt.Sprintf("packing a UserOperation: %v", err)) // nil big.Int fields
+	}
+	outer, err := entryPointHashArgs.Pack(crypto.Keccak256Hash(packed), entryPoint, chainID)
+	if err != nil {
+		panic(fmt.Sprintf("packing a UserOperation hash: %v", err))
+	}
+	return crypto.Keccak256Hash(outer)
+}
+
+// PaymasterSignatureLength is the length of the VerifyingPaymaster's ECDSA
+// signature inside paymasterAndData.
+const PaymasterSignatureLength = 65
+
+// PaymasterAndData builds the paymasterAndData of the VerifyingPaymaster:
+// paymaster ‖ abi.encode(uint48 validUntil, uint48 validAfter) ‖ signature.
+func PaymasterAndData(paymaster common.Address, validUntil, validAfter uint64, signature []byte) []byte {
+	window, err := validityArgs.Pack(new(big.Int).SetUint64(validUntil), new(big.Int).SetUint64(validAfter))
+	if err != nil {
+		panic(fmt.Sprintf("packing a validity window: %v", err)) // over 48 bits
+	}
+	out := append(paymaster.Bytes(), window...)
+	return append(out, signature...)
+}
+
+// VerifyingPaymasterHash is VerifyingPaymaster.getHash of
+// @account-abstraction/contracts 0.6.0, computed off-chain: the hash its
+// signer signs (as an Ethereum signed message) to sponsor op. senderNonce is
+// the paymaster's senderNonce(op.sender).
+//
+// getHash hashes the UserOperation's raw ABI encoding up to paymasterAndData,
+// whose head holds the offset of the signature field, which depends on the
+// length of paymasterAndData. The hash is therefore computed with
+// paymasterAndData at its final length (with a 65-byte signature), whatever
+// op.PaymasterAndData holds.
+func VerifyingPaymasterHash(op UserOperation, paymaster common.Address, chainID, senderNonce *big.Int, validUntil, validAfter uint64) (common.Hash, error) {
+	op.PaymasterAndData = PaymasterAndData(paymaster, validUntil, validAfter, make([]byte, PaymasterSignatureLength))
+	enc, err := userOpArgs.Pack(op)
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("encoding the UserOperation: %w", err)
+	}
+	// enc is the offset of the (dynamic) tuple, then the tuple. Head word 9
+	// of the tuple is the offset of paymasterAndData's length word.
+	tuple := enc[32:]
+	pndOffset := new(big.Int).SetBytes(tuple[9*32 : 10*32])
+	if !pndOffset.IsUint64() || pndOffset.Uint64() > uint64(len(tuple)) {
+		return common.Hash{}, fmt.Errorf("malformed UserOperation encoding")
+	}
+	packed, err := paymasterHashArgs.Pack(
+		tuple[:pndOffset.Uint64()], chainID, paymaster, senderNonce,
+		new(big.Int).SetUint64(validUntil), new(big.Int).SetUint64(validAfter),
+	)
+	if err != nil {
+		return common.Hash{}, fmt.Errorf("encoding the paymaster hash: %w", err)
+	}
+	return crypto.Keccak256Hash(packed), nil
+}
+
+// SignHash signs hash as an Ethereum signed message (EIP-191 version 0x45),
+// as ECDSA.toEthSignedMessageHash expects: the form both SimpleAccount (over
+// the UserOperation hash) and VerifyingPaymaster (over its hash) verify. The
+// result is r ‖ s ‖ v with v in {27, 28}.
+func SignHash(hash common.Hash, key *ecdsa.PrivateKey) ([]byte, error) {
+	sig, err := crypto.Sign(accounts.TextHash(hash[:]), key)
+	if err != nil {
+		return nil, err
+	}
+	sig[64] += 27
+	return sig, nil
+}

@@ -1,0 +1,365 @@
+// Package devnet runs an embedded Ethereum development chain in-process:
+// go-ethereum with a simulated beacon, every caddy-x402 contract predeployed
+// in the genesis block, and the well-known test accounts funded with ETH and
+// the devnet stablecoin.
+//
+// It is what lets a newcomer pay and settle for real on one machine, with no
+// outside chain: the default Caddy configuration, the tests, the examples and
+// the benchmarks all start one. Its JSON-RPC is served over HTTP, so anything
+// that speaks Ethereum (ethclient, viem, a bundler, a wallet) can use it.
+//
+// By default a block is sealed as soon as a transaction arrives. In that mode
+// a block's time is max(now, parent+1), so under load the chain's clock can
+// run ahead of the wall clock; compare validity windows against the latest
+// block's time as well as the wall clock.
+package devnet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/eth"
+	"github.com/ethereum/go-ethereum/eth/catalyst"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
+	"github.com/ethereum/go-ethereum/eth/filters"
+	"github.com/ethereum/go-ethereum/eth/tracers"
+	"github.com/ethereum/go-ethereum/node"
+	"github.com/ethereum/go-ethereum/p2p"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
+	"go.uber.org/zap"
+
+	// Native tracers (callTracer, prestateTracer) for debug_trace* calls,
+	// which bundlers and explorers use.
+	_ "github.com/ethereum/go-ethereum/eth/tracers/native"
+)
+
+// Defaults of [Config].
+const (
+	DefaultChainID      = 31337
+	DefaultAddr         = "127.0.0.1:8545"
+	DefaultAccounts     = 10
+	DefaultTokenName    = "Devnet USD"
+	DefaultTokenSymbol  = "dUSD"
+	DefaultTokenVersion = "1"
+	// TokenDecimals is the devnet stablecoin's decimals, like USDC.
+	TokenDecimals = 6
+	// PaymasterSignerIndex is the mnemonic index of the VerifyingPaymaster's
+	// signer, just past the funded accounts of the default configuration.
+	PaymasterSignerIndex = 10
+)
+
+var (
+	ether = big.NewInt(params.Ether)
+	// DefaultAccountETH is each funded account's balance: 10,000 ETH.
+	DefaultAccountETH = new(big.Int).Mul(big.NewInt(10_000), ether)
+	// DefaultAccountTokens is each funded account's token balance:
+	// 1,000,000 tokens of 6 decimals.
+	DefaultAccountTokens = big.NewInt(1_000_000_000_000)
+	// DefaultPaymasterDeposit is the paymaster's EntryPoint deposit: 1,000 ETH.
+	DefaultPaymasterDeposit = new(big.Int).Mul(big.NewInt(1_000), ether)
+	// DefaultPaymasterStake is the paymaster's EntryPoint stake: 1 ETH.
+	DefaultPaymasterStake = new(big.Int).Set(ether)
+)
+
+// Config configures a devnet. The zero value is the default devnet.
+type Config struct {
+	// ChainID is the chain id; default 31337.
+	ChainID uint64
+	// Addr is the host:port of the HTTP JSON-RPC server; default
+	// 127.0.0.1:8545. Port 0 picks a free port.
+	Addr string
+	// BlockPeriod seals a block every period, in whole seconds. Zero, the
+	// default, seals a block as soon as a transaction arrives.
+	BlockPeriod time.Duration
+	// Mnemonic derives the funded accounts; default TestMnemonic.
+	Mnemonic string
+	// Accounts is how many accounts of the mnemonic are funded; default 10.
+	// Account 0 deploys and owns the contracts.
+	Accounts int
+	// AccountETH is each funded account's ETH balance in wei; default
+	// 10,000 ETH.
+	AccountETH *big.Int
+	// AccountTokens is each funded account's token balance in atomic units;
+	// default 1,000,000 tokens.
+	AccountTokens *big.Int
+	// PaymasterDeposit is the paymaster's EntryPoint deposit in wei;
+	// default 1,000 ETH.
+	PaymasterDeposit *big.Int
+	// TokenName, TokenSymbol and TokenVersion name the stablecoin and its
+	// EIP-712 domain; defaults "Devnet USD", "dUSD" and "1".
+	TokenName, TokenSymbol, TokenVersion string
+	// GasLimit is the block gas limit; default 30,000,000.
+	GasLimit uint64
+	// Logger receives the devnet's own log lines; nil logs nothing.
+	Logger *zap.Logger
+}
+
+func (c Config) withDefaults() Config {
+	if c.ChainID == 0 {
+		c.ChainID = DefaultChainID
+	}
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.Mnemonic == "" {
+		c.Mnemonic = TestMnemonic
+	}
+	if c.Accounts == 0 {
+		c.Accounts = DefaultAccounts
+	}
+	if c.AccountETH == nil {
+		c.AccountETH = DefaultAccountETH
+	}
+	if c.AccountTokens == nil {
+		c.AccountTokens = DefaultAccountTokens
+	}
+	if c.PaymasterDeposit == nil {
+		c.PaymasterDeposit = DefaultPaymasterDeposit
+	}
+	if c.TokenName == "" {
+		c.TokenName = DefaultTokenName
+	}
+	if c.TokenSymbol == "" {
+		c.TokenSymbol = DefaultTokenSymbol
+	}
+	if c.TokenVersion == "" {
+		c.TokenVersion = DefaultTokenVersion
+	}
+	if c.GasLimit == 0 {
+		c.GasLimit = 30_000_000
+	}
+	if c.Logger == nil {
+		c.Logger = zap.NewNop()
+	}
+	return c
+}
+
+// Validate reports what is wrong with the configuration, after defaults.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	var errs []error
+	if _, _, err := splitAddr(c.Addr); err != nil {
+		errs = append(errs, err)
+	}
+	if c.BlockPeriod < 0 || c.BlockPeriod%time.Second != 0 {
+		errs = append(errs, fmt.Errorf("block period %v: want zero or whole seconds", c.BlockPeriod))
+	}
+	if c.Accounts < 1 || c.Accounts > PaymasterSignerIndex {
+		errs = append(errs, fmt.Errorf("accounts %d: want 1 to %d", c.Accounts, PaymasterSignerIndex))
+	}
+	for name, v := range map[string]*big.Int{"account ETH": c.AccountETH, "account tokens": c.AccountTokens, "paymaster deposit": c.PaymasterDeposit} {
+		if v.Sign() < 0 {
+			errs = append(errs, fmt.Errorf("%s must not be negative", name))
+		}
+	}
+	if c.GasLimit < 5_000_000 {
+		errs = append(errs, fmt.Errorf("gas limit %d is too low to deploy the EntryPoint", c.GasLimit))
+	}
+	return errors.Join(errs...)
+}
+
+func splitAddr(addr string) (string, int, error) {
+	host, portStr, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("RPC address %q: %w", addr, err)
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("RPC address %q: bad port", addr)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return host, port, nil
+}
+
+// Token describes the devnet stablecoin.
+type Token struct {
+	Address  common.Address
+	Name     string
+	Symbol   string
+	Version  string
+	Decimals uint8
+}
+
+// Devnet is a running development chain. Its fields are set by [Start] and
+// must not be changed.
+type Devnet struct {
+	// URL is the HTTP JSON-RPC endpoint, such as http://127.0.0.1:8545.
+	URL string
+	// ChainID is the chain id.
+	ChainID *big.Int
+	// Contracts are the predeployed contracts.
+	Contracts Contracts
+	// Token is the devnet stablecoin.
+	Token Token
+	// Accounts are the funded accounts, in mnemonic order. Accounts[0]
+	// deployed and owns the token, the settlement contract and the paymaster.
+	Accounts []Account
+	// PaymasterSigner is the VerifyingPaymaster's off-chain signer (not
+	// funded; it only signs).
+	PaymasterSigner Account
+
+	node   *node.Node
+	beacon *catalyst.SimulatedBeacon
+	log    *zap.Logger
+}
+
+// Start builds the genesis, starts the chain and its HTTP JSON-RPC server,
+// and returns once the RPC answers. Close it when done.
+func Start(ctx context.Context, cfg Config) (*Devnet, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("devnet config: %w", err)
+	}
+	cfg = cfg.withDefaults()
+	started := time.Now()
+
+	accounts, err := deriveAccounts(cfg.Mnemonic, 0, cfg.Accounts)
+	if err != nil {
+		return nil, err
+	}
+	signers, err := deriveAccounts(cfg.Mnemonic, PaymasterSignerIndex, 1)
+	if err != nil {
+		return nil, err
+	}
+	funded := make([]common.Address, len(accounts))
+	for i, a := range accounts {
+		funded[i] = a.Address
+	}
+	genesis, contracts, err := buildGenesis(genesisPlan{
+		chainID:          cfg.ChainID,
+		deployer:         accounts[0].Address,
+		paymasterSigner:  signers[0].Address,
+		funded:           funded,
+		accountETH:       cfg.AccountETH,
+		accountTokens:    cfg.AccountTokens,
+		paymasterDeposit: cfg.PaymasterDeposit,
+		paymasterStake:   DefaultPaymasterStake,
+		tokenName:        cfg.TokenName,
+		tokenSymbol:      cfg.TokenSymbol,
+		tokenVersion:     cfg.TokenVersion,
+		gasLimit:         cfg.GasLimit,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("building genesis: %w", err)
+	}
+
+	host, port, _ := splitAddr(cfg.Addr)
+	stack, err := node.New(&node.Config{
+		Name:                 "caddy-x402-devnet",
+		DataDir:              "", // in memory
+		HTTPHost:             host,
+		HTTPPort:             port,
+		HTTPModules:          []string{"eth", "net", "web3", "txpool", "debug", "dev"},
+		HTTPVirtualHosts:     []string{"*"},
+		HTTPCors:             []string{"*"},
+		HTTPTimeouts:         rpc.DefaultHTTPTimeouts,
+		BatchRequestLimit:    node.DefaultConfig.BatchRequestLimit,
+		BatchResponseMaxSize: node.DefaultConfig.BatchResponseMaxSize,
+		HTTPBodyLimit:        node.DefaultConfig.HTTPBodyLimit,
+		P2P:                  p2p.Config{NoDiscovery: true, MaxPeers: 0},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("creating node: %w", err)
+	}
+	ethConf := ethconfig.Defaults
+	ethConf.Genesis = genesis
+	ethConf.NetworkId = cfg.ChainID
+	ethConf.SyncMode = ethconfig.FullSync
+	ethConf.TxPool.NoLocals = true
+	backend, err := eth.New(stack, &ethConf)
+	if err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("creating chain: %w", err)
+	}
+	stack.RegisterAPIs(tracers.APIs(backend.APIBackend))
+	stack.RegisterAPIs([]rpc.API{{
+		Namespace: "eth",
+		Service:   filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{})),
+	}})
+	beacon, err := catalyst.NewSimulatedBeacon(uint64(cfg.BlockPeriod/time.Second), common.Address{}, backend)
+	if err != nil {
+		stack.Close()
+		return nil, fmt.Errorf("creating beacon: %w", err)
+	}
+	// With period 0, registering the APIs starts the seal-on-new-transaction
+	// loop; the beacon's lifecycle stops it with the node.
+	catalyst.RegisterSimulatedBeaconAPIs(stack, beacon)
+	stack.RegisterLifecycle(beacon)
+	if err := stack.Start(); err != nil {
+		beacon.Stop()
+		stack.Close()
+		return nil, fmt.Errorf("starting node on %s: %w", cfg.Addr, err)
+	}
+
+	d := &Devnet{
+		URL:       stack.HTTPEndpoint(),
+		ChainID:   new(big.Int).SetUint64(cfg.ChainID),
+		Contracts: contracts,
+		Token: Token{
+			Address: contracts.Token, Name: cfg.TokenName, Symbol: cfg.TokenSymbol,
+			Version: cfg.TokenVersion, Decimals: TokenDecimals,
+		},
+		Accounts:        accounts,
+		PaymasterSigner: signers[0],
+		node:            stack,
+		beacon:          beacon,
+		log:             cfg.Logger,
+	}
+	if err := d.waitReady(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	d.log.Info("devnet started",
+		zap.String("rpc", d.URL),
+		zap.Uint64("chain_id", cfg.ChainID),
+		zap.Stringer("token", contracts.Token),
+		zap.Stringer("entry_point", contracts.EntryPoint),
+		zap.Stringer("account_factory", contracts.AccountFactory),
+		zap.Stringer("paymaster", contracts.Paymaster),
+		zap.Stringer("settlement", contracts.Settlement),
+		zap.Duration("took", time.Since(started)))
+	return d, nil
+}
+
+// waitReady returns once the HTTP RPC answers with the right chain id.
+func (d *Devnet) waitReady(ctx context.Context) error {
+	client, err := rpc.DialContext(ctx, d.URL)
+	if err != nil {
+		return fmt.Errorf("dialing devnet RPC: %w", err)
+	}
+	defer client.Close()
+	var id string
+	if err := client.CallContext(ctx, &id, "eth_chainId"); err != nil {
+		return fmt.Errorf("devnet RPC not answering: %w", err)
+	}
+	if want := "0x" + d.ChainID.Text(16); id != want {
+		return fmt.Errorf("devnet RPC answers chain id %s, want %s", id, want)
+	}
+	return nil
+}
+
+// AdjustTime seals an empty block whose time is the latest block's time plus
+// adjustment, moving the chain's clock forward. Tests use it for validity
+// windows.
+func (d *Devnet) AdjustTime(adjustment time.Duration) error {
+	return d.beacon.AdjustTime(adjustment)
+}
+
+// Close stops the chain and its RPC server.
+func (d *Devnet) Close() error {
+	if d.node == nil {
+		return nil
+	}
+	err := d.node.Close()
+	d.node = nil
+	d.log.Info("devnet stopped")
+	return err
+}

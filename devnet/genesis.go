@@ -1,0 +1,218 @@
+package devnet
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/tracing"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/core/vm/runtime"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/holiman/uint256"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+)
+
+// Contracts are the addresses of the predeployed contracts.
+type Contracts struct {
+	// EntryPoint is the ERC-4337 v0.6 EntryPoint.
+	EntryPoint common.Address
+	// AccountFactory is the SimpleAccountFactory, the canonical factory of
+	// aa-native smart accounts.
+	AccountFactory common.Address
+	// AccountImplementation is the SimpleAccount the factory's proxies use.
+	AccountImplementation common.Address
+	// Paymaster is the VerifyingPaymaster, with an EntryPoint deposit.
+	Paymaster common.Address
+	// Token is the DevUSD stablecoin (6 decimals, EIP-3009).
+	Token common.Address
+	// Settlement is the X402Settlement contract, with Token allowlisted.
+	Settlement common.Address
+}
+
+// chainConfig is geth's dev chain on every fork up to Osaka. Bogota and
+// Amsterdam are left off: Bogota's gas repricing breaks the EntryPoint's
+// first UserOperation.
+func chainConfig(chainID uint64) *params.ChainConfig {
+	c := *params.AllDevChainProtocolChanges
+	c.ChainID = new(big.Int).SetUint64(chainID)
+	c.BogotaTime = nil
+	c.AmsterdamTime = nil
+	return &c
+}
+
+// recorder collects, while constructors and setup calls run in an in-memory
+// EVM, every contract created and every storage slot written, so the final
+// state can be copied into the genesis alloc. Geth's state-change hooks do
+// not fire inside runtime.Create, so it watches SSTORE at the opcode level.
+type recorder struct {
+	created []common.Address
+	slots   map[common.Address]map[common.Hash]struct{}
+}
+
+func (r *recorder) hooks() *tracing.Hooks {
+	return &tracing.Hooks{
+		OnEnter: func(_ int, typ byte, _, to common.Address, _ []byte, _ uint64, _ *big.Int) {
+			if op := vm.OpCode(typ); op == vm.CREATE || op == vm.CREATE2 {
+				r.created = append(r.created, to)
+			}
+		},
+		OnOpcode: func(_ uint64, op byte, _, _ uint64, scope tracing.OpContext, _ []byte, _ int, _ error) {
+			if vm.OpCode(op) != vm.SSTORE {
+				return
+			}
+			stack := scope.StackData()
+			if len(stack) == 0 {
+				return
+			}
+			addr := scope.Address()
+			if r.slots[addr] == nil {
+				r.slots[addr] = make(map[common.Hash]struct{})
+			}
+			r.slots[addr][common.Hash(stack[len(stack)-1].Bytes32())] = struct{}{}
+		},
+	}
+}
+
+// genesisPlan is what buildGenesis deploys and funds.
+type genesisPlan struct {
+	chainID          uint64
+	deployer         common.Address
+	paymasterSigner  common.Address
+	funded           []common.Address
+	accountETH       *big.Int
+	accountTokens    *big.Int
+	paymasterDeposit *big.Int
+	paymasterStake   *big.Int
+	tokenName        string
+	tokenSymbol      string
+	tokenVersion     string
+	gasLimit         uint64
+}
+
+// buildGenesis runs the constructors of every contract and the setup calls
+// (mints, allowlist, paymaster deposit and stake) from the deployer in an
+// in-memory EVM, then returns a genesis whose alloc holds the resulting code,
+// storage, balances and nonces. Bytecode alone would be wrong: the
+// EntryPoint, the factory, the paymaster and EIP-712 store values at
+// construction.
+func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
+	var c Contracts
+	st, err := state.New(types.EmptyRootHash, state.NewDatabaseForTesting())
+	if err != nil {
+		return nil, c, err
+	}
+	rec := &recorder{slots: make(map[common.Address]map[common.Hash]struct{})}
+	chain := chainConfig(p.chainID)
+	cfg := &runtime.Config{
+		ChainConfig: chain,
+		Origin:      p.deployer,
+		GasLimit:    p.gasLimit,
+		BaseFee:     big.NewInt(0),
+		State:       st,
+		EVMConfig:   vm.Config{Tracer: rec.hooks()},
+	}
+	// The deployer pays the deposit and stake; its genesis balance is set
+	// afterwards like every other account's.
+	budget := new(big.Int).Add(p.paymasterDeposit, p.paymasterStake)
+	st.AddBalance(p.deployer, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified)
+
+	deploy := func(name string, md *bind.MetaData, args []byte) (common.Address, error) {
+		code := append(common.FromHex(md.Bin), args...)
+		_, addr, _, err := runtime.Create(code, cfg)
+		if err != nil {
+			return common.Address{}, fmt.Errorf("deploying %s: %w", name, err)
+		}
+		return addr, nil
+	}
+	call := func(what string, to common.Address, input []byte, value *big.Int) error {
+		cfg.Value = value
+		defer func() { cfg.Value = nil }()
+		if _, _, err := runtime.Call(to, input, cfg); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	}
+
+	var (
+		factory    = contracts.NewSimpleAccountFactory()
+		paymaster  = contracts.NewVerifyingPaymaster()
+		token      = contracts.NewDevUSD()
+		settlement = contracts.NewX402Settlement()
+	)
+	if c.EntryPoint, err = deploy("EntryPoint", &contracts.EntryPointMetaData, nil); err != nil {
+		return nil, c, err
+	}
+	if c.AccountFactory, err = deploy("SimpleAccountFactory", &contracts.SimpleAccountFactoryMetaData, factory.PackConstructor(c.EntryPoint)); err != nil {
+		return nil, c, err
+	}
+	if c.Paymaster, err = deploy("VerifyingPaymaster", &contracts.VerifyingPaymasterMetaData, paymaster.PackConstructor(c.EntryPoint, p.paymasterSigner)); err != nil {
+		return nil, c, err
+	}
+	if c.Token, err = deploy("DevUSD", &contracts.DevUSDMetaData, token.PackConstructor(p.tokenName, p.tokenSymbol, p.tokenVersion)); err != nil {
+		return nil, c, err
+	}
+	if c.Settlement, err = deploy("X402Settlement", &contracts.X402SettlementMetaData, settlement.PackConstructor([]common.Address{c.Token})); err != nil {
+		return nil, c, err
+	}
+	// The factory deploys its SimpleAccount implementation in its constructor.
+	impl, _, err := runtime.Call(c.AccountFactory, factory.PackAccountImplementation(), cfg)
+	if err != nil {
+		return nil, c, fmt.Errorf("reading accountImplementation: %w", err)
+	}
+	if c.AccountImplementation, err = factory.UnpackAccountImplementation(impl); err != nil {
+		return nil, c, err
+	}
+
+	for _, a := range p.funded {
+		if err := call("minting to "+a.Hex(), c.Token, token.PackMint(a, p.accountTokens), nil); err != nil {
+			return nil, c, err
+		}
+	}
+	if err := call("depositing for the paymaster", c.Paymaster, paymaster.PackDeposit(), p.paymasterDeposit); err != nil {
+		return nil, c, err
+	}
+	if p.paymasterStake.Sign() > 0 {
+		if err := call("staking the paymaster", c.Paymaster, paymaster.PackAddStake(86400), p.paymasterStake); err != nil {
+			return nil, c, err
+		}
+	}
+
+	alloc := core.SystemContractAllocs()
+	for _, addr := range rec.created {
+		code := st.GetCode(addr)
+		if len(code) == 0 {
+			continue // creation reverted
+		}
+		storage := make(map[common.Hash]common.Hash)
+		for slot := range rec.slots[addr] {
+			if v := st.GetState(addr, slot); v != (common.Hash{}) {
+				storage[slot] = v
+			}
+		}
+		alloc[addr] = types.Account{
+			Code:    code,
+			Storage: storage,
+			Balance: st.GetBalance(addr).ToBig(),
+			Nonce:   st.GetNonce(addr),
+		}
+	}
+	for _, a := range p.funded {
+		alloc[a] = types.Account{Balance: new(big.Int).Set(p.accountETH), Nonce: st.GetNonce(a)}
+	}
+	if _, ok := alloc[p.deployer]; !ok {
+		alloc[p.deployer] = types.Account{Balance: new(big.Int), Nonce: st.GetNonce(p.deployer)}
+	}
+	return &core.Genesis{
+		Config:     chain,
+		GasLimit:   p.gasLimit,
+		BaseFee:    big.NewInt(params.InitialBaseFee),
+		Difficulty: big.NewInt(0),
+		Alloc:      alloc,
+	}, c, nil
+}
