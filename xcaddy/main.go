@@ -12,6 +12,9 @@ import (
 
 	// The standard Caddy modules.
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
+
+	// caddy-x402's modules and CLI subcommands.
+	_ "github.com/caddy-x402/caddy-x402/caddymodule"
 )
 
 func main() {
