@@ -246,6 +246,9 @@ func Start(ctx context.Context, cfg Config) (*Devnet, error) {
 		tokenSymbol:      cfg.TokenSymbol,
 		tokenVersion:     cfg.TokenVersion,
 		gasLimit:         cfg.GasLimit,
+		// Calls against the latest block before the first transaction run
+		// at the genesis time; it must be now, not 1970.
+		timestamp: uint64(started.Unix()),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("building genesis: %w", err)

@@ -93,6 +93,7 @@ type genesisPlan struct {
 	tokenSymbol      string
 	tokenVersion     string
 	gasLimit         uint64
+	timestamp        uint64
 }
 
 // buildGenesis runs the constructors of every contract and the setup calls
@@ -213,6 +214,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		GasLimit:   p.gasLimit,
 		BaseFee:    big.NewInt(params.InitialBaseFee),
 		Difficulty: big.NewInt(0),
+		Timestamp:  p.timestamp,
 		Alloc:      alloc,
 	}, c, nil
 }

@@ -112,3 +112,15 @@ func TestVerifyRequestValidate(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestErrorResponse(t *testing.T) {
+	t.Parallel()
+	err := Invalid(ReasonAmountMismatch, "accepted.amount %s differs from the required %s", "5", "10")
+	if err.Error() != "amount_mismatch: accepted.amount 5 differs from the required 10" {
+		t.Fatalf("Error() = %q", err.Error())
+	}
+	r := err.Response("0xabc")
+	if r.IsValid || r.InvalidReason != ReasonAmountMismatch || r.Payer != "0xabc" || !strings.Contains(r.InvalidMessage, "differs") {
+		t.Fatalf("Response = %+v", r)
+	}
+}

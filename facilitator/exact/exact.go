@@ -1,0 +1,391 @@
+// Package exact is x402's exact scheme on EVM chains: an EIP-3009
+// transferWithAuthorization signed by the payer's EOA and submitted by the
+// facilitator.
+//
+// Verification runs in a fixed order, cheapest first: the payment's fields
+// against the requirements, the validity window, the EIP-712 digest and the
+// signature, then the payer's balance and the authorization's on-chain state
+// in one batched RPC round trip. The facilitator adds its own replay store on
+// top.
+package exact
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Asset is an allowlisted EIP-3009 token and its EIP-712 domain.
+type Asset struct {
+	// Address is the token contract.
+	Address common.Address
+	// Name and Version are the token's EIP-712 domain name and version, as
+	// the contract has them (USDC: "USD Coin" or "USDC", and "2").
+	Name, Version string
+}
+
+// Chain is the chain access verification needs: batched JSON-RPC calls.
+// *rpc.Client has it.
+type Chain interface {
+	BatchCallContext(ctx context.Context, b []rpc.BatchElem) error
+}
+
+// Config configures a Scheme.
+type Config struct {
+	// ChainID is the chain the facilitator settles on.
+	ChainID *big.Int
+	// Assets is the allowlist.
+	Assets []Asset
+	// Chain reads balances and authorization state.
+	Chain Chain
+	// MinValidity is how long an authorization must stay valid after
+	// verification, to leave time to settle; default 6 s.
+	MinValidity time.Duration
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// Validate reports what is wrong with the configuration.
+func (c Config) Validate() error {
+	var errs []error
+	if c.ChainID == nil || c.ChainID.Sign() <= 0 {
+		errs = append(errs, errors.New("chain id is missing"))
+	}
+	if len(c.Assets) == 0 {
+		errs = append(errs, errors.New("no assets are allowlisted for the exact scheme"))
+	}
+	for i, a := range c.Assets {
+		if a.Address == (common.Address{}) || a.Name == "" || a.Version == "" {
+			errs = append(errs, fmt.Errorf("asset %d: address, EIP-712 name and version are all required", i))
+		}
+	}
+	if c.Chain == nil {
+		errs = append(errs, errors.New("chain is missing"))
+	}
+	return errors.Join(errs...)
+}
+
+// Scheme verifies exact payments and builds their settlement calls.
+type Scheme struct {
+	cfg     Config
+	network string
+	domains map[common.Address]common.Hash // asset -> EIP-712 domain separator
+	token   *contracts.DevUSD             // ABI of EIP-3009 (any compliant token)
+}
+
+// New returns a Scheme.
+func New(cfg Config) (*Scheme, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.MinValidity == 0 {
+		cfg.MinValidity = 6 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Scheme{
+		cfg:     cfg,
+		network: x402.FormatNetwork(cfg.ChainID.Uint64()),
+		domains: make(map[common.Address]common.Hash, len(cfg.Assets)),
+		token:   contracts.NewDevUSD(),
+	}
+	for _, a := range cfg.Assets {
+		s.domains[a.Address] = DomainSeparator(a.Name, a.Version, cfg.ChainID, a.Address)
+	}
+	return s, nil
+}
+
+// Assets returns the allowlist.
+func (s *Scheme) Assets() []Asset { return s.cfg.Assets }
+
+// Authorization is a decoded exact payment.
+type Authorization struct {
+	From, To    common.Address
+	Value       *big.Int
+	ValidAfter  *big.Int
+	ValidBefore *big.Int
+	Nonce       [32]byte
+	// Signature is r ‖ s ‖ v with v normalized to 27 or 28.
+	Signature [65]byte
+}
+
+// Key is the payment's replay key:
+// keccak256(chainId ‖ asset ‖ from ‖ nonce), with the chain id as 32 bytes.
+// It is unique per authorization because the token itself allows each
+// (from, nonce) once.
+func (a *Authorization) Key(chainID *big.Int, asset common.Address) common.Hash {
+	return crypto.Keccak256Hash(
+		common.LeftPadBytes(chainID.Bytes(), 32), asset.Bytes(), a.From.Bytes(), a.Nonce[:],
+	)
+}
+
+// PayloadHash identifies the exact authorization, to tell a duplicate from a
+// different payment under the same key.
+func (a *Authorization) PayloadHash() common.Hash {
+	return crypto.Keccak256Hash(
+		a.To.Bytes(), common.LeftPadBytes(a.Value.Bytes(), 32),
+		common.LeftPadBytes(a.ValidAfter.Bytes(), 32), common.LeftPadBytes(a.ValidBefore.Bytes(), 32),
+		a.Signature[:],
+	)
+}
+
+// Decode parses the payload of an exact payment. A payload that does not
+// parse is malformed_request; a field of the wrong form is
+// invalid_inner_payload naming the field; a signature of the wrong form is
+// signature_invalid.
+func Decode(p *x402.PaymentPayload) (*Authorization, error) {
+	var raw x402.ExactPayload
+	if err := json.Unmarshal(p.Payload, &raw); err != nil {
+		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an exact payment: %v", err)
+	}
+	ra := raw.Authorization
+	var (
+		a    Authorization
+		errs []string
+	)
+	address := func(field, s string) common.Address {
+		b, err := x402.ParseAddress(s)
+		if err != nil {
+			errs = append(errs, "authorization."+field+": "+err.Error())
+		}
+		return common.Address(b)
+	}
+	number := func(field, s string) *big.Int {
+		v, err := x402.ParseAmount(s)
+		if err != nil {
+			errs = append(errs, "authorization."+field+": "+strings.TrimPrefix(err.Error(), "amount "))
+			return new(big.Int)
+		}
+		return v
+	}
+	a.From = address("from", ra.From)
+	a.To = address("to", ra.To)
+	a.Value = number("value", ra.Value)
+	a.ValidAfter = number("validAfter", ra.ValidAfter)
+	a.ValidBefore = number("validBefore", ra.ValidBefore)
+	if nonce, err := hexutil.Decode(ra.Nonce); err != nil || len(nonce) != 32 {
+		errs = append(errs, fmt.Sprintf("authorization.nonce %q: want 0x and 64 hex digits", ra.Nonce))
+	} else {
+		copy(a.Nonce[:], nonce)
+	}
+	if len(errs) > 0 {
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
+	}
+	sig, err := hexutil.Decode(raw.Signature)
+	if err != nil || len(sig) != 65 {
+		return nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature: want 65 bytes in 0x hex (r, s, v)")
+	}
+	switch v := sig[64]; v {
+	case 0, 1:
+		sig[64] = v + 27
+	case 27, 28:
+	default:
+		return nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature v is %d; want 27 or 28 (or 0 or 1)", v)
+	}
+	copy(a.Signature[:], sig)
+	return &a, nil
+}
+
+// halfN is half the secp256k1 order: larger s values are the malleable twin
+// of a valid signature, which EIP-2 and the token refuse.
+var halfN = new(big.Int).Rsh(crypto.S256().Params().N, 1)
+
+// Verify checks a decoded payment against the requirements and the chain.
+// A refusal is an *x402.Error; any other error means the check could not be
+// made (the chain did not answer) and says nothing of the payment.
+func (s *Scheme) Verify(ctx context.Context, a *Authorization, p *x402.PaymentPayload, req *x402.PaymentRequirements) error {
+	asset, err := s.matchRequirements(a, &p.Accepted, req)
+	if err != nil {
+		return err
+	}
+	now := s.cfg.Now()
+	if err := s.checkWindow(a, now.Unix()); err != nil {
+		return err
+	}
+	digest := s.Digest(asset, a)
+	if err := checkSignature(digest, a); err != nil {
+		return err
+	}
+	return s.checkChain(ctx, asset, a, now)
+}
+
+// matchRequirements is check 1: scheme, network, asset, amount and payTo,
+// of the accepted offer against the requirements and of the requirements
+// against what this facilitator settles.
+func (s *Scheme) matchRequirements(a *Authorization, accepted, req *x402.PaymentRequirements) (common.Address, error) {
+	if req.Scheme != x402.SchemeExact || accepted.Scheme != req.Scheme {
+		return common.Address{}, x402.Invalid(x402.ReasonSchemeMismatch, "accepted scheme %q, required %q; this verifier settles %q", accepted.Scheme, req.Scheme, x402.SchemeExact)
+	}
+	if req.Network != s.network {
+		return common.Address{}, x402.Invalid(x402.ReasonNetworkMismatch, "required network %q; this facilitator settles on %q", req.Network, s.network)
+	}
+	if accepted.Network != req.Network {
+		return common.Address{}, x402.Invalid(x402.ReasonNetworkMismatch, "accepted network %q differs from the required %q", accepted.Network, req.Network)
+	}
+	reqAsset, _ := x402.ParseAddress(req.Asset)
+	asset := common.Address(reqAsset)
+	if _, ok := s.domains[asset]; !ok {
+		return common.Address{}, x402.Invalid(x402.ReasonAssetNotAllowed, "asset %s is not allowlisted", asset)
+	}
+	if acc, _ := x402.ParseAddress(accepted.Asset); common.Address(acc) != asset {
+		return common.Address{}, x402.Invalid(x402.ReasonAssetNotAllowed, "accepted asset %s differs from the required %s", accepted.Asset, asset)
+	}
+	amount, _ := x402.ParseAmount(req.Amount)
+	if acc, _ := x402.ParseAmount(accepted.Amount); acc.Cmp(amount) != 0 {
+		return common.Address{}, x402.Invalid(x402.ReasonAmountMismatch, "accepted amount %s differs from the required %s", accepted.Amount, req.Amount)
+	}
+	if a.Value.Cmp(amount) != 0 {
+		return common.Address{}, x402.Invalid(x402.ReasonAmountMismatch, "authorization.value %s differs from the required amount %s", a.Value, amount)
+	}
+	payTo, _ := x402.ParseAddress(req.PayTo)
+	if acc, _ := x402.ParseAddress(accepted.PayTo); acc != payTo {
+		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "accepted payTo %s differs from the required %s", accepted.PayTo, req.PayTo)
+	}
+	if a.To != common.Address(payTo) {
+		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization.to %s is not payTo %s", a.To, common.Address(payTo))
+	}
+	return asset, nil
+}
+
+// checkWindow is check 2 against the wall clock. The token requires
+// validAfter < block time < validBefore, and a block's time is at least the
+// wall clock, so validAfter must be in the past; validBefore must leave
+// MinValidity to settle in.
+func (s *Scheme) checkWindow(a *Authorization, now int64) error {
+	if !a.ValidAfter.IsInt64() || a.ValidAfter.Int64() >= now {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization is not valid yet: validAfter %s is not before now (%d)", a.ValidAfter, now)
+	}
+	need := now + int64(s.cfg.MinValidity/time.Second)
+	if a.ValidBefore.IsInt64() && a.ValidBefore.Int64() < need {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization expires too soon: validBefore %s, need at least %d (now + %v)", a.ValidBefore, need, s.cfg.MinValidity)
+	}
+	return nil
+}
+
+// checkSignature is checks 3 and 4: low s, and the signer is `from`.
+func checkSignature(digest common.Hash, a *Authorization) error {
+	if new(big.Int).SetBytes(a.Signature[32:64]).Cmp(halfN) > 0 {
+		return x402.Invalid(x402.ReasonSignatureInvalid, "signature s is in the upper half of the curve order (malleable); the token refuses it")
+	}
+	sig := a.Signature
+	sig[64] -= 27
+	pub, err := crypto.Ecrecover(digest[:], sig[:])
+	if err != nil {
+		return x402.Invalid(x402.ReasonSignatureInvalid, "signature does not recover: %v", err)
+	}
+	if signer := common.BytesToAddress(crypto.Keccak256(pub[1:])[12:]); signer != a.From {
+		return x402.Invalid(x402.ReasonSignatureInvalid, "signature is by %s, not authorization.from %s (wrong key, chain id or token domain)", signer, a.From)
+	}
+	return nil
+}
+
+// checkChain is check 5, plus check 2 against the chain's clock: the latest
+// block's time, the payer's balance and the nonce's state, in one batch.
+func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Authorization, now time.Time) error {
+	var (
+		head struct {
+			Time hexutil.Uint64 `json:"timestamp"`
+		}
+		balance, used hexutil.Bytes
+		call          = func(data []byte) map[string]any {
+			return map[string]any{"to": asset, "data": hexutil.Bytes(data)}
+		}
+	)
+	batch := []rpc.BatchElem{
+		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
+		{Method: "eth_call", Args: []any{call(s.token.PackBalanceOf(a.From)), "latest"}, Result: &balance},
+		{Method: "eth_call", Args: []any{call(s.token.PackAuthorizationState(a.From, a.Nonce)), "latest"}, Result: &used},
+	}
+	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
+		return fmt.Errorf("reading chain state: %w", err)
+	}
+	for _, el := range batch {
+		if el.Error != nil {
+			return fmt.Errorf("reading chain state (%s): %w", el.Method, el.Error)
+		}
+	}
+	chainNow := max(now.Unix(), int64(head.Time))
+	if need := chainNow + int64(s.cfg.MinValidity/time.Second); a.ValidBefore.IsInt64() && a.ValidBefore.Int64() < need {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization expires too soon for the chain's clock: validBefore %s, latest block at %d", a.ValidBefore, head.Time)
+	}
+	bal, err := s.token.UnpackBalanceOf(balance)
+	if err != nil {
+		return fmt.Errorf("decoding balanceOf of %s: %w", asset, err)
+	}
+	if bal.Cmp(a.Value) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, the payment needs %s", a.From, bal, a.Value)
+	}
+	isUsed, err := s.token.UnpackAuthorizationState(used)
+	if err != nil {
+		return fmt.Errorf("decoding authorizationState of %s: %w", asset, err)
+	}
+	if isUsed {
+		return x402.Invalid(x402.ReasonReplay, "authorization nonce %s of %s is already used or cancelled on chain", hexutil.Encode(a.Nonce[:]), a.From)
+	}
+	return nil
+}
+
+// Call returns the settlement call: transferWithAuthorization(from, to,
+// value, validAfter, validBefore, nonce, v, r, s) on the asset. The v, r, s
+// form is the one every EIP-3009 token (including older USDC) has.
+func (s *Scheme) Call(a *Authorization) []byte {
+	var r, sv [32]byte
+	copy(r[:], a.Signature[:32])
+	copy(sv[:], a.Signature[32:64])
+	return s.token.PackTransferWithAuthorization0(a.From, a.To, a.Value, a.ValidAfter, a.ValidBefore, a.Nonce, a.Signature[64], r, sv)
+}
+
+var (
+	domainTypeHash   = crypto.Keccak256Hash([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"))
+	transferTypeHash = crypto.Keccak256Hash([]byte("TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"))
+)
+
+// DomainSeparator is the EIP-712 domain separator of an EIP-3009 token.
+func DomainSeparator(name, version string, chainID *big.Int, token common.Address) common.Hash {
+	return crypto.Keccak256Hash(
+		domainTypeHash[:],
+		crypto.Keccak256([]byte(name)), crypto.Keccak256([]byte(version)),
+		common.LeftPadBytes(chainID.Bytes(), 32), common.LeftPadBytes(token.Bytes(), 32),
+	)
+}
+
+// Digest is the EIP-712 hash the payer signed, with the asset's cached
+// domain separator.
+func (s *Scheme) Digest(asset common.Address, a *Authorization) common.Hash {
+	var buf [7 * 32]byte
+	copy(buf[0:], transferTypeHash[:])
+	copy(buf[32+12:], a.From[:])
+	copy(buf[64+12:], a.To[:])
+	a.Value.FillBytes(buf[96:128])
+	fillUint(buf[128:160], a.ValidAfter)
+	fillUint(buf[160:192], a.ValidBefore)
+	copy(buf[192:], a.Nonce[:])
+	structHash := crypto.Keccak256(buf[:])
+	domain := s.domains[asset]
+	return crypto.Keccak256Hash([]byte{0x19, 0x01}, domain[:], structHash)
+}
+
+// fillUint writes v big-endian into a 32-byte word; v fits (ParseAmount
+// bounds it to 256 bits).
+func fillUint(word []byte, v *big.Int) {
+	if v.IsUint64() {
+		clear(word)
+		binary.BigEndian.PutUint64(word[24:], v.Uint64())
+		return
+	}
+	v.FillBytes(word)
+}

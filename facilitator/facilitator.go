@@ -1,0 +1,583 @@
+// Package facilitator verifies and settles x402 payments: the service behind
+// the spec's /health, /supported, /verify and /settle.
+//
+// [Service] does the work in process; [Handler] serves it over HTTP; and
+// [Client] speaks that HTTP and has the same methods, so a merchant's
+// middleware can use an embedded facilitator or a remote one alike.
+//
+// Settlement is idempotent per replay key and safe across restarts. The key
+// is claimed durably before anything is broadcast, the signed transaction is
+// stored before it is sent, and on start-up every unfinished record is
+// reconciled against the chain. A duplicate settle returns the original
+// receipt. A concurrent duplicate gets in_flight. A settlement whose outcome
+// is not yet known is reported as transient (503), never as a failure, so
+// that a payer is never asked to pay twice.
+package facilitator
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/exact"
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// ServiceName is the service field of /health.
+const ServiceName = "caddy-x402-facilitator"
+
+// Version is the facilitator's version, reported by /health.
+var Version = "v0.1.0-dev"
+
+// Asset is an allowlisted token.
+type Asset = exact.Asset
+
+// Config configures a Service.
+type Config struct {
+	// Network is the CAIP-2 id of the chain, such as "eip155:8453". The RPC
+	// must serve that chain.
+	Network string
+	// RPCURL is the chain's JSON-RPC endpoint.
+	RPCURL string
+	// SettlerKey signs settlement transactions and pays their gas. It is
+	// never logged or returned.
+	SettlerKey *ecdsa.PrivateKey
+	// Assets are the allowlisted tokens of the exact scheme.
+	Assets []Asset
+	// StorePath is the bbolt file of settlement records.
+	StorePath string
+	// ReceiptTimeout is how long Settle waits for a receipt before answering
+	// receipt_timeout (the record stays pending); default 30 s.
+	ReceiptTimeout time.Duration
+	// RPCTimeout bounds each verification's chain reads; default 10 s.
+	RPCTimeout time.Duration
+	// Logger receives diagnostics; nil logs nothing.
+	Logger *zap.Logger
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// Validate reports what is wrong with the configuration.
+func (c Config) Validate() error {
+	var errs []error
+	if _, err := x402.ParseNetwork(c.Network); err != nil {
+		errs = append(errs, err)
+	}
+	if c.RPCURL == "" {
+		errs = append(errs, errors.New("RPC URL is missing"))
+	}
+	if c.SettlerKey == nil {
+		errs = append(errs, errors.New("settler key is missing"))
+	}
+	if len(c.Assets) == 0 {
+		errs = append(errs, errors.New("no assets are allowlisted"))
+	}
+	if c.StorePath == "" {
+		errs = append(errs, errors.New("store path is missing"))
+	}
+	if c.ReceiptTimeout < 0 || c.RPCTimeout < 0 {
+		errs = append(errs, errors.New("timeouts must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// Service is an in-process facilitator. It is safe for concurrent use.
+type Service struct {
+	cfg     Config
+	chainID *big.Int
+	rpc     *rpc.Client
+	eth     *ethclient.Client
+	store   *store.Store
+	sender  *sender.Sender
+	exact   *exact.Scheme
+	log     *zap.Logger
+
+	mu       sync.Mutex
+	inFlight map[common.Hash]struct{}
+}
+
+// New connects to the chain, checks that it is the configured network,
+// opens the store and reconciles unfinished settlements.
+func New(ctx context.Context, cfg Config) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("facilitator config: %w", err)
+	}
+	if cfg.ReceiptTimeout == 0 {
+		cfg.ReceiptTimeout = 30 * time.Second
+	}
+	if cfg.RPCTimeout == 0 {
+		cfg.RPCTimeout = 10 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	id, _ := x402.ParseNetwork(cfg.Network)
+	chainID := new(big.Int).SetUint64(id)
+
+	client, err := rpc.DialContext(ctx, cfg.RPCURL)
+	if err != nil {
+		return nil, fmt.Errorf("dialing the chain: %w", err)
+	}
+	eth := ethclient.NewClient(client)
+	checkCtx, cancel := context.WithTimeout(ctx, cfg.RPCTimeout)
+	got, err := eth.ChainID(checkCtx)
+	cancel()
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("reading the chain id: %w", err)
+	}
+	if got.Cmp(chainID) != 0 {
+		client.Close()
+		return nil, fmt.Errorf("the RPC serves chain %s, but the network is %s", got, cfg.Network)
+	}
+	ex, err := exact.New(exact.Config{ChainID: chainID, Assets: cfg.Assets, Chain: client, Now: cfg.Now})
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	snd, err := sender.New(sender.Config{Backend: eth, Key: cfg.SettlerKey, ChainID: chainID, Logger: log})
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	st, err := store.Open(store.Config{Path: cfg.StorePath})
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	s := &Service{
+		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: st, sender: snd, exact: ex, log: log,
+		inFlight: make(map[common.Hash]struct{}),
+	}
+	s.reconcile(ctx)
+	return s, nil
+}
+
+// Close closes the store and the chain connection.
+func (s *Service) Close() error {
+	s.rpc.Close()
+	return s.store.Close()
+}
+
+// Settler is the address that submits settlements and pays their gas.
+func (s *Service) Settler() common.Address { return s.sender.Address() }
+
+// Health reports the service's status: ok when the chain answers.
+func (s *Service) Health(ctx context.Context) (*x402.Health, error) {
+	h := &x402.Health{Status: "ok", Network: s.cfg.Network, Service: ServiceName, Version: Version}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if _, err := s.eth.BlockNumber(ctx); err != nil {
+		h.Status = "unavailable"
+		return h, fmt.Errorf("chain unreachable: %w", err)
+	}
+	return h, nil
+}
+
+// Supported lists what this facilitator settles, in the spec's form and
+// upstream's.
+func (s *Service) Supported(context.Context) (*x402.Supported, error) {
+	assets := make([]string, 0, len(s.cfg.Assets))
+	for _, a := range s.cfg.Assets {
+		assets = append(assets, a.Address.Hex())
+	}
+	return &x402.Supported{
+		X402Version: x402.Version,
+		Schemes:     []x402.SupportedScheme{{Scheme: x402.SchemeExact, Networks: []string{s.cfg.Network}, Assets: assets}},
+		Kinds:       []x402.SupportedKind{{X402Version: x402.Version, Scheme: x402.SchemeExact, Network: s.cfg.Network}},
+		Extensions:  []string{},
+		Signers:     map[string][]string{"eip155:*": {s.sender.Address().Hex()}},
+	}, nil
+}
+
+// payment is a decoded payment, before or after verification.
+type payment struct {
+	auth  *exact.Authorization
+	asset common.Address
+	key   common.Hash
+	hash  common.Hash
+}
+
+// decode validates the request and decodes its payment.
+func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
+	if err := req.Validate(); err != nil {
+		return nil, x402.Invalid(x402.ReasonMalformedRequest, "%v", err)
+	}
+	if req.PaymentRequirements.Scheme != x402.SchemeExact {
+		return nil, x402.Invalid(x402.ReasonSchemeMismatch, "scheme %q is not supported; this facilitator settles %q", req.PaymentRequirements.Scheme, x402.SchemeExact)
+	}
+	auth, err := exact.Decode(&req.PaymentPayload)
+	if err != nil {
+		return nil, err
+	}
+	a, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
+	asset := common.Address(a)
+	return &payment{auth: auth, asset: asset, key: auth.Key(s.chainID, asset), hash: auth.PayloadHash()}, nil
+}
+
+// verify runs the scheme's checks and then the replay store.
+func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	if err := s.exact.Verify(ctx, p.auth, &req.PaymentPayload, &req.PaymentRequirements); err != nil {
+		return err
+	}
+	rec, err := s.store.Get(p.key)
+	if err != nil {
+		return err
+	}
+	if rec != nil {
+		return x402.Invalid(x402.ReasonReplay, "this payment was already submitted for settlement (%s)", rec.State)
+	}
+	return nil
+}
+
+// ErrUnavailable wraps verification failures that say nothing of the
+// payment: the chain or the store could not be read.
+var ErrUnavailable = errors.New("facilitator unavailable")
+
+// Verify checks a payment without settling it. A refused payment is a
+// response with isValid false; an error means the checks could not be made
+// (it wraps ErrUnavailable).
+func (s *Service) Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.VerifyResponse, error) {
+	p, err := s.decode(req)
+	if err == nil {
+		err = s.verify(ctx, req, p)
+	}
+	var xe *x402.Error
+	switch {
+	case err == nil:
+		return &x402.VerifyResponse{IsValid: true, Payer: p.auth.From.Hex()}, nil
+	case errors.As(err, &xe):
+		payer := ""
+		if p != nil {
+			payer = p.auth.From.Hex()
+		}
+		return xe.Response(payer), nil
+	default:
+		s.log.Warn("verify could not complete", zap.Error(err))
+		return &x402.VerifyResponse{IsValid: false, InvalidMessage: "the facilitator could not reach the chain; retry"},
+			fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+}
+
+// failure builds a settle response with an error code.
+func (s *Service) failure(code x402.ErrorCode, message string, p *payment) *x402.SettleResponse {
+	r := &x402.SettleResponse{X402Version: x402.Version, Scheme: x402.SchemeExact, Network: s.cfg.Network, ErrorCode: code, Message: message}
+	if p != nil {
+		r.Payer = p.auth.From.Hex()
+	}
+	return r
+}
+
+// Settle verifies a payment and settles it on chain, idempotently per replay
+// key. The answer is always a response; its error code says what happened.
+// The error is always nil: it is there so that Service and Client share a
+// method set.
+func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error) {
+	p, err := s.decode(req)
+	if err != nil {
+		return s.verifyFailed(err, nil), nil
+	}
+	if !s.enter(p.key) {
+		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
+	}
+	defer s.leave(p.key)
+
+	rec, err := s.store.Get(p.key)
+	if err != nil {
+		s.log.Error("reading the store", zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p), nil
+	}
+	if rec != nil {
+		if rec.PayloadHash != p.hash {
+			return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "another payment with the same authorization nonce was already submitted"), p), nil
+		}
+		switch rec.State {
+		case store.StateSettled, store.StateFailed:
+			return rec.Response, nil // the original receipt
+		case store.StateSubmitted:
+			return s.resume(ctx, req, p, rec), nil
+		}
+		// A claim left by a process that stopped before signing: nothing
+		// was broadcast, so settle afresh under the same claim.
+		return s.submit(ctx, req, p, rec), nil
+	}
+
+	vctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	err = s.exact.Verify(vctx, p.auth, &req.PaymentPayload, &req.PaymentRequirements)
+	cancel()
+	if err != nil {
+		return s.verifyFailed(err, p), nil
+	}
+	now := s.cfg.Now().UTC()
+	rec = &store.Record{
+		Key: p.key, PayloadHash: p.hash, State: store.StateClaimed,
+		Scheme: x402.SchemeExact, Network: s.cfg.Network,
+		Payer: p.auth.From, PayTo: p.auth.To, Asset: p.asset, Amount: p.auth.Value,
+		Created: now, Updated: now,
+	}
+	existing, claimed, err := s.store.Claim(*rec)
+	if err != nil {
+		s.log.Error("claiming a replay key", zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p), nil
+	}
+	if !claimed {
+		// Another process sharing the store claimed it between our read and
+		// our claim.
+		if existing.State.Final() && existing.PayloadHash == p.hash {
+			return existing.Response, nil
+		}
+		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
+	}
+	return s.submit(ctx, req, p, rec), nil
+}
+
+// verifyFailed maps a verification error to a settle response.
+func (s *Service) verifyFailed(err error, p *payment) *x402.SettleResponse {
+	var xe *x402.Error
+	if errors.As(err, &xe) {
+		return s.failure(x402.ErrorVerifyFailed, xe.Error(), p)
+	}
+	s.log.Warn("settle: verification could not complete", zap.Error(err))
+	return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+}
+
+func (s *Service) enter(key common.Hash) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, busy := s.inFlight[key]; busy {
+		return false
+	}
+	s.inFlight[key] = struct{}{}
+	return true
+}
+
+func (s *Service) leave(key common.Hash) {
+	s.mu.Lock()
+	delete(s.inFlight, key)
+	s.mu.Unlock()
+}
+
+// release gives up a claim that produced no delivered transaction, so the
+// payment can be settled by a later attempt.
+func (s *Service) release(p *payment) {
+	if err := s.store.Delete(p.key); err != nil {
+		s.log.Error("releasing a claim", zap.Stringer("key", p.key), zap.Error(err))
+	}
+}
+
+// submit signs the settlement, stores it, broadcasts it and waits for it.
+// The record is claimed and holds no transaction yet.
+func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
+	call := s.exact.Call(p.auth)
+	gas, err := s.sender.Estimate(ctx, p.asset, call)
+	if err != nil {
+		s.release(p)
+		if errors.Is(err, sender.ErrUnreachable) {
+			return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+		}
+		return s.failure(x402.ErrorVerifyFailed, "invalid_inner_payload: the transfer would revert: "+err.Error(), p)
+	}
+	for attempt := 0; ; attempt++ {
+		tx, err := s.sender.Sign(ctx, p.asset, call, gas)
+		if err != nil {
+			s.release(p)
+			if errors.Is(err, sender.ErrUnreachable) {
+				return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+			}
+			s.log.Error("signing a settlement", zap.Error(err))
+			return s.failure(x402.ErrorInternal, "internal error", p)
+		}
+		raw, err := tx.MarshalBinary()
+		if err != nil {
+			s.sender.Release()
+			s.release(p)
+			return s.failure(x402.ErrorInternal, "internal error", p)
+		}
+		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, s.cfg.Now().UTC()
+		if err := s.store.Put(rec); err != nil {
+			s.sender.Release()
+			s.release(p)
+			s.log.Error("storing a signed settlement", zap.Error(err))
+			return s.failure(x402.ErrorInternal, "internal error", p)
+		}
+		err = s.sender.Send(ctx, tx)
+		switch {
+		case err == nil:
+			return s.await(ctx, p, rec)
+		case errors.Is(err, sender.ErrNonceTooLow) && attempt < 3:
+			continue // the nonce was taken; sign again with a fresh one
+		case errors.Is(err, sender.ErrUnreachable):
+			s.release(p)
+			return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+		case errors.Is(err, sender.ErrRejected), errors.Is(err, sender.ErrNonceTooLow):
+			s.release(p)
+			s.log.Error("the node refused a settlement", zap.Stringer("tx", tx.Hash()), zap.Error(err))
+			return s.failure(x402.ErrorInternal, "the settlement transaction was refused by the node", p)
+		default:
+			// Delivery unknown: keep the record; a retry resumes it.
+			s.log.Warn("broadcast outcome unknown", zap.Stringer("tx", tx.Hash()), zap.Error(err))
+			return s.failure(x402.ErrorBundlerUnreachable, "the settlement was sent but not confirmed; retry after Retry-After", p)
+		}
+	}
+}
+
+// resume continues a settlement whose transaction was signed earlier, by this
+// process or one before it: it waits for that transaction, rebroadcasting it
+// if the node does not know it, and signs anew only if it can never be mined.
+func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
+	if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
+		return s.finish(rec, receipt)
+	}
+	var tx types.Transaction
+	if err := tx.UnmarshalBinary(rec.RawTx); err != nil {
+		s.log.Error("stored transaction does not decode", zap.Stringer("key", rec.Key), zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p)
+	}
+	err := s.sender.Send(ctx, &tx)
+	switch {
+	case err == nil:
+		return s.await(ctx, p, rec)
+	case errors.Is(err, sender.ErrNonceTooLow):
+		// Its nonce went to another transaction and it has no receipt: it
+		// will never be mined, so nothing was paid by it. Verify again (the
+		// authorization may since have been used) and sign a new one.
+		vctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+		verr := s.exact.Verify(vctx, p.auth, &req.PaymentPayload, &req.PaymentRequirements)
+		cancel()
+		if verr != nil {
+			if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
+				return s.finish(rec, receipt) // mined after all
+			}
+			resp := s.verifyFailed(verr, p)
+			if resp.ErrorCode == x402.ErrorVerifyFailed {
+				s.release(p)
+			}
+			return resp
+		}
+		rec.State, rec.TxHash, rec.RawTx = store.StateClaimed, common.Hash{}, nil
+		return s.submit(ctx, req, p, rec)
+	default:
+		return s.failure(x402.ErrorBundlerUnreachable, "the settlement was sent but not confirmed; retry after Retry-After", p)
+	}
+}
+
+// await waits up to ReceiptTimeout for the record's transaction.
+func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
+	wctx, cancel := context.WithTimeout(ctx, s.cfg.ReceiptTimeout)
+	defer cancel()
+	receipt, err := s.sender.Wait(wctx, rec.TxHash)
+	if err != nil {
+		s.log.Info("receipt not seen in time", zap.Stringer("tx", rec.TxHash), zap.Duration("timeout", s.cfg.ReceiptTimeout))
+		r := s.failure(x402.ErrorReceiptTimeout, "the settlement transaction is not mined yet; retry after Retry-After", p)
+		r.TransactionHash = rec.TxHash.Hex()
+		return r
+	}
+	return s.finish(rec, receipt)
+}
+
+// finish records the outcome of a mined settlement and returns its response.
+func (s *Service) finish(rec *store.Record, receipt *types.Receipt) *x402.SettleResponse {
+	resp := s.outcome(rec, receipt)
+	rec.State, rec.Response, rec.Updated = store.StateFailed, resp, s.cfg.Now().UTC()
+	if resp.Success {
+		rec.State = store.StateSettled
+	}
+	if err := s.store.Put(rec); err != nil {
+		// The chain holds the truth; the next duplicate reconciles again.
+		s.log.Error("storing a settlement outcome", zap.Stringer("tx", rec.TxHash), zap.Error(err))
+	}
+	return resp
+}
+
+// outcome reads a receipt: the settlement counts only if it succeeded and
+// the asset logged the transfer from payer to payTo of the amount.
+func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) *x402.SettleResponse {
+	r := &x402.SettleResponse{
+		X402Version: x402.Version, Scheme: rec.Scheme, Network: rec.Network,
+		TransactionHash: receipt.TxHash.Hex(), Payer: rec.Payer.Hex(),
+		Amount: rec.Amount.String(), Asset: rec.Asset.Hex(),
+	}
+	if receipt.Status != types.ReceiptStatusSuccessful {
+		r.ErrorCode, r.Message = x402.ErrorVerifyFailed, "invalid_inner_payload: the settlement transaction reverted on chain"
+		return r
+	}
+	if !hasTransfer(receipt, rec) {
+		r.ErrorCode, r.Message = x402.ErrorInternal, "the settlement transaction did not log the transfer"
+		return r
+	}
+	r.Success = true
+	return r
+}
+
+// transferTopic is keccak256("Transfer(address,address,uint256)").
+var transferTopic = common.HexToHash("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef")
+
+func hasTransfer(receipt *types.Receipt, rec *store.Record) bool {
+	for _, l := range receipt.Logs {
+		if l.Address != rec.Asset || len(l.Topics) != 3 || l.Topics[0] != transferTopic {
+			continue
+		}
+		if common.BytesToAddress(l.Topics[1][:]) == rec.Payer &&
+			common.BytesToAddress(l.Topics[2][:]) == rec.PayTo &&
+			new(big.Int).SetBytes(l.Data).Cmp(rec.Amount) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// reconcile settles the fate of records left unfinished by an earlier
+// process: claims that never produced a transaction are released; submitted
+// transactions are finished if mined, and rebroadcast if not.
+func (s *Service) reconcile(ctx context.Context) {
+	recs, err := s.store.Unfinished()
+	if err != nil {
+		s.log.Error("listing unfinished settlements", zap.Error(err))
+		return
+	}
+	for _, rec := range recs {
+		switch rec.State {
+		case store.StateClaimed:
+			if err := s.store.Delete(rec.Key); err != nil {
+				s.log.Error("releasing a stale claim", zap.Error(err))
+			}
+		case store.StateSubmitted:
+			rctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+			receipt, err := s.eth.TransactionReceipt(rctx, rec.TxHash)
+			if err == nil {
+				s.finish(rec, receipt)
+				s.log.Info("reconciled a settlement", zap.Stringer("tx", rec.TxHash), zap.Bool("success", receipt.Status == 1))
+				cancel()
+				continue
+			}
+			var tx types.Transaction
+			if tx.UnmarshalBinary(rec.RawTx) == nil {
+				if err := s.sender.Send(rctx, &tx); err != nil {
+					s.log.Warn("rebroadcasting a pending settlement", zap.Stringer("tx", rec.TxHash), zap.Error(err))
+				}
+			}
+			cancel()
+		}
+	}
+	if len(recs) > 0 {
+		s.log.Info("reconciled unfinished settlements", zap.Int("records", len(recs)))
+	}
+}

@@ -1,0 +1,220 @@
+package facilitator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// MaxBodySize caps the body of /verify and /settle.
+const MaxBodySize = 64 << 10
+
+// RetryAfterSeconds is the Retry-After of transient settle answers (503) and
+// of in_flight (409).
+const RetryAfterSeconds = "1"
+
+// Facilitator is what the handler serves; *Service and *Client have it.
+type Facilitator interface {
+	Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.VerifyResponse, error)
+	Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error)
+	Supported(ctx context.Context) (*x402.Supported, error)
+	Health(ctx context.Context) (*x402.Health, error)
+}
+
+// Handler serves the spec's four routes, /health, /supported, /verify and
+// /settle, under whatever prefix it is mounted at (it matches the last path
+// segment). Every answer is JSON, including errors.
+type Handler struct {
+	// Facilitator does the work.
+	Facilitator Facilitator
+	// Network is reported when a request is too malformed to say; it is the
+	// facilitator's configured network.
+	Network string
+	// Logger receives diagnostics; nil logs nothing.
+	Logger *zap.Logger
+}
+
+// SettleStatus is the HTTP status of a settle response: 200 for success,
+// verify_failed and user_op_failed; 409 for in_flight; 503 for the transient
+// bundler_unreachable and receipt_timeout; 500 for internal_error.
+func SettleStatus(r *x402.SettleResponse) int {
+	switch r.ErrorCode {
+	case "", x402.ErrorVerifyFailed, x402.ErrorUserOpFailed:
+		return http.StatusOK
+	case x402.ErrorInFlight:
+		return http.StatusConflict
+	case x402.ErrorBundlerUnreachable, x402.ErrorReceiptTimeout:
+		return http.StatusServiceUnavailable
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// ServeHTTP routes by the last path segment.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimRight(r.URL.Path, "/")
+	route := path[strings.LastIndexByte(path, '/')+1:]
+	switch route {
+	case "health":
+		if h.method(w, r, http.MethodGet) {
+			h.health(w, r)
+		}
+	case "supported":
+		if h.method(w, r, http.MethodGet) {
+			h.supported(w, r)
+		}
+	case "verify":
+		if h.method(w, r, http.MethodPost) {
+			h.verify(w, r)
+		}
+	case "settle":
+		if h.method(w, r, http.MethodPost) {
+			h.settle(w, r)
+		}
+	default:
+		writeJSON(w, http.StatusNotFound, errorBody{Error: "not_found", Message: "routes are /health, /supported, /verify and /settle"})
+	}
+}
+
+// errorBody is the answer of a request that reaches no route's logic.
+type errorBody struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+}
+
+func (h *Handler) log() *zap.Logger {
+	if h.Logger == nil {
+		return zap.NewNop()
+	}
+	return h.Logger
+}
+
+func (h *Handler) method(w http.ResponseWriter, r *http.Request, want string) bool {
+	if r.Method == want || (want == http.MethodGet && r.Method == http.MethodHead) {
+		return true
+	}
+	w.Header().Set("Allow", want)
+	writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "method_not_allowed", Message: want + " only"})
+	return false
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status, body = http.StatusInternalServerError, []byte(`{"error":"internal_error","message":"encoding the response failed"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}
+
+func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
+	res, err := h.Facilitator.Health(r.Context())
+	if err != nil {
+		h.log().Warn("health check failed", zap.Error(err))
+		if res == nil {
+			res = &x402.Health{Status: "unavailable", Network: h.Network, Service: ServiceName, Version: Version}
+		}
+		writeJSON(w, http.StatusServiceUnavailable, res)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (h *Handler) supported(w http.ResponseWriter, r *http.Request) {
+	res, err := h.Facilitator.Supported(r.Context())
+	if err != nil {
+		h.log().Error("supported failed", zap.Error(err))
+		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal_error", Message: "internal error"})
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// readRequest decodes a verify or settle body. On failure it returns the
+// HTTP status and a message.
+func readRequest(w http.ResponseWriter, r *http.Request) (*x402.VerifyRequest, int, string) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			return nil, http.StatusUnsupportedMediaType, fmt.Sprintf("content type %q: want application/json", ct)
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", MaxBodySize)
+		}
+		return nil, http.StatusBadRequest, "reading the body failed"
+	}
+	if len(body) == 0 {
+		return nil, http.StatusBadRequest, "empty body; want a JSON request"
+	}
+	var req x402.VerifyRequest
+	if err := json.Unmarshal(body, &req); err != nil {
+		return nil, http.StatusBadRequest, "body is not a JSON request: " + err.Error()
+	}
+	if err := req.Validate(); err != nil {
+		return nil, http.StatusBadRequest, err.Error()
+	}
+	return &req, 0, ""
+}
+
+func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
+	req, status, msg := readRequest(w, r)
+	if req == nil {
+		writeJSON(w, status, &x402.VerifyResponse{InvalidReason: x402.ReasonMalformedRequest, InvalidMessage: msg})
+		return
+	}
+	res, err := h.Facilitator.Verify(r.Context(), req)
+	if err != nil {
+		w.Header().Set("Retry-After", RetryAfterSeconds)
+		if res == nil {
+			res = &x402.VerifyResponse{InvalidMessage: "the facilitator could not complete verification; retry"}
+		}
+		writeJSON(w, http.StatusServiceUnavailable, res)
+		return
+	}
+	status = http.StatusOK
+	if res.InvalidReason == x402.ReasonMalformedRequest {
+		status = http.StatusBadRequest
+	}
+	writeJSON(w, status, res)
+}
+
+func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
+	req, status, msg := readRequest(w, r)
+	if req == nil {
+		writeJSON(w, status, &x402.SettleResponse{
+			X402Version: x402.Version, Network: h.Network,
+			ErrorCode: x402.ErrorVerifyFailed, Message: string(x402.ReasonMalformedRequest) + ": " + msg,
+		})
+		return
+	}
+	res, err := h.Facilitator.Settle(r.Context(), req)
+	if err != nil {
+		h.log().Warn("settle failed", zap.Error(err))
+		if res == nil {
+			res = &x402.SettleResponse{X402Version: x402.Version, Network: h.Network, ErrorCode: x402.ErrorBundlerUnreachable, Message: "the facilitator could not be reached; retry"}
+		}
+	}
+	status = SettleStatus(res)
+	if res.ErrorCode == x402.ErrorVerifyFailed && strings.HasPrefix(res.Message, string(x402.ReasonMalformedRequest)) {
+		status = http.StatusBadRequest
+	}
+	if status == http.StatusServiceUnavailable || status == http.StatusConflict {
+		w.Header().Set("Retry-After", RetryAfterSeconds)
+	}
+	writeJSON(w, status, res)
+}

@@ -1,0 +1,222 @@
+package facilitator
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// env is a devnet with a facilitator on it, served over HTTP.
+type env struct {
+	t       *testing.T
+	chain   *devnet.Devnet
+	eth     *ethclient.Client
+	svc     *Service
+	srv     *httptest.Server
+	client  *Client
+	cfg     Config
+	network string
+}
+
+type envOptions struct {
+	blockPeriod    time.Duration
+	receiptTimeout time.Duration
+}
+
+func newEnv(t *testing.T, o envOptions) *env {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: o.blockPeriod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	eth, err := ethclient.Dial(d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eth.Close)
+	e := &env{t: t, chain: d, eth: eth, network: x402.FormatNetwork(d.ChainID.Uint64())}
+	e.cfg = Config{
+		Network:        e.network,
+		RPCURL:         d.URL,
+		SettlerKey:     d.Accounts[0].Key,
+		Assets:         []Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
+		StorePath:      filepath.Join(t.TempDir(), "facilitator.db"),
+		ReceiptTimeout: o.receiptTimeout,
+	}
+	e.start()
+	return e
+}
+
+// start (re)starts the service and its HTTP server on the env's config.
+func (e *env) start() {
+	e.t.Helper()
+	svc, err := New(context.Background(), e.cfg)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.svc = svc
+	e.srv = httptest.NewServer(&Handler{Facilitator: svc, Network: e.network})
+	e.client = &Client{BaseURL: e.srv.URL}
+	e.t.Cleanup(func() { e.stop() })
+}
+
+func (e *env) stop() {
+	if e.srv != nil {
+		e.srv.Close()
+		e.srv = nil
+	}
+	if e.svc != nil {
+		e.svc.Close()
+		e.svc = nil
+	}
+}
+
+func (e *env) requirements(payTo common.Address, amount int64) x402.PaymentRequirements {
+	return x402.PaymentRequirements{
+		Scheme: x402.SchemeExact, Network: e.network, Amount: big.NewInt(amount).String(),
+		Asset: e.chain.Token.Address.Hex(), PayTo: payTo.Hex(), MaxTimeoutSeconds: 60,
+		Extra: &x402.Extra{Name: e.chain.Token.Name, Version: e.chain.Token.Version},
+	}
+}
+
+// auth is an EIP-3009 authorization to sign.
+type auth struct {
+	from, to                       common.Address
+	value, validAfter, validBefore *big.Int
+	nonce                          [32]byte
+	// domain overrides, for signatures from the wrong domain
+	name, version string
+	chainID       *big.Int
+	token         common.Address
+}
+
+func (e *env) newAuth(payer devnet.Account, to common.Address, value int64) auth {
+	var nonce [32]byte
+	rand.Read(nonce[:])
+	now := time.Now().Unix()
+	return auth{
+		from: payer.Address, to: to, value: big.NewInt(value),
+		validAfter: big.NewInt(now - 600), validBefore: big.NewInt(now + 600), nonce: nonce,
+		name: e.chain.Token.Name, version: e.chain.Token.Version, chainID: e.chain.ChainID, token: e.chain.Token.Address,
+	}
+}
+
+// sign signs a with geth's EIP-712 implementation, as a wallet does.
+func sign(t *testing.T, key *ecdsa.PrivateKey, a auth) []byte {
+	t.Helper()
+	td := apitypes.TypedData{
+		Types: apitypes.Types{
+			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
+			"TransferWithAuthorization": {
+				{Name: "from", Type: "address"}, {Name: "to", Type: "address"}, {Name: "value", Type: "uint256"},
+				{Name: "validAfter", Type: "uint256"}, {Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"},
+			},
+		},
+		PrimaryType: "TransferWithAuthorization",
+		Domain: apitypes.TypedDataDomain{
+			Name: a.name, Version: a.version, ChainId: (*math.HexOrDecimal256)(a.chainID), VerifyingContract: a.token.Hex(),
+		},
+		Message: apitypes.TypedDataMessage{
+			"from": a.from.Hex(), "to": a.to.Hex(), "value": a.value.String(),
+			"validAfter": a.validAfter.String(), "validBefore": a.validBefore.String(), "nonce": hexutil.Encode(a.nonce[:]),
+		},
+	}
+	hash, _, err := apitypes.TypedDataAndHash(td)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := crypto.Sign(hash, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig[64] += 27
+	return sig
+}
+
+// request builds a verify/settle request for a signed authorization.
+func request(req x402.PaymentRequirements, a auth, sig []byte) *x402.VerifyRequest {
+	payload, _ := json.Marshal(x402.ExactPayload{
+		Signature: hexutil.Encode(sig),
+		Authorization: x402.ExactAuthorization{
+			From: a.from.Hex(), To: a.to.Hex(), Value: a.value.String(),
+			ValidAfter: a.validAfter.String(), ValidBefore: a.validBefore.String(), Nonce: hexutil.Encode(a.nonce[:]),
+		},
+	})
+	return &x402.VerifyRequest{
+		X402Version:         2,
+		PaymentPayload:      x402.PaymentPayload{X402Version: 2, Accepted: req, Payload: payload},
+		PaymentRequirements: req,
+	}
+}
+
+// pay builds a valid payment of amount from payer to payTo.
+func (e *env) pay(payer devnet.Account, payTo common.Address, amount int64) *x402.VerifyRequest {
+	a := e.newAuth(payer, payTo, amount)
+	return request(e.requirements(payTo, amount), a, sign(e.t, payer.Key, a))
+}
+
+// post sends a JSON body to a route and decodes the answer into out.
+func (e *env) post(route string, body any, out any) *http.Response {
+	e.t.Helper()
+	raw, ok := body.([]byte)
+	if !ok {
+		raw, _ = json.Marshal(body)
+	}
+	resp, err := http.Post(e.srv.URL+"/"+route, "application/json", bytes.NewReader(raw))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		e.t.Fatalf("%s answered %d with content type %q: %s", route, resp.StatusCode, ct, data)
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			e.t.Fatalf("%s answered %d with %s: %v", route, resp.StatusCode, data, err)
+		}
+	}
+	return resp
+}
+
+func (e *env) balance(who common.Address) *big.Int {
+	e.t.Helper()
+	token := contracts.NewDevUSD()
+	out, err := e.eth.CallContract(context.Background(), callMsg(e.chain.Token.Address, token.PackBalanceOf(who)), nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	v, err := token.UnpackBalanceOf(out)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return v
+}
+
+func callMsg(to common.Address, data []byte) ethereum.CallMsg {
+	return ethereum.CallMsg{To: &to, Data: data}
+}

@@ -1,0 +1,271 @@
+// Package store keeps the facilitator's durable settlement records: one per
+// replay key, claimed before a transaction is broadcast, so that a payment is
+// never settled twice and a settlement in progress survives a restart.
+//
+// Records live in a bbolt file. Finished records (settled or failed) are
+// cached in ristretto in front of it, since duplicate settles of paid
+// requests are the hot path; the file stays the only source of truth.
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/dgraph-io/ristretto/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// State is where a settlement record is in its life.
+type State string
+
+const (
+	// StateClaimed: the replay key is taken; no transaction is signed yet.
+	StateClaimed State = "claimed"
+	// StateSubmitted: a transaction is signed and stored, and may have been
+	// broadcast; its outcome is not known yet.
+	StateSubmitted State = "submitted"
+	// StateSettled: the transaction succeeded and the transfer is on chain.
+	StateSettled State = "settled"
+	// StateFailed: the transaction was mined and reverted, or the payment
+	// was found invalid on chain. Final.
+	StateFailed State = "failed"
+)
+
+// Final reports whether s is an end state.
+func (s State) Final() bool { return s == StateSettled || s == StateFailed }
+
+// Record is one payment's settlement.
+type Record struct {
+	// Key is the payment's replay key.
+	Key common.Hash `json:"key"`
+	// PayloadHash identifies the exact payment that claimed Key, so a
+	// different payment with the same key is told apart from a duplicate.
+	PayloadHash common.Hash `json:"payloadHash"`
+	// State is where the record is.
+	State State `json:"state"`
+	// Scheme and Network of the payment.
+	Scheme  string `json:"scheme"`
+	Network string `json:"network"`
+	// Payer, PayTo, Asset and Amount describe the transfer that must appear
+	// on chain for the settlement to count.
+	Payer  common.Address `json:"payer"`
+	PayTo  common.Address `json:"payTo"`
+	Asset  common.Address `json:"asset"`
+	Amount *big.Int       `json:"amount"`
+	// TxHash and RawTx are the signed transaction, stored before broadcast
+	// so it can be rebroadcast after a restart.
+	TxHash common.Hash   `json:"txHash,omitzero"`
+	RawTx  hexutil.Bytes `json:"rawTx,omitempty"`
+	// Response is the settle response, once final.
+	Response *x402.SettleResponse `json:"response,omitempty"`
+	// Created and Updated are wall-clock times.
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+}
+
+// Config configures a Store.
+type Config struct {
+	// Path is the bbolt file; its directory is created if missing.
+	Path string
+	// CacheEntries bounds the cache of finished records; default 100,000.
+	CacheEntries int64
+}
+
+// Validate reports what is wrong with the configuration.
+func (c Config) Validate() error {
+	if c.Path == "" {
+		return errors.New("store path is empty")
+	}
+	if c.CacheEntries < 0 {
+		return errors.New("cache entries must not be negative")
+	}
+	return nil
+}
+
+
+var settlementsBucket = []byte("settlements")
+
+// Store is the durable record store. It is safe for concurrent use.
+type Store struct {
+	db    *bolt.DB
+	cache *ristretto.Cache[string, *Record]
+}
+
+// Open opens or creates the store file. A file held by another process is
+// reported after a second rather than waited on forever.
+func Open(cfg Config) (*Store, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.CacheEntries == 0 {
+		cfg.CacheEntries = 100_000
+	}
+	if err := os.MkdirAll(filepath.Dir(cfg.Path), 0o700); err != nil {
+		return nil, fmt.Errorf("creating store directory: %w", err)
+	}
+	db, err := bolt.Open(cfg.Path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("opening store %s: locked by another process", cfg.Path)
+		}
+		return nil, fmt.Errorf("opening store %s: %w", cfg.Path, err)
+	}
+	// Concurrent claims share one commit (and one fsync); a lone write waits
+	// at most this long for company.
+	db.MaxBatchDelay = 2 * time.Millisecond
+	if err := db.Update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists(settlementsBucket)
+		return err
+	}); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("initializing store: %w", err)
+	}
+	cache, err := ristretto.NewCache(&ristretto.Config[string, *Record]{
+		NumCounters: cfg.CacheEntries * 10,
+		MaxCost:     cfg.CacheEntries,
+		BufferItems: 64,
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("creating cache: %w", err)
+	}
+	return &Store{db: db, cache: cache}, nil
+}
+
+// Close closes the file and the cache.
+func (s *Store) Close() error {
+	s.cache.Close()
+	return s.db.Close()
+}
+
+func encode(r *Record) ([]byte, error) { return json.Marshal(r) }
+
+func decode(b []byte) (*Record, error) {
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("decoding record: %w", err)
+	}
+	return &r, nil
+}
+
+// Claim durably takes rec.Key for rec if no record holds it, and returns
+// (rec, true). If a record already holds the key it is returned unchanged
+// with false. The write is committed (fsynced) before Claim returns.
+func (s *Store) Claim(rec Record) (*Record, bool, error) {
+	var (
+		existing *Record
+		claimed  bool
+	)
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		existing, claimed = nil, false // Batch may run this more than once
+		b := tx.Bucket(settlementsBucket)
+		if raw := b.Get(rec.Key[:]); raw != nil {
+			r, err := decode(raw)
+			if err != nil {
+				return err
+			}
+			existing = r
+			return nil
+		}
+		raw, err := encode(&rec)
+		if err != nil {
+			return err
+		}
+		claimed = true
+		return b.Put(rec.Key[:], raw)
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("claiming %s: %w", rec.Key, err)
+	}
+	if claimed {
+		return &rec, true, nil
+	}
+	return existing, false, nil
+}
+
+// Get returns the record of key, or nil if there is none.
+func (s *Store) Get(key common.Hash) (*Record, error) {
+	if r, ok := s.cache.Get(string(key[:])); ok {
+		return r, nil
+	}
+	var rec *Record
+	err := s.db.View(func(tx *bolt.Tx) error {
+		raw := tx.Bucket(settlementsBucket).Get(key[:])
+		if raw == nil {
+			return nil
+		}
+		r, err := decode(raw)
+		rec = r
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", key, err)
+	}
+	if rec != nil && rec.State.Final() {
+		s.cache.Set(string(key[:]), rec, 1)
+	}
+	return rec, nil
+}
+
+// Put durably writes rec over the record of the same key.
+func (s *Store) Put(rec *Record) error {
+	raw, err := encode(rec)
+	if err != nil {
+		return err
+	}
+	if err := s.db.Batch(func(tx *bolt.Tx) error {
+		return tx.Bucket(settlementsBucket).Put(rec.Key[:], raw)
+	}); err != nil {
+		return fmt.Errorf("writing %s: %w", rec.Key, err)
+	}
+	if rec.State.Final() {
+		cp := *rec
+		s.cache.Set(string(rec.Key[:]), &cp, 1)
+	} else {
+		s.cache.Del(string(rec.Key[:]))
+	}
+	return nil
+}
+
+// Delete removes the record of key, releasing a claim that never produced a
+// transaction.
+func (s *Store) Delete(key common.Hash) error {
+	s.cache.Del(string(key[:]))
+	if err := s.db.Batch(func(tx *bolt.Tx) error {
+		return tx.Bucket(settlementsBucket).Delete(key[:])
+	}); err != nil {
+		return fmt.Errorf("deleting %s: %w", key, err)
+	}
+	return nil
+}
+
+// Unfinished returns every record not in a final state: what a restart must
+// reconcile against the chain.
+func (s *Store) Unfinished() ([]*Record, error) {
+	var out []*Record
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(settlementsBucket).ForEach(func(_, raw []byte) error {
+			r, err := decode(raw)
+			if err != nil {
+				return err
+			}
+			if !r.State.Final() {
+				out = append(out, r)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing unfinished records: %w", err)
+	}
+	return out, nil
+}
