@@ -55,7 +55,7 @@ func TestVerifyReasons(t *testing.T) {
 	}{
 		{name: "valid", build: func() *x402.VerifyRequest { return e.pay(payer, merchant, 10_000) }},
 		{
-			name:   "v of 0 and 1 is normalized",
+			name: "v of 0 and 1 is normalized",
 			build: func() *x402.VerifyRequest {
 				a := e.newAuth(payer, merchant, 10_000)
 				sig := sign(t, payer.Key, a)
@@ -73,13 +73,13 @@ func TestVerifyReasons(t *testing.T) {
 			reason: x402.ReasonMalformedRequest,
 		},
 		{
-			name: "replay: settled through this facilitator",
-			build: func() *x402.VerifyRequest { return used },
+			name:   "replay: settled through this facilitator",
+			build:  func() *x402.VerifyRequest { return used },
 			reason: x402.ReasonReplay, message: "already used",
 		},
 		{
-			name:  "replay: nonce used on chain",
-			build: func() *x402.VerifyRequest { return onChainOnly },
+			name:   "replay: nonce used on chain",
+			build:  func() *x402.VerifyRequest { return onChainOnly },
 			reason: x402.ReasonReplay, message: "already used or cancelled on chain",
 		},
 		{

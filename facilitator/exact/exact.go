@@ -83,7 +83,7 @@ type Scheme struct {
 	cfg     Config
 	network string
 	domains map[common.Address]common.Hash // asset -> EIP-712 domain separator
-	token   *contracts.DevUSD             // ABI of EIP-3009 (any compliant token)
+	token   *contracts.DevUSD              // ABI of EIP-3009 (any compliant token)
 }
 
 // New returns a Scheme.

@@ -91,7 +91,6 @@ func (c Config) Validate() error {
 	return nil
 }
 
-
 var settlementsBucket = []byte("settlements")
 
 // Store is the durable record store. It is safe for concurrent use.
