@@ -1,0 +1,183 @@
+package exact
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+type noChain struct{}
+
+func (noChain) BatchCallContext(context.Context, []rpc.BatchElem) error {
+	return errors.New("no chain in this test")
+}
+
+var testAsset = Asset{Address: common.HexToAddress("0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"), Name: "Devnet USD", Version: "1"}
+
+func newScheme(t testing.TB) *Scheme {
+	t.Helper()
+	s, err := New(Config{ChainID: big.NewInt(31337), Assets: []Asset{testAsset}, Chain: noChain{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestDigestMatchesGeth cross-checks the hand-coded digest against geth's
+// EIP-712 implementation over many values.
+func TestDigestMatchesGeth(t *testing.T) {
+	t.Parallel()
+	s := newScheme(t)
+	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	for i, v := range []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(10_000), new(big.Int).Lsh(big.NewInt(1), 64), max} {
+		a := &Authorization{
+			From: common.BigToAddress(big.NewInt(int64(i + 1))), To: common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
+			Value: v, ValidAfter: big.NewInt(int64(i)), ValidBefore: v, Nonce: crypto.Keccak256Hash([]byte{byte(i)}),
+		}
+		td := apitypes.TypedData{
+			Types: apitypes.Types{
+				"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
+				"TransferWithAuthorization": {
+					{Name: "from", Type: "address"}, {Name: "to", Type: "address"}, {Name: "value", Type: "uint256"},
+					{Name: "validAfter", Type: "uint256"}, {Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"},
+				},
+			},
+			PrimaryType: "TransferWithAuthorization",
+			Domain:      apitypes.TypedDataDomain{Name: testAsset.Name, Version: testAsset.Version, ChainId: math.NewHexOrDecimal256(31337), VerifyingContract: testAsset.Address.Hex()},
+			Message: apitypes.TypedDataMessage{
+				"from": a.From.Hex(), "to": a.To.Hex(), "value": a.Value.String(), "validAfter": a.ValidAfter.String(),
+				"validBefore": a.ValidBefore.String(), "nonce": hexutil.Encode(a.Nonce[:]),
+			},
+		}
+		want, _, err := apitypes.TypedDataAndHash(td)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Digest(testAsset.Address, a); !bytesEqual(got[:], want) {
+			t.Fatalf("value %s: digest %x, geth %x", v, got, want)
+		}
+	}
+}
+
+func bytesEqual(a, b []byte) bool { return string(a) == string(b) }
+
+func payload(t testing.TB, sig string, auth x402.ExactAuthorization) *x402.PaymentPayload {
+	raw, err := json.Marshal(x402.ExactPayload{Signature: sig, Authorization: auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &x402.PaymentPayload{X402Version: 2, Payload: raw}
+}
+
+func TestDecode(t *testing.T) {
+	t.Parallel()
+	good := x402.ExactAuthorization{
+		From: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", To: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+		Value: "10000", ValidAfter: "0", ValidBefore: "99999999999", Nonce: hexutil.Encode(make([]byte, 32)),
+	}
+	sig := hexutil.Encode(append(make([]byte, 64), 28))
+	tests := []struct {
+		name   string
+		p      *x402.PaymentPayload
+		reason x402.InvalidReason
+	}{
+		{"good", payload(t, sig, good), ""},
+		{"v 1 normalized", payload(t, hexutil.Encode(append(make([]byte, 64), 1)), good), ""},
+		{"not an object", &x402.PaymentPayload{Payload: json.RawMessage(`[]`)}, x402.ReasonMalformedRequest},
+		{"bad from", payload(t, sig, func() x402.ExactAuthorization { a := good; a.From = "0x12"; return a }()), x402.ReasonInvalidInnerPayload},
+		{"bad nonce", payload(t, sig, func() x402.ExactAuthorization { a := good; a.Nonce = "0x1234"; return a }()), x402.ReasonInvalidInnerPayload},
+		{"hex value", payload(t, sig, func() x402.ExactAuthorization { a := good; a.Value = "0x10"; return a }()), x402.ReasonInvalidInnerPayload},
+		{"missing signature", payload(t, "", good), x402.ReasonSignatureInvalid},
+		{"v 30", payload(t, hexutil.Encode(append(make([]byte, 64), 30)), good), x402.ReasonSignatureInvalid},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a, err := Decode(tc.p)
+			if tc.reason == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Signature[64] != 27 && a.Signature[64] != 28 {
+					t.Fatalf("v = %d", a.Signature[64])
+				}
+				return
+			}
+			var xe *x402.Error
+			if !errors.As(err, &xe) || xe.Reason != tc.reason {
+				t.Fatalf("err = %v, want %s", err, tc.reason)
+			}
+		})
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(`{"signature":"0x` + string(make([]byte, 0)) + `","authorization":{}}`))
+	f.Add([]byte(`{"signature":"0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001b","authorization":{"from":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","to":"0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC","value":"1","validAfter":"0","validBefore":"1","nonce":"0x0000000000000000000000000000000000000000000000000000000000000000"}}`))
+	s := newScheme(f)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		a, err := Decode(&x402.PaymentPayload{Payload: raw})
+		if err != nil {
+			var xe *x402.Error
+			if !errors.As(err, &xe) {
+				t.Fatalf("unclassified error %v", err)
+			}
+			return
+		}
+		if v := a.Signature[64]; v != 27 && v != 28 {
+			t.Fatalf("v = %d", v)
+		}
+		_ = s.Digest(testAsset.Address, a)
+		_ = a.Key(big.NewInt(31337), testAsset.Address)
+		_ = s.Call(a)
+	})
+}
+
+func BenchmarkVerifyOffline(b *testing.B) {
+	s := newScheme(b)
+	key, _ := crypto.GenerateKey()
+	a := &Authorization{
+		From: crypto.PubkeyToAddress(key.PublicKey), To: common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
+		Value: big.NewInt(10_000), ValidAfter: big.NewInt(0), ValidBefore: big.NewInt(1 << 40), Nonce: crypto.Keccak256Hash([]byte("n")),
+	}
+	sig, _ := crypto.Sign(s.Digest(testAsset.Address, a).Bytes(), key)
+	sig[64] += 27
+	copy(a.Signature[:], sig)
+	req := &x402.PaymentRequirements{Scheme: "exact", Network: "eip155:31337", Amount: "10000", Asset: testAsset.Address.Hex(), PayTo: a.To.Hex()}
+	accepted := *req
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.matchRequirements(a, &accepted, req); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.checkWindow(a, 1_800_000_000); err != nil {
+			b.Fatal(err)
+		}
+		if err := checkSignature(s.Digest(testAsset.Address, a), a); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEcrecover(b *testing.B) {
+	key, _ := crypto.GenerateKey()
+	hash := crypto.Keccak256([]byte("x"))
+	sig, _ := crypto.Sign(hash, key)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := crypto.Ecrecover(hash, sig); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
