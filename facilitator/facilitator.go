@@ -25,6 +25,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
@@ -228,7 +229,21 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 	}
 	a, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
 	asset := common.Address(a)
-	return &payment{auth: auth, asset: asset, key: auth.Key(s.chainID, asset), hash: auth.PayloadHash()}, nil
+	return &payment{
+		auth: auth, asset: asset, key: auth.Key(s.chainID, asset),
+		hash: crypto.Keccak256Hash(auth.PayloadHash().Bytes(), requirementsHash(&req.PaymentRequirements).Bytes()),
+	}, nil
+}
+
+// requirementsHash identifies what a payment was settled for, so that a
+// duplicate settle returns the original receipt only for the same
+// requirements: a payment made for one price or recipient is never reported
+// as settled for another.
+func requirementsHash(r *x402.PaymentRequirements) common.Hash {
+	asset, _ := x402.ParseAddress(r.Asset)
+	payTo, _ := x402.ParseAddress(r.PayTo)
+	amount, _ := x402.ParseAmount(r.Amount)
+	return crypto.Keccak256Hash([]byte(r.Scheme), []byte{0}, []byte(r.Network), []byte{0}, asset[:], payTo[:], amount.Bytes())
 }
 
 // verify runs the scheme's checks and then the replay store.
@@ -307,7 +322,7 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 	}
 	if rec != nil {
 		if rec.PayloadHash != p.hash {
-			return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "another payment with the same authorization nonce was already submitted"), p), nil
+			return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "this authorization was already submitted for other requirements, or another payment used its nonce"), p), nil
 		}
 		switch rec.State {
 		case store.StateSettled, store.StateFailed:

@@ -91,6 +91,17 @@ func TestSettleAndDuplicate(t *testing.T) {
 		t.Fatalf("same key, other payload: %+v", res)
 	}
 
+	// The same payment presented for other requirements (a higher price) is
+	// a replay, not the original receipt: one payment pays for one thing.
+	pricier := *req
+	pricier.PaymentRequirements.Amount = "25001"
+	pricier.PaymentPayload.Accepted.Amount = "25001"
+	var other x402.SettleResponse
+	e.post("settle", &pricier, &other)
+	if other.Success || other.ErrorCode != x402.ErrorVerifyFailed || !strings.HasPrefix(other.Message, "replay") {
+		t.Fatalf("same payment, other requirements: %+v", other)
+	}
+
 	// A failing settle is 200 with success false and both error namings.
 	bad := e.pay(payer, merchant, 25_000)
 	bad.PaymentPayload.Accepted.Amount = "1"
