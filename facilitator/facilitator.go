@@ -152,7 +152,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		client.Close()
 		return nil, err
 	}
-	snd, err := sender.New(sender.Config{Backend: eth, Key: cfg.SettlerKey, ChainID: chainID, Logger: log})
+	snd, err := sender.New(sender.Config{Backend: eth, Batcher: client, Key: cfg.SettlerKey, ChainID: chainID, Logger: log})
 	if err != nil {
 		client.Close()
 		return nil, err
@@ -422,13 +422,13 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 		}
 		raw, err := tx.MarshalBinary()
 		if err != nil {
-			s.sender.Release()
+			s.sender.Release(tx.Nonce())
 			s.release(p)
 			return s.failure(x402.ErrorInternal, "internal error", p)
 		}
 		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, s.cfg.Now().UTC()
 		if err := s.store.Put(rec); err != nil {
-			s.sender.Release()
+			s.sender.Release(tx.Nonce())
 			s.release(p)
 			s.log.Error("storing a signed settlement", zap.Error(err))
 			return s.failure(x402.ErrorInternal, "internal error", p)
@@ -466,7 +466,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 		s.log.Error("stored transaction does not decode", zap.Stringer("key", rec.Key), zap.Error(err))
 		return s.failure(x402.ErrorInternal, "internal error", p)
 	}
-	err := s.sender.Send(ctx, &tx)
+	err := s.sender.Rebroadcast(ctx, &tx)
 	switch {
 	case err == nil:
 		return s.await(ctx, p, rec)
@@ -585,7 +585,7 @@ func (s *Service) reconcile(ctx context.Context) {
 			}
 			var tx types.Transaction
 			if tx.UnmarshalBinary(rec.RawTx) == nil {
-				if err := s.sender.Send(rctx, &tx); err != nil {
+				if err := s.sender.Rebroadcast(rctx, &tx); err != nil {
 					s.log.Warn("rebroadcasting a pending settlement", zap.Stringer("tx", rec.TxHash), zap.Error(err))
 				}
 			}

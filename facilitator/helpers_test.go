@@ -29,7 +29,7 @@ import (
 
 // env is a devnet with a facilitator on it, served over HTTP.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	chain   *devnet.Devnet
 	eth     *ethclient.Client
 	svc     *Service
@@ -44,7 +44,10 @@ type envOptions struct {
 	receiptTimeout time.Duration
 }
 
-func newEnv(t *testing.T, o envOptions) *env {
+func newEnv(t *testing.T, o envOptions) *env { return newEnvB(t, o) }
+
+// newEnvB is newEnv for tests and benchmarks.
+func newEnvB(t testing.TB, o envOptions) *env {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -126,7 +129,7 @@ func (e *env) newAuth(payer devnet.Account, to common.Address, value int64) auth
 }
 
 // sign signs a with geth's EIP-712 implementation, as a wallet does.
-func sign(t *testing.T, key *ecdsa.PrivateKey, a auth) []byte {
+func sign(t testing.TB, key *ecdsa.PrivateKey, a auth) []byte {
 	t.Helper()
 	td := apitypes.TypedData{
 		Types: apitypes.Types{

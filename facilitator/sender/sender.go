@@ -21,8 +21,10 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 )
 
@@ -36,12 +38,18 @@ type Backend interface {
 	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
 }
 
+// Batcher sends JSON-RPC batches; *rpc.Client has it. The Sender uses it to
+// deliver a run of transactions in nonce order in one round trip.
+type Batcher interface {
+	BatchCallContext(ctx context.Context, b []rpc.BatchElem) error
+}
+
 var (
 	// ErrUnreachable means the node could not be reached: the transaction was
 	// certainly not delivered, and its nonce was released.
 	ErrUnreachable = errors.New("node unreachable")
-	// ErrNonceTooLow means the node has already seen the nonce: the
-	// transaction can never be mined and must be signed again.
+	// ErrNonceTooLow means the transaction's nonce can no longer be used: it
+	// must be signed again.
 	ErrNonceTooLow = errors.New("nonce too low")
 	// ErrRejected means the node refused the transaction (for example the
 	// settler lacks ETH for gas); it was not delivered.
@@ -52,6 +60,8 @@ var (
 type Config struct {
 	// Backend is the chain.
 	Backend Backend
+	// Batcher delivers transactions; usually the same connection as Backend.
+	Batcher Batcher
 	// Key is the settler key. It is never logged.
 	Key *ecdsa.PrivateKey
 	// ChainID is the chain's id.
@@ -66,7 +76,7 @@ type Config struct {
 // Validate reports what is wrong with the configuration.
 func (c Config) Validate() error {
 	var errs []error
-	if c.Backend == nil {
+	if c.Backend == nil || c.Batcher == nil {
 		errs = append(errs, errors.New("backend is missing"))
 	}
 	if c.Key == nil {
@@ -79,20 +89,42 @@ func (c Config) Validate() error {
 }
 
 // Sender sends transactions from one key. It is safe for concurrent use.
+//
+// Nodes keep only a few transactions of an account whose lower nonces have
+// not arrived (geth: 64) and silently drop the rest, which leaves a nonce
+// gap that stalls everything after it. So the Sender delivers strictly in
+// nonce order: a transaction handed to Send waits until every lower nonce
+// has been sent, and contiguous runs go out in one batch. A signed
+// transaction that will not be sent must be given to Release, which fills
+// its nonce with a no-op transfer so the run can go on.
 type Sender struct {
 	cfg    Config
 	from   common.Address
 	signer types.Signer
 	log    *zap.Logger
 
+	flush sync.Mutex // held while a run is collected and delivered, so runs go out in order
+
 	mu     sync.Mutex
-	nonce  uint64
 	synced bool
+	epoch  uint64            // bumped on every resync; older signed transactions are stale
+	next   uint64            // next nonce to hand out
+	sent   uint64            // every nonce below has been delivered or filled
+	ready  map[uint64]*entry // handed to Send or Release, waiting for their turn
+	epochs map[uint64]uint64 // nonce -> epoch it was handed out in, until delivered
 
 	feeMu   sync.Mutex
 	tip     *big.Int
 	baseFee *big.Int
 	feeAt   time.Time
+}
+
+// entry is a nonce waiting for its turn, with its transaction; a nil tx
+// means the nonce was released and is filled with a no-op transfer.
+type entry struct {
+	nonce uint64
+	tx    *types.Transaction
+	done  chan error
 }
 
 // New returns a Sender.
@@ -112,6 +144,8 @@ func New(cfg Config) (*Sender, error) {
 		from:   crypto.PubkeyToAddress(cfg.Key.PublicKey),
 		signer: types.LatestSignerForChainID(cfg.ChainID),
 		log:    log,
+		ready:  make(map[uint64]*entry),
+		epochs: make(map[uint64]uint64),
 	}, nil
 }
 
@@ -154,63 +188,166 @@ func (s *Sender) Estimate(ctx context.Context, to common.Address, data []byte) (
 	return gas + gas/4, nil
 }
 
-// Sign allocates the next nonce and signs a call to `to`.
+// Sign hands out the next nonce and signs a call to `to` with it. The
+// transaction must then be given to Send or Release.
 func (s *Sender) Sign(ctx context.Context, to common.Address, data []byte, gas uint64) (*types.Transaction, error) {
 	tip, feeCap, err := s.fees(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	if !s.synced {
-		n, err := s.cfg.Backend.PendingNonceAt(ctx, s.from)
-		if err != nil {
-			s.mu.Unlock()
-			return nil, classify(err)
-		}
-		s.nonce, s.synced = n, true
-	}
-	nonce := s.nonce
-	s.nonce++
-	s.mu.Unlock()
-
-	tx, err := types.SignNewTx(s.cfg.Key, s.signer, &types.DynamicFeeTx{
-		ChainID: s.cfg.ChainID, Nonce: nonce, To: &to, Data: data, Gas: gas,
-		GasTipCap: tip, GasFeeCap: feeCap,
-	})
+	nonce, err := s.allocate(ctx)
 	if err != nil {
-		s.Release()
+		return nil, err
+	}
+	tx, err := s.sign(nonce, to, data, gas, tip, feeCap)
+	if err != nil {
+		s.Release(nonce)
 		return nil, fmt.Errorf("signing: %w", err)
 	}
 	return tx, nil
 }
 
-// Release makes the next Sign read the nonce from the node again. Call it
-// when a signed transaction will not be delivered, so its nonce is reused
-// rather than leaving a gap that would stall every later transaction.
-func (s *Sender) Release() {
-	s.mu.Lock()
-	s.synced = false
-	s.mu.Unlock()
+func (s *Sender) sign(nonce uint64, to common.Address, data []byte, gas uint64, tip, feeCap *big.Int) (*types.Transaction, error) {
+	return types.SignNewTx(s.cfg.Key, s.signer, &types.DynamicFeeTx{
+		ChainID: s.cfg.ChainID, Nonce: nonce, To: &to, Data: data, Gas: gas, GasTipCap: tip, GasFeeCap: feeCap,
+	})
 }
 
-// Send broadcasts tx. A transaction the node already has counts as sent.
-// ErrUnreachable and ErrRejected mean it was not delivered (and its nonce is
-// released); ErrNonceTooLow means it never can be. Any other error leaves
+func (s *Sender) allocate(ctx context.Context) (uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.synced {
+		n, err := s.cfg.Backend.PendingNonceAt(ctx, s.from)
+		if err != nil {
+			return 0, classify(err)
+		}
+		s.synced, s.next, s.sent = true, n, n
+		s.epoch++
+		clear(s.epochs)
+	}
+	nonce := s.next
+	s.next++
+	s.epochs[nonce] = s.epoch
+	return nonce, nil
+}
+
+// Release gives up the signed transaction with this nonce without sending
+// it. Its nonce is filled with a 0-value transfer to the settler, so the
+// transactions after it are not stalled.
+func (s *Sender) Release(nonce uint64) {
+	s.mu.Lock()
+	if _, ok := s.epochs[nonce]; !ok {
+		s.mu.Unlock()
+		return // stale: a resync already made it moot
+	}
+	s.ready[nonce] = &entry{nonce: nonce, done: make(chan error, 1)}
+	s.mu.Unlock()
+	go s.deliver(context.Background())
+}
+
+// Send delivers tx once every lower nonce has been delivered, and returns
+// the node's verdict. A transaction the node already has counts as sent.
+// ErrUnreachable and ErrRejected mean it was not delivered; ErrNonceTooLow
+// means it never can be and must be signed again. Any other error leaves
 // delivery unknown.
 func (s *Sender) Send(ctx context.Context, tx *types.Transaction) error {
-	err := s.cfg.Backend.SendTransaction(ctx, tx)
-	if err == nil {
-		return nil
+	e := &entry{nonce: tx.Nonce(), tx: tx, done: make(chan error, 1)}
+	s.mu.Lock()
+	if ep, ok := s.epochs[tx.Nonce()]; !ok || ep != s.epoch {
+		s.mu.Unlock()
+		return fmt.Errorf("%w: nonce %d was handed out before a resync", ErrNonceTooLow, tx.Nonce())
 	}
-	err = classify(err)
-	switch {
-	case errors.Is(err, errAlreadyKnown):
-		return nil
-	case errors.Is(err, ErrUnreachable), errors.Is(err, ErrRejected), errors.Is(err, ErrNonceTooLow):
-		s.Release()
+	s.ready[tx.Nonce()] = e
+	s.mu.Unlock()
+	s.deliver(ctx)
+	select {
+	case err := <-e.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	if !errors.Is(err, ErrUnreachable) {
-		s.log.Warn("broadcast failed", zap.Stringer("tx", tx.Hash()), zap.Uint64("nonce", tx.Nonce()), zap.Error(err))
+}
+
+// deliver sends the contiguous run of ready transactions from the lowest
+// unsent nonce, in order, in one batch.
+func (s *Sender) deliver(ctx context.Context) {
+	s.flush.Lock()
+	defer s.flush.Unlock()
+	s.mu.Lock()
+	var run []*entry
+	for {
+		e, ok := s.ready[s.sent]
+		if !ok {
+			break
+		}
+		delete(s.ready, s.sent)
+		delete(s.epochs, s.sent)
+		run = append(run, e)
+		s.sent++
+	}
+	s.mu.Unlock()
+	if len(run) == 0 {
+		return
+	}
+	batch := make([]rpc.BatchElem, len(run))
+	for i, e := range run {
+		if e.tx == nil {
+			tx, err := s.filler(ctx, e.nonce)
+			if err != nil {
+				s.log.Warn("signing a nonce filler", zap.Uint64("nonce", e.nonce), zap.Error(err))
+			}
+			e.tx = tx
+		}
+		var raw []byte
+		if e.tx != nil {
+			raw, _ = e.tx.MarshalBinary()
+		}
+		batch[i] = rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)}
+	}
+	err := s.cfg.Batcher.BatchCallContext(context.WithoutCancel(ctx), batch)
+	resync := false
+	for i, e := range run {
+		elErr := err
+		if elErr == nil {
+			elErr = batch[i].Error
+		}
+		elErr = classify(elErr)
+		switch {
+		case elErr == nil, errors.Is(elErr, errAlreadyKnown):
+			elErr = nil
+		case errors.Is(elErr, ErrUnreachable), errors.Is(elErr, ErrRejected), errors.Is(elErr, ErrNonceTooLow):
+			// The node's nonce is not where we thought: read it again.
+			resync = true
+		}
+		if elErr != nil && !errors.Is(elErr, ErrUnreachable) {
+			s.log.Warn("broadcast failed", zap.Uint64("nonce", e.nonce), zap.Error(elErr))
+		}
+		e.done <- elErr
+	}
+	if resync {
+		s.mu.Lock()
+		s.synced = false
+		clear(s.ready)
+		s.mu.Unlock()
+	}
+}
+
+// filler signs a 0-value transfer to the settler with a released nonce.
+func (s *Sender) filler(ctx context.Context, nonce uint64) (*types.Transaction, error) {
+	tip, feeCap, err := s.fees(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.sign(nonce, s.from, nil, 21_000, tip, feeCap)
+}
+
+// Rebroadcast sends a transaction signed earlier (by this process or an
+// earlier one) again, outside the nonce order; it is how a pending
+// settlement is resumed. Errors are classified as for Send.
+func (s *Sender) Rebroadcast(ctx context.Context, tx *types.Transaction) error {
+	err := classify(s.cfg.Backend.SendTransaction(ctx, tx))
+	if errors.Is(err, errAlreadyKnown) {
+		return nil
 	}
 	return err
 }

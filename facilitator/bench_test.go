@@ -1,0 +1,85 @@
+package facilitator
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// BenchmarkHTTPVerify measures POST /verify end to end on the devnet: HTTP,
+// decoding, signature recovery and the batched chain reads.
+func BenchmarkHTTPVerify(b *testing.B) {
+	e := newEnvB(b, envOptions{})
+	body, _ := json.Marshal(e.pay(e.chain.Accounts[1], e.chain.Accounts[2].Address, 1_000))
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			resp, err := client.Post(e.srv.URL+"/verify", "application/json", bytes.NewReader(body))
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			var res x402.VerifyResponse
+			json.NewDecoder(resp.Body).Decode(&res)
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if !res.IsValid {
+				b.Errorf("invalid: %+v", res)
+				return
+			}
+		}
+	})
+}
+
+// BenchmarkSettle200 settles 200 distinct payments at once on a devnet that
+// seals a block every second, and reports how many blocks they span and how
+// long the batch took. The target is at most 3 blocks.
+func BenchmarkSettle200(b *testing.B) {
+	e := newEnvB(b, envOptions{blockPeriod: time.Second, receiptTimeout: time.Minute})
+	merchant := e.chain.Accounts[9].Address
+	for b.Loop() {
+		b.StopTimer()
+		reqs := make([]*x402.VerifyRequest, 200)
+		for i := range reqs {
+			reqs[i] = e.pay(e.chain.Accounts[1+i%8], merchant, 100)
+		}
+		b.StartTimer()
+		start := time.Now()
+		var wg sync.WaitGroup
+		results := make([]*x402.SettleResponse, len(reqs))
+		for i, r := range reqs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i], _ = e.client.Settle(context.Background(), r)
+			}()
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		b.StopTimer()
+		lo, hi := uint64(1<<63), uint64(0)
+		for i, r := range results {
+			if r == nil || !r.Success {
+				b.Fatalf("payment %d: %+v", i, r)
+			}
+			receipt, err := e.eth.TransactionReceipt(context.Background(), common.HexToHash(r.TransactionHash))
+			if err != nil {
+				b.Fatal(err)
+			}
+			lo, hi = min(lo, receipt.BlockNumber.Uint64()), max(hi, receipt.BlockNumber.Uint64())
+		}
+		b.ReportMetric(float64(hi-lo+1), "blocks")
+		b.ReportMetric(elapsed.Seconds(), "s/200-settles")
+		b.StartTimer()
+	}
+}
