@@ -1,0 +1,267 @@
+// Package client is a Go payer for x402: an http.RoundTripper that answers a
+// 402 Payment Required by signing a payment and repeating the request.
+//
+// It pays the exact scheme (an EIP-3009 authorization signed with the
+// payer's key) on any eip155 network whose offer names the token's EIP-712
+// domain. It never pays more than its limit. When the server answers a paid
+// request with 503 (the settlement's outcome is not known yet), it retries
+// with the same payment rather than signing a new one, so a payment is
+// never made twice.
+package client
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Transport is an http.RoundTripper that pays x402 challenges.
+type Transport struct {
+	// Base sends the requests; default http.DefaultTransport.
+	Base http.RoundTripper
+	// Key is the payer's private key. It never leaves the process.
+	Key *ecdsa.PrivateKey
+	// MaxAmount is the most this transport pays for one request, in atomic
+	// units of the offered token. Offers above it are refused. Required: a
+	// payer without a limit pays whatever a server asks.
+	MaxAmount *big.Int
+	// Assets, if set, is the allowlist of token addresses (any case) the
+	// transport pays with.
+	Assets []string
+	// Retries is how many times a paid request answered with 503 is
+	// repeated with the same payment; default 5.
+	Retries int
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// ErrNoAcceptableOffer means the 402 offered nothing this transport pays.
+var ErrNoAcceptableOffer = errors.New("x402 client: no acceptable offer")
+
+// maxReplayBody bounds the request body kept in memory to repeat it.
+const maxReplayBody = 8 << 20
+
+// RoundTrip sends req; a 402 is paid and the request sent again.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if t.Key == nil || t.MaxAmount == nil {
+		return nil, errors.New("x402 client: Key and MaxAmount are required")
+	}
+	base := t.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	if req.Body != nil && req.GetBody == nil {
+		body, err := io.ReadAll(io.LimitReader(req.Body, maxReplayBody+1))
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if len(body) > maxReplayBody {
+			return nil, fmt.Errorf("x402 client: request body over %d bytes cannot be repeated", maxReplayBody)
+		}
+		req = req.Clone(req.Context())
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	resp, err := base.RoundTrip(req)
+	if err != nil || resp.StatusCode != http.StatusPaymentRequired {
+		return resp, err
+	}
+	challenge, err := readChallenge(resp)
+	if err != nil {
+		return nil, err
+	}
+	offer, err := t.choose(challenge.Accepts)
+	if err != nil {
+		return nil, err
+	}
+	payment, err := t.Pay(challenge, offer)
+	if err != nil {
+		return nil, err
+	}
+	header, err := x402.EncodeHeader(payment)
+	if err != nil {
+		return nil, err
+	}
+	retries := t.Retries
+	if retries == 0 {
+		retries = 5
+	}
+	for attempt := 0; ; attempt++ {
+		paid := req.Clone(req.Context())
+		if req.GetBody != nil {
+			if paid.Body, err = req.GetBody(); err != nil {
+				return nil, err
+			}
+		}
+		paid.Header.Set(x402.HeaderPaymentSignature, header)
+		resp, err = base.RoundTrip(paid)
+		if err != nil || resp.StatusCode != http.StatusServiceUnavailable || attempt >= retries {
+			return resp, err
+		}
+		wait := retryAfter(resp)
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		select {
+		case <-time.After(wait):
+		case <-req.Context().Done():
+			return nil, req.Context().Err()
+		}
+	}
+}
+
+func retryAfter(resp *http.Response) time.Duration {
+	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s >= 0 {
+		return min(time.Duration(s)*time.Second, 10*time.Second)
+	}
+	return time.Second
+}
+
+// readChallenge decodes a 402's PAYMENT-REQUIRED header, or its body when
+// the header is missing, and closes the body.
+func readChallenge(resp *http.Response) (*x402.PaymentRequired, error) {
+	defer resp.Body.Close()
+	if v := resp.Header.Get(x402.HeaderPaymentRequired); v != "" {
+		return x402.DecodePaymentRequired(v)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	var pr x402.PaymentRequired
+	if err := json.Unmarshal(body, &pr); err != nil {
+		return nil, fmt.Errorf("x402 client: a 402 without a readable challenge: %w", err)
+	}
+	return &pr, pr.Validate()
+}
+
+// choose picks the first offer this transport can and may pay.
+func (t *Transport) choose(offers []x402.PaymentRequirements) (*x402.PaymentRequirements, error) {
+	var reasons []string
+	for i := range offers {
+		o := &offers[i]
+		if err := t.acceptable(o); err != nil {
+			reasons = append(reasons, fmt.Sprintf("%s on %s: %v", o.Scheme, o.Network, err))
+			continue
+		}
+		return o, nil
+	}
+	return nil, fmt.Errorf("%w: %s", ErrNoAcceptableOffer, strings.Join(reasons, "; "))
+}
+
+func (t *Transport) acceptable(o *x402.PaymentRequirements) error {
+	if o.Scheme != x402.SchemeExact {
+		return errors.New("scheme not supported")
+	}
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	if o.Extra == nil || o.Extra.Name == "" || o.Extra.Version == "" {
+		return errors.New("the offer does not name the token's EIP-712 domain (extra.name, extra.version)")
+	}
+	amount, _ := x402.ParseAmount(o.Amount)
+	if amount.Cmp(t.MaxAmount) > 0 {
+		return fmt.Errorf("amount %s is over the limit %s", amount, t.MaxAmount)
+	}
+	if len(t.Assets) > 0 {
+		allowed := false
+		for _, a := range t.Assets {
+			allowed = allowed || strings.EqualFold(a, o.Asset)
+		}
+		if !allowed {
+			return fmt.Errorf("asset %s is not allowed", o.Asset)
+		}
+	}
+	return nil
+}
+
+// Pay signs an exact payment for offer: a TransferWithAuthorization of the
+// amount to payTo, valid from ten minutes ago (clock skew) until
+// maxTimeoutSeconds from now, with a random nonce.
+func (t *Transport) Pay(challenge *x402.PaymentRequired, offer *x402.PaymentRequirements) (*x402.PaymentPayload, error) {
+	chainID, err := x402.ParseNetwork(offer.Network)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now
+	if t.Now != nil {
+		now = t.Now
+	}
+	timeout := offer.MaxTimeoutSeconds
+	if timeout <= 0 {
+		timeout = 60
+	}
+	var nonce [32]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return nil, err
+	}
+	from := crypto.PubkeyToAddress(t.Key.PublicKey)
+	auth := x402.ExactAuthorization{
+		From:        from.Hex(),
+		To:          common.HexToAddress(offer.PayTo).Hex(),
+		Value:       offer.Amount,
+		ValidAfter:  strconv.FormatInt(now().Unix()-600, 10),
+		ValidBefore: strconv.FormatInt(now().Unix()+int64(timeout), 10),
+		Nonce:       hexutil.Encode(nonce[:]),
+	}
+	td := apitypes.TypedData{
+		Types: apitypes.Types{
+			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
+			"TransferWithAuthorization": {
+				{Name: "from", Type: "address"}, {Name: "to", Type: "address"}, {Name: "value", Type: "uint256"},
+				{Name: "validAfter", Type: "uint256"}, {Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"},
+			},
+		},
+		PrimaryType: "TransferWithAuthorization",
+		Domain: apitypes.TypedDataDomain{
+			Name: offer.Extra.Name, Version: offer.Extra.Version,
+			ChainId: math.NewHexOrDecimal256(int64(chainID)), VerifyingContract: common.HexToAddress(offer.Asset).Hex(),
+		},
+		Message: apitypes.TypedDataMessage{
+			"from": auth.From, "to": auth.To, "value": auth.Value,
+			"validAfter": auth.ValidAfter, "validBefore": auth.ValidBefore, "nonce": auth.Nonce,
+		},
+	}
+	hash, _, err := apitypes.TypedDataAndHash(td)
+	if err != nil {
+		return nil, fmt.Errorf("x402 client: hashing the authorization: %w", err)
+	}
+	sig, err := crypto.Sign(hash, t.Key)
+	if err != nil {
+		return nil, err
+	}
+	sig[64] += 27
+	payload, err := json.Marshal(x402.ExactPayload{Signature: hexutil.Encode(sig), Authorization: auth})
+	if err != nil {
+		return nil, err
+	}
+	return &x402.PaymentPayload{X402Version: x402.Version, Resource: challenge.Resource, Accepted: *offer, Payload: payload}, nil
+}
+
+// Receipt decodes a response's PAYMENT-RESPONSE header; ok is false when
+// the response carries none.
+func Receipt(resp *http.Response) (res *x402.SettleResponse, ok bool, err error) {
+	v := resp.Header.Get(x402.HeaderPaymentResponse)
+	if v == "" {
+		return nil, false, nil
+	}
+	res, err = x402.DecodePaymentResponse(v)
+	return res, err == nil, err
+}

@@ -1,0 +1,130 @@
+package paywall
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// gate is the ResponseWriter the protected handler writes to. It settles
+// the payment when the handler writes its status: a 2xx or 3xx is settled
+// before anything reaches the client, and passes only if settlement
+// succeeds; an error status passes through unpaid. The body then streams
+// through unbuffered.
+type gate struct {
+	paywall *Paywall
+	ctx     context.Context
+	w       http.ResponseWriter
+	r       *http.Request
+	req     *x402.VerifyRequest
+
+	decided bool // the status has been decided
+	dropped bool // settlement failed: the handler's output is discarded
+}
+
+func (g *gate) Header() http.Header { return g.w.Header() }
+
+func (g *gate) WriteHeader(status int) {
+	if g.decided {
+		return
+	}
+	if status >= 100 && status < 200 {
+		g.w.WriteHeader(status) // informational; the real status follows
+		return
+	}
+	g.decided = true
+	if status >= 400 {
+		g.w.WriteHeader(status) // the handler failed: nothing is charged
+		return
+	}
+	res, ok := g.paywall.settle(g.ctx, g.r, g.req)
+	if !ok {
+		// The handler's answer is dropped, headers included, and the
+		// client is told why instead.
+		for k := range g.w.Header() {
+			if k != "Access-Control-Expose-Headers" {
+				g.w.Header().Del(k)
+			}
+		}
+		g.paywall.refuse(g.w, g.r, res)
+		g.dropped = true
+		return
+	}
+	setPaymentResponse(g.w, res)
+	g.w.WriteHeader(status)
+}
+
+// settle is SettleBefore's: settle, or answer the failure.
+func (g *gate) settle() bool {
+	res, ok := g.paywall.settle(g.ctx, g.r, g.req)
+	if !ok {
+		g.paywall.refuse(g.w, g.r, res)
+		return false
+	}
+	setPaymentResponse(g.w, res)
+	return true
+}
+
+func (g *gate) Write(b []byte) (int, error) {
+	if !g.decided {
+		g.WriteHeader(http.StatusOK)
+	}
+	if g.dropped {
+		return len(b), nil // settlement failed: the client got 402 instead
+	}
+	return g.w.Write(b)
+}
+
+// Flush sends buffered data; the status is decided (and the payment
+// settled) first if it was not yet.
+func (g *gate) Flush() {
+	if !g.decided {
+		g.WriteHeader(http.StatusOK)
+	}
+	if g.dropped {
+		return
+	}
+	http.NewResponseController(g.w).Flush()
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (g *gate) Unwrap() http.ResponseWriter { return g.w }
+
+// settle runs the settlement and reports the outcome.
+func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyRequest) (*x402.SettleResponse, bool) {
+	began := time.Now()
+	res, _ := p.cfg.Facilitator.Settle(ctx, req)
+	if res == nil {
+		res = &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorBundlerUnreachable, Message: "the facilitator did not answer"}
+	}
+	if h := p.cfg.Hooks.Settled; h != nil {
+		h(r, req.PaymentRequirements.Scheme, res, time.Since(began))
+	}
+	return res, res.Success
+}
+
+// refuse answers a failed settlement: 503 with Retry-After when the outcome
+// is not known yet (in_flight, bundler_unreachable, receipt_timeout), so the
+// client retries rather than paying again; otherwise 402 with the failure in
+// PAYMENT-RESPONSE.
+func (p *Paywall) refuse(w http.ResponseWriter, r *http.Request, res *x402.SettleResponse) {
+	setPaymentResponse(w, res)
+	switch res.ErrorCode {
+	case x402.ErrorInFlight, x402.ErrorBundlerUnreachable, x402.ErrorReceiptTimeout, x402.ErrorInternal:
+		unavailable(w, "the payment could not be settled yet ("+string(res.ErrorCode)+"); retry with the same payment")
+		return
+	}
+	msg := string(res.ErrorCode)
+	if res.Message != "" {
+		msg = res.Message
+	}
+	p.challenge(w, r, http.StatusPaymentRequired, msg)
+}
+
+func setPaymentResponse(w http.ResponseWriter, res *x402.SettleResponse) {
+	if value, err := x402.EncodeHeader(res); err == nil {
+		w.Header().Set(x402.HeaderPaymentResponse, value)
+	}
+}

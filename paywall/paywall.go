@@ -1,0 +1,270 @@
+// Package paywall is the merchant side of x402 as plain net/http middleware:
+// it answers unpaid requests with 402 and a PAYMENT-REQUIRED challenge,
+// verifies the PAYMENT-SIGNATURE of paid ones, lets the protected handler
+// run, settles when that handler answers with success, and adds
+// PAYMENT-RESPONSE.
+//
+// It depends only on the wire package and on a two-method Facilitator, so
+// an in-process facilitator.Service and a remote facilitator.Client both
+// fit, and it runs with or without Caddy.
+//
+// Money rules: nothing is served without a settled payment, nothing is
+// settled without being served, and one payment pays for one response. By
+// default settlement happens when the protected handler writes its status:
+// only a 2xx or 3xx is settled; an error answer passes through unpaid; if
+// settlement fails the handler's answer is dropped and the client gets 402
+// (or 503 when the outcome is not known yet, so it retries instead of paying
+// again). With SettleBefore the payment is settled before the handler runs,
+// for handlers that must not run twice.
+package paywall
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Facilitator verifies and settles payments. facilitator.Service and
+// facilitator.Client implement it.
+type Facilitator interface {
+	Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.VerifyResponse, error)
+	Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error)
+}
+
+// Hooks are called as a paid request goes through; any may be nil. They let
+// an adapter record metrics and expose the payer and transaction.
+type Hooks struct {
+	// Verified is called after verification, before the protected handler
+	// runs, with the verification's duration.
+	Verified func(r *http.Request, scheme string, res *x402.VerifyResponse, took time.Duration)
+	// Settled is called after settlement with its duration.
+	Settled func(r *http.Request, scheme string, res *x402.SettleResponse, took time.Duration)
+}
+
+// Config configures a Paywall.
+type Config struct {
+	// Accepts are the offers of the protected resource; at least one.
+	// MaxTimeoutSeconds defaults to 60.
+	Accepts []x402.PaymentRequirements
+	// Facilitator verifies and settles.
+	Facilitator Facilitator
+	// Origin is scheme://host[:port] of the resource URL in challenges. When
+	// empty, the request's Host is used with http or https as the
+	// connection is. Client X-Forwarded-* headers are never trusted.
+	Origin string
+	// Description and MimeType describe the resource in challenges.
+	Description, MimeType string
+	// AssetDecimals maps lowercase asset addresses to their decimals, so the
+	// browser paywall page can show prices in whole tokens.
+	AssetDecimals map[string]uint8
+	// SettleBefore settles before the protected handler runs, for handlers
+	// that are not idempotent. By default settlement happens when the
+	// handler answers with success.
+	SettleBefore bool
+	// Hooks observe paid requests.
+	Hooks Hooks
+	// Timeout bounds verification and settlement; default 60 s.
+	Timeout time.Duration
+}
+
+// Validate reports what is wrong with the configuration.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.Accepts) == 0 {
+		errs = append(errs, errors.New("no offers: a paid route needs at least one accepted payment"))
+	}
+	for i := range c.Accepts {
+		if err := c.Accepts[i].Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("offer %d: %w", i, err))
+		}
+	}
+	if c.Facilitator == nil {
+		errs = append(errs, errors.New("facilitator is missing"))
+	}
+	if c.Origin != "" && !strings.HasPrefix(c.Origin, "http://") && !strings.HasPrefix(c.Origin, "https://") {
+		errs = append(errs, fmt.Errorf("origin %q: want http:// or https:// and a host", c.Origin))
+	}
+	return errors.Join(errs...)
+}
+
+// Paywall guards one resource. It is safe for concurrent use.
+type Paywall struct {
+	cfg Config
+
+	mu    sync.Mutex
+	inUse map[[32]byte]struct{}
+}
+
+// New returns a Paywall.
+func New(cfg Config) (*Paywall, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg.Accepts = append([]x402.PaymentRequirements(nil), cfg.Accepts...)
+	for i := range cfg.Accepts {
+		if cfg.Accepts[i].MaxTimeoutSeconds == 0 {
+			cfg.Accepts[i].MaxTimeoutSeconds = 60
+		}
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = time.Minute
+	}
+	return &Paywall{cfg: cfg, inUse: make(map[[32]byte]struct{})}, nil
+}
+
+// Handler returns next behind the paywall.
+func (p *Paywall) Handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.Serve(w, r, next)
+	})
+}
+
+// Serve handles one request: it answers it itself (402, 400, 431, 503) or
+// runs next behind the settlement gate. It reports whether next ran.
+func (p *Paywall) Serve(w http.ResponseWriter, r *http.Request, next http.Handler) bool {
+	w.Header().Add("Access-Control-Expose-Headers", x402.HeaderPaymentRequired+", "+x402.HeaderPaymentResponse)
+	// A CORS preflight carries no payment and returns no content.
+	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		next.ServeHTTP(w, r)
+		return true
+	}
+	value := r.Header.Get(x402.HeaderPaymentSignature)
+	if value == "" {
+		p.challenge(w, r, http.StatusPaymentRequired, "")
+		return false
+	}
+	payment, err := x402.DecodePaymentPayload(value)
+	if err != nil {
+		var tooLarge *x402.HeaderTooLargeError
+		if errors.As(err, &tooLarge) {
+			p.challenge(w, r, http.StatusRequestHeaderFieldsTooLarge, fmt.Sprintf("%s: %s is %d bytes, over the %d-byte limit", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, tooLarge.Size, x402.MaxHeaderSize))
+			return false
+		}
+		p.challenge(w, r, http.StatusBadRequest, fmt.Sprintf("%s: %s does not decode: %v", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, err))
+		return false
+	}
+	offer, xerr := p.match(&payment.Accepted)
+	if xerr != nil {
+		p.challenge(w, r, http.StatusPaymentRequired, xerr.Error())
+		return false
+	}
+
+	// One payment pays for one response: refuse its concurrent reuse here
+	// (the facilitator's replay store refuses it afterwards).
+	key := sha256.Sum256(payment.Payload)
+	if !p.claim(key) {
+		p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
+		return false
+	}
+	defer p.unclaim(key)
+
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), p.cfg.Timeout)
+	defer cancel()
+	req := &x402.VerifyRequest{X402Version: x402.Version, PaymentPayload: *payment, PaymentRequirements: *offer}
+	began := time.Now()
+	vres, err := p.cfg.Facilitator.Verify(ctx, req)
+	if h := p.cfg.Hooks.Verified; h != nil && vres != nil {
+		h(r, offer.Scheme, vres, time.Since(began))
+	}
+	if err != nil {
+		unavailable(w, "the payment could not be verified right now; retry")
+		return false
+	}
+	if !vres.IsValid {
+		msg := string(vres.InvalidReason)
+		if vres.InvalidMessage != "" {
+			msg += ": " + vres.InvalidMessage
+		}
+		p.challenge(w, r, http.StatusPaymentRequired, msg)
+		return false
+	}
+
+	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
+	if p.cfg.SettleBefore {
+		if !g.settle() {
+			return false
+		}
+		next.ServeHTTP(w, r)
+		return true
+	}
+	next.ServeHTTP(g, r)
+	if !g.decided {
+		// The handler wrote nothing: an empty 200, which is served, so paid.
+		g.WriteHeader(http.StatusOK)
+	}
+	return true
+}
+
+func (p *Paywall) claim(key [32]byte) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, busy := p.inUse[key]; busy {
+		return false
+	}
+	p.inUse[key] = struct{}{}
+	return true
+}
+
+func (p *Paywall) unclaim(key [32]byte) {
+	p.mu.Lock()
+	delete(p.inUse, key)
+	p.mu.Unlock()
+}
+
+// match finds the offer a payment accepted. It compares scheme, network,
+// asset, amount and payTo (not the whole object, which clients may
+// re-serialize) and names the first field that matches no offer.
+func (p *Paywall) match(accepted *x402.PaymentRequirements) (*x402.PaymentRequirements, *x402.Error) {
+	type check struct {
+		reason x402.InvalidReason
+		field  string
+		same   func(o *x402.PaymentRequirements) bool
+	}
+	checks := []check{
+		{x402.ReasonSchemeMismatch, "scheme", func(o *x402.PaymentRequirements) bool { return o.Scheme == accepted.Scheme }},
+		{x402.ReasonNetworkMismatch, "network", func(o *x402.PaymentRequirements) bool { return o.Network == accepted.Network }},
+		{x402.ReasonAssetNotAllowed, "asset", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.Asset, accepted.Asset) }},
+		{x402.ReasonAmountMismatch, "amount", func(o *x402.PaymentRequirements) bool { return sameAmount(o.Amount, accepted.Amount) }},
+		{x402.ReasonInvalidInnerPayload, "payTo", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.PayTo, accepted.PayTo) }},
+	}
+	candidates := make([]*x402.PaymentRequirements, len(p.cfg.Accepts))
+	for i := range p.cfg.Accepts {
+		candidates[i] = &p.cfg.Accepts[i]
+	}
+	for _, c := range checks {
+		var kept []*x402.PaymentRequirements
+		for _, o := range candidates {
+			if c.same(o) {
+				kept = append(kept, o)
+			}
+		}
+		if len(kept) == 0 {
+			return nil, x402.Invalid(c.reason, "accepted %s matches none of the offers", c.field)
+		}
+		candidates = kept
+	}
+	return candidates[0], nil
+}
+
+func sameAmount(a, b string) bool {
+	x, err1 := x402.ParseAmount(a)
+	y, err2 := x402.ParseAmount(b)
+	return err1 == nil && err2 == nil && x.Cmp(y) == 0
+}
+
+// unavailable answers 503: the payment's fate is not known, so the client
+// must retry rather than pay again.
+func unavailable(w http.ResponseWriter, msg string) {
+	w.Header().Set("Retry-After", "1")
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	fmt.Fprintf(w, "{\"error\":%q}\n", msg)
+}
