@@ -129,31 +129,44 @@ func (p *Paywall) Handler(next http.Handler) http.Handler {
 // Serve handles one request: it answers it itself (402, 400, 431, 503) or
 // runs next behind the settlement gate. It reports whether next ran.
 func (p *Paywall) Serve(w http.ResponseWriter, r *http.Request, next http.Handler) bool {
+	ran := false
+	p.ServeNext(w, r, func(w http.ResponseWriter, r *http.Request) error {
+		ran = true
+		next.ServeHTTP(w, r)
+		return nil
+	})
+	return ran
+}
+
+// ServeNext is Serve for a next handler that can fail, as Caddy's can. If
+// next returns an error without having written a status, nothing is settled
+// and the error is returned for the caller to answer (a handler that writes
+// nothing and succeeds is an empty 200, which is settled).
+func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request) error) error {
 	w.Header().Add("Access-Control-Expose-Headers", x402.HeaderPaymentRequired+", "+x402.HeaderPaymentResponse)
 	// A CORS preflight carries no payment and returns no content.
 	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-		next.ServeHTTP(w, r)
-		return true
+		return next(w, r)
 	}
 	value := r.Header.Get(x402.HeaderPaymentSignature)
 	if value == "" {
 		p.challenge(w, r, http.StatusPaymentRequired, "")
-		return false
+		return nil
 	}
 	payment, err := x402.DecodePaymentPayload(value)
 	if err != nil {
 		var tooLarge *x402.HeaderTooLargeError
 		if errors.As(err, &tooLarge) {
 			p.challenge(w, r, http.StatusRequestHeaderFieldsTooLarge, fmt.Sprintf("%s: %s is %d bytes, over the %d-byte limit", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, tooLarge.Size, x402.MaxHeaderSize))
-			return false
+			return nil
 		}
 		p.challenge(w, r, http.StatusBadRequest, fmt.Sprintf("%s: %s does not decode: %v", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, err))
-		return false
+		return nil
 	}
 	offer, xerr := p.match(&payment.Accepted)
 	if xerr != nil {
 		p.challenge(w, r, http.StatusPaymentRequired, xerr.Error())
-		return false
+		return nil
 	}
 
 	// One payment pays for one response: refuse its concurrent reuse here
@@ -161,7 +174,7 @@ func (p *Paywall) Serve(w http.ResponseWriter, r *http.Request, next http.Handle
 	key := sha256.Sum256(payment.Payload)
 	if !p.claim(key) {
 		p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
-		return false
+		return nil
 	}
 	defer p.unclaim(key)
 
@@ -175,7 +188,7 @@ func (p *Paywall) Serve(w http.ResponseWriter, r *http.Request, next http.Handle
 	}
 	if err != nil {
 		unavailable(w, "the payment could not be verified right now; retry")
-		return false
+		return nil
 	}
 	if !vres.IsValid {
 		msg := string(vres.InvalidReason)
@@ -183,23 +196,26 @@ func (p *Paywall) Serve(w http.ResponseWriter, r *http.Request, next http.Handle
 			msg += ": " + vres.InvalidMessage
 		}
 		p.challenge(w, r, http.StatusPaymentRequired, msg)
-		return false
+		return nil
 	}
 
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
 	if p.cfg.SettleBefore {
 		if !g.settle() {
-			return false
+			return nil
 		}
-		next.ServeHTTP(w, r)
-		return true
+		return next(w, r)
 	}
-	next.ServeHTTP(g, r)
+	if err := next(g, r); err != nil {
+		// Whatever was written was decided (and settled or not) by its
+		// status; if nothing was written, nothing was served or settled.
+		return err
+	}
 	if !g.decided {
 		// The handler wrote nothing: an empty 200, which is served, so paid.
 		g.WriteHeader(http.StatusOK)
 	}
-	return true
+	return nil
 }
 
 func (p *Paywall) claim(key [32]byte) bool {

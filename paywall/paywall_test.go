@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"io"
 	"math/big"
 	"net/http"
@@ -527,5 +528,32 @@ func TestConfigValidate(t *testing.T) {
 	}
 	if _, err := paywall.New(paywall.Config{Accepts: []x402.PaymentRequirements{{Scheme: "exact"}}, Origin: "api.example.com"}); err == nil {
 		t.Fatal("bad offer and origin accepted")
+	}
+}
+
+// A next handler that fails without writing (Caddy's reverse_proxy with a
+// dead upstream) is not charged: the error goes back to the caller.
+func TestServeNextErrorIsNotCharged(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	pw, err := paywall.New(paywall.Config{Accepts: []x402.PaymentRequirements{e.offer}, Facilitator: e.fac})
+	if err != nil {
+		t.Fatal(err)
+	}
+	payer := e.chain.Accounts[7]
+	before := e.balance(payer.Address)
+	broken := errors.New("upstream unreachable")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := pw.ServeNext(w, r, func(http.ResponseWriter, *http.Request) error { return broken }); err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+		}
+	}))
+	defer srv.Close()
+	resp, body := do(t, srv.URL, e.paidHeader(payer.Key, e.offer))
+	if resp.StatusCode != http.StatusBadGateway || resp.Header.Get(x402.HeaderPaymentResponse) != "" || !strings.Contains(body, "unreachable") {
+		t.Fatalf("%d %q", resp.StatusCode, body)
+	}
+	if e.balance(payer.Address).Cmp(before) != 0 {
+		t.Fatal("charged for a failed upstream")
 	}
 }
