@@ -1,0 +1,302 @@
+package caddymodule
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+func init() {
+	caddy.RegisterModule(new(App))
+}
+
+// NetworkDevnet is the network value that runs the embedded dev chain.
+const NetworkDevnet = "devnet"
+
+// App is the x402 app: the chain, the settler key, the store and the
+// allowlisted assets that the x402 handlers of every site share. Its
+// facilitator (and the devnet, if used) live in a usage pool, so a config
+// reload keeps them, and their settler nonces, rather than racing a second
+// copy.
+type App struct {
+	// Network is "devnet" (the default), which runs the embedded dev chain,
+	// or the CAIP-2 id of a real chain such as "eip155:8453", with RPC.
+	Network string `json:"network,omitempty"`
+	// RPC is the chain's JSON-RPC URL. Required unless Network is devnet.
+	RPC string `json:"rpc,omitempty"`
+	// DevnetAddr is the host:port of the devnet's JSON-RPC server; default
+	// 127.0.0.1:8545 (port 0 picks a free one).
+	DevnetAddr string `json:"devnet_addr,omitempty"`
+	// SettlerKey is the hex private key that submits settlements and pays
+	// their gas. It must be an {env.*} or {file.*} placeholder, so the key
+	// itself never appears in the config or the admin API. On the devnet it
+	// defaults to test account #0.
+	SettlerKey string `json:"settler_key,omitempty"`
+	// StorePath is the settlement store (a bbolt file). Default: x402/
+	// under Caddy's data directory, named for the network. On the devnet,
+	// whose chain lives in memory, the default is a temporary file removed
+	// at shutdown.
+	StorePath string `json:"store_path,omitempty"`
+	// Assets are the allowlisted tokens. On the devnet the default is its
+	// stablecoin; on other networks at least one is required.
+	Assets []AssetConfig `json:"assets,omitempty"`
+	// ReceiptTimeout is how long a settlement waits for its receipt before
+	// answering 503 (and staying pending); default 30s.
+	ReceiptTimeout caddy.Duration `json:"receipt_timeout,omitempty"`
+	// FacilitatorURL, if set, uses a remote facilitator instead of the
+	// embedded one: no chain, key or store is needed here then.
+	FacilitatorURL string `json:"facilitator_url,omitempty"`
+
+	shared *shared
+	key    string
+	log    *zap.Logger
+}
+
+// AssetConfig is an allowlisted token.
+type AssetConfig struct {
+	// Address is the token contract.
+	Address string `json:"address"`
+	// Name and Version are the token's EIP-712 domain (USDC on Base:
+	// "USD Coin" and "2").
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Decimals converts human prices such as 0.01; default 6.
+	Decimals uint8 `json:"decimals,omitempty"`
+}
+
+// CaddyModule returns the Caddy module information.
+func (*App) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{ID: "x402", New: func() caddy.Module { return new(App) }}
+}
+
+// pool holds what survives config reloads: the devnet and the facilitator.
+var pool = caddy.NewUsagePool()
+
+// shared is one running chain connection and facilitator.
+type shared struct {
+	devnet   *devnet.Devnet
+	fac      *facilitator.Service
+	network  string
+	assets   []AssetConfig
+	tempDir  string
+	settler  common.Address
+	chainURL string
+}
+
+// Destruct stops the facilitator and the devnet when the last config using
+// them is unloaded.
+func (s *shared) Destruct() error {
+	var errs []error
+	if s.fac != nil {
+		errs = append(errs, s.fac.Close())
+	}
+	if s.devnet != nil {
+		errs = append(errs, s.devnet.Close())
+	}
+	if s.tempDir != "" {
+		errs = append(errs, os.RemoveAll(s.tempDir))
+	}
+	return errors.Join(errs...)
+}
+
+// Provision resolves the configuration and starts, or reuses, the shared
+// chain and facilitator.
+func (a *App) Provision(ctx caddy.Context) error {
+	a.log = ctx.Logger()
+	if a.Network == "" {
+		a.Network = NetworkDevnet
+	}
+	if err := a.validate(); err != nil {
+		return err
+	}
+	if a.FacilitatorURL != "" {
+		return nil
+	}
+	key, err := a.settlerKey()
+	if err != nil {
+		return err
+	}
+	// The pool key identifies the running resources by their configuration
+	// (hashed, since it includes the settler key).
+	cfg, _ := json.Marshal(struct {
+		A *App
+		K string
+	}{a, hex.EncodeToString(crypto.FromECDSA(key))})
+	sum := sha256.Sum256(cfg)
+	a.key = "x402:" + hex.EncodeToString(sum[:])
+	v, _, err := pool.LoadOrNew(a.key, func() (caddy.Destructor, error) { return a.start(key) })
+	if err != nil {
+		return err
+	}
+	a.shared = v.(*shared)
+	return nil
+}
+
+func (a *App) validate() error {
+	var errs []error
+	if a.SettlerKey != "" && !isPlaceholder(a.SettlerKey) {
+		errs = append(errs, errors.New("settler_key must be an {env.*} or {file.*} placeholder: a key written into the config would be shown by the admin API"))
+	}
+	if a.FacilitatorURL != "" && a.Network == NetworkDevnet {
+		errs = append(errs, errors.New("with facilitator_url, network must be the facilitator's CAIP-2 id (such as eip155:8453) and assets must be listed"))
+	}
+	if a.Network != NetworkDevnet {
+		if _, err := x402.ParseNetwork(a.Network); err != nil {
+			errs = append(errs, fmt.Errorf("network: %w (or %q for the embedded dev chain)", err, NetworkDevnet))
+		}
+		if len(a.Assets) == 0 {
+			errs = append(errs, errors.New("assets: at least one token is required outside the devnet"))
+		}
+		if a.FacilitatorURL == "" && (a.RPC == "" || a.SettlerKey == "") {
+			errs = append(errs, errors.New("rpc and settler_key are required to run a facilitator outside the devnet (or set facilitator_url)"))
+		}
+	}
+	for i, as := range a.Assets {
+		if _, err := x402.ParseAddress(as.Address); err != nil || as.Name == "" || as.Version == "" {
+			errs = append(errs, fmt.Errorf("asset %d: address, EIP-712 name and version are required", i))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func isPlaceholder(s string) bool {
+	return strings.HasPrefix(s, "{env.") || strings.HasPrefix(s, "{file.")
+}
+
+// settlerKey resolves the placeholder; errors never include the value.
+func (a *App) settlerKey() (*ecdsa.PrivateKey, error) {
+	if a.SettlerKey == "" {
+		if a.Network != NetworkDevnet {
+			return nil, errors.New("settler_key is required")
+		}
+		return devnet.DeriveKey(devnet.TestMnemonic, 0)
+	}
+	raw := strings.TrimSpace(caddy.NewReplacer().ReplaceKnown(a.SettlerKey, ""))
+	if raw == "" {
+		return nil, fmt.Errorf("settler_key %s is empty", a.SettlerKey)
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(raw, "0x"))
+	if err != nil {
+		return nil, fmt.Errorf("settler_key %s is not a hex secp256k1 private key", a.SettlerKey)
+	}
+	return key, nil
+}
+
+// start runs the devnet (if used) and the facilitator.
+func (a *App) start(key *ecdsa.PrivateKey) (*shared, error) {
+	s := &shared{network: a.Network, assets: a.Assets, settler: crypto.PubkeyToAddress(key.PublicKey)}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	rpcURL := a.RPC
+	storePath := a.StorePath
+	if a.Network == NetworkDevnet {
+		d, err := devnet.Start(ctx, devnet.Config{Addr: a.DevnetAddr, Logger: a.log.Named("devnet")})
+		if err != nil {
+			return nil, fmt.Errorf("starting the devnet: %w", err)
+		}
+		s.devnet, rpcURL = d, d.URL
+		s.network = x402.FormatNetwork(d.ChainID.Uint64())
+		if len(s.assets) == 0 {
+			s.assets = []AssetConfig{{Address: d.Token.Address.Hex(), Name: d.Token.Name, Version: d.Token.Version, Decimals: d.Token.Decimals}}
+		}
+		if storePath == "" {
+			dir, err := os.MkdirTemp("", "caddy-x402-devnet-")
+			if err != nil {
+				s.Destruct()
+				return nil, err
+			}
+			s.tempDir, storePath = dir, filepath.Join(dir, "facilitator.db")
+		}
+	}
+	if storePath == "" {
+		storePath = filepath.Join(caddy.AppDataDir(), "x402", strings.ReplaceAll(s.network, ":", "-")+".db")
+	}
+	assets := make([]facilitator.Asset, len(s.assets))
+	for i, as := range s.assets {
+		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version}
+	}
+	fac, err := facilitator.New(ctx, facilitator.Config{
+		Network: s.network, RPCURL: rpcURL, SettlerKey: key, Assets: assets,
+		StorePath: storePath, ReceiptTimeout: time.Duration(a.ReceiptTimeout), Logger: a.log.Named("facilitator"),
+	})
+	if err != nil {
+		s.Destruct()
+		return nil, err
+	}
+	s.fac, s.chainURL = fac, rpcURL
+	a.log.Info("x402 facilitator ready",
+		zap.String("network", s.network), zap.String("rpc", rpcURL),
+		zap.Stringer("settler", s.settler), zap.String("store", storePath))
+	return s, nil
+}
+
+// Start is a no-op: the shared resources start in Provision.
+func (*App) Start() error { return nil }
+
+// Stop is a no-op: Cleanup releases the shared resources.
+func (*App) Stop() error { return nil }
+
+// Cleanup releases this config's hold on the shared resources; the last
+// holder stops them.
+func (a *App) Cleanup() error {
+	if a.key == "" {
+		return nil
+	}
+	_, err := pool.Delete(a.key)
+	return err
+}
+
+// networkID is the CAIP-2 id payments use.
+func (a *App) networkID() string {
+	if a.shared != nil {
+		return a.shared.network
+	}
+	return a.Network
+}
+
+// assets is the allowlist in force.
+func (a *App) assets() []AssetConfig {
+	if a.shared != nil {
+		return a.shared.assets
+	}
+	return a.Assets
+}
+
+// facilitator is what verifies and settles for a route: the embedded
+// service, or a remote one.
+func (a *App) facilitator(url string) (facilitator.Facilitator, error) {
+	if url == "" {
+		url = a.FacilitatorURL
+	}
+	if url != "" {
+		return &facilitator.Client{BaseURL: url}, nil
+	}
+	if a.shared == nil {
+		return nil, errors.New("the x402 app has no embedded facilitator")
+	}
+	return a.shared.fac, nil
+}
+
+// Interface guards.
+var (
+	_ caddy.App          = (*App)(nil)
+	_ caddy.Provisioner  = (*App)(nil)
+	_ caddy.CleanerUpper = (*App)(nil)
+)

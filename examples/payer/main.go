@@ -1,0 +1,79 @@
+// Command payer pays for an x402-protected URL with the caddy-x402 Go client
+// and prints the answer and its on-chain receipt.
+//
+//	go run ./examples/payer -url http://localhost:8080/paid/report
+//
+// By default it pays with test account #1 of the devnet's public test
+// mnemonic, at most 0.05 tokens of 6 decimals. Use -key (or the X402_KEY
+// environment variable) for another key.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/paywall"
+)
+
+// devnetAccount1 is test account #1 of the public test mnemonic; it holds
+// dUSD on the devnet. Never use it on a real chain.
+const devnetAccount1 = "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+
+func main() {
+	url := flag.String("url", "http://localhost:8080/paid/report", "the paid URL")
+	keyHex := flag.String("key", os.Getenv("X402_KEY"), "hex private key of the payer (default: devnet test account #1)")
+	maxPrice := flag.String("max", "0.05", "the most to pay, in whole tokens")
+	decimals := flag.Uint("decimals", 6, "the token's decimals, for -max")
+	flag.Parse()
+
+	if *keyHex == "" {
+		*keyHex = devnetAccount1
+	}
+	key, err := crypto.HexToECDSA(strings.TrimPrefix(*keyHex, "0x"))
+	if err != nil {
+		fail("the key is not a hex secp256k1 private key")
+	}
+	limit, err := paywall.ParsePrice(*maxPrice, uint8(*decimals))
+	if err != nil {
+		fail(err.Error())
+	}
+	max, _ := new(big.Int).SetString(limit, 10)
+
+	c := &http.Client{Timeout: 2 * time.Minute, Transport: &client.Transport{Key: key, MaxAmount: max}}
+	fmt.Printf("payer %s\nGET %s\n", crypto.PubkeyToAddress(key.PublicKey), *url)
+	resp, err := c.Get(*url)
+	if err != nil {
+		fail(err.Error())
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Printf("%s\n%s\n", resp.Status, body)
+	receipt, ok, err := client.Receipt(resp)
+	switch {
+	case err != nil:
+		fail("PAYMENT-RESPONSE does not decode: " + err.Error())
+	case !ok:
+		fmt.Println("(no payment was needed)")
+	case receipt.Success:
+		fmt.Printf("paid %s of %s on %s\ntransaction %s\n", receipt.Amount, receipt.Asset, receipt.Network, receipt.TransactionHash)
+	default:
+		fail(fmt.Sprintf("payment failed: %s %s", receipt.ErrorCode, receipt.Message))
+	}
+	if resp.StatusCode/100 != 2 {
+		os.Exit(1)
+	}
+}
+
+func fail(msg string) {
+	fmt.Fprintln(os.Stderr, "payer:", msg)
+	os.Exit(1)
+}
