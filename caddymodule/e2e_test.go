@@ -1,0 +1,417 @@
+package caddymodule
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+	_ "github.com/caddyserver/caddy/v2/modules/standard"
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+const e2eCaddyfile = `{
+	admin 127.0.0.1:{{admin}}
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:{{chain}}
+		settler_key {env.X402_E2E_SETTLER_KEY}
+	}
+}
+
+http://:{{upstream}} {
+	bind 127.0.0.1
+	respond /paid/report ` + "`" + `{"report":"paid content"}` + "`" + `
+	respond /paid/whoami "payer={http.request.header.X-Payer}"
+	respond /paid/broken "upstream broke" 500
+	respond /free "free content"
+}
+
+http://:{{api}} {
+	bind 127.0.0.1
+	handle /paid/stream {
+		x402 {
+			pay_to {{merchant}}
+			price 0.01
+		}
+		reverse_proxy {{stream}} {
+			flush_interval -1
+		}
+	}
+	handle /paid/* {
+		x402 0.01 {
+			pay_to {{merchant}}
+			description "e2e report"
+		}
+		reverse_proxy 127.0.0.1:{{upstream}} {
+			header_up X-Payer {http.x402.payer}
+		}
+	}
+	handle {
+		reverse_proxy 127.0.0.1:{{upstream}}
+	}
+}
+
+http://:{{facilitator}} {
+	bind 127.0.0.1
+	x402_facilitator
+}
+`
+
+type e2e struct {
+	t        *testing.T
+	api      string
+	fac      string
+	admin    string
+	eth      *ethclient.Client
+	token    common.Address
+	merchant common.Address
+}
+
+func (e *e2e) balance(who common.Address) *big.Int {
+	e.t.Helper()
+	tok := contracts.NewDevUSD()
+	out, err := e.eth.CallContract(context.Background(), ethereum.CallMsg{To: &e.token, Data: tok.PackBalanceOf(who)}, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	v, _ := tok.UnpackBalanceOf(out)
+	return v
+}
+
+func (e *e2e) get(path, payment string, header ...string) (*http.Response, string) {
+	e.t.Helper()
+	req, _ := http.NewRequest("GET", e.api+path, nil)
+	if payment != "" {
+		req.Header.Set(x402.HeaderPaymentSignature, payment)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(body)
+}
+
+// payment signs a payment for the API's offer, changed by mutate.
+func (e *e2e) payment(key *ecdsa.PrivateKey, mutate func(*x402.PaymentRequirements)) string {
+	e.t.Helper()
+	resp, _ := e.get("/paid/report", "")
+	pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	offer := pr.Accepts[0]
+	if mutate != nil {
+		mutate(&offer)
+	}
+	p, err := (&client.Transport{Key: key, MaxAmount: big.NewInt(1 << 62)}).Pay(pr, &offer)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	h, _ := x402.EncodeHeader(p)
+	return h
+}
+
+func TestEndToEnd(t *testing.T) {
+	settlerKey, _ := devnet.DeriveKey(devnet.TestMnemonic, 0)
+	secret := fmt.Sprintf("%x", crypto.FromECDSA(settlerKey))
+	t.Setenv("X402_E2E_SETTLER_KEY", secret)
+
+	// An upstream that streams 4 MiB in chunks, and waits until the client
+	// has the first chunk before sending the rest.
+	firstRead := make(chan struct{}, 1)
+	const chunk, chunks = 256 << 10, 16
+	stream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		buf := []byte(strings.Repeat("s", chunk))
+		w.Write(buf)
+		http.NewResponseController(w).Flush()
+		select {
+		case <-firstRead:
+		case <-time.After(15 * time.Second):
+			t.Error("the client did not get the first chunk before the upstream finished: the body was buffered")
+		}
+		for i := 1; i < chunks; i++ {
+			w.Write(buf)
+		}
+	}))
+	defer stream.Close()
+
+	ports := map[string]int{}
+	for _, name := range []string{"admin", "chain", "upstream", "api", "facilitator"} {
+		ports[name] = freePort(t)
+	}
+	merchant := common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906") // test account #3
+	cf := e2eCaddyfile
+	for name, port := range ports {
+		cf = strings.ReplaceAll(cf, "{{"+name+"}}", fmt.Sprint(port))
+	}
+	cf = strings.ReplaceAll(cf, "{{merchant}}", merchant.Hex())
+	cf = strings.ReplaceAll(cf, "{{stream}}", stream.URL)
+	cfgJSON, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "e2e.Caddyfile"})
+	if err != nil {
+		t.Fatalf("adapting: %v", err)
+	}
+	if strings.Contains(string(cfgJSON), secret) {
+		t.Fatal("the adapted config contains the settler key")
+	}
+	if err := caddy.Load(cfgJSON, true); err != nil {
+		t.Fatalf("loading: %v", err)
+	}
+	defer caddy.Stop()
+
+	eth, err := ethclient.Dial(fmt.Sprintf("http://127.0.0.1:%d", ports["chain"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	e := &e2e{
+		t: t, api: fmt.Sprintf("http://127.0.0.1:%d", ports["api"]), fac: fmt.Sprintf("http://127.0.0.1:%d", ports["facilitator"]),
+		admin: fmt.Sprintf("http://127.0.0.1:%d", ports["admin"]), eth: eth,
+		token: common.HexToAddress("0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"), merchant: merchant,
+	}
+	payer1, _ := devnet.DeriveKey(devnet.TestMnemonic, 1)
+	payer1Addr := crypto.PubkeyToAddress(payer1.PublicKey)
+
+	t.Run("free route is open", func(t *testing.T) {
+		if resp, body := e.get("/free", ""); resp.StatusCode != 200 || body != "free content" {
+			t.Fatalf("%d %q", resp.StatusCode, body)
+		}
+	})
+	t.Run("unpaid gets 402 with a decodable challenge", func(t *testing.T) {
+		resp, body := e.get("/paid/report", "")
+		pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if resp.StatusCode != 402 || err != nil || pr.Accepts[0].Amount != "10000" || pr.Accepts[0].PayTo != merchant.Hex() ||
+			pr.Accepts[0].Network != "eip155:31337" || pr.Resource.Description != "e2e report" || !json.Valid([]byte(body)) {
+			t.Fatalf("%d %v %+v", resp.StatusCode, err, pr)
+		}
+	})
+	t.Run("browser gets HTML", func(t *testing.T) {
+		resp, body := e.get("/paid/report", "", "Accept", "text/html")
+		if resp.StatusCode != 402 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, "0.01 Devnet USD") {
+			t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+	})
+	t.Run("paid with the Go client", func(t *testing.T) {
+		before := e.balance(merchant)
+		c := &http.Client{Transport: &client.Transport{Key: payer1, MaxAmount: big.NewInt(10_000)}}
+		resp, err := c.Get(e.api + "/paid/whoami")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		receipt, ok, err := client.Receipt(resp)
+		if resp.StatusCode != 200 || !ok || err != nil || !receipt.Success {
+			t.Fatalf("%d %q %+v %v", resp.StatusCode, body, receipt, err)
+		}
+		// The upstream saw the payer through the placeholder.
+		if string(body) != "payer="+payer1Addr.Hex() {
+			t.Fatalf("upstream saw %q", body)
+		}
+		r, err := eth.TransactionReceipt(context.Background(), common.HexToHash(receipt.TransactionHash))
+		if err != nil || r.Status != 1 {
+			t.Fatalf("receipt %v %v", r, err)
+		}
+		found := false
+		for _, l := range r.Logs {
+			if ev, err := contracts.NewDevUSD().UnpackTransferEvent(l); err == nil && ev.From == payer1Addr && ev.To == merchant && ev.Value.Int64() == 10_000 {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatal("no Transfer to payTo in the settlement")
+		}
+		if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 10_000 {
+			t.Fatalf("merchant got %s", got)
+		}
+	})
+	t.Run("upstream 500 is not charged", func(t *testing.T) {
+		before := e.balance(payer1Addr)
+		resp, body := e.get("/paid/broken", e.payment(payer1, nil))
+		if resp.StatusCode != 500 || body != "upstream broke" || resp.Header.Get(x402.HeaderPaymentResponse) != "" {
+			t.Fatalf("%d %q", resp.StatusCode, body)
+		}
+		if e.balance(payer1Addr).Cmp(before) != 0 {
+			t.Fatal("charged")
+		}
+	})
+	t.Run("replayed payment", func(t *testing.T) {
+		h := e.payment(payer1, nil)
+		if resp, _ := e.get("/paid/report", h); resp.StatusCode != 200 {
+			t.Fatalf("first: %d", resp.StatusCode)
+		}
+		before := e.balance(merchant)
+		resp, body := e.get("/paid/report", h)
+		pr, _ := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if resp.StatusCode != 402 || pr == nil || !strings.HasPrefix(pr.Error, "replay") || strings.Contains(body, "paid content") {
+			t.Fatalf("%d %q", resp.StatusCode, body)
+		}
+		if e.balance(merchant).Cmp(before) != 0 {
+			t.Fatal("second transfer")
+		}
+	})
+	for _, tc := range []struct {
+		name   string
+		mutate func(*x402.PaymentRequirements)
+		reason string
+	}{
+		{"amount", func(o *x402.PaymentRequirements) { o.Amount = "1" }, "amount_mismatch"},
+		{"payTo", func(o *x402.PaymentRequirements) { o.PayTo = payer1Addr.Hex() }, "invalid_inner_payload"},
+		{"asset", func(o *x402.PaymentRequirements) { o.Asset = merchant.Hex() }, "asset_not_allowed"},
+	} {
+		t.Run("tampered "+tc.name, func(t *testing.T) {
+			resp, _ := e.get("/paid/report", e.payment(payer1, tc.mutate))
+			pr, _ := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+			if resp.StatusCode != 402 || pr == nil || !strings.HasPrefix(pr.Error, tc.reason) {
+				t.Fatalf("%d %+v", resp.StatusCode, pr)
+			}
+		})
+	}
+	t.Run("oversized header", func(t *testing.T) {
+		resp, body := e.get("/paid/report", strings.Repeat("A", 20<<10))
+		if (resp.StatusCode != 431 && resp.StatusCode != 400) || !json.Valid([]byte(body)) {
+			t.Fatalf("%d %q", resp.StatusCode, body)
+		}
+	})
+	t.Run("garbage header", func(t *testing.T) {
+		resp, body := e.get("/paid/report", base64.StdEncoding.EncodeToString([]byte("garbage")))
+		if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != "application/json" || !strings.Contains(body, "malformed_request") {
+			t.Fatalf("%d %q", resp.StatusCode, body)
+		}
+	})
+	t.Run("streamed body after settlement", func(t *testing.T) {
+		c := &http.Client{Transport: &client.Transport{Key: payer1, MaxAmount: big.NewInt(10_000)}}
+		resp, err := c.Get(e.api + "/paid/stream")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if _, ok, _ := client.Receipt(resp); resp.StatusCode != 200 || !ok {
+			t.Fatalf("%d", resp.StatusCode)
+		}
+		first := make([]byte, chunk)
+		if _, err := io.ReadFull(resp.Body, first); err != nil {
+			t.Fatal(err)
+		}
+		firstRead <- struct{}{}
+		rest, _ := io.Copy(io.Discard, resp.Body)
+		if int64(chunk)+rest != chunk*chunks {
+			t.Fatalf("got %d bytes", int64(chunk)+rest)
+		}
+	})
+	t.Run("@x402/fetch pays", func(t *testing.T) {
+		dir := nodePayer(t)
+		cmd := exec.Command("node", "pay.mjs", e.api+"/paid/report")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "X402_KEY=0x"+fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 4))))
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("node payer: %v\n%s", err, out)
+		}
+		var res struct {
+			Status  int                 `json:"status"`
+			Receipt x402.SettleResponse `json:"receipt"`
+		}
+		if err := json.Unmarshal(out, &res); err != nil || res.Status != 200 || !res.Receipt.Success {
+			t.Fatalf("%s %v", out, err)
+		}
+	})
+	t.Run("facilitator routes", func(t *testing.T) {
+		resp, err := http.Get(e.fac + "/health")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h x402.Health
+		json.NewDecoder(resp.Body).Decode(&h)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || h.Status != "ok" || h.Network != "eip155:31337" {
+			t.Fatalf("%d %+v", resp.StatusCode, h)
+		}
+	})
+	t.Run("metrics", func(t *testing.T) {
+		resp, err := http.Get(e.admin + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, want := range []string{`caddy_x402_payments_total{result="settled",scheme="exact"}`, `caddy_x402_payments_total{result="invalid",scheme="exact"}`, "caddy_x402_settle_duration_seconds_count", "caddy_x402_payments_in_flight"} {
+			if !strings.Contains(string(body), want) {
+				t.Errorf("metrics lack %s", want)
+			}
+		}
+	})
+	t.Run("the settler key is not in the admin API", func(t *testing.T) {
+		resp, err := http.Get(e.admin + "/config/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(strings.ToLower(string(body)), secret) || !strings.Contains(string(body), "{env.X402_E2E_SETTLER_KEY}") {
+			t.Fatalf("GET /config/ shows the key or lacks the placeholder:\n%s", body)
+		}
+	})
+}
+
+func mustKey(t *testing.T, i uint32) *ecdsa.PrivateKey {
+	k, err := devnet.DeriveKey(devnet.TestMnemonic, i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// nodePayer returns examples/node-payer with its npm packages installed.
+func nodePayer(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed; .ci/run installs it")
+	}
+	dir, _ := filepath.Abs(filepath.Join("..", "examples", "node-payer"))
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@x402", "fetch")); err != nil {
+		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--silent")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci: %v\n%s", err, out)
+		}
+	}
+	return dir
+}
