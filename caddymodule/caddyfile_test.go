@@ -1,0 +1,159 @@
+package caddymodule
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+)
+
+var update = flag.Bool("update", false, "rewrite the adapt golden files")
+
+// TestAdaptGolden adapts each testdata/adapt/*.caddyfile and compares the
+// JSON with its golden file.
+func TestAdaptGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "adapt", "*.caddyfile"))
+	if len(files) == 0 {
+		t.Fatal("no golden Caddyfiles")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			in, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt(in, map[string]any{"filename": f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(warnings) > 0 {
+				t.Errorf("warnings: %+v", warnings)
+			}
+			var pretty bytes.Buffer
+			json.Indent(&pretty, out, "", "\t")
+			pretty.WriteByte('\n')
+			golden := strings.TrimSuffix(f, ".caddyfile") + ".json"
+			if *update {
+				os.WriteFile(golden, pretty.Bytes(), 0o644)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(pretty.Bytes(), want) {
+				t.Fatalf("adapted:\n%s\nwant:\n%s", pretty.Bytes(), want)
+			}
+		})
+	}
+}
+
+func TestHandlerCaddyfileErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, input, want string
+	}{
+		{"no pay_to", "x402 0.01", "needs pay_to"},
+		{"no price", "x402 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n}", "needs a price"},
+		{"price and amount", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n amount 5\n}", "not both"},
+		{"two prices", "x402 0.01 0.02", "wrong argument count"},
+		{"unknown", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n colour blue\n}", `unknown x402 subdirective "colour"`},
+		{"pay_to twice", "x402 0.01 {\n pay_to a b\n}", "pay_to takes exactly one value"},
+		{"bad timeout", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n max_timeout soon\n}", `max_timeout "soon"`},
+		{"settle_before with arg", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n settle_before yes\n}", "wrong argument count"},
+		{"empty schemes", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n schemes\n}", "wrong argument count"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var h Handler
+			err := h.UnmarshalCaddyfile(caddyfile.NewTestDispenser(tc.input))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if !strings.Contains(err.Error(), "Testfile:") {
+				t.Fatalf("error %q does not say the line", err)
+			}
+		})
+	}
+	var h Handler
+	if err := h.UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402 0.05 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n asset 0xa 0xb\n schemes exact\n settle_before\n}")); err != nil {
+		t.Fatal(err)
+	}
+	if h.Price != "0.05" || len(h.Assets) != 2 || !h.SettleBefore || h.Schemes[0] != "exact" {
+		t.Fatalf("parsed %+v", h)
+	}
+}
+
+func TestAppCaddyfileErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, input, want string
+	}{
+		{"argument", "x402 devnet", "wrong argument count"},
+		{"unknown", "x402 {\n colour blue\n}", `unknown x402 option "colour"`},
+		{"asset arity", "x402 {\n asset 0xabc USDC\n}", "asset takes <address> <eip712-name> <eip712-version> [<decimals>], got 2 values"},
+		{"asset decimals", "x402 {\n asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 USDC 2 many\n}", `asset decimals "many"`},
+		{"receipt timeout", "x402 {\n receipt_timeout later\n}", `receipt_timeout "later"`},
+		{"network twice", "x402 {\n network a b\n}", "network takes exactly one value"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var a App
+			err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser(tc.input))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "Testfile:") {
+				t.Fatalf("err = %v, want %q with the line", err, tc.want)
+			}
+		})
+	}
+	var f FacilitatorHandler
+	if err := f.UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402_facilitator extra")); err == nil {
+		t.Fatal("x402_facilitator took an argument")
+	}
+}
+
+func TestAppValidate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		app  App
+		want string
+	}{
+		{"literal key", App{Network: "devnet", SettlerKey: "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}, "must be an {env.*} or {file.*} placeholder"},
+		{"bad network", App{Network: "base"}, "not a CAIP-2 id"},
+		{"real chain without rpc", App{Network: "eip155:8453", Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, "rpc and settler_key are required"},
+		{"real chain without assets", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}"}, "at least one token"},
+		{"remote facilitator on devnet", App{Network: "devnet", FacilitatorURL: "http://f"}, "CAIP-2 id"},
+		{"bad asset", App{Network: "devnet", Assets: []AssetConfig{{Address: "usdc"}}}, "asset 0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			err := tc.app.validate()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80") {
+				t.Fatal("the error echoes the key")
+			}
+		})
+	}
+}
+
+// Not parallel: it sets an environment variable.
+func TestSettlerKeyPlaceholderErrors(t *testing.T) {
+	t.Run("placeholder that is not a key", func(t *testing.T) {
+		t.Setenv("X402_BAD_KEY", "not-a-key-0123")
+		a := App{Network: "devnet", SettlerKey: "{env.X402_BAD_KEY}"}
+		_, err := a.settlerKey()
+		if err == nil || strings.Contains(err.Error(), "not-a-key-0123") || !strings.Contains(err.Error(), "{env.X402_BAD_KEY}") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
