@@ -44,6 +44,10 @@ func freePort(t *testing.T) int {
 
 const e2eCaddyfile = `{
 	admin 127.0.0.1:{{admin}}
+	log {
+		output file {{logfile}}
+		level DEBUG
+	}
 	x402 {
 		network devnet
 		devnet_addr 127.0.0.1:{{chain}}
@@ -184,6 +188,8 @@ func TestEndToEnd(t *testing.T) {
 	}
 	cf = strings.ReplaceAll(cf, "{{merchant}}", merchant.Hex())
 	cf = strings.ReplaceAll(cf, "{{stream}}", stream.URL)
+	logFile := filepath.Join(t.TempDir(), "caddy.log")
+	cf = strings.ReplaceAll(cf, "{{logfile}}", logFile)
 	cfgJSON, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "e2e.Caddyfile"})
 	if err != nil {
 		t.Fatalf("adapting: %v", err)
@@ -376,6 +382,44 @@ func TestEndToEnd(t *testing.T) {
 			if !strings.Contains(string(body), want) {
 				t.Errorf("metrics lack %s", want)
 			}
+		}
+	})
+	t.Run("reload keeps the chain and the facilitator", func(t *testing.T) {
+		before := e.balance(merchant)
+		// The same config plus a route: the x402 app's pooled devnet and
+		// facilitator must carry over, not restart (a restart would reset
+		// the chain, or fail on the busy RPC port).
+		reloaded, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(strings.Replace(cf, `respond /free "free content"`, `respond /free "free content"
+	respond /reloaded "yes"`, 1)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := caddy.Load(reloaded, true); err != nil {
+			t.Fatalf("reload: %v", err)
+		}
+		c := &http.Client{Transport: &client.Transport{Key: payer1, MaxAmount: big.NewInt(10_000)}}
+		resp, err := c.Get(e.api + "/paid/report")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("paid after reload: %d", resp.StatusCode)
+		}
+		if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 10_000 {
+			t.Fatalf("merchant got %s after the reload (chain reset?)", got)
+		}
+	})
+	t.Run("the settler key is not logged", func(t *testing.T) {
+		logs, err := os.ReadFile(logFile)
+		if err != nil || len(logs) == 0 {
+			t.Fatalf("no logs: %v", err)
+		}
+		if strings.Contains(strings.ToLower(string(logs)), secret) {
+			t.Fatal("the settler key appears in the logs")
+		}
+		if !strings.Contains(string(logs), "x402 settlement") {
+			t.Fatal("the logs lack the settlements: wrong log file?")
 		}
 	})
 	t.Run("the settler key is not in the admin API", func(t *testing.T) {
