@@ -47,16 +47,20 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		return d.ArgErr()
 	}
 	for d.NextBlock(0) {
+		var err error
 		switch opt := d.Val(); opt {
-		case "network", "rpc", "devnet_addr", "settler_key", "store_path", "facilitator_url":
-			var v string
-			if !d.Args(&v) || d.NextArg() {
-				return d.Errf("%s takes exactly one value", opt)
-			}
-			*map[string]*string{
-				"network": &a.Network, "rpc": &a.RPC, "devnet_addr": &a.DevnetAddr,
-				"settler_key": &a.SettlerKey, "store_path": &a.StorePath, "facilitator_url": &a.FacilitatorURL,
-			}[opt] = v
+		case "network":
+			err = oneArg(d, &a.Network)
+		case "rpc":
+			err = oneArg(d, &a.RPC)
+		case "devnet_addr":
+			err = oneArg(d, &a.DevnetAddr)
+		case "settler_key":
+			err = oneArg(d, &a.SettlerKey)
+		case "store_path":
+			err = oneArg(d, &a.StorePath)
+		case "facilitator_url":
+			err = oneArg(d, &a.FacilitatorURL)
 		case "asset":
 			args := d.RemainingArgs()
 			if len(args) < 3 || len(args) > 4 {
@@ -83,6 +87,9 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			a.ReceiptTimeout = caddy.Duration(dur)
 		default:
 			return d.Errf("unknown x402 option %q", opt)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -118,16 +125,22 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		}
 	}
 	for d.NextBlock(0) {
+		var err error
 		switch opt := d.Val(); opt {
-		case "pay_to", "price", "amount", "description", "mime_type", "origin", "facilitator_url":
-			var v string
-			if !d.Args(&v) || d.NextArg() {
-				return d.Errf("%s takes exactly one value", opt)
-			}
-			*map[string]*string{
-				"pay_to": &h.PayTo, "price": &h.Price, "amount": &h.Amount, "description": &h.Description,
-				"mime_type": &h.MimeType, "origin": &h.Origin, "facilitator_url": &h.FacilitatorURL,
-			}[opt] = v
+		case "pay_to":
+			err = oneArg(d, &h.PayTo)
+		case "price":
+			err = oneArg(d, &h.Price)
+		case "amount":
+			err = oneArg(d, &h.Amount)
+		case "description":
+			err = oneArg(d, &h.Description)
+		case "mime_type":
+			err = oneArg(d, &h.MimeType)
+		case "origin":
+			err = oneArg(d, &h.Origin)
+		case "facilitator_url":
+			err = oneArg(d, &h.FacilitatorURL)
 		case "asset", "assets":
 			args := d.RemainingArgs()
 			if len(args) == 0 {
@@ -158,6 +171,9 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		default:
 			return d.Errf("unknown x402 subdirective %q", opt)
 		}
+		if err != nil {
+			return err
+		}
 	}
 	if h.PayTo == "" {
 		return d.Err("x402 needs pay_to, the address that receives payments")
@@ -167,6 +183,15 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	}
 	if h.Price != "" && h.Amount != "" {
 		return d.Err("x402 takes a price or an amount, not both")
+	}
+	return nil
+}
+
+// oneArg reads the single value of the current option into dst.
+func oneArg(d *caddyfile.Dispenser, dst *string) error {
+	opt := d.Val()
+	if !d.Args(dst) || d.NextArg() {
+		return d.Errf("%s takes exactly one value", opt)
 	}
 	return nil
 }

@@ -25,10 +25,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
+	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -213,41 +212,22 @@ func (t *Transport) Pay(challenge *x402.PaymentRequired, offer *x402.PaymentRequ
 		return nil, err
 	}
 	from := crypto.PubkeyToAddress(t.Key.PublicKey)
+	value, _ := x402.ParseAmount(offer.Amount)
+	msg := contracts.TransferAuthorization{
+		From: from, To: common.HexToAddress(offer.PayTo), Value: value,
+		ValidAfter: big.NewInt(now().Unix() - 600), ValidBefore: big.NewInt(now().Unix() + int64(timeout)), Nonce: nonce,
+	}
+	sig, err := msg.Sign(contracts.TokenDomain{
+		Name: offer.Extra.Name, Version: offer.Extra.Version,
+		ChainID: new(big.Int).SetUint64(chainID), Token: common.HexToAddress(offer.Asset),
+	}, t.Key)
+	if err != nil {
+		return nil, fmt.Errorf("x402 client: %w", err)
+	}
 	auth := x402.ExactAuthorization{
-		From:        from.Hex(),
-		To:          common.HexToAddress(offer.PayTo).Hex(),
-		Value:       offer.Amount,
-		ValidAfter:  strconv.FormatInt(now().Unix()-600, 10),
-		ValidBefore: strconv.FormatInt(now().Unix()+int64(timeout), 10),
-		Nonce:       hexutil.Encode(nonce[:]),
+		From: from.Hex(), To: msg.To.Hex(), Value: msg.Value.String(),
+		ValidAfter: msg.ValidAfter.String(), ValidBefore: msg.ValidBefore.String(), Nonce: hexutil.Encode(nonce[:]),
 	}
-	td := apitypes.TypedData{
-		Types: apitypes.Types{
-			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
-			"TransferWithAuthorization": {
-				{Name: "from", Type: "address"}, {Name: "to", Type: "address"}, {Name: "value", Type: "uint256"},
-				{Name: "validAfter", Type: "uint256"}, {Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"},
-			},
-		},
-		PrimaryType: "TransferWithAuthorization",
-		Domain: apitypes.TypedDataDomain{
-			Name: offer.Extra.Name, Version: offer.Extra.Version,
-			ChainId: math.NewHexOrDecimal256(int64(chainID)), VerifyingContract: common.HexToAddress(offer.Asset).Hex(),
-		},
-		Message: apitypes.TypedDataMessage{
-			"from": auth.From, "to": auth.To, "value": auth.Value,
-			"validAfter": auth.ValidAfter, "validBefore": auth.ValidBefore, "nonce": auth.Nonce,
-		},
-	}
-	hash, _, err := apitypes.TypedDataAndHash(td)
-	if err != nil {
-		return nil, fmt.Errorf("x402 client: hashing the authorization: %w", err)
-	}
-	sig, err := crypto.Sign(hash, t.Key)
-	if err != nil {
-		return nil, err
-	}
-	sig[64] += 27
 	payload, err := json.Marshal(x402.ExactPayload{Signature: hexutil.Encode(sig), Authorization: auth})
 	if err != nil {
 		return nil, err

@@ -13,12 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
-	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 )
@@ -264,33 +262,12 @@ type authorization struct {
 // signAuthorization signs with geth's EIP-712 implementation, as a wallet does.
 func signAuthorization(t *testing.T, c *chain, key *ecdsa.PrivateKey, a authorization) []byte {
 	t.Helper()
-	td := apitypes.TypedData{
-		Types: apitypes.Types{
-			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
-			"TransferWithAuthorization": {
-				{Name: "from", Type: "address"}, {Name: "to", Type: "address"}, {Name: "value", Type: "uint256"},
-				{Name: "validAfter", Type: "uint256"}, {Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"},
-			},
-		},
-		PrimaryType: "TransferWithAuthorization",
-		Domain: apitypes.TypedDataDomain{
-			Name: c.Token.Name, Version: c.Token.Version,
-			ChainId: (*math.HexOrDecimal256)(c.ChainID), VerifyingContract: c.Token.Address.Hex(),
-		},
-		Message: apitypes.TypedDataMessage{
-			"from": a.from.Hex(), "to": a.to.Hex(), "value": a.value.String(),
-			"validAfter": a.validAfter.String(), "validBefore": a.validBefore.String(), "nonce": hexutil.Encode(a.nonce[:]),
-		},
-	}
-	hash, _, err := apitypes.TypedDataAndHash(td)
+	sig, err := contracts.TransferAuthorization{
+		From: a.from, To: a.to, Value: a.value, ValidAfter: a.validAfter, ValidBefore: a.validBefore, Nonce: a.nonce,
+	}.Sign(contracts.TokenDomain{Name: c.Token.Name, Version: c.Token.Version, ChainID: c.ChainID, Token: c.Token.Address}, key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig, err := crypto.Sign(hash, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig[64] += 27
 	return sig
 }
 

@@ -17,10 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/common/math"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
-	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
@@ -131,32 +128,12 @@ func (e *env) newAuth(payer devnet.Account, to common.Address, value int64) auth
 // sign signs a with geth's EIP-712 implementation, as a wallet does.
 func sign(t testing.TB, key *ecdsa.PrivateKey, a auth) []byte {
 	t.Helper()
-	td := apitypes.TypedData{
-		Types: apitypes.Types{
-			"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
-			"TransferWithAuthorization": {
-				{Name: "from", Type: "address"}, {Name: "to", Type: "address"}, {Name: "value", Type: "uint256"},
-				{Name: "validAfter", Type: "uint256"}, {Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"},
-			},
-		},
-		PrimaryType: "TransferWithAuthorization",
-		Domain: apitypes.TypedDataDomain{
-			Name: a.name, Version: a.version, ChainId: (*math.HexOrDecimal256)(a.chainID), VerifyingContract: a.token.Hex(),
-		},
-		Message: apitypes.TypedDataMessage{
-			"from": a.from.Hex(), "to": a.to.Hex(), "value": a.value.String(),
-			"validAfter": a.validAfter.String(), "validBefore": a.validBefore.String(), "nonce": hexutil.Encode(a.nonce[:]),
-		},
-	}
-	hash, _, err := apitypes.TypedDataAndHash(td)
+	sig, err := contracts.TransferAuthorization{
+		From: a.from, To: a.to, Value: a.value, ValidAfter: a.validAfter, ValidBefore: a.validBefore, Nonce: a.nonce,
+	}.Sign(contracts.TokenDomain{Name: a.name, Version: a.version, ChainID: a.chainID, Token: a.token}, key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sig, err := crypto.Sign(hash, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig[64] += 27
 	return sig
 }
 

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -24,7 +23,7 @@ func TestVerifyReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	poorAcct := struct{ addr common.Address }{crypto.PubkeyToAddress(poor.PublicKey)}
+	poorAddr := crypto.PubkeyToAddress(poor.PublicKey)
 
 	// An authorization already used on chain: settle one first.
 	used := e.pay(payer, merchant, 1000)
@@ -45,7 +44,6 @@ func TestVerifyReasons(t *testing.T) {
 		onChainOnly.PaymentPayload.Payload, _ = json.Marshal(b)
 	}
 
-	type mutation func(r *x402.PaymentRequirements, a *auth) (key bool)
 	tests := []struct {
 		name    string
 		build   func() *x402.VerifyRequest
@@ -202,7 +200,7 @@ func TestVerifyReasons(t *testing.T) {
 			name: "insufficient balance",
 			build: func() *x402.VerifyRequest {
 				a := e.newAuth(payer, merchant, 10_000)
-				a.from = poorAcct.addr
+				a.from = poorAddr
 				return request(e.requirements(merchant, 10_000), a, sign(t, poor, a))
 			},
 			reason: x402.ReasonInvalidInnerPayload, message: "insufficient balance",

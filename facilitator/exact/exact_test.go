@@ -9,11 +9,11 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
+	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -45,21 +45,9 @@ func TestDigestMatchesGeth(t *testing.T) {
 			From: common.BigToAddress(big.NewInt(int64(i + 1))), To: common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
 			Value: v, ValidAfter: big.NewInt(int64(i)), ValidBefore: v, Nonce: crypto.Keccak256Hash([]byte{byte(i)}),
 		}
-		td := apitypes.TypedData{
-			Types: apitypes.Types{
-				"EIP712Domain": {{Name: "name", Type: "string"}, {Name: "version", Type: "string"}, {Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"}},
-				"TransferWithAuthorization": {
-					{Name: "from", Type: "address"}, {Name: "to", Type: "address"}, {Name: "value", Type: "uint256"},
-					{Name: "validAfter", Type: "uint256"}, {Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"},
-				},
-			},
-			PrimaryType: "TransferWithAuthorization",
-			Domain:      apitypes.TypedDataDomain{Name: testAsset.Name, Version: testAsset.Version, ChainId: math.NewHexOrDecimal256(31337), VerifyingContract: testAsset.Address.Hex()},
-			Message: apitypes.TypedDataMessage{
-				"from": a.From.Hex(), "to": a.To.Hex(), "value": a.Value.String(), "validAfter": a.ValidAfter.String(),
-				"validBefore": a.ValidBefore.String(), "nonce": hexutil.Encode(a.Nonce[:]),
-			},
-		}
+		td := contracts.TransferAuthorization{
+			From: a.From, To: a.To, Value: a.Value, ValidAfter: a.ValidAfter, ValidBefore: a.ValidBefore, Nonce: a.Nonce,
+		}.TypedData(contracts.TokenDomain{Name: testAsset.Name, Version: testAsset.Version, ChainID: big.NewInt(31337), Token: testAsset.Address})
 		want, _, err := apitypes.TypedDataAndHash(td)
 		if err != nil {
 			t.Fatal(err)
