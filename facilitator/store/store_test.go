@@ -132,3 +132,31 @@ func TestOpenErrors(t *testing.T) {
 		t.Error("a locked store opened twice")
 	}
 }
+
+func TestBucket(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "x402.db")
+	s := open(t, path)
+	if _, err := s.Bucket("settlements"); err == nil {
+		t.Fatal("the settlements bucket was handed out")
+	}
+	b, err := s.Bucket("keys")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := b.Get([]byte("a")); err != nil || v != nil {
+		t.Fatalf("missing key: %q %v", v, err)
+	}
+	b.Put([]byte("a"), []byte("1"))
+	b.Put([]byte("b"), []byte("2"))
+	b.Delete([]byte("b"))
+	s.Close()
+	s = open(t, path)
+	defer s.Close()
+	b, _ = s.Bucket("keys")
+	var seen []string
+	b.ForEach(func(k, v []byte) error { seen = append(seen, string(k)+"="+string(v)); return nil })
+	if len(seen) != 1 || seen[0] != "a=1" {
+		t.Fatalf("after reopen: %v", seen)
+	}
+}

@@ -1,0 +1,56 @@
+package store
+
+import (
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Bucket is a named key-value space in the store file, for the state other
+// services keep beside the settlements (the paymaster's API keys, the
+// faucet's timestamps). Writes are durable when they return.
+type Bucket struct {
+	db   *bolt.DB
+	name []byte
+}
+
+// Bucket returns the named bucket, creating it if needed.
+func (s *Store) Bucket(name string) (*Bucket, error) {
+	if name == string(settlementsBucket) {
+		return nil, fmt.Errorf("bucket %q is reserved", name)
+	}
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		_, err := tx.CreateBucketIfNotExists([]byte(name))
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("creating bucket %s: %w", name, err)
+	}
+	return &Bucket{db: s.db, name: []byte(name)}, nil
+}
+
+// Get returns the value of key, or nil if there is none.
+func (b *Bucket) Get(key []byte) ([]byte, error) {
+	var out []byte
+	err := b.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(b.name).Get(key); v != nil {
+			out = append([]byte(nil), v...)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Put durably sets key to value.
+func (b *Bucket) Put(key, value []byte) error {
+	return b.db.Batch(func(tx *bolt.Tx) error { return tx.Bucket(b.name).Put(key, value) })
+}
+
+// Delete durably removes key.
+func (b *Bucket) Delete(key []byte) error {
+	return b.db.Batch(func(tx *bolt.Tx) error { return tx.Bucket(b.name).Delete(key) })
+}
+
+// ForEach calls fn for every entry, in key order, until fn fails.
+func (b *Bucket) ForEach(fn func(key, value []byte) error) error {
+	return b.db.View(func(tx *bolt.Tx) error { return tx.Bucket(b.name).ForEach(fn) })
+}

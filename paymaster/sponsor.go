@@ -1,0 +1,396 @@
+package paymaster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+func (s *Service) entrypoints(context.Context, *call) (any, *Error) {
+	return []string{s.cfg.EntryPoint.Hex()}, nil
+}
+
+// SupportedTokens is the result of pm_supported_tokens.
+type SupportedTokens struct {
+	// FreeGas is true: type 0 sponsorship, gas paid by the project.
+	FreeGas bool `json:"freeGas"`
+	// Native describes the gas the paymaster pays in.
+	Native NativeGas `json:"native"`
+	// Tokens lists ERC-20 tokens accepted for gas (types 1 and 2); none.
+	Tokens []any `json:"tokens"`
+}
+
+// NativeGas is the native coin's gas information.
+type NativeGas struct {
+	Symbol       string       `json:"symbol"`
+	Decimals     int          `json:"decimals"`
+	MaxFeePerGas *hexutil.Big `json:"maxFeePerGas"`
+	Paymaster    string       `json:"paymaster"`
+}
+
+func (s *Service) supportedTokens(ctx context.Context, c *call) (any, *Error) {
+	if len(c.params) >= 2 {
+		if err := s.checkEntryPoint(c.params[1]); err != nil {
+			return nil, err
+		}
+	}
+	ceiling, err := s.feeCeiling(ctx, s.projectOf(c))
+	if err != nil {
+		return nil, err
+	}
+	return SupportedTokens{
+		FreeGas: true,
+		Native:  NativeGas{Symbol: "ETH", Decimals: 18, MaxFeePerGas: (*hexutil.Big)(ceiling), Paymaster: s.cfg.Paymaster.Hex()},
+		Tokens:  []any{},
+	}, nil
+}
+
+func (s *Service) projectOf(c *call) *project {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.projects[c.key.Project]
+}
+
+func (s *Service) checkEntryPoint(raw json.RawMessage) *Error {
+	var ep string
+	if err := json.Unmarshal(raw, &ep); err != nil || !common.IsHexAddress(ep) {
+		return &Error{Code: codeInvalidParams, Message: "entryPoint: want an address"}
+	}
+	if common.HexToAddress(ep) != s.cfg.EntryPoint {
+		return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("entryPoint %s is not supported; use %s", ep, s.cfg.EntryPoint)}
+	}
+	return nil
+}
+
+// sponsorContext is the 4th parameter of pm_sponsor_userop.
+type sponsorContext struct {
+	Type       *int    `json:"type"`
+	Token      string  `json:"token,omitempty"`
+	ValidUntil *uint64 `json:"validUntil,omitempty"`
+}
+
+// feeCeiling is the project's maxFeePerGas ceiling.
+func (s *Service) feeCeiling(ctx context.Context, p *project) (*big.Int, *Error) {
+	if p != nil && p.cfg.MaxFeePerGas != nil {
+		return p.cfg.MaxFeePerGas, nil
+	}
+	base, err := s.baseFee(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(3)), big.NewInt(5_000_000_000)), nil
+}
+
+func (s *Service) baseFee(ctx context.Context) (*big.Int, *Error) {
+	var head struct {
+		BaseFee *hexutil.Big `json:"baseFeePerGas"`
+	}
+	if err := s.cfg.Chain.CallContext(ctx, &head, "eth_getBlockByNumber", "latest", false); err != nil || head.BaseFee == nil {
+		return nil, &Error{Code: codeInternal, Message: "the chain could not be read; retry"}
+	}
+	return head.BaseFee.ToInt(), nil
+}
+
+// sponsor is pm_sponsor_userop(userOp, [apiKey], entryPoint, context).
+func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
+	p := s.projectOf(c)
+	if p == nil {
+		return nil, &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the key's project %q is not configured on this paymaster", c.key.Project)}
+	}
+	if len(c.params) < 2 {
+		return nil, &Error{Code: codeInvalidParams, Message: "params: want [userOp, entryPoint, context]"}
+	}
+	var wire x402.UserOperation
+	if err := json.Unmarshal(c.params[0], &wire); err != nil {
+		return nil, &Error{Code: codeInvalidParams, Message: "userOp: want an object of 0x hex strings: " + err.Error()}
+	}
+	op, perr := decodeUserOp(&wire)
+	if perr != nil {
+		return nil, perr
+	}
+	if err := s.checkEntryPoint(c.params[1]); err != nil {
+		return nil, err
+	}
+	sc := sponsorContext{}
+	if len(c.params) >= 3 && string(c.params[2]) != "null" {
+		if err := json.Unmarshal(c.params[2], &sc); err != nil {
+			return nil, &Error{Code: codeInvalidParams, Message: "context: want {type, token?, validUntil?}"}
+		}
+	}
+	if sc.Type != nil && *sc.Type != 0 {
+		return nil, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("sponsorship type %d (gas paid in an ERC-20 token) is not supported by this paymaster; use type 0 (free gas)", *sc.Type)}
+	}
+
+	now := s.cfg.Now()
+	validUntil := now.Add(s.cfg.Validity)
+	if sc.ValidUntil != nil {
+		if int64(*sc.ValidUntil) <= now.Unix()+5 {
+			return nil, &Error{Code: codeOutOfTimeRange, Message: fmt.Sprintf("validUntil %d is not in the future (now %d); rebuild the operation and resend", *sc.ValidUntil, now.Unix())}
+		}
+		validUntil = time.Unix(int64(min(*sc.ValidUntil, uint64(now.Add(time.Hour).Unix()))), 0)
+	}
+
+	// Fees: fill maxFeePerGas from the network, and hold it to the ceiling.
+	ceiling, err := s.feeCeiling(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if op.MaxPriorityFeePerGas.Sign() == 0 {
+		op.MaxPriorityFeePerGas = big.NewInt(1_000_000_000)
+	}
+	if op.MaxFeePerGas.Sign() == 0 {
+		base, err := s.baseFee(ctx)
+		if err != nil {
+			return nil, err
+		}
+		op.MaxFeePerGas = new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), op.MaxPriorityFeePerGas)
+	}
+	if op.MaxFeePerGas.Cmp(ceiling) > 0 {
+		return nil, &Error{Code: codeThrottled, Message: fmt.Sprintf("maxFeePerGas %s is over the ceiling of %s wei", op.MaxFeePerGas, ceiling)}
+	}
+	if err := s.fillGas(ctx, &op); err != nil {
+		return nil, err
+	}
+	cost := maxCost(&op)
+
+	// A cheap look at the limits before the chain work; the real
+	// reservation is taken atomically at the end.
+	s.mu.Lock()
+	s.refresh(ctx, now)
+	limitErr := p.admit(op.Sender, common.Hash{}, cost, validUntil, now, false)
+	s.mu.Unlock()
+	if limitErr != nil {
+		return nil, limitErr
+	}
+
+	if err := s.sign(ctx, &op, uint64(validUntil.Unix())); err != nil {
+		return nil, err
+	}
+	if err := s.simulate(ctx, &op); err != nil {
+		return nil, err
+	}
+	hash := contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID)
+	s.mu.Lock()
+	limitErr = p.admit(op.Sender, hash, cost, validUntil, now, true)
+	s.mu.Unlock()
+	if limitErr != nil {
+		return nil, limitErr
+	}
+	return encodeUserOp(&op), nil
+}
+
+// decodeUserOp parses the spec's hex UserOperation, naming a bad field.
+// Gas and fee fields may be empty ("0x" or absent): they are filled in.
+func decodeUserOp(w *x402.UserOperation) (contracts.UserOperation, *Error) {
+	var (
+		op   contracts.UserOperation
+		errs []string
+	)
+	quantity := func(field, v string, required bool) *big.Int {
+		if v == "" || v == "0x" {
+			if required {
+				errs = append(errs, field+" is required")
+			}
+			return new(big.Int)
+		}
+		n, err := hexutil.DecodeBig(v)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s %q: want a 0x hex quantity", field, v))
+			return new(big.Int)
+		}
+		return n
+	}
+	data := func(field, v string) []byte {
+		if v == "" {
+			return []byte{}
+		}
+		b, err := hexutil.Decode(v)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: want 0x hex bytes", field))
+		}
+		return b
+	}
+	if !common.IsHexAddress(w.Sender) || !strings.HasPrefix(w.Sender, "0x") {
+		errs = append(errs, fmt.Sprintf("sender %q: want an address", w.Sender))
+	}
+	op.Sender = common.HexToAddress(w.Sender)
+	op.Nonce = quantity("nonce", w.Nonce, true)
+	op.InitCode = data("initCode", w.InitCode)
+	op.CallData = data("callData", w.CallData)
+	op.CallGasLimit = quantity("callGasLimit", w.CallGasLimit, false)
+	op.VerificationGasLimit = quantity("verificationGasLimit", w.VerificationGasLimit, false)
+	op.PreVerificationGas = quantity("preVerificationGas", w.PreVerificationGas, false)
+	op.MaxFeePerGas = quantity("maxFeePerGas", w.MaxFeePerGas, false)
+	op.MaxPriorityFeePerGas = quantity("maxPriorityFeePerGas", w.MaxPriorityFeePerGas, false)
+	op.PaymasterAndData = []byte{}
+	op.Signature = data("signature", w.Signature)
+	if len(op.CallData) == 0 && len(errs) == 0 {
+		errs = append(errs, "callData is required")
+	}
+	if len(errs) > 0 {
+		return op, &Error{Code: codeInvalidParams, Message: "invalid UserOperation: " + strings.Join(errs, "; ")}
+	}
+	return op, nil
+}
+
+func encodeUserOp(op *contracts.UserOperation) x402.UserOperation {
+	return x402.UserOperation{
+		Sender: op.Sender.Hex(), Nonce: hexutil.EncodeBig(op.Nonce),
+		InitCode: hexutil.Encode(op.InitCode), CallData: hexutil.Encode(op.CallData),
+		CallGasLimit: hexutil.EncodeBig(op.CallGasLimit), VerificationGasLimit: hexutil.EncodeBig(op.VerificationGasLimit),
+		PreVerificationGas: hexutil.EncodeBig(op.PreVerificationGas),
+		MaxFeePerGas:       hexutil.EncodeBig(op.MaxFeePerGas), MaxPriorityFeePerGas: hexutil.EncodeBig(op.MaxPriorityFeePerGas),
+		PaymasterAndData: hexutil.Encode(op.PaymasterAndData), Signature: hexutil.Encode(op.Signature),
+	}
+}
+
+// maxCost is the most an operation can cost its paymaster under EntryPoint
+// v0.6: every gas limit at maxFeePerGas, with verification counted three
+// times (validation, and postOp's allowance).
+func maxCost(op *contracts.UserOperation) *big.Int {
+	gas := new(big.Int).Mul(op.VerificationGasLimit, big.NewInt(3))
+	gas.Add(gas, op.CallGasLimit).Add(gas, op.PreVerificationGas)
+	return gas.Mul(gas, op.MaxFeePerGas)
+}
+
+// fillGas fills the gas fields the payer left empty.
+func (s *Service) fillGas(ctx context.Context, op *contracts.UserOperation) *Error {
+	if op.PreVerificationGas.Sign() == 0 {
+		// Calldata of the packed operation, plus the bundle's overhead.
+		gas := int64(50_000)
+		for _, b := range [][]byte{op.InitCode, op.CallData} {
+			for _, c := range b {
+				if c == 0 {
+					gas += 4
+				} else {
+					gas += 16
+				}
+			}
+		}
+		op.PreVerificationGas = big.NewInt(gas)
+	}
+	if op.VerificationGasLimit.Sign() == 0 {
+		op.VerificationGasLimit = big.NewInt(200_000)
+		if len(op.InitCode) > 0 {
+			op.VerificationGasLimit = big.NewInt(600_000)
+		}
+	}
+	if op.CallGasLimit.Sign() == 0 {
+		op.CallGasLimit = big.NewInt(250_000)
+		var code hexutil.Bytes
+		if err := s.cfg.Chain.CallContext(ctx, &code, "eth_getCode", op.Sender, "latest"); err == nil && len(code) > 0 {
+			var est hexutil.Uint64
+			msg := map[string]any{"from": s.cfg.EntryPoint, "to": op.Sender, "data": hexutil.Bytes(op.CallData)}
+			if err := s.cfg.Chain.CallContext(ctx, &est, "eth_estimateGas", msg); err == nil {
+				op.CallGasLimit = big.NewInt(int64(est) + int64(est)/5)
+			}
+		}
+	}
+	return nil
+}
+
+// sign fills paymasterAndData with a VerifyingPaymaster signature valid
+// until validUntil.
+func (s *Service) sign(ctx context.Context, op *contracts.UserOperation, validUntil uint64) *Error {
+	var out hexutil.Bytes
+	msg := map[string]any{"to": s.cfg.Paymaster, "data": hexutil.Bytes(s.pm.PackSenderNonce(op.Sender))}
+	if err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", msg, "latest"); err != nil {
+		return &Error{Code: codeInternal, Message: "the chain could not be read; retry"}
+	}
+	senderNonce, err := s.pm.UnpackSenderNonce(out)
+	if err != nil {
+		return &Error{Code: codeInternal, Message: "the paymaster contract answered unexpectedly"}
+	}
+	hash, err := contracts.VerifyingPaymasterHash(*op, s.cfg.Paymaster, s.cfg.ChainID, senderNonce, validUntil, 0)
+	if err != nil {
+		return &Error{Code: codeInvalidParams, Message: "the UserOperation does not encode: " + err.Error()}
+	}
+	sig, err := contracts.SignHash(hash, s.cfg.Signer)
+	if err != nil {
+		return &Error{Code: codeInternal, Message: "signing failed"}
+	}
+	op.PaymasterAndData = contracts.PaymasterAndData(s.cfg.Paymaster, validUntil, 0, sig)
+	return nil
+}
+
+// dummySignature is a well-formed signature by a throwaway key, so that
+// simulation of a not-yet-signed operation reaches the account's signature
+// check (which then fails softly) instead of reverting on a malformed one.
+var dummySignature = func() []byte {
+	key, _ := crypto.ToECDSA(crypto.Keccak256([]byte("caddy-x402 paymaster simulation")))
+	sig, _ := contracts.SignHash(common.Hash{}, key)
+	return sig
+}()
+
+// simulate runs EntryPoint.simulateValidation, which always reverts in
+// v0.6: ValidationResult is success; FailedOp is a refusal, blamed on the
+// paymaster (AA3x: -32501) or on the operation (-32500). For a deployed
+// account it then runs the call itself, and a revert is -32521.
+func (s *Service) simulate(ctx context.Context, op *contracts.UserOperation) *Error {
+	sim := *op
+	if len(sim.Signature) != 65 {
+		sim.Signature = dummySignature
+	}
+	msg := map[string]any{"to": s.cfg.EntryPoint, "data": hexutil.Bytes(s.ep.PackSimulateValidation(sim))}
+	var out hexutil.Bytes
+	err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", msg, "latest")
+	data := revertData(err)
+	if data == nil {
+		return &Error{Code: codeInternal, Message: "simulateValidation did not answer as EntryPoint v0.6 does"}
+	}
+	res, uerr := s.ep.UnpackError(data)
+	switch r := res.(type) {
+	case *contracts.EntryPointValidationResult:
+		if r.ReturnInfo.ValidUntil != nil && r.ReturnInfo.ValidUntil.Sign() > 0 && r.ReturnInfo.ValidUntil.Int64() < s.cfg.Now().Unix() {
+			return &Error{Code: codeOutOfTimeRange, Message: "the operation's validity window has passed; rebuild and resend"}
+		}
+	case *contracts.EntryPointFailedOp:
+		code := codeSimulation
+		if strings.HasPrefix(r.Reason, "AA3") {
+			code = codePaymasterRejected
+		}
+		return &Error{Code: code, Message: "simulateValidation: " + r.Reason, Data: map[string]any{"opIndex": r.OpIndex}}
+	default:
+		return &Error{Code: codeSimulation, Message: fmt.Sprintf("simulateValidation reverted unexpectedly: %v", uerr)}
+	}
+
+	var code hexutil.Bytes
+	if err := s.cfg.Chain.CallContext(ctx, &code, "eth_getCode", op.Sender, "latest"); err != nil || len(code) == 0 {
+		return nil // not deployed yet: its first operation deploys it
+	}
+	call := map[string]any{"from": s.cfg.EntryPoint, "to": op.Sender, "data": hexutil.Bytes(op.CallData), "gas": hexutil.EncodeBig(op.CallGasLimit)}
+	if err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", call, "latest"); err != nil {
+		e := &Error{Code: codeReverted, Message: "the operation's call reverts: " + err.Error()}
+		if d := revertData(err); d != nil {
+			e.Data = hexutil.Encode(d)
+		}
+		return e
+	}
+	return nil
+}
+
+// revertData returns the data of a reverted call, or nil.
+func revertData(err error) []byte {
+	var de rpc.DataError
+	if err == nil || !errors.As(err, &de) {
+		return nil
+	}
+	s, _ := de.ErrorData().(string)
+	b, derr := hexutil.Decode(s)
+	if derr != nil || len(b) < 4 {
+		return nil
+	}
+	return b
+}
