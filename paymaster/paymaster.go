@@ -194,11 +194,11 @@ func (s *Service) Usage(ctx context.Context, name string) (Usage, bool) {
 
 // project is a project's live counters.
 type project struct {
-	cfg      Project
-	balance  *big.Int
-	spent    *big.Int // today's reserved and used wei
-	day      string
-	senders  map[common.Address][]time.Time
+	cfg     Project
+	balance *big.Int
+	spent   *big.Int // today's reserved and used wei
+	day     string
+	senders map[common.Address][]time.Time
 	// inFlight holds every reservation by operation hash; the same operation
 	// sponsored twice holds two.
 	inFlight map[common.Hash][]flight
