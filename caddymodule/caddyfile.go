@@ -14,10 +14,12 @@ func init() {
 	httpcaddyfile.RegisterGlobalOption("x402", parseGlobal)
 	httpcaddyfile.RegisterHandlerDirective("x402", parseHandler)
 	httpcaddyfile.RegisterHandlerDirective("x402_facilitator", parseFacilitator)
+	httpcaddyfile.RegisterHandlerDirective("x402_paymaster", parsePaymaster)
 	// Payment comes before the handlers that answer: respond, and after it
 	// reverse_proxy, file_server and the rest.
 	httpcaddyfile.RegisterDirectiveOrder("x402", httpcaddyfile.Before, "respond")
 	httpcaddyfile.RegisterDirectiveOrder("x402_facilitator", httpcaddyfile.Before, "respond")
+	httpcaddyfile.RegisterDirectiveOrder("x402_paymaster", httpcaddyfile.Before, "respond")
 }
 
 // parseGlobal parses the x402 global option into the x402 app:
@@ -212,8 +214,107 @@ func (f *FacilitatorHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	return nil
 }
 
+func parsePaymaster(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
+	m := new(PaymasterHandler)
+	err := m.UnmarshalCaddyfile(h.Dispenser)
+	return m, err
+}
+
+// UnmarshalCaddyfile sets up the paymaster from Caddyfile tokens:
+//
+//	x402_paymaster {
+//		signer_key  {env.NAME} | {file.PATH}
+//		entry_point <address>
+//		paymaster   <address>
+//		dev_key     <key>
+//		validity    <duration>
+//		project <name> {
+//			balance         <ETH>
+//			daily_gas_cap   <ETH>
+//			tx_per_minute   <n>
+//			max_in_flight   <n>
+//			max_fee_per_gas <gwei>
+//		}
+//	}
+func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next()
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	for d.NextBlock(0) {
+		var err error
+		switch opt := d.Val(); opt {
+		case "signer_key":
+			err = oneArg(d, &h.SignerKey)
+		case "entry_point":
+			err = oneArg(d, &h.EntryPoint)
+		case "paymaster":
+			err = oneArg(d, &h.Paymaster)
+		case "dev_key":
+			err = oneArg(d, &h.DevKey)
+		case "validity":
+			var v string
+			if err = oneArg(d, &v); err == nil {
+				dur, perr := caddy.ParseDuration(v)
+				if perr != nil {
+					return d.Errf("validity %q: %v", v, perr)
+				}
+				h.Validity = caddy.Duration(dur)
+			}
+		case "project":
+			var p ProjectConfig
+			if !d.Args(&p.Name) || d.NextArg() {
+				return d.Err("project takes a name, then a block")
+			}
+			for d.NextBlock(1) {
+				var perr error
+				switch popt := d.Val(); popt {
+				case "balance":
+					perr = oneArg(d, &p.Balance)
+				case "daily_gas_cap":
+					perr = oneArg(d, &p.DailyGasCap)
+				case "max_fee_per_gas":
+					perr = oneArg(d, &p.MaxFeePerGas)
+				case "tx_per_minute", "max_in_flight":
+					var v string
+					if perr = oneArg(d, &v); perr == nil {
+						n, convErr := strconv.Atoi(v)
+						if convErr != nil || n <= 0 {
+							return d.Errf("%s %q: want a positive whole number", popt, v)
+						}
+						if popt == "tx_per_minute" {
+							p.TxPerMinute = n
+						} else {
+							p.MaxInFlight = n
+						}
+					}
+				default:
+					return d.Errf("unknown project option %q", popt)
+				}
+				if perr != nil {
+					return perr
+				}
+			}
+			if p.Balance == "" {
+				return d.Errf("project %s needs a balance (ETH)", p.Name)
+			}
+			h.Projects = append(h.Projects, p)
+		default:
+			return d.Errf("unknown x402_paymaster option %q", opt)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if len(h.Projects) == 0 {
+		return d.Err("x402_paymaster needs at least one project")
+	}
+	return nil
+}
+
 // Interface guards.
 var (
+	_ caddyfile.Unmarshaler = (*PaymasterHandler)(nil)
 	_ caddyfile.Unmarshaler = (*App)(nil)
 	_ caddyfile.Unmarshaler = (*Handler)(nil)
 	_ caddyfile.Unmarshaler = (*FacilitatorHandler)(nil)

@@ -157,3 +157,5 @@ func TestSettlerKeyPlaceholderErrors(t *testing.T) {
 		}
 	})
 }
+
+func caddyfileDispenser(input string) *caddyfile.Dispenser { return caddyfile.NewTestDispenser(input) }

@@ -26,15 +26,16 @@ func init() {
 	caddycmd.RegisterCommand(caddycmd.Command{
 		Name:  "x402",
 		Usage: "<subcommand>",
-		Short: "caddy-x402 tools (embedded dev chain)",
+		Short: "caddy-x402 tools (dev chain, paymaster keys)",
 		Long: `
 Tools of caddy-x402, the x402 payment module for Caddy.
 
   devnet   run the embedded Ethereum dev chain, with the x402 contracts
            predeployed and the test accounts funded
+  key      manage the paymaster's API keys in the x402 store file
 `,
 		CobraFunc: func(cmd *cobra.Command) {
-			cmd.AddCommand(devnetCommand())
+			cmd.AddCommand(devnetCommand(), keyCommand())
 		},
 	})
 }

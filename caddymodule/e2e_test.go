@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -29,6 +30,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -91,6 +93,15 @@ http://:{{api}} {
 http://:{{facilitator}} {
 	bind 127.0.0.1
 	x402_facilitator
+}
+
+http://:{{paymaster}} {
+	bind 127.0.0.1
+	x402_paymaster {
+		project demo {
+			balance 10
+		}
+	}
 }
 `
 
@@ -178,7 +189,7 @@ func TestEndToEnd(t *testing.T) {
 	defer stream.Close()
 
 	ports := map[string]int{}
-	for _, name := range []string{"admin", "chain", "upstream", "api", "facilitator"} {
+	for _, name := range []string{"admin", "chain", "upstream", "api", "facilitator", "paymaster"} {
 		ports[name] = freePort(t)
 	}
 	merchant := common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906") // test account #3
@@ -370,6 +381,24 @@ func TestEndToEnd(t *testing.T) {
 		if resp.StatusCode != 200 || h.Status != "ok" || h.Network != "eip155:31337" {
 			t.Fatalf("%d %+v", resp.StatusCode, h)
 		}
+	})
+	t.Run("paymaster with the devnet key", func(t *testing.T) {
+		pm := &paymaster.Client{URL: fmt.Sprintf("http://127.0.0.1:%d", ports["paymaster"]), APIKey: DevPaymasterKey}
+		eps, err := pm.EntryPoints(context.Background())
+		if err != nil || len(eps) != 1 || eps[0] != common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3") {
+			t.Fatalf("%v %v", eps, err)
+		}
+		bad := &paymaster.Client{URL: pm.URL, APIKey: "pmk_wrong"}
+		_, err = bad.EntryPoints(context.Background())
+		var rerr *paymaster.Error
+		if !errors.As(err, &rerr) || rerr.Code != -32501 {
+			t.Fatalf("wrong key: %v", err)
+		}
+		resp, err := http.Get(pm.URL + "/health")
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("health: %v", err)
+		}
+		resp.Body.Close()
 	})
 	t.Run("metrics", func(t *testing.T) {
 		resp, err := http.Get(e.admin + "/metrics")

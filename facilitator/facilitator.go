@@ -596,3 +596,7 @@ func (s *Service) reconcile(ctx context.Context) {
 		s.log.Info("reconciled unfinished settlements", zap.Int("records", len(recs)))
 	}
 }
+
+// Bucket returns a named space in the facilitator's store file, for state
+// that other services keep beside the settlements (the paymaster's keys).
+func (s *Service) Bucket(name string) (*store.Bucket, error) { return s.store.Bucket(name) }

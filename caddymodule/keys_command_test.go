@@ -1,0 +1,96 @@
+package caddymodule
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/paymaster"
+)
+
+func runKey(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	cmd := keyCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+func TestKeyCommand(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "x402.db")
+	out, err := runKey(t, "create", "--store", path, "--project", "demo", "--scopes", "paymaster:sponsor")
+	if err != nil {
+		t.Fatalf("create: %v\n%s", err, out)
+	}
+	secret := strings.Fields(out)[0]
+	if !strings.HasPrefix(secret, "pmk_") || !strings.Contains(out, "shown once") {
+		t.Fatalf("create printed %q", out)
+	}
+	list, err := runKey(t, "list", "--store", path)
+	if err != nil || strings.Contains(list, secret) || !strings.Contains(list, "demo") || !strings.Contains(list, "active") {
+		t.Fatalf("list: %v\n%s", err, list)
+	}
+	id := secret[:12]
+	rotated, err := runKey(t, "rotate", "--store", path, id)
+	if err != nil {
+		t.Fatalf("rotate: %v %s", err, rotated)
+	}
+	fresh := strings.Fields(rotated)[0]
+
+	st, err := store.Open(store.Config{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := st.Bucket("paymaster_keys")
+	ks := &paymaster.Keys{Store: b}
+	old, _ := ks.Lookup(secret)
+	now, _ := ks.Lookup(fresh)
+	st.Close()
+	if old == nil || !old.Disabled || now == nil || now.Disabled || !now.Has(paymaster.ScopeSponsor) {
+		t.Fatalf("after rotate: old %+v, new %+v", old, now)
+	}
+	if out, err := runKey(t, "revoke", "--store", path, fresh[:12]); err != nil {
+		t.Fatalf("revoke: %v %s", err, out)
+	}
+	if _, err := runKey(t, "revoke", "--store", path, "pmk_unknown"); err == nil {
+		t.Fatal("revoking an unknown key succeeded")
+	}
+	if _, err := runKey(t, "list"); err == nil || !strings.Contains(err.Error(), "--store is required") {
+		t.Fatalf("no store: %v", err)
+	}
+	if _, err := runKey(t, "create", "--store", path, "--project", "demo", "--scopes", "admin"); err == nil {
+		t.Fatal("a bad scope was accepted")
+	}
+}
+
+func TestPaymasterCaddyfile(t *testing.T) {
+	t.Parallel()
+	var h PaymasterHandler
+	input := "x402_paymaster {\n signer_key {env.PM}\n validity 5m\n project demo {\n  balance 10\n  tx_per_minute 30\n  max_in_flight 50\n  daily_gas_cap 2.5\n  max_fee_per_gas 100\n }\n}"
+	if err := h.UnmarshalCaddyfile(caddyfileDispenser(input)); err != nil {
+		t.Fatal(err)
+	}
+	p, err := h.Projects[0].project()
+	if err != nil || p.Balance.String() != "10000000000000000000" || p.DailyGasCap.String() != "2500000000000000000" || p.MaxFeePerGas.String() != "100000000000" || p.TxPerMinute != 30 {
+		t.Fatalf("%+v %v", p, err)
+	}
+	for _, bad := range []struct{ in, want string }{
+		{"x402_paymaster {\n}", "at least one project"},
+		{"x402_paymaster {\n project demo {\n  tx_per_minute 30\n }\n}", "needs a balance"},
+		{"x402_paymaster {\n project demo {\n  balance 1\n  tx_per_minute many\n }\n}", "positive whole number"},
+		{"x402_paymaster {\n project demo {\n  balance 1\n  colour blue\n }\n}", `unknown project option "colour"`},
+		{"x402_paymaster {\n gas free\n}", `unknown x402_paymaster option "gas"`},
+	} {
+		var h PaymasterHandler
+		err := h.UnmarshalCaddyfile(caddyfileDispenser(bad.in))
+		if err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), "Testfile:") {
+			t.Errorf("%q: err = %v, want %q", bad.in, err, bad.want)
+		}
+	}
+}

@@ -1,0 +1,236 @@
+package caddymodule
+
+import (
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+func init() {
+	caddy.RegisterModule(new(PaymasterHandler))
+}
+
+// DevPaymasterKey is the paymaster API key the devnet demo accepts. It is
+// public: it exists only on the embedded dev chain.
+const DevPaymasterKey = "pmk_devnet_demo_key_public_do_not_use_elsewhere"
+
+// PaymasterHandler is http.handlers.x402_paymaster: the gas sponsor's
+// JSON-RPC (pm_entrypoints, pm_supported_tokens, pm_sponsor_userop) and
+// GET /health. Its API keys live in the x402 app's store and are managed
+// with `caddy x402 key`. Its counters are kept across config reloads.
+type PaymasterHandler struct {
+	// SignerKey is the VerifyingPaymaster's signer, an {env.*} or {file.*}
+	// placeholder. On the devnet it defaults to the devnet's signer.
+	SignerKey string `json:"signer_key,omitempty"`
+	// EntryPoint and Paymaster are the contract addresses; on the devnet
+	// they default to the predeployed ones.
+	EntryPoint string `json:"entry_point,omitempty"`
+	Paymaster  string `json:"paymaster,omitempty"`
+	// Projects are the sponsorship accounts and their limits.
+	Projects []ProjectConfig `json:"projects,omitempty"`
+	// DevKey, on the devnet only, is an API key imported for the first
+	// project with both scopes; default DevPaymasterKey.
+	DevKey string `json:"dev_key,omitempty"`
+	// Validity is how long a sponsorship stays valid; default 10m.
+	Validity caddy.Duration `json:"validity,omitempty"`
+
+	svc     *paymaster.Service
+	poolKey string
+}
+
+// ProjectConfig is a project in the config. Amounts of ETH are decimal
+// strings such as "10" or "0.5"; fees are in gwei.
+type ProjectConfig struct {
+	Name string `json:"name"`
+	// Balance is the funded sponsorship balance in ETH. Required.
+	Balance string `json:"balance"`
+	// DailyGasCap in ETH; default the balance.
+	DailyGasCap string `json:"daily_gas_cap,omitempty"`
+	// TxPerMinute per sender; default 30.
+	TxPerMinute int `json:"tx_per_minute,omitempty"`
+	// MaxInFlight operations; default 50.
+	MaxInFlight int `json:"max_in_flight,omitempty"`
+	// MaxFeePerGas ceiling in gwei; default derived from the base fee.
+	MaxFeePerGas string `json:"max_fee_per_gas,omitempty"`
+}
+
+// CaddyModule returns the Caddy module information.
+func (*PaymasterHandler) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{ID: "http.handlers.x402_paymaster", New: func() caddy.Module { return new(PaymasterHandler) }}
+}
+
+type pooledPaymaster struct {
+	svc *paymaster.Service
+	rpc *rpc.Client
+}
+
+func (p *pooledPaymaster) Destruct() error {
+	p.rpc.Close()
+	return nil
+}
+
+// Provision starts, or reuses, the paymaster service.
+func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
+	appIface, err := ctx.App("x402")
+	if err != nil {
+		return err
+	}
+	app := appIface.(*App)
+	if app.shared == nil {
+		return errors.New("x402_paymaster needs the x402 app's embedded chain and store (not facilitator_url)")
+	}
+	if h.SignerKey != "" && !isPlaceholder(h.SignerKey) {
+		return errors.New("x402_paymaster: signer_key must be an {env.*} or {file.*} placeholder")
+	}
+	if len(h.Projects) == 0 {
+		return errors.New("x402_paymaster: at least one project is required")
+	}
+	raw, _ := json.Marshal(h)
+	sum := sha256.Sum256(append(raw, app.key...))
+	h.poolKey = "x402-paymaster:" + hex.EncodeToString(sum[:])
+	v, _, err := pool.LoadOrNew(h.poolKey, func() (caddy.Destructor, error) { return h.start(app, ctx.Logger()) })
+	if err != nil {
+		return err
+	}
+	h.svc = v.(*pooledPaymaster).svc
+	return nil
+}
+
+func (h *PaymasterHandler) start(app *App, log *zap.Logger) (*pooledPaymaster, error) {
+	d := app.shared.devnet
+	entryPoint, pmAddr := h.EntryPoint, h.Paymaster
+	var signer *ecdsa.PrivateKey
+	if d != nil {
+		signer = d.PaymasterSigner.Key
+		if entryPoint == "" {
+			entryPoint = d.Contracts.EntryPoint.Hex()
+		}
+		if pmAddr == "" {
+			pmAddr = d.Contracts.Paymaster.Hex()
+		}
+	}
+	if h.SignerKey != "" {
+		raw := strings.TrimSpace(caddy.NewReplacer().ReplaceKnown(h.SignerKey, ""))
+		key, err := crypto.HexToECDSA(strings.TrimPrefix(raw, "0x"))
+		if err != nil {
+			return nil, fmt.Errorf("x402_paymaster: signer_key %s is not a hex private key", h.SignerKey)
+		}
+		signer = key
+	}
+	if signer == nil || !common.IsHexAddress(entryPoint) || !common.IsHexAddress(pmAddr) {
+		return nil, errors.New("x402_paymaster: signer_key, entry_point and paymaster are required outside the devnet")
+	}
+	projects := make([]paymaster.Project, len(h.Projects))
+	for i, pc := range h.Projects {
+		p, err := pc.project()
+		if err != nil {
+			return nil, err
+		}
+		projects[i] = p
+	}
+	keys, err := app.shared.fac.Bucket("paymaster_keys")
+	if err != nil {
+		return nil, err
+	}
+	client, err := rpc.Dial(app.shared.chainURL)
+	if err != nil {
+		return nil, err
+	}
+	id, err := x402.ParseNetwork(app.shared.network)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	chainID := new(big.Int).SetUint64(id)
+	svc, err := paymaster.New(paymaster.Config{
+		ChainID: chainID, EntryPoint: common.HexToAddress(entryPoint), Paymaster: common.HexToAddress(pmAddr),
+		Signer: signer, Chain: client, Keys: keys, Projects: projects,
+		Validity: time.Duration(h.Validity), Logger: log,
+	})
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	if d != nil {
+		dev := h.DevKey
+		if dev == "" {
+			dev = DevPaymasterKey
+		}
+		if err := svc.Keys().Import(dev, projects[0].Name, "testnet", []string{paymaster.ScopeRead, paymaster.ScopeSponsor}); err != nil {
+			client.Close()
+			return nil, err
+		}
+		log.Info("devnet paymaster key imported", zap.String("project", projects[0].Name), zap.String("key_id", dev[:12]))
+	}
+	return &pooledPaymaster{svc: svc, rpc: client}, nil
+}
+
+func (pc ProjectConfig) project() (paymaster.Project, error) {
+	p := paymaster.Project{Name: pc.Name, TxPerMinute: pc.TxPerMinute, MaxInFlight: pc.MaxInFlight}
+	wei := func(field, v string, decimals uint8) (*big.Int, error) {
+		s, err := paywall.ParsePrice(v, decimals)
+		if err != nil {
+			return nil, fmt.Errorf("x402_paymaster project %s %s: %w", pc.Name, field, err)
+		}
+		n, _ := new(big.Int).SetString(s, 10)
+		return n, nil
+	}
+	var err error
+	if pc.Balance == "" {
+		return p, fmt.Errorf("x402_paymaster project %s: a balance (ETH) is required", pc.Name)
+	}
+	if p.Balance, err = wei("balance", pc.Balance, 18); err != nil {
+		return p, err
+	}
+	if pc.DailyGasCap != "" {
+		if p.DailyGasCap, err = wei("daily_gas_cap", pc.DailyGasCap, 18); err != nil {
+			return p, err
+		}
+	}
+	if pc.MaxFeePerGas != "" {
+		if p.MaxFeePerGas, err = wei("max_fee_per_gas", pc.MaxFeePerGas, 9); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// ServeHTTP serves the paymaster.
+func (h *PaymasterHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	h.svc.ServeHTTP(w, r)
+	return nil
+}
+
+// Cleanup releases this config's hold on the pooled service.
+func (h *PaymasterHandler) Cleanup() error {
+	if h.poolKey == "" {
+		return nil
+	}
+	_, err := pool.Delete(h.poolKey)
+	return err
+}
+
+// Interface guards.
+var (
+	_ caddy.Provisioner           = (*PaymasterHandler)(nil)
+	_ caddy.CleanerUpper          = (*PaymasterHandler)(nil)
+	_ caddyhttp.MiddlewareHandler = (*PaymasterHandler)(nil)
+)
