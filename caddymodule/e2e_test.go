@@ -24,6 +24,7 @@ import (
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
@@ -92,7 +93,12 @@ http://:{{api}} {
 
 http://:{{facilitator}} {
 	bind 127.0.0.1
-	x402_facilitator
+	handle /api/v1/* {
+		x402_txapi
+	}
+	handle {
+		x402_facilitator
+	}
 }
 
 http://:{{paymaster}} {
@@ -400,6 +406,33 @@ func TestEndToEnd(t *testing.T) {
 		}
 		resp.Body.Close()
 	})
+	t.Run("api v1", func(t *testing.T) {
+		to := common.HexToAddress("0x2222222222222222222222222222222222222222")
+		resp, err := http.Post(e.fac+"/api/v1/transactions", "application/json", strings.NewReader(`{"name":"e2e","data":{"to":"`+to.Hex()+`","value":"0.05"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec struct {
+			ID, TxHash, Status string
+		}
+		json.NewDecoder(resp.Body).Decode(&rec)
+		resp.Body.Close()
+		if resp.StatusCode != 201 || rec.ID == "" {
+			t.Fatalf("%d %+v", resp.StatusCode, rec)
+		}
+		if r, err := waitReceipt(eth, rec.TxHash); err != nil || r.Status != 1 {
+			t.Fatalf("receipt %v %v", r, err)
+		}
+		if bal, _ := eth.BalanceAt(context.Background(), to, nil); bal.Cmp(big.NewInt(5e16)) != 0 {
+			t.Fatalf("recipient balance %s", bal)
+		}
+		resp, _ = http.Post(e.fac+"/api/v1/transactions", "application/json", strings.NewReader(`{"name":"e2e","data":{"to":"`+to.Hex()+`","value":"0.1000001"}}`))
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 400 || !strings.Contains(string(body), "value_too_large") {
+			t.Fatalf("%d %s", resp.StatusCode, body)
+		}
+	})
 	t.Run("metrics", func(t *testing.T) {
 		resp, err := http.Get(e.admin + "/metrics")
 		if err != nil {
@@ -487,4 +520,20 @@ func nodePayer(t *testing.T) string {
 		}
 	}
 	return dir
+}
+
+func waitReceipt(eth *ethclient.Client, tx string) (*types.Receipt, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		r, err := eth.TransactionReceipt(ctx, common.HexToHash(tx))
+		if err == nil {
+			return r, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }

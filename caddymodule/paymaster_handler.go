@@ -146,7 +146,7 @@ func (h *PaymasterHandler) start(app *App, log *zap.Logger) (*pooledPaymaster, e
 		}
 		projects[i] = p
 	}
-	keys, err := app.shared.fac.Bucket("paymaster_keys")
+	keys, err := app.shared.fac.Store().Bucket("paymaster_keys")
 	if err != nil {
 		return nil, err
 	}

@@ -597,6 +597,7 @@ func (s *Service) reconcile(ctx context.Context) {
 	}
 }
 
-// Bucket returns a named space in the facilitator's store file, for state
-// that other services keep beside the settlements (the paymaster's keys).
-func (s *Service) Bucket(name string) (*store.Bucket, error) { return s.store.Bucket(name) }
+// Store is the facilitator's store file, where other services keep their
+// state beside the settlements in named buckets (the paymaster's keys, the
+// /api/v1 records and faucet times).
+func (s *Service) Store() *store.Store { return s.store }

@@ -1,0 +1,262 @@
+package caddymodule
+
+import (
+	"crypto/ecdsa"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/txapi"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+func init() {
+	caddy.RegisterModule(new(TxAPIHandler))
+	httpcaddyfile.RegisterHandlerDirective("x402_txapi", parseTxAPI)
+	httpcaddyfile.RegisterDirectiveOrder("x402_txapi", httpcaddyfile.Before, "respond")
+}
+
+// TxAPIHandler is http.handlers.x402_txapi: the /api/v1 endpoints
+// (transactions, sendMessage, userFaucet, and transaction lookup), sending
+// from a funded service wallet on the x402 app's chain. Its records and
+// faucet times live in the x402 app's store.
+type TxAPIHandler struct {
+	// WalletKey is the service wallet, an {env.*} or {file.*} placeholder.
+	// On the devnet it defaults to test account #9. It must not be the
+	// settler key.
+	WalletKey string `json:"wallet_key,omitempty"`
+	// Token is the faucet's token; default the x402 app's first asset.
+	Token string `json:"token,omitempty"`
+	// MaxValue is the largest transaction value in ETH; default 0.1.
+	MaxValue string `json:"max_value,omitempty"`
+	// MaxMessage is the largest message in bytes; default 1024.
+	MaxMessage int `json:"max_message,omitempty"`
+	// FaucetMaxAmount in whole tokens; default 100.
+	FaucetMaxAmount string `json:"faucet_max_amount,omitempty"`
+	// FaucetMaxGasPrice in gwei; default 100.
+	FaucetMaxGasPrice string `json:"faucet_max_gas_price,omitempty"`
+	// FaucetNative is the ETH sent along for gas; default 0.01.
+	FaucetNative string `json:"faucet_native,omitempty"`
+	// FaucetCooldown between requests per address; default 3h.
+	FaucetCooldown caddy.Duration `json:"faucet_cooldown,omitempty"`
+
+	svc     *txapi.Service
+	poolKey string
+}
+
+// CaddyModule returns the Caddy module information.
+func (*TxAPIHandler) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{ID: "http.handlers.x402_txapi", New: func() caddy.Module { return new(TxAPIHandler) }}
+}
+
+type pooledTxAPI struct {
+	svc *txapi.Service
+	eth *ethclient.Client
+}
+
+func (p *pooledTxAPI) Destruct() error {
+	p.eth.Close()
+	return nil
+}
+
+// Provision starts, or reuses, the service.
+func (h *TxAPIHandler) Provision(ctx caddy.Context) error {
+	appIface, err := ctx.App("x402")
+	if err != nil {
+		return err
+	}
+	app := appIface.(*App)
+	if app.shared == nil {
+		return errors.New("x402_txapi needs the x402 app's embedded chain and store (not facilitator_url)")
+	}
+	if h.WalletKey != "" && !isPlaceholder(h.WalletKey) {
+		return errors.New("x402_txapi: wallet_key must be an {env.*} or {file.*} placeholder")
+	}
+	raw, _ := json.Marshal(h)
+	sum := sha256.Sum256(append(raw, app.key...))
+	h.poolKey = "x402-txapi:" + hex.EncodeToString(sum[:])
+	v, _, err := pool.LoadOrNew(h.poolKey, func() (caddy.Destructor, error) { return h.start(app) })
+	if err != nil {
+		return err
+	}
+	h.svc = v.(*pooledTxAPI).svc
+	return nil
+}
+
+func (h *TxAPIHandler) start(app *App) (*pooledTxAPI, error) {
+	var wallet *ecdsa.PrivateKey
+	if h.WalletKey != "" {
+		key, err := crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(caddy.NewReplacer().ReplaceKnown(h.WalletKey, "")), "0x"))
+		if err != nil {
+			return nil, fmt.Errorf("x402_txapi: wallet_key %s is not a hex private key", h.WalletKey)
+		}
+		wallet = key
+	} else if app.shared.devnet != nil {
+		wallet = app.shared.devnet.Accounts[9].Key
+	} else {
+		return nil, errors.New("x402_txapi: wallet_key is required outside the devnet")
+	}
+	if crypto.PubkeyToAddress(wallet.PublicKey) == app.shared.settler {
+		return nil, errors.New("x402_txapi: the wallet must not be the settler key; their nonces would collide")
+	}
+	assets := app.assets()
+	token, decimals := h.Token, uint8(6)
+	for _, a := range assets {
+		if token == "" || strings.EqualFold(a.Address, token) {
+			token = a.Address
+			if a.Decimals != 0 {
+				decimals = a.Decimals
+			}
+			break
+		}
+	}
+	if !common.IsHexAddress(token) {
+		return nil, errors.New("x402_txapi: a token is required")
+	}
+	amount := func(field, v string, d uint8) (*big.Int, error) {
+		if v == "" {
+			return nil, nil
+		}
+		s, err := paywall.ParsePrice(v, d)
+		if err != nil {
+			return nil, fmt.Errorf("x402_txapi %s: %w", field, err)
+		}
+		n, _ := new(big.Int).SetString(s, 10)
+		return n, nil
+	}
+	cfg := txapi.Config{
+		Wallet: wallet, Store: app.shared.fac.Store(), Token: common.HexToAddress(token), TokenDecimals: decimals,
+		MaxMessage: h.MaxMessage, FaucetCooldown: time.Duration(h.FaucetCooldown),
+	}
+	var err error
+	if cfg.MaxValue, err = amount("max_value", h.MaxValue, 18); err != nil {
+		return nil, err
+	}
+	if cfg.FaucetMaxAmount, err = amount("faucet_max_amount", h.FaucetMaxAmount, decimals); err != nil {
+		return nil, err
+	}
+	if cfg.FaucetMaxGasPrice, err = amount("faucet_max_gas_price", h.FaucetMaxGasPrice, 9); err != nil {
+		return nil, err
+	}
+	if cfg.FaucetNative, err = amount("faucet_native", h.FaucetNative, 18); err != nil {
+		return nil, err
+	}
+	eth, err := ethclient.Dial(app.shared.chainURL)
+	if err != nil {
+		return nil, err
+	}
+	id, err := x402.ParseNetwork(app.shared.network)
+	if err != nil {
+		eth.Close()
+		return nil, err
+	}
+	cfg.Chain, cfg.ChainID = eth, new(big.Int).SetUint64(id)
+	svc, err := txapi.New(cfg)
+	if err != nil {
+		eth.Close()
+		return nil, err
+	}
+	return &pooledTxAPI{svc: svc, eth: eth}, nil
+}
+
+// ServeHTTP serves /api/v1.
+func (h *TxAPIHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	h.svc.ServeHTTP(w, r)
+	return nil
+}
+
+// Cleanup releases this config's hold on the pooled service.
+func (h *TxAPIHandler) Cleanup() error {
+	if h.poolKey == "" {
+		return nil
+	}
+	_, err := pool.Delete(h.poolKey)
+	return err
+}
+
+func parseTxAPI(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
+	m := new(TxAPIHandler)
+	err := m.UnmarshalCaddyfile(h.Dispenser)
+	return m, err
+}
+
+// UnmarshalCaddyfile sets up the API from Caddyfile tokens:
+//
+//	x402_txapi {
+//		wallet_key           {env.NAME} | {file.PATH}
+//		token                <address>
+//		max_value            <ETH>
+//		max_message          <bytes>
+//		faucet_max_amount    <tokens>
+//		faucet_max_gas_price <gwei>
+//		faucet_native        <ETH>
+//		faucet_cooldown      <duration>
+//	}
+func (h *TxAPIHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next()
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	for d.NextBlock(0) {
+		var err error
+		switch opt := d.Val(); opt {
+		case "wallet_key":
+			err = oneArg(d, &h.WalletKey)
+		case "token":
+			err = oneArg(d, &h.Token)
+		case "max_value":
+			err = oneArg(d, &h.MaxValue)
+		case "faucet_max_amount":
+			err = oneArg(d, &h.FaucetMaxAmount)
+		case "faucet_max_gas_price":
+			err = oneArg(d, &h.FaucetMaxGasPrice)
+		case "faucet_native":
+			err = oneArg(d, &h.FaucetNative)
+		case "max_message":
+			var v string
+			if err = oneArg(d, &v); err == nil {
+				if _, scanErr := fmt.Sscanf(v, "%d", &h.MaxMessage); scanErr != nil || h.MaxMessage <= 0 {
+					return d.Errf("max_message %q: want a positive number of bytes", v)
+				}
+			}
+		case "faucet_cooldown":
+			var v string
+			if err = oneArg(d, &v); err == nil {
+				dur, perr := caddy.ParseDuration(v)
+				if perr != nil {
+					return d.Errf("faucet_cooldown %q: %v", v, perr)
+				}
+				h.FaucetCooldown = caddy.Duration(dur)
+			}
+		default:
+			return d.Errf("unknown x402_txapi option %q", opt)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Interface guards.
+var (
+	_ caddy.Provisioner           = (*TxAPIHandler)(nil)
+	_ caddy.CleanerUpper          = (*TxAPIHandler)(nil)
+	_ caddyhttp.MiddlewareHandler = (*TxAPIHandler)(nil)
+	_ caddyfile.Unmarshaler       = (*TxAPIHandler)(nil)
+)

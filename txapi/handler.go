@@ -1,0 +1,418 @@
+package txapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+)
+
+// MaxBodySize caps request bodies.
+const MaxBodySize = 16 << 10
+
+// Record is a transaction sent by the API, as returned and as stored.
+type Record struct {
+	ID      string `json:"id"`
+	Kind    string `json:"kind"` // transaction, message or faucet
+	Name    string `json:"name"`
+	TxHash  string `json:"txHash"`
+	From    string `json:"from"`
+	To      string `json:"to"`
+	Value   string `json:"value"`             // native coin, decimal
+	Message string `json:"message,omitempty"` // sendMessage
+	// Faucet records: the token amount and the native-coin transaction.
+	Amount       string `json:"amount,omitempty"`
+	Token        string `json:"token,omitempty"`
+	NativeTxHash string `json:"nativeTxHash,omitempty"`
+	// Status is pending, confirmed or failed; BlockNumber once mined.
+	Status      string    `json:"status"`
+	BlockNumber uint64    `json:"blockNumber,omitempty"`
+	Created     time.Time `json:"created"`
+}
+
+// apiError is the error body: {"error":{"code","message"}}.
+type apiError struct {
+	status      int
+	Code        string `json:"code"`
+	Message     string `json:"message"`
+	NextAllowed string `json:"nextAllowedAt,omitempty"`
+	retryAfter  time.Duration
+}
+
+func fail(status int, code, format string, args ...any) *apiError {
+	return &apiError{status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}
+
+func writeError(w http.ResponseWriter, e *apiError) {
+	if e.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(e.retryAfter.Seconds())+1))
+	}
+	writeJSON(w, e.status, map[string]*apiError{"error": e})
+}
+
+// ServeHTTP routes /api/v1/… (matched by suffix, so it can be mounted
+// under any prefix).
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimRight(r.URL.Path, "/")
+	i := strings.Index(path, "/api/v1/")
+	if i < 0 {
+		writeError(w, fail(http.StatusNotFound, "not_found", "routes are under /api/v1/"))
+		return
+	}
+	route := path[i+len("/api/v1/"):]
+	switch {
+	case route == "transactions" || route == "sendMessage" || route == "userFaucet":
+		if r.Method != http.MethodPost {
+			w.Header().Set("Allow", "POST")
+			writeError(w, fail(http.StatusMethodNotAllowed, "method_not_allowed", "POST only"))
+			return
+		}
+		var (
+			rec  *Record
+			aerr *apiError
+		)
+		switch route {
+		case "transactions":
+			rec, aerr = s.transaction(r)
+		case "sendMessage":
+			rec, aerr = s.message(r)
+		default:
+			rec, aerr = s.faucetRequest(r)
+		}
+		if aerr != nil {
+			writeError(w, aerr)
+			return
+		}
+		writeJSON(w, http.StatusCreated, rec)
+	case strings.HasPrefix(route, "transactions/") && !strings.Contains(route[len("transactions/"):], "/"):
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET")
+			writeError(w, fail(http.StatusMethodNotAllowed, "method_not_allowed", "GET only"))
+			return
+		}
+		rec, aerr := s.lookup(r.Context(), route[len("transactions/"):])
+		if aerr != nil {
+			writeError(w, aerr)
+			return
+		}
+		writeJSON(w, http.StatusOK, rec)
+	default:
+		writeError(w, fail(http.StatusNotFound, "not_found", "no route /api/v1/%s", route))
+	}
+}
+
+// decode reads a JSON body strictly: JSON content, capped, no unknown
+// fields, nothing after the object.
+func decode(r *http.Request, v any) *apiError {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return fail(http.StatusUnsupportedMediaType, "unsupported_media_type", "content type must be application/json")
+		}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, MaxBodySize))
+	if err != nil {
+		return fail(http.StatusRequestEntityTooLarge, "body_too_large", "the body is over %d bytes", MaxBodySize)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return fail(http.StatusBadRequest, "invalid_json", "the body is not the expected JSON object: %v", err)
+	}
+	if dec.More() {
+		return fail(http.StatusBadRequest, "invalid_json", "the body has data after the JSON object")
+	}
+	return nil
+}
+
+// checkName validates the request's name: 1 to 64 printable characters.
+func checkName(name string) *apiError {
+	if name == "" || utf8.RuneCountInString(name) > 64 || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return fail(http.StatusBadRequest, "invalid_name", "name must be 1 to 64 printable characters")
+	}
+	return nil
+}
+
+// parseAddress accepts an address in one case, or mixed case only with a
+// valid EIP-55 checksum.
+func parseAddress(field, s string) (common.Address, *apiError) {
+	if !common.IsHexAddress(s) || !strings.HasPrefix(s, "0x") {
+		return common.Address{}, fail(http.StatusBadRequest, "invalid_address", "%s %q is not an address", field, s)
+	}
+	a := common.HexToAddress(s)
+	body := s[2:]
+	if body != strings.ToLower(body) && body != strings.ToUpper(body) && a.Hex() != s {
+		return common.Address{}, fail(http.StatusBadRequest, "invalid_checksum", "%s %q fails its EIP-55 checksum (did you mean %s?)", field, s, a.Hex())
+	}
+	return a, nil
+}
+
+// parseDecimal parses a positive decimal amount (a JSON string or number)
+// into base units with the given decimals, refusing more precision than
+// the unit has.
+func parseDecimal(field string, n json.Number, decimals int) (*big.Int, *apiError) {
+	s := string(n)
+	whole, frac, _ := strings.Cut(s, ".")
+	ok := s != "" && strings.Count(s, ".") <= 1 && (whole != "" || frac != "")
+	for _, c := range whole + frac {
+		ok = ok && c >= '0' && c <= '9'
+	}
+	if !ok {
+		return nil, fail(http.StatusBadRequest, "invalid_"+field, "%s %q: want a positive decimal number such as 0.05", field, s)
+	}
+	if len(frac) > decimals {
+		return nil, fail(http.StatusBadRequest, "invalid_"+field, "%s %q has more than %d decimal places", field, s, decimals)
+	}
+	v, _ := new(big.Int).SetString(whole+frac+strings.Repeat("0", decimals-len(frac)), 10)
+	if v.Sign() <= 0 {
+		return nil, fail(http.StatusBadRequest, "invalid_"+field, "%s must be greater than zero", field)
+	}
+	return v, nil
+}
+
+// formatDecimal is the inverse of parseDecimal.
+func formatDecimal(v *big.Int, decimals int) string {
+	s := v.String()
+	if len(s) <= decimals {
+		s = strings.Repeat("0", decimals-len(s)+1) + s
+	}
+	whole, frac := s[:len(s)-decimals], strings.TrimRight(s[len(s)-decimals:], "0")
+	if frac == "" {
+		return whole
+	}
+	return whole + "." + frac
+}
+
+func newID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return "tx_" + hex.EncodeToString(b[:])
+}
+
+func (s *Service) save(rec *Record) *apiError {
+	raw, _ := json.Marshal(rec)
+	if err := s.records.Put([]byte(rec.ID), raw); err != nil {
+		s.log.Error("storing a transaction record", zap.Error(err))
+		return fail(http.StatusInternalServerError, "internal_error", "the transaction was sent (%s) but its record could not be stored", rec.TxHash)
+	}
+	return nil
+}
+
+func (s *Service) sendFailed(err error) *apiError {
+	s.log.Warn("sending a transaction", zap.Error(err))
+	if strings.Contains(err.Error(), "would fail") {
+		return fail(http.StatusUnprocessableEntity, "transaction_would_fail", "%v", err)
+	}
+	return fail(http.StatusServiceUnavailable, "chain_unavailable", "the chain could not take the transaction; retry")
+}
+
+// POST /api/v1/transactions {name, data:{to, value, data?}}
+func (s *Service) transaction(r *http.Request) (*Record, *apiError) {
+	var body struct {
+		Name string `json:"name"`
+		Data struct {
+			To    string      `json:"to"`
+			Value json.Number `json:"value"`
+			Data  string      `json:"data,omitempty"`
+		} `json:"data"`
+	}
+	if err := decode(r, &body); err != nil {
+		return nil, err
+	}
+	if err := checkName(body.Name); err != nil {
+		return nil, err
+	}
+	to, aerr := parseAddress("data.to", body.Data.To)
+	if aerr != nil {
+		return nil, aerr
+	}
+	value, aerr := parseDecimal("value", body.Data.Value, 18)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if value.Cmp(s.cfg.MaxValue) > 0 {
+		return nil, fail(http.StatusBadRequest, "value_too_large", "value %s exceeds the limit of %s", body.Data.Value, formatDecimal(s.cfg.MaxValue, 18))
+	}
+	var data []byte
+	if body.Data.Data != "" {
+		var err error
+		if data, err = hexutil.Decode(body.Data.Data); err != nil {
+			return nil, fail(http.StatusBadRequest, "invalid_data", "data.data: want 0x hex bytes")
+		}
+	}
+	tx, err := s.send(r.Context(), to, value, data, nil)
+	if err != nil {
+		return nil, s.sendFailed(err)
+	}
+	rec := &Record{ID: newID(), Kind: "transaction", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
+		Value: formatDecimal(value, 18), Status: "pending", Created: s.cfg.Now().UTC()}
+	return rec, s.save(rec)
+}
+
+// POST /api/v1/sendMessage {name, data:{to, message}}
+func (s *Service) message(r *http.Request) (*Record, *apiError) {
+	var body struct {
+		Name string `json:"name"`
+		Data struct {
+			To      string `json:"to"`
+			Message string `json:"message"`
+		} `json:"data"`
+	}
+	if err := decode(r, &body); err != nil {
+		return nil, err
+	}
+	if err := checkName(body.Name); err != nil {
+		return nil, err
+	}
+	to, aerr := parseAddress("data.to", body.Data.To)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if body.Data.Message == "" {
+		return nil, fail(http.StatusBadRequest, "invalid_message", "data.message is empty")
+	}
+	if len(body.Data.Message) > s.cfg.MaxMessage {
+		return nil, fail(http.StatusBadRequest, "message_too_large", "data.message is %d bytes; the limit is %d bytes of UTF-8", len(body.Data.Message), s.cfg.MaxMessage)
+	}
+	tx, err := s.send(r.Context(), to, new(big.Int), []byte(body.Data.Message), nil)
+	if err != nil {
+		return nil, s.sendFailed(err)
+	}
+	rec := &Record{ID: newID(), Kind: "message", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
+		Value: "0", Message: body.Data.Message, Status: "pending", Created: s.cfg.Now().UTC()}
+	return rec, s.save(rec)
+}
+
+// POST /api/v1/userFaucet {name, address, amount, gasPrice}
+func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
+	var body struct {
+		Name     string      `json:"name"`
+		Address  string      `json:"address"`
+		Amount   json.Number `json:"amount"`
+		GasPrice json.Number `json:"gasPrice"`
+	}
+	if err := decode(r, &body); err != nil {
+		return nil, err
+	}
+	if err := checkName(body.Name); err != nil {
+		return nil, err
+	}
+	to, aerr := parseAddress("address", body.Address)
+	if aerr != nil {
+		return nil, aerr
+	}
+	amount, aerr := parseDecimal("amount", body.Amount, int(s.cfg.TokenDecimals))
+	if aerr != nil {
+		return nil, aerr
+	}
+	if amount.Cmp(s.cfg.FaucetMaxAmount) > 0 {
+		return nil, fail(http.StatusBadRequest, "amount_too_large", "amount %s exceeds the faucet's limit of %s", body.Amount, formatDecimal(s.cfg.FaucetMaxAmount, int(s.cfg.TokenDecimals)))
+	}
+	gasPrice, aerr := parseDecimal("gasPrice", body.GasPrice, 9) // gwei
+	if aerr != nil {
+		return nil, aerr
+	}
+	if gasPrice.Cmp(s.cfg.FaucetMaxGasPrice) > 0 {
+		return nil, fail(http.StatusBadRequest, "gas_price_too_high", "gasPrice %s gwei exceeds the limit of %s gwei", body.GasPrice, formatDecimal(s.cfg.FaucetMaxGasPrice, 9))
+	}
+	head, err := s.cfg.Chain.HeaderByNumber(r.Context(), nil)
+	if err != nil {
+		return nil, s.sendFailed(err)
+	}
+	if gasPrice.Cmp(head.BaseFee) < 0 {
+		return nil, fail(http.StatusBadRequest, "gas_price_too_low", "gasPrice %s gwei is below the network's base fee of %s gwei", body.GasPrice, formatDecimal(head.BaseFee, 9))
+	}
+
+	// One faucet decision at a time, so two concurrent requests for one
+	// address cannot both pass the cooldown.
+	s.faucMu.Lock()
+	defer s.faucMu.Unlock()
+	now := s.cfg.Now()
+	if raw, err := s.faucet.Get(to.Bytes()); err != nil {
+		return nil, fail(http.StatusInternalServerError, "internal_error", "the faucet's records could not be read")
+	} else if raw != nil {
+		last, _ := time.Parse(time.RFC3339Nano, string(raw))
+		if next := last.Add(s.cfg.FaucetCooldown); now.Before(next) {
+			e := fail(http.StatusTooManyRequests, "faucet_cooldown", "%s drew from the faucet at %s; one request per %v", to.Hex(), last.UTC().Format(time.RFC3339), s.cfg.FaucetCooldown)
+			e.NextAllowed, e.retryAfter = next.UTC().Format(time.RFC3339), next.Sub(now)
+			return nil, e
+		}
+	}
+	token := contracts.NewDevUSD()
+	tx, err := s.send(r.Context(), s.cfg.Token, new(big.Int), token.PackTransfer(to, amount), gasPrice)
+	if err != nil {
+		return nil, s.sendFailed(err)
+	}
+	// The cooldown starts once tokens are on their way.
+	if err := s.faucet.Put(to.Bytes(), []byte(now.UTC().Format(time.RFC3339Nano))); err != nil {
+		s.log.Error("storing a faucet timestamp", zap.Error(err))
+	}
+	rec := &Record{ID: newID(), Kind: "faucet", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
+		Value: formatDecimal(s.cfg.FaucetNative, 18), Amount: formatDecimal(amount, int(s.cfg.TokenDecimals)), Token: s.cfg.Token.Hex(),
+		Status: "pending", Created: now.UTC()}
+	if native, err := s.send(r.Context(), to, s.cfg.FaucetNative, nil, gasPrice); err == nil {
+		rec.NativeTxHash = native.Hash().Hex()
+	} else {
+		s.log.Warn("sending faucet gas money", zap.Error(err))
+		rec.Value = "0"
+	}
+	return rec, s.save(rec)
+}
+
+// GET /api/v1/transactions/{id}: the record, its status following the
+// receipt.
+func (s *Service) lookup(ctx context.Context, id string) (*Record, *apiError) {
+	raw, err := s.records.Get([]byte(id))
+	if err != nil {
+		return nil, fail(http.StatusInternalServerError, "internal_error", "the records could not be read")
+	}
+	if raw == nil {
+		return nil, fail(http.StatusNotFound, "not_found", "no transaction %q", id)
+	}
+	var rec Record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return nil, fail(http.StatusInternalServerError, "internal_error", "the record could not be read")
+	}
+	if rec.Status == "pending" {
+		receipt, err := s.cfg.Chain.TransactionReceipt(ctx, common.HexToHash(rec.TxHash))
+		switch {
+		case err == nil:
+			rec.Status, rec.BlockNumber = "confirmed", receipt.BlockNumber.Uint64()
+			if receipt.Status == 0 {
+				rec.Status = "failed"
+			}
+			if raw, err := json.Marshal(&rec); err == nil {
+				s.records.Put([]byte(rec.ID), raw)
+			}
+		case !errors.Is(err, ethereum.NotFound):
+			s.log.Debug("reading a receipt", zap.Error(err))
+		}
+	}
+	return &rec, nil
+}

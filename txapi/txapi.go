@@ -1,0 +1,187 @@
+// Package txapi is the /api/v1 developer API: send native coin
+// (POST /api/v1/transactions), send an on-chain message
+// (POST /api/v1/sendMessage), and draw test tokens from a faucet
+// (POST /api/v1/userFaucet), all from one funded service wallet; and look a
+// transaction up (GET /api/v1/transactions/{id}), following its receipt.
+//
+// The spec leaves the bodies open; the decisions are in openapi.yaml beside
+// this file. In short: errors are {"error":{"code","message"}}; bodies are
+// capped at 16 KiB and unknown fields are rejected; addresses must be valid
+// EIP-55 when mixed-case; values are decimal strings of the coin or token.
+package txapi
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+)
+
+// Config configures a Service.
+type Config struct {
+	// Chain is the chain's client.
+	Chain *ethclient.Client
+	// ChainID is the chain's id.
+	ChainID *big.Int
+	// Wallet is the service wallet that sends every transaction. It must not
+	// be a key another sender uses (such as the facilitator's settler), or
+	// their nonces collide. Never logged.
+	Wallet *ecdsa.PrivateKey
+	// Store keeps transaction records and faucet timestamps.
+	Store *store.Store
+	// Token is the faucet's ERC-20 token, and TokenDecimals its decimals.
+	Token         common.Address
+	TokenDecimals uint8
+	// MaxValue is the largest value of POST /transactions in wei; default
+	// 0.1 of the coin (the spec's limit).
+	MaxValue *big.Int
+	// MaxMessage bounds a message in bytes; default 1024.
+	MaxMessage int
+	// FaucetMaxAmount bounds a faucet amount in atomic token units; default
+	// 100 tokens.
+	FaucetMaxAmount *big.Int
+	// FaucetMaxGasPrice bounds a faucet request's gasPrice in wei; default
+	// 100 gwei.
+	FaucetMaxGasPrice *big.Int
+	// FaucetNative is the native coin sent with faucet tokens, for gas;
+	// default 0.01 of the coin.
+	FaucetNative *big.Int
+	// FaucetCooldown is the wait between faucet requests per address;
+	// default 3 h (the spec's limit).
+	FaucetCooldown time.Duration
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// Logger receives diagnostics; nil logs nothing.
+	Logger *zap.Logger
+}
+
+// Validate reports what is wrong with the configuration.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Chain == nil || c.ChainID == nil || c.Wallet == nil || c.Store == nil {
+		errs = append(errs, errors.New("chain, chain id, wallet and store are required"))
+	}
+	if c.Token == (common.Address{}) {
+		errs = append(errs, errors.New("the faucet token is required"))
+	}
+	return errors.Join(errs...)
+}
+
+// Service serves /api/v1. It is safe for concurrent use.
+type Service struct {
+	cfg     Config
+	from    common.Address
+	signer  types.Signer
+	log     *zap.Logger
+	records *store.Bucket
+	faucet  *store.Bucket
+
+	sendMu sync.Mutex // one transaction at a time from the wallet
+	faucMu sync.Mutex // one faucet decision at a time
+}
+
+var (
+	ether = big.NewInt(1e18)
+	gwei  = big.NewInt(1e9)
+)
+
+// New returns a Service.
+func New(cfg Config) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("txapi config: %w", err)
+	}
+	if cfg.MaxValue == nil {
+		cfg.MaxValue = new(big.Int).Div(ether, big.NewInt(10))
+	}
+	if cfg.MaxMessage == 0 {
+		cfg.MaxMessage = 1024
+	}
+	if cfg.FaucetMaxAmount == nil {
+		cfg.FaucetMaxAmount = new(big.Int).Mul(big.NewInt(100), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(cfg.TokenDecimals)), nil))
+	}
+	if cfg.FaucetMaxGasPrice == nil {
+		cfg.FaucetMaxGasPrice = new(big.Int).Mul(big.NewInt(100), gwei)
+	}
+	if cfg.FaucetNative == nil {
+		cfg.FaucetNative = new(big.Int).Div(ether, big.NewInt(100))
+	}
+	if cfg.FaucetCooldown == 0 {
+		cfg.FaucetCooldown = 3 * time.Hour
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	records, err := cfg.Store.Bucket("txapi_records")
+	if err != nil {
+		return nil, err
+	}
+	faucet, err := cfg.Store.Bucket("txapi_faucet")
+	if err != nil {
+		return nil, err
+	}
+	return &Service{
+		cfg: cfg, from: crypto.PubkeyToAddress(cfg.Wallet.PublicKey), signer: types.LatestSignerForChainID(cfg.ChainID),
+		log: log, records: records, faucet: faucet,
+	}, nil
+}
+
+// Wallet is the service wallet's address.
+func (s *Service) Wallet() common.Address { return s.from }
+
+// send signs and broadcasts one transaction from the wallet. feeCap, if not
+// nil, is the transaction's maxFeePerGas.
+func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, data []byte, feeCap *big.Int) (*types.Transaction, error) {
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	nonce, err := s.cfg.Chain.PendingNonceAt(ctx, s.from)
+	if err != nil {
+		return nil, fmt.Errorf("reading the wallet's nonce: %w", err)
+	}
+	head, err := s.cfg.Chain.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("reading the latest block: %w", err)
+	}
+	tip := new(big.Int).Set(gwei)
+	if feeCap == nil {
+		feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
+	}
+	tip = bigMin(tip, feeCap)
+	gas, err := s.cfg.Chain.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: &to, Value: value, Data: data})
+	if err != nil {
+		return nil, fmt.Errorf("the transaction would fail: %w", err)
+	}
+	tx, err := types.SignNewTx(s.cfg.Wallet, s.signer, &types.DynamicFeeTx{
+		ChainID: s.cfg.ChainID, Nonce: nonce, To: &to, Value: value, Data: data,
+		Gas: gas + gas/5, GasTipCap: tip, GasFeeCap: feeCap,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.cfg.Chain.SendTransaction(ctx, tx); err != nil {
+		return nil, fmt.Errorf("broadcasting: %w", err)
+	}
+	return tx, nil
+}
+
+func bigMin(a, b *big.Int) *big.Int {
+	if a.Cmp(b) < 0 {
+		return a
+	}
+	return b
+}
