@@ -2,12 +2,15 @@ package contracts
 
 import (
 	"crypto/ecdsa"
+	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
@@ -117,4 +120,86 @@ func SignHash(hash common.Hash, key *ecdsa.PrivateKey) ([]byte, error) {
 	}
 	sig[64] += 27
 	return sig, nil
+}
+
+// UserOperationHex is the wire form of a v0.6 UserOperation: every value a
+// 0x hex string. It has the fields of x402.UserOperation, which converts to
+// it directly.
+type UserOperationHex struct {
+	Sender               string `json:"sender"`
+	Nonce                string `json:"nonce"`
+	InitCode             string `json:"initCode"`
+	CallData             string `json:"callData"`
+	CallGasLimit         string `json:"callGasLimit"`
+	VerificationGasLimit string `json:"verificationGasLimit"`
+	PreVerificationGas   string `json:"preVerificationGas"`
+	MaxFeePerGas         string `json:"maxFeePerGas"`
+	MaxPriorityFeePerGas string `json:"maxPriorityFeePerGas"`
+	PaymasterAndData     string `json:"paymasterAndData"`
+	Signature            string `json:"signature"`
+}
+
+// Decode parses the operation, naming every malformed field. With
+// unfilled set, the gas and fee fields, paymasterAndData and signature may
+// be empty ("" or "0x"), as before sponsorship; sender, nonce and callData
+// are always required.
+func (h UserOperationHex) Decode(unfilled bool) (UserOperation, error) {
+	var (
+		op   UserOperation
+		errs []string
+	)
+	quantity := func(field, v string, optional bool) *big.Int {
+		if optional && (v == "" || v == "0x") {
+			return new(big.Int)
+		}
+		n, err := hexutil.DecodeBig(v)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s %q: want a 0x hex quantity", field, v))
+			return new(big.Int)
+		}
+		return n
+	}
+	data := func(field, v string, optional bool) []byte {
+		if optional && v == "" {
+			return []byte{}
+		}
+		b, err := hexutil.Decode(v)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: want 0x hex bytes", field))
+		}
+		return b
+	}
+	if !common.IsHexAddress(h.Sender) || !strings.HasPrefix(h.Sender, "0x") {
+		errs = append(errs, fmt.Sprintf("sender %q: want an address", h.Sender))
+	}
+	op.Sender = common.HexToAddress(h.Sender)
+	op.Nonce = quantity("nonce", h.Nonce, false)
+	op.InitCode = data("initCode", h.InitCode, true)
+	op.CallData = data("callData", h.CallData, false)
+	op.CallGasLimit = quantity("callGasLimit", h.CallGasLimit, unfilled)
+	op.VerificationGasLimit = quantity("verificationGasLimit", h.VerificationGasLimit, unfilled)
+	op.PreVerificationGas = quantity("preVerificationGas", h.PreVerificationGas, unfilled)
+	op.MaxFeePerGas = quantity("maxFeePerGas", h.MaxFeePerGas, unfilled)
+	op.MaxPriorityFeePerGas = quantity("maxPriorityFeePerGas", h.MaxPriorityFeePerGas, unfilled)
+	op.PaymasterAndData = data("paymasterAndData", h.PaymasterAndData, unfilled)
+	op.Signature = data("signature", h.Signature, unfilled)
+	if len(op.CallData) == 0 && len(errs) == 0 {
+		errs = append(errs, "callData is required")
+	}
+	if len(errs) > 0 {
+		return op, errors.New(strings.Join(errs, "; "))
+	}
+	return op, nil
+}
+
+// Hex returns the wire form of op.
+func (op *UserOperation) Hex() UserOperationHex {
+	return UserOperationHex{
+		Sender: op.Sender.Hex(), Nonce: hexutil.EncodeBig(op.Nonce),
+		InitCode: hexutil.Encode(op.InitCode), CallData: hexutil.Encode(op.CallData),
+		CallGasLimit: hexutil.EncodeBig(op.CallGasLimit), VerificationGasLimit: hexutil.EncodeBig(op.VerificationGasLimit),
+		PreVerificationGas: hexutil.EncodeBig(op.PreVerificationGas),
+		MaxFeePerGas:       hexutil.EncodeBig(op.MaxFeePerGas), MaxPriorityFeePerGas: hexutil.EncodeBig(op.MaxPriorityFeePerGas),
+		PaymasterAndData: hexutil.Encode(op.PaymasterAndData), Signature: hexutil.Encode(op.Signature),
+	}
 }

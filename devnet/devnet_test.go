@@ -214,6 +214,16 @@ func TestPredeployedState(t *testing.T) {
 				t.Errorf("account %d ETH = %s, want %s (%v)", i, eth, DefaultAccountETH, err)
 			}
 		}
+		f := contracts.NewSimpleAccountFactory()
+		for i, a := range c.Accounts {
+			sa, _ := f.UnpackGetAddress(c.call(c.Contracts.AccountFactory, f.PackGetAddress(a.Address, big.NewInt(0))))
+			if sa != c.Contracts.SmartAccounts[i] || c.tokenBalance(sa).Cmp(DefaultAccountTokens) != 0 {
+				t.Errorf("smart account %d = %s (factory says %s), balance %s", i, c.Contracts.SmartAccounts[i], sa, c.tokenBalance(sa))
+			}
+			if code, _ := c.client.CodeAt(ctx, sa, nil); len(code) != 0 {
+				t.Errorf("smart account %d is deployed already", i)
+			}
+		}
 		if got := c.tokenBalance(c.PaymasterSigner.Address); got.Sign() != 0 {
 			t.Errorf("paymaster signer holds %s tokens", got)
 		}

@@ -33,6 +33,9 @@ type Contracts struct {
 	Token common.Address
 	// Settlement is the X402Settlement contract, with Token allowlisted.
 	Settlement common.Address
+	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
+	// funded accounts, in the same order; each holds tokens, no code yet.
+	SmartAccounts []common.Address
 }
 
 // chainConfig is geth's dev chain on every fork up to Osaka. Bogota and
@@ -170,7 +173,21 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		return nil, c, err
 	}
 
-	for _, a := range p.funded {
+	// Each funded key's smart account (SimpleAccount, salt 0) gets tokens
+	// too, at its counterfactual address, so aa-native payments work from
+	// the same test keys; the account deploys itself on first use.
+	smart := make([]common.Address, len(p.funded))
+	for i, a := range p.funded {
+		out, _, err := runtime.Call(c.AccountFactory, factory.PackGetAddress(a, new(big.Int)), cfg)
+		if err != nil {
+			return nil, c, fmt.Errorf("deriving the smart account of %s: %w", a, err)
+		}
+		if smart[i], err = factory.UnpackGetAddress(out); err != nil {
+			return nil, c, err
+		}
+	}
+	c.SmartAccounts = smart
+	for _, a := range append(append([]common.Address(nil), p.funded...), smart...) {
 		if err := call("minting to "+a.Hex(), c.Token, token.PackMint(a, p.accountTokens), nil); err != nil {
 			return nil, c, err
 		}

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,6 +31,8 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
+	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
@@ -64,10 +67,34 @@ type Config struct {
 	ReceiptTimeout time.Duration
 	// RPCTimeout bounds each verification's chain reads; default 10 s.
 	RPCTimeout time.Duration
+	// AANative enables the aa-native scheme; nil leaves it off.
+	AANative *AANative
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+}
+
+// AANative configures the aa-native scheme. Its assets are Config.Assets.
+type AANative struct {
+	// EntryPoint, Factory, Settlement and Paymaster are the contracts.
+	EntryPoint, Factory, Settlement, Paymaster common.Address
+	// Sponsor forwards sponsorship requests to the paymaster with the
+	// facilitator's server-side key; nil turns /sponsor off.
+	Sponsor Sponsor
+	// Merchants are the payees whose settlements /sponsor sponsors; empty
+	// means any payee.
+	Merchants []common.Address
+	// MaxBundle and BundleWait shape the built-in bundler's bundles;
+	// defaults 50 operations and 50 ms.
+	MaxBundle  int
+	BundleWait time.Duration
+}
+
+// Sponsor asks a paymaster to sponsor an operation; *paymaster.Client has
+// this method.
+type Sponsor interface {
+	Sponsor(ctx context.Context, op x402.UserOperation, entryPoint common.Address, rebuild func(context.Context) (x402.UserOperation, error)) (x402.UserOperation, error)
 }
 
 // Validate reports what is wrong with the configuration.
@@ -103,6 +130,8 @@ type Service struct {
 	store   *store.Store
 	sender  *sender.Sender
 	exact   *exact.Scheme
+	aa      *aanative.Scheme
+	bundler *bundler.BuiltIn
 	log     *zap.Logger
 
 	mu       sync.Mutex
@@ -166,6 +195,21 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: st, sender: snd, exact: ex, log: log,
 		inFlight: make(map[common.Hash]struct{}),
 	}
+	if a := cfg.AANative; a != nil {
+		assets := make([]common.Address, len(cfg.Assets))
+		for i, as := range cfg.Assets {
+			assets[i] = as.Address
+		}
+		if s.aa, err = aanative.New(aanative.Config{
+			ChainID: chainID, EntryPoint: a.EntryPoint, Factory: a.Factory, Settlement: a.Settlement, Paymaster: a.Paymaster,
+			Assets: assets, Chain: client,
+		}); err != nil {
+			st.Close()
+			client.Close()
+			return nil, err
+		}
+		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait}
+	}
 	s.reconcile(ctx)
 	return s, nil
 }
@@ -198,21 +242,31 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 	for _, a := range s.cfg.Assets {
 		assets = append(assets, a.Address.Hex())
 	}
-	return &x402.Supported{
+	sup := &x402.Supported{
 		X402Version: x402.Version,
 		Schemes:     []x402.SupportedScheme{{Scheme: x402.SchemeExact, Networks: []string{s.cfg.Network}, Assets: assets}},
 		Kinds:       []x402.SupportedKind{{X402Version: x402.Version, Scheme: x402.SchemeExact, Network: s.cfg.Network}},
 		Extensions:  []string{},
 		Signers:     map[string][]string{"eip155:*": {s.sender.Address().Hex()}},
-	}, nil
+	}
+	if s.aa != nil {
+		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: x402.SchemeAANative, Networks: []string{s.cfg.Network}, Assets: assets})
+		sup.Kinds = append(sup.Kinds, x402.SupportedKind{X402Version: x402.Version, Scheme: x402.SchemeAANative, Network: s.cfg.Network, Extra: s.aa.Extra("")})
+	}
+	return sup, nil
 }
 
 // payment is a decoded payment, before or after verification.
 type payment struct {
-	auth  *exact.Authorization
-	asset common.Address
-	key   common.Hash
-	hash  common.Hash
+	scheme string
+	key    common.Hash // replay key
+	hash   common.Hash // the payment and what it pays for
+	payer  common.Address
+	payTo  common.Address
+	asset  common.Address
+	amount *big.Int
+	auth   *exact.Authorization // exact
+	aa     *aanative.Payment    // aa-native
 }
 
 // decode validates the request and decodes its payment.
@@ -220,19 +274,53 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 	if err := req.Validate(); err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "%v", err)
 	}
-	if req.PaymentRequirements.Scheme != x402.SchemeExact {
-		return nil, x402.Invalid(x402.ReasonSchemeMismatch, "scheme %q is not supported; this facilitator settles %q", req.PaymentRequirements.Scheme, x402.SchemeExact)
-	}
-	auth, err := exact.Decode(&req.PaymentPayload)
-	if err != nil {
-		return nil, err
-	}
 	a, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
 	asset := common.Address(a)
-	return &payment{
-		auth: auth, asset: asset, key: auth.Key(s.chainID, asset),
-		hash: crypto.Keccak256Hash(auth.PayloadHash().Bytes(), requirementsHash(&req.PaymentRequirements).Bytes()),
-	}, nil
+	reqHash := requirementsHash(&req.PaymentRequirements)
+	switch {
+	case req.PaymentRequirements.Scheme == x402.SchemeExact:
+		auth, err := exact.Decode(&req.PaymentPayload)
+		if err != nil {
+			return nil, err
+		}
+		return &payment{
+			scheme: x402.SchemeExact, key: auth.Key(s.chainID, asset),
+			hash:  crypto.Keccak256Hash(auth.PayloadHash().Bytes(), reqHash.Bytes()),
+			payer: auth.From, payTo: auth.To, asset: asset, amount: auth.Value, auth: auth,
+		}, nil
+	case req.PaymentRequirements.Scheme == x402.SchemeAANative && s.aa != nil:
+		pay, err := s.aa.Decode(&req.PaymentPayload)
+		if err != nil {
+			return nil, err
+		}
+		// The request hash is the payer's choice, so its replay key is
+		// namespaced by chain and settlement contract: it can never equal
+		// another scheme's key.
+		key := crypto.Keccak256Hash([]byte("aa-native"), common.LeftPadBytes(s.chainID.Bytes(), 32), s.cfg.AANative.Settlement.Bytes(), pay.RequestHash.Bytes())
+		return &payment{
+			scheme: x402.SchemeAANative, key: key,
+			hash:  crypto.Keccak256Hash(pay.UserOpHash.Bytes(), pay.Op.Signature, pay.Op.PaymasterAndData, reqHash.Bytes()),
+			payer: pay.Op.Sender, payTo: pay.Merchant, asset: pay.Token, amount: pay.Amount, aa: pay,
+		}, nil
+	}
+	return nil, x402.Invalid(x402.ReasonSchemeMismatch, "scheme %q is not supported; this facilitator settles %s", req.PaymentRequirements.Scheme, strings.Join(s.schemes(), " and "))
+}
+
+func (s *Service) schemes() []string {
+	if s.aa != nil {
+		return []string{x402.SchemeExact, x402.SchemeAANative}
+	}
+	return []string{x402.SchemeExact}
+}
+
+// verifyScheme runs the payment's scheme checks.
+func (s *Service) verifyScheme(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	if p.aa != nil {
+		return s.aa.Verify(ctx, p.aa, &req.PaymentPayload.Accepted, &req.PaymentRequirements)
+	}
+	return s.exact.Verify(ctx, p.auth, &req.PaymentPayload, &req.PaymentRequirements)
 }
 
 // requirementsHash identifies what a payment was settled for, so that a
@@ -248,9 +336,7 @@ func requirementsHash(r *x402.PaymentRequirements) common.Hash {
 
 // verify runs the scheme's checks and then the replay store.
 func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
-	defer cancel()
-	if err := s.exact.Verify(ctx, p.auth, &req.PaymentPayload, &req.PaymentRequirements); err != nil {
+	if err := s.verifyScheme(ctx, req, p); err != nil {
 		return err
 	}
 	rec, err := s.store.Get(p.key)
@@ -278,11 +364,11 @@ func (s *Service) Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.Ve
 	var xe *x402.Error
 	switch {
 	case err == nil:
-		return &x402.VerifyResponse{IsValid: true, Payer: p.auth.From.Hex()}, nil
+		return &x402.VerifyResponse{IsValid: true, Payer: p.payer.Hex()}, nil
 	case errors.As(err, &xe):
 		payer := ""
 		if p != nil {
-			payer = p.auth.From.Hex()
+			payer = p.payer.Hex()
 		}
 		return xe.Response(payer), nil
 	default:
@@ -294,9 +380,12 @@ func (s *Service) Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.Ve
 
 // failure builds a settle response with an error code.
 func (s *Service) failure(code x402.ErrorCode, message string, p *payment) *x402.SettleResponse {
-	r := &x402.SettleResponse{X402Version: x402.Version, Scheme: x402.SchemeExact, Network: s.cfg.Network, ErrorCode: code, Message: message}
+	r := &x402.SettleResponse{X402Version: x402.Version, Network: s.cfg.Network, ErrorCode: code, Message: message}
 	if p != nil {
-		r.Payer = p.auth.From.Hex()
+		r.Scheme, r.Payer = p.scheme, p.payer.Hex()
+		if p.aa != nil {
+			r.UserOpHash, r.RequestHash = p.aa.UserOpHash.Hex(), p.aa.RequestHash.Hex()
+		}
 	}
 	return r
 }
@@ -335,18 +424,18 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 		return s.submit(ctx, req, p, rec), nil
 	}
 
-	vctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
-	err = s.exact.Verify(vctx, p.auth, &req.PaymentPayload, &req.PaymentRequirements)
-	cancel()
-	if err != nil {
+	if err := s.verifyScheme(ctx, req, p); err != nil {
 		return s.verifyFailed(err, p), nil
 	}
 	now := s.cfg.Now().UTC()
 	rec = &store.Record{
 		Key: p.key, PayloadHash: p.hash, State: store.StateClaimed,
-		Scheme: x402.SchemeExact, Network: s.cfg.Network,
-		Payer: p.auth.From, PayTo: p.auth.To, Asset: p.asset, Amount: p.auth.Value,
+		Scheme: p.scheme, Network: s.cfg.Network,
+		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount,
 		Created: now, Updated: now,
+	}
+	if p.aa != nil {
+		rec.UserOpHash, rec.RequestHash = p.aa.UserOpHash, p.aa.RequestHash
 	}
 	existing, claimed, err := s.store.Claim(*rec)
 	if err != nil {
@@ -401,6 +490,9 @@ func (s *Service) release(p *payment) {
 // submit signs the settlement, stores it, broadcasts it and waits for it.
 // The record is claimed and holds no transaction yet.
 func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
+	if p.aa != nil {
+		return s.submitOp(ctx, p, rec)
+	}
 	call := s.exact.Call(p.auth)
 	gas, err := s.sender.Estimate(ctx, p.asset, call)
 	if err != nil {
@@ -474,10 +566,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 		// Its nonce went to another transaction and it has no receipt: it
 		// will never be mined, so nothing was paid by it. Verify again (the
 		// authorization may since have been used) and sign a new one.
-		vctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
-		verr := s.exact.Verify(vctx, p.auth, &req.PaymentPayload, &req.PaymentRequirements)
-		cancel()
-		if verr != nil {
+		if verr := s.verifyScheme(ctx, req, p); verr != nil {
 			if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
 				return s.finish(rec, receipt) // mined after all
 			}
@@ -529,6 +618,18 @@ func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) *x402.Settl
 		X402Version: x402.Version, Scheme: rec.Scheme, Network: rec.Network,
 		TransactionHash: receipt.TxHash.Hex(), Payer: rec.Payer.Hex(),
 		Amount: rec.Amount.String(), Asset: rec.Asset.Hex(),
+	}
+	if rec.Scheme == x402.SchemeAANative {
+		r.UserOpHash, r.RequestHash = rec.UserOpHash.Hex(), rec.RequestHash.Hex()
+		op, found := bundler.Outcome(receipt, rec.UserOpHash)
+		switch {
+		case !found:
+			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the bundle was mined without the operation"
+			return r
+		case !op.Success:
+			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the UserOperation reverted: "+bundler.DecodeRevert(op.RevertReason)
+			return r
+		}
 	}
 	if receipt.Status != types.ReceiptStatusSuccessful {
 		r.ErrorCode, r.Message = x402.ErrorVerifyFailed, "invalid_inner_payload: the settlement transaction reverted on chain"

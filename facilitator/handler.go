@@ -80,8 +80,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if h.method(w, r, http.MethodPost) {
 			h.settle(w, r)
 		}
+	case "sponsor":
+		if h.method(w, r, http.MethodPost) {
+			h.sponsor(w, r)
+		}
 	default:
-		writeJSON(w, http.StatusNotFound, errorBody{Error: "not_found", Message: "routes are /health, /supported, /verify and /settle"})
+		writeJSON(w, http.StatusNotFound, errorBody{Error: "not_found", Message: "routes are /health, /supported, /verify, /settle and /sponsor"})
 	}
 }
 
@@ -217,4 +221,75 @@ func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", RetryAfterSeconds)
 	}
 	writeJSON(w, status, res)
+}
+
+// Sponsorer sponsors aa-native operations without a payer key; *Service
+// has it.
+type Sponsorer interface {
+	SponsorOperation(ctx context.Context, op x402.UserOperation) (x402.UserOperation, error)
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+type rpcReply struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+// sponsor serves POST /sponsor: JSON-RPC pm_sponsor_userop(userOp, …)
+// without a key. The facilitator sponsors only its own kind of settlement.
+func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
+	reply := rpcReply{JSONRPC: "2.0", ID: json.RawMessage("null")}
+	sp, ok := h.Facilitator.(Sponsorer)
+	if !ok {
+		reply.Error = &rpcError{Code: int(x402.RPCMethodNotFound), Message: "this facilitator does not sponsor operations"}
+		writeJSON(w, http.StatusOK, reply)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
+	var req struct {
+		JSONRPC string            `json:"jsonrpc"`
+		ID      json.RawMessage   `json:"id"`
+		Method  string            `json:"method"`
+		Params  []json.RawMessage `json:"params"`
+	}
+	if err != nil || json.Unmarshal(body, &req) != nil {
+		reply.Error = &rpcError{Code: int(x402.RPCParseError), Message: "the body is not a JSON-RPC request"}
+		writeJSON(w, http.StatusOK, reply)
+		return
+	}
+	if req.ID != nil {
+		reply.ID = req.ID
+	}
+	var op x402.UserOperation
+	switch {
+	case req.JSONRPC != "2.0" || req.Method != "pm_sponsor_userop":
+		reply.Error = &rpcError{Code: int(x402.RPCMethodNotFound), Message: "only pm_sponsor_userop is served here"}
+	case len(req.Params) == 0 || json.Unmarshal(req.Params[0], &op) != nil:
+		reply.Error = &rpcError{Code: int(x402.RPCInvalidParams), Message: "params[0] must be the UserOperation"}
+	default:
+		res, err := sp.SponsorOperation(r.Context(), op)
+		if err != nil {
+			code := int(x402.RPCInternalError)
+			var coded interface{ ErrorCode() int }
+			if errors.As(err, &coded) {
+				code = coded.ErrorCode()
+			}
+			msg := err.Error()
+			var pe interface{ ErrorCode() int }
+			if errors.As(err, &pe) {
+				msg = strings.TrimPrefix(msg, fmt.Sprintf("paymaster error %d: ", code))
+			}
+			reply.Error = &rpcError{Code: code, Message: msg}
+			h.log().Info("sponsorship refused", zap.Int("code", code), zap.String("message", msg))
+		} else {
+			reply.Result = res
+		}
+	}
+	writeJSON(w, http.StatusOK, reply)
 }

@@ -26,8 +26,11 @@ import (
 type Client struct {
 	// URL is the paymaster's JSON-RPC endpoint.
 	URL string
-	// APIKey is sent as X-API-Key. It is never logged or returned.
+	// APIKey is sent in Header. It is never logged or returned.
 	APIKey string
+	// Header is the key's header; default X-API-Key. A facilitator uses
+	// X-Paymaster-Api-Key.
+	Header string
 	// HTTPClient sends requests; default http.DefaultClient.
 	HTTPClient *http.Client
 	// Backoff is the first wait after a throttled answer; default 1 s.
@@ -90,7 +93,11 @@ func (c *Client) once(ctx context.Context, method string, params []any, out any)
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-API-Key", c.APIKey)
+	header := c.Header
+	if header == "" {
+		header = "X-API-Key"
+	}
+	req.Header.Set(header, c.APIKey)
 	hc := c.HTTPClient
 	if hc == nil {
 		hc = http.DefaultClient

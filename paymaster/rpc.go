@@ -44,6 +44,9 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("paymaster error %d: %s", e.Code, e.Message) }
 
+// ErrorCode is the JSON-RPC error code.
+func (e *Error) ErrorCode() int { return int(e.Code) }
+
 // MaxBodySize caps a request body.
 const MaxBodySize = 256 << 10
 
@@ -113,6 +116,11 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	headerKey := r.Header.Get("X-API-Key")
+	if headerKey == "" {
+		// A self-hosted facilitator sends its server-side key under this
+		// name (the spec's security scheme).
+		headerKey = r.Header.Get("X-Paymaster-Api-Key")
+	}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var batch []json.RawMessage

@@ -194,66 +194,16 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 // decodeUserOp parses the spec's hex UserOperation, naming a bad field.
 // Gas and fee fields may be empty ("0x" or absent): they are filled in.
 func decodeUserOp(w *x402.UserOperation) (contracts.UserOperation, *Error) {
-	var (
-		op   contracts.UserOperation
-		errs []string
-	)
-	quantity := func(field, v string, required bool) *big.Int {
-		if v == "" || v == "0x" {
-			if required {
-				errs = append(errs, field+" is required")
-			}
-			return new(big.Int)
-		}
-		n, err := hexutil.DecodeBig(v)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s %q: want a 0x hex quantity", field, v))
-			return new(big.Int)
-		}
-		return n
+	op, err := contracts.UserOperationHex(*w).Decode(true)
+	if err != nil {
+		return op, &Error{Code: codeInvalidParams, Message: "invalid UserOperation: " + err.Error()}
 	}
-	data := func(field, v string) []byte {
-		if v == "" {
-			return []byte{}
-		}
-		b, err := hexutil.Decode(v)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: want 0x hex bytes", field))
-		}
-		return b
-	}
-	if !common.IsHexAddress(w.Sender) || !strings.HasPrefix(w.Sender, "0x") {
-		errs = append(errs, fmt.Sprintf("sender %q: want an address", w.Sender))
-	}
-	op.Sender = common.HexToAddress(w.Sender)
-	op.Nonce = quantity("nonce", w.Nonce, true)
-	op.InitCode = data("initCode", w.InitCode)
-	op.CallData = data("callData", w.CallData)
-	op.CallGasLimit = quantity("callGasLimit", w.CallGasLimit, false)
-	op.VerificationGasLimit = quantity("verificationGasLimit", w.VerificationGasLimit, false)
-	op.PreVerificationGas = quantity("preVerificationGas", w.PreVerificationGas, false)
-	op.MaxFeePerGas = quantity("maxFeePerGas", w.MaxFeePerGas, false)
-	op.MaxPriorityFeePerGas = quantity("maxPriorityFeePerGas", w.MaxPriorityFeePerGas, false)
-	op.PaymasterAndData = []byte{}
-	op.Signature = data("signature", w.Signature)
-	if len(op.CallData) == 0 && len(errs) == 0 {
-		errs = append(errs, "callData is required")
-	}
-	if len(errs) > 0 {
-		return op, &Error{Code: codeInvalidParams, Message: "invalid UserOperation: " + strings.Join(errs, "; ")}
-	}
+	op.PaymasterAndData = []byte{} // the paymaster writes its own
 	return op, nil
 }
 
 func encodeUserOp(op *contracts.UserOperation) x402.UserOperation {
-	return x402.UserOperation{
-		Sender: op.Sender.Hex(), Nonce: hexutil.EncodeBig(op.Nonce),
-		InitCode: hexutil.Encode(op.InitCode), CallData: hexutil.Encode(op.CallData),
-		CallGasLimit: hexutil.EncodeBig(op.CallGasLimit), VerificationGasLimit: hexutil.EncodeBig(op.VerificationGasLimit),
-		PreVerificationGas: hexutil.EncodeBig(op.PreVerificationGas),
-		MaxFeePerGas:       hexutil.EncodeBig(op.MaxFeePerGas), MaxPriorityFeePerGas: hexutil.EncodeBig(op.MaxPriorityFeePerGas),
-		PaymasterAndData: hexutil.Encode(op.PaymasterAndData), Signature: hexutil.Encode(op.Signature),
-	}
+	return x402.UserOperation(op.Hex())
 }
 
 // maxCost is the most an operation can cost its paymaster under EntryPoint

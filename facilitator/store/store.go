@@ -65,6 +65,10 @@ type Record struct {
 	// so it can be rebroadcast after a restart.
 	TxHash common.Hash   `json:"txHash,omitzero"`
 	RawTx  hexutil.Bytes `json:"rawTx,omitempty"`
+	// UserOpHash and RequestHash identify an aa-native payment's operation
+	// and settlement request.
+	UserOpHash  common.Hash `json:"userOpHash,omitzero"`
+	RequestHash common.Hash `json:"requestHash,omitzero"`
 	// Response is the settle response, once final.
 	Response *x402.SettleResponse `json:"response,omitempty"`
 	// Created and Updated are wall-clock times.

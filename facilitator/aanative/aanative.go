@@ -1,0 +1,416 @@
+// Package aanative is x402's aa-native scheme: an ERC-4337 v0.6
+// UserOperation from the payer's SimpleAccount that approves the settlement
+// contract and calls settle(merchant, token, amount, requestHash), with gas
+// sponsored by the facilitator's VerifyingPaymaster.
+//
+// Verification runs in a fixed order: the callData against the settlement
+// call spec and the requirements, the sender's derivation, the owner's
+// signature, the paymaster, EntryPoint.simulateValidation, and last the
+// chain's own record of the request hash and the account's balance.
+package aanative
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Chain is the chain access verification needs; *rpc.Client has it.
+type Chain interface {
+	CallContext(ctx context.Context, result any, method string, args ...any) error
+	BatchCallContext(ctx context.Context, b []rpc.BatchElem) error
+}
+
+// Config configures a Scheme.
+type Config struct {
+	ChainID *big.Int
+	// EntryPoint, Factory, Settlement and Paymaster are the contracts: the
+	// v0.6 EntryPoint, the canonical SimpleAccountFactory, X402Settlement
+	// and the VerifyingPaymaster whose sponsorship is required.
+	EntryPoint, Factory, Settlement, Paymaster common.Address
+	// Assets are the allowlisted tokens.
+	Assets []common.Address
+	// Chain reads the chain.
+	Chain Chain
+}
+
+// Validate reports what is wrong with the configuration.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.ChainID == nil || c.Chain == nil {
+		errs = append(errs, errors.New("chain id and chain are required"))
+	}
+	zero := common.Address{}
+	if c.EntryPoint == zero || c.Factory == zero || c.Settlement == zero || c.Paymaster == zero {
+		errs = append(errs, errors.New("entry point, factory, settlement and paymaster addresses are required"))
+	}
+	if len(c.Assets) == 0 {
+		errs = append(errs, errors.New("no assets are allowlisted for aa-native"))
+	}
+	return errors.Join(errs...)
+}
+
+// Scheme verifies aa-native payments.
+type Scheme struct {
+	cfg     Config
+	network string
+	ep      *contracts.EntryPoint
+	account *contracts.SimpleAccount
+	factory *contracts.SimpleAccountFactory
+	settle  *contracts.X402Settlement
+	token   *contracts.DevUSD
+}
+
+// New returns a Scheme.
+func New(cfg Config) (*Scheme, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Scheme{
+		cfg: cfg, network: x402.FormatNetwork(cfg.ChainID.Uint64()),
+		ep: contracts.NewEntryPoint(), account: contracts.NewSimpleAccount(), factory: contracts.NewSimpleAccountFactory(),
+		settle: contracts.NewX402Settlement(), token: contracts.NewDevUSD(),
+	}, nil
+}
+
+// Extra is what aa-native offers carry in their extra field.
+func (s *Scheme) Extra(sponsorURL string) *x402.Extra {
+	return &x402.Extra{EntryPoint: s.cfg.EntryPoint.Hex(), Factory: s.cfg.Factory.Hex(), Settlement: s.cfg.Settlement.Hex(), SponsorURL: sponsorURL}
+}
+
+// Assets are the allowlisted tokens.
+func (s *Scheme) Assets() []common.Address { return s.cfg.Assets }
+
+// Payment is a decoded aa-native payment.
+type Payment struct {
+	Op          contracts.UserOperation
+	Merchant    common.Address
+	Token       common.Address
+	Amount      *big.Int
+	RequestHash common.Hash
+	// UserOpHash is the EntryPoint's hash of Op.
+	UserOpHash common.Hash
+}
+
+// Decode parses an aa-native payload. A payload that does not parse is
+// malformed_request; a field of the wrong form is invalid_inner_payload.
+func (s *Scheme) Decode(p *x402.PaymentPayload) (*Payment, error) {
+	var raw x402.AANativePayload
+	if err := json.Unmarshal(p.Payload, &raw); err != nil {
+		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an aa-native payment: %v", err)
+	}
+	op, err := contracts.UserOperationHex(raw.UserOp).Decode(false)
+	if err != nil {
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "userOp: %v", err)
+	}
+	spec := raw.SettlementCallSpec
+	var errs []string
+	merchant, e1 := x402.ParseAddress(spec.Merchant)
+	token, e2 := x402.ParseAddress(spec.Token)
+	amount, e3 := x402.ParseAmount(spec.Amount)
+	rh, e4 := hexutil.Decode(spec.RequestHash)
+	for field, err := range map[string]error{"merchant": e1, "token": e2, "amount": e3} {
+		if err != nil {
+			errs = append(errs, "settlementCallSpec."+field+": "+err.Error())
+		}
+	}
+	if e4 != nil || len(rh) != 32 || bytes.Equal(rh, make([]byte, 32)) {
+		errs = append(errs, "settlementCallSpec.requestHash: want 32 non-zero bytes in 0x hex")
+	}
+	if len(errs) > 0 {
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
+	}
+	pay := &Payment{Op: op, Merchant: common.Address(merchant), Token: common.Address(token), Amount: amount, RequestHash: common.BytesToHash(rh)}
+	pay.UserOpHash = contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID)
+	return pay, nil
+}
+
+// Settlement is the settle call a payment's callData makes.
+type Settlement struct {
+	Merchant, Token common.Address
+	Amount          *big.Int
+	RequestHash     common.Hash
+}
+
+// ParseCallData reads the settlement out of a SimpleAccount callData:
+// executeBatch([token, settlement], [approve(settlement, amount),
+// settle(…)]) or execute(settlement, 0, settle(…)). Anything else is an
+// error saying what it is not.
+func (s *Scheme) ParseCallData(callData []byte) (*Settlement, error) {
+	if len(callData) < 4 {
+		return nil, errors.New("callData is empty")
+	}
+	abiAccount, _ := contracts.SimpleAccountMetaData.ParseABI()
+	m, err := abiAccount.MethodById(callData[:4])
+	if err != nil {
+		return nil, errors.New("callData is not a SimpleAccount execute or executeBatch call")
+	}
+	args, err := m.Inputs.Unpack(callData[4:])
+	if err != nil {
+		return nil, fmt.Errorf("callData does not decode as %s: %v", m.Name, err)
+	}
+	var settleData []byte
+	switch m.Name {
+	case "executeBatch":
+		dest, ok1 := args[0].([]common.Address)
+		calls, ok2 := args[1].([][]byte)
+		if !ok1 || !ok2 || len(dest) != 2 || len(calls) != 2 {
+			return nil, errors.New("executeBatch must make exactly two calls: approve, then settle")
+		}
+		if dest[1] != s.cfg.Settlement {
+			return nil, fmt.Errorf("the second call goes to %s, not the settlement contract %s", dest[1], s.cfg.Settlement)
+		}
+		abiToken, _ := contracts.DevUSDMetaData.ParseABI()
+		if len(calls[0]) < 4 || !bytes.Equal(calls[0][:4], abiToken.Methods["approve"].ID) {
+			return nil, errors.New("the first call is not approve(settlement, amount)")
+		}
+		approve, err := abiToken.Methods["approve"].Inputs.Unpack(calls[0][4:])
+		if err != nil {
+			return nil, fmt.Errorf("approve does not decode: %v", err)
+		}
+		settlement, err := s.parseSettle(calls[1])
+		if err != nil {
+			return nil, err
+		}
+		if dest[0] != settlement.Token || approve[0].(common.Address) != s.cfg.Settlement || approve[1].(*big.Int).Cmp(settlement.Amount) != 0 {
+			return nil, errors.New("approve must be on the paid token, to the settlement contract, for the settled amount")
+		}
+		return settlement, nil
+	case "execute":
+		dest, _ := args[0].(common.Address)
+		value, _ := args[1].(*big.Int)
+		settleData, _ = args[2].([]byte)
+		if dest != s.cfg.Settlement || value == nil || value.Sign() != 0 {
+			return nil, fmt.Errorf("execute must call the settlement contract %s with no value", s.cfg.Settlement)
+		}
+		return s.parseSettle(settleData)
+	}
+	return nil, fmt.Errorf("callData calls %s, not execute or executeBatch", m.Name)
+}
+
+func (s *Scheme) parseSettle(data []byte) (*Settlement, error) {
+	abiSettle, _ := contracts.X402SettlementMetaData.ParseABI()
+	if len(data) < 4 || !bytes.Equal(data[:4], abiSettle.Methods["settle"].ID) {
+		return nil, errors.New("the call to the settlement contract is not settle(merchant, token, amount, requestHash)")
+	}
+	args, err := abiSettle.Methods["settle"].Inputs.Unpack(data[4:])
+	if err != nil {
+		return nil, fmt.Errorf("settle does not decode: %v", err)
+	}
+	return &Settlement{Merchant: args[0].(common.Address), Token: args[1].(common.Address), Amount: args[2].(*big.Int), RequestHash: args[3].([32]byte)}, nil
+}
+
+// Verify checks a decoded payment against the requirements and the chain.
+// A refusal is an *x402.Error; any other error means the checks could not
+// be made.
+func (s *Scheme) Verify(ctx context.Context, pay *Payment, accepted, req *x402.PaymentRequirements) error {
+	if err := s.match(pay, accepted, req); err != nil {
+		return err
+	}
+	owner, err := s.owner(ctx, pay)
+	if err != nil {
+		return err
+	}
+	signer, err := recoverSigner(pay.UserOpHash, pay.Op.Signature)
+	if err != nil || signer != owner {
+		return x402.Invalid(x402.ReasonSignatureInvalid, "the UserOperation is not signed by the account's owner %s", owner)
+	}
+	if len(pay.Op.PaymasterAndData) < 20 || common.BytesToAddress(pay.Op.PaymasterAndData[:20]) != s.cfg.Paymaster {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the UserOperation is not sponsored by this facilitator's paymaster %s (ask extra.sponsorUrl)", s.cfg.Paymaster)
+	}
+	if err := s.simulate(ctx, pay); err != nil {
+		return err
+	}
+	return s.checkChain(ctx, pay)
+}
+
+// match is check 1: the call spec against the requirements, and the
+// callData against the call spec, field for field.
+func (s *Scheme) match(pay *Payment, accepted, req *x402.PaymentRequirements) error {
+	if req.Scheme != x402.SchemeAANative || accepted.Scheme != req.Scheme {
+		return x402.Invalid(x402.ReasonSchemeMismatch, "accepted scheme %q, required %q; this verifier settles %q", accepted.Scheme, req.Scheme, x402.SchemeAANative)
+	}
+	if req.Network != s.network || accepted.Network != req.Network {
+		return x402.Invalid(x402.ReasonNetworkMismatch, "network %q (accepted %q); this facilitator settles on %q", req.Network, accepted.Network, s.network)
+	}
+	reqAsset, _ := x402.ParseAddress(req.Asset)
+	acc, _ := x402.ParseAddress(accepted.Asset)
+	allowed := false
+	for _, a := range s.cfg.Assets {
+		allowed = allowed || a == common.Address(reqAsset)
+	}
+	if !allowed || acc != reqAsset || pay.Token != common.Address(reqAsset) {
+		return x402.Invalid(x402.ReasonAssetNotAllowed, "token %s (required %s) is not allowlisted or differs from the requirements", pay.Token, common.Address(reqAsset))
+	}
+	amount, _ := x402.ParseAmount(req.Amount)
+	accAmount, _ := x402.ParseAmount(accepted.Amount)
+	if accAmount.Cmp(amount) != 0 || pay.Amount.Cmp(amount) != 0 {
+		return x402.Invalid(x402.ReasonAmountMismatch, "settlement amount %s (accepted %s) differs from the required %s", pay.Amount, accAmount, amount)
+	}
+	payTo, _ := x402.ParseAddress(req.PayTo)
+	accPayTo, _ := x402.ParseAddress(accepted.PayTo)
+	if accPayTo != payTo || pay.Merchant != common.Address(payTo) {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "settlement merchant %s (accepted %s) is not payTo %s", pay.Merchant, common.Address(accPayTo), common.Address(payTo))
+	}
+	call, err := s.ParseCallData(pay.Op.CallData)
+	if err != nil {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "%v", err)
+	}
+	if call.Merchant != pay.Merchant || call.Token != pay.Token || call.Amount.Cmp(pay.Amount) != 0 || call.RequestHash != pay.RequestHash {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the callData's settle(%s, %s, %s, %s) differs from settlementCallSpec", call.Merchant, call.Token, call.Amount, call.RequestHash)
+	}
+	return nil
+}
+
+// owner is check 2: with initCode, the canonical factory must derive the
+// sender from (owner, salt); without, the account must exist, and its
+// owner is read from it.
+func (s *Scheme) owner(ctx context.Context, pay *Payment) (common.Address, error) {
+	if len(pay.Op.InitCode) > 0 {
+		if len(pay.Op.InitCode) < 24 || common.BytesToAddress(pay.Op.InitCode[:20]) != s.cfg.Factory {
+			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode must call the canonical factory %s", s.cfg.Factory)
+		}
+		abiFactory, _ := contracts.SimpleAccountFactoryMetaData.ParseABI()
+		m := abiFactory.Methods["createAccount"]
+		if !bytes.Equal(pay.Op.InitCode[20:24], m.ID) {
+			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode must be createAccount(owner, salt)")
+		}
+		args, err := m.Inputs.Unpack(pay.Op.InitCode[24:])
+		if err != nil {
+			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode does not decode: %v", err)
+		}
+		owner, salt := args[0].(common.Address), args[1].(*big.Int)
+		var out hexutil.Bytes
+		if err := s.call(ctx, s.cfg.Factory, s.factory.PackGetAddress(owner, salt), &out); err != nil {
+			return common.Address{}, err
+		}
+		derived, err := s.factory.UnpackGetAddress(out)
+		if err != nil {
+			return common.Address{}, fmt.Errorf("decoding getAddress: %w", err)
+		}
+		if derived != pay.Op.Sender {
+			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "sender %s is not the factory's account of owner %s and salt %s (%s)", pay.Op.Sender, owner, salt, derived)
+		}
+		return owner, nil
+	}
+	var code hexutil.Bytes
+	if err := s.cfg.Chain.CallContext(ctx, &code, "eth_getCode", pay.Op.Sender, "latest"); err != nil {
+		return common.Address{}, fmt.Errorf("reading the account: %w", err)
+	}
+	if len(code) == 0 {
+		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "sender %s is not deployed and the UserOperation has no initCode", pay.Op.Sender)
+	}
+	var out hexutil.Bytes
+	if err := s.call(ctx, pay.Op.Sender, s.account.PackOwner(), &out); err != nil {
+		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "sender %s is not a SimpleAccount", pay.Op.Sender)
+	}
+	owner, err := s.account.UnpackOwner(out)
+	if err != nil {
+		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "sender %s is not a SimpleAccount", pay.Op.Sender)
+	}
+	return owner, nil
+}
+
+func (s *Scheme) call(ctx context.Context, to common.Address, data []byte, out *hexutil.Bytes) error {
+	if err := s.cfg.Chain.CallContext(ctx, out, "eth_call", map[string]any{"to": to, "data": hexutil.Bytes(data)}, "latest"); err != nil {
+		return fmt.Errorf("calling %s: %w", to, err)
+	}
+	return nil
+}
+
+// recoverSigner recovers the signer of an Ethereum signed message over hash,
+// as SimpleAccount does, refusing malleable signatures.
+func recoverSigner(hash common.Hash, sig []byte) (common.Address, error) {
+	if len(sig) != 65 {
+		return common.Address{}, errors.New("signature is not 65 bytes")
+	}
+	s := append([]byte(nil), sig...)
+	if s[64] >= 27 {
+		s[64] -= 27
+	}
+	if new(big.Int).SetBytes(s[32:64]).Cmp(new(big.Int).Rsh(crypto.S256().Params().N, 1)) > 0 {
+		return common.Address{}, errors.New("high s")
+	}
+	pub, err := crypto.SigToPub(accounts.TextHash(hash[:]), s)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return crypto.PubkeyToAddress(*pub), nil
+}
+
+// simulate is check 5: EntryPoint.simulateValidation always reverts in v0.6;
+// ValidationResult passes, FailedOp refuses with the AAxx reason.
+func (s *Scheme) simulate(ctx context.Context, pay *Payment) error {
+	var out hexutil.Bytes
+	err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", map[string]any{"to": s.cfg.EntryPoint, "data": hexutil.Bytes(s.ep.PackSimulateValidation(pay.Op))}, "latest")
+	var de rpc.DataError
+	if err == nil || !errors.As(err, &de) {
+		return fmt.Errorf("simulateValidation did not revert as EntryPoint v0.6 does: %v", err)
+	}
+	str, _ := de.ErrorData().(string)
+	data, derr := hexutil.Decode(str)
+	if derr != nil || len(data) < 4 {
+		return fmt.Errorf("simulateValidation reverted without data")
+	}
+	res, _ := s.ep.UnpackError(data)
+	switch r := res.(type) {
+	case *contracts.EntryPointValidationResult:
+		if r.ReturnInfo.SigFailed {
+			return x402.Invalid(x402.ReasonSignatureInvalid, "simulateValidation: the account or paymaster signature does not validate")
+		}
+		return nil
+	case *contracts.EntryPointFailedOp:
+		if strings.HasPrefix(r.Reason, "AA24") || strings.HasPrefix(r.Reason, "AA34") {
+			return x402.Invalid(x402.ReasonSignatureInvalid, "simulateValidation: %s", r.Reason)
+		}
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "simulateValidation: %s", r.Reason)
+	}
+	return x402.Invalid(x402.ReasonInvalidInnerPayload, "simulateValidation reverted with %x", data[:4])
+}
+
+// checkChain is check 6 on chain: the request hash is not settled yet, and
+// the account holds the amount.
+func (s *Scheme) checkChain(ctx context.Context, pay *Payment) error {
+	var settled, balance hexutil.Bytes
+	call := func(to common.Address, data []byte) map[string]any {
+		return map[string]any{"to": to, "data": hexutil.Bytes(data)}
+	}
+	batch := []rpc.BatchElem{
+		{Method: "eth_call", Args: []any{call(s.cfg.Settlement, s.settle.PackIsSettled(pay.RequestHash)), "latest"}, Result: &settled},
+		{Method: "eth_call", Args: []any{call(pay.Token, s.token.PackBalanceOf(pay.Op.Sender)), "latest"}, Result: &balance},
+	}
+	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
+		return fmt.Errorf("reading chain state: %w", err)
+	}
+	for _, el := range batch {
+		if el.Error != nil {
+			return fmt.Errorf("reading chain state: %w", el.Error)
+		}
+	}
+	if done, err := s.settle.UnpackIsSettled(settled); err != nil {
+		return err
+	} else if done {
+		return x402.Invalid(x402.ReasonReplay, "requestHash %s is already settled on chain", pay.RequestHash)
+	}
+	bal, err := s.token.UnpackBalanceOf(balance)
+	if err != nil {
+		return err
+	}
+	if bal.Cmp(pay.Amount) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s, the payment needs %s", pay.Op.Sender, bal, pay.Amount)
+	}
+	return nil
+}

@@ -1,0 +1,242 @@
+// Package bundler submits ERC-4337 v0.6 UserOperations for the facilitator.
+//
+// [BuiltIn] is the facilitator's own bundler: it packs the operations that
+// arrive within a short window into one EntryPoint.handleOps transaction,
+// sent from the settler key through the nonce-ordered sender. [External]
+// hands operations to an ERC-4337 bundler over ERC-7769 JSON-RPC
+// (eth_sendUserOperation, eth_getUserOperationReceipt).
+package bundler
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
+)
+
+var (
+	// ErrRejected wraps an operation the EntryPoint refuses (FailedOp in
+	// the bundle's simulation); it was not submitted.
+	ErrRejected = errors.New("user operation rejected")
+	// ErrNotSent wraps failures before the bundle was broadcast (estimate,
+	// signing, recording): nothing went out.
+	ErrNotSent = errors.New("bundle not sent")
+)
+
+// Result is the outcome of one operation in a mined bundle.
+type Result struct {
+	TxHash        common.Hash
+	Success       bool
+	RevertReason  []byte
+	ActualGasCost *big.Int
+	ActualGasUsed *big.Int
+}
+
+// Estimator estimates a bundle's gas; *ethclient.Client has it.
+type Estimator interface {
+	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
+}
+
+// BuiltIn bundles operations into handleOps transactions. It is safe for
+// concurrent use.
+type BuiltIn struct {
+	// EntryPoint is the v0.6 EntryPoint.
+	EntryPoint common.Address
+	// Sender signs and sends from the settler key.
+	Sender *sender.Sender
+	// Chain estimates gas.
+	Chain Estimator
+	// MaxBundle is the most operations per bundle; default 50.
+	MaxBundle int
+	// MaxWait is how long the first operation waits for company; default
+	// 50 ms.
+	MaxWait time.Duration
+
+	ep    *contracts.EntryPoint
+	once  sync.Once
+	mu    sync.Mutex
+	queue []*entry
+	timer *time.Timer
+	flush sync.Mutex
+}
+
+type entry struct {
+	op      contracts.UserOperation
+	persist func(*types.Transaction) error
+	done    chan submitted
+}
+
+type submitted struct {
+	tx  *types.Transaction
+	err error
+}
+
+func (b *BuiltIn) init() {
+	b.once.Do(func() {
+		b.ep = contracts.NewEntryPoint()
+		if b.MaxBundle <= 0 {
+			b.MaxBundle = 50
+		}
+		if b.MaxWait <= 0 {
+			b.MaxWait = 50 * time.Millisecond
+		}
+	})
+}
+
+// Submit queues op for the next bundle and returns the bundle transaction
+// once it is broadcast. persist is called with the signed transaction
+// before it is broadcast, so the caller can record it durably; if persist
+// fails, nothing is broadcast. A refused operation is ErrRejected with the
+// EntryPoint's reason; sender errors (sender.ErrUnreachable, …) pass through.
+func (b *BuiltIn) Submit(ctx context.Context, op contracts.UserOperation, persist func(*types.Transaction) error) (*types.Transaction, error) {
+	b.init()
+	e := &entry{op: op, persist: persist, done: make(chan submitted, 1)}
+	b.mu.Lock()
+	b.queue = append(b.queue, e)
+	switch {
+	case len(b.queue) >= b.MaxBundle:
+		if b.timer != nil {
+			b.timer.Stop()
+			b.timer = nil
+		}
+		go b.send()
+	case len(b.queue) == 1:
+		b.timer = time.AfterFunc(b.MaxWait, b.send)
+	}
+	b.mu.Unlock()
+	select {
+	case r := <-e.done:
+		return r.tx, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// send builds, persists and broadcasts one bundle of the queued operations.
+func (b *BuiltIn) send() {
+	b.flush.Lock()
+	defer b.flush.Unlock()
+	b.mu.Lock()
+	batch := b.queue
+	if len(batch) > b.MaxBundle {
+		batch, b.queue = batch[:b.MaxBundle], batch[b.MaxBundle:]
+		go b.send()
+	} else {
+		b.queue = nil
+	}
+	b.timer = nil
+	b.mu.Unlock()
+	if len(batch) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	beneficiary := b.Sender.Address()
+	for len(batch) > 0 {
+		ops := make([]contracts.UserOperation, len(batch))
+		for i, e := range batch {
+			ops[i] = e.op
+		}
+		data := b.ep.PackHandleOps(ops, beneficiary)
+		gas, err := b.Chain.EstimateGas(ctx, ethereum.CallMsg{From: beneficiary, To: &b.EntryPoint, Data: data})
+		if err != nil {
+			// A FailedOp names the operation to drop; anything else fails
+			// the bundle.
+			if idx, reason, ok := b.failedOp(err); ok && idx < len(batch) {
+				batch[idx].done <- submitted{err: fmt.Errorf("%w: %s", ErrRejected, reason)}
+				batch = append(batch[:idx], batch[idx+1:]...)
+				continue
+			}
+			for _, e := range batch {
+				e.done <- submitted{err: fmt.Errorf("%w: estimating the bundle: %w", ErrNotSent, err)}
+			}
+			return
+		}
+		tx, err := b.Sender.Sign(ctx, b.EntryPoint, data, gas+gas/5+uint64(len(batch))*10_000)
+		if err != nil {
+			for _, e := range batch {
+				e.done <- submitted{err: fmt.Errorf("%w: %w", ErrNotSent, err)}
+			}
+			return
+		}
+		for _, e := range batch {
+			if err := e.persist(tx); err != nil {
+				b.Sender.Release(tx.Nonce())
+				for _, f := range batch {
+					f.done <- submitted{err: fmt.Errorf("%w: recording the bundle: %w", ErrNotSent, err)}
+				}
+				return
+			}
+		}
+		err = b.Sender.Send(ctx, tx)
+		for _, e := range batch {
+			e.done <- submitted{tx: tx, err: err}
+		}
+		return
+	}
+}
+
+// failedOp decodes a FailedOp(opIndex, reason) revert.
+func (b *BuiltIn) failedOp(err error) (int, string, bool) {
+	var de rpc.DataError
+	if !errors.As(err, &de) {
+		return 0, "", false
+	}
+	s, _ := de.ErrorData().(string)
+	data := common.FromHex(s)
+	if len(data) < 4 {
+		return 0, "", false
+	}
+	res, _ := b.ep.UnpackError(data)
+	if f, ok := res.(*contracts.EntryPointFailedOp); ok {
+		return int(f.OpIndex.Int64()), f.Reason, true
+	}
+	return 0, "", false
+}
+
+// Outcome finds an operation's result in its bundle's receipt.
+func Outcome(receipt *types.Receipt, userOpHash common.Hash) (*Result, bool) {
+	ep := contracts.NewEntryPoint()
+	res := &Result{TxHash: receipt.TxHash}
+	found := false
+	for _, l := range receipt.Logs {
+		if ev, err := ep.UnpackUserOperationEventEvent(l); err == nil && ev.UserOpHash == userOpHash {
+			res.Success, res.ActualGasCost, res.ActualGasUsed, found = ev.Success, ev.ActualGasCost, ev.ActualGasUsed, true
+		}
+		if ev, err := ep.UnpackUserOperationRevertReasonEvent(l); err == nil && ev.UserOpHash == userOpHash {
+			res.RevertReason = ev.RevertReason
+		}
+	}
+	return res, found
+}
+
+// DecodeRevert turns a revert reason of the settlement path into text: the
+// settlement contract's and the token's custom errors, or Error(string).
+func DecodeRevert(reason []byte) string {
+	if len(reason) < 4 {
+		return "reverted without a reason"
+	}
+	if e, err := contracts.NewX402Settlement().UnpackError(reason); err == nil {
+		return fmt.Sprintf("%T%+v", e, e)[len("*contracts.X402Settlement"):]
+	}
+	if e, err := contracts.NewDevUSD().UnpackError(reason); err == nil {
+		return fmt.Sprintf("%T%+v", e, e)[len("*contracts.DevUSD"):]
+	}
+	if len(reason) >= 68 && common.Bytes2Hex(reason[:4]) == "08c379a0" {
+		n := new(big.Int).SetBytes(reason[36:68]).Int64()
+		if 68+n <= int64(len(reason)) {
+			return string(reason[68 : 68+n])
+		}
+	}
+	return fmt.Sprintf("reverted with 0x%x", reason)
+}
