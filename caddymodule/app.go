@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -64,6 +66,22 @@ type App struct {
 	// embedded one: no chain, key or store is needed here then.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
 
+	// EntryPoint, AccountFactory, Settlement and Paymaster are the
+	// contracts of the aa-native scheme; on the devnet they default to the
+	// predeployed ones. Without them aa-native is off.
+	EntryPoint     string `json:"entry_point,omitempty"`
+	AccountFactory string `json:"account_factory,omitempty"`
+	Settlement     string `json:"settlement,omitempty"`
+	Paymaster      string `json:"paymaster,omitempty"`
+	// PaymasterURL is the paymaster JSON-RPC that /sponsor forwards to,
+	// with PaymasterKey (an {env.*} or {file.*} placeholder; on the devnet
+	// the documented dev key) in X-Paymaster-Api-Key.
+	PaymasterURL string `json:"paymaster_url,omitempty"`
+	PaymasterKey string `json:"paymaster_key,omitempty"`
+	// SponsorURL is the public URL of the facilitator's /sponsor, put in
+	// aa-native offers for payers to ask for gas.
+	SponsorURL string `json:"sponsor_url,omitempty"`
+
 	shared *shared
 	key    string
 	log    *zap.Logger
@@ -91,13 +109,15 @@ var pool = caddy.NewUsagePool()
 
 // shared is one running chain connection and facilitator.
 type shared struct {
-	devnet   *devnet.Devnet
-	fac      *facilitator.Service
-	network  string
-	assets   []AssetConfig
-	tempDir  string
-	settler  common.Address
-	chainURL string
+	merchants sync.Map // pay_to addresses of the paywall routes
+	devnet    *devnet.Devnet
+	fac       *facilitator.Service
+	network   string
+	assets    []AssetConfig
+	tempDir   string
+	settler   common.Address
+	chainURL  string
+	aa        *facilitator.AANative
 }
 
 // Destruct stops the facilitator and the devnet when the last config using
@@ -151,6 +171,9 @@ func (a *App) Provision(ctx caddy.Context) error {
 
 func (a *App) validate() error {
 	var errs []error
+	if a.PaymasterKey != "" && !isPlaceholder(a.PaymasterKey) {
+		errs = append(errs, errors.New("paymaster_key must be an {env.*} or {file.*} placeholder"))
+	}
 	if a.SettlerKey != "" && !isPlaceholder(a.SettlerKey) {
 		errs = append(errs, errors.New("settler_key must be an {env.*} or {file.*} placeholder: a key written into the config would be shown by the admin API"))
 	}
@@ -232,19 +255,57 @@ func (a *App) start(key *ecdsa.PrivateKey) (*shared, error) {
 	for i, as := range s.assets {
 		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version}
 	}
+	aa, err := a.aaNative(s)
+	if err != nil {
+		s.Destruct()
+		return nil, err
+	}
 	fac, err := facilitator.New(ctx, facilitator.Config{
-		Network: s.network, RPCURL: rpcURL, SettlerKey: key, Assets: assets,
+		Network: s.network, RPCURL: rpcURL, SettlerKey: key, Assets: assets, AANative: aa,
 		StorePath: storePath, ReceiptTimeout: time.Duration(a.ReceiptTimeout), Logger: a.log.Named("facilitator"),
 	})
 	if err != nil {
 		s.Destruct()
 		return nil, err
 	}
-	s.fac, s.chainURL = fac, rpcURL
+	s.fac, s.chainURL, s.aa = fac, rpcURL, aa
 	a.log.Info("x402 facilitator ready",
 		zap.String("network", s.network), zap.String("rpc", rpcURL),
 		zap.Stringer("settler", s.settler), zap.String("store", storePath))
 	return s, nil
+}
+
+// aaNative is the aa-native configuration, or nil when its contracts are
+// not known.
+func (a *App) aaNative(s *shared) (*facilitator.AANative, error) {
+	addr := func(v string, def common.Address) common.Address {
+		if v != "" {
+			return common.HexToAddress(v)
+		}
+		return def
+	}
+	var c devnet.Contracts
+	if s.devnet != nil {
+		c = s.devnet.Contracts
+	}
+	aa := &facilitator.AANative{
+		EntryPoint: addr(a.EntryPoint, c.EntryPoint), Factory: addr(a.AccountFactory, c.AccountFactory),
+		Settlement: addr(a.Settlement, c.Settlement), Paymaster: addr(a.Paymaster, c.Paymaster),
+		AllowMerchant: func(m common.Address) bool { _, ok := s.merchants.Load(m); return ok },
+	}
+	if aa.EntryPoint == (common.Address{}) || aa.Factory == (common.Address{}) || aa.Settlement == (common.Address{}) || aa.Paymaster == (common.Address{}) {
+		return nil, nil
+	}
+	if a.PaymasterURL != "" {
+		key := DevPaymasterKey
+		if a.PaymasterKey != "" {
+			key = strings.TrimSpace(caddy.NewReplacer().ReplaceKnown(a.PaymasterKey, ""))
+		} else if s.devnet == nil {
+			return nil, errors.New("paymaster_key is required with paymaster_url outside the devnet")
+		}
+		aa.Sponsor = &paymaster.Client{URL: a.PaymasterURL, APIKey: key, Header: "X-Paymaster-Api-Key"}
+	}
+	return aa, nil
 }
 
 // Start is a no-op: the shared resources start in Provision.
@@ -300,3 +361,12 @@ var (
 	_ caddy.Provisioner  = (*App)(nil)
 	_ caddy.CleanerUpper = (*App)(nil)
 )
+
+// aaExtra is the extra of aa-native offers, or nil when aa-native is off.
+func (a *App) aaExtra() *x402.Extra {
+	if a.shared == nil || a.shared.aa == nil || a.SponsorURL == "" {
+		return nil
+	}
+	aa := a.shared.aa
+	return &x402.Extra{EntryPoint: aa.EntryPoint.Hex(), Factory: aa.Factory.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.SponsorURL}
+}

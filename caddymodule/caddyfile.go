@@ -33,6 +33,13 @@ func init() {
 //		asset           <address> <eip712-name> <eip712-version> [<decimals>]
 //		receipt_timeout <duration>
 //		facilitator_url <url>
+//		entry_point     <address>   (aa-native; devnet defaults)
+//		account_factory <address>
+//		settlement      <address>
+//		paymaster       <address>
+//		paymaster_url   <url>       (where /sponsor forwards)
+//		paymaster_key   {env.NAME} | {file.PATH}
+//		sponsor_url     <url>       (the public /sponsor, in offers)
 //	}
 func parseGlobal(d *caddyfile.Dispenser, _ any) (any, error) {
 	app := new(App)
@@ -63,6 +70,20 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			err = oneArg(d, &a.StorePath)
 		case "facilitator_url":
 			err = oneArg(d, &a.FacilitatorURL)
+		case "entry_point":
+			err = oneArg(d, &a.EntryPoint)
+		case "account_factory":
+			err = oneArg(d, &a.AccountFactory)
+		case "settlement":
+			err = oneArg(d, &a.Settlement)
+		case "paymaster":
+			err = oneArg(d, &a.Paymaster)
+		case "paymaster_url":
+			err = oneArg(d, &a.PaymasterURL)
+		case "paymaster_key":
+			err = oneArg(d, &a.PaymasterKey)
+		case "sponsor_url":
+			err = oneArg(d, &a.SponsorURL)
 		case "asset":
 			args := d.RemainingArgs()
 			if len(args) < 3 || len(args) > 4 {

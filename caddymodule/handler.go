@@ -9,6 +9,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/ethereum/go-ethereum/common"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/paywall"
@@ -86,6 +87,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	if app.shared != nil {
+		app.shared.merchants.Store(common.HexToAddress(h.PayTo), true)
+	}
 	h.paywall, err = paywall.New(paywall.Config{
 		Accepts: offers, Facilitator: fac, Origin: h.Origin,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
@@ -108,8 +112,14 @@ func (h *Handler) offers(app *App) ([]x402.PaymentRequirements, map[string]uint8
 		schemes = []string{x402.SchemeExact}
 	}
 	for _, s := range schemes {
-		if s != x402.SchemeExact {
-			return nil, nil, fmt.Errorf("x402: scheme %q is not supported yet (supported: exact)", s)
+		switch s {
+		case x402.SchemeExact:
+		case x402.SchemeAANative:
+			if app.aaExtra() == nil {
+				return nil, nil, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url")
+			}
+		default:
+			return nil, nil, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native)", s)
 		}
 	}
 	known := app.assets()
@@ -148,9 +158,13 @@ func (h *Handler) offers(app *App) ([]x402.PaymentRequirements, map[string]uint8
 			}
 		}
 		for _, s := range schemes {
+			extra := &x402.Extra{Name: a.Name, Version: a.Version}
+			if s == x402.SchemeAANative {
+				extra = app.aaExtra()
+			}
 			offers = append(offers, x402.PaymentRequirements{
 				Scheme: s, Network: app.networkID(), Amount: amount, Asset: a.Address, PayTo: h.PayTo,
-				MaxTimeoutSeconds: timeout, Extra: &x402.Extra{Name: a.Name, Version: a.Version},
+				MaxTimeoutSeconds: timeout, Extra: extra,
 			})
 		}
 	}

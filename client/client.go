@@ -47,6 +47,15 @@ type Transport struct {
 	// Retries is how many times a paid request answered with 503 is
 	// repeated with the same payment; default 5.
 	Retries int
+	// Schemes are the schemes this transport pays, in order of preference;
+	// default exact only. aa-native also needs RPC.
+	Schemes []string
+	// RPC is the chain's JSON-RPC URL, which aa-native payments read the
+	// smart account's state from.
+	RPC string
+	// RequestHashFunc, if set, chooses aa-native request hashes instead of
+	// RequestHash with a random salt, for merchants that assign them.
+	RequestHashFunc func(sender common.Address, nonce *big.Int, resource string) common.Hash
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }
@@ -91,7 +100,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	payment, err := t.Pay(challenge, offer)
+	var payment *x402.PaymentPayload
+	if offer.Scheme == x402.SchemeAANative {
+		payment, err = t.PayAANative(req.Context(), challenge, offer)
+	} else {
+		payment, err = t.Pay(challenge, offer)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -151,29 +165,52 @@ func readChallenge(resp *http.Response) (*x402.PaymentRequired, error) {
 	return &pr, pr.Validate()
 }
 
-// choose picks the first offer this transport can and may pay.
+// choose picks the offer this transport prefers among those it can and may
+// pay.
 func (t *Transport) choose(offers []x402.PaymentRequirements) (*x402.PaymentRequirements, error) {
 	var reasons []string
-	for i := range offers {
-		o := &offers[i]
-		if err := t.acceptable(o); err != nil {
-			reasons = append(reasons, fmt.Sprintf("%s on %s: %v", o.Scheme, o.Network, err))
-			continue
+	for _, scheme := range t.schemes() {
+		for i := range offers {
+			o := &offers[i]
+			if o.Scheme != scheme {
+				continue
+			}
+			if err := t.acceptable(o); err != nil {
+				reasons = append(reasons, fmt.Sprintf("%s on %s: %v", o.Scheme, o.Network, err))
+				continue
+			}
+			return o, nil
 		}
-		return o, nil
+	}
+	if len(reasons) == 0 {
+		reasons = append(reasons, fmt.Sprintf("no offer of the schemes %v", t.schemes()))
 	}
 	return nil, fmt.Errorf("%w: %s", ErrNoAcceptableOffer, strings.Join(reasons, "; "))
 }
 
-func (t *Transport) acceptable(o *x402.PaymentRequirements) error {
-	if o.Scheme != x402.SchemeExact {
-		return errors.New("scheme not supported")
+func (t *Transport) schemes() []string {
+	if len(t.Schemes) > 0 {
+		return t.Schemes
 	}
+	return []string{x402.SchemeExact}
+}
+
+func (t *Transport) acceptable(o *x402.PaymentRequirements) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	if o.Extra == nil || o.Extra.Name == "" || o.Extra.Version == "" {
-		return errors.New("the offer does not name the token's EIP-712 domain (extra.name, extra.version)")
+	switch o.Scheme {
+	case x402.SchemeExact:
+		if o.Extra == nil || o.Extra.Name == "" || o.Extra.Version == "" {
+			return errors.New("the offer does not name the token's EIP-712 domain (extra.name, extra.version)")
+		}
+	case x402.SchemeAANative:
+		if o.Extra == nil || !common.IsHexAddress(o.Extra.EntryPoint) || !common.IsHexAddress(o.Extra.Factory) ||
+			!common.IsHexAddress(o.Extra.Settlement) || o.Extra.SponsorURL == "" {
+			return errors.New("the offer lacks extra.entryPoint, factory, settlement or sponsorUrl")
+		}
+	default:
+		return errors.New("scheme not supported")
 	}
 	amount, _ := x402.ParseAmount(o.Amount)
 	if amount.Cmp(t.MaxAmount) > 0 {

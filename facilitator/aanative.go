@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -84,7 +83,7 @@ func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation) (
 	if !allowed {
 		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: fmt.Sprintf("token %s is not allowlisted", settle.Token)}
 	}
-	if m := s.cfg.AANative.Merchants; len(m) > 0 && !slices.Contains(m, settle.Merchant) {
+	if allow := s.cfg.AANative.AllowMerchant; allow != nil && !allow(settle.Merchant) {
 		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: fmt.Sprintf("merchant %s is not served by this facilitator", settle.Merchant)}
 	}
 	if settle.Amount.Sign() <= 0 || settle.RequestHash == (common.Hash{}) {

@@ -82,9 +82,9 @@ type AANative struct {
 	// Sponsor forwards sponsorship requests to the paymaster with the
 	// facilitator's server-side key; nil turns /sponsor off.
 	Sponsor Sponsor
-	// Merchants are the payees whose settlements /sponsor sponsors; empty
-	// means any payee.
-	Merchants []common.Address
+	// AllowMerchant says whether /sponsor sponsors settlements to a payee;
+	// nil means any payee.
+	AllowMerchant func(common.Address) bool
 	// MaxBundle and BundleWait shape the built-in bundler's bundles;
 	// defaults 50 operations and 50 ms.
 	MaxBundle  int

@@ -4,8 +4,11 @@
 //	go run ./examples/payer -url http://localhost:8080/paid/report
 //
 // By default it pays with test account #1 of the devnet's public test
-// mnemonic, at most 0.05 tokens of 6 decimals. Use -key (or the X402_KEY
-// environment variable) for another key.
+// mnemonic, at most 0.05 tokens of 6 decimals, in the exact scheme.
+// -scheme aa-native pays from the key's ERC-4337 smart account instead (it
+// deploys itself on its first payment; the devnet funds the test keys'
+// smart accounts). Use -key (or the X402_KEY environment variable) for
+// another key.
 package main
 
 import (
@@ -33,6 +36,8 @@ func main() {
 	keyHex := flag.String("key", os.Getenv("X402_KEY"), "hex private key of the payer (default: devnet test account #1)")
 	maxPrice := flag.String("max", "0.05", "the most to pay, in whole tokens")
 	decimals := flag.Uint("decimals", 6, "the token's decimals, for -max")
+	scheme := flag.String("scheme", "exact", "exact (EIP-3009 from the key's address) or aa-native (ERC-4337 from the key's smart account)")
+	rpcURL := flag.String("rpc", "http://127.0.0.1:8545", "the chain's JSON-RPC (aa-native reads the smart account from it)")
 	flag.Parse()
 
 	if *keyHex == "" {
@@ -48,7 +53,7 @@ func main() {
 	}
 	max, _ := new(big.Int).SetString(limit, 10)
 
-	c := &http.Client{Timeout: 2 * time.Minute, Transport: &client.Transport{Key: key, MaxAmount: max}}
+	c := &http.Client{Timeout: 2 * time.Minute, Transport: &client.Transport{Key: key, MaxAmount: max, Schemes: []string{*scheme}, RPC: *rpcURL}}
 	fmt.Printf("payer %s\nGET %s\n", crypto.PubkeyToAddress(key.PublicKey), *url)
 	resp, err := c.Get(*url)
 	if err != nil {
@@ -64,7 +69,10 @@ func main() {
 	case !ok:
 		fmt.Println("(no payment was needed)")
 	case receipt.Success:
-		fmt.Printf("paid %s of %s on %s\ntransaction %s\n", receipt.Amount, receipt.Asset, receipt.Network, receipt.TransactionHash)
+		fmt.Printf("paid %s of %s on %s (%s)\ntransaction %s\n", receipt.Amount, receipt.Asset, receipt.Network, receipt.Scheme, receipt.TransactionHash)
+		if receipt.UserOpHash != "" {
+			fmt.Printf("userOpHash %s\nrequestHash %s\n", receipt.UserOpHash, receipt.RequestHash)
+		}
 	default:
 		fail(fmt.Sprintf("payment failed: %s %s", receipt.ErrorCode, receipt.Message))
 	}

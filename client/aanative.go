@@ -1,0 +1,182 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// RequestHash derives a payment's settlement request hash:
+//
+//	keccak256("x402:aa-native:v1" ‖ chainId (32 bytes) ‖ settlement ‖
+//	          sender ‖ nonce (32 bytes) ‖ resource URL ‖ 32 random bytes)
+//
+// It names the payment uniquely (the random part) while tying it to what
+// it pays for, so a merchant can recompute it from the payment.
+func RequestHash(chainID *big.Int, settlement, sender common.Address, nonce *big.Int, resource string, salt [32]byte) common.Hash {
+	return crypto.Keccak256Hash(
+		[]byte("x402:aa-native:v1"), common.LeftPadBytes(chainID.Bytes(), 32), settlement.Bytes(), sender.Bytes(),
+		common.LeftPadBytes(nonce.Bytes(), 32), []byte(resource), salt[:],
+	)
+}
+
+// PayAANative signs an aa-native payment: from the signer key alone it derives
+// the SimpleAccount (salt 0) of the offer's factory, adds initCode if the
+// account is not deployed yet, builds executeBatch(approve, settle) with a
+// fresh request hash, has the offer's sponsorUrl sponsor the gas, and signs
+// the UserOperation hash. It needs the chain's RPC (Transport.RPC) to read
+// the account's nonce and deployment.
+func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequired, offer *x402.PaymentRequirements) (*x402.PaymentPayload, error) {
+	if t.RPC == "" {
+		return nil, errors.New("x402 client: aa-native needs Transport.RPC, the chain's JSON-RPC URL")
+	}
+	chain, err := rpc.DialContext(ctx, t.RPC) // HTTP: connects on first call
+	if err != nil {
+		return nil, err
+	}
+	defer chain.Close()
+	ex := offer.Extra
+	chainID, _ := x402.ParseNetwork(offer.Network)
+	var (
+		entryPoint = common.HexToAddress(ex.EntryPoint)
+		factoryA   = common.HexToAddress(ex.Factory)
+		settlement = common.HexToAddress(ex.Settlement)
+		token      = common.HexToAddress(offer.Asset)
+		payTo      = common.HexToAddress(offer.PayTo)
+		owner      = crypto.PubkeyToAddress(t.Key.PublicKey)
+		factory    = contracts.NewSimpleAccountFactory()
+		ep         = contracts.NewEntryPoint()
+		salt       = new(big.Int)
+	)
+	amount, _ := x402.ParseAmount(offer.Amount)
+	call := func(to common.Address, data []byte) ([]byte, error) {
+		var out hexutil.Bytes
+		err := chain.CallContext(ctx, &out, "eth_call", map[string]any{"to": to, "data": hexutil.Bytes(data)}, "latest")
+		return out, err
+	}
+	out, err := call(factoryA, factory.PackGetAddress(owner, salt))
+	if err != nil {
+		return nil, fmt.Errorf("x402 client: deriving the smart account: %w", err)
+	}
+	sender, err := factory.UnpackGetAddress(out)
+	if err != nil {
+		return nil, err
+	}
+	var code hexutil.Bytes
+	if err := chain.CallContext(ctx, &code, "eth_getCode", sender, "latest"); err != nil {
+		return nil, err
+	}
+	initCode := []byte{}
+	if len(code) == 0 {
+		initCode = append(factoryA.Bytes(), factory.PackCreateAccount(owner, salt)...)
+	}
+	if out, err = call(entryPoint, ep.PackGetNonce(sender, new(big.Int))); err != nil {
+		return nil, fmt.Errorf("x402 client: reading the account's nonce: %w", err)
+	}
+	nonce, err := ep.UnpackGetNonce(out)
+	if err != nil {
+		return nil, err
+	}
+	var random [32]byte
+	if _, err := rand.Read(random[:]); err != nil {
+		return nil, err
+	}
+	resource := ""
+	if challenge.Resource != nil {
+		resource = challenge.Resource.URL
+	}
+	requestHash := RequestHash(new(big.Int).SetUint64(chainID), settlement, sender, nonce, resource, random)
+	if t.RequestHashFunc != nil {
+		requestHash = t.RequestHashFunc(sender, nonce, resource)
+	}
+	callData := contracts.NewSimpleAccount().PackExecuteBatch(
+		[]common.Address{token, settlement},
+		[][]byte{
+			contracts.NewDevUSD().PackApprove(settlement, amount),
+			contracts.NewX402Settlement().PackSettle(payTo, token, amount, requestHash),
+		},
+	)
+	unsigned := x402.UserOperation{
+		Sender: sender.Hex(), Nonce: hexutil.EncodeBig(nonce), InitCode: hexutil.Encode(initCode), CallData: hexutil.Encode(callData),
+		CallGasLimit: "0x", VerificationGasLimit: "0x", PreVerificationGas: "0x", MaxFeePerGas: "0x", MaxPriorityFeePerGas: "0x",
+		PaymasterAndData: "0x", Signature: "0x",
+	}
+	sponsored, err := t.sponsor(ctx, ex.SponsorURL, unsigned, entryPoint)
+	if err != nil {
+		return nil, err
+	}
+	op, err := contracts.UserOperationHex(sponsored).Decode(false)
+	if err != nil {
+		return nil, fmt.Errorf("x402 client: the sponsored operation does not decode: %w", err)
+	}
+	if op.Sender != sender || !bytes.Equal(op.CallData, callData) || op.Nonce.Cmp(nonce) != 0 {
+		return nil, errors.New("x402 client: the sponsor changed the operation")
+	}
+	sig, err := contracts.SignHash(contracts.UserOpHash(op, entryPoint, new(big.Int).SetUint64(chainID)), t.Key)
+	if err != nil {
+		return nil, err
+	}
+	sponsored.Signature = hexutil.Encode(sig)
+	payload, err := json.Marshal(x402.AANativePayload{
+		UserOp: sponsored,
+		SettlementCallSpec: x402.SettlementCallSpec{
+			Merchant: payTo.Hex(), Token: token.Hex(), Amount: amount.String(), RequestHash: requestHash.Hex(),
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &x402.PaymentPayload{X402Version: x402.Version, Resource: challenge.Resource, Accepted: *offer, Payload: payload}, nil
+}
+
+// sponsor calls pm_sponsor_userop at the offer's sponsorUrl (no key: the
+// merchant's facilitator sponsors its own settlements).
+func (t *Transport) sponsor(ctx context.Context, url string, op x402.UserOperation, entryPoint common.Address) (x402.UserOperation, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "pm_sponsor_userop", "params": []any{op, entryPoint.Hex(), map[string]any{"type": 0}}})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return op, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	base := t.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	resp, err := base.RoundTrip(req)
+	if err != nil {
+		return op, fmt.Errorf("x402 client: asking for sponsorship: %w", err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	var res struct {
+		Result *x402.UserOperation `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return op, fmt.Errorf("x402 client: the sponsor answered %d without JSON-RPC", resp.StatusCode)
+	}
+	if res.Error != nil {
+		return op, fmt.Errorf("x402 client: sponsorship refused (%d): %s", res.Error.Code, res.Error.Message)
+	}
+	if res.Result == nil {
+		return op, errors.New("x402 client: the sponsor returned no operation")
+	}
+	return *res.Result, nil
+}
