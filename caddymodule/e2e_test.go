@@ -55,6 +55,8 @@ const e2eCaddyfile = `{
 		network devnet
 		devnet_addr 127.0.0.1:{{chain}}
 		settler_key {env.X402_E2E_SETTLER_KEY}
+		paymaster_url http://127.0.0.1:{{paymaster}}
+		sponsor_url http://127.0.0.1:{{facilitator}}/sponsor
 	}
 }
 
@@ -75,6 +77,15 @@ http://:{{api}} {
 		}
 		reverse_proxy {{stream}} {
 			flush_interval -1
+		}
+	}
+	handle /aa/* {
+		x402 0.01 {
+			pay_to {{merchant}}
+			schemes aa-native
+		}
+		reverse_proxy 127.0.0.1:{{upstream}} {
+			rewrite /paid/report
 		}
 	}
 	handle /paid/* {
@@ -105,7 +116,8 @@ http://:{{paymaster}} {
 	bind 127.0.0.1
 	x402_paymaster {
 		project demo {
-			balance 10
+			balance 100
+			max_in_flight 500
 		}
 	}
 }
@@ -113,6 +125,7 @@ http://:{{paymaster}} {
 
 type e2e struct {
 	t        *testing.T
+	chainURL string
 	api      string
 	fac      string
 	admin    string
@@ -171,7 +184,9 @@ func (e *e2e) payment(key *ecdsa.PrivateKey, mutate func(*x402.PaymentRequiremen
 }
 
 func TestEndToEnd(t *testing.T) {
-	settlerKey, _ := devnet.DeriveKey(devnet.TestMnemonic, 0)
+	// The settler is account #8, so account #0, which owns the contracts,
+	// can send admin transactions without racing the settler's nonces.
+	settlerKey, _ := devnet.DeriveKey(devnet.TestMnemonic, 8)
 	secret := fmt.Sprintf("%x", crypto.FromECDSA(settlerKey))
 	t.Setenv("X402_E2E_SETTLER_KEY", secret)
 
@@ -225,7 +240,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	defer eth.Close()
 	e := &e2e{
-		t: t, api: fmt.Sprintf("http://127.0.0.1:%d", ports["api"]), fac: fmt.Sprintf("http://127.0.0.1:%d", ports["facilitator"]),
+		t: t, chainURL: fmt.Sprintf("http://127.0.0.1:%d", ports["chain"]), api: fmt.Sprintf("http://127.0.0.1:%d", ports["api"]), fac: fmt.Sprintf("http://127.0.0.1:%d", ports["facilitator"]),
 		admin: fmt.Sprintf("http://127.0.0.1:%d", ports["admin"]), eth: eth,
 		token: common.HexToAddress("0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"), merchant: merchant,
 	}
@@ -433,6 +448,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("%d %s", resp.StatusCode, body)
 		}
 	})
+	t.Run("aa-native", func(t *testing.T) { e.aaNative(t) })
 	t.Run("metrics", func(t *testing.T) {
 		resp, err := http.Get(e.admin + "/metrics")
 		if err != nil {
@@ -466,7 +482,8 @@ func TestEndToEnd(t *testing.T) {
 		}
 		resp.Body.Close()
 		if resp.StatusCode != 200 {
-			t.Fatalf("paid after reload: %d", resp.StatusCode)
+			pr, _ := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+			t.Fatalf("paid after reload: %d %+v", resp.StatusCode, pr)
 		}
 		if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 10_000 {
 			t.Fatalf("merchant got %s after the reload (chain reset?)", got)

@@ -9,9 +9,10 @@
 // that speaks Ethereum (ethclient, viem, a bundler, a wallet) can use it.
 //
 // By default a block is sealed as soon as a transaction arrives. In that mode
-// a block's time is max(now, parent+1), so under load the chain's clock can
-// run ahead of the wall clock; compare validity windows against the latest
-// block's time as well as the wall clock.
+// a block's time is max(now, parent+1), so a burst of blocks moves the
+// chain's clock ahead of the wall clock; the devnet caps that lead at
+// MaxClockLead by waiting, and compares of validity windows should still use
+// the latest block's time as well as the wall clock.
 package devnet
 
 import (
@@ -24,11 +25,14 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/eth"
 	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
 	"github.com/ethereum/go-ethereum/eth/tracers"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/p2p"
 	"github.com/ethereum/go-ethereum/params"
@@ -210,6 +214,48 @@ type Devnet struct {
 	node   *node.Node
 	beacon *catalyst.SimulatedBeacon
 	log    *zap.Logger
+	quit   chan struct{}
+	sealed chan struct{}
+}
+
+// MaxClockLead is how far ahead of the wall clock the devnet's chain may run
+// when it seals blocks on demand. Each block must be at least a second
+// after its parent, so a burst of blocks moves the chain's clock forward;
+// past this lead the devnet waits for the wall clock instead of sealing at
+// once, so validity windows (such as an exact payment's 60 s) keep meaning
+// what they say. Concurrent transactions share blocks and are not slowed.
+const MaxClockLead = 15 * time.Second
+
+// sealOnDemand seals a block as soon as transactions are pending, keeping
+// the chain's clock at most MaxClockLead ahead of the wall clock.
+func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, quit <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	pool := backend.TxPool()
+	newTxs := make(chan core.NewTxsEvent, 256)
+	sub := pool.SubscribeTransactions(newTxs, true)
+	defer sub.Unsubscribe()
+	for {
+		select {
+		case <-quit:
+			return
+		case <-newTxs:
+		}
+		for {
+			lead := time.Until(time.Unix(int64(backend.BlockChain().CurrentBlock().Time), 0))
+			if wait := lead - MaxClockLead; wait > 0 {
+				select {
+				case <-quit:
+					return
+				case <-time.After(wait):
+				}
+			}
+			beacon.Commit()
+			pool.Sync()
+			if pending, _ := pool.Stats(); pending == 0 {
+				break
+			}
+		}
+	}
 }
 
 // Start builds the genesis, starts the chain and its HTTP JSON-RPC server,
@@ -260,7 +306,7 @@ func Start(ctx context.Context, cfg Config) (*Devnet, error) {
 		DataDir:              "", // in memory
 		HTTPHost:             host,
 		HTTPPort:             port,
-		HTTPModules:          []string{"eth", "net", "web3", "txpool", "debug", "dev"},
+		HTTPModules:          []string{"eth", "net", "web3", "txpool", "debug"},
 		HTTPVirtualHosts:     []string{"*"},
 		HTTPCors:             []string{"*"},
 		HTTPTimeouts:         rpc.DefaultHTTPTimeouts,
@@ -292,14 +338,19 @@ func Start(ctx context.Context, cfg Config) (*Devnet, error) {
 		stack.Close()
 		return nil, fmt.Errorf("creating beacon: %w", err)
 	}
-	// With period 0, registering the APIs starts the seal-on-new-transaction
-	// loop; the beacon's lifecycle stops it with the node.
-	catalyst.RegisterSimulatedBeaconAPIs(stack, beacon)
+	// With a period, the beacon's lifecycle seals on a timer. Without one,
+	// the devnet's own loop seals as transactions arrive (see sealOnDemand).
 	stack.RegisterLifecycle(beacon)
 	if err := stack.Start(); err != nil {
-		beacon.Stop()
 		stack.Close()
 		return nil, fmt.Errorf("starting node on %s: %w", cfg.Addr, err)
+	}
+	quit := make(chan struct{})
+	sealed := make(chan struct{})
+	if cfg.BlockPeriod == 0 {
+		go sealOnDemand(backend, beacon, quit, sealed)
+	} else {
+		close(sealed)
 	}
 
 	d := &Devnet{
@@ -315,6 +366,8 @@ func Start(ctx context.Context, cfg Config) (*Devnet, error) {
 		node:            stack,
 		beacon:          beacon,
 		log:             cfg.Logger,
+		quit:            quit,
+		sealed:          sealed,
 	}
 	if err := d.waitReady(ctx); err != nil {
 		d.Close()
@@ -361,8 +414,31 @@ func (d *Devnet) Close() error {
 	if d.node == nil {
 		return nil
 	}
+	close(d.quit)
+	<-d.sealed
 	err := d.node.Close()
 	d.node = nil
 	d.log.Info("devnet stopped")
 	return err
+}
+
+// Wait returns the receipt of a transaction once it is mined, polling the
+// devnet every few milliseconds (bind.WaitMined polls once a second).
+func (d *Devnet) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	client, err := ethclient.DialContext(ctx, d.URL)
+	if err != nil {
+		return nil, err
+	}
+	defer client.Close()
+	for {
+		r, err := client.TransactionReceipt(ctx, hash)
+		if err == nil {
+			return r, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -105,7 +104,7 @@ func (c *chain) send(key *ecdsa.PrivateKey, to common.Address, input []byte, gas
 	if err := c.client.SendTransaction(ctx, tx); err != nil {
 		c.t.Fatalf("sending: %v", err)
 	}
-	receipt, err := bind.WaitMined(ctx, c.client, tx.Hash())
+	receipt, err := c.Wait(ctx, tx.Hash())
 	if err != nil {
 		c.t.Fatalf("waiting for %s: %v", tx.Hash(), err)
 	}
@@ -616,4 +615,24 @@ func TestPortInUse(t *testing.T) {
 		t.Fatal("second devnet started on a busy port")
 	}
 	t.Logf("busy port: %v", err)
+}
+
+// A long run of sequential transactions does not push the chain's clock
+// more than MaxClockLead ahead of the wall clock.
+func TestClockLeadIsBounded(t *testing.T) {
+	t.Parallel()
+	c := start(t, Config{})
+	token := contracts.NewDevUSD()
+	for i := 0; i < 25; i++ {
+		c.send(c.Accounts[2].Key, c.Token.Address, token.PackTransfer(c.Accounts[3].Address, big.NewInt(1)), 100_000)
+	}
+	head, err := c.client.HeaderByNumber(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lead := time.Until(time.Unix(int64(head.Time), 0))
+	if head.Number.Uint64() < 25 || lead > MaxClockLead+time.Second {
+		t.Fatalf("after %d blocks the chain is %v ahead", head.Number, lead)
+	}
+	t.Logf("25 sequential blocks: chain clock %v ahead of the wall clock", lead.Round(time.Second))
 }

@@ -337,6 +337,15 @@ func requirementsHash(r *x402.PaymentRequirements) common.Hash {
 // verify runs the scheme's checks and then the replay store.
 func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
 	if err := s.verifyScheme(ctx, req, p); err != nil {
+		// A payment this facilitator already took fails the chain's checks
+		// for that very reason (a used nonce, a deployed account): call it
+		// what it is.
+		var xe *x402.Error
+		if errors.As(err, &xe) && xe.Reason != x402.ReasonReplay {
+			if rec, serr := s.store.Get(p.key); serr == nil && rec != nil {
+				return x402.Invalid(x402.ReasonReplay, "this payment was already submitted for settlement (%s)", rec.State)
+			}
+		}
 		return err
 	}
 	rec, err := s.store.Get(p.key)

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -180,7 +179,7 @@ func (e *env) send(key *ecdsa.PrivateKey, to common.Address, data []byte, gas ui
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	r, err := bind.WaitMined(ctx, e.eth, tx.Hash())
+	r, err := e.chain.Wait(ctx, tx.Hash())
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum"
-	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -353,7 +352,7 @@ func (e *env) send(key *ecdsa.PrivateKey, to common.Address, data []byte, value 
 	if err := e.eth.SendTransaction(ctx, tx); err != nil {
 		e.t.Fatal(err)
 	}
-	if r, err := bind.WaitMined(ctx, e.eth, tx.Hash()); err != nil || r.Status != 1 {
+	if r, err := e.chain.Wait(ctx, tx.Hash()); err != nil || r.Status != 1 {
 		e.t.Fatalf("tx: %v %v", r, err)
 	}
 }
