@@ -235,7 +235,12 @@ func (e *e2e) aaNative(t *testing.T) {
 				resp.Body.Close()
 				res, ok, _ := client.Receipt(resp)
 				if resp.StatusCode != 200 || !ok || !res.Success {
-					t.Errorf("%d %+v", resp.StatusCode, res)
+					pr, _ := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+					reason := ""
+					if pr != nil {
+						reason = pr.Error
+					}
+					t.Errorf("%d %+v %s", resp.StatusCode, res, reason)
 					return
 				}
 				mu.Lock()

@@ -233,6 +233,17 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatalf("loading: %v", err)
 	}
 	defer caddy.Stop()
+	defer func() {
+		if !t.Failed() {
+			return
+		}
+		logs, _ := os.ReadFile(logFile)
+		for _, line := range strings.Split(string(logs), "\n") {
+			if strings.Contains(line, `"level":"warn"`) || strings.Contains(line, `"level":"error"`) {
+				t.Log(line)
+			}
+		}
+	}()
 
 	eth, err := ethclient.Dial(fmt.Sprintf("http://127.0.0.1:%d", ports["chain"]))
 	if err != nil {

@@ -335,27 +335,24 @@ func requirementsHash(r *x402.PaymentRequirements) common.Hash {
 }
 
 // verify runs the scheme's checks and then the replay store.
+//
+// The replay store is read first: a payment this facilitator already took
+// would fail the chain's checks for that very reason (a used nonce, a
+// deployed account). A finished one is replay. One whose settlement is
+// still pending is valid: it is the same payment retried after a 503, and
+// Settle resumes its settlement rather than starting another.
 func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
-	if err := s.verifyScheme(ctx, req, p); err != nil {
-		// A payment this facilitator already took fails the chain's checks
-		// for that very reason (a used nonce, a deployed account): call it
-		// what it is.
-		var xe *x402.Error
-		if errors.As(err, &xe) && xe.Reason != x402.ReasonReplay {
-			if rec, serr := s.store.Get(p.key); serr == nil && rec != nil {
-				return x402.Invalid(x402.ReasonReplay, "this payment was already submitted for settlement (%s)", rec.State)
-			}
-		}
-		return err
-	}
 	rec, err := s.store.Get(p.key)
 	if err != nil {
 		return err
 	}
 	if rec != nil {
+		if rec.PayloadHash == p.hash && !rec.State.Final() {
+			return nil
+		}
 		return x402.Invalid(x402.ReasonReplay, "this payment was already submitted for settlement (%s)", rec.State)
 	}
-	return nil
+	return s.verifyScheme(ctx, req, p)
 }
 
 // ErrUnavailable wraps verification failures that say nothing of the

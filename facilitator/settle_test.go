@@ -255,6 +255,11 @@ func TestSettleSurvivesRestart(t *testing.T) {
 	if resp.StatusCode != http.StatusServiceUnavailable || first.ErrorCode != x402.ErrorReceiptTimeout || first.TransactionHash == "" || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("first settle: %d %+v", resp.StatusCode, first)
 	}
+	// Verifying it again, as a merchant's retry does, says valid: its
+	// settlement is pending, and Settle will resume it.
+	if v, err := e.client.Verify(context.Background(), req); err != nil || !v.IsValid {
+		t.Fatalf("verify of a pending payment: %+v %v", v, err)
+	}
 	// Stop before the receipt, and start again on the same store.
 	e.stop()
 	e.cfg.ReceiptTimeout = 20 * time.Second

@@ -1,6 +1,7 @@
 package facilitator
 
 import (
+	"context"
 	"encoding/json"
 	"math/big"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -32,16 +34,24 @@ func TestVerifyReasons(t *testing.T) {
 	if !settled.Success {
 		t.Fatalf("settling the setup payment: %+v", settled)
 	}
-	// The same authorization, its store record removed, is refused by the
-	// on-chain authorizationState check alone.
+	// An authorization spent directly on the token, never through this
+	// facilitator, is refused by the on-chain authorizationState check.
 	onChainOnly := e.pay(payer, merchant, 1000)
 	{
-		var a x402.ExactPayload
-		json.Unmarshal(used.PaymentPayload.Payload, &a)
-		var b x402.ExactPayload
-		json.Unmarshal(onChainOnly.PaymentPayload.Payload, &b)
-		b = a
-		onChainOnly.PaymentPayload.Payload, _ = json.Marshal(b)
+		p, _ := e.svc.decode(onChainOnly)
+		data := e.svc.exact.Call(p.auth)
+		relayer := e.chain.Accounts[5].Key
+		nonce, _ := e.eth.PendingNonceAt(context.Background(), e.chain.Accounts[5].Address)
+		tx, _ := types.SignNewTx(relayer, types.LatestSignerForChainID(e.chain.ChainID), &types.DynamicFeeTx{
+			ChainID: e.chain.ChainID, Nonce: nonce, To: &e.chain.Token.Address, Data: data, Gas: 200_000,
+			GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11),
+		})
+		if err := e.eth.SendTransaction(context.Background(), tx); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := e.chain.Wait(context.Background(), tx.Hash()); err != nil || r.Status != 1 {
+			t.Fatalf("spending the authorization directly: %v %v", r, err)
+		}
 	}
 
 	tests := []struct {
@@ -73,7 +83,7 @@ func TestVerifyReasons(t *testing.T) {
 		{
 			name:   "replay: settled through this facilitator",
 			build:  func() *x402.VerifyRequest { return used },
-			reason: x402.ReasonReplay, message: "already used",
+			reason: x402.ReasonReplay, message: "already submitted for settlement (settled)",
 		},
 		{
 			name:   "replay: nonce used on chain",

@@ -61,6 +61,10 @@ type BuiltIn struct {
 	// MaxWait is how long the first operation waits for company; default
 	// 50 ms.
 	MaxWait time.Duration
+	// MaxBundleGas bounds a bundle's estimated gas; a larger bundle is split.
+	// Default 12,000,000, which with headroom stays under the 2^24
+	// per-transaction cap of EIP-7825 (Osaka).
+	MaxBundleGas uint64
 
 	ep    *contracts.EntryPoint
 	once  sync.Once
@@ -89,6 +93,9 @@ func (b *BuiltIn) init() {
 		}
 		if b.MaxWait <= 0 {
 			b.MaxWait = 50 * time.Millisecond
+		}
+		if b.MaxBundleGas == 0 {
+			b.MaxBundleGas = 12_000_000
 		}
 	})
 }
@@ -162,7 +169,19 @@ func (b *BuiltIn) send() {
 			}
 			return
 		}
-		tx, err := b.Sender.Sign(ctx, b.EntryPoint, data, gas+gas/5+uint64(len(batch))*10_000)
+		if gas > b.MaxBundleGas && len(batch) > 1 {
+			// Too big for one transaction: send the first half now and put
+			// the rest back at the front of the queue.
+			half := len(batch) / 2
+			b.mu.Lock()
+			b.queue = append(append([]*entry(nil), batch[half:]...), b.queue...)
+			b.mu.Unlock()
+			go b.send()
+			batch = batch[:half]
+			continue
+		}
+		limit := min(gas+gas/5+uint64(len(batch))*10_000, txGasCap)
+		tx, err := b.Sender.Sign(ctx, b.EntryPoint, data, limit)
 		if err != nil {
 			for _, e := range batch {
 				e.done <- submitted{err: fmt.Errorf("%w: %w", ErrNotSent, err)}
@@ -185,6 +204,9 @@ func (b *BuiltIn) send() {
 		return
 	}
 }
+
+// txGasCap is EIP-7825's per-transaction gas cap (Osaka).
+const txGasCap = 1 << 24
 
 // failedOp decodes a FailedOp(opIndex, reason) revert.
 func (b *BuiltIn) failedOp(err error) (int, string, bool) {

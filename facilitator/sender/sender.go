@@ -325,10 +325,19 @@ func (s *Sender) deliver(ctx context.Context) {
 		e.done <- elErr
 	}
 	if resync {
+		// Whatever waits for its turn was signed against nonces that are no
+		// longer right: tell its senders to sign again.
 		s.mu.Lock()
 		s.synced = false
+		dropped := make([]*entry, 0, len(s.ready))
+		for _, e := range s.ready {
+			dropped = append(dropped, e)
+		}
 		clear(s.ready)
 		s.mu.Unlock()
+		for _, e := range dropped {
+			e.done <- fmt.Errorf("%w: the sender resynchronized its nonce", ErrNonceTooLow)
+		}
 	}
 }
 
@@ -373,6 +382,7 @@ func classify(err error) error {
 		return fmt.Errorf("%w: %v", ErrNonceTooLow, err)
 	case strings.Contains(msg, "insufficient funds"), strings.Contains(msg, "underpriced"),
 		strings.Contains(msg, "intrinsic gas"), strings.Contains(msg, "exceeds block gas limit"),
+		strings.Contains(msg, "gas limit too high"), strings.Contains(msg, "oversized data"),
 		strings.Contains(msg, "fee cap"), strings.Contains(msg, "invalid sender"):
 		return fmt.Errorf("%w: %v", ErrRejected, err)
 	}

@@ -27,6 +27,7 @@ func TestClassify(t *testing.T) {
 		{errors.New("nonce too low: next nonce 7, tx nonce 5"), ErrNonceTooLow},
 		{errors.New("insufficient funds for gas * price + value"), ErrRejected},
 		{errors.New("replacement transaction underpriced"), ErrRejected},
+		{errors.New("transaction gas limit too high (cap: 16777216, tx: 17981685)"), ErrRejected},
 		{errors.New("already known"), errAlreadyKnown},
 		{errors.New("context deadline exceeded"), nil},
 	}
