@@ -39,6 +39,7 @@ type env struct {
 type envOptions struct {
 	blockPeriod    time.Duration
 	receiptTimeout time.Duration
+	aaNative       bool // run a paymaster and enable aa-native
 }
 
 func newEnv(t *testing.T, o envOptions) *env { return newEnvB(t, o) }
@@ -66,6 +67,9 @@ func newEnvB(t testing.TB, o envOptions) *env {
 		Assets:         []Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
 		StorePath:      filepath.Join(t.TempDir(), "facilitator.db"),
 		ReceiptTimeout: o.receiptTimeout,
+	}
+	if o.aaNative {
+		e.cfg.AANative = e.startPaymaster()
 	}
 	e.start()
 	return e

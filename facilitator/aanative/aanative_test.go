@@ -1,0 +1,113 @@
+package aanative
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+type noChain struct{}
+
+func (noChain) CallContext(context.Context, any, string, ...any) error { return errors.New("no chain") }
+func (noChain) BatchCallContext(context.Context, []rpc.BatchElem) error {
+	return errors.New("no chain")
+}
+
+var (
+	token      = common.HexToAddress("0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9")
+	settlement = common.HexToAddress("0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9")
+	merchant   = common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC")
+)
+
+func scheme(t testing.TB) *Scheme {
+	s, err := New(Config{
+		ChainID: big.NewInt(31337), EntryPoint: common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3"),
+		Factory: common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"), Settlement: settlement,
+		Paymaster: common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0"), Assets: []common.Address{token}, Chain: noChain{},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func batch(approveTo common.Address, approveAmount, amount int64, to common.Address) []byte {
+	rh := [32]byte{9}
+	return contracts.NewSimpleAccount().PackExecuteBatch(
+		[]common.Address{token, to},
+		[][]byte{contracts.NewDevUSD().PackApprove(approveTo, big.NewInt(approveAmount)), contracts.NewX402Settlement().PackSettle(merchant, token, big.NewInt(amount), rh)},
+	)
+}
+
+func TestParseCallData(t *testing.T) {
+	t.Parallel()
+	s := scheme(t)
+	settle := contracts.NewX402Settlement().PackSettle(merchant, token, big.NewInt(10), [32]byte{9})
+	tests := []struct {
+		name string
+		data []byte
+		ok   bool
+	}{
+		{"executeBatch(approve, settle)", batch(settlement, 10, 10, settlement), true},
+		{"execute(settle)", contracts.NewSimpleAccount().PackExecute(settlement, new(big.Int), settle), true},
+		{"approve less than settled", batch(settlement, 9, 10, settlement), false},
+		{"approve another spender", batch(merchant, 10, 10, settlement), false},
+		{"settle on another contract", batch(settlement, 10, 10, merchant), false},
+		{"execute with value", contracts.NewSimpleAccount().PackExecute(settlement, big.NewInt(1), settle), false},
+		{"execute elsewhere", contracts.NewSimpleAccount().PackExecute(merchant, new(big.Int), settle), false},
+		{"a transfer", contracts.NewSimpleAccount().PackExecute(token, new(big.Int), contracts.NewDevUSD().PackTransfer(merchant, big.NewInt(1))), false},
+		{"empty", nil, false},
+		{"garbage", []byte{1, 2, 3, 4, 5}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := s.ParseCallData(tc.data)
+			if (err == nil) != tc.ok {
+				t.Fatalf("err = %v, want ok=%v", err, tc.ok)
+			}
+			if tc.ok && (got.Merchant != merchant || got.Token != token || got.Amount.Int64() != 10 || got.RequestHash != (common.Hash{9})) {
+				t.Fatalf("parsed %+v", got)
+			}
+		})
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	s := scheme(f)
+	op := contracts.UserOperation{
+		Sender: merchant, Nonce: big.NewInt(0), InitCode: []byte{}, CallData: batch(settlement, 10, 10, settlement),
+		CallGasLimit: big.NewInt(1), VerificationGasLimit: big.NewInt(1), PreVerificationGas: big.NewInt(1),
+		MaxFeePerGas: big.NewInt(1), MaxPriorityFeePerGas: big.NewInt(1), PaymasterAndData: []byte{}, Signature: []byte{},
+	}
+	good, _ := json.Marshal(x402.AANativePayload{
+		UserOp:             x402.UserOperation(op.Hex()),
+		SettlementCallSpec: x402.SettlementCallSpec{Merchant: merchant.Hex(), Token: token.Hex(), Amount: "10", RequestHash: hexutil.Encode(common.Hash{9}.Bytes())},
+	})
+	f.Add(good)
+	f.Add([]byte(`{"userOp":{},"settlementCallSpec":{}}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		pay, err := s.Decode(&x402.PaymentPayload{Payload: raw})
+		if err != nil {
+			var xe *x402.Error
+			if !errors.As(err, &xe) {
+				t.Fatalf("unclassified error %v", err)
+			}
+			return
+		}
+		if pay.RequestHash == (common.Hash{}) || pay.Amount == nil {
+			t.Fatalf("decoded %+v", pay)
+		}
+		_, _ = s.ParseCallData(pay.Op.CallData) // must not panic
+	})
+}

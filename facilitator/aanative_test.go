@@ -1,0 +1,256 @@
+package facilitator
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// startPaymaster runs a real paymaster service for the env's devnet and
+// returns the aa-native configuration that sponsors through it.
+func (e *env) startPaymaster() *AANative {
+	e.t.Helper()
+	rc, err := rpc.Dial(e.chain.URL)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(rc.Close)
+	st, err := store.Open(store.Config{Path: filepath.Join(e.t.TempDir(), "paymaster.db")})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { st.Close() })
+	keys, _ := st.Bucket("paymaster_keys")
+	pm, err := paymaster.New(paymaster.Config{
+		ChainID: e.chain.ChainID, EntryPoint: e.chain.Contracts.EntryPoint, Paymaster: e.chain.Contracts.Paymaster,
+		Signer: e.chain.PaymasterSigner.Key, Chain: rc, Keys: keys,
+		Projects: []paymaster.Project{{Name: "demo", Balance: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18)), MaxInFlight: 1000}},
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	key, _, _ := pm.Keys().Create("demo", "testnet", []string{paymaster.ScopeSponsor})
+	srv := httptest.NewServer(pm)
+	e.t.Cleanup(srv.Close)
+	c := e.chain.Contracts
+	return &AANative{
+		EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster,
+		Sponsor:       &paymaster.Client{URL: srv.URL, APIKey: key, Header: "X-Paymaster-Api-Key"},
+		AllowMerchant: func(m common.Address) bool { return m != e.chain.Accounts[9].Address },
+	}
+}
+
+func (e *env) aaRequirements(payTo common.Address, amount int64) x402.PaymentRequirements {
+	c := e.chain.Contracts
+	return x402.PaymentRequirements{
+		Scheme: x402.SchemeAANative, Network: e.network, Amount: big.NewInt(amount).String(),
+		Asset: e.chain.Token.Address.Hex(), PayTo: payTo.Hex(), MaxTimeoutSeconds: 60,
+		Extra: &x402.Extra{EntryPoint: c.EntryPoint.Hex(), Factory: c.AccountFactory.Hex(), Settlement: c.Settlement.Hex(), SponsorURL: e.srv.URL + "/sponsor"},
+	}
+}
+
+// aaPay signs an aa-native payment from key's smart account with the real
+// client, sponsored through this facilitator's /sponsor.
+func (e *env) aaPay(key *ecdsa.PrivateKey, req x402.PaymentRequirements) (*x402.VerifyRequest, x402.AANativePayload) {
+	e.t.Helper()
+	tr := &client.Transport{Key: key, MaxAmount: big.NewInt(1 << 40), Schemes: []string{x402.SchemeAANative}, RPC: e.chain.URL}
+	p, err := tr.PayAANative(context.Background(), &x402.PaymentRequired{X402Version: 2, Accepts: []x402.PaymentRequirements{req}}, &req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var aa x402.AANativePayload
+	json.Unmarshal(p.Payload, &aa)
+	return &x402.VerifyRequest{X402Version: 2, PaymentPayload: *p, PaymentRequirements: req}, aa
+}
+
+// resign replaces the payload's operation with op signed by key.
+func (e *env) resign(req *x402.VerifyRequest, aa x402.AANativePayload, op contracts.UserOperation, key *ecdsa.PrivateKey) *x402.VerifyRequest {
+	sig, _ := contracts.SignHash(contracts.UserOpHash(op, e.chain.Contracts.EntryPoint, e.chain.ChainID), key)
+	op.Signature = sig
+	aa.UserOp = x402.UserOperation(op.Hex())
+	out := *req
+	out.PaymentPayload.Payload, _ = json.Marshal(aa)
+	return &out
+}
+
+func TestAANativeVerifyReasons(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{aaNative: true})
+	merchant := e.chain.Accounts[3].Address
+	owner := e.chain.Accounts[1].Key // its smart account holds tokens from genesis
+	req := e.aaRequirements(merchant, 5_000)
+
+	// A settled payment, for replay.
+	settledReq, _ := e.aaPay(owner, req)
+	var settled x402.SettleResponse
+	e.post("settle", settledReq, &settled)
+	if !settled.Success || settled.UserOpHash == "" || settled.RequestHash == "" || settled.Payer != e.chain.Contracts.SmartAccounts[1].Hex() {
+		t.Fatalf("settling: %+v", settled)
+	}
+
+	poor, _ := crypto.GenerateKey() // a smart account without tokens
+	other, _ := crypto.GenerateKey()
+	tests := []struct {
+		name   string
+		build  func() *x402.VerifyRequest
+		reason x402.InvalidReason
+		msg    string
+	}{
+		{"valid", func() *x402.VerifyRequest { r, _ := e.aaPay(owner, req); return r }, "", ""},
+		{"replay", func() *x402.VerifyRequest { return settledReq }, x402.ReasonReplay, "settled"},
+		{"malformed", func() *x402.VerifyRequest {
+			r, _ := e.aaPay(owner, req)
+			r.PaymentPayload.Payload = json.RawMessage(`{"userOp":5}`)
+			return r
+		}, x402.ReasonMalformedRequest, ""},
+		{"accepted scheme", func() *x402.VerifyRequest {
+			r, _ := e.aaPay(owner, req)
+			r.PaymentPayload.Accepted.Scheme = "exact"
+			return r
+		}, x402.ReasonSchemeMismatch, ""},
+		{"network", func() *x402.VerifyRequest {
+			r, _ := e.aaPay(owner, req)
+			r.PaymentPayload.Accepted.Network = "eip155:1"
+			return r
+		}, x402.ReasonNetworkMismatch, ""},
+		{"asset not allowlisted", func() *x402.VerifyRequest {
+			r, _ := e.aaPay(owner, req)
+			r.PaymentRequirements.Asset, r.PaymentPayload.Accepted.Asset = merchant.Hex(), merchant.Hex()
+			return r
+		}, x402.ReasonAssetNotAllowed, ""},
+		{"amount", func() *x402.VerifyRequest {
+			r, _ := e.aaPay(owner, req)
+			r.PaymentRequirements.Amount, r.PaymentPayload.Accepted.Amount = "5001", "5001"
+			return r
+		}, x402.ReasonAmountMismatch, "5001"},
+		{"payTo", func() *x402.VerifyRequest {
+			r, _ := e.aaPay(owner, req)
+			r.PaymentRequirements.PayTo, r.PaymentPayload.Accepted.PayTo = e.chain.Accounts[4].Address.Hex(), e.chain.Accounts[4].Address.Hex()
+			return r
+		}, x402.ReasonInvalidInnerPayload, "merchant"},
+		{"callData differs from the spec", func() *x402.VerifyRequest {
+			r, aa := e.aaPay(owner, req)
+			aa.SettlementCallSpec.RequestHash = common.Hash{1}.Hex()
+			r.PaymentPayload.Payload, _ = json.Marshal(aa)
+			return r
+		}, x402.ReasonInvalidInnerPayload, "differs from settlementCallSpec"},
+		{"undeployed without initCode", func() *x402.VerifyRequest {
+			r, aa := e.aaPay(poor, req)
+			op, _ := contracts.UserOperationHex(aa.UserOp).Decode(false)
+			op.InitCode = []byte{}
+			return e.resign(r, aa, op, poor)
+		}, x402.ReasonInvalidInnerPayload, "not deployed"},
+		{"another key's signature", func() *x402.VerifyRequest {
+			r, aa := e.aaPay(owner, req)
+			op, _ := contracts.UserOperationHex(aa.UserOp).Decode(false)
+			return e.resign(r, aa, op, other)
+		}, x402.ReasonSignatureInvalid, "owner"},
+		{"another paymaster", func() *x402.VerifyRequest {
+			r, aa := e.aaPay(owner, req)
+			op, _ := contracts.UserOperationHex(aa.UserOp).Decode(false)
+			copy(op.PaymasterAndData[:20], e.chain.Contracts.Settlement.Bytes())
+			return e.resign(r, aa, op, owner)
+		}, x402.ReasonInvalidInnerPayload, "not sponsored by this facilitator's paymaster"},
+		{"paymaster signature broken", func() *x402.VerifyRequest {
+			r, aa := e.aaPay(owner, req)
+			op, _ := contracts.UserOperationHex(aa.UserOp).Decode(false)
+			op.PaymasterAndData[len(op.PaymasterAndData)-10] ^= 0xff
+			return e.resign(r, aa, op, owner)
+		}, x402.ReasonSignatureInvalid, "simulateValidation"},
+		{"insufficient balance", func() *x402.VerifyRequest { r, _ := e.aaPay(poor, req); return r }, x402.ReasonInvalidInnerPayload, "insufficient balance"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var res x402.VerifyResponse
+			e.post("verify", tc.build(), &res)
+			if tc.reason == "" {
+				if !res.IsValid || res.Payer != e.chain.Contracts.SmartAccounts[1].Hex() {
+					t.Fatalf("refused a valid payment: %+v", res)
+				}
+				return
+			}
+			if res.IsValid || res.InvalidReason != tc.reason || !strings.Contains(res.InvalidMessage, tc.msg) {
+				t.Fatalf("got %+v, want %s containing %q", res, tc.reason, tc.msg)
+			}
+		})
+	}
+}
+
+func (e *env) sponsorCall(op x402.UserOperation) (map[string]any, *struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}) {
+	e.t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "pm_sponsor_userop", "params": []any{op, e.chain.Contracts.EntryPoint.Hex()}})
+	resp, err := http.Post(e.srv.URL+"/sponsor", "application/json", bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out struct {
+		Result map[string]any `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		e.t.Fatalf("/sponsor answered %s", raw)
+	}
+	return out.Result, out.Error
+}
+
+// /sponsor sponsors settlements to served merchants, and nothing else.
+func TestSponsorEndpoint(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{aaNative: true})
+	sender := e.chain.Contracts.SmartAccounts[2]
+	settleTo := func(merchant, token common.Address) string {
+		var rh [32]byte
+		rh[0] = 1
+		return hexutil.Encode(contracts.NewSimpleAccount().PackExecuteBatch(
+			[]common.Address{token, e.chain.Contracts.Settlement},
+			[][]byte{contracts.NewDevUSD().PackApprove(e.chain.Contracts.Settlement, big.NewInt(10)), contracts.NewX402Settlement().PackSettle(merchant, token, big.NewInt(10), rh)},
+		))
+	}
+	f := contracts.NewSimpleAccountFactory()
+	op := x402.UserOperation{Sender: sender.Hex(), Nonce: "0x0", InitCode: hexutil.Encode(append(e.chain.Contracts.AccountFactory.Bytes(), f.PackCreateAccount(e.chain.Accounts[2].Address, new(big.Int))...)), Signature: "0x"}
+
+	good := op
+	good.CallData = settleTo(e.chain.Accounts[3].Address, e.chain.Token.Address)
+	res, rerr := e.sponsorCall(good)
+	if rerr != nil || len(res["paymasterAndData"].(string)) != 2+2*(20+64+65) {
+		t.Fatalf("sponsoring a settlement: %v %+v", res, rerr)
+	}
+	for name, callData := range map[string]string{
+		"a plain transfer":     hexutil.Encode(contracts.NewSimpleAccount().PackExecute(e.chain.Token.Address, new(big.Int), contracts.NewDevUSD().PackTransfer(e.chain.Accounts[3].Address, big.NewInt(1)))),
+		"an unserved merchant": settleTo(e.chain.Accounts[9].Address, e.chain.Token.Address),
+		"an unlisted token":    settleTo(e.chain.Accounts[3].Address, e.chain.Contracts.Paymaster),
+	} {
+		bad := op
+		bad.CallData = callData
+		if _, rerr := e.sponsorCall(bad); rerr == nil || rerr.Code != -32602 {
+			t.Errorf("%s: %+v", name, rerr)
+		}
+	}
+}
