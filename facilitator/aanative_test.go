@@ -5,16 +5,19 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -253,4 +256,114 @@ func TestSponsorEndpoint(t *testing.T) {
 			t.Errorf("%s: %+v", name, rerr)
 		}
 	}
+}
+
+// BenchmarkAANativeBundles settles 1, 10 and 50 aa-native payments at once
+// from deployed accounts and reports the bundles and the gas per operation
+// (approve + settle, sponsored), and the time to settle the batch.
+func BenchmarkAANativeBundles(b *testing.B) {
+	e := newEnvB(b, envOptions{aaNative: true})
+	merchant := e.chain.Accounts[3].Address
+	req := e.aaRequirements(merchant, 1_000)
+	// 50 fresh accounts, funded and deployed by a first payment each.
+	keys := make([]*ecdsa.PrivateKey, 50)
+	for i := range keys {
+		keys[i], _ = crypto.GenerateKey()
+	}
+	fundAccounts(e, keys)
+	settleAll(e, keys, req)
+	for _, n := range []int{1, 10, 50} {
+		b.Run(fmt.Sprintf("ops=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				reqs := make([]*x402.VerifyRequest, n)
+				for i := range reqs {
+					reqs[i], _ = e.aaPay(keys[i], req)
+				}
+				b.StartTimer()
+				gas, bundles := settleRequests(e, reqs)
+				b.ReportMetric(float64(gas)/float64(n), "gas/op")
+				b.ReportMetric(float64(bundles), "bundles")
+			}
+		})
+	}
+	b.Run("verify", func(b *testing.B) {
+		r, _ := e.aaPay(keys[0], req)
+		for b.Loop() {
+			if v, err := e.svc.Verify(context.Background(), r); err != nil || !v.IsValid {
+				b.Fatalf("%+v %v", v, err)
+			}
+		}
+	})
+}
+
+func fundAccounts(e *env, keys []*ecdsa.PrivateKey) {
+	f, tok := contracts.NewSimpleAccountFactory(), contracts.NewDevUSD()
+	from := e.chain.Accounts[2]
+	nonce, _ := e.eth.PendingNonceAt(context.Background(), from.Address)
+	var last common.Hash
+	for i, k := range keys {
+		var out hexutil.Bytes
+		e.rpcCall(&out, e.chain.Contracts.AccountFactory, f.PackGetAddress(crypto.PubkeyToAddress(k.PublicKey), new(big.Int)))
+		account, _ := f.UnpackGetAddress(out)
+		tx, _ := types.SignNewTx(from.Key, types.LatestSignerForChainID(e.chain.ChainID), &types.DynamicFeeTx{
+			ChainID: e.chain.ChainID, Nonce: nonce + uint64(i), To: &e.chain.Token.Address, Data: tok.PackTransfer(account, big.NewInt(1_000_000)),
+			Gas: 100_000, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11),
+		})
+		if err := e.eth.SendTransaction(context.Background(), tx); err != nil {
+			e.t.Fatal(err)
+		}
+		last = tx.Hash()
+	}
+	if _, err := e.chain.Wait(context.Background(), last); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) rpcCall(out *hexutil.Bytes, to common.Address, data []byte) {
+	if err := e.svc.rpc.Call(out, "eth_call", map[string]any{"to": to, "data": hexutil.Bytes(data)}, "latest"); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func settleAll(e *env, keys []*ecdsa.PrivateKey, req x402.PaymentRequirements) {
+	reqs := make([]*x402.VerifyRequest, len(keys))
+	for i, k := range keys {
+		reqs[i], _ = e.aaPay(k, req)
+	}
+	settleRequests(e, reqs)
+}
+
+// settleRequests settles the payments at once and returns the gas of their
+// bundles and how many there were.
+func settleRequests(e *env, reqs []*x402.VerifyRequest) (uint64, int) {
+	var wg sync.WaitGroup
+	txs := make([]string, len(reqs))
+	for i, r := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, _ := e.svc.Settle(context.Background(), r)
+			if !res.Success {
+				e.t.Errorf("settle: %+v", res)
+				return
+			}
+			txs[i] = res.TransactionHash
+		}()
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	var gas uint64
+	for _, tx := range txs {
+		if tx == "" || seen[tx] {
+			continue
+		}
+		seen[tx] = true
+		r, err := e.eth.TransactionReceipt(context.Background(), common.HexToHash(tx))
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		gas += r.GasUsed
+	}
+	return gas, len(seen)
 }
