@@ -180,8 +180,12 @@ func (s *Sender) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 func (s *Sender) Estimate(ctx context.Context, to common.Address, data []byte) (uint64, error) {
 	gas, err := s.cfg.Backend.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: &to, Data: data})
 	if err != nil {
-		if c := classify(err); errors.Is(c, ErrUnreachable) {
-			return 0, c
+		// Only a JSON-RPC error is the node's verdict on the call; anything
+		// else (refused, EOF, timeout) means it was not evaluated, and an
+		// estimate sends nothing, so that is unreachable.
+		var rerr rpc.Error
+		if !errors.As(err, &rerr) {
+			return 0, fmt.Errorf("%w: estimating gas: %v", ErrUnreachable, err)
 		}
 		return 0, fmt.Errorf("estimating gas: %w", err)
 	}

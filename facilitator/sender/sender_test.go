@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -131,7 +132,15 @@ func TestOrderedDeliveryAndRelease(t *testing.T) {
 
 func TestSendToDeadNode(t *testing.T) {
 	t.Parallel()
-	d, rc, eth := startChain(t)
+	d, _, _ := startChain(t)
+	// No keep-alive: once the node is down, a request fails to connect
+	// (unreachable) rather than dying on a reused connection (ambiguous).
+	rc, err := rpc.DialOptions(context.Background(), d.URL, rpc.WithHTTPClient(&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	eth := ethclient.NewClient(rc)
 	s, err := New(Config{Backend: eth, Batcher: rc, Key: d.Accounts[5].Key, ChainID: d.ChainID})
 	if err != nil {
 		t.Fatal(err)
