@@ -81,6 +81,9 @@ type App struct {
 	// SponsorURL is the public URL of the facilitator's /sponsor, put in
 	// aa-native offers for payers to ask for gas.
 	SponsorURL string `json:"sponsor_url,omitempty"`
+	// BundlerURL submits aa-native operations to an external ERC-4337
+	// bundler (ERC-7769) instead of the built-in one.
+	BundlerURL string `json:"bundler_url,omitempty"`
 
 	shared *shared
 	key    string
@@ -292,6 +295,7 @@ func (a *App) aaNative(s *shared) (*facilitator.AANative, error) {
 		EntryPoint: addr(a.EntryPoint, c.EntryPoint), Factory: addr(a.AccountFactory, c.AccountFactory),
 		Settlement: addr(a.Settlement, c.Settlement), Paymaster: addr(a.Paymaster, c.Paymaster),
 		AllowMerchant: func(m common.Address) bool { _, ok := s.merchants.Load(m); return ok },
+		BundlerURL:    a.BundlerURL,
 	}
 	if aa.EntryPoint == (common.Address{}) || aa.Factory == (common.Address{}) || aa.Settlement == (common.Address{}) || aa.Paymaster == (common.Address{}) {
 		return nil, nil

@@ -40,6 +40,7 @@ func init() {
 //		paymaster_url   <url>       (where /sponsor forwards)
 //		paymaster_key   {env.NAME} | {file.PATH}
 //		sponsor_url     <url>       (the public /sponsor, in offers)
+//		bundler_url     <url>       (an external ERC-4337 bundler)
 //	}
 func parseGlobal(d *caddyfile.Dispenser, _ any) (any, error) {
 	app := new(App)
@@ -84,6 +85,8 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			err = oneArg(d, &a.PaymasterKey)
 		case "sponsor_url":
 			err = oneArg(d, &a.SponsorURL)
+		case "bundler_url":
+			err = oneArg(d, &a.BundlerURL)
 		case "asset":
 			args := d.RemainingArgs()
 			if len(args) < 3 || len(args) > 4 {

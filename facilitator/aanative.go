@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -21,6 +22,9 @@ import (
 // record gets the signed bundle before it is broadcast, then the receipt
 // decides.
 func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
+	if s.external != nil {
+		return s.submitExternal(ctx, p, rec)
+	}
 	_, err := s.bundler.Submit(ctx, p.aa.Op, func(tx *types.Transaction) error {
 		raw, err := tx.MarshalBinary()
 		if err != nil {
@@ -90,4 +94,72 @@ func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation) (
 		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement needs a positive amount and a request hash"}
 	}
 	return s.cfg.AANative.Sponsor.Sponsor(ctx, op, s.cfg.AANative.EntryPoint, nil)
+}
+
+// submitExternal settles through the external bundler: the record is made
+// durable (submitted, with the operation's hash) before the operation goes
+// out, then the bundler's receipt names the transaction.
+func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
+	rec.State, rec.Updated = store.StateSubmitted, s.cfg.Now().UTC()
+	if err := s.store.Put(rec); err != nil {
+		s.release(p)
+		s.log.Error("recording an operation", zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p)
+	}
+	_, err := s.external.Send(ctx, p.aa.Op)
+	switch {
+	case err == nil:
+		return s.awaitExternal(ctx, p, rec)
+	case errors.Is(err, bundler.ErrRejected):
+		s.release(p)
+		return s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the bundler refused the operation: "+err.Error(), p)
+	case errors.Is(err, bundler.ErrUnreachable):
+		s.release(p)
+		return s.failure(x402.ErrorBundlerUnreachable, "the bundler could not be reached; retry after Retry-After", p)
+	default:
+		s.log.Warn("bundler delivery unknown", zap.Stringer("userOpHash", rec.UserOpHash), zap.Error(err))
+		return s.failure(x402.ErrorBundlerUnreachable, "the operation was sent but not confirmed; retry after Retry-After", p)
+	}
+}
+
+// awaitExternal follows the bundler's receipt for the operation up to
+// ReceiptTimeout, then reads the transaction's receipt from the chain.
+func (s *Service) awaitExternal(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
+	wctx, cancel := context.WithTimeout(ctx, s.cfg.ReceiptTimeout)
+	defer cancel()
+	pause := 20 * time.Millisecond
+	for {
+		tx, found, err := s.external.Receipt(wctx, rec.UserOpHash)
+		if found {
+			receipt, err := s.sender.Wait(wctx, tx)
+			if err == nil {
+				rec.TxHash = tx
+				return s.finish(rec, receipt)
+			}
+		} else if err != nil {
+			s.log.Debug("reading the bundler's receipt", zap.Error(err))
+		}
+		select {
+		case <-wctx.Done():
+			r := s.failure(x402.ErrorReceiptTimeout, "the operation is not mined yet; retry after Retry-After", p)
+			return r
+		case <-time.After(pause):
+		}
+		pause = min(pause*2, 500*time.Millisecond)
+	}
+}
+
+// resumeExternal continues a settlement handed to the external bundler
+// earlier: its receipt if it has one, or the same operation sent again.
+func (s *Service) resumeExternal(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
+	if tx, found, err := s.external.Receipt(ctx, rec.UserOpHash); err == nil && found {
+		if receipt, err := s.eth.TransactionReceipt(ctx, tx); err == nil {
+			rec.TxHash = tx
+			return s.finish(rec, receipt)
+		}
+	}
+	if _, err := s.external.Send(ctx, p.aa.Op); err != nil && !errors.Is(err, bundler.ErrRejected) {
+		return s.failure(x402.ErrorBundlerUnreachable, "the bundler could not be reached; retry after Retry-After", p)
+	}
+	return s.awaitExternal(ctx, p, rec)
 }

@@ -89,6 +89,9 @@ type AANative struct {
 	// defaults 50 operations and 50 ms.
 	MaxBundle  int
 	BundleWait time.Duration
+	// BundlerURL, if set, submits operations to that external ERC-4337
+	// bundler (ERC-7769 JSON-RPC) instead of the built-in one.
+	BundlerURL string
 }
 
 // Sponsor asks a paymaster to sponsor an operation; *paymaster.Client has
@@ -123,16 +126,17 @@ func (c Config) Validate() error {
 
 // Service is an in-process facilitator. It is safe for concurrent use.
 type Service struct {
-	cfg     Config
-	chainID *big.Int
-	rpc     *rpc.Client
-	eth     *ethclient.Client
-	store   *store.Store
-	sender  *sender.Sender
-	exact   *exact.Scheme
-	aa      *aanative.Scheme
-	bundler *bundler.BuiltIn
-	log     *zap.Logger
+	cfg      Config
+	chainID  *big.Int
+	rpc      *rpc.Client
+	eth      *ethclient.Client
+	store    *store.Store
+	sender   *sender.Sender
+	exact    *exact.Scheme
+	aa       *aanative.Scheme
+	bundler  *bundler.BuiltIn
+	external *bundler.External
+	log      *zap.Logger
 
 	mu       sync.Mutex
 	inFlight map[common.Hash]struct{}
@@ -209,6 +213,13 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			return nil, err
 		}
 		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait}
+		if a.BundlerURL != "" {
+			if s.external, err = bundler.Dial(ctx, a.BundlerURL, a.EntryPoint); err != nil {
+				st.Close()
+				client.Close()
+				return nil, err
+			}
+		}
 	}
 	s.reconcile(ctx)
 	return s, nil
@@ -216,6 +227,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 
 // Close closes the store and the chain connection.
 func (s *Service) Close() error {
+	if s.external != nil {
+		s.external.Close()
+	}
 	s.rpc.Close()
 	return s.store.Close()
 }
@@ -556,6 +570,9 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 // process or one before it: it waits for that transaction, rebroadcasting it
 // if the node does not know it, and signs anew only if it can never be mined.
 func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
+	if len(rec.RawTx) == 0 && p.aa != nil && s.external != nil {
+		return s.resumeExternal(ctx, p, rec)
+	}
 	if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
 		return s.finish(rec, receipt)
 	}
@@ -682,6 +699,9 @@ func (s *Service) reconcile(ctx context.Context) {
 				s.log.Error("releasing a stale claim", zap.Error(err))
 			}
 		case store.StateSubmitted:
+			if len(rec.RawTx) == 0 {
+				continue // an external bundler has it; the next settle resumes it
+			}
 			rctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 			receipt, err := s.eth.TransactionReceipt(rctx, rec.TxHash)
 			if err == nil {

@@ -40,6 +40,11 @@ type envOptions struct {
 	blockPeriod    time.Duration
 	receiptTimeout time.Duration
 	aaNative       bool // run a paymaster and enable aa-native
+	// chainID, settler and externalBundler set up the external-bundler
+	// interop test: a real bundler needs a chain id other than 31337.
+	chainID         uint64
+	settler         int
+	externalBundler bool
 }
 
 func newEnv(t *testing.T, o envOptions) *env { return newEnvB(t, o) }
@@ -49,7 +54,7 @@ func newEnvB(t testing.TB, o envOptions) *env {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: o.blockPeriod})
+	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: o.blockPeriod, ChainID: o.chainID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +68,16 @@ func newEnvB(t testing.TB, o envOptions) *env {
 	e.cfg = Config{
 		Network:        e.network,
 		RPCURL:         d.URL,
-		SettlerKey:     d.Accounts[0].Key,
+		SettlerKey:     d.Accounts[o.settler].Key,
 		Assets:         []Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
 		StorePath:      filepath.Join(t.TempDir(), "facilitator.db"),
 		ReceiptTimeout: o.receiptTimeout,
 	}
 	if o.aaNative {
 		e.cfg.AANative = e.startPaymaster()
+	}
+	if o.externalBundler {
+		e.cfg.AANative.BundlerURL = e.startBundler()
 	}
 	e.start()
 	return e

@@ -21,7 +21,7 @@ var npmOnce sync.Once
 
 // interopDir returns the directory of the upstream-client scripts, with
 // their pinned npm packages installed.
-func interopDir(t *testing.T) string {
+func interopDir(t testing.TB) string {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed; the interop test needs Node.js 18 or newer (.ci/run installs it)")
@@ -31,7 +31,7 @@ func interopDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	npmOnce.Do(func() {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", "@x402", "core")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "@metamask", "test-bundler")); err == nil {
 			return
 		}
 		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund", "--silent")
