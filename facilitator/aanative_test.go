@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -366,4 +367,57 @@ func settleRequests(e *env, reqs []*x402.VerifyRequest) (uint64, int) {
 		gas += r.GasUsed
 	}
 	return gas, len(seen)
+}
+
+// An external bundler that cannot be reached: 503 bundler_unreachable,
+// and nothing is claimed, so the payment can be retried.
+func TestAANativeBundlerUnreachable(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{aaNative: true})
+	req, _ := e.aaPay(e.chain.Accounts[1].Key, e.aaRequirements(e.chain.Accounts[3].Address, 1_000))
+	e.stop()
+	e.cfg.AANative.BundlerURL = "http://127.0.0.1:1/rpc"
+	e.start()
+	var res x402.SettleResponse
+	resp := e.post("settle", req, &res)
+	if resp.StatusCode != http.StatusServiceUnavailable || res.ErrorCode != x402.ErrorBundlerUnreachable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("%d %+v", resp.StatusCode, res)
+	}
+	p, _ := e.svc.decode(req)
+	if rec, _ := e.svc.store.Get(p.key); rec != nil {
+		t.Fatalf("a claim was kept: %+v", rec)
+	}
+}
+
+// No receipt in time: 503 receipt_timeout, the record stays pending, and a
+// restart on the same store resumes the same bundle rather than a second.
+func TestAANativeReceiptTimeoutAndRestart(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{aaNative: true, blockPeriod: 2 * time.Second, receiptTimeout: 50 * time.Millisecond})
+	merchant := e.chain.Accounts[5].Address
+	before := e.balance(merchant)
+	req, _ := e.aaPay(e.chain.Accounts[2].Key, e.aaRequirements(merchant, 2_000))
+	var first x402.SettleResponse
+	resp := e.post("settle", req, &first)
+	if resp.StatusCode != http.StatusServiceUnavailable || first.ErrorCode != x402.ErrorReceiptTimeout {
+		t.Fatalf("first: %d %+v", resp.StatusCode, first)
+	}
+	p, _ := e.svc.decode(req)
+	rec, _ := e.svc.store.Get(p.key)
+	if rec == nil || rec.State != store.StateSubmitted || len(rec.RawTx) == 0 {
+		t.Fatalf("pending record: %+v", rec)
+	}
+	e.stop()
+	e.cfg.ReceiptTimeout = 20 * time.Second
+	e.start()
+	var second x402.SettleResponse
+	if resp := e.post("settle", req, &second); resp.StatusCode != 200 || !second.Success {
+		t.Fatalf("second: %d %+v", resp.StatusCode, second)
+	}
+	if second.TransactionHash != rec.TxHash.Hex() {
+		t.Fatalf("settled in %s, not the pending bundle %s", second.TransactionHash, rec.TxHash.Hex())
+	}
+	if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 2_000 {
+		t.Fatalf("merchant got %s", got)
+	}
 }
