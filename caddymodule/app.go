@@ -374,3 +374,25 @@ func (a *App) aaExtra() *x402.Extra {
 	aa := a.shared.aa
 	return &x402.Extra{EntryPoint: aa.EntryPoint.Hex(), Factory: aa.Factory.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.SponsorURL}
 }
+
+// embeddedApp returns the x402 app for a handler that needs its embedded
+// chain and store.
+func embeddedApp(ctx caddy.Context, handler string) (*App, error) {
+	appIface, err := ctx.App("x402")
+	if err != nil {
+		return nil, err
+	}
+	app := appIface.(*App)
+	if app.shared == nil {
+		return nil, fmt.Errorf("%s needs the x402 app's embedded chain and store (not facilitator_url)", handler)
+	}
+	return app, nil
+}
+
+// poolKey names a handler's pooled service by its configuration and the
+// app's, so an unchanged config reload reuses it.
+func (a *App) poolKey(kind string, handlerConfig any) string {
+	raw, _ := json.Marshal(handlerConfig)
+	sum := sha256.Sum256(append(raw, a.key...))
+	return kind + ":" + hex.EncodeToString(sum[:])
+}

@@ -102,15 +102,7 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			a.Assets = append(a.Assets, as)
 		case "receipt_timeout":
-			var v string
-			if !d.Args(&v) || d.NextArg() {
-				return d.ArgErr()
-			}
-			dur, err := caddy.ParseDuration(v)
-			if err != nil {
-				return d.Errf("receipt_timeout %q: %v", v, err)
-			}
-			a.ReceiptTimeout = caddy.Duration(dur)
+			err = durationArg(d, &a.ReceiptTimeout)
 		default:
 			return d.Errf("unknown x402 option %q", opt)
 		}
@@ -180,15 +172,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			h.Schemes = append(h.Schemes, args...)
 		case "max_timeout":
-			var v string
-			if !d.Args(&v) || d.NextArg() {
-				return d.ArgErr()
-			}
-			dur, err := caddy.ParseDuration(v)
-			if err != nil {
-				return d.Errf("max_timeout %q: %v", v, err)
-			}
-			h.MaxTimeout = caddy.Duration(dur)
+			err = durationArg(d, &h.MaxTimeout)
 		case "settle_before":
 			if d.NextArg() {
 				return d.ArgErr()
@@ -210,6 +194,21 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	if h.Price != "" && h.Amount != "" {
 		return d.Err("x402 takes a price or an amount, not both")
 	}
+	return nil
+}
+
+// durationArg reads the single duration value of the current option.
+func durationArg(d *caddyfile.Dispenser, dst *caddy.Duration) error {
+	opt := d.Val()
+	var v string
+	if err := oneArg(d, &v); err != nil {
+		return err
+	}
+	dur, err := caddy.ParseDuration(v)
+	if err != nil {
+		return d.Errf("%s %q: %v", opt, v, err)
+	}
+	*dst = caddy.Duration(dur)
 	return nil
 }
 
@@ -277,14 +276,7 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		case "dev_key":
 			err = oneArg(d, &h.DevKey)
 		case "validity":
-			var v string
-			if err = oneArg(d, &v); err == nil {
-				dur, perr := caddy.ParseDuration(v)
-				if perr != nil {
-					return d.Errf("validity %q: %v", v, perr)
-				}
-				h.Validity = caddy.Duration(dur)
-			}
+			err = durationArg(d, &h.Validity)
 		case "project":
 			var p ProjectConfig
 			if !d.Args(&p.Name) || d.NextArg() {

@@ -2,9 +2,6 @@ package caddymodule
 
 import (
 	"crypto/ecdsa"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -89,13 +86,9 @@ func (p *pooledPaymaster) Destruct() error {
 
 // Provision starts, or reuses, the paymaster service.
 func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
-	appIface, err := ctx.App("x402")
+	app, err := embeddedApp(ctx, "x402_paymaster")
 	if err != nil {
 		return err
-	}
-	app := appIface.(*App)
-	if app.shared == nil {
-		return errors.New("x402_paymaster needs the x402 app's embedded chain and store (not facilitator_url)")
 	}
 	if h.SignerKey != "" && !isPlaceholder(h.SignerKey) {
 		return errors.New("x402_paymaster: signer_key must be an {env.*} or {file.*} placeholder")
@@ -103,9 +96,7 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 	if len(h.Projects) == 0 {
 		return errors.New("x402_paymaster: at least one project is required")
 	}
-	raw, _ := json.Marshal(h)
-	sum := sha256.Sum256(append(raw, app.key...))
-	h.poolKey = "x402-paymaster:" + hex.EncodeToString(sum[:])
+	h.poolKey = app.poolKey("x402-paymaster", h)
 	v, _, err := pool.LoadOrNew(h.poolKey, func() (caddy.Destructor, error) { return h.start(app, ctx.Logger()) })
 	if err != nil {
 		return err

@@ -2,9 +2,6 @@ package caddymodule
 
 import (
 	"crypto/ecdsa"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -76,20 +73,14 @@ func (p *pooledTxAPI) Destruct() error {
 
 // Provision starts, or reuses, the service.
 func (h *TxAPIHandler) Provision(ctx caddy.Context) error {
-	appIface, err := ctx.App("x402")
+	app, err := embeddedApp(ctx, "x402_txapi")
 	if err != nil {
 		return err
-	}
-	app := appIface.(*App)
-	if app.shared == nil {
-		return errors.New("x402_txapi needs the x402 app's embedded chain and store (not facilitator_url)")
 	}
 	if h.WalletKey != "" && !isPlaceholder(h.WalletKey) {
 		return errors.New("x402_txapi: wallet_key must be an {env.*} or {file.*} placeholder")
 	}
-	raw, _ := json.Marshal(h)
-	sum := sha256.Sum256(append(raw, app.key...))
-	h.poolKey = "x402-txapi:" + hex.EncodeToString(sum[:])
+	h.poolKey = app.poolKey("x402-txapi", h)
 	v, _, err := pool.LoadOrNew(h.poolKey, func() (caddy.Destructor, error) { return h.start(app) })
 	if err != nil {
 		return err
@@ -235,14 +226,7 @@ func (h *TxAPIHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				}
 			}
 		case "faucet_cooldown":
-			var v string
-			if err = oneArg(d, &v); err == nil {
-				dur, perr := caddy.ParseDuration(v)
-				if perr != nil {
-					return d.Errf("faucet_cooldown %q: %v", v, perr)
-				}
-				h.FaucetCooldown = caddy.Duration(dur)
-			}
+			err = durationArg(d, &h.FaucetCooldown)
 		default:
 			return d.Errf("unknown x402_txapi option %q", opt)
 		}
