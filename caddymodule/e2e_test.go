@@ -79,6 +79,15 @@ http://:{{api}} {
 			flush_interval -1
 		}
 	}
+	handle /remote/* {
+		x402 0.01 {
+			pay_to {{merchant}}
+			facilitator_url http://127.0.0.1:{{facilitator}}
+		}
+		reverse_proxy 127.0.0.1:{{upstream}} {
+			rewrite /paid/report
+		}
+	}
 	handle /aa/* {
 		x402 0.01 {
 			pay_to {{merchant}}
@@ -306,6 +315,23 @@ func TestEndToEnd(t *testing.T) {
 		}
 		if !found {
 			t.Fatal("no Transfer to payTo in the settlement")
+		}
+		if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 10_000 {
+			t.Fatalf("merchant got %s", got)
+		}
+	})
+	t.Run("paid through a remote facilitator", func(t *testing.T) {
+		before := e.balance(merchant)
+		c := &http.Client{Transport: &client.Transport{Key: payer1, MaxAmount: big.NewInt(10_000)}}
+		resp, err := c.Get(e.api + "/remote/report")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		res, ok, _ := client.Receipt(resp)
+		if resp.StatusCode != 200 || !ok || !res.Success || !strings.Contains(string(body), "paid content") {
+			t.Fatalf("%d %q %+v", resp.StatusCode, body, res)
 		}
 		if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 10_000 {
 			t.Fatalf("merchant got %s", got)
