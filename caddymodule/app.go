@@ -22,6 +22,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -112,7 +113,8 @@ var pool = caddy.NewUsagePool()
 
 // shared is one running chain connection and facilitator.
 type shared struct {
-	merchants sync.Map // pay_to addresses of the paywall routes
+	merchants sync.Map      // pay_to addresses of the paywall routes
+	guard     paywall.Guard // payments in use, across every route
 	devnet    *devnet.Devnet
 	fac       *facilitator.Service
 	network   string

@@ -90,8 +90,12 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if app.shared != nil {
 		app.shared.merchants.Store(common.HexToAddress(h.PayTo), true)
 	}
+	var guard *paywall.Guard
+	if app.shared != nil {
+		guard = &app.shared.guard // one for every route of this server
+	}
 	h.paywall, err = paywall.New(paywall.Config{
-		Accepts: offers, Facilitator: fac, Origin: h.Origin,
+		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
 		AssetDecimals: decimals,
 		Hooks:         paywall.Hooks{Verified: h.verified, Settled: h.settled},

@@ -72,6 +72,38 @@ type Config struct {
 	Hooks Hooks
 	// Timeout bounds verification and settlement; default 60 s.
 	Timeout time.Duration
+	// Guard refuses a payment while another request is using it. Share one
+	// Guard among every paywall of a process, so a payment presented to
+	// two routes at once pays for one response; nil gives this paywall its
+	// own.
+	Guard *Guard
+}
+
+// Guard tracks the payments in use by requests in flight. It is safe for
+// concurrent use; its zero value is ready.
+type Guard struct {
+	mu    sync.Mutex
+	inUse map[[32]byte]struct{}
+}
+
+// claim marks a payment in use; false if it already is.
+func (g *Guard) claim(key [32]byte) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, busy := g.inUse[key]; busy {
+		return false
+	}
+	if g.inUse == nil {
+		g.inUse = make(map[[32]byte]struct{})
+	}
+	g.inUse[key] = struct{}{}
+	return true
+}
+
+func (g *Guard) release(key [32]byte) {
+	g.mu.Lock()
+	delete(g.inUse, key)
+	g.mu.Unlock()
 }
 
 // Validate reports what is wrong with the configuration.
@@ -97,9 +129,6 @@ func (c *Config) Validate() error {
 // Paywall guards one resource. It is safe for concurrent use.
 type Paywall struct {
 	cfg Config
-
-	mu    sync.Mutex
-	inUse map[[32]byte]struct{}
 }
 
 // New returns a Paywall.
@@ -116,7 +145,10 @@ func New(cfg Config) (*Paywall, error) {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = time.Minute
 	}
-	return &Paywall{cfg: cfg, inUse: make(map[[32]byte]struct{})}, nil
+	if cfg.Guard == nil {
+		cfg.Guard = new(Guard)
+	}
+	return &Paywall{cfg: cfg}, nil
 }
 
 // Handler returns next behind the paywall.
@@ -172,11 +204,11 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// One payment pays for one response: refuse its concurrent reuse here
 	// (the facilitator's replay store refuses it afterwards).
 	key := sha256.Sum256(payment.Payload)
-	if !p.claim(key) {
+	if !p.cfg.Guard.claim(key) {
 		p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
 		return nil
 	}
-	defer p.unclaim(key)
+	defer p.cfg.Guard.release(key)
 
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), p.cfg.Timeout)
 	defer cancel()
@@ -216,22 +248,6 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		g.WriteHeader(http.StatusOK)
 	}
 	return nil
-}
-
-func (p *Paywall) claim(key [32]byte) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if _, busy := p.inUse[key]; busy {
-		return false
-	}
-	p.inUse[key] = struct{}{}
-	return true
-}
-
-func (p *Paywall) unclaim(key [32]byte) {
-	p.mu.Lock()
-	delete(p.inUse, key)
-	p.mu.Unlock()
 }
 
 // match finds the offer a payment accepted. It compares scheme, network,

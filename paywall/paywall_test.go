@@ -556,3 +556,34 @@ func TestServeNextErrorIsNotCharged(t *testing.T) {
 		t.Fatal("charged for a failed upstream")
 	}
 }
+
+// Two routes with the same price and payee, sharing a Guard: one payment
+// presented to both at once buys one response.
+func TestGuardAcrossRoutes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	release := make(chan struct{})
+	guard := new(paywall.Guard)
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release; io.WriteString(w, "ok") })
+	a := e.serve(slow, func(c *paywall.Config) { c.Guard = guard })
+	b := e.serve(slow, func(c *paywall.Config) { c.Guard = guard })
+	h := e.paidHeader(e.chain.Accounts[8].Key, e.offer)
+	before := e.balance(e.merchant)
+	var (
+		wg    sync.WaitGroup
+		codes [2]int
+	)
+	for i, srv := range []*httptest.Server{a, b} {
+		wg.Add(1)
+		go func() { defer wg.Done(); resp, _ := do(t, srv.URL, h); codes[i] = resp.StatusCode }()
+	}
+	time.Sleep(300 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if !(codes[0] == 200 && codes[1] == 402 || codes[0] == 402 && codes[1] == 200) {
+		t.Fatalf("statuses %v: want one 200 and one 402", codes)
+	}
+	if got := new(big.Int).Sub(e.balance(e.merchant), before); got.Int64() != price {
+		t.Fatalf("merchant got %s", got)
+	}
+}
