@@ -164,6 +164,20 @@ func (c *Client) SupportedTokens(ctx context.Context, op x402.UserOperation, ent
 	return &out, nil
 }
 
+// SponsorOnce calls pm_sponsor_userop once, for free gas (type 0) valid
+// until validUntil (unix seconds; 0 takes the paymaster's default), without
+// retrying throttled answers: for a server relaying its own callers'
+// requests, who back off themselves.
+func (c *Client) SponsorOnce(ctx context.Context, op x402.UserOperation, entryPoint common.Address, validUntil uint64) (x402.UserOperation, error) {
+	sc := map[string]any{"type": 0}
+	if validUntil > 0 {
+		sc["validUntil"] = validUntil
+	}
+	var out x402.UserOperation
+	err := c.once(ctx, "pm_sponsor_userop", []any{op, entryPoint.Hex(), sc}, &out)
+	return out, err
+}
+
 // Sponsor calls pm_sponsor_userop for free-gas sponsorship (type 0) and
 // returns the operation with its gas fields and paymasterAndData. On
 // -32503 it calls rebuild (if not nil) for a fresh operation and resends,

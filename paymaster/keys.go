@@ -18,6 +18,23 @@ const (
 	ScopeRead = "paymaster:read"
 	// ScopeSponsor covers pm_sponsor_userop (and implies read).
 	ScopeSponsor = "paymaster:sponsor"
+	// ScopeSettle lets a remote merchant settle its own payments through
+	// the facilitator's POST /settle (Authorization: Bearer).
+	ScopeSettle = "facilitator:settle"
+	// ScopeTxAPI covers POST /api/v1/transactions and /api/v1/sendMessage,
+	// which spend the developer API's wallet.
+	ScopeTxAPI = "txapi:send"
+)
+
+// Scopes lists every scope a key can carry.
+var Scopes = []string{ScopeRead, ScopeSponsor, ScopeSettle, ScopeTxAPI}
+
+// Errors of [Keys.Authorize].
+var (
+	// ErrInvalidKey: the key is missing, unknown, revoked or rotated.
+	ErrInvalidKey = errors.New("invalid API key: missing, unknown, revoked or rotated")
+	// ErrScope: the key lacks the scope.
+	ErrScope = errors.New("the API key lacks the scope")
 )
 
 // KeyStore keeps API key records. A *store.Bucket of the facilitator's
@@ -79,8 +96,8 @@ func (ks *Keys) Create(project, network string, scopes []string) (secret string,
 		return "", nil, errors.New("a key needs at least one scope")
 	}
 	for _, s := range scopes {
-		if s != ScopeRead && s != ScopeSponsor {
-			return "", nil, fmt.Errorf("scope %q: want %s or %s", s, ScopeRead, ScopeSponsor)
+		if !slices.Contains(Scopes, s) {
+			return "", nil, fmt.Errorf("scope %q: want one of %s", s, strings.Join(Scopes, ", "))
 		}
 	}
 	var raw [32]byte
@@ -135,6 +152,25 @@ func (ks *Keys) Lookup(secret string) (*Key, error) {
 		return nil, fmt.Errorf("decoding a key record: %w", err)
 	}
 	return &rec, nil
+}
+
+// Authorize returns the record of an enabled key that has scope. It wraps
+// ErrInvalidKey or ErrScope when the key may not be used for scope; other
+// errors are the store's.
+func (ks *Keys) Authorize(secret, scope string) (*Key, error) {
+	if secret == "" {
+		return nil, ErrInvalidKey
+	}
+	rec, err := ks.Lookup(secret)
+	switch {
+	case err != nil:
+		return nil, err
+	case rec == nil || rec.Disabled:
+		return nil, ErrInvalidKey
+	case !rec.Has(scope):
+		return nil, fmt.Errorf("%w %s (key %s)", ErrScope, scope, rec.ID)
+	}
+	return rec, nil
 }
 
 // List returns every key record.

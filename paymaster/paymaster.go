@@ -58,6 +58,10 @@ type Project struct {
 	// MaxFeePerGas is the highest maxFeePerGas sponsored; nil derives it
 	// from the network: three times the latest base fee plus 5 gwei.
 	MaxFeePerGas *big.Int
+	// MaxOpCost bounds one operation's maximum cost in wei (every gas
+	// limit at maxFeePerGas); default 1% of DailyGasCap, so no single
+	// operation can take more than that of a day's budget.
+	MaxOpCost *big.Int
 }
 
 // Config configures a Service.
@@ -78,6 +82,12 @@ type Config struct {
 	Projects []Project
 	// Validity is how long a sponsorship stays valid; default 10 minutes.
 	Validity time.Duration
+	// MaxVerificationGas bounds verificationGasLimit of an operation from a
+	// deployed account; default 300,000. MaxDeployVerificationGas bounds it
+	// for one that deploys its account (initCode); default 700,000.
+	MaxVerificationGas, MaxDeployVerificationGas uint64
+	// MaxCallGas bounds callGasLimit; default 1,000,000.
+	MaxCallGas uint64
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives diagnostics; nil logs nothing.
@@ -142,6 +152,15 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.MaxVerificationGas == 0 {
+		cfg.MaxVerificationGas = 300_000
+	}
+	if cfg.MaxDeployVerificationGas == 0 {
+		cfg.MaxDeployVerificationGas = 700_000
+	}
+	if cfg.MaxCallGas == 0 {
+		cfg.MaxCallGas = 1_000_000
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = zap.NewNop()
@@ -160,8 +179,12 @@ func New(cfg Config) (*Service, error) {
 		if p.DailyGasCap == nil {
 			p.DailyGasCap = new(big.Int).Set(p.Balance)
 		}
+		maxOp := p.MaxOpCost
+		if maxOp == nil {
+			maxOp = new(big.Int).Div(p.DailyGasCap, big.NewInt(100))
+		}
 		s.projects[p.Name] = &project{
-			cfg: p, balance: new(big.Int).Set(p.Balance), spent: new(big.Int),
+			cfg: p, maxOpCost: maxOp, balance: new(big.Int).Set(p.Balance), spent: new(big.Int),
 			senders: map[common.Address][]time.Time{}, inFlight: map[common.Hash][]flight{},
 		}
 	}
@@ -194,11 +217,12 @@ func (s *Service) Usage(ctx context.Context, name string) (Usage, bool) {
 
 // project is a project's live counters.
 type project struct {
-	cfg     Project
-	balance *big.Int
-	spent   *big.Int // today's reserved and used wei
-	day     string
-	senders map[common.Address][]time.Time
+	cfg       Project
+	maxOpCost *big.Int
+	balance   *big.Int
+	spent     *big.Int // today's reserved and used wei
+	day       string
+	senders   map[common.Address][]time.Time
 	// inFlight holds every reservation by operation hash; the same operation
 	// sponsored twice holds two.
 	inFlight map[common.Hash][]flight

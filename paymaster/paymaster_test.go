@@ -87,7 +87,7 @@ func TestSponsoredOperationLands(t *testing.T) {
 
 func TestErrorCodes(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, Project{Name: "demo", Balance: ether(10)}, Project{Name: "poor", Balance: big.NewInt(1000)}, Project{Name: "cheap", Balance: ether(1), MaxFeePerGas: big.NewInt(1)})
+	e := newEnv(t, Project{Name: "demo", Balance: ether(10)}, Project{Name: "poor", Balance: big.NewInt(1000), MaxOpCost: ether(1)}, Project{Name: "cheap", Balance: ether(1), MaxFeePerGas: big.NewInt(1)})
 	poorKey, _, _ := e.svc.Keys().Create("poor", "testnet", []string{ScopeSponsor})
 	cheapKey, _, _ := e.svc.Keys().Create("cheap", "testnet", []string{ScopeSponsor})
 	ep := e.chain.Contracts.EntryPoint.Hex()

@@ -1,6 +1,7 @@
 package paymaster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -163,7 +164,13 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 	if err := s.fillGas(ctx, &op); err != nil {
 		return nil, err
 	}
+	if err := s.checkGas(&op); err != nil {
+		return nil, err
+	}
 	cost := maxCost(&op)
+	if cost.Cmp(p.maxOpCost) > 0 {
+		return nil, &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the operation's maximum cost of %s wei is over the per-operation cap of %s wei", cost, p.maxOpCost)}
+	}
 
 	// A cheap look at the limits before the chain work; the real
 	// reservation is taken atomically at the end.
@@ -215,21 +222,63 @@ func maxCost(op *contracts.UserOperation) *big.Int {
 	return gas.Mul(gas, op.MaxFeePerGas)
 }
 
+// preVerificationGas is what a bundler charges an operation before its
+// validation runs, computed as ERC-4337 bundlers do (eth-infinitism's
+// calcPreVerificationGas, for a bundle of one): the calldata cost of the
+// ABI-packed operation with its final paymasterAndData and a 65-byte
+// signature, plus the transaction's 21,000, 18,300 per operation and 4 per
+// packed word.
+func (s *Service) preVerificationGas(op contracts.UserOperation) *big.Int {
+	filler := func(n int) []byte { return bytes.Repeat([]byte{1}, n) }
+	op.PreVerificationGas = big.NewInt(21_000)
+	op.PaymasterAndData = filler(len(contracts.PaymasterAndData(s.cfg.Paymaster, 0, 0, make([]byte, 65))))
+	if len(op.Signature) < 65 {
+		op.Signature = filler(65)
+	}
+	packed := s.ep.PackSimulateValidation(op)[4:]
+	gas := int64(21_000 + 18_300 + 4*((len(packed)+31)/32))
+	for _, c := range packed {
+		if c == 0 {
+			gas += 4
+		} else {
+			gas += 16
+		}
+	}
+	return big.NewInt(gas)
+}
+
+// checkGas refuses gas fields beyond the bounds the paymaster computes
+// itself. The fee alone is not enough: a caller who inflates
+// preVerificationGas and then bundles the operation itself collects the
+// difference from the paymaster's deposit as the bundle's beneficiary.
+func (s *Service) checkGas(op *contracts.UserOperation) *Error {
+	verification := s.cfg.MaxVerificationGas
+	if len(op.InitCode) > 0 {
+		verification = s.cfg.MaxDeployVerificationGas
+	}
+	pvg := s.preVerificationGas(*op)
+	pvgBound := new(big.Int).Add(pvg, new(big.Int).Div(pvg, big.NewInt(10)))
+	pvgBound.Add(pvgBound, big.NewInt(10_000))
+	for _, f := range []struct {
+		name  string
+		v     *big.Int
+		bound *big.Int
+	}{
+		{"verificationGasLimit", op.VerificationGasLimit, new(big.Int).SetUint64(verification)},
+		{"callGasLimit", op.CallGasLimit, new(big.Int).SetUint64(s.cfg.MaxCallGas)},
+		{"preVerificationGas", op.PreVerificationGas, pvgBound},
+	} {
+		if f.v.Cmp(f.bound) > 0 {
+			return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("%s %s is over this paymaster's bound of %s; send 0x to let it fill the field", f.name, f.v, f.bound)}
+		}
+	}
+	return nil
+}
+
 // fillGas fills the gas fields the payer left empty.
 func (s *Service) fillGas(ctx context.Context, op *contracts.UserOperation) *Error {
 	if op.PreVerificationGas.Sign() == 0 {
-		// Calldata of the packed operation, plus the bundle's overhead.
-		gas := int64(50_000)
-		for _, b := range [][]byte{op.InitCode, op.CallData} {
-			for _, c := range b {
-				if c == 0 {
-					gas += 4
-				} else {
-					gas += 16
-				}
-			}
-		}
-		op.PreVerificationGas = big.NewInt(gas)
+		op.PreVerificationGas = s.preVerificationGas(*op)
 	}
 	if op.VerificationGasLimit.Sign() == 0 {
 		op.VerificationGasLimit = big.NewInt(200_000)
