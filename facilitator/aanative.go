@@ -3,11 +3,7 @@ package facilitator
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
-
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.uber.org/zap"
@@ -35,6 +31,7 @@ func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *
 	})
 	switch {
 	case err == nil:
+		s.sponsors.settled(p.aa.UserOpHash)
 		return s.await(ctx, p, rec)
 	case errors.Is(err, bundler.ErrRejected):
 		s.release(p)
@@ -53,49 +50,6 @@ func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *
 	}
 }
 
-// SponsorError is a refusal of /sponsor, with a JSON-RPC code.
-type SponsorError struct {
-	Code    int
-	Message string
-}
-
-func (e *SponsorError) Error() string { return e.Message }
-
-// ErrorCode is the JSON-RPC error code.
-func (e *SponsorError) ErrorCode() int { return e.Code }
-
-// SponsorOperation asks the paymaster, with the facilitator's own key, to
-// sponsor op, but only if its callData is a settlement of an allowlisted
-// token to a merchant this facilitator serves: payers need no key, and the
-// key pays for nothing else.
-func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation) (x402.UserOperation, error) {
-	if s.aa == nil || s.cfg.AANative.Sponsor == nil {
-		return op, &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
-	}
-	callData, err := hexutil.Decode(op.CallData)
-	if err != nil {
-		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "userOp.callData: want 0x hex bytes"}
-	}
-	settle, err := s.aa.ParseCallData(callData)
-	if err != nil {
-		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "only x402 settlements are sponsored: " + err.Error()}
-	}
-	allowed := false
-	for _, a := range s.aa.Assets() {
-		allowed = allowed || a == settle.Token
-	}
-	if !allowed {
-		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: fmt.Sprintf("token %s is not allowlisted", settle.Token)}
-	}
-	if allow := s.cfg.AANative.AllowMerchant; allow != nil && !allow(settle.Merchant) {
-		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: fmt.Sprintf("merchant %s is not served by this facilitator", settle.Merchant)}
-	}
-	if settle.Amount.Sign() <= 0 || settle.RequestHash == (common.Hash{}) {
-		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement needs a positive amount and a request hash"}
-	}
-	return s.cfg.AANative.Sponsor.Sponsor(ctx, op, s.cfg.AANative.EntryPoint, nil)
-}
-
 // submitExternal settles through the external bundler: the record is made
 // durable (submitted, with the operation's hash) before the operation goes
 // out, then the bundler's receipt names the transaction.
@@ -109,6 +63,7 @@ func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Rec
 	_, err := s.external.Send(ctx, p.aa.Op)
 	switch {
 	case err == nil:
+		s.sponsors.settled(p.aa.UserOpHash)
 		return s.awaitExternal(ctx, p, rec)
 	case errors.Is(err, bundler.ErrRejected):
 		s.release(p)
@@ -134,7 +89,7 @@ func (s *Service) awaitExternal(ctx context.Context, p *payment, rec *store.Reco
 			receipt, err := s.sender.Wait(wctx, tx)
 			if err == nil {
 				rec.TxHash = tx
-				return s.finish(rec, receipt)
+				return s.finish(rec, receipt, p.owner)
 			}
 		} else if err != nil {
 			s.log.Debug("reading the bundler's receipt", zap.Error(err))
@@ -155,7 +110,7 @@ func (s *Service) resumeExternal(ctx context.Context, p *payment, rec *store.Rec
 	if tx, found, err := s.external.Receipt(ctx, rec.UserOpHash); err == nil && found {
 		if receipt, err := s.eth.TransactionReceipt(ctx, tx); err == nil {
 			rec.TxHash = tx
-			return s.finish(rec, receipt)
+			return s.finish(rec, receipt, p.owner)
 		}
 	}
 	if _, err := s.external.Send(ctx, p.aa.Op); err != nil && !errors.Is(err, bundler.ErrRejected) {

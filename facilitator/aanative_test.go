@@ -58,18 +58,24 @@ func (e *env) startPaymaster() *AANative {
 	c := e.chain.Contracts
 	return &AANative{
 		EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster,
-		Sponsor:       &paymaster.Client{URL: srv.URL, APIKey: key, Header: "X-Paymaster-Api-Key"},
-		AllowMerchant: func(m common.Address) bool { return m != e.chain.Accounts[9].Address },
+		Sponsor: &paymaster.Client{URL: srv.URL, APIKey: key, Header: "X-Paymaster-Api-Key"},
+		// Tests pay many times from one account; the default anonymous
+		// budget has its own test.
+		SponsorLimits: SponsorLimits{PerClient: 1000, PerClientOutstanding: 1000, PerSender: 1000, MaxOutstanding: 1000},
 	}
 }
 
+// aaRequirements is an aa-native offer of one of the server's paid routes:
+// it is added to the env's offers, so /sponsor sponsors payments of it.
 func (e *env) aaRequirements(payTo common.Address, amount int64) x402.PaymentRequirements {
 	c := e.chain.Contracts
-	return x402.PaymentRequirements{
+	req := x402.PaymentRequirements{
 		Scheme: x402.SchemeAANative, Network: e.network, Amount: big.NewInt(amount).String(),
 		Asset: e.chain.Token.Address.Hex(), PayTo: payTo.Hex(), MaxTimeoutSeconds: 60,
 		Extra: &x402.Extra{EntryPoint: c.EntryPoint.Hex(), Factory: c.AccountFactory.Hex(), Settlement: c.Settlement.Hex(), SponsorURL: e.srv.URL + "/sponsor"},
 	}
+	e.offers.Add(req)
+	return req
 }
 
 // aaPay signs an aa-native payment from key's smart account with the real
@@ -240,6 +246,7 @@ func TestSponsorEndpoint(t *testing.T) {
 	f := contracts.NewSimpleAccountFactory()
 	op := x402.UserOperation{Sender: sender.Hex(), Nonce: "0x0", InitCode: hexutil.Encode(append(e.chain.Contracts.AccountFactory.Bytes(), f.PackCreateAccount(e.chain.Accounts[2].Address, new(big.Int))...)), Signature: "0x"}
 
+	e.aaRequirements(e.chain.Accounts[3].Address, 10) // the server's offer
 	good := op
 	good.CallData = settleTo(e.chain.Accounts[3].Address, e.chain.Token.Address)
 	res, rerr := e.sponsorCall(good)

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // startBundler runs a real ERC-4337 bundler (@metamask/test-bundler) on the
@@ -96,7 +97,8 @@ func TestExternalBundler(t *testing.T) {
 	merchant := e.chain.Accounts[4].Address
 	before := e.balance(merchant)
 	req, _ := e.aaPay(e.chain.Accounts[1].Key, e.aaRequirements(merchant, 7_000))
-	res, err := e.client.Settle(context.Background(), req)
+	ctx := x402.WithIdempotencyKey(context.Background(), "external-bundler-1")
+	res, err := e.client.Settle(ctx, req)
 	if err != nil || !res.Success || res.UserOpHash == "" {
 		t.Fatalf("settle via the external bundler: %+v %v", res, err)
 	}
@@ -112,9 +114,13 @@ func TestExternalBundler(t *testing.T) {
 	if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 7_000 {
 		t.Fatalf("merchant got %s", got)
 	}
-	// A duplicate returns the same receipt.
-	again, _ := e.client.Settle(context.Background(), req)
+	// The same settle's retry gets the same receipt; another settle of
+	// the payment gets replay.
+	again, _ := e.client.Settle(ctx, req)
 	if again.TransactionHash != res.TransactionHash || !again.Success {
 		t.Fatalf("duplicate: %+v", again)
+	}
+	if other, _ := e.client.Settle(context.Background(), req); other.Success || !strings.Contains(other.Message, "replay") {
+		t.Fatalf("another settle of the payment: %+v", other)
 	}
 }

@@ -21,6 +21,10 @@ type Client struct {
 	BaseURL string
 	// HTTPClient sends the requests; default http.DefaultClient.
 	HTTPClient *http.Client
+	// APIKey is the facilitator API key (scope facilitator:settle) sent as
+	// Authorization: Bearer with /settle. A facilitator settles without one
+	// only the payments of its own paid routes. Never logged.
+	APIKey string
 }
 
 // ErrStatus reports an HTTP answer that is not one the facilitator gives.
@@ -42,6 +46,14 @@ func (c *Client) do(ctx context.Context, method, route string, in, out any) (int
 	req.Header.Set("Accept", "application/json")
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if route == "settle" {
+		if k := x402.IdempotencyKey(ctx); k != "" {
+			req.Header.Set(x402.HeaderIdempotencyKey, k)
+		}
+		if c.APIKey != "" {
+			req.Header.Set("Authorization", "Bearer "+c.APIKey)
+		}
 	}
 	hc := c.HTTPClient
 	if hc == nil {
@@ -79,15 +91,23 @@ func (c *Client) Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.Ver
 	}
 }
 
-// Settle calls POST /settle. Every status the facilitator uses comes back as
-// a response whose error code says what happened; a transport failure is
-// reported as bundler_unreachable with an error.
+// Settle calls POST /settle, with the idempotency key ctx carries (see
+// [x402.WithIdempotencyKey]) in the Idempotency-Key header. Every status the
+// facilitator uses comes back as a response whose error code says what
+// happened; a transport failure is reported as bundler_unreachable with an
+// error.
 func (c *Client) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error) {
 	var res x402.SettleResponse
 	status, err := c.do(ctx, http.MethodPost, "settle", req, &res)
 	if err != nil {
 		return &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network,
 			ErrorCode: x402.ErrorBundlerUnreachable, Message: "the facilitator could not be reached"}, err
+	}
+	if status == http.StatusUnauthorized || status == http.StatusTooManyRequests {
+		// The merchant's credential or rate, not the payment: nothing was
+		// claimed, and the payer must not be asked to pay again.
+		return &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network,
+			ErrorCode: x402.ErrorInternal, Message: res.Message}, fmt.Errorf("%w: settle answered %d: %s", ErrStatus, status, res.Message)
 	}
 	if res.X402Version == 0 {
 		return &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network,

@@ -17,6 +17,10 @@ package facilitator
 import (
 	"context"
 	"crypto/ecdsa"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -69,6 +73,9 @@ type Config struct {
 	RPCTimeout time.Duration
 	// AANative enables the aa-native scheme; nil leaves it off.
 	AANative *AANative
+	// Offers are the payments this server's paywalls ask for: /sponsor
+	// sponsors only settlements that pay one of them. Nil sponsors none.
+	Offers Offers
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
 	// Now is the clock; default time.Now.
@@ -82,9 +89,9 @@ type AANative struct {
 	// Sponsor forwards sponsorship requests to the paymaster with the
 	// facilitator's server-side key; nil turns /sponsor off.
 	Sponsor Sponsor
-	// AllowMerchant says whether /sponsor sponsors settlements to a payee;
-	// nil means any payee.
-	AllowMerchant func(common.Address) bool
+	// SponsorLimits bound anonymous sponsorship through /sponsor; zero
+	// values take the defaults.
+	SponsorLimits SponsorLimits
 	// MaxBundle and BundleWait shape the built-in bundler's bundles;
 	// defaults 50 operations and 50 ms.
 	MaxBundle  int
@@ -92,12 +99,6 @@ type AANative struct {
 	// BundlerURL, if set, submits operations to that external ERC-4337
 	// bundler (ERC-7769 JSON-RPC) instead of the built-in one.
 	BundlerURL string
-}
-
-// Sponsor asks a paymaster to sponsor an operation; *paymaster.Client has
-// this method.
-type Sponsor interface {
-	Sponsor(ctx context.Context, op x402.UserOperation, entryPoint common.Address, rebuild func(context.Context) (x402.UserOperation, error)) (x402.UserOperation, error)
 }
 
 // Validate reports what is wrong with the configuration.
@@ -137,6 +138,8 @@ type Service struct {
 	bundler  *bundler.BuiltIn
 	external *bundler.External
 	log      *zap.Logger
+
+	sponsors sponsorBudget
 
 	mu       sync.Mutex
 	inFlight map[common.Hash]struct{}
@@ -200,6 +203,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		inFlight: make(map[common.Hash]struct{}),
 	}
 	if a := cfg.AANative; a != nil {
+		a.SponsorLimits.defaults()
 		assets := make([]common.Address, len(cfg.Assets))
 		for i, as := range cfg.Assets {
 			assets[i] = as.Address
@@ -281,6 +285,7 @@ type payment struct {
 	amount *big.Int
 	auth   *exact.Authorization // exact
 	aa     *aanative.Payment    // aa-native
+	owner  string               // settle: who is handed the receipt
 }
 
 // decode validates the request and decodes its payment.
@@ -291,6 +296,9 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 	a, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
 	asset := common.Address(a)
 	reqHash := requirementsHash(&req.PaymentRequirements)
+	if err := schemeOf(req); err != nil {
+		return nil, err
+	}
 	switch {
 	case req.PaymentRequirements.Scheme == x402.SchemeExact:
 		auth, err := exact.Decode(&req.PaymentPayload)
@@ -318,6 +326,30 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 		}, nil
 	}
 	return nil, x402.Invalid(x402.ReasonSchemeMismatch, "scheme %q is not supported; this facilitator settles %s", req.PaymentRequirements.Scheme, strings.Join(s.schemes(), " and "))
+}
+
+// schemeOf refuses a payment of one scheme presented for requirements of
+// another, by what the payer says it accepted and by the shape of its
+// payload, before the payload is decoded as the requirements' scheme.
+func schemeOf(req *x402.VerifyRequest) error {
+	want := req.PaymentRequirements.Scheme
+	if got := req.PaymentPayload.Accepted.Scheme; got != want {
+		return x402.Invalid(x402.ReasonSchemeMismatch, "the payment is for scheme %q, the requirements are %q", got, want)
+	}
+	var shape struct {
+		Authorization json.RawMessage `json:"authorization"`
+		UserOp        json.RawMessage `json:"userOp"`
+	}
+	if json.Unmarshal(req.PaymentPayload.Payload, &shape) != nil {
+		return nil // the scheme's decoder names the problem
+	}
+	switch {
+	case want == x402.SchemeAANative && shape.Authorization != nil && shape.UserOp == nil:
+		return x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an exact authorization, the requirements are aa-native")
+	case want == x402.SchemeExact && shape.UserOp != nil && shape.Authorization == nil:
+		return x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an aa-native UserOperation, the requirements are exact")
+	}
+	return nil
 }
 
 func (s *Service) schemes() []string {
@@ -352,19 +384,26 @@ func requirementsHash(r *x402.PaymentRequirements) common.Hash {
 //
 // The replay store is read first: a payment this facilitator already took
 // would fail the chain's checks for that very reason (a used nonce, a
-// deployed account). A finished one is replay. One whose settlement is
-// still pending is valid: it is the same payment retried after a 503, and
-// Settle resumes its settlement rather than starting another.
+// deployed account). A payment that bought its response, or failed, is
+// replay; so is one a settle is working on right now. One whose settle gave
+// up waiting (503) is valid: it is the same payment retried, and Settle
+// resumes its settlement, or hands over its receipt, rather than starting
+// another.
 func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
 	rec, err := s.store.Get(p.key)
 	if err != nil {
 		return err
 	}
 	if rec != nil {
-		if rec.PayloadHash == p.hash && !rec.State.Final() {
-			return nil
+		if rec.PayloadHash == p.hash {
+			switch {
+			case s.busy(p.key):
+				return x402.Invalid(x402.ReasonReplay, "this payment is being settled for another request")
+			case !rec.State.Final(), rec.State == store.StateSettled && rec.Consumer == "":
+				return nil
+			}
 		}
-		return x402.Invalid(x402.ReasonReplay, "this payment was already submitted for settlement (%s)", rec.State)
+		return x402.Invalid(x402.ReasonReplay, "this payment was already used (%s)", rec.State)
 	}
 	return s.verifyScheme(ctx, req, p)
 }
@@ -414,11 +453,18 @@ func (s *Service) failure(code x402.ErrorCode, message string, p *payment) *x402
 // key. The answer is always a response; its error code says what happened.
 // The error is always nil: it is there so that Service and Client share a
 // method set.
+//
+// The receipt of a settled payment is handed to one settle only: the first
+// to be answered with it, named by the idempotency key in ctx (see
+// [x402.WithIdempotencyKey]), and to that settle's retries. Any other
+// settle presenting the payment gets replay, so one payment buys one
+// response. A settle without a key is its own owner and cannot be retried.
 func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error) {
 	p, err := s.decode(req)
 	if err != nil {
 		return s.verifyFailed(err, nil), nil
 	}
+	p.owner = settleOwner(ctx)
 	if !s.enter(p.key) {
 		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
 	}
@@ -434,8 +480,10 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 			return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "this authorization was already submitted for other requirements, or another payment used its nonce"), p), nil
 		}
 		switch rec.State {
-		case store.StateSettled, store.StateFailed:
-			return rec.Response, nil // the original receipt
+		case store.StateSettled:
+			return s.handOver(p), nil
+		case store.StateFailed:
+			return rec.Response, nil // the original answer; nothing was paid
 		case store.StateSubmitted:
 			return s.resume(ctx, req, p, rec), nil
 		}
@@ -465,7 +513,11 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 	if !claimed {
 		// Another process sharing the store claimed it between our read and
 		// our claim.
-		if existing.State.Final() && existing.PayloadHash == p.hash {
+		switch {
+		case existing.PayloadHash != p.hash:
+		case existing.State == store.StateSettled:
+			return s.handOver(p), nil
+		case existing.State == store.StateFailed:
 			return existing.Response, nil
 		}
 		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
@@ -481,6 +533,41 @@ func (s *Service) verifyFailed(err error, p *payment) *x402.SettleResponse {
 	}
 	s.log.Warn("settle: verification could not complete", zap.Error(err))
 	return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+}
+
+// settleOwner names the owner of a settle: a digest of its idempotency
+// key, or a random name for a settle without one.
+func settleOwner(ctx context.Context) string {
+	if k := x402.IdempotencyKey(ctx); k != "" {
+		sum := sha256.Sum256([]byte(k))
+		return hex.EncodeToString(sum[:])
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	return "anonymous:" + hex.EncodeToString(b[:])
+}
+
+// handOver answers a settle of a payment that is settled: its receipt, if
+// this settle owns the response it bought (or nobody does yet, because the
+// settle that paid gave up waiting); replay otherwise.
+func (s *Service) handOver(p *payment) *x402.SettleResponse {
+	rec, ok, err := s.store.Consume(p.key, p.owner)
+	if err != nil {
+		s.log.Error("handing over a receipt", zap.Stringer("key", p.key), zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p)
+	}
+	if !ok {
+		return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "this payment already paid for a response"), p)
+	}
+	return rec.Response
+}
+
+// busy reports whether a settle of key is running in this process.
+func (s *Service) busy(key common.Hash) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.inFlight[key]
+	return ok
 }
 
 func (s *Service) enter(key common.Hash) bool {
@@ -574,7 +661,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 		return s.resumeExternal(ctx, p, rec)
 	}
 	if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
-		return s.finish(rec, receipt)
+		return s.finish(rec, receipt, p.owner)
 	}
 	var tx types.Transaction
 	if err := tx.UnmarshalBinary(rec.RawTx); err != nil {
@@ -591,7 +678,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 		// authorization may since have been used) and sign a new one.
 		if verr := s.verifyScheme(ctx, req, p); verr != nil {
 			if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
-				return s.finish(rec, receipt) // mined after all
+				return s.finish(rec, receipt, p.owner) // mined after all
 			}
 			resp := s.verifyFailed(verr, p)
 			if resp.ErrorCode == x402.ErrorVerifyFailed {
@@ -617,15 +704,17 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) *x40
 		r.TransactionHash = rec.TxHash.Hex()
 		return r
 	}
-	return s.finish(rec, receipt)
+	return s.finish(rec, receipt, p.owner)
 }
 
 // finish records the outcome of a mined settlement and returns its response.
-func (s *Service) finish(rec *store.Record, receipt *types.Receipt) *x402.SettleResponse {
+// A success is handed to owner, the settle that waited for it; "" (start-up
+// reconciliation) leaves it for the payment's next settle.
+func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string) *x402.SettleResponse {
 	resp := s.outcome(rec, receipt)
 	rec.State, rec.Response, rec.Updated = store.StateFailed, resp, s.cfg.Now().UTC()
 	if resp.Success {
-		rec.State = store.StateSettled
+		rec.State, rec.Consumer = store.StateSettled, owner
 	}
 	if err := s.store.Put(rec); err != nil {
 		// The chain holds the truth; the next duplicate reconciles again.
@@ -705,7 +794,7 @@ func (s *Service) reconcile(ctx context.Context) {
 			rctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 			receipt, err := s.eth.TransactionReceipt(rctx, rec.TxHash)
 			if err == nil {
-				s.finish(rec, receipt)
+				s.finish(rec, receipt, "")
 				s.log.Info("reconciled a settlement", zap.Stringer("tx", rec.TxHash), zap.Bool("success", receipt.Status == 1))
 				cancel()
 				continue

@@ -7,10 +7,14 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 
 	"go.uber.org/zap"
+	"golang.org/x/time/rate"
 
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -31,16 +35,42 @@ type Facilitator interface {
 }
 
 // Handler serves the spec's four routes, /health, /supported, /verify and
-// /settle, under whatever prefix it is mounted at (it matches the last path
-// segment). Every answer is JSON, including errors.
+// /settle, and /sponsor, under whatever prefix it is mounted at (it matches
+// the last path segment). Every answer is JSON, including errors.
+//
+// Who may call what: /health, /supported and /verify are public, as the
+// spec says. /settle spends the settler's gas, so a caller without a
+// credential may settle only a payment that pays one of Offers (one of this
+// server's merchants, at one of its prices); a remote merchant settles its
+// own payments with a facilitator API key in Authorization: Bearer, within
+// a per-key rate. /sponsor is public and sponsors only settlements of
+// Offers, within the facilitator's anonymous budget.
 type Handler struct {
 	// Facilitator does the work.
 	Facilitator Facilitator
 	// Network is reported when a request is too malformed to say; it is the
 	// facilitator's configured network.
 	Network string
+	// Offers are what a caller without a credential may settle; nil
+	// refuses every settle without one.
+	Offers Offers
+	// AuthorizeSettle checks the bearer key of a settle and returns the
+	// key's id (for its rate limit); nil accepts no key.
+	AuthorizeSettle func(secret string) (keyID string, err error)
+	// SettlesPerMinute bounds the settles of one key; default 600.
+	SettlesPerMinute int
+	// ClientIP names a request's client for the anonymous budgets; default
+	// the host of RemoteAddr (behind a proxy, pass the proxy-aware one).
+	ClientIP func(*http.Request) string
+	// SettleTimeout bounds one settle; default 2 minutes. A settle runs to
+	// its end even if its caller disconnects, so that a payment is never
+	// left half-settled because a client went away.
+	SettleTimeout time.Duration
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
+
+	limitsMu sync.Mutex
+	limiters map[string]*rate.Limiter
 }
 
 // SettleStatus is the HTTP status of a settle response: 200 for success,
@@ -206,7 +236,23 @@ func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	res, err := h.Facilitator.Settle(r.Context(), req)
+	if status, msg := h.authorizeSettle(w, r, req); status != 0 {
+		writeJSON(w, status, &x402.SettleResponse{
+			X402Version: x402.Version, Network: req.PaymentRequirements.Network,
+			ErrorCode: x402.ErrorVerifyFailed, Message: msg,
+		})
+		return
+	}
+	timeout := h.SettleTimeout
+	if timeout <= 0 {
+		timeout = 2 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), timeout)
+	defer cancel()
+	if k := r.Header.Get(x402.HeaderIdempotencyKey); k != "" && len(k) <= x402.MaxIdempotencyKeySize {
+		ctx = x402.WithIdempotencyKey(ctx, k)
+	}
+	res, err := h.Facilitator.Settle(ctx, req)
 	if err != nil {
 		h.log().Warn("settle failed", zap.Error(err))
 		if res == nil {
@@ -223,10 +269,75 @@ func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, res)
 }
 
-// Sponsorer sponsors aa-native operations without a payer key; *Service
-// has it.
+// authorizeSettle decides whether the caller may settle req: with a valid
+// bearer key within its rate, or without one for a payment of Offers. It
+// returns 0, or the status and message of a refusal (which it has set
+// headers for).
+func (h *Handler) authorizeSettle(w http.ResponseWriter, r *http.Request, req *x402.SettleRequest) (int, string) {
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		secret, ok := strings.CutPrefix(auth, "Bearer ")
+		if !ok || h.AuthorizeSettle == nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="x402 facilitator"`)
+			return http.StatusUnauthorized, "unauthorized: want Authorization: Bearer <facilitator API key>"
+		}
+		id, err := h.AuthorizeSettle(strings.TrimSpace(secret))
+		if err != nil {
+			h.log().Info("settle refused: bad key", zap.Error(err))
+			w.Header().Set("WWW-Authenticate", `Bearer realm="x402 facilitator", error="invalid_token"`)
+			return http.StatusUnauthorized, "unauthorized: the API key is unknown, revoked, rotated, or lacks the facilitator:settle scope"
+		}
+		if !h.limiter(id).Allow() {
+			w.Header().Set("Retry-After", "1")
+			return http.StatusTooManyRequests, "rate_limited: this key's settles per minute are spent; retry after Retry-After"
+		}
+		return 0, ""
+	}
+	pr := &req.PaymentRequirements
+	payTo, _ := x402.ParseAddress(pr.PayTo)
+	asset, _ := x402.ParseAddress(pr.Asset)
+	amount, _ := x402.ParseAmount(pr.Amount)
+	if h.Offers != nil && h.Offers.Issued(pr.Scheme, payTo, asset, amount) {
+		return 0, ""
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="x402 facilitator"`)
+	return http.StatusUnauthorized, "unauthorized: without a credential this facilitator settles only payments of its own paid routes (merchant, asset and amount); other merchants need Authorization: Bearer <facilitator API key>"
+}
+
+// limiter is a key's settle rate.
+func (h *Handler) limiter(id string) *rate.Limiter {
+	h.limitsMu.Lock()
+	defer h.limitsMu.Unlock()
+	if h.limiters == nil {
+		h.limiters = map[string]*rate.Limiter{}
+	}
+	l, ok := h.limiters[id]
+	if !ok {
+		n := h.SettlesPerMinute
+		if n <= 0 {
+			n = 600
+		}
+		l = rate.NewLimiter(rate.Limit(float64(n)/60), max(1, n/10))
+		h.limiters[id] = l
+	}
+	return l
+}
+
+// clientIP names the caller for anonymous budgets.
+func (h *Handler) clientIP(r *http.Request) string {
+	if h.ClientIP != nil {
+		return h.ClientIP(r)
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// Sponsorer sponsors aa-native operations without a payer key, for a
+// client address; *Service has it.
 type Sponsorer interface {
-	SponsorOperation(ctx context.Context, op x402.UserOperation) (x402.UserOperation, error)
+	SponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error)
 }
 
 type rpcError struct {
@@ -273,20 +384,17 @@ func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 	case len(req.Params) == 0 || json.Unmarshal(req.Params[0], &op) != nil:
 		reply.Error = &rpcError{Code: int(x402.RPCInvalidParams), Message: "params[0] must be the UserOperation"}
 	default:
-		res, err := sp.SponsorOperation(r.Context(), op)
+		res, err := sp.SponsorOperation(r.Context(), op, h.clientIP(r))
 		if err != nil {
-			code := int(x402.RPCInternalError)
-			var coded interface{ ErrorCode() int }
-			if errors.As(err, &coded) {
-				code = coded.ErrorCode()
+			var se *SponsorError
+			if !errors.As(err, &se) {
+				h.log().Error("sponsoring", zap.Error(err))
+				se = &SponsorError{Code: int(x402.RPCInternalError), Message: "internal error"}
 			}
-			msg := err.Error()
-			var pe interface{ ErrorCode() int }
-			if errors.As(err, &pe) {
-				msg = strings.TrimPrefix(msg, fmt.Sprintf("paymaster error %d: ", code))
+			reply.Error = &rpcError{Code: se.Code, Message: se.Message}
+			if se.Code == int(x402.RPCThrottled) {
+				w.Header().Set("Retry-After", "1")
 			}
-			reply.Error = &rpcError{Code: code, Message: msg}
-			h.log().Info("sponsorship refused", zap.Int("code", code), zap.String("message", msg))
 		} else {
 			reply.Result = res
 		}

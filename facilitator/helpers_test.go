@@ -6,6 +6,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"io"
 	"math/big"
 	"net/http"
@@ -34,7 +35,14 @@ type env struct {
 	client  *Client
 	cfg     Config
 	network string
+	// offers are the paid routes of the facilitator's server: what
+	// anonymous callers may settle and have sponsored.
+	offers *OfferSet
 }
+
+// testSettleKey is the facilitator API key the env's own HTTP calls use,
+// as a remote merchant would: it may settle payments to anyone.
+const testSettleKey = "test-settle-key"
 
 type envOptions struct {
 	blockPeriod    time.Duration
@@ -64,7 +72,7 @@ func newEnvB(t testing.TB, o envOptions) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(eth.Close)
-	e := &env{t: t, chain: d, eth: eth, network: x402.FormatNetwork(d.ChainID.Uint64())}
+	e := &env{t: t, chain: d, eth: eth, network: x402.FormatNetwork(d.ChainID.Uint64()), offers: new(OfferSet)}
 	e.cfg = Config{
 		Network:        e.network,
 		RPCURL:         d.URL,
@@ -72,6 +80,7 @@ func newEnvB(t testing.TB, o envOptions) *env {
 		Assets:         []Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
 		StorePath:      filepath.Join(t.TempDir(), "facilitator.db"),
 		ReceiptTimeout: o.receiptTimeout,
+		Offers:         e.offers,
 	}
 	if o.aaNative {
 		e.cfg.AANative = e.startPaymaster()
@@ -91,8 +100,8 @@ func (e *env) start() {
 		e.t.Fatal(err)
 	}
 	e.svc = svc
-	e.srv = httptest.NewServer(&Handler{Facilitator: svc, Network: e.network})
-	e.client = &Client{BaseURL: e.srv.URL}
+	e.srv = httptest.NewServer(&Handler{Facilitator: svc, Network: e.network, Offers: e.offers, AuthorizeSettle: testAuthorize})
+	e.client = &Client{BaseURL: e.srv.URL, APIKey: testSettleKey}
 	e.t.Cleanup(func() { e.stop() })
 }
 
@@ -171,14 +180,38 @@ func (e *env) pay(payer devnet.Account, payTo common.Address, amount int64) *x40
 	return request(e.requirements(payTo, amount), a, sign(e.t, payer.Key, a))
 }
 
-// post sends a JSON body to a route and decodes the answer into out.
+// testAuthorize accepts testSettleKey.
+func testAuthorize(secret string) (string, error) {
+	if secret != testSettleKey {
+		return "", errors.New("unknown key")
+	}
+	return "test", nil
+}
+
+// post sends a JSON body to a route, as a merchant holding testSettleKey,
+// and decodes the answer into out.
 func (e *env) post(route string, body any, out any) *http.Response {
+	e.t.Helper()
+	return e.postAs(testSettleKey, "", route, body, out)
+}
+
+// postAs is post with a bearer key ("" for none) and an idempotency key
+// ("" for none).
+func (e *env) postAs(bearer, idempotency, route string, body any, out any) *http.Response {
 	e.t.Helper()
 	raw, ok := body.([]byte)
 	if !ok {
 		raw, _ = json.Marshal(body)
 	}
-	resp, err := http.Post(e.srv.URL+"/"+route, "application/json", bytes.NewReader(raw))
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/"+route, bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	if idempotency != "" {
+		req.Header.Set(x402.HeaderIdempotencyKey, idempotency)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -66,6 +66,7 @@ func TestInteropUpstreamClient(t *testing.T) {
 		"PAYER_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(payer.Key)),
 		"TOKEN_NAME="+e.chain.Token.Name,
 		"TOKEN_VERSION="+e.chain.Token.Version,
+		"SETTLE_KEY="+testSettleKey,
 	)
 	out, err := cmd.Output()
 	if err != nil {

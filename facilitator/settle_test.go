@@ -43,7 +43,7 @@ func TestSettleAndDuplicate(t *testing.T) {
 	req := e.pay(payer, merchant, 25_000)
 
 	var first x402.SettleResponse
-	if resp := e.post("settle", req, &first); resp.StatusCode != http.StatusOK {
+	if resp := e.postAs(testSettleKey, "settle-1", "settle", req, &first); resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d: %+v", resp.StatusCode, first)
 	}
 	if !first.Success || first.TransactionHash == "" || first.Payer != payer.Address.Hex() ||
@@ -57,18 +57,27 @@ func TestSettleAndDuplicate(t *testing.T) {
 		t.Fatalf("merchant balance = %s, want %s", got, want)
 	}
 
-	// A duplicate returns the original receipt, field for field, and moves
-	// nothing; so does one through the Go client.
+	// The same settle retried (same Idempotency-Key) gets the original
+	// receipt, field for field, and moves nothing; so does one through the
+	// Go client with that key. Any other settle of the payment (another
+	// key, or none) gets replay: one payment pays for one response.
 	var again x402.SettleResponse
-	if resp := e.post("settle", req, &again); resp.StatusCode != http.StatusOK {
+	if resp := e.postAs(testSettleKey, "settle-1", "settle", req, &again); resp.StatusCode != http.StatusOK {
 		t.Fatalf("duplicate status %d", resp.StatusCode)
 	}
-	viaClient, err := e.client.Settle(context.Background(), req)
+	viaClient, err := e.client.Settle(x402.WithIdempotencyKey(context.Background(), "settle-1"), req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again != first || *viaClient != first {
 		t.Fatalf("duplicate = %+v / %+v, want %+v", again, *viaClient, first)
+	}
+	for _, key := range []string{"settle-2", ""} {
+		var other x402.SettleResponse
+		if resp := e.postAs(testSettleKey, key, "settle", req, &other); resp.StatusCode != http.StatusOK || other.Success ||
+			other.ErrorCode != x402.ErrorVerifyFailed || !strings.HasPrefix(other.Message, "replay") {
+			t.Fatalf("settle with idempotency key %q: %d %+v", key, resp.StatusCode, other)
+		}
 	}
 	if got, want := e.balance(merchant), new(big.Int).Add(before, big.NewInt(25_000)); got.Cmp(want) != 0 {
 		t.Fatalf("merchant balance after duplicates = %s, want %s", got, want)

@@ -83,7 +83,7 @@ func TestVerifyReasons(t *testing.T) {
 		{
 			name:   "replay: settled through this facilitator",
 			build:  func() *x402.VerifyRequest { return used },
-			reason: x402.ReasonReplay, message: "already submitted for settlement (settled)",
+			reason: x402.ReasonReplay, message: "already used (settled)",
 		},
 		{
 			name:   "replay: nonce used on chain",

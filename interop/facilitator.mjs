@@ -76,13 +76,39 @@ try {
   out.malformed = { status: err.statusCode, reason: err.invalidReason };
 }
 
-// /settle: success, then the duplicate, then a failure; all pass zod.
-const settled = await facilitator.settle(payload, requirements);
+// /settle needs a credential for a merchant this facilitator does not serve
+// itself: without one it is a 401 that upstream reads as a SettleError.
+try {
+  await facilitator.settle(payload, requirements);
+  check(false, 'anonymous settle', 'accepted');
+} catch (err) {
+  check(err.statusCode === 401 && err.errorReason === 'verify_failed', 'anonymous settle error', String(err));
+  out.anonymous = { status: err.statusCode, reason: err.errorReason };
+}
+
+// A remote merchant sends its facilitator API key, and an Idempotency-Key
+// that names this one settle, through upstream's createAuthHeaders.
+const merchantClient = (idempotencyKey) => new HTTPFacilitatorClient({
+  url, timeoutMs: 30_000,
+  createAuthHeaders: async () => ({
+    verify: {}, supported: {},
+    settle: { Authorization: `Bearer ${env('SETTLE_KEY')}`, 'Idempotency-Key': idempotencyKey },
+  }),
+});
+const owner = merchantClient('interop-settle-1');
+
+// /settle: success, then the same settle's retry (same receipt), another
+// settle of the same payment (replay: one payment, one response), then a
+// failure; all pass zod.
+const settled = await owner.settle(payload, requirements);
 check(settled.success === true && /^0x[0-9a-f]{64}$/.test(settled.transaction) && settled.network === network, 'settle', settled);
 out.settled = settled;
-const duplicate = await facilitator.settle(payload, requirements);
+const duplicate = await owner.settle(payload, requirements);
 check(duplicate.success === true && duplicate.transaction === settled.transaction, 'duplicate settle', duplicate);
-const failed = await facilitator.settle(payload, wrongAmount);
+const other = await merchantClient('interop-settle-2').settle(payload, requirements);
+check(other.success === false && other.errorReason === 'verify_failed' && /replay/.test(other.errorMessage), 'second settle of one payment', other);
+out.replay = other;
+const failed = await owner.settle(payload, wrongAmount);
 check(failed.success === false && failed.errorReason === 'verify_failed' && failed.transaction === '', 'failed settle', failed);
 out.failed = failed;
 

@@ -20,7 +20,9 @@ package paywall
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -176,9 +178,11 @@ func (p *Paywall) Serve(w http.ResponseWriter, r *http.Request, next http.Handle
 // nothing and succeeds is an empty 200, which is settled).
 func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request) error) error {
 	w.Header().Add("Access-Control-Expose-Headers", x402.HeaderPaymentRequired+", "+x402.HeaderPaymentResponse)
-	// A CORS preflight carries no payment and returns no content.
+	// A CORS preflight carries no payment: the paywall answers it, and it
+	// never reaches next, which might serve the paid content to it.
 	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-		return next(w, r)
+		preflight(w, r)
+		return nil
 	}
 	value := r.Header.Get(x402.HeaderPaymentSignature)
 	if value == "" {
@@ -201,9 +205,15 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		return nil
 	}
 
-	// One payment pays for one response: refuse its concurrent reuse here
-	// (the facilitator's replay store refuses it afterwards).
-	key := sha256.Sum256(payment.Payload)
+	// One payment pays for one response: refuse its concurrent reuse here,
+	// keyed by the payment's identity so that a re-serialized copy is the
+	// same payment. The facilitator refuses it afterwards: a settled
+	// payment's receipt goes only to the settle that owns it, named by this
+	// request's idempotency key.
+	key, err := x402.PaymentID(payment)
+	if err != nil {
+		key = sha256.Sum256(payment.Payload) // the facilitator refuses it
+	}
 	if !p.cfg.Guard.claim(key) {
 		p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
 		return nil
@@ -212,6 +222,7 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), p.cfg.Timeout)
 	defer cancel()
+	ctx = x402.WithIdempotencyKey(ctx, newIdempotencyKey())
 	req := &x402.VerifyRequest{X402Version: x402.Version, PaymentPayload: *payment, PaymentRequirements: *offer}
 	began := time.Now()
 	vres, err := p.cfg.Facilitator.Verify(ctx, req)
@@ -232,7 +243,10 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	}
 
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
-	if p.cfg.SettleBefore {
+	// An upgrade (WebSocket, or HTTP/2's extended CONNECT) hands the
+	// connection to next for as long as it likes: settle before it starts,
+	// or a payer could move its tokens away mid-session and pay nothing.
+	if p.cfg.SettleBefore || isUpgrade(r) {
 		if !g.settle() {
 			return nil
 		}
@@ -289,6 +303,50 @@ func sameAmount(a, b string) bool {
 	x, err1 := x402.ParseAmount(a)
 	y, err2 := x402.ParseAmount(b)
 	return err1 == nil && err2 == nil && x.Cmp(y) == 0
+}
+
+// newIdempotencyKey names one paid request's settle.
+func newIdempotencyKey() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// isUpgrade reports whether r asks to switch protocols or tunnel.
+func isUpgrade(r *http.Request) bool {
+	if r.Method == http.MethodConnect {
+		return true
+	}
+	if r.Header.Get("Upgrade") == "" {
+		return false
+	}
+	for _, v := range r.Header.Values("Connection") {
+		for _, tok := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(tok), "upgrade") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// preflight answers a CORS preflight of a paid route: 204, allowing the
+// requested method and headers (PAYMENT-SIGNATURE among them) from any
+// origin. Payments are bearer values, not cookies, so no credentials are
+// allowed and any origin may ask.
+func preflight(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, PATCH, DELETE")
+	allowed := x402.HeaderPaymentSignature + ", Content-Type"
+	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" && len(req) <= 1024 {
+		allowed = req
+	}
+	h.Set("Access-Control-Allow-Headers", allowed)
+	h.Set("Access-Control-Max-Age", "600")
+	h.Add("Vary", "Origin, Access-Control-Request-Method, Access-Control-Request-Headers")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // unavailable answers 503: the payment's fate is not known, so the client

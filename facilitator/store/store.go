@@ -71,6 +71,11 @@ type Record struct {
 	RequestHash common.Hash `json:"requestHash,omitzero"`
 	// Response is the settle response, once final.
 	Response *x402.SettleResponse `json:"response,omitempty"`
+	// Consumer is the owner of the one response a settled payment bought:
+	// a digest of the idempotency key of the settle that was handed the
+	// receipt. Empty until a settle is handed it (a settlement that
+	// finished while its request had given up waiting has none yet).
+	Consumer string `json:"consumer,omitempty"`
 	// Created and Updated are wall-clock times.
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`

@@ -1,0 +1,247 @@
+package facilitator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Sponsor asks a paymaster, once and without retries, to sponsor an
+// operation with free gas valid until validUntil (unix seconds);
+// *paymaster.Client has this method.
+type Sponsor interface {
+	SponsorOnce(ctx context.Context, op x402.UserOperation, entryPoint common.Address, validUntil uint64) (x402.UserOperation, error)
+}
+
+// SponsorLimits are the budget of anonymous sponsorship: what callers of
+// /sponsor, who need no credential, can make the paymaster reserve. They
+// keep anonymous callers from filling the project's own limits (in-flight
+// operations, per-sender rate), and one client from filling the anonymous
+// budget, so that real payers are still sponsored.
+type SponsorLimits struct {
+	// PerClient bounds sponsorships per client address per minute;
+	// default 10.
+	PerClient int
+	// PerClientOutstanding bounds one client address's sponsorships that
+	// are neither settled through this facilitator nor expired; default 5.
+	PerClientOutstanding int
+	// PerSender bounds sponsorships per smart account per minute; default 3.
+	PerSender int
+	// MaxOutstanding bounds all anonymous sponsorships that are neither
+	// settled nor expired; default 40. Keep it below the paymaster
+	// project's in-flight limit (50 by default).
+	MaxOutstanding int
+	// Validity is how long an anonymous sponsorship stays valid; default 2
+	// minutes, enough to sign and pay at once.
+	Validity time.Duration
+}
+
+func (l *SponsorLimits) defaults() {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.PerClient, 10)
+	def(&l.PerClientOutstanding, 5)
+	def(&l.PerSender, 3)
+	def(&l.MaxOutstanding, 40)
+	if l.Validity <= 0 {
+		l.Validity = 2 * time.Minute
+	}
+}
+
+// SponsorError is a refusal of /sponsor, with a JSON-RPC code. Its message
+// is fixed per code: an anonymous caller learns nothing of the project
+// behind the facilitator's key (its name, balance or limits).
+type SponsorError struct {
+	Code    int
+	Message string
+}
+
+func (e *SponsorError) Error() string { return e.Message }
+
+// ErrorCode is the JSON-RPC error code.
+func (e *SponsorError) ErrorCode() int { return e.Code }
+
+// sponsorBudget counts anonymous sponsorships.
+type sponsorBudget struct {
+	mu          sync.Mutex
+	next        uint64
+	clients     map[string][]time.Time
+	senders     map[common.Address][]time.Time
+	outstanding map[uint64]*sponsorship
+}
+
+// sponsorship is an anonymous sponsorship being asked for, or granted and
+// not yet settled.
+type sponsorship struct {
+	client string
+	until  time.Time
+	op     common.Hash // once granted
+}
+
+// recent drops the times older than a minute and returns the rest.
+func recent(ts []time.Time, now time.Time) []time.Time {
+	kept := ts[:0]
+	for _, t := range ts {
+		if now.Sub(t) < time.Minute {
+			kept = append(kept, t)
+		}
+	}
+	return kept
+}
+
+// take reserves one anonymous sponsorship for client and sender and returns
+// its slot, or says which limit refuses it. The slot counts as
+// outstanding from now, so concurrent requests cannot overshoot.
+func (b *sponsorBudget) take(l *SponsorLimits, client string, sender common.Address, now time.Time) (uint64, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.clients == nil {
+		b.clients, b.senders, b.outstanding = map[string][]time.Time{}, map[common.Address][]time.Time{}, map[uint64]*sponsorship{}
+	}
+	mine := 0
+	for id, sp := range b.outstanding {
+		switch {
+		case now.After(sp.until):
+			delete(b.outstanding, id)
+		case sp.client == client:
+			mine++
+		}
+	}
+	// Forget idle callers, so the maps hold one minute's callers at most.
+	for c, ts := range b.clients {
+		if b.clients[c] = recent(ts, now); len(b.clients[c]) == 0 {
+			delete(b.clients, c)
+		}
+	}
+	for s, ts := range b.senders {
+		if b.senders[s] = recent(ts, now); len(b.senders[s]) == 0 {
+			delete(b.senders, s)
+		}
+	}
+	switch {
+	case len(b.clients[client]) >= l.PerClient:
+		return 0, fmt.Errorf("client %s: %d sponsorships in the last minute", client, l.PerClient)
+	case mine >= l.PerClientOutstanding:
+		return 0, fmt.Errorf("client %s: %d sponsorships outstanding", client, mine)
+	case len(b.senders[sender]) >= l.PerSender:
+		return 0, fmt.Errorf("sender %s: %d sponsorships in the last minute", sender, l.PerSender)
+	case len(b.outstanding) >= l.MaxOutstanding:
+		return 0, fmt.Errorf("%d anonymous sponsorships outstanding", l.MaxOutstanding)
+	}
+	b.clients[client] = append(b.clients[client], now)
+	b.senders[sender] = append(b.senders[sender], now)
+	b.next++
+	b.outstanding[b.next] = &sponsorship{client: client, until: now.Add(l.Validity)}
+	return b.next, nil
+}
+
+// granted records the operation a slot was granted for; a zero op frees
+// the slot (the paymaster refused).
+func (b *sponsorBudget) granted(slot uint64, op common.Hash) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if op == (common.Hash{}) {
+		delete(b.outstanding, slot)
+	} else if sp := b.outstanding[slot]; sp != nil {
+		sp.op = op
+	}
+}
+
+// settled releases the sponsorship of an operation that reached
+// settlement.
+func (b *sponsorBudget) settled(op common.Hash) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id, sp := range b.outstanding {
+		if sp.op == op {
+			delete(b.outstanding, id)
+		}
+	}
+}
+
+// sponsorRefusal is the fixed, anonymous message of each paymaster code.
+func sponsorRefusal(code int) *SponsorError {
+	msg := "the operation cannot be sponsored"
+	switch x402.RPCErrorCode(code) {
+	case x402.RPCInvalidParams:
+		msg = "the operation's fields are not sponsorable; fill gas fields with 0x to let the sponsor set them"
+	case x402.RPCSimulationRejected:
+		msg = "the operation fails EntryPoint validation"
+	case x402.RPCReverted:
+		msg = "the operation's call reverts"
+	case x402.RPCOutOfTimeRange:
+		msg = "the sponsorship window passed; rebuild the operation and resend"
+	case x402.RPCThrottled:
+		msg = "sponsorship is busy; retry later with exponential backoff"
+	case x402.RPCPaymasterRejected:
+		msg = "sponsorship is not available right now"
+	default:
+		code = int(x402.RPCInternalError)
+	}
+	return &SponsorError{Code: code, Message: msg}
+}
+
+// SponsorOperation asks the paymaster, with the facilitator's own key, to
+// sponsor op for an anonymous caller at client (its address), but only if
+// op's callData is a settlement that pays an offer this server issues (the
+// merchant, token and amount of one of its paid routes), and only within
+// the anonymous budget of [SponsorLimits]. Payers need no key, and the key
+// pays for nothing else.
+func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
+	if s.aa == nil || s.cfg.AANative.Sponsor == nil {
+		return op, &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
+	}
+	decoded, err := contracts.UserOperationHex(op).Decode(true)
+	if err != nil {
+		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "userOp: " + err.Error()}
+	}
+	callData, _ := hexutil.Decode(op.CallData)
+	settle, err := s.aa.ParseCallData(callData)
+	if err != nil {
+		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "only x402 settlements are sponsored: " + err.Error()}
+	}
+	if settle.RequestHash == (common.Hash{}) {
+		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement needs a request hash"}
+	}
+	if s.cfg.Offers == nil || !s.cfg.Offers.Issued(x402.SchemeAANative, settle.Merchant, settle.Token, settle.Amount) {
+		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement pays no offer of this server: merchant, token and amount must be those of one of its paid routes"}
+	}
+	limits := &s.cfg.AANative.SponsorLimits
+	now := s.cfg.Now()
+	slot, err := s.sponsors.take(limits, client, decoded.Sender, now)
+	if err != nil {
+		s.log.Info("anonymous sponsorship refused", zap.String("client", client), zap.Error(err))
+		return op, sponsorRefusal(int(x402.RPCThrottled))
+	}
+	out, err := s.cfg.AANative.Sponsor.SponsorOnce(ctx, op, s.cfg.AANative.EntryPoint, uint64(now.Add(limits.Validity).Unix()))
+	if err != nil {
+		s.sponsors.granted(slot, common.Hash{})
+		code := int(x402.RPCInternalError)
+		var coded interface{ ErrorCode() int }
+		if errors.As(err, &coded) {
+			code = coded.ErrorCode()
+		}
+		s.log.Info("the paymaster refused a sponsorship", zap.String("client", client), zap.Int("code", code), zap.Error(err))
+		return op, sponsorRefusal(code)
+	}
+	sponsored, err := contracts.UserOperationHex(out).Decode(false)
+	if err != nil {
+		s.sponsors.granted(slot, common.Hash{})
+		s.log.Error("the paymaster's sponsored operation does not decode", zap.Error(err))
+		return op, sponsorRefusal(int(x402.RPCInternalError))
+	}
+	s.sponsors.granted(slot, contracts.UserOpHash(sponsored, s.cfg.AANative.EntryPoint, s.chainID))
+	return out, nil
+}

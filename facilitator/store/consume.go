@@ -1,0 +1,57 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Consume hands a settled payment's response to owner, atomically: if the
+// record has no consumer yet, owner becomes it. It returns the record and
+// whether owner is its consumer. A settled payment pays for one response,
+// so only its consumer (and the consumer's retries, which present the same
+// owner) may be given the receipt; anyone else presenting the payment gets
+// replay.
+func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
+	if owner == "" {
+		return nil, false, fmt.Errorf("consuming %s: no owner", key)
+	}
+	var (
+		rec *Record
+		ok  bool
+	)
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		rec, ok = nil, false // Batch may run this more than once
+		b := tx.Bucket(settlementsBucket)
+		raw := b.Get(key[:])
+		if raw == nil {
+			return fmt.Errorf("no record")
+		}
+		r, err := decode(raw)
+		if err != nil {
+			return err
+		}
+		rec = r
+		if r.State != StateSettled || (r.Consumer != "" && r.Consumer != owner) {
+			return nil
+		}
+		ok = true
+		if r.Consumer == owner {
+			return nil
+		}
+		r.Consumer = owner
+		raw, err = encode(r)
+		if err != nil {
+			return err
+		}
+		return b.Put(key[:], raw)
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("consuming %s: %w", key, err)
+	}
+	// Dropped rather than updated: the cache may drop a set, and a stale
+	// record without its consumer must not outlive this write.
+	s.cache.Del(string(key[:]))
+	return rec, ok, nil
+}
