@@ -51,6 +51,7 @@ type PaymasterHandler struct {
 
 	svc     *paymaster.Service
 	poolKey string
+	access  accessLog
 }
 
 // ProjectConfig is a project in the config. Amounts of ETH are decimal
@@ -86,6 +87,7 @@ func (p *pooledPaymaster) Destruct() error {
 
 // Provision starts, or reuses, the paymaster service.
 func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
+	h.access = newAccessLog(ctx)
 	app, err := embeddedApp(ctx, "x402_paymaster")
 	if err != nil {
 		return err
@@ -204,10 +206,13 @@ func (pc ProjectConfig) project() (paymaster.Project, error) {
 	return p, nil
 }
 
-// ServeHTTP serves the paymaster.
+// ServeHTTP serves the paymaster. Requests are logged with their API key
+// (X-API-Key, X-Paymaster-Api-Key) shown as REDACTED.
 func (h *PaymasterHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
-	h.svc.ServeHTTP(w, r)
-	return nil
+	return h.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
+		h.svc.ServeHTTP(w, r)
+		return nil
+	})
 }
 
 // Cleanup releases this config's hold on the pooled service.

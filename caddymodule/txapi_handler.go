@@ -54,6 +54,7 @@ type TxAPIHandler struct {
 
 	svc     *txapi.Service
 	poolKey string
+	access  accessLog
 }
 
 // CaddyModule returns the Caddy module information.
@@ -73,6 +74,7 @@ func (p *pooledTxAPI) Destruct() error {
 
 // Provision starts, or reuses, the service.
 func (h *TxAPIHandler) Provision(ctx caddy.Context) error {
+	h.access = newAccessLog(ctx)
 	app, err := embeddedApp(ctx, "x402_txapi")
 	if err != nil {
 		return err
@@ -165,10 +167,13 @@ func (h *TxAPIHandler) start(app *App) (*pooledTxAPI, error) {
 	return &pooledTxAPI{svc: svc, eth: eth}, nil
 }
 
-// ServeHTTP serves /api/v1.
+// ServeHTTP serves /api/v1. Requests are logged with their API key
+// (X-API-Key) shown as REDACTED.
 func (h *TxAPIHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
-	h.svc.ServeHTTP(w, r)
-	return nil
+	return h.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
+		h.svc.ServeHTTP(w, r)
+		return nil
+	})
 }
 
 // Cleanup releases this config's hold on the pooled service.
