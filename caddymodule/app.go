@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -85,10 +84,32 @@ type App struct {
 	// BundlerURL submits aa-native operations to an external ERC-4337
 	// bundler (ERC-7769) instead of the built-in one.
 	BundlerURL string `json:"bundler_url,omitempty"`
+	// SponsorLimits bound anonymous sponsorship through /sponsor, which
+	// needs no credential. Defaults: 30 a minute and 10 outstanding per
+	// client address, 10 a minute per smart account, 40 outstanding in
+	// all (keep it under the paymaster project's max_in_flight), each
+	// valid for 2 minutes.
+	SponsorLimits *SponsorLimitsConfig `json:"sponsor_limits,omitempty"`
 
 	shared *shared
 	key    string
 	log    *zap.Logger
+}
+
+// SponsorLimitsConfig is the anonymous budget of /sponsor; zero values
+// take the defaults.
+type SponsorLimitsConfig struct {
+	// PerClient is sponsorships per client address per minute.
+	PerClient int `json:"per_client,omitempty"`
+	// PerClientOutstanding is sponsorships of one client address neither
+	// settled nor expired.
+	PerClientOutstanding int `json:"per_client_outstanding,omitempty"`
+	// PerSender is sponsorships per smart account per minute.
+	PerSender int `json:"per_sender,omitempty"`
+	// MaxOutstanding is anonymous sponsorships neither settled nor expired.
+	MaxOutstanding int `json:"max_outstanding,omitempty"`
+	// Validity is how long an anonymous sponsorship stays valid.
+	Validity caddy.Duration `json:"validity,omitempty"`
 }
 
 // AssetConfig is an allowlisted token.
@@ -113,8 +134,8 @@ var pool = caddy.NewUsagePool()
 
 // shared is one running chain connection and facilitator.
 type shared struct {
-	merchants sync.Map      // pay_to addresses of the paywall routes
-	guard     paywall.Guard // payments in use, across every route
+	offers    facilitator.OfferSet // what the paywall routes ask for
+	guard     paywall.Guard        // payments in use, across every route
 	devnet    *devnet.Devnet
 	fac       *facilitator.Service
 	network   string
@@ -266,7 +287,7 @@ func (a *App) start(key *ecdsa.PrivateKey) (*shared, error) {
 		return nil, err
 	}
 	fac, err := facilitator.New(ctx, facilitator.Config{
-		Network: s.network, RPCURL: rpcURL, SettlerKey: key, Assets: assets, AANative: aa,
+		Network: s.network, RPCURL: rpcURL, SettlerKey: key, Assets: assets, AANative: aa, Offers: &s.offers,
 		StorePath: storePath, ReceiptTimeout: time.Duration(a.ReceiptTimeout), Logger: a.log.Named("facilitator"),
 	})
 	if err != nil {
@@ -296,8 +317,13 @@ func (a *App) aaNative(s *shared) (*facilitator.AANative, error) {
 	aa := &facilitator.AANative{
 		EntryPoint: addr(a.EntryPoint, c.EntryPoint), Factory: addr(a.AccountFactory, c.AccountFactory),
 		Settlement: addr(a.Settlement, c.Settlement), Paymaster: addr(a.Paymaster, c.Paymaster),
-		AllowMerchant: func(m common.Address) bool { _, ok := s.merchants.Load(m); return ok },
-		BundlerURL:    a.BundlerURL,
+		BundlerURL: a.BundlerURL,
+	}
+	if l := a.SponsorLimits; l != nil {
+		aa.SponsorLimits = facilitator.SponsorLimits{
+			PerClient: l.PerClient, PerClientOutstanding: l.PerClientOutstanding, PerSender: l.PerSender,
+			MaxOutstanding: l.MaxOutstanding, Validity: time.Duration(l.Validity),
+		}
 	}
 	if aa.EntryPoint == (common.Address{}) || aa.Factory == (common.Address{}) || aa.Settlement == (common.Address{}) || aa.Paymaster == (common.Address{}) {
 		return nil, nil

@@ -41,6 +41,13 @@ func init() {
 //		paymaster_key   {env.NAME} | {file.PATH}
 //		sponsor_url     <url>       (the public /sponsor, in offers)
 //		bundler_url     <url>       (an external ERC-4337 bundler)
+//		sponsor_limits {            (the anonymous budget of /sponsor)
+//			per_client             <n>  (a minute; default 30)
+//			per_client_outstanding <n>  (default 10)
+//			per_sender             <n>  (a minute; default 10)
+//			max_outstanding        <n>  (default 40)
+//			validity               <duration> (default 2m)
+//		}
 //	}
 func parseGlobal(d *caddyfile.Dispenser, _ any) (any, error) {
 	app := new(App)
@@ -103,6 +110,32 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			a.Assets = append(a.Assets, as)
 		case "receipt_timeout":
 			err = durationArg(d, &a.ReceiptTimeout)
+		case "sponsor_limits":
+			if d.NextArg() {
+				return d.ArgErr()
+			}
+			l := new(SponsorLimitsConfig)
+			for d.NextBlock(1) {
+				var lerr error
+				switch lopt := d.Val(); lopt {
+				case "per_client":
+					lerr = countArg(d, &l.PerClient)
+				case "per_client_outstanding":
+					lerr = countArg(d, &l.PerClientOutstanding)
+				case "per_sender":
+					lerr = countArg(d, &l.PerSender)
+				case "max_outstanding":
+					lerr = countArg(d, &l.MaxOutstanding)
+				case "validity":
+					lerr = durationArg(d, &l.Validity)
+				default:
+					return d.Errf("unknown sponsor_limits option %q", lopt)
+				}
+				if lerr != nil {
+					return lerr
+				}
+			}
+			a.SponsorLimits = l
 		default:
 			return d.Errf("unknown x402 option %q", opt)
 		}
@@ -213,6 +246,21 @@ func durationArg(d *caddyfile.Dispenser, dst *caddy.Duration) error {
 }
 
 // oneArg reads the single value of the current option into dst.
+// countArg reads an option's one value, a positive whole number.
+func countArg(d *caddyfile.Dispenser, dst *int) error {
+	opt := d.Val()
+	var v string
+	if err := oneArg(d, &v); err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return d.Errf("%s %q: want a positive whole number", opt, v)
+	}
+	*dst = n
+	return nil
+}
+
 func oneArg(d *caddyfile.Dispenser, dst *string) error {
 	opt := d.Val()
 	if !d.Args(dst) || d.NextArg() {
@@ -291,19 +339,10 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 					perr = oneArg(d, &p.DailyGasCap)
 				case "max_fee_per_gas":
 					perr = oneArg(d, &p.MaxFeePerGas)
-				case "tx_per_minute", "max_in_flight":
-					var v string
-					if perr = oneArg(d, &v); perr == nil {
-						n, convErr := strconv.Atoi(v)
-						if convErr != nil || n <= 0 {
-							return d.Errf("%s %q: want a positive whole number", popt, v)
-						}
-						if popt == "tx_per_minute" {
-							p.TxPerMinute = n
-						} else {
-							p.MaxInFlight = n
-						}
-					}
+				case "tx_per_minute":
+					perr = countArg(d, &p.TxPerMinute)
+				case "max_in_flight":
+					perr = countArg(d, &p.MaxInFlight)
 				default:
 					return d.Errf("unknown project option %q", popt)
 				}

@@ -57,6 +57,13 @@ const e2eCaddyfile = `{
 		settler_key {env.X402_E2E_SETTLER_KEY}
 		paymaster_url http://127.0.0.1:{{paymaster}}
 		sponsor_url http://127.0.0.1:{{facilitator}}/sponsor
+		# The tests pay many times at once from one address.
+		sponsor_limits {
+			per_client 1000
+			per_client_outstanding 1000
+			per_sender 1000
+			max_outstanding 1000
+		}
 	}
 }
 
@@ -460,10 +467,23 @@ func TestEndToEnd(t *testing.T) {
 	})
 	t.Run("api v1", func(t *testing.T) {
 		to := common.HexToAddress("0x2222222222222222222222222222222222222222")
-		resp, err := http.Post(e.fac+"/api/v1/transactions", "application/json", strings.NewReader(`{"name":"e2e","data":{"to":"`+to.Hex()+`","value":"0.05"}}`))
-		if err != nil {
-			t.Fatal(err)
+		post := func(body string, key string) *http.Response {
+			req, _ := http.NewRequest(http.MethodPost, e.fac+"/api/v1/transactions", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			if key != "" {
+				req.Header.Set("X-API-Key", key)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return resp
 		}
+		// The wallet routes need a key; on the devnet the demo's works.
+		if resp := post(`{"name":"e2e","data":{"to":"`+to.Hex()+`","value":"0.05"}}`, ""); resp.StatusCode != 401 {
+			t.Fatalf("without a key: %d", resp.StatusCode)
+		}
+		resp := post(`{"name":"e2e","data":{"to":"`+to.Hex()+`","value":"0.05"}}`, DevTxAPIKey)
 		var rec struct {
 			ID, TxHash, Status string
 		}
@@ -478,7 +498,7 @@ func TestEndToEnd(t *testing.T) {
 		if bal, _ := eth.BalanceAt(context.Background(), to, nil); bal.Cmp(big.NewInt(5e16)) != 0 {
 			t.Fatalf("recipient balance %s", bal)
 		}
-		resp, _ = http.Post(e.fac+"/api/v1/transactions", "application/json", strings.NewReader(`{"name":"e2e","data":{"to":"`+to.Hex()+`","value":"0.1000001"}}`))
+		resp = post(`{"name":"e2e","data":{"to":"`+to.Hex()+`","value":"0.1000001"}}`, DevTxAPIKey)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != 400 || !strings.Contains(string(body), "value_too_large") {

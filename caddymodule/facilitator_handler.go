@@ -2,13 +2,28 @@ package caddymodule
 
 import (
 	"errors"
+	"net"
 	"net/http"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/paymaster"
 )
+
+// clientIP is the request's client address as Caddy determined it (its
+// trusted_proxies setting decides whether a forwarded address counts).
+func clientIP(r *http.Request) string {
+	if ip, ok := caddyhttp.GetVar(r.Context(), caddyhttp.ClientIPVarKey).(string); ok && ip != "" {
+		return ip
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
 
 func init() {
 	caddy.RegisterModule(new(FacilitatorHandler))
@@ -20,6 +35,7 @@ func init() {
 // answers every request itself; other paths get a JSON 404.
 type FacilitatorHandler struct {
 	handler *facilitator.Handler
+	access  accessLog
 }
 
 // CaddyModule returns the Caddy module information.
@@ -29,6 +45,7 @@ func (*FacilitatorHandler) CaddyModule() caddy.ModuleInfo {
 
 // Provision takes the x402 app's embedded facilitator.
 func (f *FacilitatorHandler) Provision(ctx caddy.Context) error {
+	f.access = newAccessLog(ctx)
 	appIface, err := ctx.App("x402")
 	if err != nil {
 		return err
@@ -37,14 +54,33 @@ func (f *FacilitatorHandler) Provision(ctx caddy.Context) error {
 	if app.shared == nil {
 		return errors.New("x402_facilitator: the x402 app uses a remote facilitator (facilitator_url); there is no embedded one to serve")
 	}
-	f.handler = &facilitator.Handler{Facilitator: app.shared.fac, Network: app.networkID(), Logger: ctx.Logger()}
+	keysBucket, err := app.shared.fac.Store().Bucket("paymaster_keys")
+	if err != nil {
+		return err
+	}
+	keys := &paymaster.Keys{Store: keysBucket}
+	f.handler = &facilitator.Handler{
+		Facilitator: app.shared.fac, Network: app.networkID(), Logger: ctx.Logger(),
+		Offers: &app.shared.offers,
+		AuthorizeSettle: func(secret string) (string, error) {
+			k, err := keys.Authorize(secret, paymaster.ScopeSettle)
+			if err != nil {
+				return "", err
+			}
+			return k.ID, nil
+		},
+		ClientIP: clientIP,
+	}
 	return nil
 }
 
-// ServeHTTP serves the facilitator's routes.
+// ServeHTTP serves the facilitator's routes. Requests that carry an API
+// key or a payment header are logged with it shown as REDACTED.
 func (f *FacilitatorHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
-	f.handler.ServeHTTP(w, r)
-	return nil
+	return f.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
+		f.handler.ServeHTTP(w, r)
+		return nil
+	})
 }
 
 // Interface guards.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
-	"github.com/ethereum/go-ethereum/common"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -25,9 +25,21 @@ func init() {
 // reverse_proxy) only once the payment verifies; the payment is settled when
 // the upstream answers with success.
 //
-// Placeholders set for the rest of the route and the access log:
-// {http.x402.payer}, {http.x402.scheme} (after verification) and
-// {http.x402.tx} (after settlement).
+// Placeholders set for the rest of the route: {http.x402.payer},
+// {http.x402.scheme} (after verification) and {http.x402.tx} (after
+// settlement).
+//
+// A payment is kept out of Caddy's access and error logs. The handler
+// writes the access-log entry of a request that carries one itself, with
+// PAYMENT-SIGNATURE shown as REDACTED. Fields that log_append adds are
+// not in that entry, so the placeholders do not reach the access log (the
+// "x402 settlement" log line has the payer and the transaction).
+//
+// If the upstream of a paid request fails before answering, the handler
+// answers the error itself (its status, with a JSON error body) and logs
+// it, rather than return it: Caddy's error log would record the request's
+// headers. So handle_errors does not see upstream errors of requests that
+// carry a payment.
 type Handler struct {
 	// PayTo is the merchant's address that receives payments. Required.
 	PayTo string `json:"pay_to"`
@@ -60,6 +72,9 @@ type Handler struct {
 	paywall *paywall.Paywall
 	metrics *metrics
 	log     *zap.Logger
+	offered *facilitator.OfferSet // where issued was added, to remove it
+	issued  []x402.PaymentRequirements
+	access  accessLog
 }
 
 // CaddyModule returns the Caddy module information.
@@ -71,6 +86,7 @@ func (*Handler) CaddyModule() caddy.ModuleInfo {
 // assets, and its paywall.
 func (h *Handler) Provision(ctx caddy.Context) error {
 	h.log = ctx.Logger()
+	h.access = newAccessLog(ctx)
 	appIface, err := ctx.App("x402")
 	if err != nil {
 		return fmt.Errorf("loading the x402 app: %w", err)
@@ -87,12 +103,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
-	if app.shared != nil {
-		app.shared.merchants.Store(common.HexToAddress(h.PayTo), true)
-	}
 	var guard *paywall.Guard
 	if app.shared != nil {
 		guard = &app.shared.guard // one for every route of this server
+		// The embedded facilitator settles and sponsors, for callers
+		// without a credential, only what the routes offer; an offer is
+		// withdrawn when its route is unloaded.
+		app.shared.offers.Add(offers...)
+		h.offered, h.issued = &app.shared.offers, offers
 	}
 	h.paywall, err = paywall.New(paywall.Config{
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard,
@@ -206,17 +224,30 @@ func (h *Handler) settled(r *http.Request, scheme string, res *x402.SettleRespon
 		zap.String("error_code", string(res.ErrorCode)), zap.Duration("took", took))
 }
 
+// Cleanup withdraws the route's offers from the embedded facilitator.
+func (h *Handler) Cleanup() error {
+	if h.offered != nil {
+		h.offered.Remove(h.issued...)
+	}
+	return nil
+}
+
 // ServeHTTP guards the rest of the route.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	if r.Header.Get(x402.HeaderPaymentSignature) != "" {
 		h.metrics.inFlight.Inc()
 		defer h.metrics.inFlight.Dec()
 	}
-	return h.paywall.ServeNext(w, r, next.ServeHTTP)
+	return h.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
+		return h.paywall.ServeNext(w, r, func(w http.ResponseWriter, r *http.Request) error {
+			return serveUpstream(w, r, next, h.log)
+		})
+	})
 }
 
 // Interface guards.
 var (
 	_ caddy.Provisioner           = (*Handler)(nil)
+	_ caddy.CleanerUpper          = (*Handler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
 )

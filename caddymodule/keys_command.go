@@ -47,7 +47,7 @@ commands while Caddy is stopped, or against a copy.`,
 	}
 	var project, network, scopes string
 	create := &cobra.Command{
-		Use:   "create --project <name> [--network testnet|mainnet] [--scopes paymaster:read,paymaster:sponsor]",
+		Use:   "create --project <name> [--network testnet|mainnet] [--scopes paymaster:read,paymaster:sponsor,facilitator:settle,txapi:send]",
 		Short: "Create a key; it is printed once",
 		Args:  cobra.NoArgs,
 		RunE: open(func(ks *paymaster.Keys, out io.Writer) error {

@@ -286,16 +286,15 @@ func (b *countingBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// serveUpstream runs the paywall's next handler. If next fails before it
-// answers, and r carries a secret (always, once the paywall passes a
-// request on), serveUpstream answers the failure itself and returns nil:
+// serveUpstream runs the paywall's next handler, which only paid requests
+// reach. If next fails before it answers, serveUpstream answers the failure
+// itself and returns nil:
 // returned, the error would reach Caddy's error log, which records the
 // request's headers, payment included, and then handle_errors. The error is
 // logged here instead, with the request redacted.
 func serveUpstream(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler, log *zap.Logger) error {
-	if !hasSecret(r.Header) {
-		return next.ServeHTTP(w, r)
-	}
+	// The paywall has taken PAYMENT-SIGNATURE off r by now, but Caddy's
+	// error log records the copy it made before any handler ran.
 	rec := caddyhttp.NewResponseRecorder(w, nil, nil)
 	err := next.ServeHTTP(rec, r)
 	if err == nil {

@@ -316,7 +316,9 @@ func TestLogRedactsSecrets(t *testing.T) {
 				t.Errorf("Caddy's error log has the paid request: %s", e.raw)
 			}
 			if e.Msg == "x402 upstream failed" {
-				if got := e.Request.Headers["Payment-Signature"]; e.Level != "error" || e.Request.URI != "/dead/report" || len(got) != 1 || got[0] != "REDACTED" {
+				// The paywall took the payment off the request before the
+				// upstream ran; were it there, it would show as REDACTED.
+				if got := e.Request.Headers["Payment-Signature"]; e.Level != "error" || e.Request.URI != "/dead/report" || (len(got) != 0 && (len(got) != 1 || got[0] != "REDACTED")) {
 					t.Errorf("upstream failure logged as %s", e.raw)
 				}
 				return

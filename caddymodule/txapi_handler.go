@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/txapi"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -32,6 +33,12 @@ func init() {
 // (transactions, sendMessage, userFaucet, and transaction lookup), sending
 // from a funded service wallet on the x402 app's chain. Its records and
 // faucet times live in the x402 app's store.
+//
+// POST /transactions and /sendMessage spend the wallet: they need an API
+// key with the txapi:send scope (made with `caddy x402 key create
+// --scopes txapi:send`) in X-API-Key, within the key's rate and the daily
+// budgets. The faucet is public, within its per-address, per-client and
+// daily limits.
 type TxAPIHandler struct {
 	// WalletKey is the service wallet, an {env.*} or {file.*} placeholder.
 	// On the devnet it defaults to test account #9. It must not be the
@@ -51,6 +58,19 @@ type TxAPIHandler struct {
 	FaucetNative string `json:"faucet_native,omitempty"`
 	// FaucetCooldown between requests per address; default 3h.
 	FaucetCooldown caddy.Duration `json:"faucet_cooldown,omitempty"`
+	// FaucetPerClient is the faucet requests one client address may make
+	// per faucet_cooldown; default 3.
+	FaucetPerClient int `json:"faucet_per_client,omitempty"`
+	// FaucetDaily is the faucet requests of all callers per UTC day;
+	// default 100.
+	FaucetDaily int `json:"faucet_daily,omitempty"`
+	// KeyRate is the requests one API key may make per minute; default 10.
+	KeyRate int `json:"key_rate,omitempty"`
+	// KeyDailyBudget is what one key may make the wallet spend per UTC
+	// day, in ETH (value plus gas); default 1.
+	KeyDailyBudget string `json:"key_daily_budget,omitempty"`
+	// DailyBudget is the same for all keys together, in ETH; default 5.
+	DailyBudget string `json:"daily_budget,omitempty"`
 
 	svc     *txapi.Service
 	poolKey string
@@ -61,6 +81,11 @@ type TxAPIHandler struct {
 func (*TxAPIHandler) CaddyModule() caddy.ModuleInfo {
 	return caddy.ModuleInfo{ID: "http.handlers.x402_txapi", New: func() caddy.Module { return new(TxAPIHandler) }}
 }
+
+// DevTxAPIKey is the /api/v1 key the devnet demo accepts, with the
+// txapi:send scope. It is public, known only to a devnet's txapi, and never
+// written to a store.
+const DevTxAPIKey = "txk_devnet_demo_key_public_do_not_use_elsewhere"
 
 type pooledTxAPI struct {
 	svc *txapi.Service
@@ -132,12 +157,37 @@ func (h *TxAPIHandler) start(app *App) (*pooledTxAPI, error) {
 		n, _ := new(big.Int).SetString(s, 10)
 		return n, nil
 	}
+	keysBucket, err := app.shared.fac.Store().Bucket("paymaster_keys")
+	if err != nil {
+		return nil, err
+	}
+	keys := &paymaster.Keys{Store: keysBucket}
+	devnet := app.shared.devnet != nil
 	cfg := txapi.Config{
 		Wallet: wallet, Store: app.shared.fac.Store(), Token: common.HexToAddress(token), TokenDecimals: decimals,
 		MaxMessage: h.MaxMessage, FaucetCooldown: time.Duration(h.FaucetCooldown),
+		FaucetPerClient: h.FaucetPerClient, FaucetDaily: h.FaucetDaily, KeyRate: h.KeyRate, ClientIP: clientIP,
+		Authorize: func(secret string) (string, error) {
+			if devnet && secret == DevTxAPIKey {
+				return "devnet", nil // in memory only, never stored
+			}
+			k, err := keys.Authorize(secret, paymaster.ScopeTxAPI)
+			if errors.Is(err, paymaster.ErrScope) {
+				return "", fmt.Errorf("%w: %w", txapi.ErrForbidden, err)
+			}
+			if err != nil {
+				return "", err
+			}
+			return k.ID, nil
+		},
 	}
-	var err error
 	if cfg.MaxValue, err = amount("max_value", h.MaxValue, 18); err != nil {
+		return nil, err
+	}
+	if cfg.KeyDailyBudget, err = amount("key_daily_budget", h.KeyDailyBudget, 18); err != nil {
+		return nil, err
+	}
+	if cfg.DailyBudget, err = amount("daily_budget", h.DailyBudget, 18); err != nil {
 		return nil, err
 	}
 	if cfg.FaucetMaxAmount, err = amount("faucet_max_amount", h.FaucetMaxAmount, decimals); err != nil {
@@ -202,6 +252,11 @@ func parseTxAPI(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 //		faucet_max_gas_price <gwei>
 //		faucet_native        <ETH>
 //		faucet_cooldown      <duration>
+//		faucet_per_client    <n>
+//		faucet_daily         <n>
+//		key_rate             <n per minute>
+//		key_daily_budget     <ETH>
+//		daily_budget         <ETH>
 //	}
 func (h *TxAPIHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next()
@@ -232,6 +287,16 @@ func (h *TxAPIHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 		case "faucet_cooldown":
 			err = durationArg(d, &h.FaucetCooldown)
+		case "faucet_per_client":
+			err = countArg(d, &h.FaucetPerClient)
+		case "faucet_daily":
+			err = countArg(d, &h.FaucetDaily)
+		case "key_rate":
+			err = countArg(d, &h.KeyRate)
+		case "key_daily_budget":
+			err = oneArg(d, &h.KeyDailyBudget)
+		case "daily_budget":
+			err = oneArg(d, &h.DailyBudget)
 		default:
 			return d.Errf("unknown x402_txapi option %q", opt)
 		}

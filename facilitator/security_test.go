@@ -173,8 +173,8 @@ func TestSponsorAnonymousBudget(t *testing.T) {
 			}
 		}
 	}
-	if granted != 5 {
-		t.Fatalf("one client was granted %d of 50 sponsorships, want 5 (its outstanding limit)", granted)
+	if granted != 10 {
+		t.Fatalf("one client was granted %d of 50 sponsorships, want 10 (its outstanding limit)", granted)
 	}
 	// A real payer elsewhere is sponsored and settles.
 	pay, _ := e.aaPay(e.chain.Accounts[1].Key, req)

@@ -29,12 +29,14 @@ type Sponsor interface {
 // budget, so that real payers are still sponsored.
 type SponsorLimits struct {
 	// PerClient bounds sponsorships per client address per minute;
-	// default 10.
+	// default 30.
 	PerClient int
 	// PerClientOutstanding bounds one client address's sponsorships that
-	// are neither settled through this facilitator nor expired; default 5.
+	// are neither settled through this facilitator nor expired; default
+	// 10.
 	PerClientOutstanding int
-	// PerSender bounds sponsorships per smart account per minute; default 3.
+	// PerSender bounds sponsorships per smart account per minute; default
+	// 10.
 	PerSender int
 	// MaxOutstanding bounds all anonymous sponsorships that are neither
 	// settled nor expired; default 40. Keep it below the paymaster
@@ -51,9 +53,9 @@ func (l *SponsorLimits) defaults() {
 			*v = d
 		}
 	}
-	def(&l.PerClient, 10)
-	def(&l.PerClientOutstanding, 5)
-	def(&l.PerSender, 3)
+	def(&l.PerClient, 30)
+	def(&l.PerClientOutstanding, 10)
+	def(&l.PerSender, 10)
 	def(&l.MaxOutstanding, 40)
 	if l.Validity <= 0 {
 		l.Validity = 2 * time.Minute

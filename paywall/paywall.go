@@ -242,6 +242,10 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		return nil
 	}
 
+	// The upstream never sees the payment: it has no use for it, and an
+	// unsettled authorization stays spendable until it expires, so it must
+	// not reach the upstream's logs.
+	r.Header.Del(x402.HeaderPaymentSignature)
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
 	// An upgrade (WebSocket, or HTTP/2's extended CONNECT) hands the
 	// connection to next for as long as it likes: settle before it starts,

@@ -297,3 +297,19 @@ func TestUpgradeSettlesFirst(t *testing.T) {
 		t.Fatalf("PAYMENT-RESPONSE on the 101: %+v %v", res, err)
 	}
 }
+
+// The upstream never sees PAYMENT-SIGNATURE: it has no use for it, and an
+// unsettled authorization must not reach the upstream's logs.
+func TestUpstreamNeverSeesThePayment(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	seen := "unset"
+	srv := e.serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = r.Header.Get(x402.HeaderPaymentSignature)
+		report.ServeHTTP(w, r)
+	}), nil)
+	resp, _ := do(t, srv.URL, e.paidHeader(e.fund(price), e.offer))
+	if resp.StatusCode != http.StatusOK || seen != "" {
+		t.Fatalf("status %d; the upstream saw PAYMENT-SIGNATURE %q", resp.StatusCode, seen)
+	}
+}

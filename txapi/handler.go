@@ -225,9 +225,13 @@ func (s *Service) save(rec *Record) *apiError {
 }
 
 func (s *Service) sendFailed(err error) *apiError {
+	var r refused
+	if errors.As(err, &r) {
+		return r.e
+	}
 	s.log.Warn("sending a transaction", zap.Error(err))
-	if strings.Contains(err.Error(), "would fail") {
-		return fail(http.StatusUnprocessableEntity, "transaction_would_fail", "%v", err)
+	if errors.Is(err, errWouldFail) {
+		return fail(http.StatusUnprocessableEntity, "transaction_would_fail", "the node's gas estimate says the transaction reverts")
 	}
 	return fail(http.StatusServiceUnavailable, "chain_unavailable", "the chain could not take the transaction; retry")
 }
@@ -241,6 +245,10 @@ func (s *Service) transaction(r *http.Request) (*Record, *apiError) {
 			Value json.Number `json:"value"`
 			Data  string      `json:"data,omitempty"`
 		} `json:"data"`
+	}
+	keyID, aerr := s.authorize(r)
+	if aerr != nil {
+		return nil, aerr
 	}
 	if err := decode(r, &body); err != nil {
 		return nil, err
@@ -266,7 +274,7 @@ func (s *Service) transaction(r *http.Request) (*Record, *apiError) {
 			return nil, fail(http.StatusBadRequest, "invalid_data", "data.data: want 0x hex bytes")
 		}
 	}
-	tx, err := s.send(r.Context(), to, value, data, nil)
+	tx, err := s.send(r.Context(), to, value, data, nil, func(cost *big.Int) *apiError { return s.charge(keyID, cost) })
 	if err != nil {
 		return nil, s.sendFailed(err)
 	}
@@ -284,6 +292,10 @@ func (s *Service) message(r *http.Request) (*Record, *apiError) {
 			Message string `json:"message"`
 		} `json:"data"`
 	}
+	keyID, aerr := s.authorize(r)
+	if aerr != nil {
+		return nil, aerr
+	}
 	if err := decode(r, &body); err != nil {
 		return nil, err
 	}
@@ -300,7 +312,7 @@ func (s *Service) message(r *http.Request) (*Record, *apiError) {
 	if len(body.Data.Message) > s.cfg.MaxMessage {
 		return nil, fail(http.StatusBadRequest, "message_too_large", "data.message is %d bytes; the limit is %d bytes of UTF-8", len(body.Data.Message), s.cfg.MaxMessage)
 	}
-	tx, err := s.send(r.Context(), to, new(big.Int), []byte(body.Data.Message), nil)
+	tx, err := s.send(r.Context(), to, new(big.Int), []byte(body.Data.Message), nil, func(cost *big.Int) *apiError { return s.charge(keyID, cost) })
 	if err != nil {
 		return nil, s.sendFailed(err)
 	}
@@ -348,6 +360,9 @@ func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
 	if gasPrice.Cmp(head.BaseFee) < 0 {
 		return nil, fail(http.StatusBadRequest, "gas_price_too_low", "gasPrice %s gwei is below the network's base fee of %s gwei", body.GasPrice, formatDecimal(head.BaseFee, 9))
 	}
+	if ceiling := gasCeiling(head.BaseFee); gasPrice.Cmp(ceiling) > 0 {
+		return nil, fail(http.StatusBadRequest, "gas_price_too_high", "gasPrice %s gwei is over the network's ceiling of %s gwei (three times the base fee plus 2 gwei)", body.GasPrice, formatDecimal(ceiling, 9))
+	}
 
 	// One faucet decision at a time, so two concurrent requests for one
 	// address cannot both pass the cooldown.
@@ -364,8 +379,11 @@ func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
 			return nil, e
 		}
 	}
+	if aerr := s.admitFaucet(s.clientOf(r)); aerr != nil {
+		return nil, aerr
+	}
 	token := contracts.NewDevUSD()
-	tx, err := s.send(r.Context(), s.cfg.Token, new(big.Int), token.PackTransfer(to, amount), gasPrice)
+	tx, err := s.send(r.Context(), s.cfg.Token, new(big.Int), token.PackTransfer(to, amount), gasPrice, nil)
 	if err != nil {
 		return nil, s.sendFailed(err)
 	}
@@ -376,7 +394,7 @@ func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
 	rec := &Record{ID: newID(), Kind: "faucet", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
 		Value: formatDecimal(s.cfg.FaucetNative, 18), Amount: formatDecimal(amount, int(s.cfg.TokenDecimals)), Token: s.cfg.Token.Hex(),
 		Status: "pending", Created: now.UTC()}
-	if native, err := s.send(r.Context(), to, s.cfg.FaucetNative, nil, gasPrice); err == nil {
+	if native, err := s.send(r.Context(), to, s.cfg.FaucetNative, nil, gasPrice, nil); err == nil {
 		rec.NativeTxHash = native.Hash().Hex()
 	} else {
 		s.log.Warn("sending faucet gas money", zap.Error(err))

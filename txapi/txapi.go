@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/http"
 	"sync"
 	"time"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"go.uber.org/zap"
+	"golang.org/x/time/rate"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 )
@@ -61,6 +63,27 @@ type Config struct {
 	// FaucetCooldown is the wait between faucet requests per address;
 	// default 3 h (the spec's limit).
 	FaucetCooldown time.Duration
+	// FaucetPerClient bounds the faucet requests of one client address per
+	// FaucetCooldown; default 3.
+	FaucetPerClient int
+	// FaucetDaily bounds the faucet requests of all callers per UTC day;
+	// default 100.
+	FaucetDaily int
+	// Authorize checks the API key of the routes that spend the wallet
+	// (POST /transactions and /sendMessage), which need the txapi:send
+	// scope, and returns the key's id. It wraps ErrForbidden for a valid
+	// key without the scope. Nil refuses those routes to everyone.
+	Authorize func(secret string) (keyID string, err error)
+	// KeyRate bounds the requests of one key per minute; default 10.
+	KeyRate int
+	// KeyDailyBudget bounds what one key may make the wallet spend per UTC
+	// day, in wei (value plus gas at the fee cap); default 1 ETH.
+	KeyDailyBudget *big.Int
+	// DailyBudget bounds the same for all keys together; default 5 ETH.
+	DailyBudget *big.Int
+	// ClientIP names a request's client for the faucet's per-client limit;
+	// default the host of RemoteAddr.
+	ClientIP func(*http.Request) string
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives diagnostics; nil logs nothing.
@@ -87,6 +110,11 @@ type Service struct {
 	log     *zap.Logger
 	records *store.Bucket
 	faucet  *store.Bucket
+	budget  *store.Bucket // daily budgets and faucet counters
+
+	limitMu  sync.Mutex
+	keyRates map[string]*rate.Limiter
+	pruned   string // the UTC day old counters were last pruned
 
 	sendMu sync.Mutex // one transaction at a time from the wallet
 	faucMu sync.Mutex // one faucet decision at a time
@@ -120,6 +148,21 @@ func New(cfg Config) (*Service, error) {
 	if cfg.FaucetCooldown == 0 {
 		cfg.FaucetCooldown = 3 * time.Hour
 	}
+	if cfg.FaucetPerClient <= 0 {
+		cfg.FaucetPerClient = 3
+	}
+	if cfg.FaucetDaily <= 0 {
+		cfg.FaucetDaily = 100
+	}
+	if cfg.KeyRate <= 0 {
+		cfg.KeyRate = 10
+	}
+	if cfg.KeyDailyBudget == nil {
+		cfg.KeyDailyBudget = new(big.Int).Set(ether)
+	}
+	if cfg.DailyBudget == nil {
+		cfg.DailyBudget = new(big.Int).Mul(big.NewInt(5), ether)
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -135,18 +178,33 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	budget, err := cfg.Store.Bucket("txapi_budget")
+	if err != nil {
+		return nil, err
+	}
 	return &Service{
 		cfg: cfg, from: crypto.PubkeyToAddress(cfg.Wallet.PublicKey), signer: types.LatestSignerForChainID(cfg.ChainID),
-		log: log, records: records, faucet: faucet,
+		log: log, records: records, faucet: faucet, budget: budget, keyRates: map[string]*rate.Limiter{},
 	}, nil
 }
 
 // Wallet is the service wallet's address.
 func (s *Service) Wallet() common.Address { return s.from }
 
+// errWouldFail is a transaction the node's gas estimate says reverts.
+var errWouldFail = errors.New("the transaction would fail")
+
+// refused wraps a refusal decided while sending (a budget), to be answered
+// as it is.
+type refused struct{ e *apiError }
+
+func (r refused) Error() string { return r.e.Message }
+
 // send signs and broadcasts one transaction from the wallet. feeCap, if not
-// nil, is the transaction's maxFeePerGas.
-func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, data []byte, feeCap *big.Int) (*types.Transaction, error) {
+// nil, is the transaction's maxFeePerGas. charge, if not nil, is asked to
+// pay the transaction's most (value and gas at the fee cap) before it is
+// signed; its refusal is returned wrapped in refused.
+func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, data []byte, feeCap *big.Int, charge func(*big.Int) *apiError) (*types.Transaction, error) {
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
 	nonce, err := s.cfg.Chain.PendingNonceAt(ctx, s.from)
@@ -164,7 +222,12 @@ func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, d
 	tip = bigMin(tip, feeCap)
 	gas, err := s.cfg.Chain.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: &to, Value: value, Data: data})
 	if err != nil {
-		return nil, fmt.Errorf("the transaction would fail: %w", err)
+		return nil, fmt.Errorf("%w: %w", errWouldFail, err)
+	}
+	if charge != nil {
+		if e := charge(spend(value, gas+gas/5, feeCap)); e != nil {
+			return nil, refused{e}
+		}
 	}
 	tx, err := types.SignNewTx(s.cfg.Wallet, s.signer, &types.DynamicFeeTx{
 		ChainID: s.cfg.ChainID, Nonce: nonce, To: &to, Value: value, Data: data,

@@ -3,6 +3,7 @@ package txapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"math/big"
 	"net/http"
@@ -31,6 +32,26 @@ type env struct {
 	st    *store.Store
 	svc   *Service
 	srv   *httptest.Server
+	// key is sent in X-API-Key; default testKey.
+	key string
+	// mutate adjusts the config before each start.
+	mutate func(*Config)
+}
+
+// Keys the tests' Authorize knows.
+const (
+	testKey     = "txapi-test-key"
+	readOnlyKey = "paymaster-read-only-key"
+)
+
+func testAuthorize(secret string) (string, error) {
+	switch secret {
+	case testKey:
+		return "k1", nil
+	case readOnlyKey:
+		return "", ErrForbidden
+	}
+	return "", errors.New("unknown key")
 }
 
 func newEnv(t *testing.T) *env {
@@ -45,7 +66,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(eth.Close)
-	e := &env{t: t, chain: d, eth: eth, path: filepath.Join(t.TempDir(), "x402.db")}
+	e := &env{t: t, chain: d, eth: eth, path: filepath.Join(t.TempDir(), "x402.db"), key: testKey}
 	e.start()
 	return e
 }
@@ -61,8 +82,13 @@ func (e *env) start() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	svc, err := New(Config{Chain: e.eth, ChainID: e.chain.ChainID, Wallet: e.chain.Accounts[9].Key, Store: st,
-		Token: e.chain.Token.Address, TokenDecimals: 6})
+	cfg := Config{Chain: e.eth, ChainID: e.chain.ChainID, Wallet: e.chain.Accounts[9].Key, Store: st,
+		Token: e.chain.Token.Address, TokenDecimals: 6, Authorize: testAuthorize, FaucetPerClient: 1000, KeyRate: 1000,
+		ClientIP: func(r *http.Request) string { return r.Header.Get("X-Test-Client") }}
+	if e.mutate != nil {
+		e.mutate(&cfg)
+	}
+	svc, err := New(cfg)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -83,7 +109,19 @@ type answer struct {
 
 func (e *env) post(path, body string) answer {
 	e.t.Helper()
-	resp, err := http.Post(e.srv.URL+"/api/v1/"+path, "application/json", strings.NewReader(body))
+	return e.postFrom("", path, body)
+}
+
+// postFrom is post from a client address.
+func (e *env) postFrom(client, path, body string) answer {
+	e.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/api/v1/"+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if e.key != "" {
+		req.Header.Set("X-API-Key", e.key)
+	}
+	req.Header.Set("X-Test-Client", client)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -208,7 +246,7 @@ func TestFaucet(t *testing.T) {
 	e := newEnv(t)
 	key, _ := crypto.GenerateKey()
 	to := crypto.PubkeyToAddress(key.PublicKey)
-	body := `{"name":"dev","address":"` + to.Hex() + `","amount":"25.5","gasPrice":"10"}`
+	body := `{"name":"dev","address":"` + to.Hex() + `","amount":"25.5","gasPrice":"1.5"}`
 	a := e.post("userFaucet", body)
 	if a.status != 201 || a.rec.Amount != "25.5" || a.rec.NativeTxHash == "" {
 		t.Fatalf("first: %d %+v %+v", a.status, a.rec, a.err)
@@ -239,10 +277,10 @@ func TestFaucet(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ body, code string }{
-		{`{"name":"dev","address":"` + e.chain.Accounts[5].Address.Hex() + `","amount":"101","gasPrice":"10"}`, "amount_too_large"},
+		{`{"name":"dev","address":"` + e.chain.Accounts[5].Address.Hex() + `","amount":"101","gasPrice":"1.5"}`, "amount_too_large"},
 		{`{"name":"dev","address":"` + e.chain.Accounts[5].Address.Hex() + `","amount":"1","gasPrice":"101"}`, "gas_price_too_high"},
 		{`{"name":"dev","address":"` + e.chain.Accounts[5].Address.Hex() + `","amount":"1","gasPrice":"0.000000001"}`, "gas_price_too_low"},
-		{`{"name":"dev","address":"` + e.chain.Accounts[5].Address.Hex() + `","amount":"1.0000001","gasPrice":"10"}`, "invalid_amount"},
+		{`{"name":"dev","address":"` + e.chain.Accounts[5].Address.Hex() + `","amount":"1.0000001","gasPrice":"1.5"}`, "invalid_amount"},
 	} {
 		if a := e.post("userFaucet", tc.body); a.status != 400 || a.err.Code != tc.code {
 			t.Errorf("%s: %d %+v", tc.code, a.status, a.err)
@@ -264,7 +302,7 @@ func TestFaucetConcurrency(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a := e.post("userFaucet", `{"name":"dev","address":"`+to+`","amount":"1","gasPrice":"10"}`)
+			a := e.post("userFaucet", `{"name":"dev","address":"`+to+`","amount":"1","gasPrice":"1.5"}`)
 			mu.Lock()
 			codes[a.status]++
 			mu.Unlock()
@@ -299,12 +337,20 @@ func TestRoutesAndMethods(t *testing.T) {
 			t.Errorf("%s %s: %d %+v", tc.method, tc.path, a.status, a.err)
 		}
 	}
-	resp, _ := http.Post(e.srv.URL+"/api/v1/transactions", "text/plain", strings.NewReader("{}"))
-	if a := e.read(resp); a.status != 415 {
+	post := func(contentType, body string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/api/v1/transactions", strings.NewReader(body))
+		req.Header.Set("Content-Type", contentType)
+		req.Header.Set("X-API-Key", testKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	if a := e.read(post("text/plain", "{}")); a.status != 415 {
 		t.Errorf("text/plain: %d", a.status)
 	}
-	resp, _ = http.Post(e.srv.URL+"/api/v1/transactions", "application/json", strings.NewReader(`{"name":"`+strings.Repeat("x", MaxBodySize)+`"}`))
-	if a := e.read(resp); a.status != 413 || a.err.Code != "body_too_large" {
+	if a := e.read(post("application/json", `{"name":"`+strings.Repeat("x", MaxBodySize)+`"}`)); a.status != 413 || a.err.Code != "body_too_large" {
 		t.Errorf("oversized: %d %+v", a.status, a.err)
 	}
 }
