@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +22,9 @@ import (
 
 // MaxBodySize caps the body of /verify and /settle.
 const MaxBodySize = 64 << 10
+
+// DefaultBodyTimeout bounds the reading of a request body by default.
+const DefaultBodyTimeout = 10 * time.Second
 
 // RetryAfterSeconds is the Retry-After of transient settle answers (503) and
 // of in_flight (409).
@@ -66,6 +70,10 @@ type Handler struct {
 	// its end even if its caller disconnects, so that a payment is never
 	// left half-settled because a client went away.
 	SettleTimeout time.Duration
+	// BodyTimeout bounds the reading of a request body; default 10 s. A
+	// body trickled slower is answered 408, so slow clients cannot hold
+	// requests open.
+	BodyTimeout time.Duration
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
 
@@ -91,6 +99,15 @@ func SettleStatus(r *x402.SettleResponse) int {
 
 // ServeHTTP routes by the last path segment.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		timeout := h.BodyTimeout
+		if timeout <= 0 {
+			timeout = DefaultBodyTimeout
+		}
+		// Not every ResponseWriter can (a recorder in tests); then the
+		// server's own timeouts apply.
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
+	}
 	path := strings.TrimRight(r.URL.Path, "/")
 	route := path[strings.LastIndexByte(path, '/')+1:]
 	switch route {
@@ -187,8 +204,11 @@ func readRequest(w http.ResponseWriter, r *http.Request) (*x402.VerifyRequest, i
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		switch {
+		case errors.As(err, &tooLarge):
 			return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", MaxBodySize)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, http.StatusRequestTimeout, "the body was not received in time"
 		}
 		return nil, http.StatusBadRequest, "reading the body failed"
 	}
@@ -363,6 +383,11 @@ func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		reply.Error = &rpcError{Code: int(x402.RPCInvalidRequest), Message: "the body was not received in time"}
+		writeJSON(w, http.StatusRequestTimeout, reply)
+		return
+	}
 	var req struct {
 		JSONRPC string            `json:"jsonrpc"`
 		ID      json.RawMessage   `json:"id"`

@@ -88,6 +88,8 @@ type Config struct {
 	MaxVerificationGas, MaxDeployVerificationGas uint64
 	// MaxCallGas bounds callGasLimit; default 1,000,000.
 	MaxCallGas uint64
+	// BodyTimeout bounds the reading of a request body; default 10 s.
+	BodyTimeout time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives diagnostics; nil logs nothing.
@@ -160,6 +162,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.MaxCallGas == 0 {
 		cfg.MaxCallGas = 1_000_000
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = 10 * time.Second
 	}
 	log := cfg.Logger
 	if log == nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -105,12 +106,19 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// A body trickled slower than BodyTimeout is cut off (408), so slow
+	// clients cannot hold requests open. Writers that cannot set deadlines
+	// (test recorders) leave it to the server's timeouts.
+	http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
 	if err != nil {
 		status := http.StatusBadRequest
 		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
+		switch {
+		case errors.As(err, &tooLarge):
 			status = http.StatusRequestEntityTooLarge
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			status = http.StatusRequestTimeout
 		}
 		writeJSON(w, status, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidRequest, Message: "the body could not be read or is over " + strconv.Itoa(MaxBodySize) + " bytes"}})
 		return

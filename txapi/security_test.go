@@ -1,10 +1,15 @@
 package txapi
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"math/big"
+	"net"
+	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
 )
@@ -113,5 +118,27 @@ func TestFaucetLimits(t *testing.T) {
 	e.start()
 	if a := draw("10.0.2.1", "1.5"); a.status != 429 || a.err.Code != "faucet_budget_exhausted" || a.header.Get("Retry-After") == "" {
 		t.Fatalf("after a restart: %d %+v", a.status, a.err)
+	}
+}
+
+// A body trickled slower than BodyTimeout is answered 408 request_timeout.
+func TestSlowBodyIsCutOff(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.mutate = func(c *Config) { c.BodyTimeout = 300 * time.Millisecond }
+	e.start()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(e.srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /api/v1/userFaucet HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"name")
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a stalled body: %v", err)
+	}
+	if a := e.read(resp); a.status != http.StatusRequestTimeout || a.err.Code != "request_timeout" {
+		t.Fatalf("%d %+v", a.status, a.err)
 	}
 }

@@ -84,6 +84,9 @@ type Config struct {
 	// ClientIP names a request's client for the faucet's per-client limit;
 	// default the host of RemoteAddr.
 	ClientIP func(*http.Request) string
+	// BodyTimeout bounds the reading of a request body; default 10 s. A
+	// body trickled slower is answered 408.
+	BodyTimeout time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives diagnostics; nil logs nothing.
@@ -147,6 +150,9 @@ func New(cfg Config) (*Service, error) {
 	}
 	if cfg.FaucetCooldown == 0 {
 		cfg.FaucetCooldown = 3 * time.Hour
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = 10 * time.Second
 	}
 	if cfg.FaucetPerClient <= 0 {
 		cfg.FaucetPerClient = 3
