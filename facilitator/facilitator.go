@@ -140,6 +140,7 @@ type Service struct {
 	log      *zap.Logger
 
 	sponsors sponsorBudget
+	payers   *payers
 
 	mu       sync.Mutex
 	inFlight map[common.Hash]struct{}
@@ -183,7 +184,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		client.Close()
 		return nil, fmt.Errorf("the RPC serves chain %s, but the network is %s", got, cfg.Network)
 	}
-	ex, err := exact.New(exact.Config{ChainID: chainID, Assets: cfg.Assets, Chain: client, Now: cfg.Now})
+	ledger := new(payers)
+	ex, err := exact.New(exact.Config{ChainID: chainID, Assets: cfg.Assets, Chain: client, Now: cfg.Now, Committed: ledger.committed})
 	if err != nil {
 		client.Close()
 		return nil, err
@@ -199,7 +201,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s := &Service{
-		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: st, sender: snd, exact: ex, log: log,
+		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: st, sender: snd, exact: ex, log: log, payers: ledger,
 		inFlight: make(map[common.Hash]struct{}),
 	}
 	if a := cfg.AANative; a != nil {
@@ -210,7 +212,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		}
 		if s.aa, err = aanative.New(aanative.Config{
 			ChainID: chainID, EntryPoint: a.EntryPoint, Factory: a.Factory, Settlement: a.Settlement, Paymaster: a.Paymaster,
-			Assets: assets, Chain: client,
+			Assets: assets, Chain: client, Committed: ledger.committed,
 		}); err != nil {
 			st.Close()
 			client.Close()
@@ -361,6 +363,9 @@ func (s *Service) schemes() []string {
 
 // verifyScheme runs the payment's scheme checks.
 func (s *Service) verifyScheme(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
+	if until, refused := s.payers.refusedUntil(p.payer, s.cfg.Now()); refused {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "settlements of %s reverted on chain recently; its payments are refused until %s", p.payer, until.UTC().Format(time.RFC3339))
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
 	if p.aa != nil {
@@ -489,12 +494,20 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 		}
 		// A claim left by a process that stopped before signing: nothing
 		// was broadcast, so settle afresh under the same claim.
+		s.payers.reserve(p.key, p.payer, p.asset, p.amount)
 		return s.submit(ctx, req, p, rec), nil
 	}
 
+	// The payer's payments are verified and reserved one at a time, so
+	// that what its other settlements in flight will take is counted
+	// against its balance before anything is broadcast.
+	unlock := s.payers.lock(p.payer, p.asset)
 	if err := s.verifyScheme(ctx, req, p); err != nil {
+		unlock()
 		return s.verifyFailed(err, p), nil
 	}
+	s.payers.reserve(p.key, p.payer, p.asset, p.amount)
+	unlock()
 	now := s.cfg.Now().UTC()
 	rec = &store.Record{
 		Key: p.key, PayloadHash: p.hash, State: store.StateClaimed,
@@ -507,10 +520,12 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 	}
 	existing, claimed, err := s.store.Claim(*rec)
 	if err != nil {
+		s.payers.release(p.key)
 		s.log.Error("claiming a replay key", zap.Error(err))
 		return s.failure(x402.ErrorInternal, "internal error", p), nil
 	}
 	if !claimed {
+		s.payers.release(p.key)
 		// Another process sharing the store claimed it between our read and
 		// our claim.
 		switch {
@@ -589,6 +604,7 @@ func (s *Service) leave(key common.Hash) {
 // release gives up a claim that produced no delivered transaction, so the
 // payment can be settled by a later attempt.
 func (s *Service) release(p *payment) {
+	s.payers.release(p.key)
 	if err := s.store.Delete(p.key); err != nil {
 		s.log.Error("releasing a claim", zap.Stringer("key", p.key), zap.Error(err))
 	}
@@ -675,8 +691,12 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 	case errors.Is(err, sender.ErrNonceTooLow):
 		// Its nonce went to another transaction and it has no receipt: it
 		// will never be mined, so nothing was paid by it. Verify again (the
-		// authorization may since have been used) and sign a new one.
-		if verr := s.verifyScheme(ctx, req, p); verr != nil {
+		// authorization may since have been used) and sign a new one; its
+		// own reservation is not counted against it meanwhile.
+		s.payers.release(p.key)
+		verr := s.verifyScheme(ctx, req, p)
+		s.payers.reserve(p.key, p.payer, p.asset, p.amount)
+		if verr != nil {
 			if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
 				return s.finish(rec, receipt, p.owner) // mined after all
 			}
@@ -711,11 +731,18 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) *x40
 // A success is handed to owner, the settle that waited for it; "" (start-up
 // reconciliation) leaves it for the payment's next settle.
 func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string) *x402.SettleResponse {
-	resp := s.outcome(rec, receipt)
+	resp, reverted := s.outcome(rec, receipt)
 	rec.State, rec.Response, rec.Updated = store.StateFailed, resp, s.cfg.Now().UTC()
 	if resp.Success {
 		rec.State, rec.Consumer = store.StateSettled, owner
 	}
+	if reverted {
+		// The payer emptied its balance or used its authorization between
+		// verification and inclusion, at the settler's or the paymaster's
+		// cost: it waits in the penalty box.
+		s.payers.reverted(rec.Payer, s.cfg.Now())
+	}
+	s.payers.release(rec.Key)
 	if err := s.store.Put(rec); err != nil {
 		// The chain holds the truth; the next duplicate reconciles again.
 		s.log.Error("storing a settlement outcome", zap.Stringer("tx", rec.TxHash), zap.Error(err))
@@ -724,8 +751,9 @@ func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string
 }
 
 // outcome reads a receipt: the settlement counts only if it succeeded and
-// the asset logged the transfer from payer to payTo of the amount.
-func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) *x402.SettleResponse {
+// the asset logged the transfer from payer to payTo of the amount. reverted
+// says the payment's own execution reverted on chain.
+func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (res *x402.SettleResponse, reverted bool) {
 	r := &x402.SettleResponse{
 		X402Version: x402.Version, Scheme: rec.Scheme, Network: rec.Network,
 		TransactionHash: receipt.TxHash.Hex(), Payer: rec.Payer.Hex(),
@@ -737,22 +765,22 @@ func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) *x402.Settl
 		switch {
 		case !found:
 			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the bundle was mined without the operation"
-			return r
+			return r, false
 		case !op.Success:
 			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the UserOperation reverted: "+bundler.DecodeRevert(op.RevertReason)
-			return r
+			return r, true
 		}
 	}
 	if receipt.Status != types.ReceiptStatusSuccessful {
 		r.ErrorCode, r.Message = x402.ErrorVerifyFailed, "invalid_inner_payload: the settlement transaction reverted on chain"
-		return r
+		return r, true
 	}
 	if !hasTransfer(receipt, rec) {
 		r.ErrorCode, r.Message = x402.ErrorInternal, "the settlement transaction did not log the transfer"
-		return r
+		return r, false
 	}
 	r.Success = true
-	return r
+	return r, false
 }
 
 // transferTopic is keccak256("Transfer(address,address,uint256)").
@@ -788,6 +816,7 @@ func (s *Service) reconcile(ctx context.Context) {
 				s.log.Error("releasing a stale claim", zap.Error(err))
 			}
 		case store.StateSubmitted:
+			s.payers.reserve(rec.Key, rec.Payer, rec.Asset, rec.Amount)
 			if len(rec.RawTx) == 0 {
 				continue // an external bundler has it; the next settle resumes it
 			}

@@ -45,6 +45,10 @@ type Config struct {
 	Assets []common.Address
 	// Chain reads the chain.
 	Chain Chain
+	// Committed returns what the account's unfinished settlements in token
+	// will take from its balance; the balance must cover that and the
+	// payment. Nil counts nothing.
+	Committed func(payer, token common.Address) *big.Int
 }
 
 // Validate reports what is wrong with the configuration.
@@ -411,6 +415,11 @@ func (s *Scheme) checkChain(ctx context.Context, pay *Payment) error {
 	}
 	if bal.Cmp(pay.Amount) < 0 {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s, the payment needs %s", pay.Op.Sender, bal, pay.Amount)
+	}
+	if c := s.cfg.Committed; c != nil {
+		if inFlight := c(pay.Op.Sender, pay.Token); inFlight.Sign() > 0 && bal.Cmp(new(big.Int).Add(pay.Amount, inFlight)) < 0 {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s; the payment needs %s and its settlements in flight %s", pay.Op.Sender, bal, pay.Amount, inFlight)
+		}
 	}
 	return nil
 }

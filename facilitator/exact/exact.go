@@ -56,6 +56,11 @@ type Config struct {
 	MinValidity time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// Committed returns what the payer's unfinished settlements in token
+	// will take from its balance; the balance must cover that and the
+	// payment, or the settlement would revert on chain at the settler's
+	// cost. Nil counts nothing.
+	Committed func(payer, token common.Address) *big.Int
 }
 
 // Validate reports what is wrong with the configuration.
@@ -328,6 +333,11 @@ func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Author
 	}
 	if bal.Cmp(a.Value) < 0 {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, the payment needs %s", a.From, bal, a.Value)
+	}
+	if c := s.cfg.Committed; c != nil {
+		if inFlight := c(a.From, asset); inFlight.Sign() > 0 && bal.Cmp(new(big.Int).Add(a.Value, inFlight)) < 0 {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", a.From, bal, a.Value, inFlight)
+		}
 	}
 	isUsed, err := s.token.UnpackAuthorizationState(used)
 	if err != nil {
