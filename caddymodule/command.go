@@ -33,9 +33,10 @@ Tools of caddy-x402, the x402 payment module for Caddy.
   devnet   run the embedded Ethereum dev chain, with the x402 contracts
            predeployed and the test accounts funded
   key      manage the paymaster's API keys in the x402 store file
+  store    check, back up and restore the x402 store file
 `,
 		CobraFunc: func(cmd *cobra.Command) {
-			cmd.AddCommand(devnetCommand(), keyCommand())
+			cmd.AddCommand(devnetCommand(), keyCommand(), storeCommand())
 		},
 	})
 }

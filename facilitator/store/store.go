@@ -4,7 +4,36 @@
 //
 // Records live in a bbolt file. Finished records (settled or failed) are
 // cached in ristretto in front of it, since duplicate settles of paid
-// requests are the hot path; the file stays the only source of truth.
+// requests are the hot path; the file stays the only source of truth. Other
+// services keep their state in named buckets of the same file.
+//
+// # Integrity and recovery
+//
+// A store that is wrong fails safe: it stops Caddy with an error that names
+// the file, rather than crash it or start empty. Open checks an existing
+// file before bbolt maps it, since bbolt follows the file's page ids and
+// offsets unchecked and faults on a damaged one. Both meta pages must carry
+// a valid checksum (bbolt would fall back to the older one, silently losing
+// the last commit); the file must hold every page below the high-water mark;
+// and every page in use must lie in the file, carry its own id, be
+// referenced once and keep its elements inside itself. bbolt's consistency
+// check (tx.Check) then runs over the freelist and key order. A file that
+// does not exist is created; an existing empty file is refused, never
+// initialized. bbolt keeps no checksums of pages, so damage inside a record's
+// value is found when the record is read, or by Check.
+//
+// Close writes a consistent, checked copy of the store beside it, at the
+// file's path with ".bak" appended. To recover from a damaged file, stop
+// Caddy and run
+//
+//	caddy x402 store check --store <file>
+//	caddy x402 store restore --store <file> --from <file>.bak
+//
+// Restore keeps the damaged file as <file>.corrupt-<time>. What was written
+// after the backup is lost to the store: settlements recorded since (their
+// transfers stay on chain, but a pending one is no longer reconciled), API
+// keys created since, and faucet times. Check, Backup and Restore do those
+// commands' work.
 package store
 
 import (
@@ -14,6 +43,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/dgraph-io/ristretto/v2"
@@ -106,10 +136,17 @@ var settlementsBucket = []byte("settlements")
 type Store struct {
 	db    *bolt.DB
 	cache *ristretto.Cache[string, *Record]
+	path  string
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
-// Open opens or creates the store file. A file held by another process is
-// reported after a second rather than waited on forever.
+// Open opens the store file, or creates it if it does not exist. An
+// existing file must pass the integrity checks in the package doc; one that
+// does not (including an empty one) is left untouched and refused with an
+// error that names it and the command that restores it. A file held by
+// another process is reported after a second rather than waited on forever.
 func Open(cfg Config) (*Store, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -120,12 +157,9 @@ func Open(cfg Config) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(cfg.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating store directory: %w", err)
 	}
-	db, err := bolt.Open(cfg.Path, 0o600, &bolt.Options{Timeout: time.Second})
+	db, err := openBolt(cfg.Path, false)
 	if err != nil {
-		if errors.Is(err, bolt.ErrTimeout) {
-			return nil, fmt.Errorf("opening store %s: locked by another process", cfg.Path)
-		}
-		return nil, fmt.Errorf("opening store %s: %w", cfg.Path, err)
+		return nil, err
 	}
 	// Concurrent claims share one commit (and one fsync); a lone write waits
 	// at most this long for company.
@@ -146,13 +180,24 @@ func Open(cfg Config) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("creating cache: %w", err)
 	}
-	return &Store{db: db, cache: cache}, nil
+	return &Store{db: db, cache: cache, path: cfg.Path}, nil
 }
 
-// Close closes the file and the cache.
+// Close writes the backup, the file's path with ".bak" appended, then
+// closes the file and the cache. The backup is a consistent copy that passed
+// Open's checks before it replaced the previous one; if it cannot be written
+// or checked, the previous backup stays, and the error is returned along
+// with any error of closing. Calls after the first return the first's error.
 func (s *Store) Close() error {
-	s.cache.Close()
-	return s.db.Close()
+	s.closeOnce.Do(func() {
+		var backupErr error
+		if err := writeCopy(s.db, s.path+backupSuffix); err != nil {
+			backupErr = fmt.Errorf("writing backup %s: %w", s.path+backupSuffix, err)
+		}
+		s.cache.Close()
+		s.closeErr = errors.Join(s.db.Close(), backupErr)
+	})
+	return s.closeErr
 }
 
 func encode(r *Record) ([]byte, error) { return json.Marshal(r) }
