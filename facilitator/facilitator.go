@@ -212,13 +212,13 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		}
 		if s.aa, err = aanative.New(aanative.Config{
 			ChainID: chainID, EntryPoint: a.EntryPoint, Factory: a.Factory, Settlement: a.Settlement, Paymaster: a.Paymaster,
-			Assets: assets, Chain: client, Committed: ledger.committed,
+			Assets: assets, Chain: client, Committed: ledger.committed, Now: cfg.Now,
 		}); err != nil {
 			st.Close()
 			client.Close()
 			return nil, err
 		}
-		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait}
+		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler")}
 		if a.BundlerURL != "" {
 			if s.external, err = bundler.Dial(ctx, a.BundlerURL, a.EntryPoint); err != nil {
 				st.Close()
@@ -731,12 +731,23 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) *x40
 // A success is handed to owner, the settle that waited for it; "" (start-up
 // reconciliation) leaves it for the payment's next settle.
 func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string) *x402.SettleResponse {
-	resp, reverted := s.outcome(rec, receipt)
+	resp, v := s.outcome(rec, receipt)
+	if v == verdictNotIncluded {
+		// Nothing happened to the payment: the bundle went without it (the
+		// EntryPoint dropped it, or the bundle reverted). Its payer did not
+		// pay, so it is released for a retry rather than failed for good.
+		s.payers.release(rec.Key)
+		if err := s.store.Delete(rec.Key); err != nil {
+			s.log.Error("releasing an operation its bundle left out", zap.Stringer("key", rec.Key), zap.Error(err))
+		}
+		resp.ErrorCode, resp.Message = x402.ErrorBundlerUnreachable, "the bundle was mined without the operation; retry with the same payment"
+		return resp
+	}
 	rec.State, rec.Response, rec.Updated = store.StateFailed, resp, s.cfg.Now().UTC()
 	if resp.Success {
 		rec.State, rec.Consumer = store.StateSettled, owner
 	}
-	if reverted {
+	if v == verdictReverted {
 		// The payer emptied its balance or used its authorization between
 		// verification and inclusion, at the settler's or the paymaster's
 		// cost: it waits in the penalty box.
@@ -750,10 +761,21 @@ func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string
 	return resp
 }
 
+// verdict is what a mined settlement transaction means for its payment.
+type verdict int
+
+const (
+	// verdictFinal: settled, or failed through no act of the payer's.
+	verdictFinal verdict = iota
+	// verdictReverted: the payment's own execution reverted on chain.
+	verdictReverted
+	// verdictNotIncluded: the bundle was mined without the operation.
+	verdictNotIncluded
+)
+
 // outcome reads a receipt: the settlement counts only if it succeeded and
-// the asset logged the transfer from payer to payTo of the amount. reverted
-// says the payment's own execution reverted on chain.
-func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (res *x402.SettleResponse, reverted bool) {
+// the asset logged the transfer from payer to payTo of the amount.
+func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (*x402.SettleResponse, verdict) {
 	r := &x402.SettleResponse{
 		X402Version: x402.Version, Scheme: rec.Scheme, Network: rec.Network,
 		TransactionHash: receipt.TxHash.Hex(), Payer: rec.Payer.Hex(),
@@ -765,22 +787,22 @@ func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (res *x402.
 		switch {
 		case !found:
 			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the bundle was mined without the operation"
-			return r, false
+			return r, verdictNotIncluded
 		case !op.Success:
 			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the UserOperation reverted: "+bundler.DecodeRevert(op.RevertReason)
-			return r, true
+			return r, verdictReverted
 		}
 	}
 	if receipt.Status != types.ReceiptStatusSuccessful {
 		r.ErrorCode, r.Message = x402.ErrorVerifyFailed, "invalid_inner_payload: the settlement transaction reverted on chain"
-		return r, true
+		return r, verdictReverted
 	}
 	if !hasTransfer(receipt, rec) {
 		r.ErrorCode, r.Message = x402.ErrorInternal, "the settlement transaction did not log the transfer"
-		return r, false
+		return r, verdictFinal
 	}
 	r.Success = true
-	return r, false
+	return r, verdictFinal
 }
 
 // transferTopic is keccak256("Transfer(address,address,uint256)").

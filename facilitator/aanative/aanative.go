@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common"
@@ -49,6 +50,13 @@ type Config struct {
 	// will take from its balance; the balance must cover that and the
 	// payment. Nil counts nothing.
 	Committed func(payer, token common.Address) *big.Int
+	// MinValidity is how long after the next block an operation must stay
+	// valid (its validUntil, and its paymaster's) to be accepted; default
+	// 20 s, time to bundle and include it. An operation that expires
+	// between the latest block and the next would revert its whole bundle.
+	MinValidity time.Duration
+	// Now is the clock; default time.Now.
+	Now func() time.Time
 }
 
 // Validate reports what is wrong with the configuration.
@@ -82,6 +90,12 @@ type Scheme struct {
 func New(cfg Config) (*Scheme, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.MinValidity <= 0 {
+		cfg.MinValidity = 20 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	return &Scheme{
 		cfg: cfg, network: x402.FormatNetwork(cfg.ChainID.Uint64()),
@@ -356,10 +370,27 @@ func recoverSigner(hash common.Hash, sig []byte) (common.Address, error) {
 }
 
 // simulate is check 5: EntryPoint.simulateValidation always reverts in v0.6;
-// ValidationResult passes, FailedOp refuses with the AAxx reason.
+// ValidationResult passes if the operation's time range (the account's and
+// the paymaster's, intersected) covers the next block with MinValidity to
+// spare; FailedOp refuses with the AAxx reason.
 func (s *Scheme) simulate(ctx context.Context, pay *Payment) error {
-	var out hexutil.Bytes
-	err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", map[string]any{"to": s.cfg.EntryPoint, "data": hexutil.Bytes(s.ep.PackSimulateValidation(pay.Op))}, "latest")
+	var (
+		out  hexutil.Bytes
+		head struct {
+			Time hexutil.Uint64 `json:"timestamp"`
+		}
+	)
+	batch := []rpc.BatchElem{
+		{Method: "eth_call", Args: []any{map[string]any{"to": s.cfg.EntryPoint, "data": hexutil.Bytes(s.ep.PackSimulateValidation(pay.Op))}, "latest"}, Result: &out},
+		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
+	}
+	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
+		return fmt.Errorf("simulating the operation: %w", err)
+	}
+	if batch[1].Error != nil {
+		return fmt.Errorf("reading the latest block: %w", batch[1].Error)
+	}
+	err := batch[0].Error
 	var de rpc.DataError
 	if err == nil || !errors.As(err, &de) {
 		return fmt.Errorf("simulateValidation did not revert as EntryPoint v0.6 does: %v", err)
@@ -374,6 +405,13 @@ func (s *Scheme) simulate(ctx context.Context, pay *Payment) error {
 	case *contracts.EntryPointValidationResult:
 		if r.ReturnInfo.SigFailed {
 			return x402.Invalid(x402.ReasonSignatureInvalid, "simulateValidation: the account or paymaster signature does not validate")
+		}
+		next := max(s.cfg.Now().Unix(), int64(head.Time)+1)
+		if after := r.ReturnInfo.ValidAfter; after != nil && after.Cmp(big.NewInt(next)) > 0 {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "the operation is valid only from %s, after the next block (%d)", after, next)
+		}
+		if until := r.ReturnInfo.ValidUntil; until != nil && until.Sign() > 0 && until.Cmp(big.NewInt(next+int64(s.cfg.MinValidity/time.Second))) < 0 {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "the operation's validity ends at %s, too soon after the next block (%d) to be bundled; ask for a fresh sponsorship", until, next)
 		}
 		return nil
 	case *contracts.EntryPointFailedOp:

@@ -13,12 +13,15 @@ import (
 	"fmt"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
@@ -47,6 +50,12 @@ type Estimator interface {
 	EstimateGas(ctx context.Context, msg ethereum.CallMsg) (uint64, error)
 }
 
+// Caller makes raw JSON-RPC calls; *rpc.Client has it. The bundler uses it
+// to simulate a bundle at the time it will be mined.
+type Caller interface {
+	CallContext(ctx context.Context, result any, method string, args ...any) error
+}
+
 // BuiltIn bundles operations into handleOps transactions. It is safe for
 // concurrent use.
 type BuiltIn struct {
@@ -56,6 +65,17 @@ type BuiltIn struct {
 	Sender *sender.Sender
 	// Chain estimates gas.
 	Chain Estimator
+	// RPC simulates bundles as they will be mined (eth_call with a block
+	// override of the time); nil skips that simulation.
+	RPC Caller
+	// InclusionMargin is how far past the next block's time a bundle is
+	// simulated: an operation whose validity ends before the bundle can be
+	// mined is dropped rather than revert the whole bundle. Default 12 s.
+	InclusionMargin time.Duration
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// Logger receives diagnostics; nil logs nothing.
+	Logger *zap.Logger
 	// MaxBundle is the most operations per bundle; default 50.
 	MaxBundle int
 	// MaxWait is how long the first operation waits for company; default
@@ -66,12 +86,13 @@ type BuiltIn struct {
 	// per-transaction cap of EIP-7825 (Osaka).
 	MaxBundleGas uint64
 
-	ep    *contracts.EntryPoint
-	once  sync.Once
-	mu    sync.Mutex
-	queue []*entry
-	timer *time.Timer
-	flush sync.Mutex
+	ep          *contracts.EntryPoint
+	noOverrides atomic.Bool
+	once        sync.Once
+	mu          sync.Mutex
+	queue       []*entry
+	timer       *time.Timer
+	flush       sync.Mutex
 }
 
 type entry struct {
@@ -96,6 +117,15 @@ func (b *BuiltIn) init() {
 		}
 		if b.MaxBundleGas == 0 {
 			b.MaxBundleGas = 12_000_000
+		}
+		if b.InclusionMargin <= 0 {
+			b.InclusionMargin = 12 * time.Second
+		}
+		if b.Now == nil {
+			b.Now = time.Now
+		}
+		if b.Logger == nil {
+			b.Logger = zap.NewNop()
 		}
 	})
 }
@@ -155,6 +185,13 @@ func (b *BuiltIn) send() {
 			ops[i] = e.op
 		}
 		data := b.ep.PackHandleOps(ops, beneficiary)
+		// One operation must never revert the whole bundle: simulate it at
+		// the time it will be mined and drop the operation that fails.
+		if idx, reason, ok := b.simulate(ctx, beneficiary, data); ok && idx < len(batch) {
+			batch[idx].done <- submitted{err: fmt.Errorf("%w: %s (at the time the bundle would be mined)", ErrRejected, reason)}
+			batch = append(batch[:idx], batch[idx+1:]...)
+			continue
+		}
 		gas, err := b.Chain.EstimateGas(ctx, ethereum.CallMsg{From: beneficiary, To: &b.EntryPoint, Data: data})
 		if err != nil {
 			// A FailedOp names the operation to drop; anything else fails
@@ -207,6 +244,40 @@ func (b *BuiltIn) send() {
 
 // txGasCap is EIP-7825's per-transaction gas cap (Osaka).
 const txGasCap = 1 << 24
+
+// simulate runs handleOps in an eth_call whose block is the next one, at
+// the time the bundle can be mined at the latest (InclusionMargin past the
+// next block's time), and returns the operation it fails on, if any. A node
+// that does not take block overrides is not asked again.
+func (b *BuiltIn) simulate(ctx context.Context, from common.Address, data []byte) (int, string, bool) {
+	if b.RPC == nil || b.noOverrides.Load() {
+		return 0, "", false
+	}
+	var head struct {
+		Number hexutil.Uint64 `json:"number"`
+		Time   hexutil.Uint64 `json:"timestamp"`
+	}
+	if err := b.RPC.CallContext(ctx, &head, "eth_getBlockByNumber", "latest", false); err != nil {
+		return 0, "", false // the estimate that follows reports the chain
+	}
+	at := max(b.Now().Unix(), int64(head.Time)+1) + int64(b.InclusionMargin/time.Second)
+	var out hexutil.Bytes
+	err := b.RPC.CallContext(ctx, &out, "eth_call",
+		map[string]any{"from": from, "to": b.EntryPoint, "data": hexutil.Bytes(data)}, "latest", nil,
+		map[string]any{"time": hexutil.Uint64(at), "number": head.Number + 1})
+	if err == nil {
+		return 0, "", false
+	}
+	if idx, reason, ok := b.failedOp(err); ok {
+		return idx, reason, true
+	}
+	var rerr rpc.Error
+	if errors.As(err, &rerr) && rerr.ErrorCode() == -32602 {
+		b.noOverrides.Store(true)
+		b.Logger.Warn("the node does not take eth_call block overrides; bundles are simulated at the latest block only", zap.Error(err))
+	}
+	return 0, "", false
+}
 
 // failedOp decodes a FailedOp(opIndex, reason) revert.
 func (b *BuiltIn) failedOp(err error) (int, string, bool) {
