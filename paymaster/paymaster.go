@@ -90,6 +90,11 @@ type Config struct {
 	MaxCallGas uint64
 	// BodyTimeout bounds the reading of a request body; default 10 s.
 	BodyTimeout time.Duration
+	// FailurePause is how long sponsorship stops for a sender, and for every
+	// account of its owner, after one of its sponsored operations failed
+	// in execution (its tokens moved away between the check and the
+	// bundle, at the paymaster's cost); default 24 h.
+	FailurePause time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives diagnostics; nil logs nothing.
@@ -130,17 +135,21 @@ func (c *Config) Validate() error {
 // Service is the paymaster. It is safe for concurrent use; its counters
 // live as long as it does, so an adapter keeps one across config reloads.
 type Service struct {
-	cfg    Config
-	keys   *Keys
-	signer common.Address
-	log    *zap.Logger
-	ep     *contracts.EntryPoint
-	pm     *contracts.VerifyingPaymaster
+	cfg     Config
+	keys    *Keys
+	signer  common.Address
+	log     *zap.Logger
+	ep      *contracts.EntryPoint
+	pm      *contracts.VerifyingPaymaster
+	account *contracts.SimpleAccount
 
 	mu        sync.Mutex
 	projects  map[string]*project
 	lastBlock uint64
 	polled    time.Time
+	// failed holds, per sender and per owner, when a sponsored operation
+	// of theirs last failed in execution.
+	failed map[common.Address]time.Time
 }
 
 // New returns a Service.
@@ -166,13 +175,17 @@ func New(cfg Config) (*Service, error) {
 	if cfg.BodyTimeout <= 0 {
 		cfg.BodyTimeout = 10 * time.Second
 	}
+	if cfg.FailurePause <= 0 {
+		cfg.FailurePause = 24 * time.Hour
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = zap.NewNop()
 	}
 	s := &Service{
 		cfg: cfg, keys: &Keys{Store: cfg.Keys, Now: cfg.Now}, signer: crypto.PubkeyToAddress(cfg.Signer.PublicKey), log: log,
-		ep: contracts.NewEntryPoint(), pm: contracts.NewVerifyingPaymaster(), projects: map[string]*project{},
+		ep: contracts.NewEntryPoint(), pm: contracts.NewVerifyingPaymaster(), account: contracts.NewSimpleAccount(), projects: map[string]*project{},
+		failed: map[common.Address]time.Time{},
 	}
 	for _, p := range cfg.Projects {
 		if p.TxPerMinute == 0 {
@@ -244,14 +257,15 @@ func (p *project) pending() int {
 
 // flight is a sponsored operation not yet seen on chain.
 type flight struct {
-	validUntil time.Time
-	cost       *big.Int
+	validUntil    time.Time
+	cost          *big.Int
+	sender, owner common.Address
 }
 
 // admit checks every limit for an operation of maximum cost and, if
 // reserve is set and all pass, takes the reservation; nothing is taken
 // otherwise. The caller holds s.mu.
-func (p *project) admit(sender common.Address, hash common.Hash, cost *big.Int, validUntil, now time.Time, reserve bool) *Error {
+func (p *project) admit(sender, owner common.Address, hash common.Hash, cost *big.Int, validUntil, now time.Time, reserve bool) *Error {
 	if day := now.UTC().Format(time.DateOnly); day != p.day {
 		p.day, p.spent = day, new(big.Int)
 	}
@@ -279,7 +293,7 @@ func (p *project) admit(sender common.Address, hash common.Hash, cost *big.Int, 
 		return nil
 	}
 	p.senders[sender] = append(p.senders[sender], now)
-	p.inFlight[hash] = append(p.inFlight[hash], flight{validUntil: validUntil, cost: cost})
+	p.inFlight[hash] = append(p.inFlight[hash], flight{validUntil: validUntil, cost: cost, sender: sender, owner: owner})
 	p.balance.Sub(p.balance, cost)
 	p.spent.Add(p.spent, cost)
 	return nil
@@ -314,6 +328,11 @@ func (s *Service) refresh(ctx context.Context, now time.Time) {
 		return
 	}
 	s.polled = now
+	for a, at := range s.failed {
+		if now.Sub(at) >= s.cfg.FailurePause {
+			delete(s.failed, a)
+		}
+	}
 	var head string
 	if err := s.cfg.Chain.CallContext(ctx, &head, "eth_blockNumber"); err != nil {
 		return
@@ -347,14 +366,24 @@ func (s *Service) refresh(ctx context.Context, now time.Time) {
 		}
 		data := common.FromHex(l.Data)
 		var actual *big.Int
+		success := true
 		if len(data) >= 96 {
-			actual = new(big.Int).SetBytes(data[64:96]) // nonce, success, actualGasCost, actualGasUsed
+			// nonce, success, actualGasCost, actualGasUsed
+			success = new(big.Int).SetBytes(data[32:64]).Sign() != 0
+			actual = new(big.Int).SetBytes(data[64:96])
 		}
 		for _, p := range s.projects {
 			if fs, ok := p.inFlight[l.Topics[1]]; ok {
 				// One of the identical reservations landed; the others can
 				// never land (the nonce is used) and wait out their window.
 				f := fs[0]
+				if !success {
+					// Its execution failed after validation passed: the
+					// paymaster paid for nothing. Its sender and owner are
+					// not sponsored again for a while.
+					s.failed[f.sender], s.failed[f.owner] = now, now
+					s.log.Info("a sponsored operation failed in execution", zap.Stringer("sender", f.sender), zap.Stringer("owner", f.owner))
+				}
 				if len(fs) == 1 {
 					delete(p.inFlight, l.Topics[1])
 				} else {

@@ -174,9 +174,16 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 
 	// A cheap look at the limits before the chain work; the real
 	// reservation is taken atomically at the end.
+	owner, err := s.ownerOf(ctx, &op)
+	if err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	s.refresh(ctx, now)
-	limitErr := p.admit(op.Sender, common.Hash{}, cost, validUntil, now, false)
+	limitErr := s.paused(op.Sender, owner, now)
+	if limitErr == nil {
+		limitErr = p.admit(op.Sender, owner, common.Hash{}, cost, validUntil, now, false)
+	}
 	s.mu.Unlock()
 	if limitErr != nil {
 		return nil, limitErr
@@ -190,12 +197,53 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 	}
 	hash := contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID)
 	s.mu.Lock()
-	limitErr = p.admit(op.Sender, hash, cost, validUntil, now, true)
+	limitErr = p.admit(op.Sender, owner, hash, cost, validUntil, now, true)
 	s.mu.Unlock()
 	if limitErr != nil {
 		return nil, limitErr
 	}
 	return encodeUserOp(&op), nil
+}
+
+// ownerOf is the owner of the operation's SimpleAccount: the createAccount
+// argument of its initCode, or the deployed account's owner(). An account
+// of another kind has no owner known here (the zero address).
+func (s *Service) ownerOf(ctx context.Context, op *contracts.UserOperation) (common.Address, *Error) {
+	if len(op.InitCode) >= 20+4+32 {
+		return common.BytesToAddress(op.InitCode[24:56]), nil
+	}
+	var out hexutil.Bytes
+	msg := map[string]any{"to": op.Sender, "data": hexutil.Bytes(s.account.PackOwner())}
+	if err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", msg, "latest"); err != nil {
+		if revertData(err) != nil {
+			return common.Address{}, nil // not a SimpleAccount
+		}
+		return common.Address{}, &Error{Code: codeInternal, Message: "the chain could not be read; retry"}
+	}
+	owner, err := s.account.UnpackOwner(out)
+	if err != nil {
+		return common.Address{}, nil
+	}
+	return owner, nil
+}
+
+// paused refuses a sender, or any account of an owner, whose sponsored
+// operation failed in execution within FailurePause. The caller holds
+// s.mu.
+func (s *Service) paused(sender, owner common.Address, now time.Time) *Error {
+	for _, a := range []common.Address{sender, owner} {
+		if a == (common.Address{}) {
+			continue
+		}
+		if at, ok := s.failed[a]; ok {
+			if now.Sub(at) >= s.cfg.FailurePause {
+				delete(s.failed, a)
+				continue
+			}
+			return &Error{Code: codeThrottled, RetryAfter: s.cfg.FailurePause - now.Sub(at), Message: "a sponsored operation of this account or its owner failed in execution; its sponsorship is suspended"}
+		}
+	}
+	return nil
 }
 
 // decodeUserOp parses the spec's hex UserOperation, naming a bad field.
