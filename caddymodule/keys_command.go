@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -25,13 +27,21 @@ store_path). Keys are shown once, at creation; the store keeps only their
 SHA-256. Rotating or revoking a key disables it at once.
 
 The store is a bbolt file that one process opens at a time: run these
-commands while Caddy is stopped, or against a copy.`,
+commands while Caddy is stopped, or against a copy. A --store that does not
+exist is refused, so that a mistyped path does not create an empty store;
+create --init makes a new one.`,
 	}
 	c.PersistentFlags().StringVar(&storePath, "store", "", "the x402 store file (required)")
+	var initStore bool // create --init
 	open := func(run func(ks *paymaster.Keys, out io.Writer) error) func(*cobra.Command, []string) error {
 		return func(cmd *cobra.Command, _ []string) error {
 			if storePath == "" {
 				return errors.New("--store is required: the x402 app's store_path")
+			}
+			if _, err := os.Stat(storePath); errors.Is(err, fs.ErrNotExist) && !initStore {
+				return fmt.Errorf("store %s does not exist: give the x402 app's store_path (or create --init to make a new store)", storePath)
+			} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("opening the store: %w", err)
 			}
 			st, err := store.Open(store.Config{Path: storePath})
 			if err != nil {
@@ -47,7 +57,7 @@ commands while Caddy is stopped, or against a copy.`,
 	}
 	var project, network, scopes string
 	create := &cobra.Command{
-		Use:   "create --project <name> [--network testnet|mainnet] [--scopes paymaster:read,paymaster:sponsor,facilitator:settle,txapi:send]",
+		Use:   "create --project <name> [--network testnet|mainnet] [--scopes paymaster:read,paymaster:sponsor,facilitator:settle,txapi:send] [--init]",
 		Short: "Create a key; it is printed once",
 		Args:  cobra.NoArgs,
 		RunE: open(func(ks *paymaster.Keys, out io.Writer) error {
@@ -61,7 +71,8 @@ commands while Caddy is stopped, or against a copy.`,
 	}
 	create.Flags().StringVar(&project, "project", "", "the project the key belongs to")
 	create.Flags().StringVar(&network, "network", "testnet", "testnet or mainnet")
-	create.Flags().StringVar(&scopes, "scopes", paymaster.ScopeRead+","+paymaster.ScopeSponsor, "comma-separated scopes")
+	create.Flags().StringVar(&scopes, "scopes", paymaster.ScopeRead+","+paymaster.ScopeSponsor, "comma-separated scopes, of "+strings.Join(paymaster.Scopes, ", "))
+	create.Flags().BoolVar(&initStore, "init", false, "create the store file if it does not exist")
 	rotate := &cobra.Command{
 		Use:   "rotate <id>",
 		Short: "Disable a key and create its replacement",

@@ -2,6 +2,9 @@ package caddymodule
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +27,7 @@ func runKey(t *testing.T, args ...string) (string, error) {
 func TestKeyCommand(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "x402.db")
-	out, err := runKey(t, "create", "--store", path, "--project", "demo", "--scopes", "paymaster:sponsor")
+	out, err := runKey(t, "create", "--store", path, "--init", "--project", "demo", "--scopes", "paymaster:sponsor")
 	if err != nil {
 		t.Fatalf("create: %v\n%s", err, out)
 	}
@@ -67,6 +70,54 @@ func TestKeyCommand(t *testing.T) {
 	if _, err := runKey(t, "create", "--store", path, "--project", "demo", "--scopes", "admin"); err == nil {
 		t.Fatal("a bad scope was accepted")
 	}
+}
+
+// TestKeyCommandStoreMustExist: a mistyped --store is refused, and nothing
+// is created, unless create is given --init.
+func TestKeyCommandStoreMustExist(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"create", []string{"create", "--project", "demo"}},
+		{"list", []string{"list"}},
+		{"rotate", []string{"rotate", "pmk_12345678"}},
+		{"revoke", []string{"revoke", "pmk_12345678"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			typo := filepath.Join(t.TempDir(), "x402.bd")
+			out, err := runKey(t, append(tc.args, "--store", typo)...)
+			if err == nil || !strings.Contains(err.Error(), "store "+typo+" does not exist") || !strings.Contains(err.Error(), "--init") {
+				t.Fatalf("err = %v\n%s", err, out)
+			}
+			if _, err := os.Stat(typo); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("the mistyped store was created: %v", err)
+			}
+		})
+	}
+	t.Run("create --init", func(t *testing.T) {
+		t.Parallel()
+		path := filepath.Join(t.TempDir(), "x402.db")
+		out, err := runKey(t, "create", "--init", "--store", path, "--project", "demo", "--scopes", "txapi:send")
+		if err != nil || !strings.HasPrefix(out, "pmk_") {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if list, err := runKey(t, "list", "--store", path); err != nil || !strings.Contains(list, "txapi:send") {
+			t.Fatalf("list after --init: %v\n%s", err, list)
+		}
+	})
+	t.Run("help lists every scope", func(t *testing.T) {
+		t.Parallel()
+		out, _ := runKey(t, "create", "--help")
+		for _, scope := range paymaster.Scopes {
+			if !strings.Contains(out, scope) {
+				t.Errorf("create --help does not list %s:\n%s", scope, out)
+			}
+		}
+	})
 }
 
 func TestPaymasterCaddyfile(t *testing.T) {
