@@ -37,14 +37,23 @@ const NetworkDevnet = "devnet"
 // facilitator (and the devnet, if used) live in a usage pool, so a config
 // reload keeps them, and their settler nonces, rather than racing a second
 // copy.
+//
+// Options that name a place or an address (network, rpc, devnet_addr,
+// store_path, the asset addresses, facilitator_url, the aa-native contract
+// addresses and URLs) may be {env.*} or {file.*} placeholders, resolved
+// when the config is loaded. The keys (settler_key, paymaster_key) must be
+// placeholders.
 type App struct {
-	// Network is "devnet" (the default), which runs the embedded dev chain,
-	// or the CAIP-2 id of a real chain such as "eip155:8453", with RPC.
+	// Network is required: "devnet" runs the embedded dev chain, a demo on
+	// which anyone can mint the token and whose keys are public; otherwise
+	// the CAIP-2 id of a real chain such as "eip155:8453", with RPC. There
+	// is no default, so that a config without it cannot take payments on
+	// the dev chain by mistake.
 	Network string `json:"network,omitempty"`
 	// RPC is the chain's JSON-RPC URL. Required unless Network is devnet.
 	RPC string `json:"rpc,omitempty"`
 	// DevnetAddr is the host:port of the devnet's JSON-RPC server; default
-	// 127.0.0.1:8545 (port 0 picks a free one).
+	// 127.0.0.1:8545 (port 0 picks a free one). Only with Network devnet.
 	DevnetAddr string `json:"devnet_addr,omitempty"`
 	// SettlerKey is the hex private key that submits settlements and pays
 	// their gas. It must be an {env.*} or {file.*} placeholder, so the key
@@ -54,7 +63,9 @@ type App struct {
 	// StorePath is the settlement store (a bbolt file). Default: x402/
 	// under Caddy's data directory, named for the network. On the devnet,
 	// whose chain lives in memory, the default is a temporary file removed
-	// at shutdown.
+	// at shutdown. The store records the network it was created for, and
+	// refuses to serve another: a dev chain's store never serves a real
+	// chain.
 	StorePath string `json:"store_path,omitempty"`
 	// Assets are the allowlisted tokens. On the devnet the default is its
 	// stablecoin; on other networks at least one is required.
@@ -66,17 +77,24 @@ type App struct {
 	// embedded one: no chain, key or store is needed here then.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
 
-	// EntryPoint, AccountFactory, Settlement and Paymaster are the
-	// contracts of the aa-native scheme; on the devnet they default to the
-	// predeployed ones. Without them aa-native is off.
-	EntryPoint     string `json:"entry_point,omitempty"`
+	// EntryPoint is the ERC-4337 v0.6 EntryPoint of the aa-native scheme.
+	// On the devnet it, AccountFactory, Settlement and Paymaster default
+	// to the predeployed contracts; elsewhere aa-native is off without all
+	// four. A mixed-case address must carry a valid EIP-55 checksum, as
+	// every address of the config must.
+	EntryPoint string `json:"entry_point,omitempty"`
+	// AccountFactory is the SimpleAccountFactory of aa-native payers.
 	AccountFactory string `json:"account_factory,omitempty"`
-	Settlement     string `json:"settlement,omitempty"`
-	Paymaster      string `json:"paymaster,omitempty"`
+	// Settlement is the X402Settlement contract aa-native payments call.
+	Settlement string `json:"settlement,omitempty"`
+	// Paymaster is the VerifyingPaymaster that sponsors aa-native gas.
+	Paymaster string `json:"paymaster,omitempty"`
 	// PaymasterURL is the paymaster JSON-RPC that /sponsor forwards to,
-	// with PaymasterKey (an {env.*} or {file.*} placeholder; on the devnet
-	// the documented dev key) in X-Paymaster-Api-Key.
+	// with PaymasterKey in X-Paymaster-Api-Key.
 	PaymasterURL string `json:"paymaster_url,omitempty"`
+	// PaymasterKey is the paymaster API key /sponsor uses, an {env.*} or
+	// {file.*} placeholder; on the devnet it defaults to the documented
+	// dev key.
 	PaymasterKey string `json:"paymaster_key,omitempty"`
 	// SponsorURL is the public URL of the facilitator's /sponsor, put in
 	// aa-native offers for payers to ask for gas.
@@ -114,11 +132,12 @@ type SponsorLimitsConfig struct {
 
 // AssetConfig is an allowlisted token.
 type AssetConfig struct {
-	// Address is the token contract.
+	// Address is the token contract. It may be an {env.*} or {file.*}
+	// placeholder; a mixed-case address must carry a valid EIP-55 checksum.
 	Address string `json:"address"`
-	// Name and Version are the token's EIP-712 domain (USDC on Base:
-	// "USD Coin" and "2").
-	Name    string `json:"name"`
+	// Name is the token's EIP-712 domain name (USDC on Base: "USD Coin").
+	Name string `json:"name"`
+	// Version is the token's EIP-712 domain version (USDC on Base: "2").
 	Version string `json:"version"`
 	// Decimals converts human prices such as 0.01; default 6.
 	Decimals uint8 `json:"decimals,omitempty"`
@@ -134,16 +153,16 @@ var pool = caddy.NewUsagePool()
 
 // shared is one running chain connection and facilitator.
 type shared struct {
-	offers    facilitator.OfferSet // what the paywall routes ask for
-	guard     paywall.Guard        // payments in use, across every route
-	devnet    *devnet.Devnet
-	fac       *facilitator.Service
-	network   string
-	assets    []AssetConfig
-	tempDir   string
-	settler   common.Address
-	chainURL  string
-	aa        *facilitator.AANative
+	offers   facilitator.OfferSet // what the paywall routes ask for
+	guard    paywall.Guard        // payments in use, across every route
+	devnet   *devnet.Devnet
+	fac      *facilitator.Service
+	network  string
+	assets   []AssetConfig
+	tempDir  string
+	settler  common.Address
+	chainURL string
+	aa       *facilitator.AANative
 }
 
 // Destruct stops the facilitator and the devnet when the last config using
@@ -166,8 +185,8 @@ func (s *shared) Destruct() error {
 // chain and facilitator.
 func (a *App) Provision(ctx caddy.Context) error {
 	a.log = ctx.Logger()
-	if a.Network == "" {
-		a.Network = NetworkDevnet
+	if err := a.expand(); err != nil {
+		return err
 	}
 	if err := a.validate(); err != nil {
 		return err
@@ -195,7 +214,32 @@ func (a *App) Provision(ctx caddy.Context) error {
 	return nil
 }
 
+// expand resolves the placeholders of the options that take them.
+func (a *App) expand() error {
+	vals := []configValue{
+		{"x402 network", &a.Network}, {"x402 rpc", &a.RPC}, {"x402 devnet_addr", &a.DevnetAddr},
+		{"x402 store_path", &a.StorePath}, {"x402 facilitator_url", &a.FacilitatorURL},
+		{"x402 entry_point", &a.EntryPoint}, {"x402 account_factory", &a.AccountFactory},
+		{"x402 settlement", &a.Settlement}, {"x402 paymaster", &a.Paymaster},
+		{"x402 paymaster_url", &a.PaymasterURL}, {"x402 sponsor_url", &a.SponsorURL},
+		{"x402 bundler_url", &a.BundlerURL},
+	}
+	for i := range a.Assets {
+		vals = append(vals, configValue{fmt.Sprintf("x402 asset %d", i), &a.Assets[i].Address})
+	}
+	return expand(vals...)
+}
+
+// errNoNetwork is the error of an x402 app without a network. The dev chain
+// used to be the default; it is not, because a merchant who forgot the
+// x402 block would take payments on a chain where anyone can mint the
+// token, signed with published keys.
+var errNoNetwork = errors.New("the x402 app has no network: add the global option `x402 { network devnet }` to run the embedded dev chain (a demo: its token is free to mint and its keys are public), or the real chain's `network`, `rpc`, `settler_key` and `asset`")
+
 func (a *App) validate() error {
+	if a.Network == "" {
+		return errNoNetwork
+	}
 	var errs []error
 	if a.PaymasterKey != "" && !isPlaceholder(a.PaymasterKey) {
 		errs = append(errs, errors.New("paymaster_key must be an {env.*} or {file.*} placeholder"))
@@ -217,9 +261,26 @@ func (a *App) validate() error {
 			errs = append(errs, errors.New("rpc and settler_key are required to run a facilitator outside the devnet (or set facilitator_url)"))
 		}
 	}
+	if a.DevnetAddr != "" && a.Network != NetworkDevnet {
+		errs = append(errs, fmt.Errorf("devnet_addr is only for network %s", NetworkDevnet))
+	}
 	for i, as := range a.Assets {
-		if _, err := x402.ParseAddress(as.Address); err != nil || as.Name == "" || as.Version == "" {
+		if as.Name == "" || as.Version == "" {
 			errs = append(errs, fmt.Errorf("asset %d: address, EIP-712 name and version are required", i))
+		}
+		if _, err := configAddress(fmt.Sprintf("asset %d: address", i), as.Address); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, c := range []struct{ field, v string }{
+		{"entry_point", a.EntryPoint}, {"account_factory", a.AccountFactory},
+		{"settlement", a.Settlement}, {"paymaster", a.Paymaster},
+	} {
+		if c.v == "" {
+			continue
+		}
+		if _, err := configAddress(c.field, c.v); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
@@ -295,10 +356,39 @@ func (a *App) start(key *ecdsa.PrivateKey) (*shared, error) {
 		return nil, err
 	}
 	s.fac, s.chainURL, s.aa = fac, rpcURL, aa
+	if err := a.claimStore(fac, storePath, s.network); err != nil {
+		s.Destruct()
+		return nil, err
+	}
 	a.log.Info("x402 facilitator ready",
 		zap.String("network", s.network), zap.String("rpc", rpcURL),
 		zap.Stringer("settler", s.settler), zap.String("store", storePath))
 	return s, nil
+}
+
+// claimStore makes sure the store serves this network (see claimStore) and
+// holds no record of the devnet's public paymaster key, which earlier
+// versions stored.
+func (a *App) claimStore(fac *facilitator.Service, path, caip2 string) error {
+	meta, err := fac.Store().Bucket(metaBucket)
+	if err != nil {
+		return err
+	}
+	if err := claimStore(meta, path, a.Network, caip2); err != nil {
+		return err
+	}
+	keys, err := fac.Store().Bucket(paymasterKeysBucket)
+	if err != nil {
+		return err
+	}
+	removed, err := removeKeyRecord(keys, DevPaymasterKey)
+	if err != nil {
+		return fmt.Errorf("removing the devnet's paymaster key from store %s: %w", path, err)
+	}
+	if removed {
+		a.log.Warn("removed the devnet's public paymaster key from the store; it is held in memory on the devnet only", zap.String("store", path))
+	}
+	return nil
 }
 
 // aaNative is the aa-native configuration, or nil when its contracts are

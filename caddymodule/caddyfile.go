@@ -22,7 +22,9 @@ func init() {
 	httpcaddyfile.RegisterDirectiveOrder("x402_paymaster", httpcaddyfile.Before, "respond")
 }
 
-// parseGlobal parses the x402 global option into the x402 app:
+// parseGlobal parses the x402 global option into the x402 app. The network
+// is required (devnet is never a default); values that name a place or an
+// address may be {env.*} or {file.*} placeholders (see App):
 //
 //	x402 {
 //		network         devnet | <caip-2 id>

@@ -131,6 +131,15 @@ func TestAppValidate(t *testing.T) {
 		{"real chain without assets", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}"}, "at least one token"},
 		{"remote facilitator on devnet", App{Network: "devnet", FacilitatorURL: "http://f"}, "CAIP-2 id"},
 		{"bad asset", App{Network: "devnet", Assets: []AssetConfig{{Address: "usdc"}}}, "asset 0"},
+		{"no network", App{}, "add the global option `x402 { network devnet }`"},
+		{"no network, remote facilitator", App{FacilitatorURL: "http://f"}, "`x402 { network devnet }`"},
+		{"asset checksum", App{Network: "devnet", Assets: []AssetConfig{{Address: "0x833589fcD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}},
+			`asset 0: address "0x833589fcD6eDb6E08f4c7C32D4f71b54bdA02913" fails its EIP-55 checksum (did you mean 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913?)`},
+		{"entry_point checksum", App{Network: "devnet", EntryPoint: "0x5fbDB2315678afecb367f032d93F642f64180aa3"},
+			`entry_point "0x5fbDB2315678afecb367f032d93F642f64180aa3" fails its EIP-55 checksum (did you mean 0x5FbDB2315678afecb367f032d93F642f64180aa3?)`},
+		{"settlement checksum", App{Network: "devnet", Settlement: "0xdc64a140Aa3E981100a9becA4E685f962f0cF6C9"}, "settlement \"0xdc64a140Aa3E981100a9becA4E685f962f0cF6C9\" fails its EIP-55 checksum (did you mean 0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9?)"},
+		{"devnet_addr on a real chain", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", DevnetAddr: "127.0.0.1:8545",
+			Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, "devnet_addr is only for network devnet"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

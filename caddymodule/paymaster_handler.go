@@ -37,14 +37,19 @@ type PaymasterHandler struct {
 	// SignerKey is the VerifyingPaymaster's signer, an {env.*} or {file.*}
 	// placeholder. On the devnet it defaults to the devnet's signer.
 	SignerKey string `json:"signer_key,omitempty"`
-	// EntryPoint and Paymaster are the contract addresses; on the devnet
-	// they default to the predeployed ones.
+	// EntryPoint is the ERC-4337 v0.6 EntryPoint; on the devnet it
+	// defaults to the predeployed one. It may be an {env.*} or {file.*}
+	// placeholder; a mixed-case address must carry a valid EIP-55 checksum.
 	EntryPoint string `json:"entry_point,omitempty"`
-	Paymaster  string `json:"paymaster,omitempty"`
+	// Paymaster is the VerifyingPaymaster contract whose signer this is;
+	// on the devnet it defaults to the predeployed one. Placeholders and
+	// checksums as for EntryPoint.
+	Paymaster string `json:"paymaster,omitempty"`
 	// Projects are the sponsorship accounts and their limits.
 	Projects []ProjectConfig `json:"projects,omitempty"`
-	// DevKey, on the devnet only, is an API key imported for the first
-	// project with both scopes; default DevPaymasterKey.
+	// DevKey, on the devnet only, is an API key for the first project with
+	// both scopes; default DevPaymasterKey. It is held in memory, never
+	// written to the store.
 	DevKey string `json:"dev_key,omitempty"`
 	// Validity is how long a sponsorship stays valid; default 10m.
 	Validity caddy.Duration `json:"validity,omitempty"`
@@ -57,6 +62,7 @@ type PaymasterHandler struct {
 // ProjectConfig is a project in the config. Amounts of ETH are decimal
 // strings such as "10" or "0.5"; fees are in gwei.
 type ProjectConfig struct {
+	// Name is the project's name, which its API keys belong to. Required.
 	Name string `json:"name"`
 	// Balance is the funded sponsorship balance in ETH. Required.
 	Balance string `json:"balance"`
@@ -98,6 +104,20 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 	if len(h.Projects) == 0 {
 		return errors.New("x402_paymaster: at least one project is required")
 	}
+	if err := expand(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}); err != nil {
+		return err
+	}
+	for _, c := range []struct{ field, v string }{{"x402_paymaster entry_point", h.EntryPoint}, {"x402_paymaster paymaster", h.Paymaster}} {
+		if c.v == "" {
+			continue
+		}
+		if _, err := configAddress(c.field, c.v); err != nil {
+			return err
+		}
+	}
+	if h.DevKey != "" && app.shared.devnet == nil {
+		return errors.New("x402_paymaster: dev_key is for the devnet only")
+	}
 	h.poolKey = app.poolKey("x402-paymaster", h)
 	v, _, err := pool.LoadOrNew(h.poolKey, func() (caddy.Destructor, error) { return h.start(app, ctx.Logger()) })
 	if err != nil {
@@ -128,7 +148,7 @@ func (h *PaymasterHandler) start(app *App, log *zap.Logger) (*pooledPaymaster, e
 		}
 		signer = key
 	}
-	if signer == nil || !common.IsHexAddress(entryPoint) || !common.IsHexAddress(pmAddr) {
+	if signer == nil || entryPoint == "" || pmAddr == "" {
 		return nil, errors.New("x402_paymaster: signer_key, entry_point and paymaster are required outside the devnet")
 	}
 	projects := make([]paymaster.Project, len(h.Projects))
@@ -139,9 +159,26 @@ func (h *PaymasterHandler) start(app *App, log *zap.Logger) (*pooledPaymaster, e
 		}
 		projects[i] = p
 	}
-	keys, err := app.shared.fac.Store().Bucket("paymaster_keys")
+	bucket, err := app.shared.fac.Store().Bucket(paymasterKeysBucket)
 	if err != nil {
 		return nil, err
+	}
+	var keys paymaster.KeyStore = bucket
+	if d != nil {
+		// The dev key is public: it is answered from memory, never stored,
+		// so it does not outlive the devnet in a store_path that later
+		// serves a real chain.
+		dev := h.DevKey
+		if dev == "" {
+			dev = DevPaymasterKey
+		}
+		if _, err := removeKeyRecord(bucket, dev); err != nil { // stored by earlier versions
+			return nil, err
+		}
+		if keys, err = newDevKeyStore(bucket, dev, projects[0].Name, []string{paymaster.ScopeRead, paymaster.ScopeSponsor}); err != nil {
+			return nil, err
+		}
+		log.Info("devnet paymaster key in memory", zap.String("project", projects[0].Name), zap.String("key_id", dev[:min(len(dev), 12)]))
 	}
 	client, err := rpc.Dial(app.shared.chainURL)
 	if err != nil {
@@ -161,17 +198,6 @@ func (h *PaymasterHandler) start(app *App, log *zap.Logger) (*pooledPaymaster, e
 	if err != nil {
 		client.Close()
 		return nil, err
-	}
-	if d != nil {
-		dev := h.DevKey
-		if dev == "" {
-			dev = DevPaymasterKey
-		}
-		if err := svc.Keys().Import(dev, projects[0].Name, "testnet", []string{paymaster.ScopeRead, paymaster.ScopeSponsor}); err != nil {
-			client.Close()
-			return nil, err
-		}
-		log.Info("devnet paymaster key imported", zap.String("project", projects[0].Name), zap.String("key_id", dev[:12]))
 	}
 	return &pooledPaymaster{svc: svc, rpc: client}, nil
 }

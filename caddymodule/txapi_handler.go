@@ -44,7 +44,9 @@ type TxAPIHandler struct {
 	// On the devnet it defaults to test account #9. It must not be the
 	// settler key.
 	WalletKey string `json:"wallet_key,omitempty"`
-	// Token is the faucet's token; default the x402 app's first asset.
+	// Token is the faucet's token; default the x402 app's first asset. It
+	// may be an {env.*} or {file.*} placeholder; a mixed-case address must
+	// carry a valid EIP-55 checksum.
 	Token string `json:"token,omitempty"`
 	// MaxValue is the largest transaction value in ETH; default 0.1.
 	MaxValue string `json:"max_value,omitempty"`
@@ -106,6 +108,14 @@ func (h *TxAPIHandler) Provision(ctx caddy.Context) error {
 	}
 	if h.WalletKey != "" && !isPlaceholder(h.WalletKey) {
 		return errors.New("x402_txapi: wallet_key must be an {env.*} or {file.*} placeholder")
+	}
+	if err := expand(configValue{"x402_txapi token", &h.Token}); err != nil {
+		return err
+	}
+	if h.Token != "" {
+		if _, err := configAddress("x402_txapi token", h.Token); err != nil {
+			return err
+		}
 	}
 	h.poolKey = app.poolKey("x402-txapi", h)
 	v, _, err := pool.LoadOrNew(h.poolKey, func() (caddy.Destructor, error) { return h.start(app) })
