@@ -15,6 +15,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +53,11 @@ const e2eCaddyfile = `{
 		output file {{logfile}}
 		level DEBUG
 	}
+	# The README's recipe: one line a payment, in a file of its own.
+	log payments {
+		output file {{paylog}}
+		include http.handlers.x402
+	}
 	x402 {
 		network devnet
 		devnet_addr 127.0.0.1:{{chain}}
@@ -75,7 +82,8 @@ http://:{{upstream}} {
 	respond /free "free content"
 }
 
-http://:{{api}} {
+# A site address with a host, so the metrics' host label names it.
+http://127.0.0.1:{{api}} {
 	bind 127.0.0.1
 	handle /paid/stream {
 		x402 {
@@ -238,6 +246,8 @@ func TestEndToEnd(t *testing.T) {
 	cf = strings.ReplaceAll(cf, "{{stream}}", stream.URL)
 	logFile := filepath.Join(t.TempDir(), "caddy.log")
 	cf = strings.ReplaceAll(cf, "{{logfile}}", logFile)
+	payLog := filepath.Join(t.TempDir(), "payments.log")
+	cf = strings.ReplaceAll(cf, "{{paylog}}", payLog)
 	cfgJSON, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "e2e.Caddyfile"})
 	if err != nil {
 		t.Fatalf("adapting: %v", err)
@@ -507,20 +517,44 @@ func TestEndToEnd(t *testing.T) {
 	})
 	t.Run("aa-native", func(t *testing.T) { e.aaNative(t) })
 	t.Run("metrics", func(t *testing.T) {
-		resp, err := http.Get(e.admin + "/metrics")
-		if err != nil {
-			t.Fatal(err)
+		m := e.metrics()
+		dusd := e.token.Hex()
+		for _, want := range []struct {
+			labels map[string]string
+			min    float64
+		}{
+			// Paid with the Go client, the remote facilitator, the stream, the replay's first use, @x402/fetch.
+			{map[string]string{"result": "settled", "scheme": "exact", "asset": dusd, "network": "eip155:31337", "host": "127.0.0.1"}, 4},
+			{map[string]string{"result": "settled", "scheme": "aa-native", "asset": dusd, "network": "eip155:31337"}, 1},
+			// The challenges fetched to sign payments, and the browser's.
+			{map[string]string{"result": "unpaid", "scheme": "", "asset": "", "host": "127.0.0.1"}, 5},
+			// The replay, and the tampered amount (refused before verification).
+			{map[string]string{"result": "invalid", "scheme": "exact", "asset": dusd}, 2},
+			// The garbage and oversized headers: no offer to name.
+			{map[string]string{"result": "invalid", "scheme": "", "asset": ""}, 2},
+			// The upstream's 500: verified, not charged.
+			{map[string]string{"result": "upstream_error", "scheme": "exact", "asset": dusd}, 1},
+		} {
+			if got := m.sum("caddy_x402_payments_total", want.labels); got < want.min {
+				t.Errorf("caddy_x402_payments_total%v = %v, want at least %v", want.labels, got, want.min)
+			}
 		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		for _, want := range []string{`caddy_x402_payments_total{result="settled",scheme="exact"}`, `caddy_x402_payments_total{result="invalid",scheme="exact"}`, "caddy_x402_settle_duration_seconds_count", "caddy_x402_payments_in_flight"} {
-			if !strings.Contains(string(body), want) {
-				t.Errorf("metrics lack %s", want)
+		for _, name := range []string{"caddy_x402_settle_duration_seconds_count", "caddy_x402_verify_duration_seconds_count", "caddy_x402_payments_in_flight"} {
+			if len(m.series(name, nil)) == 0 {
+				t.Errorf("metrics lack %s", name)
+			}
+		}
+		for _, s := range m.series("caddy_x402_payments_total", nil) {
+			if s.labels["server"] == "" || (s.labels["host"] != "127.0.0.1" && s.labels["host"] != "_other") || s.labels["payer"] != "" {
+				t.Errorf("labels %v", s.labels)
 			}
 		}
 	})
 	t.Run("reload keeps the chain and the facilitator", func(t *testing.T) {
 		before := e.balance(merchant)
+		settled := map[string]string{"result": "settled", "scheme": "exact", "host": "127.0.0.1"}
+		settledBefore := e.metrics().sum("caddy_x402_payments_total", settled)
+		holds, _ := pool.References(metricsKey)
 		// The same config plus a route: the x402 app's pooled devnet and
 		// facilitator must carry over, not restart (a restart would reset
 		// the chain, or fail on the busy RPC port).
@@ -545,12 +579,56 @@ func TestEndToEnd(t *testing.T) {
 		if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 10_000 {
 			t.Fatalf("merchant got %s after the reload (chain reset?)", got)
 		}
+		// The counters carry on, and the reload left no second set of
+		// collectors behind.
+		if got := e.metrics().sum("caddy_x402_payments_total", settled); got != settledBefore+1 {
+			t.Fatalf("settled payments after the reload: %v, want %v", got, settledBefore+1)
+		}
+		if after, _ := pool.References(metricsKey); after != holds {
+			t.Fatalf("holds on the metrics: %d before the reload, %d after", holds, after)
+		}
+	})
+	t.Run("settlements are logged, one line a payment", func(t *testing.T) {
+		raw, err := os.ReadFile(payLog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found bool
+		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			var entry struct {
+				Logger, Msg, Scheme, Tx, Payer, Amount, Asset, Network, Host, URI string
+				Success                                                           bool
+			}
+			if err := json.Unmarshal([]byte(line), &entry); err != nil {
+				t.Fatalf("%v: %s", err, line)
+			}
+			if entry.Logger != "http.handlers.x402" {
+				t.Fatalf("the payments log has another logger's line: %s", line)
+			}
+			if entry.Msg == "x402 settlement" && entry.URI == "/paid/whoami" {
+				found = true
+				if !entry.Success || entry.Payer != payer1Addr.Hex() || entry.Amount != "10000" || entry.Asset != e.token.Hex() ||
+					entry.Network != "eip155:31337" || entry.Scheme != "exact" || !strings.HasPrefix(entry.Tx, "0x") || entry.Host != strings.TrimPrefix(e.api, "http://") {
+					t.Fatalf("settlement line: %s", line)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("no settlement of /paid/whoami in:\n%s", raw)
+		}
 	})
 	t.Run("the settler key is not logged", func(t *testing.T) {
 		logs, err := os.ReadFile(logFile)
 		if err != nil || len(logs) == 0 {
 			t.Fatalf("no logs: %v", err)
 		}
+		// The settlements went to the payments log, which Caddy's default
+		// log then leaves out.
+		payments, err := os.ReadFile(payLog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs = append(logs, payments...)
 		if strings.Contains(strings.ToLower(string(logs)), secret) {
 			t.Fatal("the settler key appears in the logs")
 		}
@@ -569,6 +647,79 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("GET /config/ shows the key or lacks the placeholder:\n%s", body)
 		}
 	})
+}
+
+// metricSeries is one series of a scraped metric.
+type metricSeries struct {
+	labels map[string]string
+	value  float64
+}
+
+// scrape is the admin endpoint's /metrics, by metric name.
+type scrape map[string][]metricSeries
+
+var metricLabel = regexp.MustCompile(`(\w+)="((?:[^"\\]|\\.)*)"`)
+
+// metrics scrapes the admin endpoint's /metrics, which must answer 200: a
+// collector registered twice would fail the gathering.
+func (e *e2e) metrics() scrape {
+	e.t.Helper()
+	resp, err := http.Get(e.admin + "/metrics")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		e.t.Fatalf("/metrics: %d %s", resp.StatusCode, body)
+	}
+	out := scrape{}
+	for _, line := range strings.Split(string(body), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, rest, _ := strings.Cut(line, "{")
+		labels := map[string]string{}
+		if rest != "" {
+			var set string
+			set, rest, _ = strings.Cut(rest, "}")
+			for _, m := range metricLabel.FindAllStringSubmatch(set, -1) {
+				labels[m[1]] = m[2]
+			}
+		} else {
+			name, rest, _ = strings.Cut(line, " ")
+		}
+		v, err := strconv.ParseFloat(strings.Fields(rest)[0], 64)
+		if err != nil {
+			e.t.Fatalf("metric line %q: %v", line, err)
+		}
+		out[name] = append(out[name], metricSeries{labels: labels, value: v})
+	}
+	return out
+}
+
+// series are the series of name whose labels include want.
+func (s scrape) series(name string, want map[string]string) []metricSeries {
+	var out []metricSeries
+	for _, series := range s[name] {
+		match := true
+		for k, v := range want {
+			match = match && series.labels[k] == v
+		}
+		if match {
+			out = append(out, series)
+		}
+	}
+	return out
+}
+
+// sum adds the values of the series of name whose labels include want.
+func (s scrape) sum(name string, want map[string]string) float64 {
+	var total float64
+	for _, series := range s.series(name, want) {
+		total += series.value
+	}
+	return total
 }
 
 func mustKey(t *testing.T, i uint32) *ecdsa.PrivateKey {

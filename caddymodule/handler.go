@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -25,15 +26,26 @@ func init() {
 // reverse_proxy) only once the payment verifies; the payment is settled when
 // the upstream answers with success.
 //
-// Placeholders set for the rest of the route: {http.x402.payer},
-// {http.x402.scheme} (after verification) and {http.x402.tx} (after
-// settlement).
+// Placeholders set for the rest of the route: {http.x402.payer} (the
+// payer's address) and {http.x402.scheme} (exact or aa-native) once the
+// payment verifies, and {http.x402.tx} (the settlement's transaction hash)
+// once it is settled (by default after the upstream answered, so the
+// upstream never sees it; with settle_before, before).
+//
+// Options that name an address or a URL (pay_to, asset, origin,
+// facilitator_url) may be {env.*} or {file.*} placeholders, resolved when
+// the config is loaded. A mixed-case address must carry a valid EIP-55
+// checksum.
+//
+// Each payment is logged as an "x402 settlement" line, at info level, by
+// the logger http.handlers.x402: scheme, success, tx, payer, amount,
+// asset, network, host, uri, error_code and took.
 //
 // A payment is kept out of Caddy's access and error logs. The handler
 // writes the access-log entry of a request that carries one itself, with
 // PAYMENT-SIGNATURE shown as REDACTED. Fields that log_append adds are
 // not in that entry, so the placeholders do not reach the access log (the
-// "x402 settlement" log line has the payer and the transaction).
+// "x402 settlement" log line has the payer, amount and transaction).
 //
 // If the upstream of a paid request fails before answering, the handler
 // answers the error itself (its status, with a JSON error body) and logs
@@ -41,7 +53,9 @@ func init() {
 // headers. So handle_errors does not see upstream errors of requests that
 // carry a payment.
 type Handler struct {
-	// PayTo is the merchant's address that receives payments. Required.
+	// PayTo is the merchant's address that receives payments. Required. A
+	// mixed-case address must carry a valid EIP-55 checksum, so that a typo
+	// is refused rather than paid to.
 	PayTo string `json:"pay_to"`
 	// Price is the price in whole tokens, such as "0.01", converted with
 	// each asset's decimals. One of Price and Amount is required.
@@ -53,9 +67,10 @@ type Handler struct {
 	Assets []string `json:"assets,omitempty"`
 	// Schemes are the payment schemes offered; default ["exact"].
 	Schemes []string `json:"schemes,omitempty"`
-	// Description and MimeType describe the resource to payers.
+	// Description describes the resource to payers.
 	Description string `json:"description,omitempty"`
-	MimeType    string `json:"mime_type,omitempty"`
+	// MimeType is the resource's media type, shown to payers.
+	MimeType string `json:"mime_type,omitempty"`
 	// Origin is scheme://host of the resource URL shown to payers; default:
 	// the request's own Host (client X-Forwarded-* headers are not trusted).
 	Origin string `json:"origin,omitempty"`
@@ -71,10 +86,13 @@ type Handler struct {
 
 	paywall *paywall.Paywall
 	metrics *metrics
-	log     *zap.Logger
-	offered *facilitator.OfferSet // where issued was added, to remove it
-	issued  []x402.PaymentRequirements
-	access  accessLog
+	network string // the network label of the metrics
+	// holdsMetrics is whether Cleanup must release the metrics.
+	holdsMetrics bool
+	log          *zap.Logger
+	offered      *facilitator.OfferSet // where issued was added, to remove it
+	issued       []x402.PaymentRequirements
+	access       accessLog
 }
 
 // CaddyModule returns the Caddy module information.
@@ -92,9 +110,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("loading the x402 app: %w", err)
 	}
 	app := appIface.(*App)
-	if h.metrics, err = metricsFor(ctx.GetMetricsRegistry()); err != nil {
+	if err := h.expand(); err != nil {
 		return err
 	}
+	if h.metrics, err = holdMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return err
+	}
+	h.holdsMetrics = true
+	h.network = app.networkID()
 	fac, err := app.facilitator(h.FacilitatorURL)
 	if err != nil {
 		return err
@@ -110,8 +133,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		// without a credential, only what the routes offer; an offer is
 		// withdrawn when its route is unloaded.
 		app.shared.offers.Add(offers...)
-		h.offered, h.issued = &app.shared.offers, offers
+		h.offered = &app.shared.offers
 	}
+	h.issued = offers
 	h.paywall, err = paywall.New(paywall.Config{
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
@@ -121,13 +145,24 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	return err
 }
 
+// expand resolves the placeholders of the options that take them.
+func (h *Handler) expand() error {
+	vals := []configValue{
+		{"x402 pay_to", &h.PayTo}, {"x402 origin", &h.Origin}, {"x402 facilitator_url", &h.FacilitatorURL},
+	}
+	for i := range h.Assets {
+		vals = append(vals, configValue{"x402 asset", &h.Assets[i]})
+	}
+	return expand(vals...)
+}
+
 // offers is every (scheme, asset) pair of the route.
 func (h *Handler) offers(app *App) ([]x402.PaymentRequirements, map[string]uint8, error) {
 	if (h.Price == "") == (h.Amount == "") {
 		return nil, nil, errors.New("x402: set exactly one of price (whole tokens) and amount (atomic units)")
 	}
-	if _, err := x402.ParseAddress(h.PayTo); err != nil {
-		return nil, nil, fmt.Errorf("x402 pay_to: %w", err)
+	if _, err := configAddress("x402 pay_to", h.PayTo); err != nil {
+		return nil, nil, err
 	}
 	schemes := h.Schemes
 	if len(schemes) == 0 {
@@ -149,6 +184,9 @@ func (h *Handler) offers(app *App) ([]x402.PaymentRequirements, map[string]uint8
 	if len(h.Assets) > 0 {
 		chosen = nil
 		for _, want := range h.Assets {
+			if _, err := configAddress("x402 asset", want); err != nil {
+				return nil, nil, err
+			}
 			found := false
 			for _, a := range known {
 				if strings.EqualFold(a.Address, want) {
@@ -195,8 +233,10 @@ func (h *Handler) offers(app *App) ([]x402.PaymentRequirements, map[string]uint8
 
 func (h *Handler) verified(r *http.Request, scheme string, res *x402.VerifyResponse, took time.Duration) {
 	h.metrics.verify.WithLabelValues(scheme).Observe(took.Seconds())
+	if obs := observationOf(r); obs != nil {
+		obs.verified, obs.valid = true, res.IsValid
+	}
 	if !res.IsValid {
-		h.metrics.payments.WithLabelValues(scheme, "invalid").Inc()
 		return
 	}
 	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
@@ -207,40 +247,57 @@ func (h *Handler) verified(r *http.Request, scheme string, res *x402.VerifyRespo
 
 func (h *Handler) settled(r *http.Request, scheme string, res *x402.SettleResponse, took time.Duration) {
 	h.metrics.settle.WithLabelValues(scheme).Observe(took.Seconds())
-	result := "settled"
+	result := resultSettled
 	switch {
 	case res.Success:
 		if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
 			repl.Set("http.x402.tx", res.TransactionHash)
 		}
 	case res.ErrorCode.Transient() || res.ErrorCode == x402.ErrorInFlight || res.ErrorCode == x402.ErrorInternal:
-		result = "unavailable"
+		result = resultUnavailable
 	default:
-		result = "settle_failed"
+		result = resultSettleFailed
 	}
-	h.metrics.payments.WithLabelValues(scheme, result).Inc()
+	amount, asset := res.Amount, res.Asset
+	if obs := observationOf(r); obs != nil {
+		obs.result = result
+		if o := obs.offer; o != nil {
+			amount, asset = cmp.Or(amount, o.Amount), cmp.Or(asset, o.Asset)
+		}
+	}
+	uri := r.RequestURI
+	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok {
+		uri = orig.RequestURI // as the access log shows it, whatever rewrites did
+	}
 	h.log.Info("x402 settlement", zap.String("scheme", scheme), zap.Bool("success", res.Success),
 		zap.String("tx", res.TransactionHash), zap.String("payer", res.Payer),
+		zap.String("amount", amount), zap.String("asset", asset), zap.String("network", res.Network),
+		zap.String("host", r.Host), zap.String("uri", uri),
 		zap.String("error_code", string(res.ErrorCode)), zap.Duration("took", took))
 }
 
-// Cleanup withdraws the route's offers from the embedded facilitator.
+// Cleanup withdraws the route's offers from the embedded facilitator and
+// releases its hold on the metrics.
 func (h *Handler) Cleanup() error {
 	if h.offered != nil {
 		h.offered.Remove(h.issued...)
+	}
+	if h.holdsMetrics {
+		h.holdsMetrics = false // the collectors stay usable by requests still running
+		if _, err := pool.Delete(metricsKey); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // ServeHTTP guards the rest of the route.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
-	if r.Header.Get(x402.HeaderPaymentSignature) != "" {
-		h.metrics.inFlight.Inc()
-		defer h.metrics.inFlight.Dec()
-	}
-	return h.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
-		return h.paywall.ServeNext(w, r, func(w http.ResponseWriter, r *http.Request) error {
-			return serveUpstream(w, r, next, h.log)
+	return h.observe(w, r, func(w http.ResponseWriter, r *http.Request) error {
+		return h.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
+			return h.paywall.ServeNext(w, r, func(w http.ResponseWriter, r *http.Request) error {
+				return serveUpstream(w, r, next, h.log)
+			})
 		})
 	})
 }

@@ -1,13 +1,22 @@
 package caddymodule
 
 import (
+	"context"
 	"errors"
-	"sync"
+	"net/http"
+	"strings"
 
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
-// metrics are the x402 collectors of one Prometheus registry.
+// metrics are the x402 collectors. Caddy gives each config it loads a new
+// Prometheus registry, so one set of collectors is kept in the usage pool
+// and registered on the registry of every config that uses it: a config
+// reload neither resets the counters nor leaves collectors behind.
 type metrics struct {
 	payments *prometheus.CounterVec
 	verify   *prometheus.HistogramVec
@@ -15,25 +24,26 @@ type metrics struct {
 	inFlight prometheus.Gauge
 }
 
-var (
-	metricsMu         sync.Mutex
-	metricsByRegistry = map[*prometheus.Registry]*metrics{}
+// metricsKey is the collectors' key in the usage pool.
+const metricsKey = "x402-metrics"
+
+// Payment results, the result label of caddy_x402_payments_total.
+const (
+	resultUnpaid        = "unpaid"         // no payment: answered 402
+	resultInvalid       = "invalid"        // a payment refused: malformed, not for an offer, or failing verification
+	resultSettled       = "settled"        // paid
+	resultSettleFailed  = "settle_failed"  // settlement failed: answered 402
+	resultUnavailable   = "unavailable"    // not verified or settled yet: answered 503, retry
+	resultUpstreamError = "upstream_error" // a valid payment, not charged: the upstream failed
 )
 
-// metricsFor registers the collectors on reg once and returns them; every
-// handler of every config loaded into the same registry shares them.
-func metricsFor(reg *prometheus.Registry) (*metrics, error) {
-	metricsMu.Lock()
-	defer metricsMu.Unlock()
-	if m, ok := metricsByRegistry[reg]; ok {
-		return m, nil
-	}
+func newMetrics() *metrics {
 	const ns, sub = "caddy", "x402"
-	m := &metrics{
+	return &metrics{
 		payments: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "payments_total",
-			Help: "Paid requests by scheme and result (settled, invalid, settle_failed, unavailable).",
-		}, []string{"scheme", "result"}),
+			Help: "Requests to paid routes by server, host, network, asset, scheme and result (unpaid, invalid, settled, settle_failed, unavailable, upstream_error).",
+		}, []string{"server", "host", "network", "asset", "scheme", "result"}),
 		verify: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: ns, Subsystem: sub, Name: "verify_duration_seconds",
 			Help: "Time to verify a payment.", Buckets: prometheus.ExponentialBuckets(0.0005, 2, 14),
@@ -47,16 +57,135 @@ func metricsFor(reg *prometheus.Registry) (*metrics, error) {
 			Help: "Paid requests being verified, served or settled.",
 		}),
 	}
-	if reg != nil {
-		for _, c := range []prometheus.Collector{m.payments, m.verify, m.settle, m.inFlight} {
-			if err := reg.Register(c); err != nil {
-				var are prometheus.AlreadyRegisteredError
-				if !errors.As(err, &are) {
-					return nil, err
+}
+
+// Destruct has nothing to release.
+func (*metrics) Destruct() error { return nil }
+
+// holdMetrics takes a hold on the shared collectors and registers them on
+// reg, the registry of the config being loaded; release the hold with
+// pool.Delete(metricsKey).
+func holdMetrics(reg *prometheus.Registry) (*metrics, error) {
+	v, _, err := pool.LoadOrNew(metricsKey, func() (caddy.Destructor, error) { return newMetrics(), nil })
+	if err != nil {
+		return nil, err
+	}
+	m := v.(*metrics)
+	if reg == nil {
+		return m, nil
+	}
+	for _, c := range []prometheus.Collector{m.payments, m.verify, m.settle, m.inFlight} {
+		if err := reg.Register(c); err != nil {
+			// Another handler of the same config registered them.
+			if are, ok := errors.AsType[prometheus.AlreadyRegisteredError](err); !ok || are.ExistingCollector != c {
+				pool.Delete(metricsKey)
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}
+
+// observation is what one request to a paid route showed of its payment,
+// for the metrics and the settlement log.
+type observation struct {
+	offer    *x402.PaymentRequirements // the offer the payment accepted, if one
+	verified bool
+	valid    bool
+	result   string // set once settlement ran
+}
+
+type observationKey struct{}
+
+// observationOf is r's observation, or nil.
+func observationOf(r *http.Request) *observation {
+	o, _ := r.Context().Value(observationKey{}).(*observation)
+	return o
+}
+
+// observe runs serve, the paywall, and counts the request's outcome in
+// caddy_x402_payments_total.
+func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request) error) error {
+	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+		return serve(w, r) // a CORS preflight, which the paywall answers
+	}
+	payment := r.Header.Get(x402.HeaderPaymentSignature)
+	if payment == "" {
+		h.count(r, nil, resultUnpaid) // the paywall answers 402
+		return serve(w, r)
+	}
+	h.metrics.inFlight.Inc()
+	defer h.metrics.inFlight.Dec()
+	obs := &observation{offer: h.acceptedOffer(payment)}
+	r = r.WithContext(context.WithValue(r.Context(), observationKey{}, obs))
+	rec := caddyhttp.NewResponseRecorder(w, nil, nil)
+	err := serve(rec, r)
+	result := obs.result
+	switch {
+	case result != "":
+	case obs.verified && obs.valid:
+		result = resultUpstreamError
+	case rec.Status() == http.StatusServiceUnavailable:
+		result = resultUnavailable
+	default:
+		result = resultInvalid
+	}
+	h.count(r, obs.offer, result)
+	return err
+}
+
+// count adds one to caddy_x402_payments_total. Every label value comes from
+// the config, never from what the client sent, so the series are bounded.
+func (h *Handler) count(r *http.Request, offer *x402.PaymentRequirements, result string) {
+	var scheme, asset string
+	if offer != nil {
+		scheme, asset = offer.Scheme, offer.Asset
+	}
+	server := ""
+	host := "_other"
+	if srv, ok := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server); ok && srv != nil {
+		server = srv.Name()
+		if h := strings.ToLower(hostOnly(r.Host)); configuredHost(srv, h) {
+			host = h
+		}
+	}
+	h.metrics.payments.WithLabelValues(server, host, h.network, asset, scheme, result).Inc()
+}
+
+// acceptedOffer is the route's offer that a payment header accepts, by
+// scheme, network and asset, or nil.
+func (h *Handler) acceptedOffer(header string) *x402.PaymentRequirements {
+	p, err := x402.DecodePaymentPayload(header)
+	if err != nil {
+		return nil
+	}
+	for i := range h.issued {
+		o := &h.issued[i]
+		if o.Scheme == p.Accepted.Scheme && o.Network == p.Accepted.Network && strings.EqualFold(o.Asset, p.Accepted.Asset) {
+			return o
+		}
+	}
+	return nil
+}
+
+// configuredHost reports whether a host matcher of the server's routes
+// names host exactly. As Caddy's per-host metrics do, only those hosts get
+// a label of their own: others are chosen by the client, without bound.
+func configuredHost(srv *caddyhttp.Server, host string) bool {
+	for _, route := range srv.Routes {
+		for _, set := range route.MatcherSets {
+			for _, m := range set {
+				hm, ok := m.(*caddyhttp.MatchHost)
+				if !ok {
+					continue
+				}
+				for _, name := range *hm {
+					if !strings.ContainsAny(name, "*{") && strings.EqualFold(name, host) {
+						return true
+					}
 				}
 			}
 		}
 	}
-	metricsByRegistry[reg] = m
-	return m, nil
+	return false
 }
