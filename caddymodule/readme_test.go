@@ -1,0 +1,147 @@
+package caddymodule
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+)
+
+// readmePayerCommand is a `go run ./examples/payer …` line of the README
+// and the sample output written under it, as `# ` lines.
+type readmePayerCommand struct {
+	args   []string
+	sample []string
+}
+
+// readmePayerCommands finds the payer commands in the README's sh blocks.
+func readmePayerCommands(t *testing.T, readme string) []readmePayerCommand {
+	t.Helper()
+	var (
+		cmds    []readmePayerCommand
+		inBlock bool
+		cur     *readmePayerCommand
+	)
+	sc := bufio.NewScanner(strings.NewReader(readme))
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "```sh":
+			inBlock = true
+		case line == "```":
+			inBlock, cur = false, nil
+		case !inBlock:
+		case strings.HasPrefix(line, "go run ./examples/payer"):
+			cmds = append(cmds, readmePayerCommand{args: strings.Fields(strings.TrimPrefix(line, "go run ./examples/payer"))})
+			cur = &cmds[len(cmds)-1]
+		case cur != nil && strings.HasPrefix(line, "# "):
+			cur.sample = append(cur.sample, strings.TrimPrefix(line, "# "))
+		default:
+			cur = nil
+		}
+	}
+	return cmds
+}
+
+// samplePattern matches a line of sample output: "…" stands for elided
+// hex digits (a transaction or operation hash), everything else is
+// literal.
+func samplePattern(line string) *regexp.Regexp {
+	parts := strings.Split(line, "…")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile("^" + strings.Join(parts, "[0-9a-fA-F]+") + "$")
+}
+
+// TestReadmePayerOutput runs the README's walkthrough: the demo of
+// Caddyfile.example (on free ports), then each `go run ./examples/payer`
+// command of the README, and compares what the payer prints with the
+// README's sample output, line for line, so that the two cannot drift.
+func TestReadmePayerOutput(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := readmePayerCommands(t, string(readme))
+	if len(cmds) < 2 {
+		t.Fatalf("the README has %d payer commands, want the exact and the aa-native one", len(cmds))
+	}
+	for _, c := range cmds {
+		if len(c.sample) == 0 {
+			t.Fatalf("the README's `go run ./examples/payer %s` has no sample output", strings.Join(c.args, " "))
+		}
+	}
+
+	// The demo, as the README runs it, on free ports and without the
+	// admin endpoint.
+	example, err := os.ReadFile(filepath.Join("..", "Caddyfile.example"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports := map[string]int{}
+	cf := string(example)
+	for _, port := range []string{"8080", "9000", "4021", "4338"} {
+		ports[port] = freePort(t)
+		cf = strings.ReplaceAll(cf, ":"+port, fmt.Sprintf(":%d", ports[port]))
+	}
+	chain := freePort(t)
+	cf = strings.Replace(cf, "\t\tnetwork devnet\n", fmt.Sprintf("\t\tnetwork devnet\n\t\tdevnet_addr 127.0.0.1:%d\n", chain), 1)
+	cf = strings.Replace(cf, "{\n", "{\n\tadmin off\n", 1)
+	cf = strings.ReplaceAll(cf, "output stderr", "output discard")
+	if !strings.Contains(cf, "devnet_addr") {
+		t.Fatal("Caddyfile.example no longer says `network devnet`; update this test")
+	}
+	cfgJSON, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "Caddyfile.example"})
+	if err != nil {
+		t.Fatalf("adapting Caddyfile.example: %v", err)
+	}
+	if err := caddy.Load(cfgJSON, true); err != nil {
+		t.Fatalf("loading Caddyfile.example: %v", err)
+	}
+	defer caddy.Stop()
+
+	api := fmt.Sprintf("http://localhost:%d", ports["8080"])
+	for _, c := range cmds {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			args := []string{"run", "./examples/payer"}
+			for _, a := range c.args {
+				args = append(args, strings.ReplaceAll(a, "http://localhost:8080", api))
+			}
+			// The smart account's address is read from the chain.
+			args = append(args, "-rpc", fmt.Sprintf("http://127.0.0.1:%d", chain))
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, goCmd, args...)
+			cmd.Dir = ".."
+			cmd.Env = append(os.Environ(), "X402_KEY=") // the default payer, test account #1
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+			}
+			got := strings.Split(strings.TrimRight(strings.ReplaceAll(string(out), api, "http://localhost:8080"), "\n"), "\n")
+			if len(got) != len(c.sample) {
+				t.Fatalf("the payer printed %d lines, the README shows %d:\n%s\nREADME:\n%s", len(got), len(c.sample), strings.Join(got, "\n"), strings.Join(c.sample, "\n"))
+			}
+			for i, want := range c.sample {
+				if !samplePattern(want).MatchString(got[i]) {
+					t.Errorf("line %d: the payer printed\n\t%s\nthe README shows\n\t%s", i+1, got[i], want)
+				}
+			}
+		})
+	}
+}
