@@ -76,6 +76,11 @@ type App struct {
 	// FacilitatorURL, if set, uses a remote facilitator instead of the
 	// embedded one: no chain, key or store is needed here then.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
+	// FacilitatorKey is the remote facilitator's API key (scope
+	// facilitator:settle), sent as Authorization: Bearer with /settle; a
+	// facilitator settles without one only the payments of its own paid
+	// routes. An {env.*} or {file.*} placeholder, never a literal.
+	FacilitatorKey string `json:"facilitator_key,omitempty"`
 
 	// EntryPoint is the ERC-4337 v0.6 EntryPoint of the aa-native scheme.
 	// On the devnet it, AccountFactory, Settlement and Paymaster default
@@ -243,6 +248,9 @@ func (a *App) validate() error {
 	var errs []error
 	if a.PaymasterKey != "" && !isPlaceholder(a.PaymasterKey) {
 		errs = append(errs, errors.New("paymaster_key must be an {env.*} or {file.*} placeholder"))
+	}
+	if a.FacilitatorKey != "" && !isPlaceholder(a.FacilitatorKey) {
+		errs = append(errs, errors.New("facilitator_key must be an {env.*} or {file.*} placeholder"))
 	}
 	if a.SettlerKey != "" && !isPlaceholder(a.SettlerKey) {
 		errs = append(errs, errors.New("settler_key must be an {env.*} or {file.*} placeholder: a key written into the config would be shown by the admin API"))
@@ -469,7 +477,15 @@ func (a *App) facilitator(url string) (facilitator.Facilitator, error) {
 		url = a.FacilitatorURL
 	}
 	if url != "" {
-		return &facilitator.Client{BaseURL: url}, nil
+		c := &facilitator.Client{BaseURL: url}
+		if a.FacilitatorKey != "" {
+			key, err := caddy.NewReplacer().ReplaceOrErr(a.FacilitatorKey, true, true)
+			if err != nil || strings.TrimSpace(key) == "" {
+				return nil, fmt.Errorf("facilitator_key %s does not resolve to a key", a.FacilitatorKey)
+			}
+			c.APIKey = strings.TrimSpace(key)
+		}
+		return c, nil
 	}
 	if a.shared == nil {
 		return nil, errors.New("the x402 app has no embedded facilitator")

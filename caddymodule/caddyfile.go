@@ -35,6 +35,7 @@ func init() {
 //		asset           <address> <eip712-name> <eip712-version> [<decimals>]
 //		receipt_timeout <duration>
 //		facilitator_url <url>
+//		facilitator_key {env.NAME} | {file.PATH}  (Bearer key for facilitator_url)
 //		entry_point     <address>   (aa-native; devnet defaults)
 //		account_factory <address>
 //		settlement      <address>
@@ -90,6 +91,8 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			err = oneArg(d, &a.Paymaster)
 		case "paymaster_url":
 			err = oneArg(d, &a.PaymasterURL)
+		case "facilitator_key":
+			err = oneArg(d, &a.FacilitatorKey)
 		case "paymaster_key":
 			err = oneArg(d, &a.PaymasterKey)
 		case "sponsor_url":
