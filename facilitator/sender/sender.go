@@ -6,6 +6,14 @@
 // classified by whether the transaction can have reached the node, because
 // that decides whether a payment may be retried with a new transaction or
 // must wait for the one already out.
+//
+// The Sender keeps every transaction it has delivered, or may have
+// delivered, until it is mined. A background loop compares them with the
+// chain: when the node's pending nonce lags behind them (a batch was lost on
+// the way, or the node dropped them), it broadcasts them again, in nonce
+// order; when one is stuck because the base fee outgrew its fee cap, or the
+// node refused it for its price, it replaces it with higher fees, up to a
+// ceiling, after telling the caller (Config.Replace).
 package sender
 
 import (
@@ -14,9 +22,8 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -39,22 +46,11 @@ type Backend interface {
 }
 
 // Batcher sends JSON-RPC batches; *rpc.Client has it. The Sender uses it to
-// deliver a run of transactions in nonce order in one round trip.
+// deliver a run of transactions in nonce order in one round trip, and to
+// read its nonces, the base fee and receipts in one round trip.
 type Batcher interface {
 	BatchCallContext(ctx context.Context, b []rpc.BatchElem) error
 }
-
-var (
-	// ErrUnreachable means the node could not be reached: the transaction was
-	// certainly not delivered, and its nonce was released.
-	ErrUnreachable = errors.New("node unreachable")
-	// ErrNonceTooLow means the transaction's nonce can no longer be used: it
-	// must be signed again.
-	ErrNonceTooLow = errors.New("nonce too low")
-	// ErrRejected means the node refused the transaction (for example the
-	// settler lacks ETH for gas); it was not delivered.
-	ErrRejected = errors.New("transaction rejected by the node")
-)
 
 // Config configures a Sender.
 type Config struct {
@@ -69,6 +65,35 @@ type Config struct {
 	// PollInterval is the longest pause between receipt polls; polling
 	// starts at 5 ms and backs off to it. Default 250 ms.
 	PollInterval time.Duration
+	// CheckInterval is how often the Sender compares the transactions it
+	// keeps with the chain, to broadcast lost ones again and replace stuck
+	// ones. A broadcast that failed or went unanswered, and a Wait that has
+	// run for ReplaceAfter, bring the next check forward. Checks cost one
+	// JSON-RPC batch and happen only while the Sender keeps a transaction.
+	// Default 1 s.
+	CheckInterval time.Duration
+	// ReplaceAfter is how long a transaction must have been out before the
+	// Sender replaces it with higher fees, when the base fee has risen above
+	// its fee cap or the node refused it for its price (txpool is full,
+	// underpriced). Default 3 s.
+	ReplaceAfter time.Duration
+	// MaxFeePerGas is the ceiling, in wei, of the fee cap of every
+	// transaction the Sender signs, replacements included. A transaction
+	// that would need more waits for the base fee to come down. Default
+	// DefaultMaxFeePerGas (500 gwei).
+	MaxFeePerGas *big.Int
+	// Replace is called with a transaction and its replacement (same nonce,
+	// call and gas; higher fees) before the replacement is broadcast, so the
+	// caller can store it first, as it stores every transaction before
+	// Send. If it returns an error, the replacement is not broadcast and a
+	// later check tries again. It runs on the Sender's loop and must not
+	// call Send or Release. Nil means the caller's transactions are never
+	// replaced (a process restarted from the old record could not find the
+	// replacement's receipt); the Sender's own nonce fillers still are.
+	Replace func(old, replacement *types.Transaction) error
+	// RPCTimeout bounds each JSON-RPC round trip of a delivery and of a
+	// check. Default 10 s.
+	RPCTimeout time.Duration
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
 }
@@ -85,10 +110,17 @@ func (c Config) Validate() error {
 	if c.ChainID == nil || c.ChainID.Sign() <= 0 {
 		errs = append(errs, errors.New("chain id is missing"))
 	}
+	if c.PollInterval < 0 || c.CheckInterval < 0 || c.ReplaceAfter < 0 || c.RPCTimeout < 0 {
+		errs = append(errs, errors.New("intervals and timeouts must not be negative"))
+	}
+	if c.MaxFeePerGas != nil && c.MaxFeePerGas.Sign() <= 0 {
+		errs = append(errs, errors.New("max fee per gas must be positive"))
+	}
 	return errors.Join(errs...)
 }
 
 // Sender sends transactions from one key. It is safe for concurrent use.
+// Close stops its background loop.
 //
 // Nodes keep only a few transactions of an account whose lower nonces have
 // not arrived (geth: 64) and silently drop the rest, which leaves a nonce
@@ -96,22 +128,39 @@ func (c Config) Validate() error {
 // nonce order: a transaction handed to Send waits until every lower nonce
 // has been sent, and contiguous runs go out in one batch. A signed
 // transaction that will not be sent must be given to Release, which fills
-// its nonce with a no-op transfer so the run can go on.
+// its nonce with a no-op transfer so the run can go on. A nonce whose
+// transaction was refused or never reached the node is filled the same way.
+// And a run the node did not get, though it was sent (a gateway lost it), is
+// sent again by the background loop once the node's pending nonce shows the
+// gap.
 type Sender struct {
 	cfg    Config
 	from   common.Address
 	signer types.Signer
 	log    *zap.Logger
 
-	flush sync.Mutex // held while a run is collected and delivered, so runs go out in order
+	ctx    context.Context // root of the loop and of Release's deliveries; Close cancels it
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	kick   chan struct{}
+	checks atomic.Uint64 // completed checks, for tests
 
-	mu     sync.Mutex
-	synced bool
-	epoch  uint64            // bumped on every resync; older signed transactions are stale
-	next   uint64            // next nonce to hand out
-	sent   uint64            // every nonce below has been delivered or filled
-	ready  map[uint64]*entry // handed to Send or Release, waiting for their turn
-	epochs map[uint64]uint64 // nonce -> epoch it was handed out in, until delivered
+	flush sync.Mutex // held while a run is delivered or a check broadcasts, so nonces go out in order
+
+	mu      sync.Mutex
+	closed  bool
+	synced  bool                   // next and sent agree with the node; cleared when a delivery says otherwise
+	resyncs uint64                 // times synced was cleared
+	next    uint64                 // next nonce to hand out
+	sent    uint64                 // every nonce below has been delivered, filled or given up as a hole
+	mined   uint64                 // the settler's nonce in the latest block, as last read
+	out     map[uint64]struct{}    // handed out by Sign, not yet given to Send or Release
+	ready   map[uint64]*entry      // handed to Send or Release, waiting for their turn
+	kept    map[uint64]*kept       // delivered (or maybe delivered) and not yet seen mined
+	holes   map[uint64]struct{}    // below sent, not delivered: to be filled with a no-op transfer
+	byHash  map[common.Hash]uint64 // every version of every kept transaction -> its nonce
+	retired map[common.Hash][]common.Hash
+	retire  []common.Hash // retired's keys in insertion order, to bound it
 
 	feeMu   sync.Mutex
 	tip     *big.Int
@@ -120,60 +169,95 @@ type Sender struct {
 }
 
 // entry is a nonce waiting for its turn, with its transaction; a nil tx
-// means the nonce was released and is filled with a no-op transfer.
+// means the nonce was released and is filled with a no-op transfer. done is
+// nil for a kept transaction sent again as part of a run.
 type entry struct {
-	nonce uint64
-	tx    *types.Transaction
-	done  chan error
+	nonce  uint64
+	tx     *types.Transaction
+	filler bool
+	done   chan error
 }
 
-// New returns a Sender.
+// kept is a nonce the Sender delivered, or may have delivered, and has not
+// yet seen mined.
+type kept struct {
+	txs     []*types.Transaction // every version signed for the nonce, oldest first; any may be mined
+	cur     *types.Transaction   // the version to broadcast again
+	filler  bool                 // a no-op transfer of the Sender's own
+	since   time.Time            // when cur was first broadcast
+	refused bool                 // the node refused cur for its price
+	final   bool                 // a replacement was refused for another reason: stop replacing
+	lastErr string               // the last broadcast error, logged when it changes
+}
+
+// latest is the version with the highest fees.
+func (k *kept) latest() *types.Transaction { return k.txs[len(k.txs)-1] }
+
+// retiredMax bounds how many replaced transactions' hashes stay known after
+// they are mined, for a Wait that starts late.
+const retiredMax = 4096
+
+// New returns a Sender and starts its background loop; Close stops it.
+// The loop does no I/O while the Sender keeps no transaction.
 func New(cfg Config) (*Sender, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if cfg.PollInterval <= 0 {
+	if cfg.PollInterval == 0 {
 		cfg.PollInterval = 250 * time.Millisecond
 	}
+	if cfg.CheckInterval == 0 {
+		cfg.CheckInterval = time.Second
+	}
+	if cfg.ReplaceAfter == 0 {
+		cfg.ReplaceAfter = 3 * time.Second
+	}
+	if cfg.RPCTimeout == 0 {
+		cfg.RPCTimeout = 10 * time.Second
+	}
+	if cfg.MaxFeePerGas == nil {
+		cfg.MaxFeePerGas = DefaultMaxFeePerGas
+	}
+	cfg.MaxFeePerGas = new(big.Int).Set(cfg.MaxFeePerGas)
 	log := cfg.Logger
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Sender{
-		cfg:    cfg,
-		from:   crypto.PubkeyToAddress(cfg.Key.PublicKey),
-		signer: types.LatestSignerForChainID(cfg.ChainID),
-		log:    log,
-		ready:  make(map[uint64]*entry),
-		epochs: make(map[uint64]uint64),
-	}, nil
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Sender{
+		cfg:     cfg,
+		from:    crypto.PubkeyToAddress(cfg.Key.PublicKey),
+		signer:  types.LatestSignerForChainID(cfg.ChainID),
+		log:     log,
+		ctx:     ctx,
+		cancel:  cancel,
+		kick:    make(chan struct{}, 1),
+		out:     make(map[uint64]struct{}),
+		ready:   make(map[uint64]*entry),
+		kept:    make(map[uint64]*kept),
+		holes:   make(map[uint64]struct{}),
+		byHash:  make(map[common.Hash]uint64),
+		retired: make(map[common.Hash][]common.Hash),
+	}
+	s.wg.Add(1)
+	go s.loop(ctx)
+	return s, nil
+}
+
+// Close stops the background loop and waits for it and for every delivery
+// started by Release. Afterwards Send and Wait still work, but nothing is
+// broadcast again or replaced. Close is idempotent.
+func (s *Sender) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+	return nil
 }
 
 // Address is the settler's address.
 func (s *Sender) Address() common.Address { return s.from }
-
-// fees returns the tip and fee cap, refreshed at most once a second.
-func (s *Sender) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
-	s.feeMu.Lock()
-	defer s.feeMu.Unlock()
-	if s.tip == nil || time.Since(s.feeAt) > time.Second {
-		head, err := s.cfg.Backend.HeaderByNumber(ctx, nil)
-		if err != nil {
-			return nil, nil, classify(err)
-		}
-		tip, err := s.cfg.Backend.SuggestGasTipCap(ctx)
-		if err != nil {
-			return nil, nil, classify(err)
-		}
-		s.tip, s.baseFee, s.feeAt = tip, head.BaseFee, time.Now()
-		if s.baseFee == nil {
-			s.baseFee = new(big.Int)
-		}
-	}
-	// Twice the base fee survives six full blocks of base-fee growth.
-	feeCap = new(big.Int).Add(new(big.Int).Mul(s.baseFee, big.NewInt(2)), s.tip)
-	return new(big.Int).Set(s.tip), feeCap, nil
-}
 
 // Estimate returns the gas a call from the settler needs, with a quarter of
 // headroom. A call that would revert is an error carrying the revert.
@@ -193,7 +277,8 @@ func (s *Sender) Estimate(ctx context.Context, to common.Address, data []byte) (
 }
 
 // Sign hands out the next nonce and signs a call to `to` with it. The
-// transaction must then be given to Send or Release.
+// transaction must then be given to Send or Release. Its fee cap is twice
+// the base fee plus the tip, at most Config.MaxFeePerGas.
 func (s *Sender) Sign(ctx context.Context, to common.Address, data []byte, gas uint64) (*types.Transaction, error) {
 	tip, feeCap, err := s.fees(ctx)
 	if err != nil {
@@ -217,22 +302,101 @@ func (s *Sender) sign(nonce uint64, to common.Address, data []byte, gas uint64, 
 	})
 }
 
+// allocate hands out the next nonce that no kept transaction holds, reading
+// the node's nonces first if the Sender is not in step with it.
 func (s *Sender) allocate(ctx context.Context) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.synced {
-		n, err := s.cfg.Backend.PendingNonceAt(ctx, s.from)
+		mined, pending, err := s.nonces(ctx)
 		if err != nil {
 			return 0, classify(err)
 		}
-		s.synced, s.next, s.sent = true, n, n
-		s.epoch++
-		clear(s.epochs)
+		s.observeLocked(mined, pending)
+		s.synced = true
+	}
+	// Bounded: each skipped nonce is a kept transaction or a hole.
+	for {
+		_, k := s.kept[s.next]
+		_, h := s.holes[s.next]
+		if !k && !h {
+			break
+		}
+		s.next++
 	}
 	nonce := s.next
 	s.next++
-	s.epochs[nonce] = s.epoch
+	s.out[nonce] = struct{}{}
 	return nonce, nil
+}
+
+// nonces reads the settler's nonce in the latest block and in the node's
+// pool, in one batch.
+func (s *Sender) nonces(ctx context.Context) (mined, pending uint64, err error) {
+	var m, p hexutil.Uint64
+	batch := []rpc.BatchElem{
+		{Method: "eth_getTransactionCount", Args: []any{s.from, "latest"}, Result: &m},
+		{Method: "eth_getTransactionCount", Args: []any{s.from, "pending"}, Result: &p},
+	}
+	if err := s.batch(ctx, batch); err != nil {
+		return 0, 0, fmt.Errorf("reading the settler's nonce: %w", err)
+	}
+	return uint64(m), uint64(p), nil
+}
+
+// batch sends b and returns the first error, of the batch or of an element.
+func (s *Sender) batch(ctx context.Context, b []rpc.BatchElem) error {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	if err := s.cfg.Batcher.BatchCallContext(ctx, b); err != nil {
+		return err
+	}
+	for _, e := range b {
+		if e.Error != nil {
+			return e.Error
+		}
+	}
+	return nil
+}
+
+// observeLocked applies a reading of the settler's nonces: transactions
+// below the mined nonce are forgotten, and nonces the node has that the
+// Sender never delivered (the key was used elsewhere) are skipped. s.mu is
+// held.
+func (s *Sender) observeLocked(mined, pending uint64) {
+	s.mined = mined
+	for n := range s.kept {
+		if n < mined {
+			s.forgetLocked(n)
+		}
+	}
+	for n := range s.holes {
+		if n < mined {
+			delete(s.holes, n)
+		}
+	}
+	if pending <= s.sent {
+		return
+	}
+	// The node holds nonces from sent up to pending that this Sender did
+	// not deliver: whatever waits with such a nonce must be signed again.
+	for n, e := range s.ready {
+		if n < pending {
+			delete(s.ready, n)
+			e.done <- fmt.Errorf("%w: nonce %d was used by another transaction", ErrNonceTooLow, n)
+		}
+	}
+	for n := range s.out {
+		if n < pending {
+			delete(s.out, n)
+		}
+	}
+	if s.synced {
+		s.log.Warn("the settler's nonce moved past this sender's; is the key used elsewhere?",
+			zap.Uint64("sent", s.sent), zap.Uint64("pending", pending))
+	}
+	s.sent = pending
+	s.next = max(s.next, pending)
 }
 
 // Release gives up the signed transaction with this nonce without sending
@@ -240,27 +404,45 @@ func (s *Sender) allocate(ctx context.Context) (uint64, error) {
 // transactions after it are not stalled.
 func (s *Sender) Release(nonce uint64) {
 	s.mu.Lock()
-	if _, ok := s.epochs[nonce]; !ok {
+	if _, ok := s.out[nonce]; !ok {
 		s.mu.Unlock()
 		return // stale: a resync already made it moot
 	}
-	s.ready[nonce] = &entry{nonce: nonce, done: make(chan error, 1)}
+	delete(s.out, nonce)
+	s.ready[nonce] = &entry{nonce: nonce, filler: true, done: make(chan error, 1)}
+	closed := s.closed
+	if !closed {
+		s.wg.Add(1)
+	}
 	s.mu.Unlock()
-	go s.deliver(context.Background())
+	if closed {
+		s.deliver(s.ctx)
+		return
+	}
+	go func() {
+		defer s.wg.Done()
+		s.deliver(s.ctx)
+	}()
 }
 
 // Send delivers tx once every lower nonce has been delivered, and returns
-// the node's verdict. A transaction the node already has counts as sent.
-// ErrUnreachable and ErrRejected mean it was not delivered; ErrNonceTooLow
-// means it never can be and must be signed again. Any other error leaves
-// delivery unknown.
+// the node's verdict. nil means the Sender has the transaction and will see
+// it mined: the node took it or already had it, or refused it only for its
+// price, in which case the Sender broadcasts it again and replaces it with
+// higher fees (see Config.Replace). ErrUnreachable and ErrRejected mean it
+// was not delivered, and its nonce is handed out again or filled with a
+// no-op transfer;
+// ErrNonceTooLow means it never can be and must be signed again. Any other
+// error leaves delivery unknown; the Sender keeps the transaction and
+// broadcasts it again if the node turns out not to have it.
 func (s *Sender) Send(ctx context.Context, tx *types.Transaction) error {
 	e := &entry{nonce: tx.Nonce(), tx: tx, done: make(chan error, 1)}
 	s.mu.Lock()
-	if ep, ok := s.epochs[tx.Nonce()]; !ok || ep != s.epoch {
+	if _, ok := s.out[tx.Nonce()]; !ok {
 		s.mu.Unlock()
 		return fmt.Errorf("%w: nonce %d was handed out before a resync", ErrNonceTooLow, tx.Nonce())
 	}
+	delete(s.out, tx.Nonce())
 	s.ready[tx.Nonce()] = e
 	s.mu.Unlock()
 	s.deliver(ctx)
@@ -269,153 +451,5 @@ func (s *Sender) Send(ctx context.Context, tx *types.Transaction) error {
 		return err
 	case <-ctx.Done():
 		return ctx.Err()
-	}
-}
-
-// deliver sends the contiguous run of ready transactions from the lowest
-// unsent nonce, in order, in one batch.
-func (s *Sender) deliver(ctx context.Context) {
-	s.flush.Lock()
-	defer s.flush.Unlock()
-	s.mu.Lock()
-	var run []*entry
-	for {
-		e, ok := s.ready[s.sent]
-		if !ok {
-			break
-		}
-		delete(s.ready, s.sent)
-		delete(s.epochs, s.sent)
-		run = append(run, e)
-		s.sent++
-	}
-	s.mu.Unlock()
-	if len(run) == 0 {
-		return
-	}
-	batch := make([]rpc.BatchElem, len(run))
-	for i, e := range run {
-		if e.tx == nil {
-			tx, err := s.filler(ctx, e.nonce)
-			if err != nil {
-				s.log.Warn("signing a nonce filler", zap.Uint64("nonce", e.nonce), zap.Error(err))
-			}
-			e.tx = tx
-		}
-		var raw []byte
-		if e.tx != nil {
-			raw, _ = e.tx.MarshalBinary()
-		}
-		batch[i] = rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)}
-	}
-	err := s.cfg.Batcher.BatchCallContext(context.WithoutCancel(ctx), batch)
-	resync := false
-	for i, e := range run {
-		elErr := err
-		if elErr == nil {
-			elErr = batch[i].Error
-		}
-		elErr = classify(elErr)
-		switch {
-		case elErr == nil, errors.Is(elErr, errAlreadyKnown):
-			elErr = nil
-		case errors.Is(elErr, ErrUnreachable), errors.Is(elErr, ErrRejected), errors.Is(elErr, ErrNonceTooLow):
-			// The node's nonce is not where we thought: read it again.
-			resync = true
-		}
-		if elErr != nil && !errors.Is(elErr, ErrUnreachable) {
-			s.log.Warn("broadcast failed", zap.Uint64("nonce", e.nonce), zap.Error(elErr))
-		}
-		e.done <- elErr
-	}
-	if resync {
-		// Whatever waits for its turn was signed against nonces that are no
-		// longer right: tell its senders to sign again.
-		s.mu.Lock()
-		s.synced = false
-		dropped := make([]*entry, 0, len(s.ready))
-		for _, e := range s.ready {
-			dropped = append(dropped, e)
-		}
-		clear(s.ready)
-		s.mu.Unlock()
-		for _, e := range dropped {
-			e.done <- fmt.Errorf("%w: the sender resynchronized its nonce", ErrNonceTooLow)
-		}
-	}
-}
-
-// filler signs a 0-value transfer to the settler with a released nonce.
-func (s *Sender) filler(ctx context.Context, nonce uint64) (*types.Transaction, error) {
-	tip, feeCap, err := s.fees(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return s.sign(nonce, s.from, nil, 21_000, tip, feeCap)
-}
-
-// Rebroadcast sends a transaction signed earlier (by this process or an
-// earlier one) again, outside the nonce order; it is how a pending
-// settlement is resumed. Errors are classified as for Send.
-func (s *Sender) Rebroadcast(ctx context.Context, tx *types.Transaction) error {
-	err := classify(s.cfg.Backend.SendTransaction(ctx, tx))
-	if errors.Is(err, errAlreadyKnown) {
-		return nil
-	}
-	return err
-}
-
-var errAlreadyKnown = errors.New("already known")
-
-// classify maps a node or transport error onto the sentinels above.
-func classify(err error) error {
-	if err == nil {
-		return nil
-	}
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return fmt.Errorf("%w: %v", ErrUnreachable, err)
-	}
-	msg := strings.ToLower(err.Error())
-	switch {
-	case strings.Contains(msg, "connection refused"), strings.Contains(msg, "no such host"):
-		return fmt.Errorf("%w: %v", ErrUnreachable, err)
-	case strings.Contains(msg, "already known"):
-		return errAlreadyKnown
-	case strings.Contains(msg, "nonce too low"):
-		return fmt.Errorf("%w: %v", ErrNonceTooLow, err)
-	case strings.Contains(msg, "insufficient funds"), strings.Contains(msg, "underpriced"),
-		strings.Contains(msg, "intrinsic gas"), strings.Contains(msg, "exceeds block gas limit"),
-		strings.Contains(msg, "gas limit too high"), strings.Contains(msg, "oversized data"),
-		strings.Contains(msg, "fee cap"), strings.Contains(msg, "invalid sender"):
-		return fmt.Errorf("%w: %v", ErrRejected, err)
-	}
-	return err
-}
-
-// Wait polls for the receipt of hash until it is mined or ctx is done, in
-// which case it returns ctx's error.
-func (s *Sender) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	pause := 5 * time.Millisecond
-	for {
-		receipt, err := s.cfg.Backend.TransactionReceipt(ctx, hash)
-		if err == nil {
-			return receipt, nil
-		}
-		if !errors.Is(err, ethereum.NotFound) {
-			if c := classify(err); errors.Is(c, ErrUnreachable) {
-				s.log.Debug("receipt poll: node unreachable", zap.Stringer("tx", hash))
-			} else if ctx.Err() == nil {
-				s.log.Debug("receipt poll failed", zap.Stringer("tx", hash), zap.Error(err))
-			}
-		}
-		t := time.NewTimer(pause)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-t.C:
-		}
-		pause = min(pause*2, s.cfg.PollInterval)
 	}
 }

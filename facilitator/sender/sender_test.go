@@ -1,16 +1,21 @@
 package sender
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"net"
 	"net/http"
+	"os"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -28,6 +33,13 @@ func TestClassify(t *testing.T) {
 		{errors.New("nonce too low: next nonce 7, tx nonce 5"), ErrNonceTooLow},
 		{errors.New("insufficient funds for gas * price + value"), ErrRejected},
 		{errors.New("replacement transaction underpriced"), ErrRejected},
+		{errors.New("replacement transaction underpriced"), errNonceHeld},
+		{errors.New("txpool is full"), ErrRejected},
+		{errors.New("txpool is full"), errPrice},
+		{errors.New("transaction underpriced"), errPrice},
+		{errors.New("transaction gas price below minimum: gas tip cap 1, minimum needed 1000000"), errPrice},
+		{errors.New("max fee per gas less than block base fee: address 0x, maxFeePerGas: 1, baseFee: 7"), errPrice},
+		{errors.New("tx fee (8.00 ether) exceeds the configured cap (1.00 ether)"), ErrRejected},
 		{errors.New("transaction gas limit too high (cap: 16777216, tx: 17981685)"), ErrRejected},
 		{errors.New("already known"), errAlreadyKnown},
 		{errors.New("context deadline exceeded"), nil},
@@ -35,7 +47,7 @@ func TestClassify(t *testing.T) {
 	for _, tc := range tests {
 		got := classify(tc.err)
 		if tc.want == nil {
-			for _, s := range []error{ErrUnreachable, ErrNonceTooLow, ErrRejected, errAlreadyKnown} {
+			for _, s := range []error{ErrUnreachable, ErrNonceTooLow, ErrRejected, errAlreadyKnown, errPrice, errNonceHeld} {
 				if errors.Is(got, s) {
 					t.Errorf("classify(%v) = %v; an ambiguous error must stay unclassified", tc.err, got)
 				}
@@ -44,6 +56,9 @@ func TestClassify(t *testing.T) {
 		}
 		if !errors.Is(got, tc.want) {
 			t.Errorf("classify(%v) = %v, want %v", tc.err, got, tc.want)
+		}
+		if errors.Is(got, errNonceHeld) && errors.Is(got, errPrice) {
+			t.Errorf("classify(%v) = %v: both held and priced", tc.err, got)
 		}
 	}
 	if classify(nil) != nil {
@@ -56,21 +71,161 @@ func TestConfigValidate(t *testing.T) {
 	if err := (Config{}).Validate(); err == nil {
 		t.Fatal("empty config accepted")
 	}
+	key, _ := crypto.GenerateKey()
+	good := Config{Backend: &ethclient.Client{}, Batcher: &rpc.Client{}, Key: key, ChainID: big.NewInt(1)}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("good config: %v", err)
+	}
+	for name, mutate := range map[string]func(*Config){
+		"negative check interval": func(c *Config) { c.CheckInterval = -time.Second },
+		"negative replace after":  func(c *Config) { c.ReplaceAfter = -time.Second },
+		"zero fee ceiling":        func(c *Config) { c.MaxFeePerGas = new(big.Int) },
+	} {
+		c := good
+		mutate(&c)
+		if err := c.Validate(); err == nil {
+			t.Errorf("%s accepted", name)
+		}
+	}
 }
 
 func startChain(t *testing.T) (*devnet.Devnet, *rpc.Client, *ethclient.Client) {
 	t.Helper()
-	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
+	return startChainWith(t, devnet.Config{})
+}
+
+// startChainWith starts a devnet on a free port and dials it.
+func startChainWith(t *testing.T, cfg devnet.Config) (*devnet.Devnet, *rpc.Client, *ethclient.Client) {
+	t.Helper()
+	cfg.Addr = "127.0.0.1:0"
+	d, err := devnet.Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
-	rc, err := rpc.Dial(d.URL)
+	rc, eth := dial(t, d.URL)
+	return d, rc, eth
+}
+
+func dial(t *testing.T, url string) (*rpc.Client, *ethclient.Client) {
+	t.Helper()
+	rc, err := rpc.Dial(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(rc.Close)
-	return d, rc, ethclient.NewClient(rc)
+	return rc, ethclient.NewClient(rc)
+}
+
+// newSender returns a Sender that is closed when the test ends.
+func newSender(t *testing.T, cfg Config) *Sender {
+	t.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// waitFor polls cond until it holds, or fails the test after 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		<-tick.C
+	}
+}
+
+// waiting reports whether a transaction with this nonce waits in Send for
+// a lower nonce.
+func (s *Sender) waiting(nonce uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.ready[nonce]
+	return ok
+}
+
+// senderGoroutines counts the goroutines running code of a Sender.
+func senderGoroutines() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	count := 0
+	for _, g := range bytes.Split(buf, []byte("\n\n")) {
+		if bytes.Contains(g, []byte("facilitator/sender.(*Sender).")) || bytes.Contains(g, []byte("facilitator/sender.New.")) {
+			count++
+		}
+	}
+	return count
+}
+
+// TestMain fails the package if a Sender's goroutine outlives the tests,
+// every one of which closes its Senders.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if code == 0 {
+		if n := senderGoroutines(); n > 0 {
+			fmt.Fprintf(os.Stderr, "%d goroutines of a Sender outlived the tests\n", n)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// Close stops the loop and waits for the deliveries Release started; no
+// goroutine of the Sender is left.
+func TestCloseStopsLoop(t *testing.T) {
+	// Not parallel: it counts every Sender goroutine of the process.
+	d, rc, eth := startChain(t)
+	before := senderGoroutines()
+	s, err := New(Config{Backend: eth, Batcher: rc, Key: d.Accounts[7].Key, ChainID: d.ChainID, CheckInterval: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the loop runs", func() bool { return senderGoroutines() > before })
+	ctx := context.Background()
+	tx, err := s.Sign(ctx, d.Accounts[4].Address, nil, 21_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	released, err := s.Sign(ctx, d.Accounts[4].Address, nil, 21_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Release(released.Nonce())
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := senderGoroutines(); n != before {
+		t.Fatalf("%d goroutines of the Sender outlived Close", n-before)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	// Send and Wait still work after Close.
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if r, err := s.Wait(wctx, tx.Hash()); err != nil || r.Status != 1 {
+		t.Fatalf("wait after Close: %v, %v", r, err)
+	}
+	if n := senderGoroutines(); n != before {
+		t.Fatalf("%d goroutines of the Sender outlived Close", n-before)
+	}
 }
 
 // Transactions handed to Send out of nonce order are delivered in order, and
@@ -79,10 +234,7 @@ func TestOrderedDeliveryAndRelease(t *testing.T) {
 	t.Parallel()
 	d, rc, eth := startChain(t)
 	key := d.Accounts[3].Key
-	s, err := New(Config{Backend: eth, Batcher: rc, Key: key, ChainID: d.ChainID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newSender(t, Config{Backend: eth, Batcher: rc, Key: key, ChainID: d.ChainID})
 	ctx := context.Background()
 	to := d.Accounts[4].Address
 	var txs []*types.Transaction
@@ -107,7 +259,10 @@ func TestOrderedDeliveryAndRelease(t *testing.T) {
 				t.Errorf("send nonce %d: %v", tx.Nonce(), err)
 			}
 		}(txs[i])
-		time.Sleep(10 * time.Millisecond) // make the reverse order real
+		if i > 0 {
+			// Make the reverse order real: it waits for the lower nonces.
+			waitFor(t, fmt.Sprintf("nonce %d waits", txs[i].Nonce()), func() bool { return s.waiting(txs[i].Nonce()) })
+		}
 	}
 	wg.Wait()
 	for i, tx := range txs {
@@ -141,10 +296,7 @@ func TestSendToDeadNode(t *testing.T) {
 	}
 	defer rc.Close()
 	eth := ethclient.NewClient(rc)
-	s, err := New(Config{Backend: eth, Batcher: rc, Key: d.Accounts[5].Key, ChainID: d.ChainID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newSender(t, Config{Backend: eth, Batcher: rc, Key: d.Accounts[5].Key, ChainID: d.ChainID})
 	tx, err := s.Sign(context.Background(), d.Accounts[4].Address, nil, 21_000)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,101 @@
+package sender
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
+	"go.uber.org/zap"
+)
+
+// Wait polls for the receipt of hash until it is mined or ctx is done, in
+// which case it returns ctx's error.
+//
+// If the Sender replaced the transaction with higher fees, the receipt is
+// that of whichever version was mined: every version has the same nonce,
+// call and gas, and only one can be mined. The receipt's TxHash is then
+// not hash; callers must take the mined transaction's hash from
+// receipt.TxHash.
+func (s *Sender) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
+	pause := 5 * time.Millisecond
+	start, poked := time.Now(), false
+	hashes := []common.Hash{hash}
+	for {
+		hashes = s.versions(hashes)
+		receipt, err := s.receipt(ctx, hashes)
+		if err == nil {
+			return receipt, nil
+		}
+		if !errors.Is(err, ethereum.NotFound) {
+			if c := classify(err); errors.Is(c, ErrUnreachable) {
+				s.log.Debug("receipt poll: node unreachable", zap.Stringer("tx", hash))
+			} else if ctx.Err() == nil {
+				s.log.Debug("receipt poll failed", zap.Stringer("tx", hash), zap.Error(err))
+			}
+		}
+		if !poked && time.Since(start) >= s.cfg.ReplaceAfter {
+			// Long enough to be stuck: have the loop look now.
+			s.poke()
+			poked = true
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		pause = min(pause*2, s.cfg.PollInterval)
+	}
+}
+
+// versions adds to hashes the hashes of every version of the same
+// transactions that the Sender signed.
+func (s *Sender) versions(hashes []common.Hash) []common.Hash {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	add := func(h common.Hash) {
+		if !slices.Contains(hashes, h) {
+			hashes = append(hashes, h)
+		}
+	}
+	// Bounded: hashes only grows to the versions the Sender knows.
+	for i := 0; i < len(hashes); i++ {
+		if n, ok := s.byHash[hashes[i]]; ok {
+			for _, tx := range s.kept[n].txs {
+				add(tx.Hash())
+			}
+		}
+		for _, h := range s.retired[hashes[i]] {
+			add(h)
+		}
+	}
+	return hashes
+}
+
+// receipt returns the receipt of whichever of hashes is mined, reading them
+// in one batch, or ethereum.NotFound.
+func (s *Sender) receipt(ctx context.Context, hashes []common.Hash) (*types.Receipt, error) {
+	if len(hashes) == 1 {
+		return s.cfg.Backend.TransactionReceipt(ctx, hashes[0])
+	}
+	receipts := make([]*types.Receipt, len(hashes))
+	b := make([]rpc.BatchElem, len(hashes))
+	for i, h := range hashes {
+		b[i] = rpc.BatchElem{Method: "eth_getTransactionReceipt", Args: []any{h}, Result: &receipts[i]}
+	}
+	if err := s.cfg.Batcher.BatchCallContext(ctx, b); err != nil {
+		return nil, err
+	}
+	for i, r := range receipts {
+		if b[i].Error == nil && r != nil {
+			return r, nil
+		}
+	}
+	return nil, ethereum.NotFound
+}
