@@ -27,6 +27,7 @@ func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *
 			return err
 		}
 		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, s.cfg.Now().UTC()
+		s.carries(tx.Hash(), rec.Key)
 		return s.store.Put(rec)
 	})
 	switch {

@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -144,6 +145,9 @@ type Service struct {
 
 	mu       sync.Mutex
 	inFlight map[common.Hash]struct{}
+	// txKeys are the settlements each unfinished transaction carries (a
+	// bundle carries several), so a replacement is recorded in all.
+	txKeys map[common.Hash][]common.Hash
 }
 
 // New connects to the chain, checks that it is the configured network,
@@ -190,19 +194,25 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		client.Close()
 		return nil, err
 	}
-	snd, err := sender.New(sender.Config{Backend: eth, Batcher: client, Key: cfg.SettlerKey, ChainID: chainID, Logger: log})
+	// The sender replaces a stuck transaction (higher fees, same nonce) and
+	// tells the service first, which records it in every settlement the
+	// transaction carries; s is set before anything is sent.
+	var s *Service
+	snd, err := sender.New(sender.Config{Backend: eth, Batcher: client, Key: cfg.SettlerKey, ChainID: chainID, Logger: log,
+		Replace: func(old, replacement *types.Transaction) error { return s.replaced(old, replacement) }})
 	if err != nil {
 		client.Close()
 		return nil, err
 	}
 	st, err := store.Open(store.Config{Path: cfg.StorePath})
 	if err != nil {
+		snd.Close()
 		client.Close()
 		return nil, err
 	}
-	s := &Service{
+	s = &Service{
 		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: st, sender: snd, exact: ex, log: log, payers: ledger,
-		inFlight: make(map[common.Hash]struct{}),
+		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
 	}
 	if a := cfg.AANative; a != nil {
 		a.SponsorLimits.defaults()
@@ -236,8 +246,52 @@ func (s *Service) Close() error {
 	if s.external != nil {
 		s.external.Close()
 	}
+	s.sender.Close()
 	s.rpc.Close()
 	return s.store.Close()
+}
+
+// carries records that the unfinished transaction hash carries the
+// settlement of key.
+func (s *Service) carries(hash, key common.Hash) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !slices.Contains(s.txKeys[hash], key) {
+		s.txKeys[hash] = append(s.txKeys[hash], key)
+	}
+}
+
+// done forgets that hash carries key.
+func (s *Service) done(hash, key common.Hash) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keys := slices.DeleteFunc(s.txKeys[hash], func(k common.Hash) bool { return k == key })
+	if len(keys) == 0 {
+		delete(s.txKeys, hash)
+	} else {
+		s.txKeys[hash] = keys
+	}
+}
+
+// replaced records, before it is broadcast, that the sender replaced old
+// with replacement in every settlement old carries, so a restart finds and
+// rebroadcasts the transaction that will be mined.
+func (s *Service) replaced(old, replacement *types.Transaction) error {
+	raw, err := replacement.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	keys := slices.Clone(s.txKeys[old.Hash()])
+	s.mu.Unlock()
+	for _, key := range keys {
+		if _, err := s.store.Resubmit(key, old.Hash(), replacement.Hash(), raw); err != nil {
+			return err
+		}
+		s.carries(replacement.Hash(), key)
+	}
+	s.log.Info("settlement transaction replaced with higher fees", zap.Stringer("old", old.Hash()), zap.Stringer("new", replacement.Hash()), zap.Int("settlements", len(keys)))
+	return nil
 }
 
 // Settler is the address that submits settlements and pays their gas.
@@ -605,6 +659,15 @@ func (s *Service) leave(key common.Hash) {
 // payment can be settled by a later attempt.
 func (s *Service) release(p *payment) {
 	s.payers.release(p.key)
+	s.mu.Lock()
+	for hash, keys := range s.txKeys {
+		if keys = slices.DeleteFunc(keys, func(k common.Hash) bool { return k == p.key }); len(keys) == 0 {
+			delete(s.txKeys, hash)
+		} else {
+			s.txKeys[hash] = keys
+		}
+	}
+	s.mu.Unlock()
 	if err := s.store.Delete(p.key); err != nil {
 		s.log.Error("releasing a claim", zap.Stringer("key", p.key), zap.Error(err))
 	}
@@ -642,6 +705,7 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 			return s.failure(x402.ErrorInternal, "internal error", p)
 		}
 		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, s.cfg.Now().UTC()
+		s.carries(tx.Hash(), rec.Key)
 		if err := s.store.Put(rec); err != nil {
 			s.sender.Release(tx.Nonce())
 			s.release(p)
@@ -706,6 +770,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 			}
 			return resp
 		}
+		s.done(rec.TxHash, rec.Key)
 		rec.State, rec.TxHash, rec.RawTx = store.StateClaimed, common.Hash{}, nil
 		return s.submit(ctx, req, p, rec)
 	default:
@@ -731,6 +796,10 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) *x40
 // A success is handed to owner, the settle that waited for it; "" (start-up
 // reconciliation) leaves it for the payment's next settle.
 func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string) *x402.SettleResponse {
+	// The receipt may be of a replacement of the stored transaction.
+	s.done(rec.TxHash, rec.Key)
+	s.done(receipt.TxHash, rec.Key)
+	rec.TxHash = receipt.TxHash
 	resp, v := s.outcome(rec, receipt)
 	if v == verdictNotIncluded {
 		// Nothing happened to the payment: the bundle went without it (the
@@ -852,6 +921,7 @@ func (s *Service) reconcile(ctx context.Context) {
 			}
 			var tx types.Transaction
 			if tx.UnmarshalBinary(rec.RawTx) == nil {
+				s.carries(tx.Hash(), rec.Key)
 				if err := s.sender.Rebroadcast(rctx, &tx); err != nil {
 					s.log.Warn("rebroadcasting a pending settlement", zap.Stringer("tx", rec.TxHash), zap.Error(err))
 				}

@@ -430,6 +430,12 @@ func (s *Scheme) checkChain(ctx context.Context, pay *Payment) error {
 	call := func(to common.Address, data []byte) map[string]any {
 		return map[string]any{"to": to, "data": hexutil.Bytes(data)}
 	}
+	// What is in flight is read before the chain: a settlement that lands
+	// meanwhile is then counted in one or the other, never in neither.
+	inFlight := new(big.Int)
+	if c := s.cfg.Committed; c != nil {
+		inFlight = c(pay.Op.Sender, pay.Token)
+	}
 	batch := []rpc.BatchElem{
 		{Method: "eth_call", Args: []any{call(s.cfg.Settlement, s.settle.PackIsSettled(pay.RequestHash)), "latest"}, Result: &settled},
 		{Method: "eth_call", Args: []any{call(pay.Token, s.token.PackBalanceOf(pay.Op.Sender)), "latest"}, Result: &balance},
@@ -454,10 +460,8 @@ func (s *Scheme) checkChain(ctx context.Context, pay *Payment) error {
 	if bal.Cmp(pay.Amount) < 0 {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s, the payment needs %s", pay.Op.Sender, bal, pay.Amount)
 	}
-	if c := s.cfg.Committed; c != nil {
-		if inFlight := c(pay.Op.Sender, pay.Token); inFlight.Sign() > 0 && bal.Cmp(new(big.Int).Add(pay.Amount, inFlight)) < 0 {
-			return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s; the payment needs %s and its settlements in flight %s", pay.Op.Sender, bal, pay.Amount, inFlight)
-		}
+	if inFlight.Sign() > 0 && bal.Cmp(new(big.Int).Add(pay.Amount, inFlight)) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s; the payment needs %s and its settlements in flight %s", pay.Op.Sender, bal, pay.Amount, inFlight)
 	}
 	return nil
 }

@@ -310,6 +310,12 @@ func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Author
 			return map[string]any{"to": asset, "data": hexutil.Bytes(data)}
 		}
 	)
+	// What is in flight is read before the chain: a settlement that lands
+	// meanwhile is then counted in one or the other, never in neither.
+	inFlight := new(big.Int)
+	if c := s.cfg.Committed; c != nil {
+		inFlight = c(a.From, asset)
+	}
 	batch := []rpc.BatchElem{
 		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
 		{Method: "eth_call", Args: []any{call(s.token.PackBalanceOf(a.From)), "latest"}, Result: &balance},
@@ -334,10 +340,8 @@ func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Author
 	if bal.Cmp(a.Value) < 0 {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, the payment needs %s", a.From, bal, a.Value)
 	}
-	if c := s.cfg.Committed; c != nil {
-		if inFlight := c(a.From, asset); inFlight.Sign() > 0 && bal.Cmp(new(big.Int).Add(a.Value, inFlight)) < 0 {
-			return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", a.From, bal, a.Value, inFlight)
-		}
+	if inFlight.Sign() > 0 && bal.Cmp(new(big.Int).Add(a.Value, inFlight)) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", a.From, bal, a.Value, inFlight)
 	}
 	isUsed, err := s.token.UnpackAuthorizationState(used)
 	if err != nil {

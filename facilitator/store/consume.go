@@ -55,3 +55,38 @@ func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
 	s.cache.Del(string(key[:]))
 	return rec, ok, nil
 }
+
+// Resubmit records that the transaction of a submitted settlement was
+// replaced (the same nonce, higher fees): if the record of key is still
+// submitted with transaction old, it takes replacement's hash and raw
+// bytes, atomically. It reports whether it did; a record that moved on (it
+// is final, or holds another transaction) is left as it is.
+func (s *Store) Resubmit(key, old, replacement common.Hash, raw []byte) (bool, error) {
+	done := false
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		done = false // Batch may run this more than once
+		b := tx.Bucket(settlementsBucket)
+		v := b.Get(key[:])
+		if v == nil {
+			return nil
+		}
+		r, err := decode(v)
+		if err != nil {
+			return err
+		}
+		if r.State != StateSubmitted || r.TxHash != old {
+			return nil
+		}
+		r.TxHash, r.RawTx = replacement, append([]byte(nil), raw...)
+		if v, err = encode(r); err != nil {
+			return err
+		}
+		done = true
+		return b.Put(key[:], v)
+	})
+	if err != nil {
+		return false, fmt.Errorf("recording the replacement of %s: %w", old, err)
+	}
+	s.cache.Del(string(key[:]))
+	return done, nil
+}
