@@ -54,3 +54,22 @@ func (b *Bucket) Delete(key []byte) error {
 func (b *Bucket) ForEach(fn func(key, value []byte) error) error {
 	return b.db.View(func(tx *bolt.Tx) error { return tx.Bucket(b.name).ForEach(fn) })
 }
+
+// Update atomically replaces the value of key with what fn makes of the
+// current one (nil if there is none): a read-modify-write that no other
+// writer of the store can interleave with. fn returning nil deletes key;
+// fn failing leaves it as it was and Update returns its error. fn may run
+// more than once and must not keep old.
+func (b *Bucket) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(b.name)
+		next, err := fn(bk.Get(key))
+		if err != nil {
+			return err
+		}
+		if next == nil {
+			return bk.Delete(key)
+		}
+		return bk.Put(key, next)
+	})
+}
