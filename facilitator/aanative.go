@@ -28,7 +28,7 @@ func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *
 		}
 		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, s.cfg.Now().UTC()
 		s.carries(tx.Hash(), rec.Key)
-		return s.store.Put(rec)
+		return s.store.Submit(rec)
 	})
 	switch {
 	case err == nil:
@@ -36,7 +36,10 @@ func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *
 		return s.await(ctx, p, rec)
 	case errors.Is(err, bundler.ErrRejected):
 		s.release(p)
-		return s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": "+err.Error(), p)
+		// The EntryPoint's own AAxx reason, decoded from its FailedOp.
+		r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": "+err.Error(), p)
+		r.InvalidReason = x402.ReasonInvalidInnerPayload
+		return r
 	case errors.Is(err, sender.ErrUnreachable):
 		s.release(p)
 		return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
@@ -56,7 +59,7 @@ func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *
 // out, then the bundler's receipt names the transaction.
 func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
 	rec.State, rec.Updated = store.StateSubmitted, s.cfg.Now().UTC()
-	if err := s.store.Put(rec); err != nil {
+	if err := s.store.Submit(rec); err != nil {
 		s.release(p)
 		s.log.Error("recording an operation", zap.Error(err))
 		return s.failure(x402.ErrorInternal, "internal error", p)
@@ -68,7 +71,10 @@ func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Rec
 		return s.awaitExternal(ctx, p, rec)
 	case errors.Is(err, bundler.ErrRejected):
 		s.release(p)
-		return s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the bundler refused the operation: "+err.Error(), p)
+		s.log.Info("the external bundler refused an operation", zap.Stringer("userOpHash", rec.UserOpHash), zap.Error(err))
+		r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the bundler refused the operation", p)
+		r.InvalidReason = x402.ReasonInvalidInnerPayload
+		return r
 	case errors.Is(err, bundler.ErrUnreachable):
 		s.release(p)
 		return s.failure(x402.ErrorBundlerUnreachable, "the bundler could not be reached; retry after Retry-After", p)

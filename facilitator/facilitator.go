@@ -598,7 +598,9 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 func (s *Service) verifyFailed(err error, p *payment) *x402.SettleResponse {
 	var xe *x402.Error
 	if errors.As(err, &xe) {
-		return s.failure(x402.ErrorVerifyFailed, xe.Error(), p)
+		r := s.failure(x402.ErrorVerifyFailed, xe.Error(), p)
+		r.InvalidReason = xe.Reason
+		return r
 	}
 	s.log.Warn("settle: verification could not complete", zap.Error(err))
 	return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
@@ -668,7 +670,7 @@ func (s *Service) release(p *payment) {
 		}
 	}
 	s.mu.Unlock()
-	if err := s.store.Delete(p.key); err != nil {
+	if err := s.store.Release(p.key); err != nil {
 		s.log.Error("releasing a claim", zap.Stringer("key", p.key), zap.Error(err))
 	}
 }
@@ -686,7 +688,10 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 		if errors.Is(err, sender.ErrUnreachable) {
 			return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
 		}
-		return s.failure(x402.ErrorVerifyFailed, "invalid_inner_payload: the transfer would revert: "+err.Error(), p)
+		s.log.Info("a settlement's gas estimate reverts", zap.Stringer("payer", p.payer), zap.Error(err))
+		r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the transfer would revert on chain", p)
+		r.InvalidReason = x402.ReasonInvalidInnerPayload
+		return r
 	}
 	for attempt := 0; ; attempt++ {
 		tx, err := s.sender.Sign(ctx, p.asset, call, gas)
@@ -706,7 +711,7 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 		}
 		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, s.cfg.Now().UTC()
 		s.carries(tx.Hash(), rec.Key)
-		if err := s.store.Put(rec); err != nil {
+		if err := s.store.Submit(rec); err != nil {
 			s.sender.Release(tx.Nonce())
 			s.release(p)
 			s.log.Error("storing a signed settlement", zap.Error(err))
@@ -806,7 +811,7 @@ func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string
 		// EntryPoint dropped it, or the bundle reverted). Its payer did not
 		// pay, so it is released for a retry rather than failed for good.
 		s.payers.release(rec.Key)
-		if err := s.store.Delete(rec.Key); err != nil {
+		if err := s.store.Release(rec.Key); err != nil {
 			s.log.Error("releasing an operation its bundle left out", zap.Stringer("key", rec.Key), zap.Error(err))
 		}
 		resp.ErrorCode, resp.Message = x402.ErrorBundlerUnreachable, "the bundle was mined without the operation; retry with the same payment"
@@ -823,11 +828,30 @@ func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string
 		s.payers.reverted(rec.Payer, s.cfg.Now())
 	}
 	s.payers.release(rec.Key)
-	if err := s.store.Put(rec); err != nil {
+	err := s.store.Finish(rec)
+	switch {
+	case errors.Is(err, store.ErrTransition):
+		// Another settle of the payment finished it first: its record,
+		// and its consumer, stand.
+		if stored, gerr := s.store.Get(rec.Key); gerr == nil && stored != nil && stored.State.Final() {
+			if stored.State == store.StateSettled && stored.Consumer != owner {
+				return s.outcomeReplay(stored)
+			}
+			return stored.Response
+		}
+		s.log.Error("finishing a settlement", zap.Stringer("tx", rec.TxHash), zap.Error(err))
+	case err != nil:
 		// The chain holds the truth; the next duplicate reconciles again.
 		s.log.Error("storing a settlement outcome", zap.Stringer("tx", rec.TxHash), zap.Error(err))
 	}
 	return resp
+}
+
+// outcomeReplay is the answer to a settle that finished a payment another
+// settle had already finished and consumed.
+func (s *Service) outcomeReplay(rec *store.Record) *x402.SettleResponse {
+	return &x402.SettleResponse{X402Version: x402.Version, Network: rec.Network, Scheme: rec.Scheme, Payer: rec.Payer.Hex(),
+		ErrorCode: x402.ErrorVerifyFailed, Message: string(x402.ReasonReplay) + ": this payment already paid for a response"}
 }
 
 // verdict is what a mined settlement transaction means for its payment.
@@ -903,7 +927,7 @@ func (s *Service) reconcile(ctx context.Context) {
 	for _, rec := range recs {
 		switch rec.State {
 		case store.StateClaimed:
-			if err := s.store.Delete(rec.Key); err != nil {
+			if err := s.store.Release(rec.Key); err != nil {
 				s.log.Error("releasing a stale claim", zap.Error(err))
 			}
 		case store.StateSubmitted:

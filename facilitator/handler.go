@@ -280,7 +280,7 @@ func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	status = SettleStatus(res)
-	if res.ErrorCode == x402.ErrorVerifyFailed && strings.HasPrefix(res.Message, string(x402.ReasonMalformedRequest)) {
+	if res.ErrorCode == x402.ErrorVerifyFailed && res.InvalidReason == x402.ReasonMalformedRequest {
 		status = http.StatusBadRequest
 	}
 	if status == http.StatusServiceUnavailable || status == http.StatusConflict {

@@ -38,7 +38,10 @@ func (e *env) fundPayer(tokens int64) devnet.Account {
 	e.t.Helper()
 	key, _ := crypto.GenerateKey()
 	a := devnet.Account{Key: key, Address: crypto.PubkeyToAddress(key.PublicKey)}
-	e.transfer(e.chain.Accounts[3].Key, a.Address, big.NewInt(1e18), nil, 1e9)
+	eth := e.transfer(e.chain.Accounts[3].Key, a.Address, big.NewInt(1e18), nil, 1e9)
+	if _, err := e.chain.Wait(context.Background(), eth.Hash()); err != nil {
+		e.t.Fatal(err)
+	}
 	tx := e.transfer(e.chain.Accounts[3].Key, e.chain.Token.Address, nil, contracts.NewDevUSD().PackTransfer(a.Address, big.NewInt(tokens)), 1e9)
 	if _, err := e.chain.Wait(context.Background(), tx.Hash()); err != nil {
 		e.t.Fatal(err)

@@ -140,10 +140,14 @@ func TestNotIncludedIsReleased(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &store.Record{Key: p.key, PayloadHash: p.hash, State: store.StateSubmitted, Scheme: x402.SchemeAANative, Network: e.network,
-		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount, UserOpHash: p.aa.UserOpHash, RequestHash: p.aa.RequestHash, TxHash: other.Hash()}
+	rec := &store.Record{Key: p.key, PayloadHash: p.hash, State: store.StateClaimed, Scheme: x402.SchemeAANative, Network: e.network,
+		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount, UserOpHash: p.aa.UserOpHash, RequestHash: p.aa.RequestHash}
 	if _, claimed, err := e.svc.store.Claim(*rec); err != nil || !claimed {
 		t.Fatalf("claim: %v %v", claimed, err)
+	}
+	rec.State, rec.TxHash = store.StateSubmitted, other.Hash()
+	if err := e.svc.store.Submit(rec); err != nil {
+		t.Fatal(err)
 	}
 	res := e.svc.finish(rec, receipt, "owner")
 	if res.Success || res.ErrorCode != x402.ErrorBundlerUnreachable {

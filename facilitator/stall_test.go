@@ -106,12 +106,21 @@ func TestReplacementIsRecorded(t *testing.T) {
 	old, repl := sign(1e9), sign(2e9)
 	rawOld, _ := old.MarshalBinary()
 	pending := store.Record{Key: common.Hash{1}, State: store.StateSubmitted, TxHash: old.Hash(), RawTx: rawOld, Amount: big.NewInt(1)}
-	final := store.Record{Key: common.Hash{2}, State: store.StateSettled, TxHash: old.Hash(), RawTx: rawOld, Amount: big.NewInt(1)}
+	final := store.Record{Key: common.Hash{2}, State: store.StateSubmitted, TxHash: old.Hash(), RawTx: rawOld, Amount: big.NewInt(1)}
 	for _, r := range []store.Record{pending, final} {
-		if _, ok, err := e.svc.store.Claim(r); err != nil || !ok {
+		claim := r
+		claim.State = store.StateClaimed
+		if _, ok, err := e.svc.store.Claim(claim); err != nil || !ok {
+			t.Fatal(err)
+		}
+		if err := e.svc.store.Submit(&r); err != nil {
 			t.Fatal(err)
 		}
 		e.svc.carries(old.Hash(), r.Key)
+	}
+	final.State, final.Response = store.StateSettled, &x402.SettleResponse{X402Version: 2, Success: true}
+	if err := e.svc.store.Finish(&final); err != nil {
+		t.Fatal(err)
 	}
 	if err := e.svc.replaced(old, repl); err != nil {
 		t.Fatal(err)

@@ -195,6 +195,10 @@ type SettleResponse struct {
 	ErrorCode ErrorCode `json:"errorCode,omitempty"`
 	// Message is a human-readable detail of ErrorCode.
 	Message string `json:"message,omitempty"`
+	// InvalidReason is the verification reason of a verify_failed answer,
+	// for the answer's HTTP status (malformed_request is 400). It is not on
+	// the wire: Message starts with it.
+	InvalidReason InvalidReason `json:"-"`
 }
 
 // settleFields has SettleResponse's fields without its methods.

@@ -52,7 +52,7 @@ func TestCloseWritesCheckedBackup(t *testing.T) {
 	s := open(t, path)
 	done := record(0xff)
 	done.State = StateSettled
-	if err := s.Put(&done); err != nil {
+	if err := s.put(&done); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

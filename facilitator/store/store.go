@@ -269,8 +269,10 @@ func (s *Store) Get(key common.Hash) (*Record, error) {
 	return rec, nil
 }
 
-// Put durably writes rec over the record of the same key.
-func (s *Store) Put(rec *Record) error {
+// put durably writes rec over the record of the same key, whatever its
+// state: the package's tests use it to lay out records. The facilitator
+// moves records only through the transitions in machine.go.
+func (s *Store) put(rec *Record) error {
 	raw, err := encode(rec)
 	if err != nil {
 		return err
@@ -280,25 +282,18 @@ func (s *Store) Put(rec *Record) error {
 	}); err != nil {
 		return fmt.Errorf("writing %s: %w", rec.Key, err)
 	}
+	s.cached(rec)
+	return nil
+}
+
+// cached keeps a final record in the cache, and drops any other.
+func (s *Store) cached(rec *Record) {
 	if rec.State.Final() {
 		cp := *rec
 		s.cache.Set(string(rec.Key[:]), &cp, 1)
 	} else {
 		s.cache.Del(string(rec.Key[:]))
 	}
-	return nil
-}
-
-// Delete removes the record of key, releasing a claim that never produced a
-// transaction.
-func (s *Store) Delete(key common.Hash) error {
-	s.cache.Del(string(key[:]))
-	if err := s.db.Batch(func(tx *bolt.Tx) error {
-		return tx.Bucket(settlementsBucket).Delete(key[:])
-	}); err != nil {
-		return fmt.Errorf("deleting %s: %w", key, err)
-	}
-	return nil
 }
 
 // Unfinished returns every record not in a final state: what a restart must

@@ -82,14 +82,14 @@ func TestRecordsSurviveReopen(t *testing.T) {
 	}
 	done.State = StateSettled
 	done.Response = &x402.SettleResponse{Success: true, X402Version: 2, Network: "eip155:31337", TransactionHash: "0xbb"}
-	if err := s.Put(&done); err != nil {
+	if err := s.put(&done); err != nil {
 		t.Fatal(err)
 	}
 	released := record(3)
 	if _, _, err := s.Claim(released); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Delete(released.Key); err != nil {
+	if err := s.Release(released.Key); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

@@ -1,0 +1,111 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/ethereum/go-ethereum/common"
+	bolt "go.etcd.io/bbolt"
+)
+
+// The settlement state machine, defined here and nowhere else:
+//
+//	(none) --Claim--> claimed --Submit--> submitted --Finish--> settled | failed
+//	                     |                   |  ^
+//	                     |                   +--+ Submit (signed again), Resubmit (fees replaced)
+//	                     +--Release--> (none) <--Release--+
+//
+// A record is claimed before anything is signed; submitted when its signed
+// transaction (or its operation, handed to an external bundler) is stored,
+// before broadcast; final once its transaction is mined. It is released
+// (deleted, so the payment may be settled again) only from claimed or
+// submitted, when nothing it sent can be mined. A settled record's
+// consumer is set once, by Consume. Each transition is one atomic write
+// that checks the stored state; any other change is ErrTransition. Claim
+// stores the record it is given (the facilitator claims with
+// StateClaimed; tests lay out other states with it).
+
+// ErrTransition is an illegal change of a settlement record's state.
+var ErrTransition = errors.New("illegal settlement state transition")
+
+// next lists the states a stored record may move to by a write.
+var next = map[State][]State{
+	StateClaimed:   {StateSubmitted},
+	StateSubmitted: {StateSubmitted, StateSettled, StateFailed},
+}
+
+// transition writes rec over its stored record if the stored record's
+// state may move to rec's.
+func (s *Store) transition(rec *Record) error {
+	raw, err := encode(rec)
+	if err != nil {
+		return err
+	}
+	err = s.db.Batch(func(tx *bolt.Tx) error {
+		b := tx.Bucket(settlementsBucket)
+		v := b.Get(rec.Key[:])
+		if v == nil {
+			return fmt.Errorf("%w: no record to move to %s", ErrTransition, rec.State)
+		}
+		stored, err := decode(v)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(next[stored.State], rec.State) {
+			return fmt.Errorf("%w: %s to %s", ErrTransition, stored.State, rec.State)
+		}
+		return b.Put(rec.Key[:], raw)
+	})
+	if err != nil {
+		return fmt.Errorf("moving %s: %w", rec.Key, err)
+	}
+	s.cached(rec)
+	return nil
+}
+
+// Submit durably records rec as submitted: its signed transaction (TxHash
+// and RawTx), or for an external bundler its operation (UserOpHash), is
+// stored before it is broadcast. The stored record must be claimed, or
+// submitted (a transaction signed again after its nonce was taken).
+func (s *Store) Submit(rec *Record) error {
+	if rec.State != StateSubmitted || (rec.TxHash == (common.Hash{}) && rec.UserOpHash == (common.Hash{})) {
+		return fmt.Errorf("%w: submitting %s needs state submitted and a transaction or operation", ErrTransition, rec.Key)
+	}
+	return s.transition(rec)
+}
+
+// Finish durably records the final outcome of a submitted settlement:
+// rec's state is settled or failed, with its response.
+func (s *Store) Finish(rec *Record) error {
+	if !rec.State.Final() || rec.Response == nil {
+		return fmt.Errorf("%w: finishing %s needs a final state and a response", ErrTransition, rec.Key)
+	}
+	return s.transition(rec)
+}
+
+// Release deletes a claimed or submitted record whose settlement sent
+// nothing that can be mined, so the payment can be settled by a later
+// attempt. A final record is never released; a missing one is fine.
+func (s *Store) Release(key common.Hash) error {
+	s.cache.Del(string(key[:]))
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		b := tx.Bucket(settlementsBucket)
+		v := b.Get(key[:])
+		if v == nil {
+			return nil
+		}
+		stored, err := decode(v)
+		if err != nil {
+			return err
+		}
+		if stored.State.Final() {
+			return fmt.Errorf("%w: releasing a %s record", ErrTransition, stored.State)
+		}
+		return b.Delete(key[:])
+	})
+	if err != nil {
+		return fmt.Errorf("releasing %s: %w", key, err)
+	}
+	return nil
+}
