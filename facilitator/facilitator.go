@@ -241,10 +241,15 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	return s, nil
 }
 
-// Close closes the store and the chain connection.
+// Close stops the service's background work (the bundler, the sender's
+// repair loop) and closes the store and the chain connection. No goroutine
+// of the service outlives it.
 func (s *Service) Close() error {
 	if s.external != nil {
 		s.external.Close()
+	}
+	if s.bundler != nil {
+		s.bundler.Close()
 	}
 	s.sender.Close()
 	s.rpc.Close()

@@ -89,6 +89,10 @@ type BuiltIn struct {
 	ep          *contracts.EntryPoint
 	noOverrides atomic.Bool
 	once        sync.Once
+	root        context.Context // cancelled by Close
+	stop        context.CancelFunc
+	wg          sync.WaitGroup // bundles being sent
+	closed      bool           // guarded by mu
 	mu          sync.Mutex
 	queue       []*entry
 	timer       *time.Timer
@@ -127,6 +131,7 @@ func (b *BuiltIn) init() {
 		if b.Logger == nil {
 			b.Logger = zap.NewNop()
 		}
+		b.root, b.stop = context.WithCancel(context.Background())
 	})
 }
 
@@ -139,6 +144,10 @@ func (b *BuiltIn) Submit(ctx context.Context, op contracts.UserOperation, persis
 	b.init()
 	e := &entry{op: op, persist: persist, done: make(chan submitted, 1)}
 	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil, fmt.Errorf("%w: the bundler is closed", ErrNotSent)
+	}
 	b.queue = append(b.queue, e)
 	switch {
 	case len(b.queue) >= b.MaxBundle:
@@ -146,9 +155,9 @@ func (b *BuiltIn) Submit(ctx context.Context, op contracts.UserOperation, persis
 			b.timer.Stop()
 			b.timer = nil
 		}
-		go b.send()
+		b.spawnLocked()
 	case len(b.queue) == 1:
-		b.timer = time.AfterFunc(b.MaxWait, b.send)
+		b.timer = time.AfterFunc(b.MaxWait, b.spawn)
 	}
 	b.mu.Unlock()
 	select {
@@ -159,6 +168,46 @@ func (b *BuiltIn) Submit(ctx context.Context, op contracts.UserOperation, persis
 	}
 }
 
+// spawn sends a bundle in a goroutine that Close waits for.
+func (b *BuiltIn) spawn() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.spawnLocked()
+}
+
+// spawnLocked is spawn with b.mu held.
+func (b *BuiltIn) spawnLocked() {
+	if b.closed {
+		return
+	}
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		b.send()
+	}()
+}
+
+// Close stops the bundler: operations still queued fail with ErrNotSent
+// (nothing of them went out), a bundle being sent is cancelled, and Close
+// returns once no goroutine of the bundler runs.
+func (b *BuiltIn) Close() {
+	b.init()
+	b.mu.Lock()
+	b.closed = true
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	queued := b.queue
+	b.queue = nil
+	b.mu.Unlock()
+	for _, e := range queued {
+		e.done <- submitted{err: fmt.Errorf("%w: the bundler is closed", ErrNotSent)}
+	}
+	b.stop()
+	b.wg.Wait()
+}
+
 // send builds, persists and broadcasts one bundle of the queued operations.
 func (b *BuiltIn) send() {
 	b.flush.Lock()
@@ -167,7 +216,7 @@ func (b *BuiltIn) send() {
 	batch := b.queue
 	if len(batch) > b.MaxBundle {
 		batch, b.queue = batch[:b.MaxBundle], batch[b.MaxBundle:]
-		go b.send()
+		b.spawnLocked()
 	} else {
 		b.queue = nil
 	}
@@ -176,7 +225,7 @@ func (b *BuiltIn) send() {
 	if len(batch) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(b.root, time.Minute)
 	defer cancel()
 	beneficiary := b.Sender.Address()
 	for len(batch) > 0 {
@@ -211,9 +260,15 @@ func (b *BuiltIn) send() {
 			// the rest back at the front of the queue.
 			half := len(batch) / 2
 			b.mu.Lock()
-			b.queue = append(append([]*entry(nil), batch[half:]...), b.queue...)
+			if b.closed {
+				for _, e := range batch[half:] {
+					e.done <- submitted{err: fmt.Errorf("%w: the bundler is closed", ErrNotSent)}
+				}
+			} else {
+				b.queue = append(append([]*entry(nil), batch[half:]...), b.queue...)
+				b.spawnLocked()
+			}
 			b.mu.Unlock()
-			go b.send()
 			batch = batch[:half]
 			continue
 		}
