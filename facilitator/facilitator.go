@@ -65,7 +65,12 @@ type Config struct {
 	SettlerKey *ecdsa.PrivateKey
 	// Assets are the allowlisted tokens of the exact scheme.
 	Assets []Asset
-	// StorePath is the bbolt file of settlement records.
+	// Records are the settlement records, injected by the owner of the
+	// store (the Caddy app), which also closes them. Nil opens the bbolt
+	// file at StorePath, which the service then owns.
+	Records store.Settlements
+	// StorePath is the bbolt file of settlement records, when Records is
+	// nil.
 	StorePath string
 	// ReceiptTimeout is how long Settle waits for a receipt before answering
 	// receipt_timeout (the record stays pending); default 30 s.
@@ -117,7 +122,7 @@ func (c Config) Validate() error {
 	if len(c.Assets) == 0 {
 		errs = append(errs, errors.New("no assets are allowlisted"))
 	}
-	if c.StorePath == "" {
+	if c.StorePath == "" && c.Records == nil {
 		errs = append(errs, errors.New("store path is missing"))
 	}
 	if c.ReceiptTimeout < 0 || c.RPCTimeout < 0 {
@@ -132,7 +137,8 @@ type Service struct {
 	chainID  *big.Int
 	rpc      *rpc.Client
 	eth      *ethclient.Client
-	store    *store.Store
+	store    store.Settlements
+	owned    *store.Store // the store file the service opened, or nil
 	sender   *sender.Sender
 	exact    *exact.Scheme
 	aa       *aanative.Scheme
@@ -204,14 +210,20 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		client.Close()
 		return nil, err
 	}
-	st, err := store.Open(store.Config{Path: cfg.StorePath})
-	if err != nil {
-		snd.Close()
-		client.Close()
-		return nil, err
+	var (
+		st    store.Settlements = cfg.Records
+		owned *store.Store
+	)
+	if st == nil {
+		if owned, err = store.Open(store.Config{Path: cfg.StorePath}); err != nil {
+			snd.Close()
+			client.Close()
+			return nil, err
+		}
+		st = owned
 	}
 	s = &Service{
-		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: st, sender: snd, exact: ex, log: log, payers: ledger,
+		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: st, owned: owned, sender: snd, exact: ex, log: log, payers: ledger,
 		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
 	}
 	if a := cfg.AANative; a != nil {
@@ -224,15 +236,13 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			ChainID: chainID, EntryPoint: a.EntryPoint, Factory: a.Factory, Settlement: a.Settlement, Paymaster: a.Paymaster,
 			Assets: assets, Chain: client, Committed: ledger.committed, Now: cfg.Now,
 		}); err != nil {
-			st.Close()
-			client.Close()
+			s.Close()
 			return nil, err
 		}
 		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler")}
 		if a.BundlerURL != "" {
 			if s.external, err = bundler.Dial(ctx, a.BundlerURL, a.EntryPoint); err != nil {
-				st.Close()
-				client.Close()
+				s.Close()
 				return nil, err
 			}
 		}
@@ -253,7 +263,10 @@ func (s *Service) Close() error {
 	}
 	s.sender.Close()
 	s.rpc.Close()
-	return s.store.Close()
+	if s.owned != nil {
+		return s.owned.Close()
+	}
+	return nil
 }
 
 // carries records that the unfinished transaction hash carries the
@@ -963,7 +976,8 @@ func (s *Service) reconcile(ctx context.Context) {
 	}
 }
 
-// Store is the facilitator's store file, where other services keep their
-// state beside the settlements in named buckets (the paymaster's keys, the
-// /api/v1 records and faucet times).
-func (s *Service) Store() *store.Store { return s.store }
+// Store is the store file the service opened (Config.StorePath), where
+// other services keep their state beside the settlements in named buckets
+// (the paymaster's keys, the /api/v1 records and faucet times); nil when
+// the records were injected (Config.Records), whose owner has the file.
+func (s *Service) Store() *store.Store { return s.owned }

@@ -1,0 +1,34 @@
+package store
+
+import "github.com/ethereum/go-ethereum/common"
+
+// Settlements is the durable record of settlements: the seam every backend
+// implements (the bbolt Store here; PostgreSQL for fleets). Its
+// transitions are the state machine of machine.go, and storetest.Run is the
+// conformance suite a backend must pass: exclusive claims under
+// concurrency, legal and illegal transitions, one finish and one consumer
+// per payment, and records that survive a reopen.
+type Settlements interface {
+	// Claim takes rec.Key for rec if no record holds it: (rec, true).
+	// Otherwise it returns the record that holds it and false.
+	Claim(rec Record) (*Record, bool, error)
+	// Get returns the record of key, or nil.
+	Get(key common.Hash) (*Record, error)
+	// Submit moves a claimed (or submitted) record to submitted, with its
+	// transaction or operation stored before broadcast.
+	Submit(rec *Record) error
+	// Resubmit replaces a submitted record's transaction old with
+	// replacement, if it still holds old.
+	Resubmit(key, old, replacement common.Hash, raw []byte) (bool, error)
+	// Finish moves a submitted record to settled or failed.
+	Finish(rec *Record) error
+	// Release deletes a claimed or submitted record.
+	Release(key common.Hash) error
+	// Consume makes owner the consumer of a settled record if it has none,
+	// and reports whether owner is its consumer.
+	Consume(key common.Hash, owner string) (*Record, bool, error)
+	// Unfinished lists the records that are not final.
+	Unfinished() ([]*Record, error)
+}
+
+var _ Settlements = (*Store)(nil)

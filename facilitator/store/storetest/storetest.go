@@ -1,0 +1,263 @@
+// Package storetest is the conformance suite of settlement stores: every
+// backend of store.Settlements must pass Run. It checks what the money
+// rules rest on: a replay key is claimed once under concurrency, records
+// move only along the state machine, a payment is finished once and
+// consumed by one owner, and records survive a reopen.
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Backend opens the store under test. Open returns a fresh, empty store
+// for one test; Reopen closes s and opens the same data again (a
+// restart), and may be nil for a backend that cannot.
+type Backend struct {
+	Open   func(t *testing.T) store.Settlements
+	Reopen func(t *testing.T, s store.Settlements) store.Settlements
+}
+
+func record(key byte) store.Record {
+	now := time.Unix(1_800_000_000, 0).UTC()
+	return store.Record{
+		Key: common.Hash{key}, PayloadHash: common.Hash{0xee, key}, State: store.StateClaimed,
+		Scheme: x402.SchemeExact, Network: "eip155:31337",
+		Payer: common.Address{1}, PayTo: common.Address{2}, Asset: common.Address{3}, Amount: big.NewInt(10_000),
+		Created: now, Updated: now,
+	}
+}
+
+func submitted(r store.Record, tx byte) store.Record {
+	r.State, r.TxHash, r.RawTx = store.StateSubmitted, common.Hash{tx}, []byte{tx}
+	return r
+}
+
+func settled(r store.Record) store.Record {
+	r.State = store.StateSettled
+	r.Response = &x402.SettleResponse{X402Version: 2, Success: true, Network: r.Network, TransactionHash: r.TxHash.Hex()}
+	return r
+}
+
+// Run runs the suite against b.
+func Run(t *testing.T, b Backend) {
+	t.Run("claims are exclusive under concurrency", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		var (
+			wg      sync.WaitGroup
+			mu      sync.Mutex
+			winners int
+		)
+		for i := range 50 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := record(7)
+				r.PayloadHash = common.Hash{byte(i)}
+				got, ok, err := s.Claim(r)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if ok {
+					winners++
+				} else if got == nil || got.Key != r.Key {
+					t.Errorf("a lost claim returned %+v", got)
+				}
+			}()
+		}
+		wg.Wait()
+		if winners != 1 {
+			t.Fatalf("%d claims of one key won, want 1", winners)
+		}
+	})
+
+	t.Run("the state machine", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		illegal := func(what string, err error) {
+			t.Helper()
+			if !errors.Is(err, store.ErrTransition) {
+				t.Errorf("%s: %v, want ErrTransition", what, err)
+			}
+		}
+		r := record(1)
+		mustClaim(t, s, r)
+		f := settled(submitted(r, 1))
+		illegal("claimed → settled", s.Finish(&f))
+		sub := submitted(r, 1)
+		must(t, s.Submit(&sub))
+		again := submitted(r, 2)
+		must(t, s.Submit(&again)) // signed again after its nonce was taken
+		if ok, err := s.Resubmit(r.Key, common.Hash{1}, common.Hash{3}, []byte{3}); err != nil || ok {
+			t.Errorf("resubmit of a transaction the record no longer holds: %v %v", ok, err)
+		}
+		if ok, err := s.Resubmit(r.Key, common.Hash{2}, common.Hash{3}, []byte{3}); err != nil || !ok {
+			t.Errorf("resubmit: %v %v", ok, err)
+		}
+		if got := get(t, s, r.Key); got.TxHash != (common.Hash{3}) || string(got.RawTx) != "\x03" {
+			t.Errorf("after resubmit: %+v", got)
+		}
+		fin := settled(submitted(r, 3))
+		must(t, s.Finish(&fin))
+		illegal("settled → submitted", s.Submit(&sub))
+		illegal("settled → released", s.Release(r.Key))
+		if ok, _ := s.Resubmit(r.Key, common.Hash{3}, common.Hash{4}, nil); ok {
+			t.Error("resubmitted a final record")
+		}
+		if got := get(t, s, r.Key); got.State != store.StateSettled || got.Response == nil || !got.Response.Success {
+			t.Errorf("the final record: %+v", got)
+		}
+
+		c := record(2)
+		mustClaim(t, s, c)
+		must(t, s.Release(c.Key))
+		if got := get(t, s, c.Key); got != nil {
+			t.Errorf("a released claim stays: %+v", got)
+		}
+		must(t, s.Release(c.Key)) // releasing nothing is fine
+		d := record(3)
+		mustClaim(t, s, d)
+		ds := submitted(d, 9)
+		must(t, s.Submit(&ds))
+		must(t, s.Release(d.Key))
+		n := submitted(record(4), 1)
+		illegal("submit without a claim", s.Submit(&n))
+	})
+
+	t.Run("one finish and one consumer per payment", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		r := record(5)
+		mustClaim(t, s, r)
+		sub := submitted(r, 5)
+		must(t, s.Submit(&sub))
+		var (
+			wg                  sync.WaitGroup
+			mu                  sync.Mutex
+			finished, consumers int
+		)
+		for i := range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f := settled(sub)
+				err := s.Finish(&f)
+				if err != nil && !errors.Is(err, store.ErrTransition) {
+					t.Error(err)
+				}
+				_, ok, cerr := s.Consume(r.Key, fmt.Sprint("owner-", i))
+				if cerr != nil {
+					t.Error(cerr)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if err == nil {
+					finished++
+				}
+				if ok {
+					consumers++
+				}
+			}()
+		}
+		wg.Wait()
+		if finished != 1 || consumers != 1 {
+			t.Fatalf("%d finishes and %d consumers of one payment, want 1 and 1", finished, consumers)
+		}
+		got := get(t, s, r.Key)
+		if _, ok, _ := s.Consume(r.Key, got.Consumer); !ok {
+			t.Error("the consumer's retry is refused")
+		}
+		p := record(6)
+		mustClaim(t, s, p)
+		if _, ok, _ := s.Consume(p.Key, "owner"); ok {
+			t.Error("consumed a record that is not settled")
+		}
+	})
+
+	t.Run("unfinished lists what a restart must reconcile", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		a, c, d := record(10), record(11), record(12)
+		for _, r := range []store.Record{a, c, d} {
+			mustClaim(t, s, r)
+		}
+		cs, ds := submitted(c, 11), submitted(d, 12)
+		must(t, s.Submit(&cs))
+		must(t, s.Submit(&ds))
+		df := settled(ds)
+		must(t, s.Finish(&df))
+		recs, err := s.Unfinished()
+		must(t, err)
+		states := map[common.Hash]store.State{}
+		for _, r := range recs {
+			states[r.Key] = r.State
+		}
+		if len(states) != 2 || states[a.Key] != store.StateClaimed || states[c.Key] != store.StateSubmitted {
+			t.Fatalf("unfinished: %v", states)
+		}
+	})
+
+	if b.Reopen != nil {
+		t.Run("records survive a reopen", func(t *testing.T) {
+			t.Parallel()
+			s := b.Open(t)
+			p, f := record(20), record(21)
+			mustClaim(t, s, p)
+			mustClaim(t, s, f)
+			ps, fs := submitted(p, 20), submitted(f, 21)
+			must(t, s.Submit(&ps))
+			must(t, s.Submit(&fs))
+			ff := settled(fs)
+			must(t, s.Finish(&ff))
+			if _, ok, _ := s.Consume(f.Key, "owner"); !ok {
+				t.Fatal("consume")
+			}
+			s = b.Reopen(t, s)
+			if got := get(t, s, p.Key); got == nil || got.State != store.StateSubmitted || got.TxHash != (common.Hash{20}) || string(got.RawTx) != "\x14" {
+				t.Fatalf("the pending record after a reopen: %+v", got)
+			}
+			if got := get(t, s, f.Key); got == nil || got.State != store.StateSettled || got.Consumer != "owner" || !got.Response.Success {
+				t.Fatalf("the settled record after a reopen: %+v", got)
+			}
+			if _, ok, _ := s.Claim(record(20)); ok {
+				t.Fatal("a reopened store let a held key be claimed again")
+			}
+		})
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustClaim(t *testing.T, s store.Settlements, r store.Record) {
+	t.Helper()
+	if _, ok, err := s.Claim(r); err != nil || !ok {
+		t.Fatalf("claim %s: %v %v", r.Key, ok, err)
+	}
+}
+
+func get(t *testing.T, s store.Settlements, key common.Hash) *store.Record {
+	t.Helper()
+	r, err := s.Get(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
