@@ -1,0 +1,132 @@
+package facilitator
+
+import (
+	"errors"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// finish records the outcome of a mined settlement and returns its response.
+// A success is handed to owner, the settle that waited for it; "" (start-up
+// reconciliation) leaves it for the payment's next settle.
+func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string) *x402.SettleResponse {
+	// The receipt may be of a replacement of the stored transaction.
+	s.done(rec.TxHash, rec.Key)
+	s.done(receipt.TxHash, rec.Key)
+	rec.TxHash = receipt.TxHash
+	resp, v := s.outcome(rec, receipt)
+	if v == verdictNotIncluded {
+		// Nothing happened to the payment: the bundle went without it (the
+		// EntryPoint dropped it, or the bundle reverted). Its payer did not
+		// pay, so it is released for a retry rather than failed for good.
+		s.payers.release(rec.Key)
+		if err := s.store.Release(rec.Key); err != nil {
+			s.log.Error("releasing an operation its bundle left out", zap.Stringer("key", rec.Key), zap.Error(err))
+		}
+		resp.ErrorCode, resp.Message = x402.ErrorBundlerUnreachable, "the bundle was mined without the operation; retry with the same payment"
+		return resp
+	}
+	rec.State, rec.Response, rec.Updated = store.StateFailed, resp, s.cfg.Now().UTC()
+	if resp.Success {
+		rec.State, rec.Consumer = store.StateSettled, owner
+	}
+	if v == verdictReverted {
+		// The payer emptied its balance or used its authorization between
+		// verification and inclusion, at the settler's or the paymaster's
+		// cost: it waits in the penalty box.
+		s.payers.reverted(rec.Payer, s.cfg.Now())
+	}
+	s.payers.release(rec.Key)
+	err := s.store.Finish(rec)
+	switch {
+	case errors.Is(err, store.ErrTransition):
+		// Another settle of the payment finished it first: its record,
+		// and its consumer, stand.
+		if stored, gerr := s.store.Get(rec.Key); gerr == nil && stored != nil && stored.State.Final() {
+			if stored.State == store.StateSettled && stored.Consumer != owner {
+				return s.outcomeReplay(stored)
+			}
+			return stored.Response
+		}
+		s.log.Error("finishing a settlement", zap.Stringer("tx", rec.TxHash), zap.Error(err))
+	case err != nil:
+		// The chain holds the truth; the next duplicate reconciles again.
+		s.log.Error("storing a settlement outcome", zap.Stringer("tx", rec.TxHash), zap.Error(err))
+	}
+	return resp
+}
+
+// outcomeReplay is the answer to a settle that finished a payment another
+// settle had already finished and consumed.
+func (s *Service) outcomeReplay(rec *store.Record) *x402.SettleResponse {
+	return &x402.SettleResponse{X402Version: x402.Version, Network: rec.Network, Scheme: rec.Scheme, Payer: rec.Payer.Hex(),
+		ErrorCode: x402.ErrorVerifyFailed, Message: string(x402.ReasonReplay) + ": this payment already paid for a response"}
+}
+
+// verdict is what a mined settlement transaction means for its payment.
+type verdict int
+
+const (
+	// verdictFinal: settled, or failed through no act of the payer's.
+	verdictFinal verdict = iota
+	// verdictReverted: the payment's own execution reverted on chain.
+	verdictReverted
+	// verdictNotIncluded: the bundle was mined without the operation.
+	verdictNotIncluded
+)
+
+// outcome reads a receipt: the settlement counts only if it succeeded and
+// the asset logged the transfer from payer to payTo of the amount.
+func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (*x402.SettleResponse, verdict) {
+	r := &x402.SettleResponse{
+		X402Version: x402.Version, Scheme: rec.Scheme, Network: rec.Network,
+		TransactionHash: receipt.TxHash.Hex(), Payer: rec.Payer.Hex(),
+		Amount: rec.Amount.String(), Asset: rec.Asset.Hex(),
+	}
+	if rec.Scheme == x402.SchemeAANative {
+		r.UserOpHash, r.RequestHash = rec.UserOpHash.Hex(), rec.RequestHash.Hex()
+		op, found := bundler.Outcome(receipt, rec.UserOpHash)
+		switch {
+		case !found:
+			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the bundle was mined without the operation"
+			return r, verdictNotIncluded
+		case !op.Success:
+			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the UserOperation reverted: "+bundler.DecodeRevert(op.RevertReason)
+			return r, verdictReverted
+		}
+	}
+	if receipt.Status != types.ReceiptStatusSuccessful {
+		r.ErrorCode, r.Message = x402.ErrorVerifyFailed, "invalid_inner_payload: the settlement transaction reverted on chain"
+		return r, verdictReverted
+	}
+	if !hasTransfer(receipt, rec) {
+		r.ErrorCode, r.Message = x402.ErrorInternal, "the settlement transaction did not log the transfer"
+		return r, verdictFinal
+	}
+	r.Success = true
+	return r, verdictFinal
+}
+
+// transferTopic is keccak256("Transfer(address,address,uint256)").
+var transferTopic = common.HexToHash("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef")
+
+func hasTransfer(receipt *types.Receipt, rec *store.Record) bool {
+	for _, l := range receipt.Logs {
+		if l.Address != rec.Asset || len(l.Topics) != 3 || l.Topics[0] != transferTopic {
+			continue
+		}
+		if common.BytesToAddress(l.Topics[1][:]) == rec.Payer &&
+			common.BytesToAddress(l.Topics[2][:]) == rec.PayTo &&
+			new(big.Int).SetBytes(l.Data).Cmp(rec.Amount) == 0 {
+			return true
+		}
+	}
+	return false
+}

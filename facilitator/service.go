@@ -1,0 +1,305 @@
+// Package facilitator verifies and settles x402 payments: the service behind
+// the spec's /health, /supported, /verify and /settle.
+//
+// [Service] does the work in process; [Handler] serves it over HTTP; and
+// [Client] speaks that HTTP and has the same methods, so a merchant's
+// middleware can use an embedded facilitator or a remote one alike.
+//
+// Settlement is idempotent per replay key and safe across restarts. The key
+// is claimed durably before anything is broadcast, the signed transaction is
+// stored before it is sent, and on start-up every unfinished record is
+// reconciled against the chain. A duplicate settle returns the original
+// receipt. A concurrent duplicate gets in_flight. A settlement whose outcome
+// is not yet known is reported as transient (503), never as a failure, so
+// that a payer is never asked to pay twice.
+package facilitator
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
+	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
+	"github.com/caddy-x402/caddy-x402/facilitator/exact"
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// ServiceName is the service field of /health.
+const ServiceName = "caddy-x402-facilitator"
+
+// Version is the facilitator's version, reported by /health.
+var Version = "v0.1.0-dev"
+
+// Asset is an allowlisted token.
+type Asset = exact.Asset
+
+// Config configures a Service.
+type Config struct {
+	// Network is the CAIP-2 id of the chain, such as "eip155:8453". The RPC
+	// must serve that chain.
+	Network string
+	// RPCURL is the chain's JSON-RPC endpoint.
+	RPCURL string
+	// SettlerKey signs settlement transactions and pays their gas. It is
+	// never logged or returned.
+	SettlerKey *ecdsa.PrivateKey
+	// Assets are the allowlisted tokens of the exact scheme.
+	Assets []Asset
+	// Records are the settlement records, injected by the owner of the
+	// store (the Caddy app), which also closes them. Nil opens the bbolt
+	// file at StorePath, which the service then owns.
+	Records store.Settlements
+	// StorePath is the bbolt file of settlement records, when Records is
+	// nil.
+	StorePath string
+	// ReceiptTimeout is how long Settle waits for a receipt before answering
+	// receipt_timeout (the record stays pending); default 30 s.
+	ReceiptTimeout time.Duration
+	// RPCTimeout bounds each verification's chain reads; default 10 s.
+	RPCTimeout time.Duration
+	// AANative enables the aa-native scheme; nil leaves it off.
+	AANative *AANative
+	// Offers are the payments this server's paywalls ask for: /sponsor
+	// sponsors only settlements that pay one of them. Nil sponsors none.
+	Offers Offers
+	// Logger receives diagnostics; nil logs nothing.
+	Logger *zap.Logger
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// AANative configures the aa-native scheme. Its assets are Config.Assets.
+type AANative struct {
+	// EntryPoint, Factory, Settlement and Paymaster are the contracts.
+	EntryPoint, Factory, Settlement, Paymaster common.Address
+	// Sponsor forwards sponsorship requests to the paymaster with the
+	// facilitator's server-side key; nil turns /sponsor off.
+	Sponsor Sponsor
+	// SponsorLimits bound anonymous sponsorship through /sponsor; zero
+	// values take the defaults.
+	SponsorLimits SponsorLimits
+	// MaxBundle and BundleWait shape the built-in bundler's bundles;
+	// defaults 50 operations and 50 ms.
+	MaxBundle  int
+	BundleWait time.Duration
+	// BundlerURL, if set, submits operations to that external ERC-4337
+	// bundler (ERC-7769 JSON-RPC) instead of the built-in one.
+	BundlerURL string
+}
+
+// Validate reports what is wrong with the configuration.
+func (c Config) Validate() error {
+	var errs []error
+	if _, err := x402.ParseNetwork(c.Network); err != nil {
+		errs = append(errs, err)
+	}
+	if c.RPCURL == "" {
+		errs = append(errs, errors.New("RPC URL is missing"))
+	}
+	if c.SettlerKey == nil {
+		errs = append(errs, errors.New("settler key is missing"))
+	}
+	if len(c.Assets) == 0 {
+		errs = append(errs, errors.New("no assets are allowlisted"))
+	}
+	if c.StorePath == "" && c.Records == nil {
+		errs = append(errs, errors.New("store path is missing"))
+	}
+	if c.ReceiptTimeout < 0 || c.RPCTimeout < 0 {
+		errs = append(errs, errors.New("timeouts must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// Service is an in-process facilitator. It is safe for concurrent use.
+type Service struct {
+	cfg      Config
+	chainID  *big.Int
+	rpc      *rpc.Client
+	eth      *ethclient.Client
+	store    store.Settlements
+	owned    *store.Store // the store file the service opened, or nil
+	sender   *sender.Sender
+	exact    *exact.Scheme
+	aa       *aanative.Scheme
+	bundler  *bundler.BuiltIn
+	external *bundler.External
+	log      *zap.Logger
+
+	sponsors sponsorBudget
+	payers   *payers
+
+	mu       sync.Mutex
+	inFlight map[common.Hash]struct{}
+	// txKeys are the settlements each unfinished transaction carries (a
+	// bundle carries several), so a replacement is recorded in all.
+	txKeys map[common.Hash][]common.Hash
+}
+
+// New connects to the chain, checks that it is the configured network,
+// opens the store and reconciles unfinished settlements.
+func New(ctx context.Context, cfg Config) (*Service, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("facilitator config: %w", err)
+	}
+	if cfg.ReceiptTimeout == 0 {
+		cfg.ReceiptTimeout = 30 * time.Second
+	}
+	if cfg.RPCTimeout == 0 {
+		cfg.RPCTimeout = 10 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	id, _ := x402.ParseNetwork(cfg.Network)
+	chainID := new(big.Int).SetUint64(id)
+
+	client, err := rpc.DialContext(ctx, cfg.RPCURL)
+	if err != nil {
+		return nil, fmt.Errorf("dialing the chain: %w", err)
+	}
+	eth := ethclient.NewClient(client)
+	checkCtx, cancel := context.WithTimeout(ctx, cfg.RPCTimeout)
+	got, err := eth.ChainID(checkCtx)
+	cancel()
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("reading the chain id: %w", err)
+	}
+	if got.Cmp(chainID) != 0 {
+		client.Close()
+		return nil, fmt.Errorf("the RPC serves chain %s, but the network is %s", got, cfg.Network)
+	}
+	ledger := new(payers)
+	ex, err := exact.New(exact.Config{ChainID: chainID, Assets: cfg.Assets, Chain: client, Now: cfg.Now, Committed: ledger.committed})
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	// The sender replaces a stuck transaction (higher fees, same nonce) and
+	// tells the service first, which records it in every settlement the
+	// transaction carries; s is set before anything is sent.
+	var s *Service
+	snd, err := sender.New(sender.Config{Backend: eth, Batcher: client, Key: cfg.SettlerKey, ChainID: chainID, Logger: log,
+		Replace: func(old, replacement *types.Transaction) error { return s.replaced(old, replacement) }})
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	var (
+		st    store.Settlements = cfg.Records
+		owned *store.Store
+	)
+	if st == nil {
+		if owned, err = store.Open(store.Config{Path: cfg.StorePath}); err != nil {
+			snd.Close()
+			client.Close()
+			return nil, err
+		}
+		st = owned
+	}
+	s = &Service{
+		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: st, owned: owned, sender: snd, exact: ex, log: log, payers: ledger,
+		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
+	}
+	if a := cfg.AANative; a != nil {
+		a.SponsorLimits.defaults()
+		assets := make([]common.Address, len(cfg.Assets))
+		for i, as := range cfg.Assets {
+			assets[i] = as.Address
+		}
+		if s.aa, err = aanative.New(aanative.Config{
+			ChainID: chainID, EntryPoint: a.EntryPoint, Factory: a.Factory, Settlement: a.Settlement, Paymaster: a.Paymaster,
+			Assets: assets, Chain: client, Committed: ledger.committed, Now: cfg.Now,
+		}); err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler")}
+		if a.BundlerURL != "" {
+			if s.external, err = bundler.Dial(ctx, a.BundlerURL, a.EntryPoint); err != nil {
+				s.Close()
+				return nil, err
+			}
+		}
+	}
+	s.reconcile(ctx)
+	return s, nil
+}
+
+// Close stops the service's background work (the bundler, the sender's
+// repair loop) and closes the store and the chain connection. No goroutine
+// of the service outlives it.
+func (s *Service) Close() error {
+	if s.external != nil {
+		s.external.Close()
+	}
+	if s.bundler != nil {
+		s.bundler.Close()
+	}
+	s.sender.Close()
+	s.rpc.Close()
+	if s.owned != nil {
+		return s.owned.Close()
+	}
+	return nil
+}
+
+// Settler is the address that submits settlements and pays their gas.
+func (s *Service) Settler() common.Address { return s.sender.Address() }
+
+// Health reports the service's status: ok when the chain answers.
+func (s *Service) Health(ctx context.Context) (*x402.Health, error) {
+	h := &x402.Health{Status: "ok", Network: s.cfg.Network, Service: ServiceName, Version: Version}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if _, err := s.eth.BlockNumber(ctx); err != nil {
+		h.Status = "unavailable"
+		return h, fmt.Errorf("chain unreachable: %w", err)
+	}
+	return h, nil
+}
+
+// Supported lists what this facilitator settles, in the spec's form and
+// upstream's.
+func (s *Service) Supported(context.Context) (*x402.Supported, error) {
+	assets := make([]string, 0, len(s.cfg.Assets))
+	for _, a := range s.cfg.Assets {
+		assets = append(assets, a.Address.Hex())
+	}
+	sup := &x402.Supported{
+		X402Version: x402.Version,
+		Schemes:     []x402.SupportedScheme{{Scheme: x402.SchemeExact, Networks: []string{s.cfg.Network}, Assets: assets}},
+		Kinds:       []x402.SupportedKind{{X402Version: x402.Version, Scheme: x402.SchemeExact, Network: s.cfg.Network}},
+		Extensions:  []string{},
+		Signers:     map[string][]string{"eip155:*": {s.sender.Address().Hex()}},
+	}
+	if s.aa != nil {
+		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: x402.SchemeAANative, Networks: []string{s.cfg.Network}, Assets: assets})
+		sup.Kinds = append(sup.Kinds, x402.SupportedKind{X402Version: x402.Version, Scheme: x402.SchemeAANative, Network: s.cfg.Network, Extra: s.aa.Extra("")})
+	}
+	return sup, nil
+}
+
+// Store is the store file the service opened (Config.StorePath), where
+// other services keep their state beside the settlements in named buckets
+// (the paymaster's keys, the /api/v1 records and faucet times); nil when
+// the records were injected (Config.Records), whose owner has the file.
+func (s *Service) Store() *store.Store { return s.owned }

@@ -1,0 +1,319 @@
+package facilitator
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"slices"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// failure builds a settle response with an error code.
+func (s *Service) failure(code x402.ErrorCode, message string, p *payment) *x402.SettleResponse {
+	r := &x402.SettleResponse{X402Version: x402.Version, Network: s.cfg.Network, ErrorCode: code, Message: message}
+	if p != nil {
+		r.Scheme, r.Payer = p.scheme, p.payer.Hex()
+		if p.aa != nil {
+			r.UserOpHash, r.RequestHash = p.aa.UserOpHash.Hex(), p.aa.RequestHash.Hex()
+		}
+	}
+	return r
+}
+
+// Settle verifies a payment and settles it on chain, idempotently per replay
+// key. The answer is always a response; its error code says what happened.
+// The error is always nil: it is there so that Service and Client share a
+// method set.
+//
+// The receipt of a settled payment is handed to one settle only: the first
+// to be answered with it, named by the idempotency key in ctx (see
+// [x402.WithIdempotencyKey]), and to that settle's retries. Any other
+// settle presenting the payment gets replay, so one payment buys one
+// response. A settle without a key is its own owner and cannot be retried.
+func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error) {
+	p, err := s.decode(req)
+	if err != nil {
+		return s.verifyFailed(err, nil), nil
+	}
+	p.owner = settleOwner(ctx)
+	if !s.enter(p.key) {
+		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
+	}
+	defer s.leave(p.key)
+
+	rec, err := s.store.Get(p.key)
+	if err != nil {
+		s.log.Error("reading the store", zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p), nil
+	}
+	if rec != nil {
+		if rec.PayloadHash != p.hash {
+			return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "this authorization was already submitted for other requirements, or another payment used its nonce"), p), nil
+		}
+		switch rec.State {
+		case store.StateSettled:
+			return s.handOver(p), nil
+		case store.StateFailed:
+			return rec.Response, nil // the original answer; nothing was paid
+		case store.StateSubmitted:
+			return s.resume(ctx, req, p, rec), nil
+		}
+		// A claim left by a process that stopped before signing: nothing
+		// was broadcast, so settle afresh under the same claim.
+		s.payers.reserve(p.key, p.payer, p.asset, p.amount)
+		return s.submit(ctx, req, p, rec), nil
+	}
+
+	// The payer's payments are verified and reserved one at a time, so
+	// that what its other settlements in flight will take is counted
+	// against its balance before anything is broadcast.
+	unlock := s.payers.lock(p.payer, p.asset)
+	if err := s.verifyScheme(ctx, req, p); err != nil {
+		unlock()
+		return s.verifyFailed(err, p), nil
+	}
+	s.payers.reserve(p.key, p.payer, p.asset, p.amount)
+	unlock()
+	now := s.cfg.Now().UTC()
+	rec = &store.Record{
+		Key: p.key, PayloadHash: p.hash, State: store.StateClaimed,
+		Scheme: p.scheme, Network: s.cfg.Network,
+		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount,
+		Created: now, Updated: now,
+	}
+	if p.aa != nil {
+		rec.UserOpHash, rec.RequestHash = p.aa.UserOpHash, p.aa.RequestHash
+	}
+	existing, claimed, err := s.store.Claim(*rec)
+	if err != nil {
+		s.payers.release(p.key)
+		s.log.Error("claiming a replay key", zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p), nil
+	}
+	if !claimed {
+		s.payers.release(p.key)
+		// Another process sharing the store claimed it between our read and
+		// our claim.
+		switch {
+		case existing.PayloadHash != p.hash:
+		case existing.State == store.StateSettled:
+			return s.handOver(p), nil
+		case existing.State == store.StateFailed:
+			return existing.Response, nil
+		}
+		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
+	}
+	return s.submit(ctx, req, p, rec), nil
+}
+
+// verifyFailed maps a verification error to a settle response.
+func (s *Service) verifyFailed(err error, p *payment) *x402.SettleResponse {
+	var xe *x402.Error
+	if errors.As(err, &xe) {
+		r := s.failure(x402.ErrorVerifyFailed, xe.Error(), p)
+		r.InvalidReason = xe.Reason
+		return r
+	}
+	s.log.Warn("settle: verification could not complete", zap.Error(err))
+	return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+}
+
+// settleOwner names the owner of a settle: a digest of its idempotency
+// key, or a random name for a settle without one.
+func settleOwner(ctx context.Context) string {
+	if k := x402.IdempotencyKey(ctx); k != "" {
+		sum := sha256.Sum256([]byte(k))
+		return hex.EncodeToString(sum[:])
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	return "anonymous:" + hex.EncodeToString(b[:])
+}
+
+// handOver answers a settle of a payment that is settled: its receipt, if
+// this settle owns the response it bought (or nobody does yet, because the
+// settle that paid gave up waiting); replay otherwise.
+func (s *Service) handOver(p *payment) *x402.SettleResponse {
+	rec, ok, err := s.store.Consume(p.key, p.owner)
+	if err != nil {
+		s.log.Error("handing over a receipt", zap.Stringer("key", p.key), zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p)
+	}
+	if !ok {
+		return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "this payment already paid for a response"), p)
+	}
+	return rec.Response
+}
+
+// busy reports whether a settle of key is running in this process.
+func (s *Service) busy(key common.Hash) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.inFlight[key]
+	return ok
+}
+
+func (s *Service) enter(key common.Hash) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, busy := s.inFlight[key]; busy {
+		return false
+	}
+	s.inFlight[key] = struct{}{}
+	return true
+}
+
+func (s *Service) leave(key common.Hash) {
+	s.mu.Lock()
+	delete(s.inFlight, key)
+	s.mu.Unlock()
+}
+
+// release gives up a claim that produced no delivered transaction, so the
+// payment can be settled by a later attempt.
+func (s *Service) release(p *payment) {
+	s.payers.release(p.key)
+	s.mu.Lock()
+	for hash, keys := range s.txKeys {
+		if keys = slices.DeleteFunc(keys, func(k common.Hash) bool { return k == p.key }); len(keys) == 0 {
+			delete(s.txKeys, hash)
+		} else {
+			s.txKeys[hash] = keys
+		}
+	}
+	s.mu.Unlock()
+	if err := s.store.Release(p.key); err != nil {
+		s.log.Error("releasing a claim", zap.Stringer("key", p.key), zap.Error(err))
+	}
+}
+
+// submit signs the settlement, stores it, broadcasts it and waits for it.
+// The record is claimed and holds no transaction yet.
+func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
+	if p.aa != nil {
+		return s.submitOp(ctx, p, rec)
+	}
+	call := s.exact.Call(p.auth)
+	gas, err := s.sender.Estimate(ctx, p.asset, call)
+	if err != nil {
+		s.release(p)
+		if errors.Is(err, sender.ErrUnreachable) {
+			return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+		}
+		s.log.Info("a settlement's gas estimate reverts", zap.Stringer("payer", p.payer), zap.Error(err))
+		r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the transfer would revert on chain", p)
+		r.InvalidReason = x402.ReasonInvalidInnerPayload
+		return r
+	}
+	for attempt := 0; ; attempt++ {
+		tx, err := s.sender.Sign(ctx, p.asset, call, gas)
+		if err != nil {
+			s.release(p)
+			if errors.Is(err, sender.ErrUnreachable) {
+				return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+			}
+			s.log.Error("signing a settlement", zap.Error(err))
+			return s.failure(x402.ErrorInternal, "internal error", p)
+		}
+		raw, err := tx.MarshalBinary()
+		if err != nil {
+			s.sender.Release(tx.Nonce())
+			s.release(p)
+			return s.failure(x402.ErrorInternal, "internal error", p)
+		}
+		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, s.cfg.Now().UTC()
+		s.carries(tx.Hash(), rec.Key)
+		if err := s.store.Submit(rec); err != nil {
+			s.sender.Release(tx.Nonce())
+			s.release(p)
+			s.log.Error("storing a signed settlement", zap.Error(err))
+			return s.failure(x402.ErrorInternal, "internal error", p)
+		}
+		err = s.sender.Send(ctx, tx)
+		switch {
+		case err == nil:
+			return s.await(ctx, p, rec)
+		case errors.Is(err, sender.ErrNonceTooLow) && attempt < 3:
+			continue // the nonce was taken; sign again with a fresh one
+		case errors.Is(err, sender.ErrUnreachable):
+			s.release(p)
+			return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+		case errors.Is(err, sender.ErrRejected), errors.Is(err, sender.ErrNonceTooLow):
+			s.release(p)
+			s.log.Error("the node refused a settlement", zap.Stringer("tx", tx.Hash()), zap.Error(err))
+			return s.failure(x402.ErrorInternal, "the settlement transaction was refused by the node", p)
+		default:
+			// Delivery unknown: keep the record; a retry resumes it.
+			s.log.Warn("broadcast outcome unknown", zap.Stringer("tx", tx.Hash()), zap.Error(err))
+			return s.failure(x402.ErrorBundlerUnreachable, "the settlement was sent but not confirmed; retry after Retry-After", p)
+		}
+	}
+}
+
+// resume continues a settlement whose transaction was signed earlier, by this
+// process or one before it: it waits for that transaction, rebroadcasting it
+// if the node does not know it, and signs anew only if it can never be mined.
+func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
+	if len(rec.RawTx) == 0 && p.aa != nil && s.external != nil {
+		return s.resumeExternal(ctx, p, rec)
+	}
+	if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
+		return s.finish(rec, receipt, p.owner)
+	}
+	var tx types.Transaction
+	if err := tx.UnmarshalBinary(rec.RawTx); err != nil {
+		s.log.Error("stored transaction does not decode", zap.Stringer("key", rec.Key), zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p)
+	}
+	err := s.sender.Rebroadcast(ctx, &tx)
+	switch {
+	case err == nil:
+		return s.await(ctx, p, rec)
+	case errors.Is(err, sender.ErrNonceTooLow):
+		// Its nonce went to another transaction and it has no receipt: it
+		// will never be mined, so nothing was paid by it. Verify again (the
+		// authorization may since have been used) and sign a new one; its
+		// own reservation is not counted against it meanwhile.
+		s.payers.release(p.key)
+		verr := s.verifyScheme(ctx, req, p)
+		s.payers.reserve(p.key, p.payer, p.asset, p.amount)
+		if verr != nil {
+			if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
+				return s.finish(rec, receipt, p.owner) // mined after all
+			}
+			resp := s.verifyFailed(verr, p)
+			if resp.ErrorCode == x402.ErrorVerifyFailed {
+				s.release(p)
+			}
+			return resp
+		}
+		s.done(rec.TxHash, rec.Key)
+		rec.State, rec.TxHash, rec.RawTx = store.StateClaimed, common.Hash{}, nil
+		return s.submit(ctx, req, p, rec)
+	default:
+		return s.failure(x402.ErrorBundlerUnreachable, "the settlement was sent but not confirmed; retry after Retry-After", p)
+	}
+}
+
+// await waits up to ReceiptTimeout for the record's transaction.
+func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
+	wctx, cancel := context.WithTimeout(ctx, s.cfg.ReceiptTimeout)
+	defer cancel()
+	receipt, err := s.sender.Wait(wctx, rec.TxHash)
+	if err != nil {
+		s.log.Info("receipt not seen in time", zap.Stringer("tx", rec.TxHash), zap.Duration("timeout", s.cfg.ReceiptTimeout))
+		r := s.failure(x402.ErrorReceiptTimeout, "the settlement transaction is not mined yet; retry after Retry-After", p)
+		r.TransactionHash = rec.TxHash.Hex()
+		return r
+	}
+	return s.finish(rec, receipt, p.owner)
+}
