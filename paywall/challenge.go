@@ -96,15 +96,7 @@ func formatUnits(amount string, decimals int) string {
 	if !ok {
 		return amount
 	}
-	s := v.String()
-	if len(s) <= decimals {
-		s = strings.Repeat("0", decimals-len(s)+1) + s
-	}
-	whole, frac := s[:len(s)-decimals], strings.TrimRight(s[len(s)-decimals:], "0")
-	if frac == "" {
-		return whole
-	}
-	return whole + "." + frac
+	return x402.FormatDecimal(v, uint8(decimals))
 }
 
 var page = template.Must(template.New("paywall").Parse(`<!doctype html>

@@ -24,6 +24,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // MaxBodySize caps request bodies.
@@ -187,39 +188,17 @@ func parseAddress(field, s string) (common.Address, *apiError) {
 
 // parseDecimal parses a positive decimal amount (a JSON string or number)
 // into base units with the given decimals, refusing more precision than
-// the unit has.
+// the unit has; a refusal is invalid_<field>.
 func parseDecimal(field string, n json.Number, decimals int) (*big.Int, *apiError) {
-	s := string(n)
-	whole, frac, _ := strings.Cut(s, ".")
-	ok := s != "" && strings.Count(s, ".") <= 1 && (whole != "" || frac != "")
-	for _, c := range whole + frac {
-		ok = ok && c >= '0' && c <= '9'
-	}
-	if !ok {
-		return nil, fail(http.StatusBadRequest, "invalid_"+field, "%s %q: want a positive decimal number such as 0.05", field, s)
-	}
-	if len(frac) > decimals {
-		return nil, fail(http.StatusBadRequest, "invalid_"+field, "%s %q has more than %d decimal places", field, s, decimals)
-	}
-	v, _ := new(big.Int).SetString(whole+frac+strings.Repeat("0", decimals-len(frac)), 10)
-	if v.Sign() <= 0 {
-		return nil, fail(http.StatusBadRequest, "invalid_"+field, "%s must be greater than zero", field)
+	v, err := x402.ParseDecimal(string(n), uint8(decimals))
+	if err != nil {
+		return nil, fail(http.StatusBadRequest, "invalid_"+field, "%s %v", field, err)
 	}
 	return v, nil
 }
 
 // formatDecimal is the inverse of parseDecimal.
-func formatDecimal(v *big.Int, decimals int) string {
-	s := v.String()
-	if len(s) <= decimals {
-		s = strings.Repeat("0", decimals-len(s)+1) + s
-	}
-	whole, frac := s[:len(s)-decimals], strings.TrimRight(s[len(s)-decimals:], "0")
-	if frac == "" {
-		return whole
-	}
-	return whole + "." + frac
-}
+func formatDecimal(v *big.Int, decimals int) string { return x402.FormatDecimal(v, uint8(decimals)) }
 
 func newID() string {
 	var b [12]byte
