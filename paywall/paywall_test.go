@@ -463,8 +463,9 @@ func TestStreamingAfterSettlement(t *testing.T) {
 func TestConcurrentReuse(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	release := make(chan struct{})
+	release, reached := make(chan struct{}), make(chan struct{}, 4)
 	srv := e.serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- struct{}{}
 		<-release
 		io.WriteString(w, "ok")
 	}), nil)
@@ -473,6 +474,7 @@ func TestConcurrentReuse(t *testing.T) {
 	var (
 		wg    sync.WaitGroup
 		codes = make([]int, 4)
+		done  = make(chan struct{}, 4)
 	)
 	for i := range codes {
 		wg.Add(1)
@@ -480,9 +482,15 @@ func TestConcurrentReuse(t *testing.T) {
 			defer wg.Done()
 			resp, _ := do(t, srv.URL, h)
 			codes[i] = resp.StatusCode
+			done <- struct{}{}
 		}()
 	}
-	time.Sleep(300 * time.Millisecond)
+	// One request holds the payment in the upstream; the other three are
+	// refused while it does.
+	<-reached
+	for range 3 {
+		<-done
+	}
 	close(release)
 	wg.Wait()
 	ok := 0
@@ -562,9 +570,13 @@ func TestServeNextErrorIsNotCharged(t *testing.T) {
 func TestGuardAcrossRoutes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	release := make(chan struct{})
+	release, reached := make(chan struct{}), make(chan struct{}, 2)
 	guard := new(paywall.Guard)
-	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release; io.WriteString(w, "ok") })
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- struct{}{}
+		<-release
+		io.WriteString(w, "ok")
+	})
 	a := e.serve(slow, func(c *paywall.Config) { c.Guard = guard })
 	b := e.serve(slow, func(c *paywall.Config) { c.Guard = guard })
 	h := e.paidHeader(e.chain.Accounts[8].Key, e.offer)
@@ -572,12 +584,21 @@ func TestGuardAcrossRoutes(t *testing.T) {
 	var (
 		wg    sync.WaitGroup
 		codes [2]int
+		done  = make(chan struct{}, 2)
 	)
 	for i, srv := range []*httptest.Server{a, b} {
 		wg.Add(1)
-		go func() { defer wg.Done(); resp, _ := do(t, srv.URL, h); codes[i] = resp.StatusCode }()
+		go func() {
+			defer wg.Done()
+			resp, _ := do(t, srv.URL, h)
+			codes[i] = resp.StatusCode
+			done <- struct{}{}
+		}()
 	}
-	time.Sleep(300 * time.Millisecond)
+	// One route holds the payment in its upstream; the other refuses it
+	// meanwhile.
+	<-reached
+	<-done
 	close(release)
 	wg.Wait()
 	if !(codes[0] == 200 && codes[1] == 402 || codes[0] == 402 && codes[1] == 200) {

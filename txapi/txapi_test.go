@@ -257,7 +257,9 @@ func TestFaucet(t *testing.T) {
 	if bal, _ := tok.UnpackBalanceOf(out); bal.Int64() != 25_500_000 {
 		t.Fatalf("token balance %s", bal)
 	}
-	time.Sleep(100 * time.Millisecond)
+	if _, err := e.chain.Wait(context.Background(), common.HexToHash(a.rec.NativeTxHash)); err != nil {
+		t.Fatal(err)
+	}
 	if eth, _ := e.eth.BalanceAt(context.Background(), to, nil); eth.Cmp(big.NewInt(1e16)) != 0 {
 		t.Fatalf("gas money %s", eth)
 	}
