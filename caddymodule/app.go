@@ -1,27 +1,19 @@
 package caddymodule
 
 import (
-	"context"
-	"crypto/ecdsa"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+	"cmp"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
-	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -33,16 +25,23 @@ func init() {
 const NetworkDevnet = "devnet"
 
 // App is the x402 app: the chain, the settler key, the store and the
-// allowlisted assets that the x402 handlers of every site share. Its
-// facilitator (and the devnet, if used) live in a usage pool, so a config
-// reload keeps them, and their settler nonces, rather than racing a second
-// copy.
+// allowlisted assets that the x402 handlers of every site share.
+//
+// Provisioning the app, as `caddy validate` does, opens nothing: the chain
+// connection, the store, the facilitator (and the devnet, if used) start
+// when Caddy starts the app. They live in a usage pool keyed by the
+// network, the store and the settler, so that a config reload keeps them,
+// and their settler nonces, rather than start a second copy. A reload puts
+// new receipt_timeout and sponsor_limits in force in the running
+// facilitator; the other options (rpc, devnet_addr, assets, the aa-native
+// contracts and URLs) need a restart of Caddy, and a reload that changes
+// them is refused.
 //
 // Options that name a place or an address (network, rpc, devnet_addr,
 // store_path, the asset addresses, facilitator_url, the aa-native contract
 // addresses and URLs) may be {env.*} or {file.*} placeholders, resolved
-// when the config is loaded. The keys (settler_key, paymaster_key) must be
-// placeholders.
+// when the config is loaded. The keys (settler_key, paymaster_key,
+// facilitator_key) must be placeholders.
 type App struct {
 	// Network is required: "devnet" runs the embedded dev chain, a demo on
 	// which anyone can mint the token and whose keys are public; otherwise
@@ -50,20 +49,22 @@ type App struct {
 	// is no default, so that a config without it cannot take payments on
 	// the dev chain by mistake.
 	Network string `json:"network,omitempty"`
-	// RPC is the chain's JSON-RPC URL. Required unless Network is devnet.
+	// RPC is the chain's JSON-RPC URL. It is required unless Network is
+	// devnet, whose own RPC server is used.
 	RPC string `json:"rpc,omitempty"`
-	// DevnetAddr is the host:port of the devnet's JSON-RPC server; default
-	// 127.0.0.1:8545 (port 0 picks a free one). Only with Network devnet.
+	// DevnetAddr is the host:port of the devnet's JSON-RPC server, only
+	// with Network devnet. The default is 127.0.0.1:8545; port 0 picks a
+	// free one.
 	DevnetAddr string `json:"devnet_addr,omitempty"`
 	// SettlerKey is the hex private key that submits settlements and pays
 	// their gas. It must be an {env.*} or {file.*} placeholder, so the key
 	// itself never appears in the config or the admin API. On the devnet it
-	// defaults to test account #0.
+	// defaults to test account #0; elsewhere it is required.
 	SettlerKey string `json:"settler_key,omitempty"`
-	// StorePath is the settlement store (a bbolt file). Default: x402/
-	// under Caddy's data directory, named for the network. On the devnet,
-	// whose chain lives in memory, the default is a temporary file removed
-	// at shutdown. The store records the network it was created for, and
+	// StorePath is the settlement store (a bbolt file). The default is
+	// x402/<network>.db under Caddy's data directory. On the devnet, whose
+	// chain lives in memory, the default is a temporary file removed at
+	// shutdown. The store records the network it was created for, and
 	// refuses to serve another: a dev chain's store never serves a real
 	// chain.
 	StorePath string `json:"store_path,omitempty"`
@@ -71,41 +72,48 @@ type App struct {
 	// stablecoin; on other networks at least one is required.
 	Assets []AssetConfig `json:"assets,omitempty"`
 	// ReceiptTimeout is how long a settlement waits for its receipt before
-	// answering 503 (and staying pending); default 30s.
+	// answering 503 (and staying pending). The default is 30s.
 	ReceiptTimeout caddy.Duration `json:"receipt_timeout,omitempty"`
 	// FacilitatorURL, if set, uses a remote facilitator instead of the
-	// embedded one: no chain, key or store is needed here then.
+	// embedded one: no chain, key or store is needed here then. By default
+	// the facilitator is embedded.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
 	// FacilitatorKey is the remote facilitator's API key (scope
 	// facilitator:settle), sent as Authorization: Bearer with /settle; a
 	// facilitator settles without one only the payments of its own paid
-	// routes. An {env.*} or {file.*} placeholder, never a literal.
+	// routes. It is an {env.*} or {file.*} placeholder, never a literal,
+	// and unset by default.
 	FacilitatorKey string `json:"facilitator_key,omitempty"`
 
 	// EntryPoint is the ERC-4337 v0.6 EntryPoint of the aa-native scheme.
-	// On the devnet it, AccountFactory, Settlement and Paymaster default
-	// to the predeployed contracts; elsewhere aa-native is off without all
-	// four. A mixed-case address must carry a valid EIP-55 checksum, as
+	// On the devnet it defaults to the predeployed one. aa-native is off
+	// unless EntryPoint, AccountFactory, Settlement and Paymaster are all
+	// known. A mixed-case address must carry a valid EIP-55 checksum, as
 	// every address of the config must.
 	EntryPoint string `json:"entry_point,omitempty"`
-	// AccountFactory is the SimpleAccountFactory of aa-native payers.
+	// AccountFactory is the SimpleAccountFactory of aa-native payers. On
+	// the devnet it defaults to the predeployed one.
 	AccountFactory string `json:"account_factory,omitempty"`
 	// Settlement is the X402Settlement contract aa-native payments call.
+	// On the devnet it defaults to the predeployed one.
 	Settlement string `json:"settlement,omitempty"`
-	// Paymaster is the VerifyingPaymaster that sponsors aa-native gas.
+	// Paymaster is the VerifyingPaymaster that sponsors aa-native gas. On
+	// the devnet it defaults to the predeployed one.
 	Paymaster string `json:"paymaster,omitempty"`
 	// PaymasterURL is the paymaster JSON-RPC that /sponsor forwards to,
-	// with PaymasterKey in X-Paymaster-Api-Key.
+	// with PaymasterKey in X-Paymaster-Api-Key. Without it, /sponsor
+	// sponsors nothing.
 	PaymasterURL string `json:"paymaster_url,omitempty"`
 	// PaymasterKey is the paymaster API key /sponsor uses, an {env.*} or
-	// {file.*} placeholder; on the devnet it defaults to the documented
-	// dev key.
+	// {file.*} placeholder. On the devnet it defaults to the documented
+	// dev key; elsewhere it is required with PaymasterURL.
 	PaymasterKey string `json:"paymaster_key,omitempty"`
 	// SponsorURL is the public URL of the facilitator's /sponsor, put in
-	// aa-native offers for payers to ask for gas.
+	// aa-native offers for payers to ask for gas. Paid routes can offer
+	// aa-native only with it; it has no default.
 	SponsorURL string `json:"sponsor_url,omitempty"`
 	// BundlerURL submits aa-native operations to an external ERC-4337
-	// bundler (ERC-7769) instead of the built-in one.
+	// bundler (ERC-7769) instead of the built-in one, the default.
 	BundlerURL string `json:"bundler_url,omitempty"`
 	// SponsorLimits bound anonymous sponsorship through /sponsor, which
 	// needs no credential. Defaults: 30 a minute and 10 outstanding per
@@ -114,37 +122,54 @@ type App struct {
 	// valid for 2 minutes.
 	SponsorLimits *SponsorLimitsConfig `json:"sponsor_limits,omitempty"`
 
-	shared *shared
-	key    string
-	log    *zap.Logger
+	chain    *sharedChain  // the embedded facilitator; nil with FacilitatorURL
+	chainKey string        // chain's key in the pool, while held
+	tunables chainTunables // what this config puts in force in chain
+	services []heldService // the handlers' pooled services, to start
+	log      *zap.Logger
+}
+
+// heldService is a pooled service that a handler of the app's config holds.
+type heldService struct {
+	svc      any // the pooled value
+	tunables any // what the handler asks for
+	start    func() error
 }
 
 // SponsorLimitsConfig is the anonymous budget of /sponsor; zero values
 // take the defaults.
 type SponsorLimitsConfig struct {
-	// PerClient is sponsorships per client address per minute.
+	// PerClient is how many sponsorships one client address may have per
+	// minute. The default is 30.
 	PerClient int `json:"per_client,omitempty"`
-	// PerClientOutstanding is sponsorships of one client address neither
-	// settled nor expired.
+	// PerClientOutstanding is how many sponsorships of one client address
+	// may be neither settled nor expired. The default is 10.
 	PerClientOutstanding int `json:"per_client_outstanding,omitempty"`
-	// PerSender is sponsorships per smart account per minute.
+	// PerSender is how many sponsorships one smart account may have per
+	// minute. The default is 10.
 	PerSender int `json:"per_sender,omitempty"`
-	// MaxOutstanding is anonymous sponsorships neither settled nor expired.
+	// MaxOutstanding is how many anonymous sponsorships may be neither
+	// settled nor expired, in all. The default is 40.
 	MaxOutstanding int `json:"max_outstanding,omitempty"`
-	// Validity is how long an anonymous sponsorship stays valid.
+	// Validity is how long an anonymous sponsorship stays valid. The
+	// default is 2m.
 	Validity caddy.Duration `json:"validity,omitempty"`
 }
 
 // AssetConfig is an allowlisted token.
 type AssetConfig struct {
-	// Address is the token contract. It may be an {env.*} or {file.*}
-	// placeholder; a mixed-case address must carry a valid EIP-55 checksum.
+	// Address is the token contract, required. It may be an {env.*} or
+	// {file.*} placeholder; a mixed-case address must carry a valid EIP-55
+	// checksum.
 	Address string `json:"address"`
-	// Name is the token's EIP-712 domain name (USDC on Base: "USD Coin").
+	// Name is the token's EIP-712 domain name (USDC on Base: "USD Coin"),
+	// required.
 	Name string `json:"name"`
-	// Version is the token's EIP-712 domain version (USDC on Base: "2").
+	// Version is the token's EIP-712 domain version (USDC on Base: "2"),
+	// required.
 	Version string `json:"version"`
-	// Decimals converts human prices such as 0.01; default 6.
+	// Decimals converts human prices such as 0.01 to atomic units. The
+	// default is 6.
 	Decimals uint8 `json:"decimals,omitempty"`
 }
 
@@ -153,70 +178,34 @@ func (*App) CaddyModule() caddy.ModuleInfo {
 	return caddy.ModuleInfo{ID: "x402", New: func() caddy.Module { return new(App) }}
 }
 
-// pool holds what survives config reloads: the devnet and the facilitator.
-var pool = caddy.NewUsagePool()
-
-// shared is one running chain connection and facilitator.
-type shared struct {
-	offers   facilitator.OfferSet // what the paywall routes ask for
-	guard    paywall.Guard        // payments in use, across every route
-	devnet   *devnet.Devnet
-	fac      *facilitator.Service
-	network  string
-	assets   []AssetConfig
-	tempDir  string
-	settler  common.Address
-	chainURL string
-	aa       *facilitator.AANative
-}
-
-// Destruct stops the facilitator and the devnet when the last config using
-// them is unloaded.
-func (s *shared) Destruct() error {
-	var errs []error
-	if s.fac != nil {
-		errs = append(errs, s.fac.Close())
-	}
-	if s.devnet != nil {
-		errs = append(errs, s.devnet.Close())
-	}
-	if s.tempDir != "" {
-		errs = append(errs, os.RemoveAll(s.tempDir))
-	}
-	return errors.Join(errs...)
-}
-
-// Provision resolves the configuration and starts, or reuses, the shared
-// chain and facilitator.
+// Provision resolves the configuration and takes a hold on the shared
+// chain and facilitator, without starting them. It checks the
+// configuration first, since the hold's identity is built from it.
 func (a *App) Provision(ctx caddy.Context) error {
 	a.log = ctx.Logger()
 	if err := a.expand(); err != nil {
 		return err
 	}
-	if err := a.validate(); err != nil {
+	if err := a.Validate(); err != nil {
 		return err
 	}
 	if a.FacilitatorURL != "" {
 		return nil
 	}
-	key, err := a.settlerKey()
+	plan, err := a.plan()
 	if err != nil {
 		return err
 	}
-	// The pool key identifies the running resources by their configuration
-	// (hashed, since it includes the settler key).
-	cfg, _ := json.Marshal(struct {
-		A *App
-		K string
-	}{a, hex.EncodeToString(crypto.FromECDSA(key))})
-	sum := sha256.Sum256(cfg)
-	a.key = "x402:" + hex.EncodeToString(sum[:])
-	v, _, err := pool.LoadOrNew(a.key, func() (caddy.Destructor, error) { return a.start(key) })
+	v, _, err := pool.LoadOrNew(plan.key(), func() (caddy.Destructor, error) { return newSharedChain(plan), nil })
 	if err != nil {
 		return err
 	}
-	a.shared = v.(*shared)
-	return nil
+	a.chain, a.chainKey = v.(*sharedChain), plan.key()
+	a.tunables = chainTunables{ReceiptTimeout: a.ReceiptTimeout}
+	if a.SponsorLimits != nil {
+		a.tunables.SponsorLimits = *a.SponsorLimits
+	}
+	return a.chain.check(plan.fixed, a.tunables)
 }
 
 // expand resolves the placeholders of the options that take them.
@@ -241,24 +230,20 @@ func (a *App) expand() error {
 // token, signed with published keys.
 var errNoNetwork = errors.New("the x402 app has no network: add the global option `x402 { network devnet }` to run the embedded dev chain (a demo: its token is free to mint and its keys are public), or the real chain's `network`, `rpc`, `settler_key` and `asset`")
 
-func (a *App) validate() error {
+// Validate checks the configuration. It has no side effects.
+func (a *App) Validate() error {
 	if a.Network == "" {
 		return errNoNetwork
 	}
-	var errs []error
-	if a.PaymasterKey != "" && !isPlaceholder(a.PaymasterKey) {
-		errs = append(errs, errors.New("paymaster_key must be an {env.*} or {file.*} placeholder"))
-	}
-	if a.FacilitatorKey != "" && !isPlaceholder(a.FacilitatorKey) {
-		errs = append(errs, errors.New("facilitator_key must be an {env.*} or {file.*} placeholder"))
-	}
-	if a.SettlerKey != "" && !isPlaceholder(a.SettlerKey) {
-		errs = append(errs, errors.New("settler_key must be an {env.*} or {file.*} placeholder: a key written into the config would be shown by the admin API"))
-	}
-	if a.FacilitatorURL != "" && a.Network == NetworkDevnet {
+	devnetOn := a.Network == NetworkDevnet
+	errs := []error{checkSecrets(
+		configValue{"settler_key", &a.SettlerKey}, configValue{"paymaster_key", &a.PaymasterKey},
+		configValue{"facilitator_key", &a.FacilitatorKey},
+	)}
+	if a.FacilitatorURL != "" && devnetOn {
 		errs = append(errs, errors.New("with facilitator_url, network must be the facilitator's CAIP-2 id (such as eip155:8453) and assets must be listed"))
 	}
-	if a.Network != NetworkDevnet {
+	if !devnetOn {
 		if _, err := x402.ParseNetwork(a.Network); err != nil {
 			errs = append(errs, fmt.Errorf("network: %w (or %q for the embedded dev chain)", err, NetworkDevnet))
 		}
@@ -268,9 +253,16 @@ func (a *App) validate() error {
 		if a.FacilitatorURL == "" && (a.RPC == "" || a.SettlerKey == "") {
 			errs = append(errs, errors.New("rpc and settler_key are required to run a facilitator outside the devnet (or set facilitator_url)"))
 		}
-	}
-	if a.DevnetAddr != "" && a.Network != NetworkDevnet {
-		errs = append(errs, fmt.Errorf("devnet_addr is only for network %s", NetworkDevnet))
+		if a.DevnetAddr != "" {
+			errs = append(errs, fmt.Errorf("devnet_addr is only for network %s", NetworkDevnet))
+		}
+		if a.PaymasterURL != "" && a.PaymasterKey == "" && a.aaContracts() != nil {
+			errs = append(errs, errors.New("paymaster_key is required with paymaster_url outside the devnet"))
+		}
+	} else if a.DevnetAddr != "" {
+		if err := (devnet.Config{Addr: a.DevnetAddr}).Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("devnet_addr: %w", err))
+		}
 	}
 	for i, as := range a.Assets {
 		if as.Name == "" || as.Version == "" {
@@ -280,192 +272,158 @@ func (a *App) validate() error {
 			errs = append(errs, err)
 		}
 	}
-	for _, c := range []struct{ field, v string }{
-		{"entry_point", a.EntryPoint}, {"account_factory", a.AccountFactory},
-		{"settlement", a.Settlement}, {"paymaster", a.Paymaster},
-	} {
-		if c.v == "" {
-			continue
-		}
-		if _, err := configAddress(c.field, c.v); err != nil {
-			errs = append(errs, err)
-		}
+	errs = append(errs, checkAddresses(
+		configValue{"entry_point", &a.EntryPoint}, configValue{"account_factory", &a.AccountFactory},
+		configValue{"settlement", &a.Settlement}, configValue{"paymaster", &a.Paymaster},
+	))
+	if a.ReceiptTimeout < 0 {
+		errs = append(errs, errors.New("receipt_timeout must not be negative"))
+	}
+	if l := a.SponsorLimits; l != nil && (l.PerClient < 0 || l.PerClientOutstanding < 0 || l.PerSender < 0 || l.MaxOutstanding < 0 || l.Validity < 0) {
+		errs = append(errs, errors.New("sponsor_limits must not be negative"))
 	}
 	return errors.Join(errs...)
 }
 
-func isPlaceholder(s string) bool {
-	return strings.HasPrefix(s, "{env.") || strings.HasPrefix(s, "{file.")
-}
-
-// settlerKey resolves the placeholder; errors never include the value.
-func (a *App) settlerKey() (*ecdsa.PrivateKey, error) {
+// plan resolves a valid configuration into what the shared chain is: its
+// identity, the settler key and the defaults of the devnet. It reads the
+// key's placeholder, and opens nothing.
+func (a *App) plan() (*chainPlan, error) {
+	p := &chainPlan{network: a.Network, devnet: a.Network == NetworkDevnet, storePath: a.StorePath}
+	p.fixed = chainFixed{RPC: a.RPC, DevnetAddr: a.DevnetAddr, BundlerURL: a.BundlerURL, PaymasterURL: a.PaymasterURL, Assets: a.Assets}
+	if p.devnet {
+		p.network = x402.FormatNetwork(devnet.DefaultChainID)
+		p.fixed.DevnetAddr = cmp.Or(a.DevnetAddr, devnet.DefaultAddr)
+		if len(p.fixed.Assets) == 0 {
+			p.fixed.Assets = []AssetConfig{devnetAsset()}
+		}
+	}
+	// One spelling per address, so that a change of case is no change.
+	p.fixed.Assets = append([]AssetConfig(nil), p.fixed.Assets...)
+	for i := range p.fixed.Assets {
+		p.fixed.Assets[i].Address = common.HexToAddress(p.fixed.Assets[i].Address).Hex()
+	}
+	var err error
 	if a.SettlerKey == "" {
-		if a.Network != NetworkDevnet {
-			return nil, errors.New("settler_key is required")
-		}
-		return devnet.DeriveKey(devnet.TestMnemonic, 0)
+		p.settler, err = devnet.DeriveKey(devnet.TestMnemonic, 0)
+	} else {
+		p.settler, err = secretKey("settler_key", a.SettlerKey)
 	}
-	raw := strings.TrimSpace(caddy.NewReplacer().ReplaceKnown(a.SettlerKey, ""))
-	if raw == "" {
-		return nil, fmt.Errorf("settler_key %s is empty", a.SettlerKey)
-	}
-	key, err := crypto.HexToECDSA(strings.TrimPrefix(raw, "0x"))
 	if err != nil {
-		return nil, fmt.Errorf("settler_key %s is not a hex secp256k1 private key", a.SettlerKey)
+		return nil, err
 	}
-	return key, nil
-}
-
-// start runs the devnet (if used) and the facilitator.
-func (a *App) start(key *ecdsa.PrivateKey) (*shared, error) {
-	s := &shared{network: a.Network, assets: a.Assets, settler: crypto.PubkeyToAddress(key.PublicKey)}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	rpcURL := a.RPC
-	storePath := a.StorePath
-	if a.Network == NetworkDevnet {
-		d, err := devnet.Start(ctx, devnet.Config{Addr: a.DevnetAddr, Logger: a.log.Named("devnet")})
-		if err != nil {
-			return nil, fmt.Errorf("starting the devnet: %w", err)
+	if p.storePath == "" && !p.devnet {
+		p.storePath = filepath.Join(caddy.AppDataDir(), "x402", strings.ReplaceAll(p.network, ":", "-")+".db")
+	}
+	if p.storePath != "" {
+		if p.storePath, err = filepath.Abs(p.storePath); err != nil {
+			return nil, fmt.Errorf("store_path: %w", err)
 		}
-		s.devnet, rpcURL = d, d.URL
-		s.network = x402.FormatNetwork(d.ChainID.Uint64())
-		if len(s.assets) == 0 {
-			s.assets = []AssetConfig{{Address: d.Token.Address.Hex(), Name: d.Token.Name, Version: d.Token.Version, Decimals: d.Token.Decimals}}
-		}
-		if storePath == "" {
-			dir, err := os.MkdirTemp("", "caddy-x402-devnet-")
-			if err != nil {
-				s.Destruct()
-				return nil, err
+	}
+	if c := a.aaContracts(); c != nil {
+		p.aa = &facilitator.AANative{EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster, BundlerURL: a.BundlerURL}
+		p.fixed.EntryPoint, p.fixed.AccountFactory, p.fixed.Settlement, p.fixed.Paymaster = c.EntryPoint, c.AccountFactory, c.Settlement, c.Paymaster
+		if a.PaymasterURL != "" {
+			key := DevPaymasterKey
+			if a.PaymasterKey != "" {
+				if key, err = secret("paymaster_key", a.PaymasterKey); err != nil {
+					return nil, err
+				}
 			}
-			s.tempDir, storePath = dir, filepath.Join(dir, "facilitator.db")
+			p.fixed.PaymasterKey = key
+			p.aa.Sponsor = &paymaster.Client{URL: a.PaymasterURL, APIKey: key, Header: "X-Paymaster-Api-Key"}
 		}
 	}
-	if storePath == "" {
-		storePath = filepath.Join(caddy.AppDataDir(), "x402", strings.ReplaceAll(s.network, ":", "-")+".db")
-	}
-	assets := make([]facilitator.Asset, len(s.assets))
-	for i, as := range s.assets {
-		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version}
-	}
-	aa, err := a.aaNative(s)
-	if err != nil {
-		s.Destruct()
-		return nil, err
-	}
-	fac, err := facilitator.New(ctx, facilitator.Config{
-		Network: s.network, RPCURL: rpcURL, SettlerKey: key, Assets: assets, AANative: aa, Offers: &s.offers,
-		StorePath: storePath, ReceiptTimeout: time.Duration(a.ReceiptTimeout), Logger: a.log.Named("facilitator"),
-	})
-	if err != nil {
-		s.Destruct()
-		return nil, err
-	}
-	s.fac, s.chainURL, s.aa = fac, rpcURL, aa
-	if err := a.claimStore(fac, storePath, s.network); err != nil {
-		s.Destruct()
-		return nil, err
-	}
-	a.log.Info("x402 facilitator ready",
-		zap.String("network", s.network), zap.String("rpc", rpcURL),
-		zap.Stringer("settler", s.settler), zap.String("store", storePath))
-	return s, nil
+	return p, nil
 }
 
-// claimStore makes sure the store serves this network (see claimStore) and
-// holds no record of the devnet's public paymaster key, which earlier
-// versions stored.
-func (a *App) claimStore(fac *facilitator.Service, path, caip2 string) error {
-	meta, err := fac.Store().Bucket(metaBucket)
-	if err != nil {
+// aaContracts are the aa-native contracts, with the devnet's as defaults,
+// or nil when aa-native is off.
+func (a *App) aaContracts() *devnet.Contracts {
+	var def devnet.Contracts
+	if a.Network == NetworkDevnet {
+		def = devnetContracts()
+	}
+	addr := func(v string, d common.Address) common.Address {
+		if v != "" {
+			return common.HexToAddress(v)
+		}
+		return d
+	}
+	c := &devnet.Contracts{
+		EntryPoint: addr(a.EntryPoint, def.EntryPoint), AccountFactory: addr(a.AccountFactory, def.AccountFactory),
+		Settlement: addr(a.Settlement, def.Settlement), Paymaster: addr(a.Paymaster, def.Paymaster),
+	}
+	if c.EntryPoint == (common.Address{}) || c.AccountFactory == (common.Address{}) || c.Settlement == (common.Address{}) || c.Paymaster == (common.Address{}) {
+		return nil
+	}
+	return c
+}
+
+// hold registers a pooled service that a handler of this config holds, to
+// be started with the app. Two handlers of one config that hold the same
+// service must ask for the same tunables.
+func (a *App) hold(what string, svc, tunables any, start func() error) error {
+	for _, h := range a.services {
+		if h.svc != svc {
+			continue
+		}
+		if changed := changedOptions(h.tunables, tunables); len(changed) > 0 {
+			return fmt.Errorf("two %s handlers of this config share one service but not its options (%s); give them the same", what, strings.Join(changed, ", "))
+		}
+		return nil
+	}
+	a.services = append(a.services, heldService{svc: svc, tunables: tunables, start: start})
+	return nil
+}
+
+// Start opens the shared chain and facilitator, and the handlers' services,
+// if an earlier config has not, and puts this config's tunables in force
+// in them.
+func (a *App) Start() error {
+	if a.chain == nil {
+		return nil
+	}
+	if err := a.chain.start(a.tunables, a.log); err != nil {
 		return err
 	}
-	if err := claimStore(meta, path, a.Network, caip2); err != nil {
-		return err
-	}
-	keys, err := fac.Store().Bucket(paymasterKeysBucket)
-	if err != nil {
-		return err
-	}
-	removed, err := removeKeyRecord(keys, DevPaymasterKey)
-	if err != nil {
-		return fmt.Errorf("removing the devnet's paymaster key from store %s: %w", path, err)
-	}
-	if removed {
-		a.log.Warn("removed the devnet's public paymaster key from the store; it is held in memory on the devnet only", zap.String("store", path))
+	for _, h := range a.services {
+		if err := h.start(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// aaNative is the aa-native configuration, or nil when its contracts are
-// not known.
-func (a *App) aaNative(s *shared) (*facilitator.AANative, error) {
-	addr := func(v string, def common.Address) common.Address {
-		if v != "" {
-			return common.HexToAddress(v)
-		}
-		return def
-	}
-	var c devnet.Contracts
-	if s.devnet != nil {
-		c = s.devnet.Contracts
-	}
-	aa := &facilitator.AANative{
-		EntryPoint: addr(a.EntryPoint, c.EntryPoint), Factory: addr(a.AccountFactory, c.AccountFactory),
-		Settlement: addr(a.Settlement, c.Settlement), Paymaster: addr(a.Paymaster, c.Paymaster),
-		BundlerURL: a.BundlerURL,
-	}
-	if l := a.SponsorLimits; l != nil {
-		aa.SponsorLimits = facilitator.SponsorLimits{
-			PerClient: l.PerClient, PerClientOutstanding: l.PerClientOutstanding, PerSender: l.PerSender,
-			MaxOutstanding: l.MaxOutstanding, Validity: time.Duration(l.Validity),
-		}
-	}
-	if aa.EntryPoint == (common.Address{}) || aa.Factory == (common.Address{}) || aa.Settlement == (common.Address{}) || aa.Paymaster == (common.Address{}) {
-		return nil, nil
-	}
-	if a.PaymasterURL != "" {
-		key := DevPaymasterKey
-		if a.PaymasterKey != "" {
-			key = strings.TrimSpace(caddy.NewReplacer().ReplaceKnown(a.PaymasterKey, ""))
-		} else if s.devnet == nil {
-			return nil, errors.New("paymaster_key is required with paymaster_url outside the devnet")
-		}
-		aa.Sponsor = &paymaster.Client{URL: a.PaymasterURL, APIKey: key, Header: "X-Paymaster-Api-Key"}
-	}
-	return aa, nil
-}
-
-// Start is a no-op: the shared resources start in Provision.
-func (*App) Start() error { return nil }
-
-// Stop is a no-op: Cleanup releases the shared resources.
+// Stop leaves the shared resources running: Caddy stops its apps in no
+// fixed order, so the http app may still be finishing requests that settle
+// through them. The last Cleanup of a config that holds them closes them.
 func (*App) Stop() error { return nil }
 
-// Cleanup releases this config's hold on the shared resources; the last
-// holder stops them.
+// Cleanup releases this config's hold on the shared chain and facilitator;
+// the last holder closes them.
 func (a *App) Cleanup() error {
-	if a.key == "" {
+	if a.chainKey == "" {
 		return nil
 	}
-	_, err := pool.Delete(a.key)
+	key := a.chainKey
+	a.chainKey = ""
+	_, err := pool.Delete(key)
 	return err
 }
 
 // networkID is the CAIP-2 id payments use.
 func (a *App) networkID() string {
-	if a.shared != nil {
-		return a.shared.network
+	if a.chain != nil {
+		return a.chain.plan.network
 	}
 	return a.Network
 }
 
 // assets is the allowlist in force.
 func (a *App) assets() []AssetConfig {
-	if a.shared != nil {
-		return a.shared.assets
+	if a.chain != nil {
+		return a.chain.plan.fixed.Assets
 	}
 	return a.Assets
 }
@@ -479,33 +437,26 @@ func (a *App) facilitator(url string) (facilitator.Facilitator, error) {
 	if url != "" {
 		c := &facilitator.Client{BaseURL: url}
 		if a.FacilitatorKey != "" {
-			key, err := caddy.NewReplacer().ReplaceOrErr(a.FacilitatorKey, true, true)
-			if err != nil || strings.TrimSpace(key) == "" {
-				return nil, fmt.Errorf("facilitator_key %s does not resolve to a key", a.FacilitatorKey)
+			key, err := secret("facilitator_key", a.FacilitatorKey)
+			if err != nil {
+				return nil, err
 			}
-			c.APIKey = strings.TrimSpace(key)
+			c.APIKey = key
 		}
 		return c, nil
 	}
-	if a.shared == nil {
+	if a.chain == nil {
 		return nil, errors.New("the x402 app has no embedded facilitator")
 	}
-	return a.shared.fac, nil
+	return a.chain, nil
 }
-
-// Interface guards.
-var (
-	_ caddy.App          = (*App)(nil)
-	_ caddy.Provisioner  = (*App)(nil)
-	_ caddy.CleanerUpper = (*App)(nil)
-)
 
 // aaExtra is the extra of aa-native offers, or nil when aa-native is off.
 func (a *App) aaExtra() *x402.Extra {
-	if a.shared == nil || a.shared.aa == nil || a.SponsorURL == "" {
+	if a.chain == nil || a.chain.plan.aa == nil || a.SponsorURL == "" {
 		return nil
 	}
-	aa := a.shared.aa
+	aa := a.chain.plan.aa
 	return &x402.Extra{EntryPoint: aa.EntryPoint.Hex(), Factory: aa.Factory.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.SponsorURL}
 }
 
@@ -517,16 +468,16 @@ func embeddedApp(ctx caddy.Context, handler string) (*App, error) {
 		return nil, err
 	}
 	app := appIface.(*App)
-	if app.shared == nil {
+	if app.chain == nil {
 		return nil, fmt.Errorf("%s needs the x402 app's embedded chain and store (not facilitator_url)", handler)
 	}
 	return app, nil
 }
 
-// poolKey names a handler's pooled service by its configuration and the
-// app's, so an unchanged config reload reuses it.
-func (a *App) poolKey(kind string, handlerConfig any) string {
-	raw, _ := json.Marshal(handlerConfig)
-	sum := sha256.Sum256(append(raw, a.key...))
-	return kind + ":" + hex.EncodeToString(sum[:])
-}
+// Interface guards.
+var (
+	_ caddy.App          = (*App)(nil)
+	_ caddy.Provisioner  = (*App)(nil)
+	_ caddy.Validator    = (*App)(nil)
+	_ caddy.CleanerUpper = (*App)(nil)
+)

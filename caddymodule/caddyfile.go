@@ -223,15 +223,6 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return err
 		}
 	}
-	if h.PayTo == "" {
-		return d.Err("x402 needs pay_to, the address that receives payments")
-	}
-	if h.Price == "" && h.Amount == "" {
-		return d.Err("x402 needs a price (whole tokens, such as 0.01) or an amount (atomic units)")
-	}
-	if h.Price != "" && h.Amount != "" {
-		return d.Err("x402 takes a price or an amount, not both")
-	}
 	return nil
 }
 
@@ -250,7 +241,6 @@ func durationArg(d *caddyfile.Dispenser, dst *caddy.Duration) error {
 	return nil
 }
 
-// oneArg reads the single value of the current option into dst.
 // countArg reads an option's one value, a positive whole number.
 func countArg(d *caddyfile.Dispenser, dst *int) error {
 	opt := d.Val()
@@ -266,6 +256,7 @@ func countArg(d *caddyfile.Dispenser, dst *int) error {
 	return nil
 }
 
+// oneArg reads the single value of the current option into dst.
 func oneArg(d *caddyfile.Dispenser, dst *string) error {
 	opt := d.Val()
 	if !d.Args(dst) || d.NextArg() {
@@ -355,9 +346,6 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 					return perr
 				}
 			}
-			if p.Balance == "" {
-				return d.Errf("project %s needs a balance (ETH)", p.Name)
-			}
 			h.Projects = append(h.Projects, p)
 		default:
 			return d.Errf("unknown x402_paymaster option %q", opt)
@@ -365,9 +353,6 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		if err != nil {
 			return err
 		}
-	}
-	if len(h.Projects) == 0 {
-		return d.Err("x402_paymaster needs at least one project")
 	}
 	return nil
 }

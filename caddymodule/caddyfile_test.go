@@ -58,9 +58,6 @@ func TestHandlerCaddyfileErrors(t *testing.T) {
 	tests := []struct {
 		name, input, want string
 	}{
-		{"no pay_to", "x402 0.01", "needs pay_to"},
-		{"no price", "x402 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n}", "needs a price"},
-		{"price and amount", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n amount 5\n}", "not both"},
 		{"two prices", "x402 0.01 0.02", "wrong argument count"},
 		{"unknown", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n colour blue\n}", `unknown x402 subdirective "colour"`},
 		{"pay_to twice", "x402 0.01 {\n pay_to a b\n}", "pay_to takes exactly one value"},
@@ -144,7 +141,7 @@ func TestAppValidate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			err := tc.app.validate()
+			err := tc.app.Validate()
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
@@ -155,16 +152,57 @@ func TestAppValidate(t *testing.T) {
 	}
 }
 
+// TestHandlerValidate: the x402 handler's options are checked by Validate,
+// which Caddy calls after Provision (and Provision calls first), not by
+// the Caddyfile parser.
+func TestHandlerValidate(t *testing.T) {
+	t.Parallel()
+	const payTo = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"
+	tests := []struct {
+		name string
+		h    Handler
+		want string
+	}{
+		{"no pay_to", Handler{Price: "0.01"}, "needs pay_to"},
+		{"no price", Handler{PayTo: payTo}, "needs a price"},
+		{"price and amount", Handler{PayTo: payTo, Price: "0.01", Amount: "5"}, "not both"},
+		{"bad amount", Handler{PayTo: payTo, Amount: "-5"}, "x402 amount"},
+		{"unknown scheme", Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"upto"}}, `scheme "upto" is not supported`},
+		{"bad origin", Handler{PayTo: payTo, Price: "0.01", Origin: "api.example.com"}, `origin "api.example.com"`},
+		{"negative timeout", Handler{PayTo: payTo, Price: "0.01", MaxTimeout: -1}, "max_timeout must not be negative"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if err := tc.h.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	ok := Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"exact", "aa-native"}}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("a valid handler: %v", err)
+	}
+}
+
 // Not parallel: it sets an environment variable.
-func TestSettlerKeyPlaceholderErrors(t *testing.T) {
-	t.Run("placeholder that is not a key", func(t *testing.T) {
-		t.Setenv("X402_BAD_KEY", "not-a-key-0123")
-		a := App{Network: "devnet", SettlerKey: "{env.X402_BAD_KEY}"}
-		_, err := a.settlerKey()
-		if err == nil || strings.Contains(err.Error(), "not-a-key-0123") || !strings.Contains(err.Error(), "{env.X402_BAD_KEY}") {
-			t.Fatalf("err = %v", err)
-		}
-	})
+func TestSecretKeyErrors(t *testing.T) {
+	t.Setenv("X402_BAD_KEY", "not-a-key-0123")
+	t.Setenv("X402_EMPTY_KEY", " ")
+	tests := []struct{ name, placeholder, want string }{
+		{"not a key", "{env.X402_BAD_KEY}", "settler_key {env.X402_BAD_KEY} is not a hex secp256k1 private key"},
+		{"empty", "{env.X402_EMPTY_KEY}", "settler_key {env.X402_EMPTY_KEY} is empty"},
+		{"unset", "{env.X402_UNSET_KEY}", "settler_key {env.X402_UNSET_KEY}"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := App{Network: "devnet", SettlerKey: tc.placeholder}
+			_, err := a.plan()
+			if err == nil || strings.Contains(err.Error(), "not-a-key-0123") || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
 }
 
 func caddyfileDispenser(input string) *caddyfile.Dispenser { return caddyfile.NewTestDispenser(input) }

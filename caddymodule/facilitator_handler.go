@@ -9,7 +9,6 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/caddy-x402/caddy-x402/facilitator"
-	"github.com/caddy-x402/caddy-x402/paymaster"
 )
 
 // clientIP is the request's client address as Caddy determined it (its
@@ -43,7 +42,8 @@ func (*FacilitatorHandler) CaddyModule() caddy.ModuleInfo {
 	return caddy.ModuleInfo{ID: "http.handlers.x402_facilitator", New: func() caddy.Module { return new(FacilitatorHandler) }}
 }
 
-// Provision takes the x402 app's embedded facilitator.
+// Provision takes the x402 app's embedded facilitator, which the app
+// starts.
 func (f *FacilitatorHandler) Provision(ctx caddy.Context) error {
 	f.access = newAccessLog(ctx)
 	appIface, err := ctx.App("x402")
@@ -51,28 +51,18 @@ func (f *FacilitatorHandler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	app := appIface.(*App)
-	if app.shared == nil {
+	if app.chain == nil {
 		return errors.New("x402_facilitator: the x402 app uses a remote facilitator (facilitator_url); there is no embedded one to serve")
 	}
-	keysBucket, err := app.shared.fac.Store().Bucket("paymaster_keys")
-	if err != nil {
-		return err
-	}
-	keys := &paymaster.Keys{Store: keysBucket}
 	f.handler = &facilitator.Handler{
-		Facilitator: app.shared.fac, Network: app.networkID(), Logger: ctx.Logger(),
-		Offers: &app.shared.offers,
-		AuthorizeSettle: func(secret string) (string, error) {
-			k, err := keys.Authorize(secret, paymaster.ScopeSettle)
-			if err != nil {
-				return "", err
-			}
-			return k.ID, nil
-		},
-		ClientIP: clientIP,
+		Facilitator: app.chain, Network: app.networkID(), Logger: ctx.Logger(),
+		Offers: &app.chain.offers, AuthorizeSettle: app.chain.authorizeSettle, ClientIP: clientIP,
 	}
 	return nil
 }
+
+// Validate checks the configuration, which has no options.
+func (*FacilitatorHandler) Validate() error { return nil }
 
 // ServeHTTP serves the facilitator's routes. Requests that carry an API
 // key or a payment header are logged with it shown as REDACTED.
@@ -86,5 +76,6 @@ func (f *FacilitatorHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, n
 // Interface guards.
 var (
 	_ caddy.Provisioner           = (*FacilitatorHandler)(nil)
+	_ caddy.Validator             = (*FacilitatorHandler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*FacilitatorHandler)(nil)
 )

@@ -13,7 +13,7 @@ func TestFacilitatorKey(t *testing.T) {
 	t.Setenv("X402_TEST_FACILITATOR_KEY", "pmk_secret_value")
 	a := &App{Network: "eip155:8453", FacilitatorURL: "https://facilitator.example", FacilitatorKey: "{env.X402_TEST_FACILITATOR_KEY}",
 		Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}
-	if err := a.validate(); err != nil {
+	if err := a.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	f, err := a.facilitator("")
@@ -24,7 +24,7 @@ func TestFacilitatorKey(t *testing.T) {
 		t.Fatalf("client %+v", f)
 	}
 	a.FacilitatorKey = "pmk_literal_secret"
-	if err := a.validate(); err == nil || strings.Contains(err.Error(), "pmk_literal_secret") {
+	if err := a.Validate(); err == nil || strings.Contains(err.Error(), "pmk_literal_secret") {
 		t.Fatalf("a literal key: %v", err)
 	}
 	a.FacilitatorKey = "{env.X402_TEST_FACILITATOR_KEY_UNSET}"

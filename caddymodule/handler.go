@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -61,15 +62,18 @@ type Handler struct {
 	// each asset's decimals. One of Price and Amount is required.
 	Price string `json:"price,omitempty"`
 	// Amount is the price in atomic units of the asset, such as "10000".
+	// One of Price and Amount is required.
 	Amount string `json:"amount,omitempty"`
 	// Assets are the token addresses accepted; default: every asset of the
 	// x402 app.
 	Assets []string `json:"assets,omitempty"`
 	// Schemes are the payment schemes offered; default ["exact"].
 	Schemes []string `json:"schemes,omitempty"`
-	// Description describes the resource to payers.
+	// Description describes the resource to payers. It is empty by
+	// default.
 	Description string `json:"description,omitempty"`
-	// MimeType is the resource's media type, shown to payers.
+	// MimeType is the resource's media type, shown to payers. It is empty
+	// by default.
 	MimeType string `json:"mime_type,omitempty"`
 	// Origin is scheme://host of the resource URL shown to payers; default:
 	// the request's own Host (client X-Forwarded-* headers are not trusted).
@@ -81,9 +85,10 @@ type Handler struct {
 	// upstream answers 2xx or 3xx, and an error answer is not charged.
 	SettleBefore bool `json:"settle_before,omitempty"`
 	// FacilitatorURL uses a remote facilitator for this route instead of
-	// the x402 app's.
+	// the x402 app's, the default.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
 
+	app     *App // this config's x402 app, once provisioned
 	paywall *paywall.Paywall
 	metrics *metrics
 	network string // the network label of the metrics
@@ -101,7 +106,9 @@ func (*Handler) CaddyModule() caddy.ModuleInfo {
 }
 
 // Provision builds the route's offers from the x402 app's network and
-// assets, and its paywall.
+// assets, issues them to the app's embedded facilitator, and builds the
+// paywall. It checks the configuration first, since the offers are built
+// from it.
 func (h *Handler) Provision(ctx caddy.Context) error {
 	h.log = ctx.Logger()
 	h.access = newAccessLog(ctx)
@@ -109,31 +116,34 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return fmt.Errorf("loading the x402 app: %w", err)
 	}
-	app := appIface.(*App)
+	h.app = appIface.(*App)
 	if err := h.expand(); err != nil {
+		return err
+	}
+	if err := h.Validate(); err != nil {
 		return err
 	}
 	if h.metrics, err = holdMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return err
 	}
 	h.holdsMetrics = true
-	h.network = app.networkID()
-	fac, err := app.facilitator(h.FacilitatorURL)
+	h.network = h.app.networkID()
+	fac, err := h.app.facilitator(h.FacilitatorURL)
 	if err != nil {
 		return err
 	}
-	offers, decimals, err := h.offers(app)
+	offers, decimals, err := h.offers()
 	if err != nil {
 		return err
 	}
 	var guard *paywall.Guard
-	if app.shared != nil {
-		guard = &app.shared.guard // one for every route of this server
+	if c := h.app.chain; c != nil {
+		guard = &c.guard // one for every route of this server
 		// The embedded facilitator settles and sponsors, for callers
 		// without a credential, only what the routes offer; an offer is
 		// withdrawn when its route is unloaded.
-		app.shared.offers.Add(offers...)
-		h.offered = &app.shared.offers
+		c.offers.Add(offers...)
+		h.offered = &c.offers
 	}
 	h.issued = offers
 	h.paywall, err = paywall.New(paywall.Config{
@@ -156,46 +166,76 @@ func (h *Handler) expand() error {
 	return expand(vals...)
 }
 
-// offers is every (scheme, asset) pair of the route.
-func (h *Handler) offers(app *App) ([]x402.PaymentRequirements, map[string]uint8, error) {
-	if (h.Price == "") == (h.Amount == "") {
-		return nil, nil, errors.New("x402: set exactly one of price (whole tokens) and amount (atomic units)")
+// Validate checks the configuration, and, once provisioned, that the x402
+// app has the assets and schemes it asks for. It has no side effects.
+func (h *Handler) Validate() error {
+	var errs []error
+	if h.PayTo == "" {
+		errs = append(errs, errors.New("x402 needs pay_to, the address that receives payments"))
+	} else if _, err := configAddress("x402 pay_to", h.PayTo); err != nil {
+		errs = append(errs, err)
 	}
-	if _, err := configAddress("x402 pay_to", h.PayTo); err != nil {
-		return nil, nil, err
+	switch {
+	case h.Price == "" && h.Amount == "":
+		errs = append(errs, errors.New("x402 needs a price (whole tokens, such as 0.01) or an amount (atomic units)"))
+	case h.Price != "" && h.Amount != "":
+		errs = append(errs, errors.New("x402 takes a price or an amount, not both"))
+	case h.Amount != "":
+		if _, err := x402.ParseAmount(h.Amount); err != nil {
+			errs = append(errs, fmt.Errorf("x402 amount: %w", err))
+		}
 	}
+	for _, s := range h.Schemes {
+		switch s {
+		case x402.SchemeExact:
+		case x402.SchemeAANative:
+			if h.app != nil && h.app.aaExtra() == nil {
+				errs = append(errs, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url"))
+			}
+		default:
+			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native)", s))
+		}
+	}
+	for _, want := range h.Assets {
+		if _, err := configAddress("x402 asset", want); err != nil {
+			errs = append(errs, err)
+		} else if h.app != nil && !slices.ContainsFunc(h.app.assets(), func(a AssetConfig) bool { return strings.EqualFold(a.Address, want) }) {
+			errs = append(errs, fmt.Errorf("x402: asset %s is not among the x402 app's assets", want))
+		}
+	}
+	if h.Price != "" && h.app != nil {
+		for _, a := range h.app.assets() {
+			if _, err := paywall.ParsePrice(h.Price, assetDecimals(a)); err != nil {
+				errs = append(errs, fmt.Errorf("x402 price: %w", err))
+				break
+			}
+		}
+	}
+	if h.MaxTimeout < 0 {
+		errs = append(errs, errors.New("x402 max_timeout must not be negative"))
+	}
+	if h.Origin != "" && !strings.HasPrefix(h.Origin, "http://") && !strings.HasPrefix(h.Origin, "https://") {
+		errs = append(errs, fmt.Errorf("x402 origin %q: want http:// or https:// and a host", h.Origin))
+	}
+	return errors.Join(errs...)
+}
+
+// assetDecimals is a's decimals, 6 by default.
+func assetDecimals(a AssetConfig) uint8 { return cmp.Or(a.Decimals, 6) }
+
+// offers is every (scheme, asset) pair of the route, from a valid
+// configuration.
+func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error) {
 	schemes := h.Schemes
 	if len(schemes) == 0 {
 		schemes = []string{x402.SchemeExact}
 	}
-	for _, s := range schemes {
-		switch s {
-		case x402.SchemeExact:
-		case x402.SchemeAANative:
-			if app.aaExtra() == nil {
-				return nil, nil, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url")
-			}
-		default:
-			return nil, nil, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native)", s)
-		}
-	}
-	known := app.assets()
-	chosen := known
+	chosen := h.app.assets()
 	if len(h.Assets) > 0 {
 		chosen = nil
 		for _, want := range h.Assets {
-			if _, err := configAddress("x402 asset", want); err != nil {
-				return nil, nil, err
-			}
-			found := false
-			for _, a := range known {
-				if strings.EqualFold(a.Address, want) {
-					chosen, found = append(chosen, a), true
-				}
-			}
-			if !found {
-				return nil, nil, fmt.Errorf("x402: asset %s is not among the x402 app's assets", want)
-			}
+			i := slices.IndexFunc(h.app.assets(), func(a AssetConfig) bool { return strings.EqualFold(a.Address, want) })
+			chosen = append(chosen, h.app.assets()[i]) // Validate checked it is there
 		}
 	}
 	timeout := int(time.Duration(h.MaxTimeout) / time.Second)
@@ -205,10 +245,7 @@ func (h *Handler) offers(app *App) ([]x402.PaymentRequirements, map[string]uint8
 	var offers []x402.PaymentRequirements
 	decimals := map[string]uint8{}
 	for _, a := range chosen {
-		d := a.Decimals
-		if d == 0 {
-			d = 6
-		}
+		d := assetDecimals(a)
 		decimals[strings.ToLower(a.Address)] = d
 		amount := h.Amount
 		if h.Price != "" {
@@ -220,10 +257,10 @@ func (h *Handler) offers(app *App) ([]x402.PaymentRequirements, map[string]uint8
 		for _, s := range schemes {
 			extra := &x402.Extra{Name: a.Name, Version: a.Version}
 			if s == x402.SchemeAANative {
-				extra = app.aaExtra()
+				extra = h.app.aaExtra()
 			}
 			offers = append(offers, x402.PaymentRequirements{
-				Scheme: s, Network: app.networkID(), Amount: amount, Asset: a.Address, PayTo: h.PayTo,
+				Scheme: s, Network: h.app.networkID(), Amount: amount, Asset: a.Address, PayTo: h.PayTo,
 				MaxTimeoutSeconds: timeout, Extra: extra,
 			})
 		}
@@ -305,6 +342,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 // Interface guards.
 var (
 	_ caddy.Provisioner           = (*Handler)(nil)
+	_ caddy.Validator             = (*Handler)(nil)
 	_ caddy.CleanerUpper          = (*Handler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
 )

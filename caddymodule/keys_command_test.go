@@ -132,8 +132,6 @@ func TestPaymasterCaddyfile(t *testing.T) {
 		t.Fatalf("%+v %v", p, err)
 	}
 	for _, bad := range []struct{ in, want string }{
-		{"x402_paymaster {\n}", "at least one project"},
-		{"x402_paymaster {\n project demo {\n  tx_per_minute 30\n }\n}", "needs a balance"},
 		{"x402_paymaster {\n project demo {\n  balance 1\n  tx_per_minute many\n }\n}", "positive whole number"},
 		{"x402_paymaster {\n project demo {\n  balance 1\n  colour blue\n }\n}", `unknown project option "colour"`},
 		{"x402_paymaster {\n gas free\n}", `unknown x402_paymaster option "gas"`},
@@ -142,6 +140,26 @@ func TestPaymasterCaddyfile(t *testing.T) {
 		err := h.UnmarshalCaddyfile(caddyfileDispenser(bad.in))
 		if err == nil || !strings.Contains(err.Error(), bad.want) || !strings.Contains(err.Error(), "Testfile:") {
 			t.Errorf("%q: err = %v, want %q", bad.in, err, bad.want)
+		}
+	}
+	// What parses but is not valid, Validate refuses.
+	for _, bad := range []struct {
+		in, want string
+		devnet   bool
+	}{
+		{"x402_paymaster {\n}", "at least one project", true},
+		{"x402_paymaster {\n project demo {\n  tx_per_minute 30\n }\n}", "project demo: a balance (ETH) is required", true},
+		{"x402_paymaster {\n project demo {\n  balance lots\n }\n}", "project demo balance", true},
+		{"x402_paymaster {\n signer_key 0xac09\n project demo {\n  balance 1\n }\n}", "signer_key must be an {env.*} or {file.*} placeholder", true},
+		{"x402_paymaster {\n dev_key k\n project demo {\n  balance 1\n }\n}", "dev_key is for the devnet only", false},
+		{"x402_paymaster {\n project demo {\n  balance 1\n }\n}", "signer_key, entry_point and paymaster are required outside the devnet", false},
+	} {
+		h := PaymasterHandler{devnet: bad.devnet}
+		if err := h.UnmarshalCaddyfile(caddyfileDispenser(bad.in)); err != nil {
+			t.Fatalf("%q: %v", bad.in, err)
+		}
+		if err := h.Validate(); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: Validate = %v, want %q", bad.in, err, bad.want)
 		}
 	}
 }

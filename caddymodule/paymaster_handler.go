@@ -1,11 +1,12 @@
 package caddymodule
 
 import (
+	"cmp"
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
-	"math/big"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,9 +17,8 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/paymaster"
-	"github.com/caddy-x402/caddy-x402/paywall"
-	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 func init() {
@@ -32,47 +32,61 @@ const DevPaymasterKey = "pmk_devnet_demo_key_public_do_not_use_elsewhere"
 // PaymasterHandler is http.handlers.x402_paymaster: the gas sponsor's
 // JSON-RPC (pm_entrypoints, pm_supported_tokens, pm_sponsor_userop) and
 // GET /health. Its API keys live in the x402 app's store and are managed
-// with `caddy x402 key`. Its counters are kept across config reloads.
+// with `caddy x402 key`.
+//
+// The service is kept across config reloads, with its counters, for as
+// long as its signer, entry point and paymaster stay the same; a reload
+// puts new projects and validity in force in it. dev_key, and the first
+// project's name on the devnet (which the dev key belongs to), need a
+// restart of Caddy.
 type PaymasterHandler struct {
 	// SignerKey is the VerifyingPaymaster's signer, an {env.*} or {file.*}
-	// placeholder. On the devnet it defaults to the devnet's signer.
+	// placeholder. On the devnet it defaults to the devnet's signer;
+	// elsewhere it is required.
 	SignerKey string `json:"signer_key,omitempty"`
-	// EntryPoint is the ERC-4337 v0.6 EntryPoint; on the devnet it
-	// defaults to the predeployed one. It may be an {env.*} or {file.*}
-	// placeholder; a mixed-case address must carry a valid EIP-55 checksum.
+	// EntryPoint is the ERC-4337 v0.6 EntryPoint. On the devnet it
+	// defaults to the predeployed one; elsewhere it is required. It may
+	// be an {env.*} or {file.*} placeholder; a mixed-case address must
+	// carry a valid EIP-55 checksum.
 	EntryPoint string `json:"entry_point,omitempty"`
-	// Paymaster is the VerifyingPaymaster contract whose signer this is;
-	// on the devnet it defaults to the predeployed one. Placeholders and
-	// checksums as for EntryPoint.
+	// Paymaster is the VerifyingPaymaster contract whose signer this is.
+	// On the devnet it defaults to the predeployed one; elsewhere it is
+	// required. Placeholders and checksums are as for EntryPoint.
 	Paymaster string `json:"paymaster,omitempty"`
-	// Projects are the sponsorship accounts and their limits.
+	// Projects are the sponsorship accounts and their limits. At least
+	// one is required.
 	Projects []ProjectConfig `json:"projects,omitempty"`
 	// DevKey, on the devnet only, is an API key for the first project with
-	// both scopes; default DevPaymasterKey. It is held in memory, never
-	// written to the store.
+	// both scopes. The default is DevPaymasterKey. It is held in memory,
+	// never written to the store.
 	DevKey string `json:"dev_key,omitempty"`
-	// Validity is how long a sponsorship stays valid; default 10m.
+	// Validity is how long a sponsorship stays valid. The default is 10m.
 	Validity caddy.Duration `json:"validity,omitempty"`
 
-	svc     *paymaster.Service
-	poolKey string
-	access  accessLog
+	service serviceHandler[*paymaster.Service, paymasterTunables]
+	devnet  bool // whether the x402 app runs the devnet, for Validate
 }
 
 // ProjectConfig is a project in the config. Amounts of ETH are decimal
 // strings such as "10" or "0.5"; fees are in gwei.
 type ProjectConfig struct {
-	// Name is the project's name, which its API keys belong to. Required.
+	// Name is the project's name, which its API keys belong to. It is
+	// required and unique.
 	Name string `json:"name"`
-	// Balance is the funded sponsorship balance in ETH. Required.
+	// Balance is the project's funded sponsorship balance in ETH. It is
+	// required.
 	Balance string `json:"balance"`
-	// DailyGasCap in ETH; default the balance.
+	// DailyGasCap is the most the project may sponsor per UTC day, in ETH.
+	// The default is the balance.
 	DailyGasCap string `json:"daily_gas_cap,omitempty"`
-	// TxPerMinute per sender; default 30.
+	// TxPerMinute is how many operations per minute one sender may have
+	// sponsored. The default is 30.
 	TxPerMinute int `json:"tx_per_minute,omitempty"`
-	// MaxInFlight operations; default 50.
+	// MaxInFlight is how many sponsored operations may be pending at once.
+	// The default is 50.
 	MaxInFlight int `json:"max_in_flight,omitempty"`
-	// MaxFeePerGas ceiling in gwei; default derived from the base fee.
+	// MaxFeePerGas is the highest maxFeePerGas sponsored, in gwei. By
+	// default it is derived from the network's base fee.
 	MaxFeePerGas string `json:"max_fee_per_gas,omitempty"`
 }
 
@@ -81,153 +95,192 @@ func (*PaymasterHandler) CaddyModule() caddy.ModuleInfo {
 	return caddy.ModuleInfo{ID: "http.handlers.x402_paymaster", New: func() caddy.Module { return new(PaymasterHandler) }}
 }
 
-type pooledPaymaster struct {
-	svc *paymaster.Service
-	rpc *rpc.Client
+// paymasterFixed are the options of x402_paymaster that a reload cannot
+// change in the running service.
+type paymasterFixed struct {
+	DevKey     string `json:"dev_key"` // compared, never shown
+	DevProject string `json:"projects[0].name"`
 }
 
-func (p *pooledPaymaster) Destruct() error {
-	p.rpc.Close()
-	return nil
+// paymasterTunables are the options of x402_paymaster that a reload puts
+// in force in the running service.
+type paymasterTunables struct {
+	Projects []ProjectConfig `json:"projects"`
+	Validity caddy.Duration  `json:"validity"`
 }
 
-// Provision starts, or reuses, the paymaster service.
-func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
-	h.access = newAccessLog(ctx)
-	app, err := embeddedApp(ctx, "x402_paymaster")
-	if err != nil {
-		return err
+// projectsSetter and validitySetter are what a running paymaster.Service
+// needs to take a reload's projects and validity. Until it has them, such
+// a reload is refused.
+type (
+	projectsSetter interface {
+		SetProjects([]paymaster.Project) error
 	}
-	if h.SignerKey != "" && !isPlaceholder(h.SignerKey) {
-		return errors.New("x402_paymaster: signer_key must be an {env.*} or {file.*} placeholder")
-	}
-	if len(h.Projects) == 0 {
-		return errors.New("x402_paymaster: at least one project is required")
-	}
-	if err := expand(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}); err != nil {
-		return err
-	}
-	for _, c := range []struct{ field, v string }{{"x402_paymaster entry_point", h.EntryPoint}, {"x402_paymaster paymaster", h.Paymaster}} {
-		if c.v == "" {
-			continue
+	validitySetter interface{ SetValidity(time.Duration) }
+)
+
+// tunable reports whether the running service can take t.
+func (t paymasterTunables) tunable(svc *paymaster.Service, old paymasterTunables) bool {
+	_, projects := any(svc).(projectsSetter)
+	_, validity := any(svc).(validitySetter)
+	return (projects || slices.Equal(t.Projects, old.Projects)) && (validity || t.Validity == old.Validity)
+}
+
+// apply puts t in force in the running service.
+func (t paymasterTunables) apply(svc *paymaster.Service, old paymasterTunables) error {
+	if !slices.Equal(t.Projects, old.Projects) {
+		projects, err := t.projects()
+		if err != nil {
+			return err
 		}
-		if _, err := configAddress(c.field, c.v); err != nil {
+		if err := any(svc).(projectsSetter).SetProjects(projects); err != nil {
 			return err
 		}
 	}
-	if h.DevKey != "" && app.shared.devnet == nil {
-		return errors.New("x402_paymaster: dev_key is for the devnet only")
+	if t.Validity != old.Validity {
+		any(svc).(validitySetter).SetValidity(time.Duration(t.Validity))
 	}
-	h.poolKey = app.poolKey("x402-paymaster", h)
-	v, _, err := pool.LoadOrNew(h.poolKey, func() (caddy.Destructor, error) { return h.start(app, ctx.Logger()) })
-	if err != nil {
-		return err
-	}
-	h.svc = v.(*pooledPaymaster).svc
 	return nil
 }
 
-func (h *PaymasterHandler) start(app *App, log *zap.Logger) (*pooledPaymaster, error) {
-	d := app.shared.devnet
-	entryPoint, pmAddr := h.EntryPoint, h.Paymaster
-	var signer *ecdsa.PrivateKey
-	if d != nil {
-		signer = d.PaymasterSigner.Key
-		if entryPoint == "" {
-			entryPoint = d.Contracts.EntryPoint.Hex()
-		}
-		if pmAddr == "" {
-			pmAddr = d.Contracts.Paymaster.Hex()
-		}
-	}
-	if h.SignerKey != "" {
-		raw := strings.TrimSpace(caddy.NewReplacer().ReplaceKnown(h.SignerKey, ""))
-		key, err := crypto.HexToECDSA(strings.TrimPrefix(raw, "0x"))
-		if err != nil {
-			return nil, fmt.Errorf("x402_paymaster: signer_key %s is not a hex private key", h.SignerKey)
-		}
-		signer = key
-	}
-	if signer == nil || entryPoint == "" || pmAddr == "" {
-		return nil, errors.New("x402_paymaster: signer_key, entry_point and paymaster are required outside the devnet")
-	}
-	projects := make([]paymaster.Project, len(h.Projects))
-	for i, pc := range h.Projects {
+// projects are the configured projects for the paymaster.
+func (t paymasterTunables) projects() ([]paymaster.Project, error) {
+	projects := make([]paymaster.Project, len(t.Projects))
+	for i, pc := range t.Projects {
 		p, err := pc.project()
 		if err != nil {
 			return nil, err
 		}
 		projects[i] = p
 	}
-	bucket, err := app.shared.fac.Store().Bucket(paymasterKeysBucket)
+	return projects, nil
+}
+
+// Provision takes a hold on the paymaster service of the signer, entry
+// point and paymaster, which the x402 app starts.
+func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
+	app, err := embeddedApp(ctx, "x402_paymaster")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var keys paymaster.KeyStore = bucket
-	if d != nil {
+	h.devnet = app.chain.plan.devnet
+	if err := expand(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}); err != nil {
+		return err
+	}
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	entryPoint, pm := common.HexToAddress(h.EntryPoint), common.HexToAddress(h.Paymaster)
+	var signer *ecdsa.PrivateKey
+	fixed := paymasterFixed{}
+	if h.devnet {
+		c := devnetContracts()
+		if h.EntryPoint == "" {
+			entryPoint = c.EntryPoint
+		}
+		if h.Paymaster == "" {
+			pm = c.Paymaster
+		}
+		if signer, err = devnet.DeriveKey(devnet.TestMnemonic, devnet.PaymasterSignerIndex); err != nil {
+			return err
+		}
+		fixed = paymasterFixed{DevKey: cmp.Or(h.DevKey, DevPaymasterKey), DevProject: h.Projects[0].Name}
+	}
+	if h.SignerKey != "" {
+		if signer, err = secretKey("x402_paymaster signer_key", h.SignerKey); err != nil {
+			return err
+		}
+	}
+	key := strings.Join([]string{"x402_paymaster", app.chainKey, crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex()}, "|")
+	t := paymasterTunables{Projects: slices.Clone(h.Projects), Validity: h.Validity}
+	log := ctx.Logger()
+	chainID := app.chain.plan.chainID()
+	return h.service.provision(ctx, app, "x402_paymaster", key, fixed, t, func(run *chainRun, t paymasterTunables) (*paymaster.Service, func() error, error) {
+		return openPaymaster(run, paymaster.Config{ChainID: chainID, EntryPoint: entryPoint, Paymaster: pm, Signer: signer, Validity: time.Duration(t.Validity), Logger: log}, t, fixed)
+	})
+}
+
+// Validate checks the configuration. It has no side effects.
+func (h *PaymasterHandler) Validate() error {
+	errs := []error{
+		checkSecrets(configValue{"x402_paymaster signer_key", &h.SignerKey}),
+		checkAddresses(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}),
+	}
+	if len(h.Projects) == 0 {
+		errs = append(errs, errors.New("x402_paymaster: at least one project is required"))
+	}
+	for _, pc := range h.Projects {
+		if _, err := pc.project(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if !h.devnet && (h.SignerKey == "" || h.EntryPoint == "" || h.Paymaster == "") {
+		errs = append(errs, errors.New("x402_paymaster: signer_key, entry_point and paymaster are required outside the devnet"))
+	}
+	if h.DevKey != "" && !h.devnet {
+		errs = append(errs, errors.New("x402_paymaster: dev_key is for the devnet only"))
+	}
+	if h.Validity < 0 {
+		errs = append(errs, errors.New("x402_paymaster: validity must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// openPaymaster opens the paymaster on the running chain: cfg with its
+// chain, keys and projects.
+func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fixed paymasterFixed) (*paymaster.Service, func() error, error) {
+	var err error
+	if cfg.Projects, err = t.projects(); err != nil {
+		return nil, nil, err
+	}
+	bucket, err := run.fac.Store().Bucket(paymasterKeysBucket)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.Keys = bucket
+	if run.devnet != nil {
 		// The dev key is public: it is answered from memory, never stored,
 		// so it does not outlive the devnet in a store_path that later
 		// serves a real chain.
-		dev := h.DevKey
-		if dev == "" {
-			dev = DevPaymasterKey
+		if _, err := removeKeyRecord(bucket, fixed.DevKey); err != nil { // stored by earlier versions
+			return nil, nil, err
 		}
-		if _, err := removeKeyRecord(bucket, dev); err != nil { // stored by earlier versions
-			return nil, err
+		if cfg.Keys, err = newDevKeyStore(bucket, fixed.DevKey, fixed.DevProject, []string{paymaster.ScopeRead, paymaster.ScopeSponsor}); err != nil {
+			return nil, nil, err
 		}
-		if keys, err = newDevKeyStore(bucket, dev, projects[0].Name, []string{paymaster.ScopeRead, paymaster.ScopeSponsor}); err != nil {
-			return nil, err
-		}
-		log.Info("devnet paymaster key in memory", zap.String("project", projects[0].Name), zap.String("key_id", dev[:min(len(dev), 12)]))
+		cfg.Logger.Info("devnet paymaster key in memory", zap.String("project", fixed.DevProject), zap.String("key_id", fixed.DevKey[:min(len(fixed.DevKey), 12)]))
 	}
-	client, err := rpc.Dial(app.shared.chainURL)
+	client, err := rpc.Dial(run.rpcURL)
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("dialing the chain: %w", err)
 	}
-	id, err := x402.ParseNetwork(app.shared.network)
+	cfg.Chain = client
+	svc, err := paymaster.New(cfg)
 	if err != nil {
 		client.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	chainID := new(big.Int).SetUint64(id)
-	svc, err := paymaster.New(paymaster.Config{
-		ChainID: chainID, EntryPoint: common.HexToAddress(entryPoint), Paymaster: common.HexToAddress(pmAddr),
-		Signer: signer, Chain: client, Keys: keys, Projects: projects,
-		Validity: time.Duration(h.Validity), Logger: log,
-	})
-	if err != nil {
-		client.Close()
-		return nil, err
-	}
-	return &pooledPaymaster{svc: svc, rpc: client}, nil
+	return svc, func() error { client.Close(); return nil }, nil
 }
 
 func (pc ProjectConfig) project() (paymaster.Project, error) {
 	p := paymaster.Project{Name: pc.Name, TxPerMinute: pc.TxPerMinute, MaxInFlight: pc.MaxInFlight}
-	wei := func(field, v string, decimals uint8) (*big.Int, error) {
-		s, err := paywall.ParsePrice(v, decimals)
-		if err != nil {
-			return nil, fmt.Errorf("x402_paymaster project %s %s: %w", pc.Name, field, err)
-		}
-		n, _ := new(big.Int).SetString(s, 10)
-		return n, nil
+	if pc.Name == "" {
+		return p, errors.New("x402_paymaster: a project needs a name")
 	}
-	var err error
 	if pc.Balance == "" {
 		return p, fmt.Errorf("x402_paymaster project %s: a balance (ETH) is required", pc.Name)
 	}
-	if p.Balance, err = wei("balance", pc.Balance, 18); err != nil {
+	var err error
+	field := "x402_paymaster project " + pc.Name + " "
+	if p.Balance, err = units(field+"balance", pc.Balance, 18); err != nil {
 		return p, err
 	}
-	if pc.DailyGasCap != "" {
-		if p.DailyGasCap, err = wei("daily_gas_cap", pc.DailyGasCap, 18); err != nil {
-			return p, err
-		}
+	if p.DailyGasCap, err = units(field+"daily_gas_cap", pc.DailyGasCap, 18); err != nil {
+		return p, err
 	}
-	if pc.MaxFeePerGas != "" {
-		if p.MaxFeePerGas, err = wei("max_fee_per_gas", pc.MaxFeePerGas, 9); err != nil {
-			return p, err
-		}
+	if p.MaxFeePerGas, err = units(field+"max_fee_per_gas", pc.MaxFeePerGas, 9); err != nil {
+		return p, err
 	}
 	return p, nil
 }
@@ -235,24 +288,16 @@ func (pc ProjectConfig) project() (paymaster.Project, error) {
 // ServeHTTP serves the paymaster. Requests are logged with their API key
 // (X-API-Key, X-Paymaster-Api-Key) shown as REDACTED.
 func (h *PaymasterHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
-	return h.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
-		h.svc.ServeHTTP(w, r)
-		return nil
-	})
+	return h.service.serve(w, r)
 }
 
 // Cleanup releases this config's hold on the pooled service.
-func (h *PaymasterHandler) Cleanup() error {
-	if h.poolKey == "" {
-		return nil
-	}
-	_, err := pool.Delete(h.poolKey)
-	return err
-}
+func (h *PaymasterHandler) Cleanup() error { return h.service.cleanup() }
 
 // Interface guards.
 var (
 	_ caddy.Provisioner           = (*PaymasterHandler)(nil)
+	_ caddy.Validator             = (*PaymasterHandler)(nil)
 	_ caddy.CleanerUpper          = (*PaymasterHandler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*PaymasterHandler)(nil)
 )

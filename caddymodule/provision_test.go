@@ -2,10 +2,14 @@ package caddymodule
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,11 +39,44 @@ func validateConfig(t *testing.T, cfgJSON []byte) error {
 // validateCaddyfile is `caddy validate --adapter caddyfile`.
 func validateCaddyfile(t *testing.T, cf string) error {
 	t.Helper()
+	return validateConfig(t, adaptCaddyfile(t, cf))
+}
+
+// adaptCaddyfile is `caddy adapt`.
+func adaptCaddyfile(t *testing.T, cf string) []byte {
+	t.Helper()
 	cfgJSON, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "Caddyfile"})
 	if err != nil {
 		t.Fatalf("adapting: %v", err)
 	}
-	return validateConfig(t, cfgJSON)
+	return cfgJSON
+}
+
+// runCaddyfile runs cf as `caddy run` does, with the admin endpoint off,
+// or reloads it over the config that runs. stop stops Caddy; it is also
+// called when the test ends. Tests that use it are not parallel: Caddy
+// runs one config at a time.
+func runCaddyfile(t *testing.T, cf string) (stop func(), err error) {
+	t.Helper()
+	var cfg map[string]any
+	if err := json.Unmarshal(adaptCaddyfile(t, cf), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg["admin"] = map[string]any{"disabled": true}
+	cfgJSON, _ := json.Marshal(cfg)
+	if err := caddy.Load(cfgJSON, true); err != nil {
+		return func() {}, err
+	}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			if err := caddy.Stop(); err != nil {
+				t.Errorf("stopping Caddy: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop, nil
 }
 
 // startChain starts a devnet with chainID, standing for a real chain.
@@ -246,11 +283,22 @@ func TestKubernetesExampleValidates(t *testing.T) {
 	if err := validateCaddyfile(t, caddyfile); err != nil {
 		t.Fatalf("caddy validate: %v", err)
 	}
-	// Provisioning dialled the RPC in the environment and opened the store
-	// on the volume.
-	if _, err := os.Stat(filepath.Join(data, "facilitator.db")); err != nil {
-		t.Fatalf("the store was not opened on the volume: %v", err)
+	storeFile := filepath.Join(data, "facilitator.db")
+	if _, err := os.Stat(storeFile); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("caddy validate touched the store on the volume: %v", err)
 	}
+	t.Run("caddy run", func(t *testing.T) {
+		// Starting dials the RPC in the environment and opens the store on
+		// the volume.
+		stop, err := runCaddyfile(t, strings.ReplaceAll(caddyfile, "http://:8080", fmt.Sprintf("http://127.0.0.1:%d", freePort(t))))
+		if err != nil {
+			t.Fatalf("caddy run: %v", err)
+		}
+		defer stop()
+		if _, err := os.Stat(storeFile); err != nil {
+			t.Fatalf("the store was not opened on the volume: %v", err)
+		}
+	})
 
 	t.Run("a bad pay_to in the environment", func(t *testing.T) {
 		t.Setenv("X402_PAY_TO", "0x3c44CdDdB6a900fa2b585dd299e03d12FA4293BC")
@@ -301,17 +349,19 @@ func TestStoreNetwork(t *testing.T) {
 		store_path %s
 	}
 }
-http://:4338 {
+http://127.0.0.1:%d {
 	x402_paymaster {
 		project demo {
 			balance 1
 		}
 	}
 }
-`, devStore)
-	if err := validateCaddyfile(t, devnetCaddyfile); err != nil {
+`, devStore, freePort(t))
+	stop, err := runCaddyfile(t, devnetCaddyfile)
+	if err != nil {
 		t.Fatal(err)
 	}
+	stop()
 	if network, stored := readStore(t, devStore); network != NetworkDevnet || stored {
 		t.Fatalf("after the devnet: network %q, dev key stored %v", network, stored)
 	}
@@ -334,7 +384,8 @@ http://:4338 {
 	}
 
 	t.Run("a devnet store is refused for a real chain", func(t *testing.T) {
-		err := validateCaddyfile(t, realCaddyfile(devStore))
+		stop, err := runCaddyfile(t, realCaddyfile(devStore))
+		stop()
 		want := "store " + devStore + " was created for the dev chain (chain id 31337)"
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "cannot serve eip155:8453") {
 			t.Fatalf("err = %v, want %q", err, want)
@@ -365,9 +416,11 @@ http://:4338 {
 			t.Fatal("setup: the dev key is not in the store")
 		}
 
-		if err := validateCaddyfile(t, realCaddyfile(legacy)); err != nil {
+		stop, err := runCaddyfile(t, realCaddyfile(legacy))
+		if err != nil {
 			t.Fatal(err)
 		}
+		stop()
 		network, stored := readStore(t, legacy)
 		if network != "eip155:8453" || stored {
 			t.Fatalf("after a real chain: network %q, dev key stored %v", network, stored)

@@ -1,7 +1,9 @@
 package caddymodule
 
 import (
+	"cmp"
 	"crypto/ecdsa"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -17,10 +19,9 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/paymaster"
-	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/txapi"
-	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 func init() {
@@ -39,44 +40,56 @@ func init() {
 // --scopes txapi:send`) in X-API-Key, within the key's rate and the daily
 // budgets. The faucet is public, within its per-address, per-client and
 // daily limits.
+//
+// The service is kept across config reloads for as long as its wallet
+// stays the same; a reload puts new limits in force in it. The token needs
+// a restart of Caddy.
 type TxAPIHandler struct {
 	// WalletKey is the service wallet, an {env.*} or {file.*} placeholder.
-	// On the devnet it defaults to test account #9. It must not be the
-	// settler key.
+	// On the devnet it defaults to test account #9; elsewhere it is
+	// required. It must not be the settler key.
 	WalletKey string `json:"wallet_key,omitempty"`
-	// Token is the faucet's token; default the x402 app's first asset. It
-	// may be an {env.*} or {file.*} placeholder; a mixed-case address must
-	// carry a valid EIP-55 checksum.
+	// Token is the faucet's token. The default is the x402 app's first
+	// asset. It may be an {env.*} or {file.*} placeholder; a mixed-case
+	// address must carry a valid EIP-55 checksum.
 	Token string `json:"token,omitempty"`
-	// MaxValue is the largest transaction value in ETH; default 0.1.
+	// MaxValue is the largest value of a transaction, in ETH. The default
+	// is 0.1.
 	MaxValue string `json:"max_value,omitempty"`
-	// MaxMessage is the largest message in bytes; default 1024.
+	// MaxMessage is the largest message, in bytes. The default is 1024.
 	MaxMessage int `json:"max_message,omitempty"`
-	// FaucetMaxAmount in whole tokens; default 100.
+	// FaucetMaxAmount is the most tokens one faucet request may draw, in
+	// whole tokens. The default is 100.
 	FaucetMaxAmount string `json:"faucet_max_amount,omitempty"`
-	// FaucetMaxGasPrice in gwei; default 100.
+	// FaucetMaxGasPrice is the highest gas price at which the faucet
+	// sends, in gwei. The default is 100.
 	FaucetMaxGasPrice string `json:"faucet_max_gas_price,omitempty"`
-	// FaucetNative is the ETH sent along for gas; default 0.01.
+	// FaucetNative is the ETH the faucet sends along for gas. The default
+	// is 0.01.
 	FaucetNative string `json:"faucet_native,omitempty"`
-	// FaucetCooldown between requests per address; default 3h.
+	// FaucetCooldown is how long one address waits between faucet
+	// requests. The default is 3h.
 	FaucetCooldown caddy.Duration `json:"faucet_cooldown,omitempty"`
 	// FaucetPerClient is the faucet requests one client address may make
-	// per faucet_cooldown; default 3.
+	// per faucet_cooldown. The default is 3.
 	FaucetPerClient int `json:"faucet_per_client,omitempty"`
-	// FaucetDaily is the faucet requests of all callers per UTC day;
-	// default 100.
+	// FaucetDaily is the faucet requests of all callers per UTC day. The
+	// default is 100.
 	FaucetDaily int `json:"faucet_daily,omitempty"`
-	// KeyRate is the requests one API key may make per minute; default 10.
+	// KeyRate is the requests one API key may make per minute. The default
+	// is 10.
 	KeyRate int `json:"key_rate,omitempty"`
 	// KeyDailyBudget is what one key may make the wallet spend per UTC
-	// day, in ETH (value plus gas); default 1.
+	// day, in ETH (value plus gas). The default is 1.
 	KeyDailyBudget string `json:"key_daily_budget,omitempty"`
-	// DailyBudget is the same for all keys together, in ETH; default 5.
+	// DailyBudget is what all keys together may make the wallet spend per
+	// UTC day, in ETH. The default is 5.
 	DailyBudget string `json:"daily_budget,omitempty"`
 
-	svc     *txapi.Service
-	poolKey string
-	access  accessLog
+	service serviceHandler[*txapi.Service, txapiTunables]
+	wallet  common.Address // resolved, for Validate
+	settler common.Address // the x402 app's, for Validate
+	devnet  bool           // whether the x402 app runs the devnet, for Validate
 }
 
 // CaddyModule returns the Caddy module information.
@@ -89,161 +102,188 @@ func (*TxAPIHandler) CaddyModule() caddy.ModuleInfo {
 // written to a store.
 const DevTxAPIKey = "txk_devnet_demo_key_public_do_not_use_elsewhere"
 
-type pooledTxAPI struct {
-	svc *txapi.Service
-	eth *ethclient.Client
+// txapiFixed are the options of x402_txapi that a reload cannot change in
+// the running service.
+type txapiFixed struct {
+	Token string `json:"token"`
 }
 
-func (p *pooledTxAPI) Destruct() error {
-	p.eth.Close()
-	return nil
+// txapiTunables are the options of x402_txapi that a reload puts in force
+// in the running service: all but wallet_key (its identity) and token.
+type txapiTunables struct {
+	h        *TxAPIHandler
+	decimals uint8 // the token's
 }
 
-// Provision starts, or reuses, the service.
+// MarshalJSON is the handler's JSON without wallet_key and token, for
+// changedOptions.
+func (t txapiTunables) MarshalJSON() ([]byte, error) {
+	c := *t.h
+	c.WalletKey, c.Token = "", ""
+	return json.Marshal(&c)
+}
+
+// limitsSetter is what a running txapi.Service needs to take a reload's
+// limits: the limit fields of a Config (MaxValue to DailyBudget), with
+// New's defaults. Until it has it, such a reload is refused.
+type limitsSetter interface{ SetLimits(txapi.Config) error }
+
+// tunable reports whether the running service can take new limits.
+func (txapiTunables) tunable(svc *txapi.Service, _ txapiTunables) bool {
+	_, ok := any(svc).(limitsSetter)
+	return ok
+}
+
+// apply puts t in force in the running service.
+func (t txapiTunables) apply(svc *txapi.Service, _ txapiTunables) error {
+	cfg, err := t.limits()
+	if err != nil {
+		return err
+	}
+	return any(svc).(limitsSetter).SetLimits(cfg)
+}
+
+// limits is a txapi.Config with the limits of t.
+func (t txapiTunables) limits() (txapi.Config, error) {
+	h := t.h
+	cfg := txapi.Config{
+		MaxMessage: h.MaxMessage, FaucetCooldown: time.Duration(h.FaucetCooldown),
+		FaucetPerClient: h.FaucetPerClient, FaucetDaily: h.FaucetDaily, KeyRate: h.KeyRate,
+	}
+	var err error
+	for _, a := range []struct {
+		dst      **big.Int
+		field, v string
+		decimals uint8
+	}{
+		{&cfg.MaxValue, "max_value", h.MaxValue, 18},
+		{&cfg.KeyDailyBudget, "key_daily_budget", h.KeyDailyBudget, 18},
+		{&cfg.DailyBudget, "daily_budget", h.DailyBudget, 18},
+		{&cfg.FaucetMaxAmount, "faucet_max_amount", h.FaucetMaxAmount, t.decimals},
+		{&cfg.FaucetMaxGasPrice, "faucet_max_gas_price", h.FaucetMaxGasPrice, 9},
+		{&cfg.FaucetNative, "faucet_native", h.FaucetNative, 18},
+	} {
+		if *a.dst, err = units("x402_txapi "+a.field, a.v, a.decimals); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+// Provision takes a hold on the service of the wallet, which the x402 app
+// starts.
 func (h *TxAPIHandler) Provision(ctx caddy.Context) error {
-	h.access = newAccessLog(ctx)
 	app, err := embeddedApp(ctx, "x402_txapi")
 	if err != nil {
 		return err
 	}
-	if h.WalletKey != "" && !isPlaceholder(h.WalletKey) {
-		return errors.New("x402_txapi: wallet_key must be an {env.*} or {file.*} placeholder")
-	}
+	h.devnet = app.chain.plan.devnet
+	h.settler = crypto.PubkeyToAddress(app.chain.plan.settler.PublicKey)
 	if err := expand(configValue{"x402_txapi token", &h.Token}); err != nil {
 		return err
 	}
-	if h.Token != "" {
-		if _, err := configAddress("x402_txapi token", h.Token); err != nil {
+	var wallet *ecdsa.PrivateKey
+	switch {
+	case h.WalletKey != "" && isPlaceholder(h.WalletKey):
+		if wallet, err = secretKey("x402_txapi wallet_key", h.WalletKey); err != nil {
+			return err
+		}
+	case h.WalletKey == "" && h.devnet:
+		if wallet, err = devnet.DeriveKey(devnet.TestMnemonic, 9); err != nil {
 			return err
 		}
 	}
-	h.poolKey = app.poolKey("x402-txapi", h)
-	v, _, err := pool.LoadOrNew(h.poolKey, func() (caddy.Destructor, error) { return h.start(app) })
-	if err != nil {
-		return err
+	if wallet != nil {
+		h.wallet = crypto.PubkeyToAddress(wallet.PublicKey)
 	}
-	h.svc = v.(*pooledTxAPI).svc
-	return nil
-}
-
-func (h *TxAPIHandler) start(app *App) (*pooledTxAPI, error) {
-	var wallet *ecdsa.PrivateKey
-	if h.WalletKey != "" {
-		key, err := crypto.HexToECDSA(strings.TrimPrefix(strings.TrimSpace(caddy.NewReplacer().ReplaceKnown(h.WalletKey, "")), "0x"))
-		if err != nil {
-			return nil, fmt.Errorf("x402_txapi: wallet_key %s is not a hex private key", h.WalletKey)
-		}
-		wallet = key
-	} else if app.shared.devnet != nil {
-		wallet = app.shared.devnet.Accounts[9].Key
-	} else {
-		return nil, errors.New("x402_txapi: wallet_key is required outside the devnet")
-	}
-	if crypto.PubkeyToAddress(wallet.PublicKey) == app.shared.settler {
-		return nil, errors.New("x402_txapi: the wallet must not be the settler key; their nonces would collide")
-	}
-	assets := app.assets()
+	// The faucet's token: the app's first asset, or the named one.
 	token, decimals := h.Token, uint8(6)
-	for _, a := range assets {
+	for _, a := range app.assets() {
 		if token == "" || strings.EqualFold(a.Address, token) {
-			token = a.Address
-			if a.Decimals != 0 {
-				decimals = a.Decimals
-			}
+			token, decimals = a.Address, cmp.Or(a.Decimals, 6)
 			break
 		}
 	}
-	if !common.IsHexAddress(token) {
-		return nil, errors.New("x402_txapi: a token is required")
+	if err := h.Validate(); err != nil {
+		return err
 	}
-	amount := func(field, v string, d uint8) (*big.Int, error) {
-		if v == "" {
-			return nil, nil
-		}
-		s, err := paywall.ParsePrice(v, d)
-		if err != nil {
-			return nil, fmt.Errorf("x402_txapi %s: %w", field, err)
-		}
-		n, _ := new(big.Int).SetString(s, 10)
-		return n, nil
+	t := txapiTunables{h: h, decimals: decimals}
+	if _, err := t.limits(); err != nil {
+		return err
 	}
-	keysBucket, err := app.shared.fac.Store().Bucket("paymaster_keys")
-	if err != nil {
-		return nil, err
-	}
-	keys := &paymaster.Keys{Store: keysBucket}
-	devnet := app.shared.devnet != nil
+	key := strings.Join([]string{"x402_txapi", app.chainKey, h.wallet.Hex()}, "|")
 	cfg := txapi.Config{
-		Wallet: wallet, Store: app.shared.fac.Store(), Token: common.HexToAddress(token), TokenDecimals: decimals,
-		MaxMessage: h.MaxMessage, FaucetCooldown: time.Duration(h.FaucetCooldown),
-		FaucetPerClient: h.FaucetPerClient, FaucetDaily: h.FaucetDaily, KeyRate: h.KeyRate, ClientIP: clientIP,
-		Authorize: func(secret string) (string, error) {
-			if devnet && secret == DevTxAPIKey {
-				return "devnet", nil // in memory only, never stored
-			}
-			k, err := keys.Authorize(secret, paymaster.ScopeTxAPI)
-			if errors.Is(err, paymaster.ErrScope) {
-				return "", fmt.Errorf("%w: %w", txapi.ErrForbidden, err)
-			}
-			if err != nil {
-				return "", err
-			}
-			return k.ID, nil
-		},
+		Wallet: wallet, Token: common.HexToAddress(token), TokenDecimals: decimals, ChainID: app.chain.plan.chainID(),
+		ClientIP: clientIP, Logger: ctx.Logger(),
 	}
-	if cfg.MaxValue, err = amount("max_value", h.MaxValue, 18); err != nil {
-		return nil, err
+	return h.service.provision(ctx, app, "x402_txapi", key, txapiFixed{Token: cfg.Token.Hex()}, t, func(run *chainRun, t txapiTunables) (*txapi.Service, func() error, error) {
+		return openTxAPI(run, cfg, t)
+	})
+}
+
+// Validate checks the configuration. It has no side effects.
+func (h *TxAPIHandler) Validate() error {
+	errs := []error{
+		checkSecrets(configValue{"x402_txapi wallet_key", &h.WalletKey}),
+		checkAddresses(configValue{"x402_txapi token", &h.Token}),
 	}
-	if cfg.KeyDailyBudget, err = amount("key_daily_budget", h.KeyDailyBudget, 18); err != nil {
-		return nil, err
+	if h.WalletKey == "" && !h.devnet {
+		errs = append(errs, errors.New("x402_txapi: wallet_key is required outside the devnet"))
 	}
-	if cfg.DailyBudget, err = amount("daily_budget", h.DailyBudget, 18); err != nil {
-		return nil, err
+	if h.wallet != (common.Address{}) && h.wallet == h.settler {
+		errs = append(errs, errors.New("x402_txapi: the wallet must not be the settler key; their nonces would collide"))
 	}
-	if cfg.FaucetMaxAmount, err = amount("faucet_max_amount", h.FaucetMaxAmount, decimals); err != nil {
-		return nil, err
+	if h.MaxMessage < 0 || h.FaucetCooldown < 0 || h.FaucetPerClient < 0 || h.FaucetDaily < 0 || h.KeyRate < 0 {
+		errs = append(errs, errors.New("x402_txapi: limits must not be negative"))
 	}
-	if cfg.FaucetMaxGasPrice, err = amount("faucet_max_gas_price", h.FaucetMaxGasPrice, 9); err != nil {
-		return nil, err
-	}
-	if cfg.FaucetNative, err = amount("faucet_native", h.FaucetNative, 18); err != nil {
-		return nil, err
-	}
-	eth, err := ethclient.Dial(app.shared.chainURL)
+	return errors.Join(errs...)
+}
+
+// openTxAPI opens the service on the running chain: cfg with its chain,
+// store, keys and limits.
+func openTxAPI(run *chainRun, cfg txapi.Config, t txapiTunables) (*txapi.Service, func() error, error) {
+	limits, err := t.limits()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	id, err := x402.ParseNetwork(app.shared.network)
+	cfg.MaxValue, cfg.MaxMessage, cfg.KeyDailyBudget, cfg.DailyBudget = limits.MaxValue, limits.MaxMessage, limits.KeyDailyBudget, limits.DailyBudget
+	cfg.FaucetMaxAmount, cfg.FaucetMaxGasPrice, cfg.FaucetNative = limits.FaucetMaxAmount, limits.FaucetMaxGasPrice, limits.FaucetNative
+	cfg.FaucetCooldown, cfg.FaucetPerClient, cfg.FaucetDaily, cfg.KeyRate = limits.FaucetCooldown, limits.FaucetPerClient, limits.FaucetDaily, limits.KeyRate
+	devnetOn := run.devnet != nil
+	cfg.Authorize = func(secret string) (string, error) {
+		if devnetOn && secret == DevTxAPIKey {
+			return "devnet", nil // in memory only, never stored
+		}
+		k, err := run.keys.Authorize(secret, paymaster.ScopeTxAPI)
+		if errors.Is(err, paymaster.ErrScope) {
+			return "", fmt.Errorf("%w: %w", txapi.ErrForbidden, err)
+		}
+		if err != nil {
+			return "", err
+		}
+		return k.ID, nil
+	}
+	eth, err := ethclient.Dial(run.rpcURL)
 	if err != nil {
-		eth.Close()
-		return nil, err
+		return nil, nil, fmt.Errorf("dialing the chain: %w", err)
 	}
-	cfg.Chain, cfg.ChainID = eth, new(big.Int).SetUint64(id)
+	cfg.Chain, cfg.Store = eth, run.fac.Store()
 	svc, err := txapi.New(cfg)
 	if err != nil {
 		eth.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return &pooledTxAPI{svc: svc, eth: eth}, nil
+	return svc, func() error { eth.Close(); return nil }, nil
 }
 
 // ServeHTTP serves /api/v1. Requests are logged with their API key
 // (X-API-Key) shown as REDACTED.
 func (h *TxAPIHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
-	return h.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
-		h.svc.ServeHTTP(w, r)
-		return nil
-	})
+	return h.service.serve(w, r)
 }
 
 // Cleanup releases this config's hold on the pooled service.
-func (h *TxAPIHandler) Cleanup() error {
-	if h.poolKey == "" {
-		return nil
-	}
-	_, err := pool.Delete(h.poolKey)
-	return err
-}
+func (h *TxAPIHandler) Cleanup() error { return h.service.cleanup() }
 
 func parseTxAPI(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 	m := new(TxAPIHandler)
@@ -320,6 +360,7 @@ func (h *TxAPIHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 // Interface guards.
 var (
 	_ caddy.Provisioner           = (*TxAPIHandler)(nil)
+	_ caddy.Validator             = (*TxAPIHandler)(nil)
 	_ caddy.CleanerUpper          = (*TxAPIHandler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*TxAPIHandler)(nil)
 	_ caddyfile.Unmarshaler       = (*TxAPIHandler)(nil)

@@ -1,0 +1,398 @@
+package caddymodule
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// sharedChain is what the x402 app shares across config reloads: the chain
+// connection and the embedded facilitator (and the devnet, if used), the
+// offers of the paid routes and the guard on payments in use. It is kept
+// in the usage pool under its identity: the network, the store and the
+// settler, which must never run twice.
+//
+// It is also the facilitator of the paid routes and of x402_facilitator:
+// each call waits until a config has started it.
+type sharedChain struct {
+	*pooled[*chainRun, chainTunables]
+	plan   *chainPlan
+	offers facilitator.OfferSet // what the paywall routes ask for
+	guard  paywall.Guard        // payments in use, across every route
+}
+
+func newSharedChain(plan *chainPlan) *sharedChain {
+	return &sharedChain{pooled: newPooled[*chainRun, chainTunables]("the x402 facilitator", plan.fixed), plan: plan}
+}
+
+// chainPlan is what the x402 app's configuration resolves to, known before
+// anything runs.
+type chainPlan struct {
+	network   string // CAIP-2
+	devnet    bool
+	settler   *ecdsa.PrivateKey
+	storePath string // empty on the devnet: a temporary file
+	// aa is the aa-native configuration without its sponsor limits (a
+	// tunable), or nil when aa-native is off.
+	aa    *facilitator.AANative
+	fixed chainFixed
+}
+
+// chainFixed are the options of the x402 app that the running facilitator
+// cannot change: a reload that changes them is refused, and Caddy must be
+// restarted. The fields are compared by changedOptions and named by their
+// json tags.
+type chainFixed struct {
+	RPC            string         `json:"rpc"`
+	DevnetAddr     string         `json:"devnet_addr"`
+	Assets         []AssetConfig  `json:"assets"`
+	EntryPoint     common.Address `json:"entry_point"`
+	AccountFactory common.Address `json:"account_factory"`
+	Settlement     common.Address `json:"settlement"`
+	Paymaster      common.Address `json:"paymaster"`
+	PaymasterURL   string         `json:"paymaster_url"`
+	PaymasterKey   string         `json:"paymaster_key"` // resolved; compared, never shown
+	BundlerURL     string         `json:"bundler_url"`
+}
+
+// key is the plan's key in the usage pool: its identity.
+func (p *chainPlan) key() string {
+	return "x402|" + p.storeNetwork() + "|" + p.storePath + "|" + crypto.PubkeyToAddress(p.settler.PublicKey).Hex()
+}
+
+// storeNetwork is the network the store records: "devnet" or the CAIP-2
+// id of a real chain.
+func (p *chainPlan) storeNetwork() string {
+	if p.devnet {
+		return NetworkDevnet
+	}
+	return p.network
+}
+
+// chainTunables are the options of the x402 app that a reload puts in
+// force in the running facilitator.
+type chainTunables struct {
+	ReceiptTimeout caddy.Duration      `json:"receipt_timeout"`
+	SponsorLimits  SponsorLimitsConfig `json:"sponsor_limits"`
+}
+
+// receiptTimeoutSetter and sponsorLimitsSetter are what a running
+// facilitator.Service needs to take a reload's receipt_timeout and
+// sponsor_limits. Until it has them, such a reload is refused.
+type (
+	receiptTimeoutSetter interface{ SetReceiptTimeout(time.Duration) }
+	sponsorLimitsSetter  interface {
+		SetSponsorLimits(facilitator.SponsorLimits)
+	}
+)
+
+// tunable reports whether the running facilitator can take t.
+func (t chainTunables) tunable(run *chainRun, old chainTunables) bool {
+	_, timeout := any(run.fac).(receiptTimeoutSetter)
+	_, limits := any(run.fac).(sponsorLimitsSetter)
+	return (timeout || t.ReceiptTimeout == old.ReceiptTimeout) &&
+		(limits || !run.aa || t.SponsorLimits == old.SponsorLimits)
+}
+
+// apply puts t in force in the running facilitator.
+func (t chainTunables) apply(run *chainRun, old chainTunables) error {
+	if t.ReceiptTimeout != old.ReceiptTimeout {
+		any(run.fac).(receiptTimeoutSetter).SetReceiptTimeout(time.Duration(t.ReceiptTimeout))
+	}
+	if t.SponsorLimits != old.SponsorLimits && run.aa {
+		any(run.fac).(sponsorLimitsSetter).SetSponsorLimits(t.SponsorLimits.limits())
+	}
+	return nil
+}
+
+// limits is l for the facilitator.
+func (l SponsorLimitsConfig) limits() facilitator.SponsorLimits {
+	return facilitator.SponsorLimits{
+		PerClient: l.PerClient, PerClientOutstanding: l.PerClientOutstanding, PerSender: l.PerSender,
+		MaxOutstanding: l.MaxOutstanding, Validity: time.Duration(l.Validity),
+	}
+}
+
+// chainRun is the running chain connection and facilitator.
+type chainRun struct {
+	fac     *facilitator.Service
+	devnet  *devnet.Devnet
+	rpcURL  string
+	tempDir string
+	aa      bool            // whether aa-native is on
+	keys    *paymaster.Keys // the API keys in the store
+}
+
+// close stops what open started, in reverse.
+func (r *chainRun) close() error {
+	var errs []error
+	if r.fac != nil {
+		errs = append(errs, r.fac.Close())
+	}
+	if r.devnet != nil {
+		errs = append(errs, r.devnet.Close())
+	}
+	if r.tempDir != "" {
+		errs = append(errs, os.RemoveAll(r.tempDir))
+	}
+	return errors.Join(errs...)
+}
+
+// start opens the chain and the facilitator, if no config has yet, and
+// puts t in force.
+func (c *sharedChain) start(t chainTunables, log *zap.Logger) error {
+	return c.pooled.start(t, func(t chainTunables) (*chainRun, func() error, error) {
+		if err := c.clash(); err != nil {
+			return nil, nil, err
+		}
+		run, err := c.plan.open(log, &c.offers, t)
+		if err != nil {
+			return nil, nil, err
+		}
+		return run, run.close, nil
+	})
+}
+
+// clash refuses to open a second facilitator with the settler of a running
+// one, whose nonces it would race, or a second devnet on its port. Reached
+// by a reload that changes the store, network or settler: Caddy starts the
+// new config before it stops the old one.
+func (c *sharedChain) clash() error {
+	settler := crypto.PubkeyToAddress(c.plan.settler.PublicKey)
+	var err error
+	pool.Range(func(_, v any) bool {
+		other, ok := v.(*sharedChain)
+		if !ok || other == c || !other.opened.Load() {
+			return true
+		}
+		switch {
+		case other.plan.network == c.plan.network && crypto.PubkeyToAddress(other.plan.settler.PublicKey) == settler:
+			err = fmt.Errorf("the settler %s already settles on %s for the running facilitator of store %q: a reload cannot move it to another store; restart Caddy to apply the change", settler, c.plan.network, other.plan.storePath)
+		case other.plan.devnet && c.plan.devnet && other.plan.fixed.DevnetAddr == c.plan.fixed.DevnetAddr && !anyPort(c.plan.fixed.DevnetAddr):
+			err = fmt.Errorf("the running devnet already serves %s: a reload cannot start a second one there (with another store or settler); restart Caddy to apply the change", c.plan.fixed.DevnetAddr)
+		}
+		return err == nil
+	})
+	return err
+}
+
+// anyPort reports whether addr asks for any free port.
+func anyPort(addr string) bool {
+	_, port, err := net.SplitHostPort(addr)
+	return err == nil && port == "0"
+}
+
+// open starts the devnet, if used, and the facilitator, and claims the
+// store for the network.
+func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTunables) (_ *chainRun, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	run := &chainRun{rpcURL: p.fixed.RPC, aa: p.aa != nil}
+	defer func() {
+		if err != nil {
+			run.close()
+		}
+	}()
+	storePath := p.storePath
+	if p.devnet {
+		d, derr := devnet.Start(ctx, devnet.Config{Addr: p.fixed.DevnetAddr, Logger: log.Named("devnet")})
+		if derr != nil {
+			return nil, fmt.Errorf("starting the devnet: %w", derr)
+		}
+		run.devnet, run.rpcURL = d, d.URL
+		if err := checkDevnet(d); err != nil {
+			return nil, err
+		}
+		if storePath == "" {
+			dir, derr := os.MkdirTemp("", "caddy-x402-devnet-")
+			if derr != nil {
+				return nil, fmt.Errorf("creating the devnet's store: %w", derr)
+			}
+			run.tempDir, storePath = dir, filepath.Join(dir, "facilitator.db")
+		}
+	}
+	var aa *facilitator.AANative
+	if p.aa != nil {
+		c := *p.aa
+		c.SponsorLimits = t.SponsorLimits.limits()
+		aa = &c
+	}
+	assets := make([]facilitator.Asset, len(p.fixed.Assets))
+	for i, as := range p.fixed.Assets {
+		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version}
+	}
+	fac, err := facilitator.New(ctx, facilitator.Config{
+		Network: p.network, RPCURL: run.rpcURL, SettlerKey: p.settler, Assets: assets, AANative: aa, Offers: offers,
+		StorePath: storePath, ReceiptTimeout: time.Duration(t.ReceiptTimeout), Logger: log.Named("facilitator"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	run.fac = fac
+	if err := claimFacilitatorStore(fac.Store(), storePath, p.storeNetwork(), p.network, log); err != nil {
+		return nil, err
+	}
+	keys, err := fac.Store().Bucket(paymasterKeysBucket)
+	if err != nil {
+		return nil, err
+	}
+	run.keys = &paymaster.Keys{Store: keys}
+	log.Info("x402 facilitator ready",
+		zap.String("network", p.network), zap.String("rpc", run.rpcURL),
+		zap.Stringer("settler", crypto.PubkeyToAddress(p.settler.PublicKey)), zap.String("store", storePath))
+	return run, nil
+}
+
+// claimFacilitatorStore makes sure the store serves network (see
+// claimStore) and holds no record of the devnet's public paymaster key,
+// which earlier versions stored.
+func claimFacilitatorStore(st *store.Store, path, network, caip2 string, log *zap.Logger) error {
+	meta, err := st.Bucket(metaBucket)
+	if err != nil {
+		return err
+	}
+	if err := claimStore(meta, path, network, caip2); err != nil {
+		return err
+	}
+	keys, err := st.Bucket(paymasterKeysBucket)
+	if err != nil {
+		return err
+	}
+	removed, err := removeKeyRecord(keys, DevPaymasterKey)
+	if err != nil {
+		return fmt.Errorf("removing the devnet's paymaster key from store %s: %w", path, err)
+	}
+	if removed {
+		log.Warn("removed the devnet's public paymaster key from the store; it is held in memory on the devnet only", zap.String("store", path))
+	}
+	return nil
+}
+
+// devnetContracts are where the dev chain's genesis puts its contracts,
+// known before it starts: test account #0 deploys the EntryPoint, the
+// SimpleAccountFactory, the VerifyingPaymaster, the token and the
+// settlement contract with its nonces 0 to 4. checkDevnet holds a running
+// devnet to it.
+var devnetContracts = sync.OnceValue(func() devnet.Contracts {
+	key, err := devnet.DeriveKey(devnet.TestMnemonic, 0)
+	if err != nil {
+		panic(fmt.Sprintf("deriving the devnet's deployer: %v", err)) // a constant mnemonic
+	}
+	deployer := crypto.PubkeyToAddress(key.PublicKey)
+	return devnet.Contracts{
+		EntryPoint:     crypto.CreateAddress(deployer, 0),
+		AccountFactory: crypto.CreateAddress(deployer, 1),
+		Paymaster:      crypto.CreateAddress(deployer, 2),
+		Token:          crypto.CreateAddress(deployer, 3),
+		Settlement:     crypto.CreateAddress(deployer, 4),
+	}
+})
+
+// devnetAsset is the devnet's stablecoin, the default asset on the devnet.
+func devnetAsset() AssetConfig {
+	return AssetConfig{Address: devnetContracts().Token.Hex(), Name: devnet.DefaultTokenName, Version: devnet.DefaultTokenVersion, Decimals: devnet.TokenDecimals}
+}
+
+// checkDevnet refuses a devnet whose contracts or token are not where the
+// offers, built before it started, say they are.
+func checkDevnet(d *devnet.Devnet) error {
+	want, tok := devnetContracts(), devnetAsset()
+	got := d.Contracts
+	if got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory || got.Paymaster != want.Paymaster ||
+		got.Token != want.Token || got.Settlement != want.Settlement ||
+		d.Token.Name != tok.Name || d.Token.Version != tok.Version || d.Token.Decimals != tok.Decimals || d.ChainID.Uint64() != devnet.DefaultChainID {
+		return errors.New("the devnet's contracts are not at the addresses caddymodule computes for them (devnetContracts); update it with the devnet's genesis")
+	}
+	return nil
+}
+
+// Verify verifies with the running facilitator.
+func (c *sharedChain) Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.VerifyResponse, error) {
+	run, err := c.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return run.fac.Verify(ctx, req)
+}
+
+// Settle settles with the running facilitator.
+func (c *sharedChain) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error) {
+	run, err := c.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return run.fac.Settle(ctx, req)
+}
+
+// Supported is the running facilitator's.
+func (c *sharedChain) Supported(ctx context.Context) (*x402.Supported, error) {
+	run, err := c.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return run.fac.Supported(ctx)
+}
+
+// Health is the running facilitator's.
+func (c *sharedChain) Health(ctx context.Context) (*x402.Health, error) {
+	run, err := c.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return run.fac.Health(ctx)
+}
+
+// SponsorOperation sponsors through the running facilitator.
+func (c *sharedChain) SponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
+	run, err := c.wait(ctx)
+	if err != nil {
+		return op, err
+	}
+	return run.fac.SponsorOperation(ctx, op, client)
+}
+
+// authorizeSettle checks a facilitator:settle key of the store and
+// returns its id.
+func (c *sharedChain) authorizeSettle(secret string) (string, error) {
+	run, err := c.running()
+	if err != nil {
+		return "", err
+	}
+	k, err := run.keys.Authorize(secret, paymaster.ScopeSettle)
+	if err != nil {
+		return "", err
+	}
+	return k.ID, nil
+}
+
+// Interface guards.
+var (
+	_ facilitator.Facilitator = (*sharedChain)(nil)
+	_ facilitator.Sponsorer   = (*sharedChain)(nil)
+	_ caddy.Destructor        = (*sharedChain)(nil)
+)
+
+// chainID is the chain id of the plan's network.
+func (p *chainPlan) chainID() *big.Int {
+	id, _ := x402.ParseNetwork(p.network) // checked by App.Validate
+	return new(big.Int).SetUint64(id)
+}
