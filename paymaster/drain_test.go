@@ -85,4 +85,9 @@ func TestFailedExecutionSuspendsSenderAndOwner(t *testing.T) {
 	if ok.Error != nil {
 		t.Fatalf("an unrelated account: %+v", ok.Error)
 	}
+	// A restart keeps the suspension.
+	e.restart(nil)
+	if other, _ := e.call(e.sponsor, "pm_sponsor_userop", fresh, e.chain.Contracts.EntryPoint.Hex()); other.Error == nil || other.Error.Code != -32504 {
+		t.Fatalf("another account of the owner, after a restart: %+v", other.Error)
+	}
 }

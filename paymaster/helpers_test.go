@@ -36,8 +36,15 @@ type env struct {
 	srv      *httptest.Server
 	sponsor  string // a key with paymaster:sponsor
 	readOnly string // a key with paymaster:read only
+
+	path   string       // the store file, which keeps keys and ledger
+	st     *store.Store // open while the service runs
+	cfg    Config       // the service's configuration
+	ledger LedgerStore  // the running service's ledger
 }
 
+// newEnv serves a Service on a devnet, with its keys and ledger in a store
+// file, as the Caddy app runs it.
 func newEnv(t testing.TB, projects ...Project) *env {
 	t.Helper()
 	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
@@ -50,34 +57,73 @@ func newEnv(t testing.TB, projects ...Project) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(rc.Close)
-	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "x402.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, err := st.Bucket("paymaster_keys")
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(projects) == 0 {
 		projects = []Project{{Name: "demo", Balance: ether(10)}}
 	}
-	svc, err := New(Config{
-		ChainID: d.ChainID, EntryPoint: d.Contracts.EntryPoint, Paymaster: d.Contracts.Paymaster,
-		Signer: d.PaymasterSigner.Key, Chain: rc, Keys: keys, Projects: projects,
-	})
-	if err != nil {
+	e := &env{
+		t: t, chain: d, rpc: rc, eth: ethclient.NewClient(rc), path: filepath.Join(t.TempDir(), "x402.db"),
+		cfg: Config{
+			ChainID: d.ChainID, EntryPoint: d.Contracts.EntryPoint, Paymaster: d.Contracts.Paymaster,
+			Signer: d.PaymasterSigner.Key, Chain: rc, Projects: projects,
+		},
+	}
+	e.start(nil)
+	t.Cleanup(e.stop)
+	if e.sponsor, _, err = e.svc.Keys().Create(projects[0].Name, "testnet", []string{ScopeSponsor}); err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, chain: d, rpc: rc, eth: ethclient.NewClient(rc), svc: svc, srv: httptest.NewServer(svc)}
-	t.Cleanup(e.srv.Close)
-	if e.sponsor, _, err = svc.Keys().Create(projects[0].Name, "testnet", []string{ScopeSponsor}); err != nil {
-		t.Fatal(err)
-	}
-	if e.readOnly, _, err = svc.Keys().Create(projects[0].Name, "testnet", []string{ScopeRead}); err != nil {
+	if e.readOnly, _, err = e.svc.Keys().Create(projects[0].Name, "testnet", []string{ScopeRead}); err != nil {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// start opens the store file and serves a new Service on it. change, if
+// set, edits the configuration first (after Keys and Ledger are set to the
+// store's buckets); the edit stays for later starts.
+func (e *env) start(change func(*Config)) {
+	e.t.Helper()
+	st, err := store.Open(store.Config{Path: e.path})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	keys, err := st.Bucket("paymaster_keys")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	ledger, err := st.Bucket("paymaster_ledger")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.cfg.Keys, e.cfg.Ledger = keys, SerialLedger(ledger)
+	if change != nil {
+		change(&e.cfg)
+	}
+	svc, err := New(e.cfg)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.st, e.svc, e.ledger, e.srv = st, svc, e.cfg.Ledger, httptest.NewServer(svc)
+}
+
+// stop ends the service as a process exit does: the server finishes its
+// requests, then the store file is closed.
+func (e *env) stop() {
+	if e.srv == nil {
+		return
+	}
+	e.srv.Close()
+	if err := e.st.Close(); err != nil {
+		e.t.Error(err)
+	}
+	e.srv, e.st = nil, nil
+}
+
+// restart stops the service and starts a new one on the same store file.
+func (e *env) restart(change func(*Config)) {
+	e.t.Helper()
+	e.stop()
+	e.start(change)
 }
 
 func ether(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18)) }
@@ -92,13 +138,24 @@ type rpcResponse struct {
 // call posts one JSON-RPC request with the key in the header (if not empty).
 func (e *env) call(key, method string, params ...any) (rpcResponse, *http.Response) {
 	e.t.Helper()
+	return e.callAt(e.srv.URL, key, method, params...)
+}
+
+// callAt is call to the service at url.
+func (e *env) callAt(url, key, method string, params ...any) (rpcResponse, *http.Response) {
+	e.t.Helper()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	return e.post(key, body)
+	return e.postTo(url, key, body)
 }
 
 func (e *env) post(key string, body []byte) (rpcResponse, *http.Response) {
 	e.t.Helper()
-	req, _ := http.NewRequest("POST", e.srv.URL, bytes.NewReader(body))
+	return e.postTo(e.srv.URL, key, body)
+}
+
+func (e *env) postTo(url, key string, body []byte) (rpcResponse, *http.Response) {
+	e.t.Helper()
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	if key != "" {
 		req.Header.Set("X-API-Key", key)

@@ -9,6 +9,13 @@
 // and a funded balance, and a ceiling on maxFeePerGas. Breaching a limit is
 // error -32504; a configuration problem (scope, balance, the paymaster's
 // EntryPoint deposit) is -32501.
+//
+// The counters live in a ledger (Config.Ledger): a record per project and
+// one for the service, each changed by one atomic update, so restarts and
+// reloads keep them and Services sharing a ledger keep them exact. A
+// sponsored operation is charged its maximum cost at once, and refunded
+// the unused part when its UserOperationEvent appears in the EntryPoint's
+// logs, or all of it when its validity window ends without one.
 package paymaster
 
 import (
@@ -17,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,9 +47,13 @@ type Chain interface {
 	CallContext(ctx context.Context, result any, method string, args ...any) error
 }
 
-// Project is a sponsorship account with its own limits.
+// Project is a sponsorship account with its own limits. Its counters live
+// in the Service's ledger under its name, and its limits are read from the
+// configuration in force on every request, so new limits (SetProjects, on
+// a config reload) apply at once to the counters as they stand.
 type Project struct {
-	// Name identifies the project; keys belong to it.
+	// Name identifies the project; keys, and its ledger record, belong to
+	// it.
 	Name string
 	// TxPerMinute is how many operations per minute one sender may have
 	// sponsored; default 30.
@@ -49,11 +61,15 @@ type Project struct {
 	// MaxInFlight is how many sponsored operations may be pending at once:
 	// signed, and neither seen on chain nor expired; default 50.
 	MaxInFlight int
-	// Balance is the funded sponsorship balance in wei. Each operation
-	// reserves its maximum cost and is refunded the unused part once it
-	// lands. Required.
+	// Balance is the project's funding in wei: all that has been put into
+	// it, not what is left. Each operation is charged its maximum cost when
+	// it is sponsored and refunded the unused part once it lands (all of it
+	// if it expires); what is left is Balance less what the ledger has
+	// charged since it began. Restarts keep the charges, so raising Balance
+	// by x tops the project up by x, and lowering it takes x back (below
+	// what was charged, nothing more is sponsored). Required.
 	Balance *big.Int
-	// DailyGasCap bounds the wei sponsored per UTC day; default Balance.
+	// DailyGasCap bounds the wei charged per UTC day; default Balance.
 	DailyGasCap *big.Int
 	// MaxFeePerGas is the highest maxFeePerGas sponsored; nil derives it
 	// from the network: three times the latest base fee plus 5 gwei.
@@ -80,6 +96,13 @@ type Config struct {
 	Keys KeyStore
 	// Projects are the sponsorship accounts.
 	Projects []Project
+	// Ledger keeps the projects' counters (charges, daily spend,
+	// reservations, rate windows), the failure suspensions and how far
+	// the EntryPoint's logs have been read, so that restarts and reloads
+	// keep them. Services may share one (a reload's overlap, replicas on
+	// one database): each change is an atomic Update. Nil keeps them in
+	// memory for the Service's life.
+	Ledger LedgerStore
 	// Validity is how long a sponsorship stays valid; default 10 minutes.
 	Validity time.Duration
 	// MaxVerificationGas bounds verificationGasLimit of an operation from a
@@ -116,8 +139,16 @@ func (c *Config) Validate() error {
 	if c.Chain == nil || c.Keys == nil {
 		errs = append(errs, errors.New("chain and key store are required"))
 	}
+	if err := validateProjects(c.Projects); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+func validateProjects(projects []Project) error {
+	var errs []error
 	seen := map[string]bool{}
-	for _, p := range c.Projects {
+	for _, p := range projects {
 		if p.Name == "" || seen[p.Name] {
 			errs = append(errs, fmt.Errorf("project %q: names must be unique and non-empty", p.Name))
 		}
@@ -128,12 +159,19 @@ func (c *Config) Validate() error {
 		if p.TxPerMinute < 0 || p.MaxInFlight < 0 {
 			errs = append(errs, fmt.Errorf("project %q: limits must not be negative", p.Name))
 		}
+		for _, v := range []*big.Int{p.DailyGasCap, p.MaxFeePerGas, p.MaxOpCost} {
+			if v != nil && v.Sign() < 0 {
+				errs = append(errs, fmt.Errorf("project %q: amounts must not be negative", p.Name))
+				break
+			}
+		}
 	}
 	return errors.Join(errs...)
 }
 
-// Service is the paymaster. It is safe for concurrent use; its counters
-// live as long as it does, so an adapter keeps one across config reloads.
+// Service is the paymaster. It is safe for concurrent use. Its counters
+// live in Config.Ledger, so a restart keeps them, and an adapter keeps one
+// Service across config reloads, handing it new limits with SetProjects.
 type Service struct {
 	cfg     Config
 	keys    *Keys
@@ -142,17 +180,19 @@ type Service struct {
 	ep      *contracts.EntryPoint
 	pm      *contracts.VerifyingPaymaster
 	account *contracts.SimpleAccount
+	ledger  LedgerStore
 
-	mu        sync.Mutex
-	projects  map[string]*project
-	lastBlock uint64
+	mu       sync.Mutex // guards projects
+	projects map[string]*project
+
+	// refreshMu makes one refresh run at a time; it guards polled, when
+	// the EntryPoint's logs were last read.
+	refreshMu sync.Mutex
 	polled    time.Time
-	// failed holds, per sender and per owner, when a sponsored operation
-	// of theirs last failed in execution.
-	failed map[common.Address]time.Time
 }
 
-// New returns a Service.
+// New returns a Service. It does no I/O: the ledger and the chain are
+// first read by the first request.
 func New(cfg Config) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("paymaster config: %w", err)
@@ -182,12 +222,38 @@ func New(cfg Config) (*Service, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
+	ledger := cfg.Ledger
+	if ledger == nil {
+		ledger = &memLedger{}
+	}
 	s := &Service{
 		cfg: cfg, keys: &Keys{Store: cfg.Keys, Now: cfg.Now}, signer: crypto.PubkeyToAddress(cfg.Signer.PublicKey), log: log,
-		ep: contracts.NewEntryPoint(), pm: contracts.NewVerifyingPaymaster(), account: contracts.NewSimpleAccount(), projects: map[string]*project{},
-		failed: map[common.Address]time.Time{},
+		ep: contracts.NewEntryPoint(), pm: contracts.NewVerifyingPaymaster(), account: contracts.NewSimpleAccount(), ledger: ledger,
 	}
-	for _, p := range cfg.Projects {
+	if err := s.SetProjects(cfg.Projects); err != nil {
+		return nil, fmt.Errorf("paymaster config: %w", err)
+	}
+	return s, nil
+}
+
+// SetProjects replaces the projects and their limits, as a config reload
+// does. Their counters stay in the ledger under their names, and the next
+// request holds them to the new limits; a project left out is refused
+// until it is configured again, when its counters are as it left them.
+func (s *Service) SetProjects(projects []Project) error {
+	if err := validateProjects(projects); err != nil {
+		return fmt.Errorf("paymaster projects: %w", err)
+	}
+	m := make(map[string]*project, len(projects))
+	clone := func(x *big.Int) *big.Int {
+		if x == nil {
+			return nil
+		}
+		return new(big.Int).Set(x)
+	}
+	for _, p := range projects {
+		// The caller keeps its values; these are never changed.
+		p.Balance, p.DailyGasCap, p.MaxFeePerGas, p.MaxOpCost = clone(p.Balance), clone(p.DailyGasCap), clone(p.MaxFeePerGas), clone(p.MaxOpCost)
 		if p.TxPerMinute == 0 {
 			p.TxPerMinute = 30
 		}
@@ -195,18 +261,37 @@ func New(cfg Config) (*Service, error) {
 			p.MaxInFlight = 50
 		}
 		if p.DailyGasCap == nil {
-			p.DailyGasCap = new(big.Int).Set(p.Balance)
+			p.DailyGasCap = p.Balance
 		}
 		maxOp := p.MaxOpCost
 		if maxOp == nil {
 			maxOp = new(big.Int).Div(p.DailyGasCap, big.NewInt(100))
 		}
-		s.projects[p.Name] = &project{
-			cfg: p, maxOpCost: maxOp, balance: new(big.Int).Set(p.Balance), spent: new(big.Int),
-			senders: map[common.Address][]time.Time{}, inFlight: map[common.Hash][]flight{},
-		}
+		m[p.Name] = &project{cfg: p, maxOpCost: maxOp}
 	}
-	return s, nil
+	s.mu.Lock()
+	s.projects = m
+	s.mu.Unlock()
+	return nil
+}
+
+// project returns a project's configuration in force, or nil.
+func (s *Service) project(name string) *project {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.projects[name]
+}
+
+// projectNames lists the configured projects, in order.
+func (s *Service) projectNames() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.projects))
+	for n := range s.projects {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Keys manages the service's API keys.
@@ -214,189 +299,40 @@ func (s *Service) Keys() *Keys { return s.keys }
 
 // Usage is a project's counters, for operators and tests.
 type Usage struct {
-	InFlight   int
-	Balance    *big.Int
+	// InFlight is how many sponsored operations are pending.
+	InFlight int
+	// Balance is what is left of the project's funding; it is negative if
+	// the funding was lowered below what has been charged.
+	Balance *big.Int
+	// SpentToday is what was charged in the current UTC day.
 	SpentToday *big.Int
 }
 
+// ErrUnknownProject is a project that is not configured.
+var ErrUnknownProject = errors.New("unknown project")
+
 // Usage returns a project's counters, after releasing operations that
 // landed or expired.
-func (s *Service) Usage(ctx context.Context, name string) (Usage, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.polled = time.Time{}
-	s.refresh(ctx, s.cfg.Now())
-	p, ok := s.projects[name]
-	if !ok {
-		return Usage{}, false
+func (s *Service) Usage(ctx context.Context, name string) (Usage, error) {
+	now := s.cfg.Now()
+	s.refresh(ctx, now, true)
+	p := s.project(name)
+	if p == nil {
+		return Usage{}, fmt.Errorf("project %q: %w", name, ErrUnknownProject)
 	}
-	return Usage{InFlight: p.pending(), Balance: new(big.Int).Set(p.balance), SpentToday: new(big.Int).Set(p.spent)}, true
+	l, err := s.loadProject(name)
+	if err != nil {
+		return Usage{}, err
+	}
+	l.roll(now)
+	return Usage{InFlight: len(l.Reservations), Balance: l.balance(p.cfg.Balance), SpentToday: l.Spent}, nil
 }
 
-// project is a project's live counters.
+// project is a project's configuration with its defaults applied. It is
+// never changed: SetProjects replaces it.
 type project struct {
 	cfg       Project
 	maxOpCost *big.Int
-	balance   *big.Int
-	spent     *big.Int // today's reserved and used wei
-	day       string
-	senders   map[common.Address][]time.Time
-	// inFlight holds every reservation by operation hash; the same operation
-	// sponsored twice holds two.
-	inFlight map[common.Hash][]flight
-}
-
-// pending counts the reservations in flight.
-func (p *project) pending() int {
-	n := 0
-	for _, fs := range p.inFlight {
-		n += len(fs)
-	}
-	return n
-}
-
-// flight is a sponsored operation not yet seen on chain.
-type flight struct {
-	validUntil    time.Time
-	cost          *big.Int
-	sender, owner common.Address
-}
-
-// admit checks every limit for an operation of maximum cost and, if
-// reserve is set and all pass, takes the reservation; nothing is taken
-// otherwise. The caller holds s.mu.
-func (p *project) admit(sender, owner common.Address, hash common.Hash, cost *big.Int, validUntil, now time.Time, reserve bool) *Error {
-	if day := now.UTC().Format(time.DateOnly); day != p.day {
-		p.day, p.spent = day, new(big.Int)
-	}
-	recent := p.senders[sender][:0]
-	for _, t := range p.senders[sender] {
-		if now.Sub(t) < time.Minute {
-			recent = append(recent, t)
-		}
-	}
-	p.senders[sender] = recent
-	if len(recent) >= p.cfg.TxPerMinute {
-		wait := time.Minute - now.Sub(recent[0])
-		return &Error{Code: codeThrottled, RetryAfter: wait, Message: fmt.Sprintf("rate limit: %d sponsored operations per minute per sender; %s may retry in %ds", p.cfg.TxPerMinute, sender, int(wait.Seconds())+1)}
-	}
-	if p.pending() >= p.cfg.MaxInFlight {
-		return &Error{Code: codeThrottled, RetryAfter: 5 * time.Second, Message: fmt.Sprintf("limit: %d sponsored operations in flight; retry when some land", p.cfg.MaxInFlight)}
-	}
-	if p.balance.Cmp(cost) < 0 {
-		return &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("project %s's sponsorship balance (%s wei) is below the operation's maximum cost (%s wei); fund the project", p.cfg.Name, p.balance, cost)}
-	}
-	if new(big.Int).Add(p.spent, cost).Cmp(p.cfg.DailyGasCap) > 0 {
-		return &Error{Code: codeThrottled, Message: fmt.Sprintf("daily gas cap of %s wei reached for project %s", p.cfg.DailyGasCap, p.cfg.Name)}
-	}
-	if !reserve {
-		return nil
-	}
-	p.senders[sender] = append(p.senders[sender], now)
-	p.inFlight[hash] = append(p.inFlight[hash], flight{validUntil: validUntil, cost: cost, sender: sender, owner: owner})
-	p.balance.Sub(p.balance, cost)
-	p.spent.Add(p.spent, cost)
-	return nil
-}
-
-// userOperationEvent is the topic of EntryPoint v0.6's UserOperationEvent.
-var userOperationEvent = crypto.Keccak256Hash([]byte("UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)"))
-
-// refresh releases in-flight operations that landed (refunding the unused
-// part of their reservation) or expired (refunding all of it). It reads the
-// EntryPoint's logs at most every 250 ms. The caller holds s.mu.
-func (s *Service) refresh(ctx context.Context, now time.Time) {
-	for _, p := range s.projects {
-		for h, fs := range p.inFlight {
-			kept := fs[:0]
-			for _, f := range fs {
-				if now.After(f.validUntil) {
-					p.balance.Add(p.balance, f.cost)
-					p.spent.Sub(p.spent, f.cost)
-				} else {
-					kept = append(kept, f)
-				}
-			}
-			if len(kept) == 0 {
-				delete(p.inFlight, h)
-			} else {
-				p.inFlight[h] = kept
-			}
-		}
-	}
-	if now.Sub(s.polled) < 250*time.Millisecond {
-		return
-	}
-	s.polled = now
-	for a, at := range s.failed {
-		if now.Sub(at) >= s.cfg.FailurePause {
-			delete(s.failed, a)
-		}
-	}
-	var head string
-	if err := s.cfg.Chain.CallContext(ctx, &head, "eth_blockNumber"); err != nil {
-		return
-	}
-	latest, ok := new(big.Int).SetString(head, 0)
-	if !ok || latest.Uint64() <= s.lastBlock {
-		return
-	}
-	from := s.lastBlock + 1
-	if s.lastBlock == 0 {
-		from = latest.Uint64() // start from now; older operations were never ours
-	}
-	var logs []struct {
-		Topics []common.Hash `json:"topics"`
-		Data   string        `json:"data"`
-	}
-	filter := map[string]any{
-		"address":   s.cfg.EntryPoint,
-		"fromBlock": fmt.Sprintf("0x%x", from),
-		"toBlock":   fmt.Sprintf("0x%x", latest.Uint64()),
-		"topics":    []any{userOperationEvent, nil, nil, common.BytesToHash(s.cfg.Paymaster.Bytes())},
-	}
-	if err := s.cfg.Chain.CallContext(ctx, &logs, "eth_getLogs", filter); err != nil {
-		s.log.Debug("reading UserOperationEvent logs", zap.Error(err))
-		return
-	}
-	s.lastBlock = latest.Uint64()
-	for _, l := range logs {
-		if len(l.Topics) < 2 {
-			continue
-		}
-		data := common.FromHex(l.Data)
-		var actual *big.Int
-		success := true
-		if len(data) >= 96 {
-			// nonce, success, actualGasCost, actualGasUsed
-			success = new(big.Int).SetBytes(data[32:64]).Sign() != 0
-			actual = new(big.Int).SetBytes(data[64:96])
-		}
-		for _, p := range s.projects {
-			if fs, ok := p.inFlight[l.Topics[1]]; ok {
-				// One of the identical reservations landed; the others can
-				// never land (the nonce is used) and wait out their window.
-				f := fs[0]
-				if !success {
-					// Its execution failed after validation passed: the
-					// paymaster paid for nothing. Its sender and owner are
-					// not sponsored again for a while.
-					s.failed[f.sender], s.failed[f.owner] = now, now
-					s.log.Info("a sponsored operation failed in execution", zap.Stringer("sender", f.sender), zap.Stringer("owner", f.owner))
-				}
-				if len(fs) == 1 {
-					delete(p.inFlight, l.Topics[1])
-				} else {
-					p.inFlight[l.Topics[1]] = fs[1:]
-				}
-				if actual != nil && actual.Cmp(f.cost) <= 0 {
-					unused := new(big.Int).Sub(f.cost, actual)
-					p.balance.Add(p.balance, unused)
-					p.spent.Sub(p.spent, unused)
-				}
-			}
-		}
-	}
 }
 
 // rpcClient is the type of Chain the adapters pass; named for the guard.

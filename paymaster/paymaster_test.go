@@ -19,7 +19,7 @@ import (
 )
 
 // decodeOp turns a sponsored wire operation into the binding's form.
-func decodeOp(t *testing.T, raw json.RawMessage) contracts.UserOperation {
+func decodeOp(t testing.TB, raw json.RawMessage) contracts.UserOperation {
 	t.Helper()
 	var w x402.UserOperation
 	if err := json.Unmarshal(raw, &w); err != nil {

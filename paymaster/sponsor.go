@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
+	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -58,11 +59,7 @@ func (s *Service) supportedTokens(ctx context.Context, c *call) (any, *Error) {
 	}, nil
 }
 
-func (s *Service) projectOf(c *call) *project {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.projects[c.key.Project]
-}
+func (s *Service) projectOf(c *call) *project { return s.project(c.key.Project) }
 
 func (s *Service) checkEntryPoint(raw json.RawMessage) *Error {
 	var ep string
@@ -178,15 +175,17 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	s.refresh(ctx, now)
-	limitErr := s.paused(op.Sender, owner, now)
-	if limitErr == nil {
-		limitErr = p.admit(op.Sender, owner, common.Hash{}, cost, validUntil, now, false)
+	s.refresh(ctx, now, false)
+	if err := s.paused(op.Sender, owner, now); err != nil {
+		return nil, err
 	}
-	s.mu.Unlock()
-	if limitErr != nil {
-		return nil, limitErr
+	led, lerr := s.loadProject(p.cfg.Name)
+	if lerr != nil {
+		s.log.Error("reading the paymaster's ledger", zap.Error(lerr))
+		return nil, errLedger()
+	}
+	if err := led.check(p, op.Sender, cost, now); err != nil {
+		return nil, err
 	}
 
 	if err := s.sign(ctx, &op, uint64(validUntil.Unix())); err != nil {
@@ -195,14 +194,44 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 	if err := s.simulate(ctx, &op); err != nil {
 		return nil, err
 	}
-	hash := contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID)
-	s.mu.Lock()
-	limitErr = p.admit(op.Sender, owner, hash, cost, validUntil, now, true)
-	s.mu.Unlock()
-	if limitErr != nil {
-		return nil, limitErr
+	r := reservation{
+		Hash: contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID), Cost: cost,
+		ValidUntil: validUntil.Unix(), Sender: op.Sender, Owner: owner,
+	}
+	if err := s.reserve(p.cfg.Name, r, now); err != nil {
+		return nil, err
 	}
 	return encodeUserOp(&op), nil
+}
+
+// errLedger answers a request the ledger could not serve; the cause is
+// logged.
+func errLedger() *Error {
+	return &Error{Code: codeInternal, Message: "the sponsorship ledger is unavailable; retry"}
+}
+
+// reserve takes r for a project, under the limits in force now (a reload
+// may have changed them since the request began). Nothing is taken if a
+// limit refuses it or the ledger fails.
+func (s *Service) reserve(name string, r reservation, now time.Time) *Error {
+	var refused *Error
+	err := s.updateProject(name, func(l *projectLedger) (bool, error) {
+		p := s.project(name)
+		if p == nil {
+			refused = &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the key's project %q is not configured on this paymaster", name)}
+			return false, nil
+		}
+		if refused = l.check(p, r.Sender, r.Cost, now); refused != nil {
+			return false, nil
+		}
+		l.reserve(r, now)
+		return true, nil
+	})
+	if err != nil {
+		s.log.Error("reserving a sponsorship", zap.Error(err))
+		return errLedger()
+	}
+	return refused
 }
 
 // ownerOf is the owner of the operation's SimpleAccount: the createAccount
@@ -228,19 +257,21 @@ func (s *Service) ownerOf(ctx context.Context, op *contracts.UserOperation) (com
 }
 
 // paused refuses a sender, or any account of an owner, whose sponsored
-// operation failed in execution within FailurePause. The caller holds
-// s.mu.
+// operation failed in execution within FailurePause.
 func (s *Service) paused(sender, owner common.Address, now time.Time) *Error {
+	led, err := s.loadService()
+	if err != nil {
+		s.log.Error("reading the paymaster's ledger", zap.Error(err))
+		return errLedger()
+	}
 	for _, a := range []common.Address{sender, owner} {
 		if a == (common.Address{}) {
 			continue
 		}
-		if at, ok := s.failed[a]; ok {
-			if now.Sub(at) >= s.cfg.FailurePause {
-				delete(s.failed, a)
-				continue
+		if at, ok := led.Failed[a]; ok {
+			if left := s.cfg.FailurePause - now.Sub(time.UnixMilli(at)); left > 0 {
+				return &Error{Code: codeThrottled, RetryAfter: left, Message: "a sponsored operation of this account or its owner failed in execution; its sponsorship is suspended"}
 			}
-			return &Error{Code: codeThrottled, RetryAfter: s.cfg.FailurePause - now.Sub(at), Message: "a sponsored operation of this account or its owner failed in execution; its sponsorship is suspended"}
 		}
 	}
 	return nil

@@ -1,0 +1,393 @@
+package paymaster
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// LedgerStore keeps the paymaster's ledger: one record per project (what it
+// has been charged, its spend of the day, its reservations and its senders'
+// rate windows) and one for the service (failure suspensions, and how far
+// the EntryPoint's logs have been read). Every change is one Update of one
+// key, so a backend that serializes updates of a key (a bbolt write
+// transaction, or SELECT … FOR UPDATE on a row) keeps the counters exact
+// even when several Services share it.
+type LedgerStore interface {
+	// Get returns the value of key, or nil if there is none.
+	Get(key []byte) ([]byte, error)
+	// Update atomically replaces the value of key with what fn returns for
+	// the current one (nil if there is none), durably before it returns.
+	// If fn returns nil or an error, nothing is written; the error is
+	// returned, possibly wrapped. A backend may call fn again (to retry a
+	// conflict), so fn has no other effect.
+	Update(key []byte, fn func(old []byte) ([]byte, error)) error
+}
+
+// SerialLedger makes a LedgerStore of a plain key-value bucket, such as a
+// *store.Bucket of the facilitator's store, by running its updates one at
+// a time under a mutex. That is atomic within one process, which is all a
+// store file that one process holds locked needs, provided every Service on
+// the bucket shares the one LedgerStore returned here. A backend with an
+// atomic Update of its own is used directly instead.
+func SerialLedger(kv interface {
+	Get(key []byte) ([]byte, error)
+	Put(key, value []byte) error
+}) LedgerStore {
+	return &serialLedger{kv: kv}
+}
+
+type serialLedger struct {
+	mu sync.Mutex
+	kv interface {
+		Get(key []byte) ([]byte, error)
+		Put(key, value []byte) error
+	}
+}
+
+func (l *serialLedger) Get(key []byte) ([]byte, error) { return l.kv.Get(key) }
+
+func (l *serialLedger) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	old, err := l.kv.Get(key)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", key, err)
+	}
+	v, err := fn(old)
+	if err != nil || v == nil {
+		return err
+	}
+	if err := l.kv.Put(key, v); err != nil {
+		return fmt.Errorf("writing %s: %w", key, err)
+	}
+	return nil
+}
+
+// memLedger is the ledger of a Service configured without one: it lasts as
+// long as the Service.
+type memLedger struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+func (l *memLedger) Get(key []byte) ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.m[string(key)]), nil
+}
+
+func (l *memLedger) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	v, err := fn(bytes.Clone(l.m[string(key)]))
+	if err != nil || v == nil {
+		return err
+	}
+	if l.m == nil {
+		l.m = map[string][]byte{}
+	}
+	l.m[string(key)] = v
+	return nil
+}
+
+// ledgerVersion is written into every record; a record of another version
+// is refused rather than misread.
+const ledgerVersion = 1
+
+// serviceKey is the key of the service's record.
+var serviceKey = []byte("service")
+
+// projectKey is the key of a project's record.
+func projectKey(name string) []byte { return []byte("project/" + name) }
+
+// projectLedger is a project's persisted counters. Its limits are not in
+// it: they come from the configuration in force, so a reload applies new
+// limits to the counters as they stand.
+type projectLedger struct {
+	V int `json:"v"`
+	// Charged is every wei charged to the project since its ledger began:
+	// operations in flight at their maximum cost, landed ones at their
+	// actual cost. The balance left is the configured Balance less Charged.
+	Charged *big.Int `json:"charged"`
+	// Day is the UTC day (YYYY-MM-DD) that Spent counts.
+	Day   string   `json:"day"`
+	Spent *big.Int `json:"spent"`
+	// Block is the last block whose UserOperationEvents are applied here,
+	// so that logs read twice (after a crash, or by two Services) are
+	// applied once.
+	Block uint64 `json:"block"`
+	// Reservations are the sponsored operations in flight. The same
+	// operation sponsored twice holds two.
+	Reservations []reservation `json:"reservations,omitempty"`
+	// Senders holds, per sender, when its operations of the last minute
+	// were sponsored (unix milliseconds).
+	Senders map[common.Address][]int64 `json:"senders,omitempty"`
+}
+
+// reservation is a sponsored operation not yet seen on chain or expired.
+type reservation struct {
+	Hash common.Hash `json:"hash"`
+	// Cost is the operation's maximum cost, charged when it was sponsored.
+	Cost *big.Int `json:"cost"`
+	// Day is the UTC day whose spend Cost was counted in.
+	Day string `json:"day"`
+	// ValidUntil is the end of the operation's validity (unix seconds).
+	ValidUntil int64          `json:"validUntil"`
+	Sender     common.Address `json:"sender"`
+	Owner      common.Address `json:"owner"`
+}
+
+// serviceLedger is the service's persisted state.
+type serviceLedger struct {
+	V int `json:"v"`
+	// Next is the first block whose logs the projects have not been given;
+	// 0 for a new ledger.
+	Next uint64 `json:"next"`
+	// Failed holds, per sender and per owner, when a sponsored operation of
+	// theirs last failed in execution (unix milliseconds).
+	Failed map[common.Address]int64 `json:"failed,omitempty"`
+}
+
+func decodeProject(raw []byte) (*projectLedger, error) {
+	l := &projectLedger{V: ledgerVersion}
+	if raw != nil {
+		if err := json.Unmarshal(raw, l); err != nil {
+			return nil, fmt.Errorf("decoding a project's ledger: %w", err)
+		}
+		if l.V != ledgerVersion {
+			return nil, fmt.Errorf("a project's ledger record has version %d; this paymaster reads version %d", l.V, ledgerVersion)
+		}
+	}
+	if l.Charged == nil {
+		l.Charged = new(big.Int)
+	}
+	if l.Spent == nil {
+		l.Spent = new(big.Int)
+	}
+	if l.Senders == nil {
+		l.Senders = map[common.Address][]int64{}
+	}
+	for _, r := range l.Reservations {
+		if r.Cost == nil {
+			return nil, errors.New("decoding a project's ledger: a reservation has no cost")
+		}
+	}
+	return l, nil
+}
+
+func decodeService(raw []byte) (*serviceLedger, error) {
+	l := &serviceLedger{V: ledgerVersion}
+	if raw != nil {
+		if err := json.Unmarshal(raw, l); err != nil {
+			return nil, fmt.Errorf("decoding the service's ledger: %w", err)
+		}
+		if l.V != ledgerVersion {
+			return nil, fmt.Errorf("the service's ledger record has version %d; this paymaster reads version %d", l.V, ledgerVersion)
+		}
+	}
+	if l.Failed == nil {
+		l.Failed = map[common.Address]int64{}
+	}
+	return l, nil
+}
+
+// loadProject reads a project's record; a project without one has a fresh
+// one.
+func (s *Service) loadProject(name string) (*projectLedger, error) {
+	raw, err := s.ledger.Get(projectKey(name))
+	if err != nil {
+		return nil, fmt.Errorf("reading project %s's ledger: %w", name, err)
+	}
+	return decodeProject(raw)
+}
+
+// updateProject changes a project's record atomically: fn gets the record
+// as stored and reports whether it changed it. Like the store's fn, it may
+// run more than once.
+func (s *Service) updateProject(name string, fn func(*projectLedger) (bool, error)) error {
+	err := s.ledger.Update(projectKey(name), func(old []byte) ([]byte, error) {
+		l, err := decodeProject(old)
+		if err != nil {
+			return nil, err
+		}
+		changed, err := fn(l)
+		if err != nil || !changed {
+			return nil, err
+		}
+		return json.Marshal(l)
+	})
+	if err != nil {
+		return fmt.Errorf("updating project %s's ledger: %w", name, err)
+	}
+	return nil
+}
+
+// loadService reads the service's record.
+func (s *Service) loadService() (*serviceLedger, error) {
+	raw, err := s.ledger.Get(serviceKey)
+	if err != nil {
+		return nil, fmt.Errorf("reading the paymaster's ledger: %w", err)
+	}
+	return decodeService(raw)
+}
+
+// updateService changes the service's record atomically, as updateProject.
+func (s *Service) updateService(fn func(*serviceLedger) bool) error {
+	err := s.ledger.Update(serviceKey, func(old []byte) ([]byte, error) {
+		l, err := decodeService(old)
+		if err != nil {
+			return nil, err
+		}
+		if !fn(l) {
+			return nil, nil
+		}
+		return json.Marshal(l)
+	})
+	if err != nil {
+		return fmt.Errorf("updating the paymaster's ledger: %w", err)
+	}
+	return nil
+}
+
+// day is the UTC day of t, as a project's ledger names it.
+func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
+
+// roll starts a new day's spend when the day has changed.
+func (l *projectLedger) roll(now time.Time) {
+	if d := day(now); d != l.Day {
+		l.Day, l.Spent = d, new(big.Int)
+	}
+}
+
+// prune drops rate-window entries older than a minute.
+func (l *projectLedger) prune(now time.Time) {
+	cut := now.Add(-time.Minute).UnixMilli()
+	for a, ts := range l.Senders {
+		kept := ts[:0]
+		for _, t := range ts {
+			if t > cut {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) == 0 {
+			delete(l.Senders, a)
+		} else {
+			l.Senders[a] = kept
+		}
+	}
+}
+
+// balance is what is left of the funding.
+func (l *projectLedger) balance(funded *big.Int) *big.Int {
+	return new(big.Int).Sub(funded, l.Charged)
+}
+
+// check reports the first limit of p that an operation of maximum cost
+// from sender would breach, or nil. It rolls the day and prunes the rate
+// windows.
+func (l *projectLedger) check(p *project, sender common.Address, cost *big.Int, now time.Time) *Error {
+	l.roll(now)
+	l.prune(now)
+	if cost.Cmp(p.maxOpCost) > 0 {
+		return &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the operation's maximum cost of %s wei is over the per-operation cap of %s wei", cost, p.maxOpCost)}
+	}
+	if recent := l.Senders[sender]; len(recent) >= p.cfg.TxPerMinute {
+		oldest := recent[0]
+		for _, t := range recent {
+			oldest = min(oldest, t)
+		}
+		wait := time.Minute - now.Sub(time.UnixMilli(oldest))
+		return &Error{Code: codeThrottled, RetryAfter: wait, Message: fmt.Sprintf("rate limit: %d sponsored operations per minute per sender; %s may retry in %ds", p.cfg.TxPerMinute, sender, int(wait.Seconds())+1)}
+	}
+	if len(l.Reservations) >= p.cfg.MaxInFlight {
+		return &Error{Code: codeThrottled, RetryAfter: 5 * time.Second, Message: fmt.Sprintf("limit: %d sponsored operations in flight; retry when some land", p.cfg.MaxInFlight)}
+	}
+	if left := l.balance(p.cfg.Balance); left.Cmp(cost) < 0 {
+		return &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("project %s's sponsorship balance (%s wei) is below the operation's maximum cost (%s wei); fund the project", p.cfg.Name, left, cost)}
+	}
+	if new(big.Int).Add(l.Spent, cost).Cmp(p.cfg.DailyGasCap) > 0 {
+		return &Error{Code: codeThrottled, Message: fmt.Sprintf("daily gas cap of %s wei reached for project %s", p.cfg.DailyGasCap, p.cfg.Name)}
+	}
+	return nil
+}
+
+// reserve takes r, which check has passed, charging its maximum cost.
+func (l *projectLedger) reserve(r reservation, now time.Time) {
+	l.roll(now)
+	r.Day = l.Day
+	l.Senders[r.Sender] = append(l.Senders[r.Sender], now.UnixMilli())
+	l.Reservations = append(l.Reservations, r)
+	l.Charged.Add(l.Charged, r.Cost)
+	l.Spent.Add(l.Spent, r.Cost)
+}
+
+// refund gives back amount of r's charge, and takes it off the day's spend
+// if r was counted today.
+func (l *projectLedger) refund(r reservation, amount *big.Int, now time.Time) {
+	l.roll(now)
+	l.Charged.Sub(l.Charged, amount)
+	if l.Charged.Sign() < 0 {
+		l.Charged.SetInt64(0)
+	}
+	if r.Day == l.Day {
+		l.Spent.Sub(l.Spent, amount)
+		if l.Spent.Sign() < 0 {
+			l.Spent.SetInt64(0)
+		}
+	}
+}
+
+// holds reports whether an operation is in flight.
+func (l *projectLedger) holds(hash common.Hash) (reservation, bool) {
+	for _, r := range l.Reservations {
+		if r.Hash == hash {
+			return r, true
+		}
+	}
+	return reservation{}, false
+}
+
+// land releases the first reservation of an operation that landed at
+// actual cost, refunding the unused part. The others of the same operation
+// can never land (its nonce is used) and wait out their window.
+func (l *projectLedger) land(hash common.Hash, actual *big.Int, now time.Time) bool {
+	for i, r := range l.Reservations {
+		if r.Hash != hash {
+			continue
+		}
+		l.Reservations = append(l.Reservations[:i:i], l.Reservations[i+1:]...)
+		if actual != nil && actual.Cmp(r.Cost) <= 0 {
+			l.refund(r, new(big.Int).Sub(r.Cost, actual), now)
+		}
+		return true
+	}
+	return false
+}
+
+// expired reports whether a reservation's window has ended at now: no
+// block stamped now or later can include the operation.
+func (r reservation) expired(now time.Time) bool { return r.ValidUntil < now.Unix() }
+
+// expire releases, refunding in full, the reservations whose window has
+// ended, and reports how many.
+func (l *projectLedger) expire(now time.Time) int {
+	kept := l.Reservations[:0:0]
+	n := 0
+	for _, r := range l.Reservations {
+		if r.expired(now) {
+			l.refund(r, r.Cost, now)
+			n++
+		} else {
+			kept = append(kept, r)
+		}
+	}
+	l.Reservations = kept
+	return n
+}
