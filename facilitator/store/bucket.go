@@ -55,20 +55,21 @@ func (b *Bucket) ForEach(fn func(key, value []byte) error) error {
 	return b.db.View(func(tx *bolt.Tx) error { return tx.Bucket(b.name).ForEach(fn) })
 }
 
-// Update atomically replaces the value of key with what fn makes of the
-// current one (nil if there is none): a read-modify-write that no other
-// writer of the store can interleave with. fn returning nil deletes key;
-// fn failing leaves it as it was and Update returns its error. fn may run
-// more than once and must not keep old.
+// Update atomically replaces the value of key with what fn makes of a copy
+// of the current one (nil if there is none): a read-modify-write that no
+// other writer of the store can interleave with. fn returning nil, or
+// failing, leaves key as it was; a failure is returned. fn may run more
+// than once.
 func (b *Bucket) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
 	return b.db.Update(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(b.name)
-		next, err := fn(bk.Get(key))
-		if err != nil {
-			return err
+		var old []byte
+		if v := bk.Get(key); v != nil {
+			old = append([]byte(nil), v...)
 		}
-		if next == nil {
-			return bk.Delete(key)
+		next, err := fn(old)
+		if err != nil || next == nil {
+			return err
 		}
 		return bk.Put(key, next)
 	})
