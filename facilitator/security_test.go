@@ -3,7 +3,9 @@ package facilitator
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
 	"crypto/rand"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -253,4 +255,42 @@ func TestSettleSurvivesCallerDisconnect(t *testing.T) {
 	if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 7_000 {
 		t.Fatalf("merchant got %s", got)
 	}
+}
+
+// A reload's new anonymous budget and receipt timeout are in force for
+// the next request.
+func TestSetTunables(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{aaNative: true})
+	e.svc.SetReceiptTimeout(3 * time.Second)
+	if got := e.svc.receiptTimeout(); got != 3*time.Second {
+		t.Fatalf("receipt timeout %v", got)
+	}
+	e.svc.SetReceiptTimeout(0)
+	if got := e.svc.receiptTimeout(); got != 30*time.Second {
+		t.Fatalf("receipt timeout back to the default: %v", got)
+	}
+	req := e.aaRequirements(e.chain.Accounts[3].Address, 5_000)
+	first, second := unsponsored(t, e, e.chain.Accounts[1].Key, req), unsponsored(t, e, e.chain.Accounts[2].Key, req)
+	e.svc.SetSponsorLimits(SponsorLimits{PerClient: 1})
+	l := e.svc.sponsorLimits()
+	if l.PerClient != 1 || l.MaxOutstanding != 40 || l.Validity != 2*time.Minute {
+		t.Fatalf("limits %+v", l)
+	}
+	if _, err := e.svc.SponsorOperation(context.Background(), first, "10.9.9.9"); err != nil {
+		t.Fatalf("the first sponsorship: %v", err)
+	}
+	var se *SponsorError
+	if _, err := e.svc.SponsorOperation(context.Background(), second, "10.9.9.9"); !errors.As(err, &se) || se.Code != int(x402.RPCThrottled) {
+		t.Fatalf("the second sponsorship from the client, over 1 a minute: %v", err)
+	}
+}
+
+// unsponsored is an aa-native payment's operation before sponsorship.
+func unsponsored(t *testing.T, e *env, key *ecdsa.PrivateKey, req x402.PaymentRequirements) x402.UserOperation {
+	t.Helper()
+	_, aa := e.aaPay(key, req)
+	op := aa.UserOp
+	op.PaymasterAndData, op.Signature = "0x", "0x"
+	return op
 }

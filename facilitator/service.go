@@ -140,7 +140,12 @@ type Service struct {
 	log      *zap.Logger
 
 	sponsors sponsorBudget
-	payers   *payers
+	tunable  struct {
+		sync.Mutex
+		receiptTimeout time.Duration
+		sponsorLimits  SponsorLimits
+	}
+	payers *payers
 
 	mu       sync.Mutex
 	inFlight map[common.Hash]struct{}
@@ -240,6 +245,10 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			}
 		}
 	}
+	s.tunable.receiptTimeout = cfg.ReceiptTimeout
+	if cfg.AANative != nil {
+		s.tunable.sponsorLimits = cfg.AANative.SponsorLimits
+	}
 	s.reconcile(ctx)
 	return s, nil
 }
@@ -303,3 +312,36 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 // (the paymaster's keys, the /api/v1 records and faucet times); nil when
 // the records were injected (Config.Records), whose owner has the file.
 func (s *Service) Store() *store.Store { return s.owned }
+
+// SetReceiptTimeout changes how long a settle waits for its receipt, for
+// the settles that start from now on (a config reload's new value).
+func (s *Service) SetReceiptTimeout(d time.Duration) {
+	if d <= 0 {
+		d = 30 * time.Second
+	}
+	s.tunable.Lock()
+	s.tunable.receiptTimeout = d
+	s.tunable.Unlock()
+}
+
+// SetSponsorLimits changes the anonymous budget of /sponsor; zero values
+// take the defaults. Counts already taken stay.
+func (s *Service) SetSponsorLimits(l SponsorLimits) {
+	l.defaults()
+	s.tunable.Lock()
+	s.tunable.sponsorLimits = l
+	s.tunable.Unlock()
+}
+
+func (s *Service) receiptTimeout() time.Duration {
+	s.tunable.Lock()
+	defer s.tunable.Unlock()
+	return s.tunable.receiptTimeout
+}
+
+func (s *Service) sponsorLimits() *SponsorLimits {
+	s.tunable.Lock()
+	defer s.tunable.Unlock()
+	l := s.tunable.sponsorLimits
+	return &l
+}

@@ -306,11 +306,12 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 
 // await waits up to ReceiptTimeout for the record's transaction.
 func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
-	wctx, cancel := context.WithTimeout(ctx, s.cfg.ReceiptTimeout)
+	timeout := s.receiptTimeout()
+	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	receipt, err := s.sender.Wait(wctx, rec.TxHash)
 	if err != nil {
-		s.log.Info("receipt not seen in time", zap.Stringer("tx", rec.TxHash), zap.Duration("timeout", s.cfg.ReceiptTimeout))
+		s.log.Info("receipt not seen in time", zap.Stringer("tx", rec.TxHash), zap.Duration("timeout", timeout))
 		r := s.failure(x402.ErrorReceiptTimeout, "the settlement transaction is not mined yet; retry after Retry-After", p)
 		r.TransactionHash = rec.TxHash.Hex()
 		return r

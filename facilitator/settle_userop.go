@@ -87,7 +87,7 @@ func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Rec
 // awaitExternal follows the bundler's receipt for the operation up to
 // ReceiptTimeout, then reads the transaction's receipt from the chain.
 func (s *Service) awaitExternal(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
-	wctx, cancel := context.WithTimeout(ctx, s.cfg.ReceiptTimeout)
+	wctx, cancel := context.WithTimeout(ctx, s.receiptTimeout())
 	defer cancel()
 	pause := 20 * time.Millisecond
 	for {

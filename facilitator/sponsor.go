@@ -220,7 +220,7 @@ func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, c
 	if s.cfg.Offers == nil || !s.cfg.Offers.Issued(x402.SchemeAANative, settle.Merchant, settle.Token, settle.Amount) {
 		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement pays no offer of this server: merchant, token and amount must be those of one of its paid routes"}
 	}
-	limits := &s.cfg.AANative.SponsorLimits
+	limits := s.sponsorLimits()
 	now := s.cfg.Now()
 	slot, err := s.sponsors.take(limits, client, decoded.Sender, now)
 	if err != nil {

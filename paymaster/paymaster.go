@@ -26,6 +26,7 @@ import (
 	"math/big"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -182,6 +183,8 @@ type Service struct {
 	account *contracts.SimpleAccount
 	ledger  LedgerStore
 
+	validity atomic.Int64 // a time.Duration; SetValidity swaps it
+
 	mu       sync.Mutex // guards projects
 	projects map[string]*project
 
@@ -233,7 +236,17 @@ func New(cfg Config) (*Service, error) {
 	if err := s.SetProjects(cfg.Projects); err != nil {
 		return nil, fmt.Errorf("paymaster config: %w", err)
 	}
+	s.SetValidity(cfg.Validity)
 	return s, nil
+}
+
+// SetValidity changes how long a sponsorship stays valid, for the
+// sponsorships signed from now on; 0 is the default, 10 minutes.
+func (s *Service) SetValidity(d time.Duration) {
+	if d <= 0 {
+		d = 10 * time.Minute
+	}
+	s.validity.Store(int64(d))
 }
 
 // SetProjects replaces the projects and their limits, as a config reload

@@ -132,7 +132,7 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 	}
 
 	now := s.cfg.Now()
-	validUntil := now.Add(s.cfg.Validity)
+	validUntil := now.Add(time.Duration(s.validity.Load()))
 	if sc.ValidUntil != nil {
 		if int64(*sc.ValidUntil) <= now.Unix()+5 {
 			return nil, &Error{Code: codeOutOfTimeRange, Message: fmt.Sprintf("validUntil %d is not in the future (now %d); rebuild the operation and resend", *sc.ValidUntil, now.Unix())}

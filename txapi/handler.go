@@ -91,7 +91,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		// Writers that cannot set deadlines (test recorders) leave it to
 		// the server's timeouts.
-		http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.BodyTimeout))
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.conf().BodyTimeout))
 	}
 	switch {
 	case route == "transactions" || route == "sendMessage" || route == "userFaucet":
@@ -255,8 +255,8 @@ func (s *Service) transaction(r *http.Request) (*Record, *apiError) {
 	if aerr != nil {
 		return nil, aerr
 	}
-	if value.Cmp(s.cfg.MaxValue) > 0 {
-		return nil, fail(http.StatusBadRequest, "value_too_large", "value %s exceeds the limit of %s", body.Data.Value, formatDecimal(s.cfg.MaxValue, 18))
+	if value.Cmp(s.conf().MaxValue) > 0 {
+		return nil, fail(http.StatusBadRequest, "value_too_large", "value %s exceeds the limit of %s", body.Data.Value, formatDecimal(s.conf().MaxValue, 18))
 	}
 	var data []byte
 	if body.Data.Data != "" {
@@ -270,7 +270,7 @@ func (s *Service) transaction(r *http.Request) (*Record, *apiError) {
 		return nil, s.sendFailed(err)
 	}
 	rec := &Record{ID: newID(), Kind: "transaction", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
-		Value: formatDecimal(value, 18), Status: "pending", Created: s.cfg.Now().UTC()}
+		Value: formatDecimal(value, 18), Status: "pending", Created: s.conf().Now().UTC()}
 	return rec, s.save(rec)
 }
 
@@ -300,15 +300,15 @@ func (s *Service) message(r *http.Request) (*Record, *apiError) {
 	if body.Data.Message == "" {
 		return nil, fail(http.StatusBadRequest, "invalid_message", "data.message is empty")
 	}
-	if len(body.Data.Message) > s.cfg.MaxMessage {
-		return nil, fail(http.StatusBadRequest, "message_too_large", "data.message is %d bytes; the limit is %d bytes of UTF-8", len(body.Data.Message), s.cfg.MaxMessage)
+	if len(body.Data.Message) > s.conf().MaxMessage {
+		return nil, fail(http.StatusBadRequest, "message_too_large", "data.message is %d bytes; the limit is %d bytes of UTF-8", len(body.Data.Message), s.conf().MaxMessage)
 	}
 	tx, err := s.send(r.Context(), to, new(big.Int), []byte(body.Data.Message), nil, func(cost *big.Int) *apiError { return s.charge(keyID, cost) })
 	if err != nil {
 		return nil, s.sendFailed(err)
 	}
 	rec := &Record{ID: newID(), Kind: "message", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
-		Value: "0", Message: body.Data.Message, Status: "pending", Created: s.cfg.Now().UTC()}
+		Value: "0", Message: body.Data.Message, Status: "pending", Created: s.conf().Now().UTC()}
 	return rec, s.save(rec)
 }
 
@@ -330,21 +330,21 @@ func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
 	if aerr != nil {
 		return nil, aerr
 	}
-	amount, aerr := parseDecimal("amount", body.Amount, int(s.cfg.TokenDecimals))
+	amount, aerr := parseDecimal("amount", body.Amount, int(s.conf().TokenDecimals))
 	if aerr != nil {
 		return nil, aerr
 	}
-	if amount.Cmp(s.cfg.FaucetMaxAmount) > 0 {
-		return nil, fail(http.StatusBadRequest, "amount_too_large", "amount %s exceeds the faucet's limit of %s", body.Amount, formatDecimal(s.cfg.FaucetMaxAmount, int(s.cfg.TokenDecimals)))
+	if amount.Cmp(s.conf().FaucetMaxAmount) > 0 {
+		return nil, fail(http.StatusBadRequest, "amount_too_large", "amount %s exceeds the faucet's limit of %s", body.Amount, formatDecimal(s.conf().FaucetMaxAmount, int(s.conf().TokenDecimals)))
 	}
 	gasPrice, aerr := parseDecimal("gasPrice", body.GasPrice, 9) // gwei
 	if aerr != nil {
 		return nil, aerr
 	}
-	if gasPrice.Cmp(s.cfg.FaucetMaxGasPrice) > 0 {
-		return nil, fail(http.StatusBadRequest, "gas_price_too_high", "gasPrice %s gwei exceeds the limit of %s gwei", body.GasPrice, formatDecimal(s.cfg.FaucetMaxGasPrice, 9))
+	if gasPrice.Cmp(s.conf().FaucetMaxGasPrice) > 0 {
+		return nil, fail(http.StatusBadRequest, "gas_price_too_high", "gasPrice %s gwei exceeds the limit of %s gwei", body.GasPrice, formatDecimal(s.conf().FaucetMaxGasPrice, 9))
 	}
-	head, err := s.cfg.Chain.HeaderByNumber(r.Context(), nil)
+	head, err := s.conf().Chain.HeaderByNumber(r.Context(), nil)
 	if err != nil {
 		return nil, s.sendFailed(err)
 	}
@@ -359,13 +359,13 @@ func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
 	// address cannot both pass the cooldown.
 	s.faucMu.Lock()
 	defer s.faucMu.Unlock()
-	now := s.cfg.Now()
+	now := s.conf().Now()
 	if raw, err := s.faucet.Get(to.Bytes()); err != nil {
 		return nil, fail(http.StatusInternalServerError, "internal_error", "the faucet's records could not be read")
 	} else if raw != nil {
 		last, _ := time.Parse(time.RFC3339Nano, string(raw))
-		if next := last.Add(s.cfg.FaucetCooldown); now.Before(next) {
-			e := fail(http.StatusTooManyRequests, "faucet_cooldown", "%s drew from the faucet at %s; one request per %v", to.Hex(), last.UTC().Format(time.RFC3339), s.cfg.FaucetCooldown)
+		if next := last.Add(s.conf().FaucetCooldown); now.Before(next) {
+			e := fail(http.StatusTooManyRequests, "faucet_cooldown", "%s drew from the faucet at %s; one request per %v", to.Hex(), last.UTC().Format(time.RFC3339), s.conf().FaucetCooldown)
 			e.NextAllowed, e.retryAfter = next.UTC().Format(time.RFC3339), next.Sub(now)
 			return nil, e
 		}
@@ -374,7 +374,7 @@ func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
 		return nil, aerr
 	}
 	token := contracts.NewDevUSD()
-	tx, err := s.send(r.Context(), s.cfg.Token, new(big.Int), token.PackTransfer(to, amount), gasPrice, nil)
+	tx, err := s.send(r.Context(), s.conf().Token, new(big.Int), token.PackTransfer(to, amount), gasPrice, nil)
 	if err != nil {
 		return nil, s.sendFailed(err)
 	}
@@ -383,9 +383,9 @@ func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
 		s.log.Error("storing a faucet timestamp", zap.Error(err))
 	}
 	rec := &Record{ID: newID(), Kind: "faucet", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
-		Value: formatDecimal(s.cfg.FaucetNative, 18), Amount: formatDecimal(amount, int(s.cfg.TokenDecimals)), Token: s.cfg.Token.Hex(),
+		Value: formatDecimal(s.conf().FaucetNative, 18), Amount: formatDecimal(amount, int(s.conf().TokenDecimals)), Token: s.conf().Token.Hex(),
 		Status: "pending", Created: now.UTC()}
-	if native, err := s.send(r.Context(), to, s.cfg.FaucetNative, nil, gasPrice, nil); err == nil {
+	if native, err := s.send(r.Context(), to, s.conf().FaucetNative, nil, gasPrice, nil); err == nil {
 		rec.NativeTxHash = native.Hash().Hex()
 	} else {
 		s.log.Warn("sending faucet gas money", zap.Error(err))
@@ -409,7 +409,7 @@ func (s *Service) lookup(ctx context.Context, id string) (*Record, *apiError) {
 		return nil, fail(http.StatusInternalServerError, "internal_error", "the record could not be read")
 	}
 	if rec.Status == "pending" {
-		receipt, err := s.cfg.Chain.TransactionReceipt(ctx, common.HexToHash(rec.TxHash))
+		receipt, err := s.conf().Chain.TransactionReceipt(ctx, common.HexToHash(rec.TxHash))
 		switch {
 		case err == nil:
 			rec.Status, rec.BlockNumber = "confirmed", receipt.BlockNumber.Uint64()

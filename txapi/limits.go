@@ -30,10 +30,10 @@ func (s *Service) authorize(r *http.Request) (string, *apiError) {
 			secret = strings.TrimSpace(v)
 		}
 	}
-	if secret == "" || s.cfg.Authorize == nil {
+	if secret == "" || s.conf().Authorize == nil {
 		return "", fail(http.StatusUnauthorized, "unauthorized", "this route spends the service wallet: send an API key with the txapi:send scope in the X-API-Key header")
 	}
-	id, err := s.cfg.Authorize(secret)
+	id, err := s.conf().Authorize(secret)
 	switch {
 	case errors.Is(err, ErrForbidden):
 		return "", fail(http.StatusForbidden, "forbidden", "the key lacks the scope txapi:send")
@@ -44,14 +44,14 @@ func (s *Service) authorize(r *http.Request) (string, *apiError) {
 	s.limitMu.Lock()
 	l, ok := s.keyRates[id]
 	if !ok {
-		l = rate.NewLimiter(rate.Limit(float64(s.cfg.KeyRate)/60), s.cfg.KeyRate)
+		l = rate.NewLimiter(rate.Limit(float64(s.conf().KeyRate)/60), s.conf().KeyRate)
 		s.keyRates[id] = l
 	}
 	s.limitMu.Unlock()
 	if r := l.Reserve(); r.Delay() > 0 {
 		wait := r.Delay()
 		r.Cancel()
-		e := fail(http.StatusTooManyRequests, "rate_limited", "this key may make %d requests a minute", s.cfg.KeyRate)
+		e := fail(http.StatusTooManyRequests, "rate_limited", "this key may make %d requests a minute", s.conf().KeyRate)
 		e.retryAfter = wait
 		return "", e
 	}
@@ -92,7 +92,7 @@ func (s *Service) readWei(key []byte) (*big.Int, error) {
 // refuses if either would be exceeded. The caller holds sendMu, so checks
 // and writes do not interleave.
 func (s *Service) charge(keyID string, amount *big.Int) *apiError {
-	now := s.cfg.Now()
+	now := s.conf().Now()
 	total, keyKey := dayKey(now, "total"), dayKey(now, "key/"+keyID)
 	spentTotal, err1 := s.readWei(total)
 	spentKey, err2 := s.readWei(keyKey)
@@ -100,7 +100,7 @@ func (s *Service) charge(keyID string, amount *big.Int) *apiError {
 		s.log.Error("reading the daily budget", zap.Error(err))
 		return fail(http.StatusInternalServerError, "internal_error", "the budget could not be read")
 	}
-	if new(big.Int).Add(spentKey, amount).Cmp(s.cfg.KeyDailyBudget) > 0 || new(big.Int).Add(spentTotal, amount).Cmp(s.cfg.DailyBudget) > 0 {
+	if new(big.Int).Add(spentKey, amount).Cmp(s.conf().KeyDailyBudget) > 0 || new(big.Int).Add(spentTotal, amount).Cmp(s.conf().DailyBudget) > 0 {
 		e := fail(http.StatusTooManyRequests, "budget_exhausted", "the wallet's daily budget for this key or overall is spent; it renews at 00:00 UTC")
 		e.retryAfter = untilTomorrow(now)
 		return e
@@ -116,8 +116,8 @@ func (s *Service) charge(keyID string, amount *big.Int) *apiError {
 
 // clientOf names the request's client for the faucet's per-client limit.
 func (s *Service) clientOf(r *http.Request) string {
-	if s.cfg.ClientIP != nil {
-		return s.cfg.ClientIP(r)
+	if s.conf().ClientIP != nil {
+		return s.conf().ClientIP(r)
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
@@ -129,7 +129,7 @@ func (s *Service) clientOf(r *http.Request) string {
 // admitFaucet checks the faucet's per-client limit and daily budget and,
 // if both allow, counts the request. The caller holds faucMu.
 func (s *Service) admitFaucet(client string) *apiError {
-	now := s.cfg.Now()
+	now := s.conf().Now()
 	if today := now.UTC().Format(time.DateOnly); s.pruned != today {
 		s.prune(now)
 		s.pruned = today
@@ -143,13 +143,13 @@ func (s *Service) admitFaucet(client string) *apiError {
 	}
 	kept := times[:0]
 	for _, t := range times {
-		if now.Sub(t) < s.cfg.FaucetCooldown {
+		if now.Sub(t) < s.conf().FaucetCooldown {
 			kept = append(kept, t)
 		}
 	}
-	if len(kept) >= s.cfg.FaucetPerClient {
-		e := fail(http.StatusTooManyRequests, "faucet_client_limit", "this client made %d faucet requests in %v", len(kept), s.cfg.FaucetCooldown)
-		e.retryAfter = kept[0].Add(s.cfg.FaucetCooldown).Sub(now)
+	if len(kept) >= s.conf().FaucetPerClient {
+		e := fail(http.StatusTooManyRequests, "faucet_client_limit", "this client made %d faucet requests in %v", len(kept), s.conf().FaucetCooldown)
+		e.retryAfter = kept[0].Add(s.conf().FaucetCooldown).Sub(now)
 		return e
 	}
 	dayCount := dayKey(now, "faucet")
@@ -159,8 +159,8 @@ func (s *Service) admitFaucet(client string) *apiError {
 	} else if raw != nil {
 		fmt.Sscan(string(raw), &n)
 	}
-	if n >= s.cfg.FaucetDaily {
-		e := fail(http.StatusTooManyRequests, "faucet_budget_exhausted", "the faucet served its %d requests for today; it renews at 00:00 UTC", s.cfg.FaucetDaily)
+	if n >= s.conf().FaucetDaily {
+		e := fail(http.StatusTooManyRequests, "faucet_budget_exhausted", "the faucet served its %d requests for today; it renews at 00:00 UTC", s.conf().FaucetDaily)
 		e.retryAfter = untilTomorrow(now)
 		return e
 	}
@@ -197,7 +197,7 @@ func (s *Service) prune(now time.Time) {
 			}
 		case strings.HasPrefix(key, "faucet/client/"):
 			var times []time.Time
-			if json.Unmarshal(v, &times) != nil || len(times) == 0 || now.Sub(times[len(times)-1]) >= s.cfg.FaucetCooldown {
+			if json.Unmarshal(v, &times) != nil || len(times) == 0 || now.Sub(times[len(times)-1]) >= s.conf().FaucetCooldown {
 				stale = append(stale, append([]byte(nil), k...))
 			}
 		}

@@ -142,3 +142,23 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 		t.Fatalf("%d %+v", a.status, a.err)
 	}
 }
+
+// A reload's new limits are in force for the next request, with the
+// counts already taken.
+func TestSetLimits(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	tx := `{"name":"tip","data":{"to":"0x1111111111111111111111111111111111111111","value":"0.06"}}`
+	if a := e.post("transactions", tx); a.status != 201 {
+		t.Fatalf("before: %d %+v", a.status, a.err)
+	}
+	if err := e.svc.SetLimits(Config{MaxValue: new(big.Int).Div(ether, big.NewInt(20)), KeyRate: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	if a := e.post("transactions", tx); a.status != 400 || a.err.Code != "value_too_large" {
+		t.Fatalf("0.06 over a 0.05 limit: %d %+v", a.status, a.err)
+	}
+	if c := e.svc.conf(); c.FaucetDaily != 100 || c.Wallet == nil {
+		t.Fatalf("defaults and fixed fields after SetLimits: %+v", c)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"math/big"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -107,7 +108,7 @@ func (c *Config) Validate() error {
 
 // Service serves /api/v1. It is safe for concurrent use.
 type Service struct {
-	cfg     Config
+	cfg     atomic.Pointer[Config] // swapped whole by SetLimits
 	from    common.Address
 	signer  types.Signer
 	log     *zap.Logger
@@ -128,50 +129,55 @@ var (
 	gwei  = big.NewInt(1e9)
 )
 
+// defaults fills what c leaves unset.
+func (c *Config) defaults() {
+	if c.MaxValue == nil {
+		c.MaxValue = new(big.Int).Div(ether, big.NewInt(10))
+	}
+	if c.MaxMessage == 0 {
+		c.MaxMessage = 1024
+	}
+	if c.FaucetMaxAmount == nil {
+		c.FaucetMaxAmount = new(big.Int).Mul(big.NewInt(100), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(c.TokenDecimals)), nil))
+	}
+	if c.FaucetMaxGasPrice == nil {
+		c.FaucetMaxGasPrice = new(big.Int).Mul(big.NewInt(100), gwei)
+	}
+	if c.FaucetNative == nil {
+		c.FaucetNative = new(big.Int).Div(ether, big.NewInt(100))
+	}
+	if c.FaucetCooldown == 0 {
+		c.FaucetCooldown = 3 * time.Hour
+	}
+	if c.BodyTimeout <= 0 {
+		c.BodyTimeout = 10 * time.Second
+	}
+	if c.FaucetPerClient <= 0 {
+		c.FaucetPerClient = 3
+	}
+	if c.FaucetDaily <= 0 {
+		c.FaucetDaily = 100
+	}
+	if c.KeyRate <= 0 {
+		c.KeyRate = 10
+	}
+	if c.KeyDailyBudget == nil {
+		c.KeyDailyBudget = new(big.Int).Set(ether)
+	}
+	if c.DailyBudget == nil {
+		c.DailyBudget = new(big.Int).Mul(big.NewInt(5), ether)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
 // New returns a Service.
 func New(cfg Config) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("txapi config: %w", err)
 	}
-	if cfg.MaxValue == nil {
-		cfg.MaxValue = new(big.Int).Div(ether, big.NewInt(10))
-	}
-	if cfg.MaxMessage == 0 {
-		cfg.MaxMessage = 1024
-	}
-	if cfg.FaucetMaxAmount == nil {
-		cfg.FaucetMaxAmount = new(big.Int).Mul(big.NewInt(100), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(cfg.TokenDecimals)), nil))
-	}
-	if cfg.FaucetMaxGasPrice == nil {
-		cfg.FaucetMaxGasPrice = new(big.Int).Mul(big.NewInt(100), gwei)
-	}
-	if cfg.FaucetNative == nil {
-		cfg.FaucetNative = new(big.Int).Div(ether, big.NewInt(100))
-	}
-	if cfg.FaucetCooldown == 0 {
-		cfg.FaucetCooldown = 3 * time.Hour
-	}
-	if cfg.BodyTimeout <= 0 {
-		cfg.BodyTimeout = 10 * time.Second
-	}
-	if cfg.FaucetPerClient <= 0 {
-		cfg.FaucetPerClient = 3
-	}
-	if cfg.FaucetDaily <= 0 {
-		cfg.FaucetDaily = 100
-	}
-	if cfg.KeyRate <= 0 {
-		cfg.KeyRate = 10
-	}
-	if cfg.KeyDailyBudget == nil {
-		cfg.KeyDailyBudget = new(big.Int).Set(ether)
-	}
-	if cfg.DailyBudget == nil {
-		cfg.DailyBudget = new(big.Int).Mul(big.NewInt(5), ether)
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
+	cfg.defaults()
 	log := cfg.Logger
 	if log == nil {
 		log = zap.NewNop()
@@ -188,11 +194,31 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{
-		cfg: cfg, from: crypto.PubkeyToAddress(cfg.Wallet.PublicKey), signer: types.LatestSignerForChainID(cfg.ChainID),
+	svc := &Service{
+		from: crypto.PubkeyToAddress(cfg.Wallet.PublicKey), signer: types.LatestSignerForChainID(cfg.ChainID),
 		log: log, records: records, faucet: faucet, budget: budget, keyRates: map[string]*rate.Limiter{},
-	}, nil
+	}
+	svc.cfg.Store(&cfg)
+	return svc, nil
 }
+
+// SetLimits puts in force the limits of c (MaxValue, MaxMessage, the
+// faucet's amounts, cooldown and budgets, KeyRate and the daily budgets),
+// with New's defaults for those c leaves unset: a config reload's new
+// values. Counts already taken (cooldowns, budgets spent) stay.
+func (s *Service) SetLimits(c Config) error {
+	next := *s.conf()
+	next.MaxValue, next.MaxMessage = c.MaxValue, c.MaxMessage
+	next.FaucetMaxAmount, next.FaucetMaxGasPrice, next.FaucetNative = c.FaucetMaxAmount, c.FaucetMaxGasPrice, c.FaucetNative
+	next.FaucetCooldown, next.FaucetPerClient, next.FaucetDaily = c.FaucetCooldown, c.FaucetPerClient, c.FaucetDaily
+	next.KeyRate, next.KeyDailyBudget, next.DailyBudget = c.KeyRate, c.KeyDailyBudget, c.DailyBudget
+	next.defaults()
+	s.cfg.Store(&next)
+	return nil
+}
+
+// conf is the configuration in force.
+func (s *Service) conf() *Config { return s.cfg.Load() }
 
 // Wallet is the service wallet's address.
 func (s *Service) Wallet() common.Address { return s.from }
@@ -213,11 +239,11 @@ func (r refused) Error() string { return r.e.Message }
 func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, data []byte, feeCap *big.Int, charge func(*big.Int) *apiError) (*types.Transaction, error) {
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
-	nonce, err := s.cfg.Chain.PendingNonceAt(ctx, s.from)
+	nonce, err := s.conf().Chain.PendingNonceAt(ctx, s.from)
 	if err != nil {
 		return nil, fmt.Errorf("reading the wallet's nonce: %w", err)
 	}
-	head, err := s.cfg.Chain.HeaderByNumber(ctx, nil)
+	head, err := s.conf().Chain.HeaderByNumber(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("reading the latest block: %w", err)
 	}
@@ -226,7 +252,7 @@ func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, d
 		feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
 	}
 	tip = bigMin(tip, feeCap)
-	gas, err := s.cfg.Chain.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: &to, Value: value, Data: data})
+	gas, err := s.conf().Chain.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: &to, Value: value, Data: data})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errWouldFail, err)
 	}
@@ -235,14 +261,14 @@ func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, d
 			return nil, refused{e}
 		}
 	}
-	tx, err := types.SignNewTx(s.cfg.Wallet, s.signer, &types.DynamicFeeTx{
-		ChainID: s.cfg.ChainID, Nonce: nonce, To: &to, Value: value, Data: data,
+	tx, err := types.SignNewTx(s.conf().Wallet, s.signer, &types.DynamicFeeTx{
+		ChainID: s.conf().ChainID, Nonce: nonce, To: &to, Value: value, Data: data,
 		Gas: gas + gas/5, GasTipCap: tip, GasFeeCap: feeCap,
 	})
 	if err != nil {
 		return nil, err
 	}
-	if err := s.cfg.Chain.SendTransaction(ctx, tx); err != nil {
+	if err := s.conf().Chain.SendTransaction(ctx, tx); err != nil {
 		return nil, fmt.Errorf("broadcasting: %w", err)
 	}
 	return tx, nil
