@@ -226,6 +226,9 @@ func (h *PaymasterHandler) Validate() error {
 	return errors.Join(errs...)
 }
 
+// paymasterLedgerBucket holds the paymaster's counters in the x402 store.
+const paymasterLedgerBucket = "paymaster_ledger"
+
 // openPaymaster opens the paymaster on the running chain: cfg with its
 // chain, keys and projects.
 func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fixed paymasterFixed) (*paymaster.Service, func() error, error) {
@@ -238,6 +241,11 @@ func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fix
 		return nil, nil, err
 	}
 	cfg.Keys = bucket
+	// The ledger (balance charged, daily spend, reservations, rate windows,
+	// suspensions) lives in the same store, so restarts keep it.
+	if cfg.Ledger, err = run.fac.Store().Bucket(paymasterLedgerBucket); err != nil {
+		return nil, nil, err
+	}
 	if run.devnet != nil {
 		// The dev key is public: it is answered from memory, never stored,
 		// so it does not outlive the devnet in a store_path that later
