@@ -205,7 +205,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 	if a.SponsorLimits != nil {
 		a.tunables.SponsorLimits = *a.SponsorLimits
 	}
-	return a.chain.check(plan.fixed, a.tunables)
+	return a.chain.check(plan.fixed)
 }
 
 // expand resolves the placeholders of the options that take them.

@@ -95,31 +95,13 @@ type chainTunables struct {
 	SponsorLimits  SponsorLimitsConfig `json:"sponsor_limits"`
 }
 
-// receiptTimeoutSetter and sponsorLimitsSetter are what a running
-// facilitator.Service needs to take a reload's receipt_timeout and
-// sponsor_limits. Until it has them, such a reload is refused.
-type (
-	receiptTimeoutSetter interface{ SetReceiptTimeout(time.Duration) }
-	sponsorLimitsSetter  interface {
-		SetSponsorLimits(facilitator.SponsorLimits)
-	}
-)
-
-// tunable reports whether the running facilitator can take t.
-func (t chainTunables) tunable(run *chainRun, old chainTunables) bool {
-	_, timeout := any(run.fac).(receiptTimeoutSetter)
-	_, limits := any(run.fac).(sponsorLimitsSetter)
-	return (timeout || t.ReceiptTimeout == old.ReceiptTimeout) &&
-		(limits || !run.aa || t.SponsorLimits == old.SponsorLimits)
-}
-
 // apply puts t in force in the running facilitator.
 func (t chainTunables) apply(run *chainRun, old chainTunables) error {
 	if t.ReceiptTimeout != old.ReceiptTimeout {
-		any(run.fac).(receiptTimeoutSetter).SetReceiptTimeout(time.Duration(t.ReceiptTimeout))
+		run.fac.SetReceiptTimeout(time.Duration(t.ReceiptTimeout))
 	}
-	if t.SponsorLimits != old.SponsorLimits && run.aa {
-		any(run.fac).(sponsorLimitsSetter).SetSponsorLimits(t.SponsorLimits.limits())
+	if t.SponsorLimits != old.SponsorLimits {
+		run.fac.SetSponsorLimits(t.SponsorLimits.limits())
 	}
 	return nil
 }
@@ -138,7 +120,6 @@ type chainRun struct {
 	devnet  *devnet.Devnet
 	rpcURL  string
 	tempDir string
-	aa      bool            // whether aa-native is on
 	keys    *paymaster.Keys // the API keys in the store
 }
 
@@ -206,7 +187,7 @@ func anyPort(addr string) bool {
 func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTunables) (_ *chainRun, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	run := &chainRun{rpcURL: p.fixed.RPC, aa: p.aa != nil}
+	run := &chainRun{rpcURL: p.fixed.RPC}
 	defer func() {
 		if err != nil {
 			run.close()

@@ -109,23 +109,6 @@ type paymasterTunables struct {
 	Validity caddy.Duration  `json:"validity"`
 }
 
-// projectsSetter and validitySetter are what a running paymaster.Service
-// needs to take a reload's projects and validity. Until it has them, such
-// a reload is refused.
-type (
-	projectsSetter interface {
-		SetProjects([]paymaster.Project) error
-	}
-	validitySetter interface{ SetValidity(time.Duration) }
-)
-
-// tunable reports whether the running service can take t.
-func (t paymasterTunables) tunable(svc *paymaster.Service, old paymasterTunables) bool {
-	_, projects := any(svc).(projectsSetter)
-	_, validity := any(svc).(validitySetter)
-	return (projects || slices.Equal(t.Projects, old.Projects)) && (validity || t.Validity == old.Validity)
-}
-
 // apply puts t in force in the running service.
 func (t paymasterTunables) apply(svc *paymaster.Service, old paymasterTunables) error {
 	if !slices.Equal(t.Projects, old.Projects) {
@@ -133,12 +116,12 @@ func (t paymasterTunables) apply(svc *paymaster.Service, old paymasterTunables) 
 		if err != nil {
 			return err
 		}
-		if err := any(svc).(projectsSetter).SetProjects(projects); err != nil {
+		if err := svc.SetProjects(projects); err != nil {
 			return err
 		}
 	}
 	if t.Validity != old.Validity {
-		any(svc).(validitySetter).SetValidity(time.Duration(t.Validity))
+		svc.SetValidity(time.Duration(t.Validity))
 	}
 	return nil
 }

@@ -33,12 +33,8 @@ import (
 var pool = caddy.NewUsagePool()
 
 // tunables are the options of a pooled service that a config reload may
-// change while it runs: a struct whose fields have json tags, which name
-// them in errors.
+// change while it runs: a struct whose fields have json tags.
 type tunables[S, T any] interface {
-	// tunable reports whether the running service s, with old in force,
-	// can take these tunables. It has no effect.
-	tunable(s S, old T) bool
 	// apply puts the tunables in force in s, in place of old: the swap of
 	// a reload, in one call.
 	apply(s S, old T) error
@@ -53,7 +49,8 @@ type pooled[S any, T tunables[S, T]] struct {
 	// opened is open, readable without mu by other services' start.
 	opened atomic.Bool
 
-	mu       sync.Mutex
+	starting sync.Mutex    // held by start
+	mu       sync.Mutex    // guards what follows
 	ready    chan struct{} // closed when an open ends, opened or failed
 	open     bool
 	svc      S
@@ -68,42 +65,26 @@ func newPooled[S any, T tunables[S, T]](what string, fixed any) *pooled[S, T] {
 	return &pooled[S, T]{what: what, fixed: fixed, ready: make(chan struct{})}
 }
 
-// check refuses a config that the running service cannot serve: one with
-// other fixed options, or other tunables than those in force when the
-// service cannot take new ones. It has no effect.
-func (p *pooled[S, T]) check(fixed any, t T) error {
+// check refuses a config whose fixed options are not those the service
+// was created with: a reload cannot change them. It has no effect.
+func (p *pooled[S, T]) check(fixed any) error {
 	if changed := changedOptions(p.fixed, fixed); len(changed) > 0 {
-		return p.refuse(changed)
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.open {
-		return nil
-	}
-	if changed := changedOptions(p.tunables, t); len(changed) > 0 && !t.tunable(p.svc, p.tunables) {
-		return p.refuse(changed)
+		return fmt.Errorf("%s runs with a different %s, which a reload cannot change: restart Caddy to apply the change", p.what, strings.Join(changed, ", "))
 	}
 	return nil
-}
-
-// refuse is the error of a config whose options named changed the running
-// service cannot take.
-func (p *pooled[S, T]) refuse(changed []string) error {
-	return fmt.Errorf("%s runs with a different %s, which a reload cannot change: restart Caddy to apply the change", p.what, strings.Join(changed, ", "))
 }
 
 // start opens the service with t if no config has yet, or else puts t in
 // force in it. open returns the service and what closes it.
 func (p *pooled[S, T]) start(t T, open func(T) (S, func() error, error)) error {
+	p.starting.Lock() // one start at a time; requests take mu meanwhile
+	defer p.starting.Unlock()
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.open {
+		defer p.mu.Unlock()
 		changed := changedOptions(p.tunables, t)
-		switch {
-		case len(changed) == 0:
+		if len(changed) == 0 {
 			return nil
-		case !t.tunable(p.svc, p.tunables):
-			return p.refuse(changed)
 		}
 		if err := t.apply(p.svc, p.tunables); err != nil {
 			return fmt.Errorf("%s: putting the new %s in force: %w", p.what, strings.Join(changed, ", "), err)
@@ -111,15 +92,21 @@ func (p *pooled[S, T]) start(t T, open func(T) (S, func() error, error)) error {
 		p.tunables = t
 		return nil
 	}
+	p.err = nil // requests wait for this start
+	p.mu.Unlock()
+
 	svc, closer, err := open(t)
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if err != nil {
-		// Requests waiting for this open fail; a later start tries again.
+		// Requests waiting for this start fail, and so do those that come
+		// before another.
 		p.err = fmt.Errorf("starting %s: %w", p.what, err)
 		close(p.ready)
 		p.ready = make(chan struct{})
 		return p.err
 	}
-	p.open, p.svc, p.tunables, p.close, p.err = true, svc, t, closer, nil
+	p.open, p.svc, p.tunables, p.close = true, svc, t, closer
 	p.opened.Store(true)
 	close(p.ready)
 	return nil
@@ -129,13 +116,14 @@ func (p *pooled[S, T]) start(t T, open func(T) (S, func() error, error)) error {
 // config started it.
 var errNotStarted = errors.New("not started")
 
-// wait returns the running service, waiting for it to start if a config is
-// starting it (Caddy may start the http app first).
+// wait returns the running service, waiting for it to start if no config
+// has yet (Caddy may start the http app before the x402 app). It fails at
+// once if the last start failed.
 func (p *pooled[S, T]) wait(ctx context.Context) (S, error) {
 	p.mu.Lock()
-	if p.open {
-		defer p.mu.Unlock()
-		return p.svc, nil
+	if p.open || p.err != nil {
+		p.mu.Unlock()
+		return p.running()
 	}
 	ready := p.ready
 	p.mu.Unlock()

@@ -32,7 +32,7 @@ func (h *serviceHandler[S, T]) provision(ctx caddy.Context, app *App, handler, k
 		return err
 	}
 	h.key, h.svc = key, v.(*pooled[S, T])
-	if err := h.svc.check(fixed, t); err != nil {
+	if err := h.svc.check(fixed); err != nil {
 		return err
 	}
 	svc := h.svc

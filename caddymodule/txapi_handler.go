@@ -123,24 +123,13 @@ func (t txapiTunables) MarshalJSON() ([]byte, error) {
 	return json.Marshal(&c)
 }
 
-// limitsSetter is what a running txapi.Service needs to take a reload's
-// limits: the limit fields of a Config (MaxValue to DailyBudget), with
-// New's defaults. Until it has it, such a reload is refused.
-type limitsSetter interface{ SetLimits(txapi.Config) error }
-
-// tunable reports whether the running service can take new limits.
-func (txapiTunables) tunable(svc *txapi.Service, _ txapiTunables) bool {
-	_, ok := any(svc).(limitsSetter)
-	return ok
-}
-
 // apply puts t in force in the running service.
 func (t txapiTunables) apply(svc *txapi.Service, _ txapiTunables) error {
 	cfg, err := t.limits()
 	if err != nil {
 		return err
 	}
-	return any(svc).(limitsSetter).SetLimits(cfg)
+	return svc.SetLimits(cfg)
 }
 
 // limits is a txapi.Config with the limits of t.
