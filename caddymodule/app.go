@@ -402,15 +402,7 @@ func (*App) Stop() error { return nil }
 
 // Cleanup releases this config's hold on the shared chain and facilitator;
 // the last holder closes them.
-func (a *App) Cleanup() error {
-	if a.chainKey == "" {
-		return nil
-	}
-	key := a.chainKey
-	a.chainKey = ""
-	_, err := pool.Delete(key)
-	return err
-}
+func (a *App) Cleanup() error { return release(&a.chainKey) }
 
 // networkID is the CAIP-2 id payments use.
 func (a *App) networkID() string {

@@ -12,15 +12,19 @@ import (
 
 func init() {
 	httpcaddyfile.RegisterGlobalOption("x402", parseGlobal)
-	httpcaddyfile.RegisterHandlerDirective("x402", parseHandler)
-	httpcaddyfile.RegisterHandlerDirective("x402_facilitator", parseFacilitator)
-	httpcaddyfile.RegisterHandlerDirective("x402_paymaster", parsePaymaster)
+	httpcaddyfile.RegisterHandlerDirective("x402", parseDirective[Handler])
+	httpcaddyfile.RegisterHandlerDirective("x402_facilitator", parseDirective[FacilitatorHandler])
+	httpcaddyfile.RegisterHandlerDirective("x402_paymaster", parseDirective[PaymasterHandler])
+	httpcaddyfile.RegisterHandlerDirective("x402_txapi", parseDirective[TxAPIHandler])
 	// Payment comes before the handlers that answer: respond, and after it
 	// reverse_proxy, file_server and the rest.
-	httpcaddyfile.RegisterDirectiveOrder("x402", httpcaddyfile.Before, "respond")
-	httpcaddyfile.RegisterDirectiveOrder("x402_facilitator", httpcaddyfile.Before, "respond")
-	httpcaddyfile.RegisterDirectiveOrder("x402_paymaster", httpcaddyfile.Before, "respond")
+	for _, dir := range []string{"x402", "x402_facilitator", "x402_paymaster", "x402_txapi"} {
+		httpcaddyfile.RegisterDirectiveOrder(dir, httpcaddyfile.Before, "respond")
+	}
 }
+
+// The Caddyfile only reads the options; what is wrong with their values is
+// for the modules' Validate to say.
 
 // parseGlobal parses the x402 global option into the x402 app. The network
 // is required (devnet is never a default); values that name a place or an
@@ -66,93 +70,62 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	if d.NextArg() {
 		return d.ArgErr()
 	}
-	for d.NextBlock(0) {
-		var err error
-		switch opt := d.Val(); opt {
-		case "network":
-			err = oneArg(d, &a.Network)
-		case "rpc":
-			err = oneArg(d, &a.RPC)
-		case "devnet_addr":
-			err = oneArg(d, &a.DevnetAddr)
-		case "settler_key":
-			err = oneArg(d, &a.SettlerKey)
-		case "store_path":
-			err = oneArg(d, &a.StorePath)
-		case "facilitator_url":
-			err = oneArg(d, &a.FacilitatorURL)
-		case "entry_point":
-			err = oneArg(d, &a.EntryPoint)
-		case "account_factory":
-			err = oneArg(d, &a.AccountFactory)
-		case "settlement":
-			err = oneArg(d, &a.Settlement)
-		case "paymaster":
-			err = oneArg(d, &a.Paymaster)
-		case "paymaster_url":
-			err = oneArg(d, &a.PaymasterURL)
-		case "facilitator_key":
-			err = oneArg(d, &a.FacilitatorKey)
-		case "paymaster_key":
-			err = oneArg(d, &a.PaymasterKey)
-		case "sponsor_url":
-			err = oneArg(d, &a.SponsorURL)
-		case "bundler_url":
-			err = oneArg(d, &a.BundlerURL)
-		case "asset":
-			args := d.RemainingArgs()
-			if len(args) < 3 || len(args) > 4 {
-				return d.Errf("asset takes <address> <eip712-name> <eip712-version> [<decimals>], got %d values", len(args))
-			}
-			as := AssetConfig{Address: args[0], Name: args[1], Version: args[2]}
-			if len(args) == 4 {
-				dec, err := strconv.ParseUint(args[3], 10, 8)
-				if err != nil || dec > 36 {
-					return d.Errf("asset decimals %q: want a whole number from 0 to 36", args[3])
-				}
-				as.Decimals = uint8(dec)
-			}
-			a.Assets = append(a.Assets, as)
-		case "receipt_timeout":
-			err = durationArg(d, &a.ReceiptTimeout)
-		case "sponsor_limits":
-			if d.NextArg() {
-				return d.ArgErr()
-			}
-			l := new(SponsorLimitsConfig)
-			for d.NextBlock(1) {
-				var lerr error
-				switch lopt := d.Val(); lopt {
-				case "per_client":
-					lerr = countArg(d, &l.PerClient)
-				case "per_client_outstanding":
-					lerr = countArg(d, &l.PerClientOutstanding)
-				case "per_sender":
-					lerr = countArg(d, &l.PerSender)
-				case "max_outstanding":
-					lerr = countArg(d, &l.MaxOutstanding)
-				case "validity":
-					lerr = durationArg(d, &l.Validity)
-				default:
-					return d.Errf("unknown sponsor_limits option %q", lopt)
-				}
-				if lerr != nil {
-					return lerr
-				}
-			}
-			a.SponsorLimits = l
-		default:
-			return d.Errf("unknown x402 option %q", opt)
-		}
-		if err != nil {
-			return err
-		}
+	return parseBlock(d, 0, "x402 option", map[string]option{
+		"network": stringOption(&a.Network), "rpc": stringOption(&a.RPC), "devnet_addr": stringOption(&a.DevnetAddr),
+		"settler_key": stringOption(&a.SettlerKey), "store_path": stringOption(&a.StorePath),
+		"facilitator_url": stringOption(&a.FacilitatorURL), "facilitator_key": stringOption(&a.FacilitatorKey),
+		"entry_point": stringOption(&a.EntryPoint), "account_factory": stringOption(&a.AccountFactory),
+		"settlement": stringOption(&a.Settlement), "paymaster": stringOption(&a.Paymaster),
+		"paymaster_url": stringOption(&a.PaymasterURL), "paymaster_key": stringOption(&a.PaymasterKey),
+		"sponsor_url": stringOption(&a.SponsorURL), "bundler_url": stringOption(&a.BundlerURL),
+		"receipt_timeout": durationOption(&a.ReceiptTimeout),
+		"asset":           a.parseAsset,
+		"sponsor_limits":  a.parseSponsorLimits,
+	})
+}
+
+// parseAsset reads `asset <address> <name> <version> [<decimals>]`.
+func (a *App) parseAsset(d *caddyfile.Dispenser) error {
+	args := d.RemainingArgs()
+	if len(args) < 3 || len(args) > 4 {
+		return d.Errf("asset takes <address> <eip712-name> <eip712-version> [<decimals>], got %d values", len(args))
 	}
+	as := AssetConfig{Address: args[0], Name: args[1], Version: args[2]}
+	if len(args) == 4 {
+		dec, err := strconv.ParseUint(args[3], 10, 8)
+		if err != nil || dec > 36 {
+			return d.Errf("asset decimals %q: want a whole number from 0 to 36", args[3])
+		}
+		as.Decimals = uint8(dec)
+	}
+	a.Assets = append(a.Assets, as)
 	return nil
 }
 
-func parseHandler(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
-	m := new(Handler)
+// parseSponsorLimits reads the sponsor_limits block.
+func (a *App) parseSponsorLimits(d *caddyfile.Dispenser) error {
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	l := new(SponsorLimitsConfig)
+	if err := parseBlock(d, 1, "sponsor_limits option", map[string]option{
+		"per_client": countOption(&l.PerClient), "per_client_outstanding": countOption(&l.PerClientOutstanding),
+		"per_sender": countOption(&l.PerSender), "max_outstanding": countOption(&l.MaxOutstanding),
+		"validity": durationOption(&l.Validity),
+	}); err != nil {
+		return err
+	}
+	a.SponsorLimits = l
+	return nil
+}
+
+// parseDirective parses a handler directive into the module *T.
+func parseDirective[T any, PT interface {
+	*T
+	caddyhttp.MiddlewareHandler
+	caddyfile.Unmarshaler
+}](h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
+	m := PT(new(T))
 	err := m.UnmarshalCaddyfile(h.Dispenser)
 	return m, err
 }
@@ -180,95 +153,15 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return d.ArgErr()
 		}
 	}
-	for d.NextBlock(0) {
-		var err error
-		switch opt := d.Val(); opt {
-		case "pay_to":
-			err = oneArg(d, &h.PayTo)
-		case "price":
-			err = oneArg(d, &h.Price)
-		case "amount":
-			err = oneArg(d, &h.Amount)
-		case "description":
-			err = oneArg(d, &h.Description)
-		case "mime_type":
-			err = oneArg(d, &h.MimeType)
-		case "origin":
-			err = oneArg(d, &h.Origin)
-		case "facilitator_url":
-			err = oneArg(d, &h.FacilitatorURL)
-		case "asset", "assets":
-			args := d.RemainingArgs()
-			if len(args) == 0 {
-				return d.ArgErr()
-			}
-			h.Assets = append(h.Assets, args...)
-		case "schemes", "scheme":
-			args := d.RemainingArgs()
-			if len(args) == 0 {
-				return d.ArgErr()
-			}
-			h.Schemes = append(h.Schemes, args...)
-		case "max_timeout":
-			err = durationArg(d, &h.MaxTimeout)
-		case "settle_before":
-			if d.NextArg() {
-				return d.ArgErr()
-			}
-			h.SettleBefore = true
-		default:
-			return d.Errf("unknown x402 subdirective %q", opt)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// durationArg reads the single duration value of the current option.
-func durationArg(d *caddyfile.Dispenser, dst *caddy.Duration) error {
-	opt := d.Val()
-	var v string
-	if err := oneArg(d, &v); err != nil {
-		return err
-	}
-	dur, err := caddy.ParseDuration(v)
-	if err != nil {
-		return d.Errf("%s %q: %v", opt, v, err)
-	}
-	*dst = caddy.Duration(dur)
-	return nil
-}
-
-// countArg reads an option's one value, a positive whole number.
-func countArg(d *caddyfile.Dispenser, dst *int) error {
-	opt := d.Val()
-	var v string
-	if err := oneArg(d, &v); err != nil {
-		return err
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		return d.Errf("%s %q: want a positive whole number", opt, v)
-	}
-	*dst = n
-	return nil
-}
-
-// oneArg reads the single value of the current option into dst.
-func oneArg(d *caddyfile.Dispenser, dst *string) error {
-	opt := d.Val()
-	if !d.Args(dst) || d.NextArg() {
-		return d.Errf("%s takes exactly one value", opt)
-	}
-	return nil
-}
-
-func parseFacilitator(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
-	m := new(FacilitatorHandler)
-	err := m.UnmarshalCaddyfile(h.Dispenser)
-	return m, err
+	return parseBlock(d, 0, "x402 subdirective", map[string]option{
+		"pay_to": stringOption(&h.PayTo), "price": stringOption(&h.Price), "amount": stringOption(&h.Amount),
+		"description": stringOption(&h.Description), "mime_type": stringOption(&h.MimeType),
+		"origin": stringOption(&h.Origin), "facilitator_url": stringOption(&h.FacilitatorURL),
+		"asset": listOption(&h.Assets), "assets": listOption(&h.Assets),
+		"schemes": listOption(&h.Schemes), "scheme": listOption(&h.Schemes),
+		"max_timeout":   durationOption(&h.MaxTimeout),
+		"settle_before": flagOption(&h.SettleBefore),
+	})
 }
 
 // UnmarshalCaddyfile sets up the facilitator handler: `x402_facilitator`
@@ -279,12 +172,6 @@ func (f *FacilitatorHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		return d.Err("x402_facilitator takes no arguments; configure the chain in the x402 global option")
 	}
 	return nil
-}
-
-func parsePaymaster(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
-	m := new(PaymasterHandler)
-	err := m.UnmarshalCaddyfile(h.Dispenser)
-	return m, err
 }
 
 // UnmarshalCaddyfile sets up the paymaster from Caddyfile tokens:
@@ -308,59 +195,156 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	if d.NextArg() {
 		return d.ArgErr()
 	}
-	for d.NextBlock(0) {
-		var err error
-		switch opt := d.Val(); opt {
-		case "signer_key":
-			err = oneArg(d, &h.SignerKey)
-		case "entry_point":
-			err = oneArg(d, &h.EntryPoint)
-		case "paymaster":
-			err = oneArg(d, &h.Paymaster)
-		case "dev_key":
-			err = oneArg(d, &h.DevKey)
-		case "validity":
-			err = durationArg(d, &h.Validity)
-		case "project":
-			var p ProjectConfig
-			if !d.Args(&p.Name) || d.NextArg() {
-				return d.Err("project takes a name, then a block")
-			}
-			for d.NextBlock(1) {
-				var perr error
-				switch popt := d.Val(); popt {
-				case "balance":
-					perr = oneArg(d, &p.Balance)
-				case "daily_gas_cap":
-					perr = oneArg(d, &p.DailyGasCap)
-				case "max_fee_per_gas":
-					perr = oneArg(d, &p.MaxFeePerGas)
-				case "tx_per_minute":
-					perr = countArg(d, &p.TxPerMinute)
-				case "max_in_flight":
-					perr = countArg(d, &p.MaxInFlight)
-				default:
-					return d.Errf("unknown project option %q", popt)
-				}
-				if perr != nil {
-					return perr
-				}
-			}
-			h.Projects = append(h.Projects, p)
-		default:
-			return d.Errf("unknown x402_paymaster option %q", opt)
+	return parseBlock(d, 0, "x402_paymaster option", map[string]option{
+		"signer_key": stringOption(&h.SignerKey), "entry_point": stringOption(&h.EntryPoint),
+		"paymaster": stringOption(&h.Paymaster), "dev_key": stringOption(&h.DevKey),
+		"validity": durationOption(&h.Validity),
+		"project":  h.parseProject,
+	})
+}
+
+// parseProject reads `project <name> { … }`.
+func (h *PaymasterHandler) parseProject(d *caddyfile.Dispenser) error {
+	var p ProjectConfig
+	if !d.Args(&p.Name) || d.NextArg() {
+		return d.Err("project takes a name, then a block")
+	}
+	if err := parseBlock(d, 1, "project option", map[string]option{
+		"balance": stringOption(&p.Balance), "daily_gas_cap": stringOption(&p.DailyGasCap),
+		"max_fee_per_gas": stringOption(&p.MaxFeePerGas),
+		"tx_per_minute":   countOption(&p.TxPerMinute), "max_in_flight": countOption(&p.MaxInFlight),
+	}); err != nil {
+		return err
+	}
+	h.Projects = append(h.Projects, p)
+	return nil
+}
+
+// UnmarshalCaddyfile sets up the API from Caddyfile tokens:
+//
+//	x402_txapi {
+//		wallet_key           {env.NAME} | {file.PATH}
+//		token                <address>
+//		max_value            <ETH>
+//		max_message          <bytes>
+//		faucet_max_amount    <tokens>
+//		faucet_max_gas_price <gwei>
+//		faucet_native        <ETH>
+//		faucet_cooldown      <duration>
+//		faucet_per_client    <n>
+//		faucet_daily         <n>
+//		key_rate             <n per minute>
+//		key_daily_budget     <ETH>
+//		daily_budget         <ETH>
+//	}
+func (h *TxAPIHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next()
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	return parseBlock(d, 0, "x402_txapi option", map[string]option{
+		"wallet_key": stringOption(&h.WalletKey), "token": stringOption(&h.Token),
+		"max_value": stringOption(&h.MaxValue), "max_message": countOption(&h.MaxMessage),
+		"faucet_max_amount": stringOption(&h.FaucetMaxAmount), "faucet_max_gas_price": stringOption(&h.FaucetMaxGasPrice),
+		"faucet_native": stringOption(&h.FaucetNative), "faucet_cooldown": durationOption(&h.FaucetCooldown),
+		"faucet_per_client": countOption(&h.FaucetPerClient), "faucet_daily": countOption(&h.FaucetDaily),
+		"key_rate": countOption(&h.KeyRate), "key_daily_budget": stringOption(&h.KeyDailyBudget),
+		"daily_budget": stringOption(&h.DailyBudget),
+	})
+}
+
+// option reads the values of one option of a block; the dispenser is on
+// its name.
+type option func(d *caddyfile.Dispenser) error
+
+// parseBlock reads the options of the block at nesting by name. what names
+// them in the error of an unknown one, such as "x402 option".
+func parseBlock(d *caddyfile.Dispenser, nesting int, what string, options map[string]option) error {
+	for d.NextBlock(nesting) {
+		read, ok := options[d.Val()]
+		if !ok {
+			return d.Errf("unknown %s %q", what, d.Val())
 		}
-		if err != nil {
+		if err := read(d); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// stringOption reads an option's one value.
+func stringOption(dst *string) option {
+	return func(d *caddyfile.Dispenser) error {
+		opt := d.Val()
+		if !d.Args(dst) || d.NextArg() {
+			return d.Errf("%s takes exactly one value", opt)
+		}
+		return nil
+	}
+}
+
+// countOption reads an option's one value, a positive whole number.
+func countOption(dst *int) option {
+	return func(d *caddyfile.Dispenser) error {
+		opt := d.Val()
+		var v string
+		if err := stringOption(&v)(d); err != nil {
+			return err
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return d.Errf("%s %q: want a positive whole number", opt, v)
+		}
+		*dst = n
+		return nil
+	}
+}
+
+// durationOption reads an option's one value, a duration.
+func durationOption(dst *caddy.Duration) option {
+	return func(d *caddyfile.Dispenser) error {
+		opt := d.Val()
+		var v string
+		if err := stringOption(&v)(d); err != nil {
+			return err
+		}
+		dur, err := caddy.ParseDuration(v)
+		if err != nil {
+			return d.Errf("%s %q: %v", opt, v, err)
+		}
+		*dst = caddy.Duration(dur)
+		return nil
+	}
+}
+
+// listOption adds an option's values, one or more, to dst.
+func listOption(dst *[]string) option {
+	return func(d *caddyfile.Dispenser) error {
+		args := d.RemainingArgs()
+		if len(args) == 0 {
+			return d.ArgErr()
+		}
+		*dst = append(*dst, args...)
+		return nil
+	}
+}
+
+// flagOption sets dst for an option without values.
+func flagOption(dst *bool) option {
+	return func(d *caddyfile.Dispenser) error {
+		if d.NextArg() {
+			return d.ArgErr()
+		}
+		*dst = true
+		return nil
+	}
+}
+
 // Interface guards.
 var (
-	_ caddyfile.Unmarshaler = (*PaymasterHandler)(nil)
 	_ caddyfile.Unmarshaler = (*App)(nil)
 	_ caddyfile.Unmarshaler = (*Handler)(nil)
 	_ caddyfile.Unmarshaler = (*FacilitatorHandler)(nil)
+	_ caddyfile.Unmarshaler = (*PaymasterHandler)(nil)
+	_ caddyfile.Unmarshaler = (*TxAPIHandler)(nil)
 )

@@ -62,16 +62,30 @@ type chainPlan struct {
 // restarted. The fields are compared by changedOptions and named by their
 // json tags.
 type chainFixed struct {
-	RPC            string         `json:"rpc"`
-	DevnetAddr     string         `json:"devnet_addr"`
-	Assets         []AssetConfig  `json:"assets"`
-	EntryPoint     common.Address `json:"entry_point"`
+	// RPC is App.RPC; empty on the devnet.
+	RPC string `json:"rpc"`
+	// DevnetAddr is App.DevnetAddr with its default; empty off the devnet.
+	DevnetAddr string `json:"devnet_addr"`
+	// Assets are App.Assets with the devnet's default, their addresses
+	// checksummed.
+	Assets []AssetConfig `json:"assets"`
+	// EntryPoint is App.EntryPoint with the devnet's default, zero when
+	// aa-native is off; and so are AccountFactory, Settlement and
+	// Paymaster.
+	EntryPoint common.Address `json:"entry_point"`
+	// AccountFactory is App.AccountFactory, as EntryPoint.
 	AccountFactory common.Address `json:"account_factory"`
-	Settlement     common.Address `json:"settlement"`
-	Paymaster      common.Address `json:"paymaster"`
-	PaymasterURL   string         `json:"paymaster_url"`
-	PaymasterKey   string         `json:"paymaster_key"` // resolved; compared, never shown
-	BundlerURL     string         `json:"bundler_url"`
+	// Settlement is App.Settlement, as EntryPoint.
+	Settlement common.Address `json:"settlement"`
+	// Paymaster is App.Paymaster, as EntryPoint.
+	Paymaster common.Address `json:"paymaster"`
+	// PaymasterURL is App.PaymasterURL.
+	PaymasterURL string `json:"paymaster_url"`
+	// PaymasterKey is App.PaymasterKey resolved, with the devnet's default:
+	// compared, never shown.
+	PaymasterKey string `json:"paymaster_key"`
+	// BundlerURL is App.BundlerURL.
+	BundlerURL string `json:"bundler_url"`
 }
 
 // key is the plan's key in the usage pool: its identity.
@@ -91,8 +105,10 @@ func (p *chainPlan) storeNetwork() string {
 // chainTunables are the options of the x402 app that a reload puts in
 // force in the running facilitator.
 type chainTunables struct {
-	ReceiptTimeout caddy.Duration      `json:"receipt_timeout"`
-	SponsorLimits  SponsorLimitsConfig `json:"sponsor_limits"`
+	// ReceiptTimeout is App.ReceiptTimeout.
+	ReceiptTimeout caddy.Duration `json:"receipt_timeout"`
+	// SponsorLimits are App.SponsorLimits, zero when unset.
+	SponsorLimits SponsorLimitsConfig `json:"sponsor_limits"`
 }
 
 // apply puts t in force in the running facilitator.

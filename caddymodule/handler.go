@@ -92,12 +92,12 @@ type Handler struct {
 	paywall *paywall.Paywall
 	metrics *metrics
 	network string // the network label of the metrics
-	// holdsMetrics is whether Cleanup must release the metrics.
-	holdsMetrics bool
-	log          *zap.Logger
-	offered      *facilitator.OfferSet // where issued was added, to remove it
-	issued       []x402.PaymentRequirements
-	access       accessLog
+	// metricsHold is metricsKey while the handler holds the metrics.
+	metricsHold string
+	log         *zap.Logger
+	offered     *facilitator.OfferSet // where issued was added, to remove it
+	issued      []x402.PaymentRequirements
+	access      accessLog
 }
 
 // CaddyModule returns the Caddy module information.
@@ -126,7 +126,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if h.metrics, err = holdMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return err
 	}
-	h.holdsMetrics = true
+	h.metricsHold = metricsKey
 	h.network = h.app.networkID()
 	fac, err := h.app.facilitator(h.FacilitatorURL)
 	if err != nil {
@@ -318,14 +318,10 @@ func (h *Handler) settled(r *http.Request, scheme string, res *x402.SettleRespon
 func (h *Handler) Cleanup() error {
 	if h.offered != nil {
 		h.offered.Remove(h.issued...)
+		h.offered = nil
 	}
-	if h.holdsMetrics {
-		h.holdsMetrics = false // the collectors stay usable by requests still running
-		if _, err := pool.Delete(metricsKey); err != nil {
-			return err
-		}
-	}
-	return nil
+	// The collectors stay usable by requests still running.
+	return release(&h.metricsHold)
 }
 
 // ServeHTTP guards the rest of the route.

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -177,7 +178,7 @@ func TestValidateTouchesNothing(t *testing.T) {
 		} else {
 			l.Close()
 		}
-		if network := readMeta(t, cfg.StorePath); network != "" {
+		if network, _ := readStore(t, cfg.StorePath); network != "" {
 			t.Fatalf("validate claimed the store for %q", network)
 		}
 	})
@@ -220,33 +221,19 @@ http://127.0.0.1:%d {
 	})
 }
 
-// readMeta is the network a store records.
-func readMeta(t *testing.T, path string) string {
-	t.Helper()
-	st, err := store.Open(store.Config{Path: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	meta, err := st.Bucket(metaBucket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, _ := meta.Get([]byte("network"))
-	return string(v)
-}
-
 // reloadTest is a running lifecycleCaddyfile and what the tests of its
 // reloads use.
 type reloadTest struct {
-	t        *testing.T
-	cfg      lifecycleConfig
-	chain    *sharedChain // the one shared chain
-	eth      *ethclient.Client
-	http     *http.Client      // without keep-alive
-	payer    *client.Transport // exact
-	sponsee  *client.Transport // aa-native, test account #1's smart account
-	merchant common.Address
+	t         *testing.T
+	cfg       lifecycleConfig
+	chain     *sharedChain // the one shared chain
+	paymaster *paymaster.Service
+	txapi     *txapi.Service
+	eth       *ethclient.Client
+	http      *http.Client      // without keep-alive
+	payer     *client.Transport // exact
+	sponsee   *client.Transport // aa-native, test account #1's smart account
+	merchant  common.Address
 }
 
 func (r *reloadTest) url(port, path string) string {
@@ -263,13 +250,20 @@ func (r *reloadTest) reload(cfg lifecycleConfig) error {
 	return err
 }
 
-// sameChain fails unless the pool holds one shared chain, the one that ran
-// before, still open: a reload started no second facilitator.
-func (r *reloadTest) sameChain(t *testing.T) {
+// sameServices fails unless the pool holds one shared chain, the one that
+// ran before, still open, and the paymaster and txapi services that ran
+// before: a reload started no second facilitator or service.
+func (r *reloadTest) sameServices(t *testing.T) {
 	t.Helper()
 	got := chains()
 	if len(got) != 1 || got[0] != r.chain || !got[0].opened.Load() {
 		t.Fatalf("the pool holds %d shared chains (the same: %v); want the one that ran", len(got), len(got) == 1 && got[0] == r.chain)
+	}
+	if pooledService[*paymaster.Service, paymasterTunables](t) != r.paymaster {
+		t.Fatal("a second paymaster service runs")
+	}
+	if pooledService[*txapi.Service, txapiTunables](t) != r.txapi {
+		t.Fatal("a second txapi service runs")
 	}
 }
 
@@ -351,7 +345,7 @@ func TestReload(t *testing.T) {
 	defer eth.Close()
 	// A reload closes the old servers' connections; a POST on one would
 	// fail rather than be retried.
-	fresh := &http.Transport{DisableKeepAlives: true}
+	fresh := redial{&http.Transport{DisableKeepAlives: true}}
 	r := &reloadTest{
 		t: t, cfg: base, eth: eth, merchant: common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906"),
 		http:    &http.Client{Transport: fresh},
@@ -362,6 +356,8 @@ func TestReload(t *testing.T) {
 		t.Fatalf("%d shared chains", len(got))
 	}
 	r.chain = chains()[0]
+	r.paymaster = pooledService[*paymaster.Service, paymasterTunables](t)
+	r.txapi = pooledService[*txapi.Service, txapiTunables](t)
 	r.pays(t, 10_000)
 	entries := poolSize()
 
@@ -369,7 +365,7 @@ func TestReload(t *testing.T) {
 		if err := r.reload(base); err != nil {
 			t.Fatal(err)
 		}
-		r.sameChain(t)
+		r.sameServices(t)
 		r.pays(t, 10_000)
 	})
 	t.Run("a paid route's price", func(t *testing.T) {
@@ -378,7 +374,7 @@ func TestReload(t *testing.T) {
 		if err := r.reload(cfg); err != nil {
 			t.Fatal(err)
 		}
-		r.sameChain(t)
+		r.sameServices(t)
 		if got := offer(t, r.challenge(t, "/paid/report"), x402.SchemeExact).Amount; got != "30000" {
 			t.Fatalf("the offer after the reload asks %s", got)
 		}
@@ -401,7 +397,7 @@ func TestReload(t *testing.T) {
 		if err := r.reload(cfg); err != nil {
 			t.Fatal(err)
 		}
-		r.sameChain(t)
+		r.sameServices(t)
 		if err := r.sponsor(t, gone); err == nil || !strings.Contains(err.Error(), "(-32602)") {
 			t.Fatalf("sponsoring /gone after it was removed: %v, want -32602", err)
 		}
@@ -410,60 +406,44 @@ func TestReload(t *testing.T) {
 			t.Fatalf("sponsoring /paid: %v", err)
 		}
 	})
-	t.Run("app options", func(t *testing.T) {
-		if err := r.reload(base); err != nil {
-			t.Fatal(err)
-		}
-		paid := r.challenge(t, "/paid/report")
-		if err := r.sponsor(t, paid); err != nil { // one outstanding, at least
-			t.Fatal(err)
-		}
-		cfg := base
-		cfg.ReceiptTimeout, cfg.PerClientOutstanding = "20s", 1
-		if err := r.reload(cfg); err != nil {
-			t.Fatal(err)
-		}
-		r.sameChain(t)
-		// The client has an outstanding sponsorship: the new limit of one
+	// Options that bound sponsorship: each reload's new value refuses a
+	// sponsorship that the old one granted, and the old value back grants
+	// it again.
+	for _, tc := range []struct {
+		name    string
+		change  func(*lifecycleConfig)
+		refusal string
+	}{
+		// The client has an outstanding sponsorship: a limit of one
 		// refuses the next.
-		if err := r.sponsor(t, paid); err == nil || !strings.Contains(err.Error(), "(-32504)") {
-			t.Fatalf("sponsoring over per_client_outstanding 1: %v", err)
-		}
-		if err := r.reload(base); err != nil {
-			t.Fatal(err)
-		}
-		if err := r.sponsor(t, paid); err != nil {
-			t.Fatalf("sponsoring with the old limits back: %v", err)
-		}
-	})
-	t.Run("a paymaster project's limit", func(t *testing.T) {
-		if err := r.reload(base); err != nil {
-			t.Fatal(err)
-		}
-		paid := r.challenge(t, "/paid/report")
-		if err := r.sponsor(t, paid); err != nil {
-			t.Fatal(err)
-		}
-		cfg := base
-		cfg.Balance = "0.000000000000000001" // one wei
-		svc := pooledService[*paymaster.Service, paymasterTunables](t)
-		if err := r.reload(cfg); err != nil {
-			t.Fatal(err)
-		}
-		r.sameChain(t)
-		if got := pooledService[*paymaster.Service, paymasterTunables](t); got != svc {
-			t.Fatal("the reload started a second paymaster")
-		}
-		if err := r.sponsor(t, paid); err == nil {
-			t.Fatal("sponsored beyond a balance of one wei")
-		}
-		if err := r.reload(base); err != nil {
-			t.Fatal(err)
-		}
-		if err := r.sponsor(t, paid); err != nil {
-			t.Fatalf("sponsoring with the balance back: %v", err)
-		}
-	})
+		{"app options", func(c *lifecycleConfig) { c.ReceiptTimeout, c.PerClientOutstanding = "20s", 1 }, "(-32504)"},
+		{"a paymaster project's limit", func(c *lifecycleConfig) { c.Balance = "0.000000000000000001" }, "sponsorship refused"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := r.reload(base); err != nil {
+				t.Fatal(err)
+			}
+			paid := r.challenge(t, "/paid/report")
+			if err := r.sponsor(t, paid); err != nil {
+				t.Fatal(err)
+			}
+			cfg := base
+			tc.change(&cfg)
+			if err := r.reload(cfg); err != nil {
+				t.Fatal(err)
+			}
+			r.sameServices(t)
+			if err := r.sponsor(t, paid); err == nil || !strings.Contains(err.Error(), tc.refusal) {
+				t.Fatalf("sponsoring after the reload: %v, want %q", err, tc.refusal)
+			}
+			if err := r.reload(base); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.sponsor(t, paid); err != nil {
+				t.Fatalf("sponsoring with the old value back: %v", err)
+			}
+		})
+	}
 	t.Run("a txapi option", func(t *testing.T) {
 		if err := r.reload(base); err != nil {
 			t.Fatal(err)
@@ -486,14 +466,10 @@ func TestReload(t *testing.T) {
 		}
 		cfg := base
 		cfg.MaxValue = "0.05"
-		svc := pooledService[*txapi.Service, txapiTunables](t)
 		if err := r.reload(cfg); err != nil {
 			t.Fatal(err)
 		}
-		r.sameChain(t)
-		if got := pooledService[*txapi.Service, txapiTunables](t); got != svc {
-			t.Fatal("the reload started a second txapi service")
-		}
+		r.sameServices(t)
 		if code, body := send("0.06"); code != http.StatusBadRequest || !strings.Contains(body, "value_too_large") {
 			t.Fatalf("0.06 over max_value 0.05: %d %s", code, body)
 		}
@@ -508,7 +484,7 @@ func TestReload(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "devnet_addr, which a reload cannot change: restart Caddy") {
 			t.Fatalf("reload: %v", err)
 		}
-		r.sameChain(t)
+		r.sameServices(t)
 		r.pays(t, 10_000)
 	})
 	t.Run("another store for the same settler", func(t *testing.T) {
@@ -521,7 +497,7 @@ func TestReload(t *testing.T) {
 		if _, err := os.Stat(cfg.StorePath); err == nil {
 			t.Fatal("the refused reload created its store")
 		}
-		r.sameChain(t)
+		r.sameServices(t)
 		r.pays(t, 10_000)
 	})
 	t.Run("many reloads leave nothing behind", func(t *testing.T) {
@@ -534,7 +510,7 @@ func TestReload(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		r.sameChain(t)
+		r.sameServices(t)
 		if n := poolSize(); n != entries {
 			t.Fatalf("the usage pool holds %d values after 10 reloads, %d before", n, entries)
 		}
@@ -550,6 +526,28 @@ func TestReload(t *testing.T) {
 			t.Fatalf("settled payments: %v, then %v", before, got)
 		}
 	})
+}
+
+// redial repeats a request whose connection failed while it was being
+// made. Caddy opens new listening sockets on a reload and closes the old
+// ones, which resets the connections still queued on them; such a request
+// was never sent, so it may be repeated whatever its method.
+type redial struct{ base http.RoundTripper }
+
+func (t redial) RoundTrip(r *http.Request) (*http.Response, error) {
+	for tries := 1; ; tries++ {
+		resp, err := t.base.RoundTrip(r)
+		var op *net.OpError
+		if err == nil || tries == 5 || !errors.As(err, &op) || op.Op != "dial" {
+			return resp, err
+		}
+		r = r.Clone(r.Context())
+		if r.GetBody != nil {
+			if r.Body, err = r.GetBody(); err != nil {
+				return nil, err
+			}
+		}
+	}
 }
 
 // pooledService is the one pooled handler service with tunables T.

@@ -64,7 +64,7 @@ func (*metrics) Destruct() error { return nil }
 
 // holdMetrics takes a hold on the shared collectors and registers them on
 // reg, the registry of the config being loaded; release the hold with
-// pool.Delete(metricsKey).
+// release.
 func holdMetrics(reg *prometheus.Registry) (*metrics, error) {
 	v, _, err := pool.LoadOrNew(metricsKey, func() (caddy.Destructor, error) { return newMetrics(), nil })
 	if err != nil {

@@ -98,15 +98,20 @@ func (*PaymasterHandler) CaddyModule() caddy.ModuleInfo {
 // paymasterFixed are the options of x402_paymaster that a reload cannot
 // change in the running service.
 type paymasterFixed struct {
-	DevKey     string `json:"dev_key"` // compared, never shown
+	// DevKey is PaymasterHandler.DevKey with its default on the devnet:
+	// compared, never shown.
+	DevKey string `json:"dev_key"`
+	// DevProject is the project the dev key belongs to, the first.
 	DevProject string `json:"projects[0].name"`
 }
 
 // paymasterTunables are the options of x402_paymaster that a reload puts
 // in force in the running service.
 type paymasterTunables struct {
+	// Projects are PaymasterHandler.Projects.
 	Projects []ProjectConfig `json:"projects"`
-	Validity caddy.Duration  `json:"validity"`
+	// Validity is PaymasterHandler.Validity.
+	Validity caddy.Duration `json:"validity"`
 }
 
 // apply puts t in force in the running service.

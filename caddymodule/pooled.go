@@ -32,6 +32,19 @@ import (
 // handlers' services and the metrics.
 var pool = caddy.NewUsagePool()
 
+// release gives up a hold taken with pool.LoadOrNew under *key, if one is
+// held, and forgets it: Caddy may clean a module up twice. The last hold's
+// release destructs the value.
+func release(key *string) error {
+	if *key == "" {
+		return nil
+	}
+	k := *key
+	*key = ""
+	_, err := pool.Delete(k)
+	return err
+}
+
 // tunables are the options of a pooled service that a config reload may
 // change while it runs: a struct whose fields have json tags.
 type tunables[S, T any] interface {

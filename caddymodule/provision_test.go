@@ -323,23 +323,6 @@ func TestKubernetesExampleValidates(t *testing.T) {
 func TestStoreNetwork(t *testing.T) {
 	dir := t.TempDir()
 	devStore := filepath.Join(dir, "dev.db")
-	devHash, _, err := keyRecord(DevPaymasterKey, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readStore := func(t *testing.T, path string) (network string, devKeyStored bool) {
-		t.Helper()
-		st, err := store.Open(store.Config{Path: path})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		meta, _ := st.Bucket(metaBucket)
-		keys, _ := st.Bucket(paymasterKeysBucket)
-		n, _ := meta.Get([]byte("network"))
-		v, _ := keys.Get(devHash)
-		return string(n), v != nil
-	}
 
 	// The demo, with its store kept in a file.
 	devnetCaddyfile := fmt.Sprintf(`{
@@ -432,4 +415,24 @@ http://127.0.0.1:%d {
 			t.Fatalf("the real key went with the dev key: %v", err)
 		}
 	})
+}
+
+// readStore is the network a store records, and whether it holds a record
+// of the devnet's public paymaster key.
+func readStore(t *testing.T, path string) (network string, devKeyStored bool) {
+	t.Helper()
+	devHash, _, err := keyRecord(DevPaymasterKey, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(store.Config{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	meta, _ := st.Bucket(metaBucket)
+	keys, _ := st.Bucket(paymasterKeysBucket)
+	n, _ := meta.Get([]byte("network"))
+	v, _ := keys.Get(devHash)
+	return string(n), v != nil
 }

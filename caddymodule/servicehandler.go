@@ -69,12 +69,4 @@ func (h *serviceHandler[S, T]) serve(w http.ResponseWriter, r *http.Request) err
 }
 
 // cleanup releases the hold on the service; the last holder closes it.
-func (h *serviceHandler[S, T]) cleanup() error {
-	if h.key == "" {
-		return nil
-	}
-	key := h.key
-	h.key = ""
-	_, err := pool.Delete(key)
-	return err
-}
+func (h *serviceHandler[S, T]) cleanup() error { return release(&h.key) }

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
-	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -26,8 +24,6 @@ import (
 
 func init() {
 	caddy.RegisterModule(new(TxAPIHandler))
-	httpcaddyfile.RegisterHandlerDirective("x402_txapi", parseTxAPI)
-	httpcaddyfile.RegisterDirectiveOrder("x402_txapi", httpcaddyfile.Before, "respond")
 }
 
 // TxAPIHandler is http.handlers.x402_txapi: the /api/v1 endpoints
@@ -105,6 +101,7 @@ const DevTxAPIKey = "txk_devnet_demo_key_public_do_not_use_elsewhere"
 // txapiFixed are the options of x402_txapi that a reload cannot change in
 // the running service.
 type txapiFixed struct {
+	// Token is TxAPIHandler.Token with its default, checksummed.
 	Token string `json:"token"`
 }
 
@@ -274,83 +271,10 @@ func (h *TxAPIHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddy
 // Cleanup releases this config's hold on the pooled service.
 func (h *TxAPIHandler) Cleanup() error { return h.service.cleanup() }
 
-func parseTxAPI(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
-	m := new(TxAPIHandler)
-	err := m.UnmarshalCaddyfile(h.Dispenser)
-	return m, err
-}
-
-// UnmarshalCaddyfile sets up the API from Caddyfile tokens:
-//
-//	x402_txapi {
-//		wallet_key           {env.NAME} | {file.PATH}
-//		token                <address>
-//		max_value            <ETH>
-//		max_message          <bytes>
-//		faucet_max_amount    <tokens>
-//		faucet_max_gas_price <gwei>
-//		faucet_native        <ETH>
-//		faucet_cooldown      <duration>
-//		faucet_per_client    <n>
-//		faucet_daily         <n>
-//		key_rate             <n per minute>
-//		key_daily_budget     <ETH>
-//		daily_budget         <ETH>
-//	}
-func (h *TxAPIHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next()
-	if d.NextArg() {
-		return d.ArgErr()
-	}
-	for d.NextBlock(0) {
-		var err error
-		switch opt := d.Val(); opt {
-		case "wallet_key":
-			err = oneArg(d, &h.WalletKey)
-		case "token":
-			err = oneArg(d, &h.Token)
-		case "max_value":
-			err = oneArg(d, &h.MaxValue)
-		case "faucet_max_amount":
-			err = oneArg(d, &h.FaucetMaxAmount)
-		case "faucet_max_gas_price":
-			err = oneArg(d, &h.FaucetMaxGasPrice)
-		case "faucet_native":
-			err = oneArg(d, &h.FaucetNative)
-		case "max_message":
-			var v string
-			if err = oneArg(d, &v); err == nil {
-				if _, scanErr := fmt.Sscanf(v, "%d", &h.MaxMessage); scanErr != nil || h.MaxMessage <= 0 {
-					return d.Errf("max_message %q: want a positive number of bytes", v)
-				}
-			}
-		case "faucet_cooldown":
-			err = durationArg(d, &h.FaucetCooldown)
-		case "faucet_per_client":
-			err = countArg(d, &h.FaucetPerClient)
-		case "faucet_daily":
-			err = countArg(d, &h.FaucetDaily)
-		case "key_rate":
-			err = countArg(d, &h.KeyRate)
-		case "key_daily_budget":
-			err = oneArg(d, &h.KeyDailyBudget)
-		case "daily_budget":
-			err = oneArg(d, &h.DailyBudget)
-		default:
-			return d.Errf("unknown x402_txapi option %q", opt)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Interface guards.
 var (
 	_ caddy.Provisioner           = (*TxAPIHandler)(nil)
 	_ caddy.Validator             = (*TxAPIHandler)(nil)
 	_ caddy.CleanerUpper          = (*TxAPIHandler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*TxAPIHandler)(nil)
-	_ caddyfile.Unmarshaler       = (*TxAPIHandler)(nil)
 )
