@@ -11,6 +11,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/ethereum/go-ethereum/common"
 )
 
 var update = flag.Bool("update", false, "rewrite the adapt golden files")
@@ -206,3 +207,34 @@ func TestSecretKeyErrors(t *testing.T) {
 }
 
 func caddyfileDispenser(input string) *caddyfile.Dispenser { return caddyfile.NewTestDispenser(input) }
+
+// TestTxAPIValidate: x402_txapi's options are checked by Validate, with
+// what Provision learned of the x402 app (the devnet, the settler).
+func TestTxAPIValidate(t *testing.T) {
+	t.Parallel()
+	settler := common.HexToAddress("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266")
+	tests := []struct {
+		name string
+		h    TxAPIHandler
+		want string
+	}{
+		{"literal wallet key", TxAPIHandler{WalletKey: "0xac09", devnet: true}, "wallet_key must be an {env.*} or {file.*} placeholder"},
+		{"no wallet off the devnet", TxAPIHandler{}, "wallet_key is required outside the devnet"},
+		{"the settler's wallet", TxAPIHandler{devnet: true, wallet: settler, settler: settler}, "must not be the settler key"},
+		{"token checksum", TxAPIHandler{devnet: true, Token: "0xcf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"}, "x402_txapi token"},
+		{"bad amount", TxAPIHandler{devnet: true, MaxValue: "a lot"}, "x402_txapi max_value"},
+		{"too many decimals", TxAPIHandler{devnet: true, FaucetMaxAmount: "0.0000001"}, "x402_txapi faucet_max_amount"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if err := tc.h.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	ok := TxAPIHandler{devnet: true, MaxValue: "0.5", FaucetMaxAmount: "10.5", FaucetCooldown: 1}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("a valid handler: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"errors"
@@ -183,7 +184,8 @@ func (c *sharedChain) clash() error {
 		}
 		switch {
 		case other.plan.network == c.plan.network && crypto.PubkeyToAddress(other.plan.settler.PublicKey) == settler:
-			err = fmt.Errorf("the settler %s already settles on %s for the running facilitator of store %q: a reload cannot move it to another store; restart Caddy to apply the change", settler, c.plan.network, other.plan.storePath)
+			store := cmp.Or(other.plan.storePath, "(a temporary file)")
+			err = fmt.Errorf("the settler %s already settles on %s for the running facilitator of store %s: a reload cannot move it to another store; restart Caddy to apply the change", settler, c.plan.network, store)
 		case other.plan.devnet && c.plan.devnet && other.plan.fixed.DevnetAddr == c.plan.fixed.DevnetAddr && !anyPort(c.plan.fixed.DevnetAddr):
 			err = fmt.Errorf("the running devnet already serves %s: a reload cannot start a second one there (with another store or settler); restart Caddy to apply the change", c.plan.fixed.DevnetAddr)
 		}

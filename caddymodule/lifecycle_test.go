@@ -605,3 +605,34 @@ func settledCount(t *testing.T, m *metrics) float64 {
 	}
 	return sum
 }
+
+// TestOneServiceOneConfig: two handlers of one config with the same
+// identity share one service, so they must agree on its options.
+func TestOneServiceOneConfig(t *testing.T) {
+	const cf = `{
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:0
+	}
+}
+http://127.0.0.1:%d {
+	handle /a/* {
+		x402_txapi {
+			max_value %s
+		}
+	}
+	handle /b/* {
+		x402_txapi {
+			max_value 0.1
+		}
+	}
+}
+`
+	if err := validateCaddyfile(t, fmt.Sprintf(cf, freePort(t), "0.1")); err != nil {
+		t.Fatalf("two handlers with the same options: %v", err)
+	}
+	err := validateCaddyfile(t, fmt.Sprintf(cf, freePort(t), "0.2"))
+	if err == nil || !strings.Contains(err.Error(), "two x402_txapi handlers of this config share one service but not its options (max_value)") {
+		t.Fatalf("two handlers with other options: %v", err)
+	}
+}

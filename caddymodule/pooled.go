@@ -46,7 +46,8 @@ func release(key *string) error {
 }
 
 // tunables are the options of a pooled service that a config reload may
-// change while it runs: a struct whose fields have json tags.
+// change while it runs. Their JSON object names them in errors (see
+// changedOptions).
 type tunables[S, T any] interface {
 	// apply puts the tunables in force in s, in place of old: the swap of
 	// a reload, in one call.

@@ -82,10 +82,11 @@ type TxAPIHandler struct {
 	// UTC day, in ETH. The default is 5.
 	DailyBudget string `json:"daily_budget,omitempty"`
 
-	service serviceHandler[*txapi.Service, txapiTunables]
-	wallet  common.Address // resolved, for Validate
-	settler common.Address // the x402 app's, for Validate
-	devnet  bool           // whether the x402 app runs the devnet, for Validate
+	service  serviceHandler[*txapi.Service, txapiTunables]
+	wallet   common.Address // resolved, for Validate
+	settler  common.Address // the x402 app's, for Validate
+	devnet   bool           // whether the x402 app runs the devnet, for Validate
+	decimals uint8          // the faucet token's; 0 for the default, 6
 }
 
 // CaddyModule returns the Caddy module information.
@@ -107,10 +108,7 @@ type txapiFixed struct {
 
 // txapiTunables are the options of x402_txapi that a reload puts in force
 // in the running service: all but wallet_key (its identity) and token.
-type txapiTunables struct {
-	h        *TxAPIHandler
-	decimals uint8 // the token's
-}
+type txapiTunables struct{ h *TxAPIHandler }
 
 // MarshalJSON is the handler's JSON without wallet_key and token, for
 // changedOptions.
@@ -145,7 +143,7 @@ func (t txapiTunables) limits() (txapi.Config, error) {
 		{&cfg.MaxValue, "max_value", h.MaxValue, 18},
 		{&cfg.KeyDailyBudget, "key_daily_budget", h.KeyDailyBudget, 18},
 		{&cfg.DailyBudget, "daily_budget", h.DailyBudget, 18},
-		{&cfg.FaucetMaxAmount, "faucet_max_amount", h.FaucetMaxAmount, t.decimals},
+		{&cfg.FaucetMaxAmount, "faucet_max_amount", h.FaucetMaxAmount, cmp.Or(h.decimals, 6)},
 		{&cfg.FaucetMaxGasPrice, "faucet_max_gas_price", h.FaucetMaxGasPrice, 9},
 		{&cfg.FaucetNative, "faucet_native", h.FaucetNative, 18},
 	} {
@@ -183,26 +181,22 @@ func (h *TxAPIHandler) Provision(ctx caddy.Context) error {
 		h.wallet = crypto.PubkeyToAddress(wallet.PublicKey)
 	}
 	// The faucet's token: the app's first asset, or the named one.
-	token, decimals := h.Token, uint8(6)
+	token := h.Token
 	for _, a := range app.assets() {
 		if token == "" || strings.EqualFold(a.Address, token) {
-			token, decimals = a.Address, cmp.Or(a.Decimals, 6)
+			token, h.decimals = a.Address, a.Decimals
 			break
 		}
 	}
 	if err := h.Validate(); err != nil {
 		return err
 	}
-	t := txapiTunables{h: h, decimals: decimals}
-	if _, err := t.limits(); err != nil {
-		return err
-	}
 	key := strings.Join([]string{"x402_txapi", app.chainKey, h.wallet.Hex()}, "|")
 	cfg := txapi.Config{
-		Wallet: wallet, Token: common.HexToAddress(token), TokenDecimals: decimals, ChainID: app.chain.plan.chainID(),
+		Wallet: wallet, Token: common.HexToAddress(token), TokenDecimals: cmp.Or(h.decimals, 6), ChainID: app.chain.plan.chainID(),
 		ClientIP: clientIP, Logger: ctx.Logger(),
 	}
-	return h.service.provision(ctx, app, "x402_txapi", key, txapiFixed{Token: cfg.Token.Hex()}, t, func(run *chainRun, t txapiTunables) (*txapi.Service, func() error, error) {
+	return h.service.provision(ctx, app, "x402_txapi", key, txapiFixed{Token: cfg.Token.Hex()}, txapiTunables{h}, func(run *chainRun, t txapiTunables) (*txapi.Service, func() error, error) {
 		return openTxAPI(run, cfg, t)
 	})
 }
@@ -221,6 +215,9 @@ func (h *TxAPIHandler) Validate() error {
 	}
 	if h.MaxMessage < 0 || h.FaucetCooldown < 0 || h.FaucetPerClient < 0 || h.FaucetDaily < 0 || h.KeyRate < 0 {
 		errs = append(errs, errors.New("x402_txapi: limits must not be negative"))
+	}
+	if _, err := (txapiTunables{h}).limits(); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
