@@ -566,7 +566,7 @@ func TestEndToEnd(t *testing.T) {
 		if err := caddy.Load(reloaded, true); err != nil {
 			t.Fatalf("reload: %v", err)
 		}
-		c := &http.Client{Transport: &client.Transport{Key: payer1, MaxAmount: big.NewInt(10_000)}}
+		c := &http.Client{Transport: &client.Transport{Base: redial{http.DefaultTransport}, Key: payer1, MaxAmount: big.NewInt(10_000)}}
 		resp, err := c.Get(e.api + "/paid/report")
 		if err != nil {
 			t.Fatal(err)
