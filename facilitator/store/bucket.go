@@ -6,16 +6,16 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Bucket is a named key-value space in the store file, for the state other
-// services keep beside the settlements (the paymaster's API keys, the
-// faucet's timestamps). Writes are durable when they return.
+// Bucket is the bbolt store's KV: a bucket of the store file.
 type Bucket struct {
 	db   *bolt.DB
 	name []byte
 }
 
+var _ KV = (*Bucket)(nil)
+
 // Bucket returns the named bucket, creating it if needed.
-func (s *Store) Bucket(name string) (*Bucket, error) {
+func (s *Store) Bucket(name string) (KV, error) {
 	if name == string(settlementsBucket) {
 		return nil, fmt.Errorf("bucket %q is reserved", name)
 	}
@@ -45,7 +45,7 @@ func (b *Bucket) Put(key, value []byte) error {
 	return b.db.Batch(func(tx *bolt.Tx) error { return tx.Bucket(b.name).Put(key, value) })
 }
 
-// Delete durably removes key.
+// Delete durably removes key; removing a missing key is no error.
 func (b *Bucket) Delete(key []byte) error {
 	return b.db.Batch(func(tx *bolt.Tx) error { return tx.Bucket(b.name).Delete(key) })
 }

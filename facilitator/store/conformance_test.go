@@ -14,9 +14,9 @@ func TestConformance(t *testing.T) {
 	t.Parallel()
 	var (
 		mu    sync.Mutex
-		paths = map[store.Settlements]string{}
+		paths = map[store.Backend]string{}
 	)
-	open := func(t *testing.T, path string) store.Settlements {
+	open := func(t *testing.T, path string) store.Backend {
 		s, err := store.Open(store.Config{Path: path})
 		if err != nil {
 			t.Fatal(err)
@@ -25,7 +25,7 @@ func TestConformance(t *testing.T) {
 		return s
 	}
 	storetest.Run(t, storetest.Backend{
-		Open: func(t *testing.T) store.Settlements {
+		Open: func(t *testing.T) store.Backend {
 			path := filepath.Join(t.TempDir(), "x402.db")
 			s := open(t, path)
 			mu.Lock()
@@ -33,11 +33,11 @@ func TestConformance(t *testing.T) {
 			mu.Unlock()
 			return s
 		},
-		Reopen: func(t *testing.T, s store.Settlements) store.Settlements {
+		Reopen: func(t *testing.T, s store.Backend) store.Backend {
 			mu.Lock()
 			path := paths[s]
 			mu.Unlock()
-			if err := s.(*store.Store).Close(); err != nil {
+			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
 			return open(t, path)

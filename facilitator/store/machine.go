@@ -35,6 +35,38 @@ var next = map[State][]State{
 	StateSubmitted: {StateSubmitted, StateSettled, StateFailed},
 }
 
+// CanMove reports whether a stored record in state from may be overwritten
+// by one in state to: the rule every backend's Submit and Finish apply
+// under the stored record's lock.
+func CanMove(from, to State) bool { return slices.Contains(next[from], to) }
+
+// CheckSubmit reports whether rec may be given to Submit: its state is
+// submitted and it holds a transaction or an operation.
+func CheckSubmit(rec *Record) error {
+	if rec.State != StateSubmitted || (rec.TxHash == (common.Hash{}) && rec.UserOpHash == (common.Hash{})) {
+		return fmt.Errorf("%w: submitting %s needs state submitted and a transaction or operation", ErrTransition, rec.Key)
+	}
+	return nil
+}
+
+// CheckFinish reports whether rec may be given to Finish: its state is
+// final and it holds its response.
+func CheckFinish(rec *Record) error {
+	if !rec.State.Final() || rec.Response == nil {
+		return fmt.Errorf("%w: finishing %s needs a final state and a response", ErrTransition, rec.Key)
+	}
+	return nil
+}
+
+// CheckRelease reports whether a stored record in state from may be
+// released.
+func CheckRelease(from State) error {
+	if from.Final() {
+		return fmt.Errorf("%w: releasing a %s record", ErrTransition, from)
+	}
+	return nil
+}
+
 // transition writes rec over its stored record if the stored record's
 // state may move to rec's.
 func (s *Store) transition(rec *Record) error {
@@ -52,7 +84,7 @@ func (s *Store) transition(rec *Record) error {
 		if err != nil {
 			return err
 		}
-		if !slices.Contains(next[stored.State], rec.State) {
+		if !CanMove(stored.State, rec.State) {
 			return fmt.Errorf("%w: %s to %s", ErrTransition, stored.State, rec.State)
 		}
 		return b.Put(rec.Key[:], raw)
@@ -69,8 +101,8 @@ func (s *Store) transition(rec *Record) error {
 // stored before it is broadcast. The stored record must be claimed, or
 // submitted (a transaction signed again after its nonce was taken).
 func (s *Store) Submit(rec *Record) error {
-	if rec.State != StateSubmitted || (rec.TxHash == (common.Hash{}) && rec.UserOpHash == (common.Hash{})) {
-		return fmt.Errorf("%w: submitting %s needs state submitted and a transaction or operation", ErrTransition, rec.Key)
+	if err := CheckSubmit(rec); err != nil {
+		return err
 	}
 	return s.transition(rec)
 }
@@ -78,8 +110,8 @@ func (s *Store) Submit(rec *Record) error {
 // Finish durably records the final outcome of a submitted settlement:
 // rec's state is settled or failed, with its response.
 func (s *Store) Finish(rec *Record) error {
-	if !rec.State.Final() || rec.Response == nil {
-		return fmt.Errorf("%w: finishing %s needs a final state and a response", ErrTransition, rec.Key)
+	if err := CheckFinish(rec); err != nil {
+		return err
 	}
 	return s.transition(rec)
 }
@@ -99,8 +131,8 @@ func (s *Store) Release(key common.Hash) error {
 		if err != nil {
 			return err
 		}
-		if stored.State.Final() {
-			return fmt.Errorf("%w: releasing a %s record", ErrTransition, stored.State)
+		if err := CheckRelease(stored.State); err != nil {
+			return err
 		}
 		return b.Delete(key[:])
 	})

@@ -1,8 +1,9 @@
-// Package storetest is the conformance suite of settlement stores: every
-// backend of store.Settlements must pass Run. It checks what the money
-// rules rest on: a replay key is claimed once under concurrency, records
-// move only along the state machine, a payment is finished once and
-// consumed by one owner, and records survive a reopen.
+// Package storetest is the conformance suite of stores: every
+// store.Backend must pass Run. It checks what the money rules rest on: a
+// replay key is claimed once under concurrency, records move only along the
+// state machine, a payment is finished once and consumed by one owner,
+// records survive a reopen, and a key-value space's Update is atomic (the
+// paymaster's and the transaction API's counters rest on it).
 package storetest
 
 import (
@@ -20,11 +21,15 @@ import (
 )
 
 // Backend opens the store under test. Open returns a fresh, empty store
-// for one test; Reopen closes s and opens the same data again (a
-// restart), and may be nil for a backend that cannot.
+// for one test, closed when the test ends; Reopen closes s and opens the
+// same data again (a restart), and may be nil for a backend that cannot.
+// Second, if set, opens another handle on s's data that is open at the
+// same time (a second replica of a fleet), so the suite checks claims and
+// updates across handles too.
 type Backend struct {
-	Open   func(t *testing.T) store.Settlements
-	Reopen func(t *testing.T, s store.Settlements) store.Settlements
+	Open   func(t *testing.T) store.Backend
+	Reopen func(t *testing.T, s store.Backend) store.Backend
+	Second func(t *testing.T, s store.Backend) store.Backend
 }
 
 func record(key byte) store.Record {
@@ -50,9 +55,14 @@ func settled(r store.Record) store.Record {
 
 // Run runs the suite against b.
 func Run(t *testing.T, b Backend) {
+	runKV(t, b)
 	t.Run("claims are exclusive under concurrency", func(t *testing.T) {
 		t.Parallel()
 		s := b.Open(t)
+		handles := []store.Backend{s}
+		if b.Second != nil {
+			handles = append(handles, b.Second(t, s))
+		}
 		var (
 			wg      sync.WaitGroup
 			mu      sync.Mutex
@@ -64,7 +74,7 @@ func Run(t *testing.T, b Backend) {
 				defer wg.Done()
 				r := record(7)
 				r.PayloadHash = common.Hash{byte(i)}
-				got, ok, err := s.Claim(r)
+				got, ok, err := handles[i%len(handles)].Claim(r)
 				if err != nil {
 					t.Error(err)
 					return
@@ -239,6 +249,141 @@ func Run(t *testing.T, b Backend) {
 	}
 }
 
+// runKV checks the key-value spaces.
+func runKV(t *testing.T, b Backend) {
+	t.Run("buckets keep their entries apart and in key order", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		x, y := bucket(t, s, "conformance_x"), bucket(t, s, "conformance_y")
+		if v, err := x.Get([]byte("missing")); err != nil || v != nil {
+			t.Fatalf("a missing key: %q %v", v, err)
+		}
+		for _, k := range []string{"b", "a", "c"} {
+			must(t, x.Put([]byte(k), []byte("x"+k)))
+		}
+		must(t, y.Put([]byte("a"), []byte("ya")))
+		must(t, x.Delete([]byte("c")))
+		must(t, x.Delete([]byte("never")))
+		var got []string
+		must(t, x.ForEach(func(k, v []byte) error {
+			got = append(got, string(k)+"="+string(v))
+			return nil
+		}))
+		if fmt.Sprint(got) != "[a=xa b=xb]" {
+			t.Fatalf("entries of x: %v", got)
+		}
+		if v, _ := y.Get([]byte("a")); string(v) != "ya" {
+			t.Fatalf("y's a: %q", v)
+		}
+		stop := errors.New("stop")
+		n := 0
+		if err := x.ForEach(func(k, v []byte) error { n++; return stop }); !errors.Is(err, stop) || n != 1 {
+			t.Fatalf("ForEach does not stop at fn's error: %v after %d", err, n)
+		}
+		again := bucket(t, s, "conformance_x")
+		if v, _ := again.Get([]byte("b")); string(v) != "xb" {
+			t.Fatalf("the bucket opened again lost b: %q", v)
+		}
+	})
+
+	t.Run("update is atomic under concurrency", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		handles := []store.KV{bucket(t, s, "conformance_counter")}
+		if b.Second != nil {
+			handles = append(handles, bucket(t, b.Second(t, s), "conformance_counter"))
+		}
+		const writers, limit = 100, 30
+		var (
+			wg      sync.WaitGroup
+			mu      sync.Mutex
+			granted int
+		)
+		full := errors.New("full")
+		for i := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := handles[i%len(handles)].Update([]byte("n"), func(old []byte) ([]byte, error) {
+					n := 0
+					if old != nil {
+						fmt.Sscan(string(old), &n)
+					}
+					if n >= limit {
+						return nil, full
+					}
+					return []byte(fmt.Sprint(n + 1)), nil
+				})
+				if err != nil && !errors.Is(err, full) {
+					t.Error(err)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if err == nil {
+					granted++
+				}
+			}()
+		}
+		wg.Wait()
+		v, err := handles[0].Get([]byte("n"))
+		must(t, err)
+		if granted != limit || string(v) != fmt.Sprint(limit) {
+			t.Fatalf("%d of %d updates granted under a limit of %d, counter %q", granted, writers, limit, v)
+		}
+	})
+
+	t.Run("update that returns nil or fails writes nothing", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		x := bucket(t, s, "conformance_nil")
+		must(t, x.Update([]byte("k"), func(old []byte) ([]byte, error) {
+			if old != nil {
+				t.Errorf("old of a missing key: %q", old)
+			}
+			return nil, nil
+		}))
+		if v, _ := x.Get([]byte("k")); v != nil {
+			t.Fatalf("a nil update wrote %q", v)
+		}
+		must(t, x.Put([]byte("k"), []byte("1")))
+		boom := errors.New("boom")
+		if err := x.Update([]byte("k"), func([]byte) ([]byte, error) { return []byte("2"), boom }); !errors.Is(err, boom) {
+			t.Fatalf("a failed update returned %v", err)
+		}
+		if v, _ := x.Get([]byte("k")); string(v) != "1" {
+			t.Fatalf("a failed update left %q", v)
+		}
+		must(t, x.Update([]byte("k"), func(old []byte) ([]byte, error) {
+			old[0] = '9' // a copy: changing it changes nothing stored
+			return nil, nil
+		}))
+		if v, _ := x.Get([]byte("k")); string(v) != "1" {
+			t.Fatalf("fn's copy of the value aliased the stored one: %q", v)
+		}
+	})
+
+	if b.Reopen != nil {
+		t.Run("buckets survive a reopen", func(t *testing.T) {
+			t.Parallel()
+			s := b.Open(t)
+			must(t, bucket(t, s, "conformance_durable").Put([]byte("k"), []byte("v")))
+			s = b.Reopen(t, s)
+			if v, _ := bucket(t, s, "conformance_durable").Get([]byte("k")); string(v) != "v" {
+				t.Fatalf("after a reopen: %q", v)
+			}
+		})
+	}
+}
+
+func bucket(t *testing.T, s store.Backend, name string) store.KV {
+	t.Helper()
+	kv, err := s.Bucket(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kv
+}
+
 func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -246,14 +391,14 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func mustClaim(t *testing.T, s store.Settlements, r store.Record) {
+func mustClaim(t *testing.T, s store.Backend, r store.Record) {
 	t.Helper()
 	if _, ok, err := s.Claim(r); err != nil || !ok {
 		t.Fatalf("claim %s: %v %v", r.Key, ok, err)
 	}
 }
 
-func get(t *testing.T, s store.Settlements, key common.Hash) *store.Record {
+func get(t *testing.T, s store.Backend, key common.Hash) *store.Record {
 	t.Helper()
 	r, err := s.Get(key)
 	if err != nil {
