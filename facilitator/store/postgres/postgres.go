@@ -24,7 +24,9 @@
 //	settler_txs(address bytea, nonce bigint, chain_id numeric, hash bytea, raw bytea,
 //	            previous bytea[], void boolean, created, updated, primary key (address, nonce))
 //	  the journal: one row per nonce of a settler key, holding its latest
-//	  signed transaction and the hashes of the versions it replaced.
+//	  signed transaction and the hashes of the versions it replaced. Nonces
+//	  are per chain, so a schema journals a settler key on one chain; Append
+//	  refuses a transaction of another chain than the journal's last one.
 //
 // # Safety across replicas
 //
@@ -49,6 +51,12 @@
 //     Lead then succeeds. The lease is for liveness (one deliverer at a
 //     time, with failover); the journal is what keeps delivery safe, since
 //     two deliverers at once only broadcast the same signed transactions.
+//   - Append, Replace and Void call pg_notify (channel x402_journal, payload
+//     schema/address) inside their transaction, so Appended's listeners in
+//     other replicas hear of a change once it is committed.
+//
+// Nothing is cached in the process: a final record's consumer can still be
+// set by another replica, so every read goes to the database.
 //
 // Advisory lock keys are derived from the schema, so stores in different
 // schemas of one database never contend.
@@ -179,6 +187,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
 		return nil, redact(fmt.Errorf("postgres: creating the connection pool: %w", err), password)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, redact(fmt.Errorf("postgres: connecting to the database: %w", err), password)
 	}
 	if err := migrate(ctx, pool, cfg.Schema, log); err != nil {
 		pool.Close()

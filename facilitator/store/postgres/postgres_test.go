@@ -4,12 +4,16 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/jackc/pgx/v5"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
@@ -17,6 +21,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/facilitator/store/storetest"
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // testURL is the database the tests use, from X402_TEST_DATABASE_URL.
@@ -200,5 +205,60 @@ func TestHealth(t *testing.T) {
 	s.Close() // idempotent
 	if err := s.Health(t.Context()); err == nil {
 		t.Fatal("a closed store is healthy")
+	}
+}
+
+// Replicas finishing and consuming one payment at once: one finish, one
+// consumer, whichever replicas win.
+func TestFinishAndConsumeAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	hs := handles(t, 2)
+	now := time.Unix(1_800_000_000, 0).UTC()
+	r := store.Record{
+		Key: common.Hash{9}, State: store.StateClaimed, Scheme: "exact", Network: "eip155:31337",
+		Amount: big.NewInt(1), Created: now, Updated: now,
+	}
+	if _, ok, err := hs[0].Claim(r); err != nil || !ok {
+		t.Fatalf("claim: %v %v", ok, err)
+	}
+	r.State, r.TxHash, r.RawTx = store.StateSubmitted, common.Hash{1}, []byte{1}
+	if err := hs[1].Submit(&r); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		wg                  sync.WaitGroup
+		mu                  sync.Mutex
+		finished, consumers int
+	)
+	for i := range 20 {
+		wg.Go(func() {
+			h := hs[i%len(hs)]
+			f := r
+			f.State, f.Response = store.StateSettled, &x402.SettleResponse{Success: true}
+			err := h.Finish(&f)
+			if err != nil && !errors.Is(err, store.ErrTransition) {
+				t.Error(err)
+			}
+			_, ok, cerr := h.Consume(r.Key, fmt.Sprint("owner-", i))
+			if cerr != nil {
+				t.Error(cerr)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err == nil {
+				finished++
+			}
+			if ok {
+				consumers++
+			}
+		})
+	}
+	wg.Wait()
+	if finished != 1 || consumers != 1 {
+		t.Fatalf("%d finishes and %d consumers, want 1 and 1", finished, consumers)
+	}
+	recs, err := hs[0].Unfinished()
+	if err != nil || len(recs) != 0 {
+		t.Fatalf("unfinished: %v %v", recs, err)
 	}
 }
