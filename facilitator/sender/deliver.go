@@ -43,7 +43,7 @@ func (s *Sender) deliverLocked(ctx context.Context) {
 	if len(run) == 0 {
 		return
 	}
-	var batch []rpc.BatchElem
+	var txs []*types.Transaction
 	var out []*entry
 	for _, e := range run {
 		if e.tx == nil {
@@ -58,30 +58,19 @@ func (s *Sender) deliverLocked(ctx context.Context) {
 			}
 			e.tx = tx
 		}
-		raw, err := e.tx.MarshalBinary()
-		if err != nil {
-			// Unreachable for a transaction that was signed.
-			s.log.Error("encoding a transaction", zap.Uint64("nonce", e.nonce), zap.Error(err))
-		}
-		batch = append(batch, rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)})
+		txs = append(txs, e.tx)
 		out = append(out, e)
 	}
-	if len(batch) == 0 {
+	if len(txs) == 0 {
 		s.poke()
 		return
 	}
-	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.RPCTimeout)
-	err := s.cfg.Batcher.BatchCallContext(bctx, batch)
-	cancel()
+	answers := s.broadcast(context.WithoutCancel(ctx), txs)
 	s.mu.Lock()
 	resync, poke := false, false
 	results := make([]error, len(out))
 	for i, e := range out {
-		elErr := err
-		if elErr == nil {
-			elErr = batch[i].Error
-		}
-		elErr = classify(elErr)
+		elErr := answers[i]
 		switch {
 		case elErr == nil, errors.Is(elErr, errAlreadyKnown):
 			elErr = nil
@@ -147,6 +136,33 @@ func (s *Sender) deliverLocked(ctx context.Context) {
 	}
 }
 
+// broadcast sends txs to the node in one JSON-RPC batch, in this order,
+// and returns the node's classified answer to each. A batch that failed as
+// a whole gives every transaction its error.
+func (s *Sender) broadcast(ctx context.Context, txs []*types.Transaction) []error {
+	batch := make([]rpc.BatchElem, len(txs))
+	for i, tx := range txs {
+		raw, err := tx.MarshalBinary()
+		if err != nil {
+			// Unreachable for a transaction that was signed.
+			s.log.Error("encoding a transaction", zap.Uint64("nonce", tx.Nonce()), zap.Error(err))
+		}
+		batch[i] = rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)}
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	err := s.cfg.Batcher.BatchCallContext(ctx, batch)
+	cancel()
+	answers := make([]error, len(txs))
+	for i := range batch {
+		answers[i] = err
+		if err == nil {
+			answers[i] = batch[i].Error
+		}
+		answers[i] = classify(answers[i])
+	}
+	return answers
+}
+
 // keepLocked records that tx, for its nonce, is out (or may be), and returns
 // the nonce's record. s.mu is held.
 func (s *Sender) keepLocked(nonce uint64, tx *types.Transaction, filler bool) *kept {
@@ -204,7 +220,15 @@ func (s *Sender) filler(ctx context.Context, nonce uint64) (*types.Transaction, 
 // on like one given to Send: broadcast again if the node loses it, and
 // replaced if it is stuck. If the Sender has replaced it, the current
 // version is broadcast instead. Errors are classified as for Send.
+//
+// In fleet mode the journal's entry of the nonce decides: its current
+// version is broadcast (the deliverer then sees to it), and a transaction
+// given up, replaced by another, or absent from the journal above the
+// chain's nonce is refused with ErrNonceTooLow, as it will never be mined.
 func (s *Sender) Rebroadcast(ctx context.Context, tx *types.Transaction) error {
+	if s.cfg.Journal != nil {
+		return s.rebroadcastFleet(ctx, tx)
+	}
 	send, mine := tx, false
 	if from, err := types.Sender(s.signer, tx); err == nil && from == s.from {
 		n := tx.Nonce()

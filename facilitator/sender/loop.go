@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -140,15 +139,11 @@ func (s *Sender) check(ctx context.Context) {
 	if len(jobs) == 0 {
 		return
 	}
-	batch := make([]rpc.BatchElem, len(jobs))
+	txs := make([]*types.Transaction, len(jobs))
 	for i, j := range jobs {
-		raw, _ := j.tx.MarshalBinary()
-		batch[i] = rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Bytes(raw)}, Result: new(common.Hash)}
+		txs[i] = j.tx
 	}
-	bctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
-	err = s.cfg.Batcher.BatchCallContext(bctx, batch)
-	cancel()
-	s.settle(jobs, batch, err)
+	s.settle(jobs, s.broadcast(ctx, txs))
 }
 
 // plan applies the chain state and picks the jobs of a check, lowest nonce
@@ -172,7 +167,7 @@ func (s *Sender) plan(st chainState, delivered, resyncs uint64, now time.Time) (
 	advanced = s.sent != before
 	for n, k := range s.kept {
 		lost := n >= st.pending && n < delivered
-		if s.replaceableLocked(k, st.baseFee, now) {
+		if s.replaceable(k, st.baseFee, now) {
 			jobs = append(jobs, job{nonce: n, old: k.latest(), filler: k.filler, replace: true})
 		} else if lost {
 			jobs = append(jobs, job{nonce: n, old: k.cur, filler: k.filler, tx: k.cur})
@@ -220,10 +215,11 @@ func (s *Sender) passKeptLocked() bool {
 	return true
 }
 
-// replaceableLocked reports whether k is due for a replacement: out for
-// ReplaceAfter, and refused for its price or under the base fee. s.mu is
-// held.
-func (s *Sender) replaceableLocked(k *kept, baseFee *big.Int, now time.Time) bool {
+// replaceable reports whether k is due for a replacement: out for
+// ReplaceAfter, and refused for its price or under the base fee. k's owner
+// guards it: s.mu for the Sender's kept transactions, the lease's
+// goroutine for a fleet delivery's.
+func (s *Sender) replaceable(k *kept, baseFee *big.Int, now time.Time) bool {
 	if k.final || (!k.filler && s.cfg.Replace == nil) || now.Sub(k.since) < s.cfg.ReplaceAfter {
 		return false
 	}
@@ -327,7 +323,7 @@ func (s *Sender) replacement(st chainState, j job) (*types.Transaction, error) {
 }
 
 // settle records the node's answers to a check's broadcast.
-func (s *Sender) settle(jobs []job, batch []rpc.BatchElem, err error) {
+func (s *Sender) settle(jobs []job, answers []error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var restored []uint64
@@ -336,11 +332,7 @@ func (s *Sender) settle(jobs []job, batch []rpc.BatchElem, err error) {
 		if !ok {
 			continue // mined meanwhile
 		}
-		elErr := err
-		if elErr == nil {
-			elErr = batch[i].Error
-		}
-		elErr = classify(elErr)
+		elErr := answers[i]
 		switch {
 		case elErr == nil, errors.Is(elErr, errAlreadyKnown):
 			if elErr == nil && !j.replace && !j.hole {
@@ -350,24 +342,24 @@ func (s *Sender) settle(jobs []job, batch []rpc.BatchElem, err error) {
 			k.refused, k.lastErr = false, ""
 		case errors.Is(elErr, errPrice), errors.Is(elErr, errNonceHeld):
 			k.refused = true
-			s.noteKeptLocked(k, j.nonce, "the node refused a transaction for its price", elErr)
+			s.noteKept(k, j.nonce, "the node refused a transaction for its price", elErr)
 		case errors.Is(elErr, ErrNonceTooLow):
 			// Mined, by this transaction or another version: the next
 			// check forgets it.
 		case j.replace && errors.Is(elErr, ErrUnreachable):
 			// Not delivered: try again after ReplaceAfter, not at once.
 			k.since = time.Now()
-			s.noteKeptLocked(k, j.nonce, "broadcasting a replacement", elErr)
+			s.noteKept(k, j.nonce, "broadcasting a replacement", elErr)
 		case j.replace && errors.Is(elErr, ErrRejected):
 			k.final = true
-			s.noteKeptLocked(k, j.nonce, "the node refused a replacement; not replacing again", elErr)
+			s.noteKept(k, j.nonce, "the node refused a replacement; not replacing again", elErr)
 		case j.replace:
 			// It may be out: it is the one to send again from now on, and
 			// the next replacement waits ReplaceAfter.
 			s.keepLocked(j.nonce, j.tx, j.filler)
-			s.noteKeptLocked(k, j.nonce, "broadcasting a replacement", elErr)
+			s.noteKept(k, j.nonce, "broadcasting a replacement", elErr)
 		default:
-			s.noteKeptLocked(k, j.nonce, "broadcasting a kept transaction again", elErr)
+			s.noteKept(k, j.nonce, "broadcasting a kept transaction again", elErr)
 		}
 	}
 	if len(restored) > 0 {
@@ -376,20 +368,20 @@ func (s *Sender) settle(jobs []job, batch []rpc.BatchElem, err error) {
 	}
 }
 
-// noteKeptLocked logs a kept transaction's error once, until it changes.
-// s.mu is held.
-func (s *Sender) noteKeptLocked(k *kept, nonce uint64, msg string, err error) {
+// noteKept logs a kept transaction's error once, until it changes. k's
+// owner guards it, as for replaceable.
+func (s *Sender) noteKept(k *kept, nonce uint64, msg string, err error) {
 	if e := err.Error(); e != k.lastErr {
 		k.lastErr = e
 		s.log.Warn(msg, zap.Uint64("nonce", nonce), zap.Error(err))
 	}
 }
 
-// note is noteKeptLocked by nonce; it takes s.mu.
+// note is noteKept by nonce; it takes s.mu.
 func (s *Sender) note(nonce uint64, msg string, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if k, ok := s.kept[nonce]; ok {
-		s.noteKeptLocked(k, nonce, msg, err)
+		s.noteKept(k, nonce, msg, err)
 	}
 }

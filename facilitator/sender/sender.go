@@ -14,6 +14,23 @@
 // order; when one is stuck because the base fee outgrew its fee cap, or the
 // node refused it for its price, it replaces it with higher fees, up to a
 // ceiling, after telling the caller (Config.Replace).
+//
+// # Fleet mode
+//
+// Several processes (a fleet's replicas) may sign with one settler key if
+// they share a store.Journal (Config.Journal), the PostgreSQL store's. Then
+// no nonce is handed out in memory: Sign allocates the nonce in the journal
+// and stores the signed transaction under it in one database transaction,
+// so any replica can broadcast it, fill its nonce if it is given up, or
+// find its replacement. One replica at a time holds the settler's delivery
+// lease (Journal.Lead) and delivers every replica's transactions from the
+// journal, in strict nonce order; it broadcasts again what the node lost,
+// fills given-up nonces with no-op transfers and replaces stuck
+// transactions, recording every change in the journal before it is
+// broadcast. The others sign, hand over and wait, and try to take the lease
+// every CheckInterval, so delivery fails over within about a second when
+// its holder dies. Correctness across processes rests on the journal alone:
+// its atomic appends and compare-and-set replacements, and the lease.
 package sender
 
 import (
@@ -33,6 +50,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
 )
 
 // Backend is the chain access a Sender needs; *ethclient.Client has it.
@@ -94,6 +113,13 @@ type Config struct {
 	// RPCTimeout bounds each JSON-RPC round trip of a delivery and of a
 	// check. Default 10 s.
 	RPCTimeout time.Duration
+	// Journal, if set, puts the Sender in fleet mode (see the package
+	// documentation): nonces and signed transactions live in the journal,
+	// shared by every process that signs with Key, and the process holding
+	// the journal's lease delivers them. The journal is the caller's, to
+	// close after the Sender. Nil hands out nonces in memory, which is right
+	// for one process.
+	Journal store.Journal
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
 }
@@ -133,6 +159,9 @@ func (c Config) Validate() error {
 // And a run the node did not get, though it was sent (a gateway lost it), is
 // sent again by the background loop once the node's pending nonce shows the
 // gap.
+//
+// In fleet mode (Config.Journal) the same holds across processes: the
+// journal orders the nonces and the lease holder delivers them.
 type Sender struct {
 	cfg    Config
 	from   common.Address
@@ -166,6 +195,8 @@ type Sender struct {
 	tip     *big.Int
 	baseFee *big.Int
 	feeAt   time.Time
+
+	fleet fleet // fleet mode's state; unused without a Journal
 }
 
 // entry is a nonce waiting for its turn, with its transaction; a nil tx
@@ -240,13 +271,22 @@ func New(cfg Config) (*Sender, error) {
 		retired: make(map[common.Hash][]common.Hash),
 	}
 	s.wg.Add(1)
-	go s.loop(ctx)
+	if cfg.Journal != nil {
+		s.fleet.init()
+		go s.lead(ctx)
+	} else {
+		go s.loop(ctx)
+	}
 	return s, nil
 }
 
 // Close stops the background loop and waits for it and for every delivery
 // started by Release. Afterwards Send and Wait still work, but nothing is
 // broadcast again or replaced. Close is idempotent.
+//
+// In fleet mode Close gives up the delivery lease, if this Sender holds it,
+// so another process takes over; what this Sender signs afterwards is
+// delivered by that process.
 func (s *Sender) Close() error {
 	s.mu.Lock()
 	s.closed = true
@@ -279,10 +319,18 @@ func (s *Sender) Estimate(ctx context.Context, to common.Address, data []byte) (
 // Sign hands out the next nonce and signs a call to `to` with it. The
 // transaction must then be given to Send or Release. Its fee cap is twice
 // the base fee plus the tip, at most Config.MaxFeePerGas.
+//
+// In fleet mode the nonce is allocated in the journal, which stores the
+// transaction before Sign returns it; the fleet's deliverer may broadcast
+// it from then on, though the Sender delivering it holds it back until
+// Send or Release if it signed it itself.
 func (s *Sender) Sign(ctx context.Context, to common.Address, data []byte, gas uint64) (*types.Transaction, error) {
 	tip, feeCap, err := s.fees(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if s.cfg.Journal != nil {
+		return s.signInJournal(ctx, to, data, gas, tip, feeCap)
 	}
 	nonce, err := s.allocate(ctx)
 	if err != nil {
@@ -402,7 +450,17 @@ func (s *Sender) observeLocked(mined, pending uint64) {
 // Release gives up the signed transaction with this nonce without sending
 // it. Its nonce is filled with a 0-value transfer to the settler, so the
 // transactions after it are not stalled.
+//
+// In fleet mode Release voids the journal's entry (this Sender knows the
+// hash of each transaction it signed and has not yet sent), and the
+// deliverer fills it. A transaction another process's deliverer broadcast
+// before Release is outbid by the filler, whose fees are higher, but may
+// be mined if it was already in a block.
 func (s *Sender) Release(nonce uint64) {
+	if s.cfg.Journal != nil {
+		s.void(nonce)
+		return
+	}
 	s.mu.Lock()
 	if _, ok := s.out[nonce]; !ok {
 		s.mu.Unlock()
@@ -435,7 +493,17 @@ func (s *Sender) Release(nonce uint64) {
 // ErrNonceTooLow means it never can be and must be signed again. Any other
 // error leaves delivery unknown; the Sender keeps the transaction and
 // broadcasts it again if the node turns out not to have it.
+//
+// In fleet mode the journal already holds tx and the fleet's deliverer,
+// in whichever process, delivers it; Send hands it over and returns nil at
+// once. Wait reports the outcome: the receipt, or an error wrapping
+// ErrRejected if the transaction was given up (the node refused it for
+// another reason than its price) and its nonce filled.
 func (s *Sender) Send(ctx context.Context, tx *types.Transaction) error {
+	if s.cfg.Journal != nil {
+		s.handOver(tx)
+		return nil
+	}
 	e := &entry{nonce: tx.Nonce(), tx: tx, done: make(chan error, 1)}
 	s.mu.Lock()
 	if _, ok := s.out[tx.Nonce()]; !ok {

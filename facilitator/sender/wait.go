@@ -3,6 +3,7 @@ package sender
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -21,15 +22,31 @@ import (
 // call and gas, and only one can be mined. The receipt's TxHash is then
 // not hash; callers must take the mined transaction's hash from
 // receipt.TxHash.
+//
+// In fleet mode Wait also follows the journal's entry of the transaction,
+// so it finds a replacement made by another process's deliverer; and if
+// the transaction was given up (the node refused it) and its nonce filled,
+// Wait returns an error wrapping ErrRejected: it will never be mined.
 func (s *Sender) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	pause := 5 * time.Millisecond
 	start, poked := time.Now(), false
 	hashes := []common.Hash{hash}
+	var fw fleetWait
+	if s.cfg.Journal != nil {
+		fw.nonce, fw.known = s.signedNonce(hash)
+	}
 	for {
 		hashes = s.versions(hashes)
 		receipt, err := s.receipt(ctx, hashes)
 		if err == nil {
 			return receipt, nil
+		}
+		if s.cfg.Journal != nil && errors.Is(err, ethereum.NotFound) && s.follow(ctx, hash, &hashes, &fw) {
+			// One last look, for a version mined before it was given up.
+			if receipt, err := s.receipt(ctx, hashes); err == nil {
+				return receipt, nil
+			}
+			return nil, fmt.Errorf("%w: transaction %s was given up and its nonce %d filled", ErrRejected, hash, fw.nonce)
 		}
 		if !errors.Is(err, ethereum.NotFound) {
 			if c := classify(err); errors.Is(c, ErrUnreachable) {
@@ -52,6 +69,39 @@ func (s *Sender) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, er
 		}
 		pause = min(pause*2, s.cfg.PollInterval)
 	}
+}
+
+// fleetWait is what a Wait in fleet mode knows of its transaction's
+// journal entry.
+type fleetWait struct {
+	nonce uint64
+	known bool // nonce is known
+}
+
+// follow looks up the journal's entry of hash, through a reading shared by
+// the process's Waits that is at most CheckInterval old, adds the versions
+// it holds to hashes, and reports whether the transaction was given up.
+func (s *Sender) follow(ctx context.Context, hash common.Hash, hashes *[]common.Hash, fw *fleetWait) bool {
+	e, found, err := s.entry(ctx, hash, fw.nonce, fw.known, s.cfg.CheckInterval)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Debug("receipt poll: reading the settler's journal", zap.Stringer("tx", hash), zap.Error(err))
+		}
+		return false
+	}
+	if !found || !holds(e, hash) {
+		return false
+	}
+	fw.nonce, fw.known = e.Nonce, true
+	if s.givenUp(e, hash) {
+		return true
+	}
+	for _, h := range append(slices.Clone(e.Previous), e.Tx.Hash()) {
+		if !slices.Contains(*hashes, h) {
+			*hashes = append(*hashes, h)
+		}
+	}
+	return false
 }
 
 // versions adds to hashes the hashes of every version of the same
