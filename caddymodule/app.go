@@ -68,6 +68,22 @@ type App struct {
 	// refuses to serve another: a dev chain's store never serves a real
 	// chain.
 	StorePath string `json:"store_path,omitempty"`
+	// Database is the PostgreSQL URL of a store that several Caddy
+	// replicas share (a fleet): the settlement records, the settler key's
+	// nonce journal and delivery lease, the paymaster's keys and ledger,
+	// and the transaction API's records, budgets and faucet times, so that
+	// one payment pays for one response and every limit holds across the
+	// replicas. It must be an {env.*} or {file.*} placeholder, since the
+	// URL holds the password. Without it, the store is the bbolt file of
+	// StorePath, for one instance; the two are exclusive. Not for network
+	// devnet, whose chain lives in one process's memory: a fleet on a dev
+	// chain runs it apart and names its rpc and CAIP-2 id.
+	Database string `json:"database,omitempty"`
+	// DatabaseMaxConns bounds this replica's pool of database
+	// connections. The default is 10; each replica also holds up to three
+	// more (the delivery lease, the journal's notifications, a migration),
+	// so the server's max_connections must exceed replicas × (this + 3).
+	DatabaseMaxConns int `json:"database_max_conns,omitempty"`
 	// Assets are the allowlisted tokens. On the devnet the default is its
 	// stablecoin; on other networks at least one is required.
 	Assets []AssetConfig `json:"assets,omitempty"`
@@ -238,8 +254,19 @@ func (a *App) Validate() error {
 	devnetOn := a.Network == NetworkDevnet
 	errs := []error{checkSecrets(
 		configValue{"settler_key", &a.SettlerKey}, configValue{"paymaster_key", &a.PaymasterKey},
-		configValue{"facilitator_key", &a.FacilitatorKey},
+		configValue{"facilitator_key", &a.FacilitatorKey}, configValue{"store postgres (database)", &a.Database},
 	)}
+	switch {
+	case a.Database != "" && a.StorePath != "":
+		errs = append(errs, errors.New("store: a PostgreSQL database and a store_path are exclusive; give one"))
+	case a.Database != "" && devnetOn:
+		errs = append(errs, errors.New("store postgres: the embedded devnet's chain lives in this process's memory, so a shared database would outlive it; run the dev chain apart and give its rpc and CAIP-2 network, or use the default store"))
+	case a.Database != "" && a.FacilitatorURL != "":
+		errs = append(errs, errors.New("store postgres: with facilitator_url there is no embedded facilitator to keep a store"))
+	}
+	if a.DatabaseMaxConns < 0 {
+		errs = append(errs, errors.New("database_max_conns must not be negative"))
+	}
 	if a.FacilitatorURL != "" && devnetOn {
 		errs = append(errs, errors.New("with facilitator_url, network must be the facilitator's CAIP-2 id (such as eip155:8453) and assets must be listed"))
 	}
@@ -312,7 +339,12 @@ func (a *App) plan() (*chainPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.storePath == "" && !p.devnet {
+	if a.Database != "" {
+		if p.database, err = secret("store postgres (database)", a.Database); err != nil {
+			return nil, err
+		}
+		p.fixed.DatabaseMaxConns = cmp.Or(a.DatabaseMaxConns, 10)
+	} else if p.storePath == "" && !p.devnet {
 		p.storePath = filepath.Join(caddy.AppDataDir(), "x402", strings.ReplaceAll(p.network, ":", "-")+".db")
 	}
 	if p.storePath != "" {

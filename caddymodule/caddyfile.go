@@ -36,6 +36,8 @@ func init() {
 //		devnet_addr     <host:port>
 //		settler_key     {env.NAME} | {file.PATH}
 //		store_path      <path>
+//		store           bolt <path> | postgres {env.NAME} | {file.PATH}
+//		database_max_conns <n>      (with store postgres; default 10)
 //		asset           <address> <eip712-name> <eip712-version> [<decimals>]
 //		receipt_timeout <duration>
 //		facilitator_url <url>
@@ -78,10 +80,30 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"settlement": stringOption(&a.Settlement), "paymaster": stringOption(&a.Paymaster),
 		"paymaster_url": stringOption(&a.PaymasterURL), "paymaster_key": stringOption(&a.PaymasterKey),
 		"sponsor_url": stringOption(&a.SponsorURL), "bundler_url": stringOption(&a.BundlerURL),
-		"receipt_timeout": durationOption(&a.ReceiptTimeout),
-		"asset":           a.parseAsset,
-		"sponsor_limits":  a.parseSponsorLimits,
+		"receipt_timeout":    durationOption(&a.ReceiptTimeout),
+		"database_max_conns": countOption(&a.DatabaseMaxConns),
+		"store":              a.parseStore,
+		"asset":              a.parseAsset,
+		"sponsor_limits":     a.parseSponsorLimits,
 	})
+}
+
+// parseStore reads `store bolt <path>` (the same as store_path) or `store
+// postgres <url>`, the URL being a placeholder.
+func (a *App) parseStore(d *caddyfile.Dispenser) error {
+	args := d.RemainingArgs()
+	if len(args) != 2 {
+		return d.Errf("store takes bolt <path> or postgres {env.NAME}, got %d values", len(args))
+	}
+	switch args[0] {
+	case "bolt":
+		a.StorePath = args[1]
+	case "postgres":
+		a.Database = args[1]
+	default:
+		return d.Errf("store %q: want bolt or postgres", args[0])
+	}
+	return nil
 }
 
 // parseAsset reads `asset <address> <name> <version> [<decimals>]`.

@@ -138,6 +138,12 @@ func TestAppValidate(t *testing.T) {
 		{"settlement checksum", App{Network: "devnet", Settlement: "0xdc64a140Aa3E981100a9becA4E685f962f0cF6C9"}, "settlement \"0xdc64a140Aa3E981100a9becA4E685f962f0cF6C9\" fails its EIP-55 checksum (did you mean 0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9?)"},
 		{"devnet_addr on a real chain", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", DevnetAddr: "127.0.0.1:8545",
 			Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, "devnet_addr is only for network devnet"},
+		{"literal database URL", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", Database: "postgres://x402:ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80@db/x402",
+			Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, "store postgres (database) must be an {env.*} or {file.*} placeholder"},
+		{"database and store_path", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", Database: "{env.DB}", StorePath: "/x.db",
+			Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, "exclusive"},
+		{"database on the embedded devnet", App{Network: "devnet", Database: "{env.DB}"}, "run the dev chain apart"},
+		{"negative database_max_conns", App{Network: "devnet", DatabaseMaxConns: -1}, "database_max_conns must not be negative"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/ecdsa"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math/big"
@@ -16,11 +17,13 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -51,7 +54,8 @@ type chainPlan struct {
 	network   string // CAIP-2
 	devnet    bool
 	settler   *ecdsa.PrivateKey
-	storePath string // empty on the devnet: a temporary file
+	storePath string // empty on the devnet (a temporary file) and with database
+	database  string // the PostgreSQL URL of a fleet's store, resolved; never shown
 	// aa is the aa-native configuration without its sponsor limits (a
 	// tunable), or nil when aa-native is off.
 	aa    *facilitator.AANative
@@ -87,11 +91,26 @@ type chainFixed struct {
 	PaymasterKey string `json:"paymaster_key"`
 	// BundlerURL is App.BundlerURL.
 	BundlerURL string `json:"bundler_url"`
+	// DatabaseMaxConns is App.DatabaseMaxConns with its default; zero
+	// without a database.
+	DatabaseMaxConns int `json:"database_max_conns"`
 }
 
 // key is the plan's key in the usage pool: its identity.
 func (p *chainPlan) key() string {
-	return "x402|" + p.storeNetwork() + "|" + p.storePath + "|" + crypto.PubkeyToAddress(p.settler.PublicKey).Hex()
+	return "x402|" + p.storeNetwork() + "|" + p.storeName() + "|" + crypto.PubkeyToAddress(p.settler.PublicKey).Hex()
+}
+
+// storeName names the plan's store in keys and messages: the bbolt file's
+// path, or the PostgreSQL database's host and name (its password masked),
+// with a digest of the whole URL so two URLs that differ only in what is
+// masked stay apart.
+func (p *chainPlan) storeName() string {
+	if p.database == "" {
+		return p.storePath
+	}
+	sum := sha256.Sum256([]byte(p.database))
+	return fmt.Sprintf("%s#%x", postgres.Config{URL: p.database}, sum[:6])
 }
 
 // storeNetwork is the network the store records: "devnet" or the CAIP-2
@@ -131,11 +150,16 @@ func (l SponsorLimitsConfig) limits() facilitator.SponsorLimits {
 	}
 }
 
-// chainRun is the running chain connection and facilitator.
+// chainRun is the running chain connection, store and facilitator. The
+// app owns the store and the connection: the facilitator, the paymaster and
+// the transaction API of this chain share them, and they close after all
+// three.
 type chainRun struct {
 	fac     *facilitator.Service
 	devnet  *devnet.Devnet
 	rpcURL  string
+	chain   *rpc.Client   // the one JSON-RPC connection of the chain's services
+	store   store.Backend // the one store of the chain's services
 	tempDir string
 	keys    *paymaster.Keys // the API keys in the store
 }
@@ -145,6 +169,12 @@ func (r *chainRun) close() error {
 	var errs []error
 	if r.fac != nil {
 		errs = append(errs, r.fac.Close())
+	}
+	if r.chain != nil {
+		r.chain.Close()
+	}
+	if r.store != nil {
+		errs = append(errs, r.store.Close())
 	}
 	if r.devnet != nil {
 		errs = append(errs, r.devnet.Close())
@@ -184,7 +214,7 @@ func (c *sharedChain) clash() error {
 		}
 		switch {
 		case other.plan.network == c.plan.network && crypto.PubkeyToAddress(other.plan.settler.PublicKey) == settler:
-			store := cmp.Or(other.plan.storePath, "(a temporary file)")
+			store := cmp.Or(other.plan.storeName(), "(a temporary file)")
 			err = fmt.Errorf("the settler %s already settles on %s for the running facilitator of store %s: a reload cannot move it to another store; restart Caddy to apply the change", settler, c.plan.network, store)
 		case other.plan.devnet && c.plan.devnet && other.plan.fixed.DevnetAddr == c.plan.fixed.DevnetAddr && !anyPort(c.plan.fixed.DevnetAddr):
 			err = fmt.Errorf("the running devnet already serves %s: a reload cannot start a second one there (with another store or settler); restart Caddy to apply the change", c.plan.fixed.DevnetAddr)
@@ -239,18 +269,35 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	for i, as := range p.fixed.Assets {
 		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version}
 	}
+	var (
+		st      store.Backend
+		journal store.Journal
+	)
+	if p.database != "" {
+		pg, err := postgres.Open(ctx, postgres.Config{URL: p.database, MaxConns: int32(p.fixed.DatabaseMaxConns), Logger: log.Named("store")})
+		if err != nil {
+			return nil, err
+		}
+		st, journal, storePath = pg, pg, p.storeName()
+	} else if st, err = store.Open(store.Config{Path: storePath}); err != nil {
+		return nil, err
+	}
+	run.store = st
+	if err := claimFacilitatorStore(st, storePath, p.storeNetwork(), p.network, log); err != nil {
+		return nil, err
+	}
+	if run.chain, err = rpc.DialContext(ctx, run.rpcURL); err != nil {
+		return nil, fmt.Errorf("dialing the chain: %w", err)
+	}
 	fac, err := facilitator.New(ctx, facilitator.Config{
-		Network: p.network, RPCURL: run.rpcURL, SettlerKey: p.settler, Assets: assets, AANative: aa, Offers: offers,
-		StorePath: storePath, ReceiptTimeout: time.Duration(t.ReceiptTimeout), Logger: log.Named("facilitator"),
+		Network: p.network, Chain: run.chain, Records: st, Journal: journal, SettlerKey: p.settler, Assets: assets, AANative: aa, Offers: offers,
+		ReceiptTimeout: time.Duration(t.ReceiptTimeout), Logger: log.Named("facilitator"),
 	})
 	if err != nil {
 		return nil, err
 	}
 	run.fac = fac
-	if err := claimFacilitatorStore(fac.Store(), storePath, p.storeNetwork(), p.network, log); err != nil {
-		return nil, err
-	}
-	keys, err := fac.Store().Bucket(paymasterKeysBucket)
+	keys, err := st.Bucket(paymasterKeysBucket)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +311,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 // claimFacilitatorStore makes sure the store serves network (see
 // claimStore) and holds no record of the devnet's public paymaster key,
 // which earlier versions stored.
-func claimFacilitatorStore(st *store.Store, path, network, caip2 string, log *zap.Logger) error {
+func claimFacilitatorStore(st store.Backend, path, network, caip2 string, log *zap.Logger) error {
 	meta, err := st.Bucket(metaBucket)
 	if err != nil {
 		return err

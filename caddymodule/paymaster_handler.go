@@ -14,7 +14,6 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
@@ -224,14 +223,14 @@ func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fix
 	if cfg.Projects, err = t.projects(); err != nil {
 		return nil, nil, err
 	}
-	bucket, err := run.fac.Store().Bucket(paymasterKeysBucket)
+	bucket, err := run.store.Bucket(paymasterKeysBucket)
 	if err != nil {
 		return nil, nil, err
 	}
 	cfg.Keys = bucket
 	// The ledger (balance charged, daily spend, reservations, rate windows,
 	// suspensions) lives in the same store, so restarts keep it.
-	if cfg.Ledger, err = run.fac.Store().Bucket(paymasterLedgerBucket); err != nil {
+	if cfg.Ledger, err = run.store.Bucket(paymasterLedgerBucket); err != nil {
 		return nil, nil, err
 	}
 	if run.devnet != nil {
@@ -246,17 +245,12 @@ func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fix
 		}
 		cfg.Logger.Info("devnet paymaster key in memory", zap.String("project", fixed.DevProject), zap.String("key_id", fixed.DevKey[:min(len(fixed.DevKey), 12)]))
 	}
-	client, err := rpc.Dial(run.rpcURL)
-	if err != nil {
-		return nil, nil, fmt.Errorf("dialing the chain: %w", err)
-	}
-	cfg.Chain = client
+	cfg.Chain = run.chain
 	svc, err := paymaster.New(cfg)
 	if err != nil {
-		client.Close()
 		return nil, nil, err
 	}
-	return svc, func() error { client.Close(); return nil }, nil
+	return svc, func() error { return nil }, nil
 }
 
 func (pc ProjectConfig) project() (paymaster.Project, error) {

@@ -246,17 +246,12 @@ func openTxAPI(run *chainRun, cfg txapi.Config, t txapiTunables) (*txapi.Service
 		}
 		return k.ID, nil
 	}
-	eth, err := ethclient.Dial(run.rpcURL)
-	if err != nil {
-		return nil, nil, fmt.Errorf("dialing the chain: %w", err)
-	}
-	cfg.Chain, cfg.Store = eth, run.fac.Store()
+	cfg.Chain, cfg.Store = ethclient.NewClient(run.chain), run.store
 	svc, err := txapi.New(cfg)
 	if err != nil {
-		eth.Close()
 		return nil, nil, err
 	}
-	return svc, func() error { eth.Close(); return nil }, nil
+	return svc, func() error { return nil }, nil
 }
 
 // ServeHTTP serves /api/v1. Requests are logged with their API key

@@ -1,11 +1,12 @@
 package facilitator
 
 import (
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -59,31 +60,28 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 	}
 }
 
-// The owner of the store injects it (Config.Records) and keeps it: the
-// service settles into it, and closing the service leaves it open.
+// The owner of the store and of the chain connection injects them and
+// keeps them: the service settles into the store, and closing the service
+// leaves both open.
 func TestInjectedRecords(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
-	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "owned.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	e.stop()
-	e.cfg.Records, e.cfg.StorePath = st, ""
-	e.start()
-	if e.svc.Store() != nil {
-		t.Fatal("the service claims a store file it did not open")
-	}
 	req := e.pay(e.chain.Accounts[1], e.chain.Accounts[2].Address, 1_000)
 	var res x402.SettleResponse
 	if e.post("settle", req, &res); !res.Success {
 		t.Fatalf("settle: %+v", res)
 	}
 	p, _ := e.svc.decode(req)
-	e.stop()
-	rec, err := st.Get(p.key)
+	e.srv.Close()
+	e.srv = nil
+	e.svc.Close()
+	e.svc = nil
+	rec, err := e.st.Get(p.key)
 	if err != nil || rec == nil || rec.State != store.StateSettled {
 		t.Fatalf("the injected store after the service closed: %+v %v", rec, err)
+	}
+	var n hexutil.Uint64
+	if err := e.rpc.Call(&n, "eth_blockNumber"); err != nil {
+		t.Fatalf("the injected chain connection after the service closed: %v", err)
 	}
 }

@@ -116,7 +116,7 @@ func TestConfigValidate(t *testing.T) {
 	if err := (Config{}).Validate(); err == nil {
 		t.Fatal("empty config accepted")
 	} else {
-		for _, want := range []string{"not a CAIP-2 id", "RPC URL", "settler key", "no assets", "store path"} {
+		for _, want := range []string{"not a CAIP-2 id", "chain connection", "settler key", "no assets", "settlement records"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q lacks %q", err, want)
 			}
@@ -129,7 +129,7 @@ func TestNewRefusesWrongChain(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	cfg := e.cfg
 	cfg.Network = "eip155:8453"
-	cfg.StorePath = t.TempDir() + "/other.db"
+	cfg.Chain, cfg.Records = e.rpc, e.st
 	if _, err := New(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "serves chain 31337") {
 		t.Fatalf("New on the wrong chain: %v", err)
 	}

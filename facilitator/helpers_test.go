@@ -19,9 +19,11 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -35,6 +37,12 @@ type env struct {
 	client  *Client
 	cfg     Config
 	network string
+	// rpcURL and storePath are what start connects the service to: the
+	// chain's RPC (or a proxy in front of it) and its store file. start
+	// opens both and stop closes them, as a restart of Caddy would.
+	rpcURL, storePath string
+	st                *store.Store
+	rpc               *rpc.Client
 	// offers are the paid routes of the facilitator's server: what
 	// anonymous callers may settle and have sponsored.
 	offers *OfferSet
@@ -72,13 +80,12 @@ func newEnvB(t testing.TB, o envOptions) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(eth.Close)
-	e := &env{t: t, chain: d, eth: eth, network: x402.FormatNetwork(d.ChainID.Uint64()), offers: new(OfferSet)}
+	e := &env{t: t, chain: d, eth: eth, network: x402.FormatNetwork(d.ChainID.Uint64()), offers: new(OfferSet),
+		rpcURL: d.URL, storePath: filepath.Join(t.TempDir(), "facilitator.db")}
 	e.cfg = Config{
 		Network:        e.network,
-		RPCURL:         d.URL,
 		SettlerKey:     d.Accounts[o.settler].Key,
 		Assets:         []Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
-		StorePath:      filepath.Join(t.TempDir(), "facilitator.db"),
 		ReceiptTimeout: o.receiptTimeout,
 		Offers:         e.offers,
 	}
@@ -92,10 +99,11 @@ func newEnvB(t testing.TB, o envOptions) *env {
 	return e
 }
 
-// start (re)starts the service and its HTTP server on the env's config.
+// start (re)starts the service and its HTTP server on the env's config,
+// opening the store file and the chain connection as Caddy's app does.
 func (e *env) start() {
 	e.t.Helper()
-	svc, err := New(context.Background(), e.cfg)
+	svc, err := e.open(e.cfg)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -103,6 +111,30 @@ func (e *env) start() {
 	e.srv = httptest.NewServer(&Handler{Facilitator: svc, Network: e.network, Offers: e.offers, AuthorizeSettle: testAuthorize})
 	e.client = &Client{BaseURL: e.srv.URL, APIKey: testSettleKey}
 	e.t.Cleanup(func() { e.stop() })
+}
+
+// open starts a service on cfg with the env's store file and chain,
+// which stop closes.
+func (e *env) open(cfg Config) (*Service, error) {
+	e.t.Helper()
+	st, err := store.Open(store.Config{Path: e.storePath})
+	if err != nil {
+		return nil, err
+	}
+	client, err := rpc.Dial(e.rpcURL)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	cfg.Records, cfg.Chain = st, client
+	svc, err := New(context.Background(), cfg)
+	if err != nil {
+		client.Close()
+		st.Close()
+		return nil, err
+	}
+	e.st, e.rpc = st, client
+	return svc, nil
 }
 
 func (e *env) stop() {
@@ -113,6 +145,14 @@ func (e *env) stop() {
 	if e.svc != nil {
 		e.svc.Close()
 		e.svc = nil
+	}
+	if e.rpc != nil {
+		e.rpc.Close()
+		e.rpc = nil
+	}
+	if e.st != nil {
+		e.st.Close()
+		e.st = nil
 	}
 }
 

@@ -10,8 +10,9 @@ import (
 )
 
 // reconcile settles the fate of records left unfinished by an earlier
-// process: claims that never produced a transaction are released; submitted
-// transactions are finished if mined, and rebroadcast if not.
+// process: claims that never produced a transaction are released (in a
+// fleet they are left to Reclaim, since a live replica may hold them);
+// submitted transactions are finished if mined, and rebroadcast if not.
 func (s *Service) reconcile(ctx context.Context) {
 	recs, err := s.store.Unfinished()
 	if err != nil {
@@ -21,6 +22,11 @@ func (s *Service) reconcile(ctx context.Context) {
 	for _, rec := range recs {
 		switch rec.State {
 		case store.StateClaimed:
+			// In a fleet, another replica's settle may be signing it; the
+			// payer's retry takes it over once it is stale (Reclaim).
+			if s.cfg.Journal != nil {
+				continue
+			}
 			if err := s.store.Release(rec.Key); err != nil {
 				s.log.Error("releasing a stale claim", zap.Error(err))
 			}

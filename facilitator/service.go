@@ -51,20 +51,31 @@ type Config struct {
 	// Network is the CAIP-2 id of the chain, such as "eip155:8453". The RPC
 	// must serve that chain.
 	Network string
-	// RPCURL is the chain's JSON-RPC endpoint.
-	RPCURL string
+	// Chain is the chain's JSON-RPC connection, which must serve Network.
+	// Its owner (the Caddy app) closes it after the service.
+	Chain *rpc.Client
 	// SettlerKey signs settlement transactions and pays their gas. It is
 	// never logged or returned.
 	SettlerKey *ecdsa.PrivateKey
 	// Assets are the allowlisted tokens of the exact scheme.
 	Assets []Asset
-	// Records are the settlement records, injected by the owner of the
-	// store (the Caddy app), which also closes them. Nil opens the bbolt
-	// file at StorePath, which the service then owns.
+	// Records are the settlement records, from the store the Caddy app
+	// opens and closes after the service (a store.Backend).
 	Records store.Settlements
-	// StorePath is the bbolt file of settlement records, when Records is
-	// nil.
-	StorePath string
+	// Journal, if set, is the nonce journal the settler key shares with
+	// the other replicas of a fleet (the PostgreSQL store); nil hands out
+	// nonces in memory, for a settler key that this process alone uses.
+	Journal store.Journal
+	// ClaimTakeover is how old a claim must be before another process of
+	// a fleet takes it over (store.Settlements.Reclaim): a claim whose
+	// settle stopped before it stored its transaction, because its replica
+	// died. It must be longer than any settle takes from its claim to its
+	// stored transaction (an estimate and a signature, bounded by the
+	// settle's own timeout, 2 minutes by default), so that a live
+	// replica's claim is never taken from it. Default 5 minutes. Without a
+	// Journal the store is this process's alone, and a claim that no settle
+	// of this process is running is taken over at once.
+	ClaimTakeover time.Duration
 	// ReceiptTimeout is how long Settle waits for a receipt before answering
 	// receipt_timeout (the record stays pending); default 30 s.
 	ReceiptTimeout time.Duration
@@ -106,8 +117,8 @@ func (c Config) Validate() error {
 	if _, err := x402.ParseNetwork(c.Network); err != nil {
 		errs = append(errs, err)
 	}
-	if c.RPCURL == "" {
-		errs = append(errs, errors.New("RPC URL is missing"))
+	if c.Chain == nil {
+		errs = append(errs, errors.New("chain connection is missing"))
 	}
 	if c.SettlerKey == nil {
 		errs = append(errs, errors.New("settler key is missing"))
@@ -115,10 +126,10 @@ func (c Config) Validate() error {
 	if len(c.Assets) == 0 {
 		errs = append(errs, errors.New("no assets are allowlisted"))
 	}
-	if c.StorePath == "" && c.Records == nil {
-		errs = append(errs, errors.New("store path is missing"))
+	if c.Records == nil {
+		errs = append(errs, errors.New("settlement records are missing"))
 	}
-	if c.ReceiptTimeout < 0 || c.RPCTimeout < 0 {
+	if c.ReceiptTimeout < 0 || c.RPCTimeout < 0 || c.ClaimTakeover < 0 {
 		errs = append(errs, errors.New("timeouts must not be negative"))
 	}
 	return errors.Join(errs...)
@@ -131,7 +142,6 @@ type Service struct {
 	rpc      *rpc.Client
 	eth      *ethclient.Client
 	store    store.Settlements
-	owned    *store.Store // the store file the service opened, or nil
 	sender   *sender.Sender
 	exact    *exact.Scheme
 	aa       *aanative.Scheme
@@ -176,26 +186,20 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	id, _ := x402.ParseNetwork(cfg.Network)
 	chainID := new(big.Int).SetUint64(id)
 
-	client, err := rpc.DialContext(ctx, cfg.RPCURL)
-	if err != nil {
-		return nil, fmt.Errorf("dialing the chain: %w", err)
-	}
+	client := cfg.Chain
 	eth := ethclient.NewClient(client)
 	checkCtx, cancel := context.WithTimeout(ctx, cfg.RPCTimeout)
 	got, err := eth.ChainID(checkCtx)
 	cancel()
 	if err != nil {
-		client.Close()
 		return nil, fmt.Errorf("reading the chain id: %w", err)
 	}
 	if got.Cmp(chainID) != 0 {
-		client.Close()
 		return nil, fmt.Errorf("the RPC serves chain %s, but the network is %s", got, cfg.Network)
 	}
 	ledger := new(payers)
 	ex, err := exact.New(exact.Config{ChainID: chainID, Assets: cfg.Assets, Chain: client, Now: cfg.Now, Committed: ledger.committed})
 	if err != nil {
-		client.Close()
 		return nil, err
 	}
 	// The sender replaces a stuck transaction (higher fees, same nonce) and
@@ -205,23 +209,10 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	snd, err := sender.New(sender.Config{Backend: eth, Batcher: client, Key: cfg.SettlerKey, ChainID: chainID, Logger: log,
 		Replace: func(old, replacement *types.Transaction) error { return s.replaced(old, replacement) }})
 	if err != nil {
-		client.Close()
 		return nil, err
 	}
-	var (
-		st    store.Settlements = cfg.Records
-		owned *store.Store
-	)
-	if st == nil {
-		if owned, err = store.Open(store.Config{Path: cfg.StorePath}); err != nil {
-			snd.Close()
-			client.Close()
-			return nil, err
-		}
-		st = owned
-	}
 	s = &Service{
-		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: st, owned: owned, sender: snd, exact: ex, log: log, payers: ledger,
+		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, exact: ex, log: log, payers: ledger,
 		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
 	}
 	if a := cfg.AANative; a != nil {
@@ -254,8 +245,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 }
 
 // Close stops the service's background work (the bundler, the sender's
-// repair loop) and closes the store and the chain connection. No goroutine
-// of the service outlives it.
+// repair loop). No goroutine of the service outlives it. The store and the
+// chain connection are the caller's, to close afterwards.
 func (s *Service) Close() error {
 	if s.external != nil {
 		s.external.Close()
@@ -263,27 +254,53 @@ func (s *Service) Close() error {
 	if s.bundler != nil {
 		s.bundler.Close()
 	}
-	s.sender.Close()
-	s.rpc.Close()
-	if s.owned != nil {
-		return s.owned.Close()
-	}
-	return nil
+	return s.sender.Close()
 }
 
 // Settler is the address that submits settlements and pays their gas.
 func (s *Service) Settler() common.Address { return s.sender.Address() }
 
-// Health reports the service's status: ok when the chain answers.
+// storeHealth is a store that can tell whether it is reachable: the
+// PostgreSQL store of a fleet. A bbolt file, held open, needs no check.
+type storeHealth interface {
+	Health(ctx context.Context) error
+}
+
+// Health reports the service's status and its dependencies': ok when the
+// chain answers and, for a store in a database, the database does;
+// otherwise degraded (an error), with the dependency that failed marked
+// unreachable. The checks run at once, each within 2 s.
 func (s *Service) Health(ctx context.Context) (*x402.Health, error) {
-	h := &x402.Health{Status: "ok", Network: s.cfg.Network, Service: ServiceName, Version: Version}
+	h := &x402.Health{Status: "ok", Network: s.cfg.Network, Service: ServiceName, Version: Version, Dependencies: map[string]string{"chain": "ok"}}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	if _, err := s.eth.BlockNumber(ctx); err != nil {
-		h.Status = "unavailable"
-		return h, fmt.Errorf("chain unreachable: %w", err)
+	var dbErr error
+	db, hasDB := s.store.(storeHealth)
+	done := make(chan struct{})
+	if hasDB {
+		h.Dependencies["database"] = "ok"
+		go func() {
+			defer close(done)
+			dbErr = db.Health(ctx)
+		}()
+	} else {
+		close(done)
 	}
-	return h, nil
+	_, chainErr := s.eth.BlockNumber(ctx)
+	<-done
+	var errs []error
+	if chainErr != nil {
+		h.Dependencies["chain"] = "unreachable"
+		errs = append(errs, fmt.Errorf("chain unreachable: %w", chainErr))
+	}
+	if dbErr != nil {
+		h.Dependencies["database"] = "unreachable"
+		errs = append(errs, fmt.Errorf("database unreachable: %w", dbErr))
+	}
+	if len(errs) > 0 {
+		h.Status = "degraded"
+	}
+	return h, errors.Join(errs...)
 }
 
 // Supported lists what this facilitator settles, in the spec's form and
@@ -306,12 +323,6 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 	}
 	return sup, nil
 }
-
-// Store is the store file the service opened (Config.StorePath), where
-// other services keep their state beside the settlements in named buckets
-// (the paymaster's keys, the /api/v1 records and faucet times); nil when
-// the records were injected (Config.Records), whose owner has the file.
-func (s *Service) Store() *store.Store { return s.owned }
 
 // SetReceiptTimeout changes how long a settle waits for its receipt, for
 // the settles that start from now on (a config reload's new value).

@@ -1,12 +1,14 @@
 package facilitator
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"slices"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -67,10 +69,21 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 		case store.StateSubmitted:
 			return s.resume(ctx, req, p, rec), nil
 		}
-		// A claim left by a process that stopped before signing: nothing
-		// was broadcast, so settle afresh under the same claim.
+		// A claim with no transaction stored: its settle stopped before
+		// signing, or (in a fleet) another replica's settle is signing it
+		// now. Nothing was broadcast under it, so a stale one is settled
+		// afresh under a claim taken over from it.
+		now := s.cfg.Now().UTC()
+		fresh := *rec
+		fresh.Updated = now
+		if ok, err := s.store.Reclaim(&fresh, s.claimStale(now)); err != nil {
+			s.log.Error("taking over a claim", zap.Error(err))
+			return s.failure(x402.ErrorInternal, "internal error", p), nil
+		} else if !ok {
+			return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
+		}
 		s.payers.reserve(p.key, p.payer, p.asset, p.amount)
-		return s.submit(ctx, req, p, rec), nil
+		return s.submit(ctx, req, p, &fresh), nil
 	}
 
 	// The payer's payments are verified and reserved one at a time, so
@@ -114,6 +127,19 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 	}
 	return s.submit(ctx, req, p, rec), nil
 }
+
+// claimStale is the time before which a claim may be taken over at now:
+// any claim, for a store this process alone uses (a settle of it running
+// here is kept out by enter), or one older than ClaimTakeover in a fleet.
+func (s *Service) claimStale(now time.Time) time.Time {
+	if s.cfg.Journal == nil {
+		return now.Add(time.Nanosecond)
+	}
+	return now.Add(-cmp.Or(s.cfg.ClaimTakeover, DefaultClaimTakeover))
+}
+
+// DefaultClaimTakeover is the default of Config.ClaimTakeover.
+const DefaultClaimTakeover = 5 * time.Minute
 
 // verifyFailed maps a verification error to a settle response.
 func (s *Service) verifyFailed(err error, p *payment) *x402.SettleResponse {

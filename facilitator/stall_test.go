@@ -53,7 +53,7 @@ func TestLostBroadcastStallsNobody(t *testing.T) {
 	e := newEnv(t, envOptions{receiptTimeout: 10 * time.Second})
 	proxy, lost := loseOneBroadcast(t, e.chain.URL)
 	e.stop()
-	e.cfg.RPCURL = proxy
+	e.rpcURL = proxy
 	e.start()
 	merchant := e.chain.Accounts[2].Address
 

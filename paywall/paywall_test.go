@@ -22,11 +22,13 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -55,10 +57,20 @@ func newEnv(t *testing.T) *env {
 	}
 	t.Cleanup(eth.Close)
 	network := x402.FormatNetwork(d.ChainID.Uint64())
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "x402.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	chain, err := rpc.Dial(d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(chain.Close)
 	fac, err := facilitator.New(context.Background(), facilitator.Config{
-		Network: network, RPCURL: d.URL, SettlerKey: d.Accounts[0].Key,
-		Assets:    []facilitator.Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
-		StorePath: filepath.Join(t.TempDir(), "x402.db"), ReceiptTimeout: 20 * time.Second,
+		Network: network, Chain: chain, Records: st, SettlerKey: d.Accounts[0].Key,
+		Assets:         []facilitator.Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
+		ReceiptTimeout: 20 * time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -282,4 +282,8 @@ type Health struct {
 	Service string `json:"service,omitempty"`
 	// Version is the service's version.
 	Version string `json:"version,omitempty"`
+	// Dependencies is the state of what the service needs, by name
+	// ("chain", "database"): "ok" or "unreachable". A service whose
+	// dependency is unreachable answers with status "degraded".
+	Dependencies map[string]string `json:"dependencies,omitempty"`
 }

@@ -28,9 +28,11 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -45,7 +47,7 @@ func main() {
 	payTo := flag.String("pay-to", "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", "address that receives payments")
 	price := flag.String("price", "0.01", "price in whole tokens")
 	decimals := flag.Uint("decimals", 6, "the token's decimals")
-	store := flag.String("store", filepath.Join(os.TempDir(), "x402-merchant.db"), "settlement store file")
+	storePath := flag.String("store", filepath.Join(os.TempDir(), "x402-merchant.db"), "settlement store file")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -61,8 +63,8 @@ func main() {
 		*rpcURL, *network = chain.URL, x402.FormatNetwork(chain.ChainID.Uint64())
 		*asset, *assetName, *assetVersion = chain.Token.Address.Hex(), chain.Token.Name, chain.Token.Version
 		key = chain.Accounts[0].Key
-		*store = filepath.Join(os.TempDir(), fmt.Sprintf("x402-merchant-devnet-%d.db", os.Getpid()))
-		defer os.Remove(*store)
+		*storePath = filepath.Join(os.TempDir(), fmt.Sprintf("x402-merchant-devnet-%d.db", os.Getpid()))
+		defer os.Remove(*storePath)
 		log.Printf("devnet at %s", chain.URL)
 	} else {
 		var err error
@@ -71,8 +73,18 @@ func main() {
 		}
 	}
 
+	records, err := store.Open(store.Config{Path: *storePath})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer records.Close()
+	client, err := rpc.DialContext(ctx, *rpcURL)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
 	fac, err := facilitator.New(ctx, facilitator.Config{
-		Network: *network, RPCURL: *rpcURL, SettlerKey: key, StorePath: *store,
+		Network: *network, Chain: client, Records: records, SettlerKey: key,
 		Assets: []facilitator.Asset{{Address: common.HexToAddress(*asset), Name: *assetName, Version: *assetVersion}},
 	})
 	if err != nil {

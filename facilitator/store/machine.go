@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	bolt "go.etcd.io/bbolt"
@@ -12,7 +13,8 @@ import (
 // The settlement state machine, defined here and nowhere else:
 //
 //	(none) --Claim--> claimed --Submit--> submitted --Finish--> settled | failed
-//	                     |                   |  ^
+//	                  |  ^  |                |  ^
+//	                  +--+  |                |  |   Reclaim: a stale claim taken over
 //	                     |                   +--+ Submit (signed again), Resubmit (fees replaced)
 //	                     +--Release--> (none) <--Release--+
 //
@@ -56,6 +58,14 @@ func CheckFinish(rec *Record) error {
 		return fmt.Errorf("%w: finishing %s needs a final state and a response", ErrTransition, rec.Key)
 	}
 	return nil
+}
+
+// CheckReclaim reports whether stored may be taken over by rec under
+// Reclaim with stale: stored is claimed and older than stale, and rec is a
+// claim of the same payment.
+func CheckReclaim(stored, rec *Record, stale time.Time) bool {
+	return stored.State == StateClaimed && stored.Updated.Before(stale) &&
+		rec.State == StateClaimed && rec.Key == stored.Key && rec.PayloadHash == stored.PayloadHash
 }
 
 // CheckRelease reports whether a stored record in state from may be
@@ -114,6 +124,37 @@ func (s *Store) Finish(rec *Record) error {
 		return err
 	}
 	return s.transition(rec)
+}
+
+// Reclaim takes over a stale claim (see Settlements.Reclaim).
+func (s *Store) Reclaim(rec *Record, stale time.Time) (bool, error) {
+	raw, err := encode(rec)
+	if err != nil {
+		return false, err
+	}
+	done := false
+	err = s.db.Batch(func(tx *bolt.Tx) error {
+		done = false // Batch may run this more than once
+		b := tx.Bucket(settlementsBucket)
+		v := b.Get(rec.Key[:])
+		if v == nil {
+			return nil
+		}
+		stored, err := decode(v)
+		if err != nil {
+			return err
+		}
+		if !CheckReclaim(stored, rec, stale) {
+			return nil
+		}
+		done = true
+		return b.Put(rec.Key[:], raw)
+	})
+	if err != nil {
+		return false, fmt.Errorf("reclaiming %s: %w", rec.Key, err)
+	}
+	s.cached(rec)
+	return done, nil
 }
 
 // Release deletes a claimed or submitted record whose settlement sent

@@ -1,6 +1,10 @@
 package store
 
-import "github.com/ethereum/go-ethereum/common"
+import (
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
 
 // Settlements is the durable record of settlements: the seam every backend
 // implements (the bbolt Store here; PostgreSQL for fleets). Its
@@ -22,6 +26,13 @@ type Settlements interface {
 	Resubmit(key, old, replacement common.Hash, raw []byte) (bool, error)
 	// Finish moves a submitted record to settled or failed.
 	Finish(rec *Record) error
+	// Reclaim takes over the claim of rec.Key if its record is claimed
+	// and was last updated before stale: a claim whose settle stopped
+	// before it stored a transaction (its process died). It stores rec
+	// (claimed, with a new Updated) and reports true; any other record is
+	// left as it is, and Reclaim reports false. Of several processes
+	// reclaiming one key at once, one wins.
+	Reclaim(rec *Record, stale time.Time) (bool, error)
 	// Release deletes a claimed or submitted record.
 	Release(key common.Hash) error
 	// Consume makes owner the consumer of a settled record if it has none,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/jackc/pgx/v5"
@@ -184,6 +185,32 @@ func (s *Store) Release(key common.Hash) error {
 		return fmt.Errorf("releasing %s: %w", key, err)
 	}
 	return nil
+}
+
+// Reclaim takes over a stale claim: under the record's row lock, a
+// claimed record last updated before stale is replaced by rec. Of
+// replicas reclaiming one key at once, the first to lock the row wins; the
+// others find a fresh claim.
+func (s *Store) Reclaim(rec *store.Record, stale time.Time) (bool, error) {
+	ctx, cancel := op()
+	defer cancel()
+	done := false
+	err := inTx(ctx, s.pool, func(tx pgx.Tx) error {
+		done = false
+		stored, err := locked(ctx, tx, rec.Key)
+		if err != nil || stored == nil || !store.CheckReclaim(stored, rec, stale) {
+			return err
+		}
+		if err := write(ctx, tx, rec); err != nil {
+			return err
+		}
+		done = true
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("reclaiming %s: %w", rec.Key, err)
+	}
+	return done, nil
 }
 
 // Resubmit records that a submitted settlement's transaction old was

@@ -197,6 +197,63 @@ func Run(t *testing.T, b Backend) {
 		}
 	})
 
+	t.Run("a stale claim is reclaimed once", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		handles := []store.Backend{s}
+		if b.Second != nil {
+			handles = append(handles, b.Second(t, s))
+		}
+		r := record(30) // claimed at 1_800_000_000
+		mustClaim(t, s, r)
+		fresh := r
+		fresh.Updated = r.Updated.Add(time.Hour)
+		if ok, err := s.Reclaim(&fresh, r.Updated); err != nil || ok {
+			t.Fatalf("reclaimed a claim that is not stale: %v %v", ok, err)
+		}
+		other := fresh
+		other.PayloadHash = common.Hash{0x99}
+		if ok, _ := s.Reclaim(&other, fresh.Updated); ok {
+			t.Fatal("reclaimed a claim for another payment")
+		}
+		var (
+			wg   sync.WaitGroup
+			mu   sync.Mutex
+			wins int
+		)
+		for i := range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				mine := r
+				mine.Updated = r.Updated.Add(time.Duration(i+1) * time.Minute)
+				ok, err := handles[i%len(handles)].Reclaim(&mine, r.Updated.Add(time.Second))
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					mu.Lock()
+					wins++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if wins != 1 {
+			t.Fatalf("%d processes reclaimed one stale claim, want 1", wins)
+		}
+		sub := submitted(r, 30)
+		must(t, s.Submit(&sub))
+		late := r
+		late.Updated = r.Updated.Add(48 * time.Hour)
+		if ok, _ := s.Reclaim(&late, late.Updated); ok {
+			t.Fatal("reclaimed a submitted record")
+		}
+		if ok, err := s.Reclaim(&late, late.Updated); err != nil || ok {
+			t.Fatalf("reclaim of a missing or moved record: %v %v", ok, err)
+		}
+	})
+
 	t.Run("unfinished lists what a restart must reconcile", func(t *testing.T) {
 		t.Parallel()
 		s := b.Open(t)
