@@ -33,10 +33,12 @@ type fleet struct {
 	view journalView
 }
 
-// unsent is a transaction this process signed and has not yet handed over.
+// unsent is a transaction this process signed and has not yet handed
+// over, or released lately.
 type unsent struct {
-	hash common.Hash
-	at   time.Time // when it was signed
+	hash     common.Hash
+	at       time.Time // when it was signed, or released
+	released bool      // given to Release
 }
 
 func (f *fleet) init() {
@@ -73,6 +75,13 @@ func (s *Sender) signInJournal(ctx context.Context, to common.Address, data []by
 	s.mu.Lock()
 	for _, n := range tried {
 		if tx == nil || n != tx.Nonce() {
+			delete(s.fleet.unsent, n)
+		}
+	}
+	for n, u := range s.fleet.unsent {
+		// Bounded: what was signed or released in the last two
+		// RPCTimeouts.
+		if time.Since(u.at) > 2*s.cfg.RPCTimeout {
 			delete(s.fleet.unsent, n)
 		}
 	}
@@ -126,7 +135,7 @@ func (s *Sender) setFloor(mined uint64) {
 // handOver is Send in fleet mode: the deliverer may broadcast tx now.
 func (s *Sender) handOver(tx *types.Transaction) {
 	s.mu.Lock()
-	if u, ok := s.fleet.unsent[tx.Nonce()]; ok && u.hash == tx.Hash() {
+	if u, ok := s.fleet.unsent[tx.Nonce()]; ok && u.hash == tx.Hash() && !u.released {
 		delete(s.fleet.unsent, tx.Nonce())
 	}
 	s.mu.Unlock()
@@ -139,18 +148,20 @@ func (s *Sender) void(nonce uint64) {
 	s.mu.Lock()
 	u, ok := s.fleet.unsent[nonce]
 	s.mu.Unlock()
-	if !ok {
-		return // not signed here, or already handed over
+	if !ok || u.released {
+		return // not signed here, already handed over, or released
 	}
 	// Released on the Sender's behalf, even after Close: the journal is
 	// the caller's and outlives the Sender.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), s.cfg.RPCTimeout)
 	voided, err := s.cfg.Journal.Void(ctx, s.from, nonce, u.hash)
 	cancel()
-	// Held back until now, so this process's deliverer never broadcasts it.
+	// Still held for a while: this process's deliverer may have read the
+	// entry before it was void, and must not broadcast it from that
+	// reading.
 	s.mu.Lock()
 	if cur, ok := s.fleet.unsent[nonce]; ok && cur.hash == u.hash {
-		delete(s.fleet.unsent, nonce)
+		s.fleet.unsent[nonce] = unsent{hash: u.hash, at: time.Now(), released: true}
 	}
 	s.mu.Unlock()
 	switch {
@@ -174,8 +185,9 @@ func (s *Sender) wakeUp() {
 }
 
 // held reports whether the transaction with this nonce and hash was signed
-// by this process and is not yet handed over; one signed longer ago than
-// RPCTimeout is not held any more (its Send or Release is overdue).
+// by this process and is not yet handed over, or was released lately; one
+// signed or released longer ago than RPCTimeout is not held any more (its
+// Send or Release is overdue, or its entry was seen void since).
 func (s *Sender) held(nonce uint64, hash common.Hash, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -79,7 +79,9 @@ func (s *Sender) deliverFleet(ctx context.Context, lease store.Lease, tick <-cha
 			var err error
 			if appended, err = s.cfg.Journal.Appended(ctx, s.from); err != nil {
 				appended = nil
-				d.note("subscribing to the settler's journal", err, s.log)
+				if ctx.Err() == nil {
+					d.note("subscribing to the settler's journal", err, s.log)
+				}
 			}
 		}
 		more := s.round(ctx, d, full)

@@ -89,7 +89,9 @@ type Config struct {
 	// ones. A broadcast that failed or went unanswered, and a Wait that has
 	// run for ReplaceAfter, bring the next check forward. Checks cost one
 	// JSON-RPC batch and happen only while the Sender keeps a transaction.
-	// Default 1 s.
+	// In fleet mode it is also how often a Sender that does not deliver
+	// tries to take the delivery lease (so failover takes about as long),
+	// and the journal keeps mined entries for ten times it. Default 1 s.
 	CheckInterval time.Duration
 	// ReplaceAfter is how long a transaction must have been out before the
 	// Sender replaces it with higher fees, when the base fee has risen above
@@ -109,6 +111,11 @@ type Config struct {
 	// call Send or Release. Nil means the caller's transactions are never
 	// replaced (a process restarted from the old record could not find the
 	// replacement's receipt); the Sender's own nonce fillers still are.
+	//
+	// In fleet mode Replace is called in the process that delivers, which
+	// may not be the one that signed old; the replacement is then stored in
+	// the journal in place of old, and is broadcast only if that succeeds.
+	// Every process's Wait and Rebroadcast find it through the journal.
 	Replace func(old, replacement *types.Transaction) error
 	// RPCTimeout bounds each JSON-RPC round trip of a delivery and of a
 	// check. Default 10 s.
