@@ -175,8 +175,8 @@ func (s *Sender) void(nonce uint64) {
 	s.wakeUp()
 }
 
-// wakeUp has this process's deliverer look at the journal now, or, if it
-// does not deliver, try to take the lease.
+// wakeUp has this process's deliverer, if it delivers, look at the
+// journal now.
 func (s *Sender) wakeUp() {
 	select {
 	case s.fleet.wake <- struct{}{}:
