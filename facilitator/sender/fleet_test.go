@@ -358,7 +358,7 @@ func terminateLease(t *testing.T, url string, from common.Address) {
 // replicas, is given up in the journal: the deliverer fills its nonce, the
 // ones after it are mined, and Wait tells either replica that it never
 // will be. A transaction the deliverer's own replica releases is never
-// broadcast.
+// broadcast. Once mined, the entries are pruned but for the latest.
 func TestFleetFillsReleasedNonce(t *testing.T) {
 	t.Parallel()
 	cfg := fleetSchema(t)
@@ -370,7 +370,8 @@ func TestFleetFillsReleasedNonce(t *testing.T) {
 
 	// Nothing is delivered until the lease is free: the release comes
 	// before any broadcast.
-	lease, ok, err := openJournal(t, cfg).Lead(ctx, from)
+	journal := openJournal(t, cfg)
+	lease, ok, err := journal.Lead(ctx, from)
 	if err != nil || !ok {
 		t.Fatalf("holding the lease: %v, %v", ok, err)
 	}
@@ -438,6 +439,13 @@ func TestFleetFillsReleasedNonce(t *testing.T) {
 	if n, err := eth.NonceAt(ctx, from, nil); err != nil || n != 6 {
 		t.Fatalf("the settler's nonce is %d (%v), want 6", n, err)
 	}
+
+	// Mined entries are pruned, but for the latest: the journal's
+	// high-water mark.
+	waitFor(t, "the journal is pruned", func() bool {
+		es, err := journal.Entries(ctx, from, 0)
+		return err == nil && len(es) == 1 && es[0].Nonce == 5
+	})
 }
 
 // A replica that does not deliver settles through the one that does: its
