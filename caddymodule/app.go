@@ -13,6 +13,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -84,6 +85,18 @@ type App struct {
 	// more (the delivery lease, the journal's notifications, a migration),
 	// so the server's max_connections must exceed replicas × (this + 3).
 	DatabaseMaxConns int `json:"database_max_conns,omitempty"`
+	// DatabaseSchema is the PostgreSQL schema of the store's tables,
+	// created if missing, so that x402 keeps apart from the application's
+	// tables (or two fleets share a database). The default is the
+	// connection's search_path, usually public.
+	DatabaseSchema string `json:"database_schema,omitempty"`
+	// ClaimTakeover is, with store postgres, how long a payment that a
+	// replica claimed and then stopped settling (it died before storing its
+	// transaction) waits before another replica settles it; its payer's
+	// retries get 503 meanwhile. It must exceed the longest settle from
+	// claim to stored transaction (bounded by the settle's timeout, 2m). The
+	// default is 5m.
+	ClaimTakeover caddy.Duration `json:"claim_takeover,omitempty"`
 	// Assets are the allowlisted tokens. On the devnet the default is its
 	// stablecoin; on other networks at least one is required.
 	Assets []AssetConfig `json:"assets,omitempty"`
@@ -267,6 +280,14 @@ func (a *App) Validate() error {
 	if a.DatabaseMaxConns < 0 {
 		errs = append(errs, errors.New("database_max_conns must not be negative"))
 	}
+	if a.ClaimTakeover < 0 || (a.ClaimTakeover > 0 && a.Database == "") {
+		errs = append(errs, errors.New("claim_takeover is a positive duration, for store postgres"))
+	}
+	if a.DatabaseSchema != "" {
+		if err := (postgres.Config{URL: "postgres://", Schema: a.DatabaseSchema}).Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("database_schema: %w", err))
+		}
+	}
 	if a.FacilitatorURL != "" && devnetOn {
 		errs = append(errs, errors.New("with facilitator_url, network must be the facilitator's CAIP-2 id (such as eip155:8453) and assets must be listed"))
 	}
@@ -344,6 +365,8 @@ func (a *App) plan() (*chainPlan, error) {
 			return nil, err
 		}
 		p.fixed.DatabaseMaxConns = cmp.Or(a.DatabaseMaxConns, 10)
+		p.schema = a.DatabaseSchema
+		p.fixed.ClaimTakeover = a.ClaimTakeover
 	} else if p.storePath == "" && !p.devnet {
 		p.storePath = filepath.Join(caddy.AppDataDir(), "x402", strings.ReplaceAll(p.network, ":", "-")+".db")
 	}

@@ -38,6 +38,8 @@ func init() {
 //		store_path      <path>
 //		store           bolt <path> | postgres {env.NAME} | {file.PATH}
 //		database_max_conns <n>      (with store postgres; default 10)
+//		database_schema <name>      (with store postgres; default search_path)
+//		claim_takeover  <duration>  (with store postgres; default 5m)
 //		asset           <address> <eip712-name> <eip712-version> [<decimals>]
 //		receipt_timeout <duration>
 //		facilitator_url <url>
@@ -82,6 +84,8 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"sponsor_url": stringOption(&a.SponsorURL), "bundler_url": stringOption(&a.BundlerURL),
 		"receipt_timeout":    durationOption(&a.ReceiptTimeout),
 		"database_max_conns": countOption(&a.DatabaseMaxConns),
+		"database_schema":    stringOption(&a.DatabaseSchema),
+		"claim_takeover":     durationOption(&a.ClaimTakeover),
 		"store":              a.parseStore,
 		"asset":              a.parseAsset,
 		"sponsor_limits":     a.parseSponsorLimits,

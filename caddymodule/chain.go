@@ -56,6 +56,7 @@ type chainPlan struct {
 	settler   *ecdsa.PrivateKey
 	storePath string // empty on the devnet (a temporary file) and with database
 	database  string // the PostgreSQL URL of a fleet's store, resolved; never shown
+	schema    string // its schema, or empty for the connection's search_path
 	// aa is the aa-native configuration without its sponsor limits (a
 	// tunable), or nil when aa-native is off.
 	aa    *facilitator.AANative
@@ -94,6 +95,8 @@ type chainFixed struct {
 	// DatabaseMaxConns is App.DatabaseMaxConns with its default; zero
 	// without a database.
 	DatabaseMaxConns int `json:"database_max_conns"`
+	// ClaimTakeover is App.ClaimTakeover; zero for the default.
+	ClaimTakeover caddy.Duration `json:"claim_takeover"`
 }
 
 // key is the plan's key in the usage pool: its identity.
@@ -110,7 +113,7 @@ func (p *chainPlan) storeName() string {
 		return p.storePath
 	}
 	sum := sha256.Sum256([]byte(p.database))
-	return fmt.Sprintf("%s#%x", postgres.Config{URL: p.database}, sum[:6])
+	return fmt.Sprintf("%s#%x schema %q", postgres.Config{URL: p.database}, sum[:6], p.schema)
 }
 
 // storeNetwork is the network the store records: "devnet" or the CAIP-2
@@ -274,7 +277,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 		journal store.Journal
 	)
 	if p.database != "" {
-		pg, err := postgres.Open(ctx, postgres.Config{URL: p.database, MaxConns: int32(p.fixed.DatabaseMaxConns), Logger: log.Named("store")})
+		pg, err := postgres.Open(ctx, postgres.Config{URL: p.database, MaxConns: int32(p.fixed.DatabaseMaxConns), Schema: p.schema, Logger: log.Named("store")})
 		if err != nil {
 			return nil, err
 		}
@@ -291,7 +294,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	}
 	fac, err := facilitator.New(ctx, facilitator.Config{
 		Network: p.network, Chain: run.chain, Records: st, Journal: journal, SettlerKey: p.settler, Assets: assets, AANative: aa, Offers: offers,
-		ReceiptTimeout: time.Duration(t.ReceiptTimeout), Logger: log.Named("facilitator"),
+		ReceiptTimeout: time.Duration(t.ReceiptTimeout), ClaimTakeover: time.Duration(p.fixed.ClaimTakeover), Logger: log.Named("facilitator"),
 	})
 	if err != nil {
 		return nil, err

@@ -206,7 +206,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	// tells the service first, which records it in every settlement the
 	// transaction carries; s is set before anything is sent.
 	var s *Service
-	snd, err := sender.New(sender.Config{Backend: eth, Batcher: client, Key: cfg.SettlerKey, ChainID: chainID, Logger: log,
+	snd, err := sender.New(sender.Config{Backend: eth, Batcher: client, Key: cfg.SettlerKey, ChainID: chainID, Logger: log, Journal: cfg.Journal,
 		Replace: func(old, replacement *types.Transaction) error { return s.replaced(old, replacement) }})
 	if err != nil {
 		return nil, err

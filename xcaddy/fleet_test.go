@@ -1,0 +1,671 @@
+package main
+
+// The fleet tests run the built binary as separate OS processes: three
+// replicas of one merchant, sharing one devnet and one PostgreSQL schema,
+// as a Kubernetes Deployment of three sidecars would. They need PostgreSQL
+// (X402_TEST_DATABASE_URL) and skip without it.
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"text/template"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// binary is the caddy binary built from this package by TestMain, or empty
+// when the fleet tests skip.
+var binary string
+
+func TestMain(m *testing.M) {
+	code := func() int {
+		if os.Getenv("X402_TEST_DATABASE_URL") == "" {
+			return m.Run()
+		}
+		dir, err := os.MkdirTemp("", "caddy-x402-fleet-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		binary = filepath.Join(dir, "caddy")
+		build := exec.Command("go", "build", "-o", binary, ".")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building caddy:", err)
+			return 1
+		}
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+// fleet is a devnet, a PostgreSQL schema and the replicas that share them.
+type fleet struct {
+	t        *testing.T
+	chain    *devnet.Devnet
+	eth      *ethclient.Client
+	dbURL    string // what the replicas connect to (the proxy, if any)
+	schema   string
+	merchant common.Address
+	replicas []*replica
+}
+
+// replica is one caddy process.
+type replica struct {
+	name string
+	url  string // http://127.0.0.1:port
+	cmd  *exec.Cmd
+	log  *lockedBuffer
+	done chan struct{}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// newFleet starts a devnet sealing a block a second and makes a fresh
+// schema; startReplicas starts the processes.
+func newFleet(t *testing.T) *fleet {
+	t.Helper()
+	base := os.Getenv("X402_TEST_DATABASE_URL")
+	if base == "" {
+		t.Skip("X402_TEST_DATABASE_URL is not set: skipping the fleet tests (.ci/run sets it to postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	eth, err := ethclient.Dial(d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eth.Close)
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "fleet_" + hex.EncodeToString(b[:])
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			t.Logf("dropping schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
+			t.Logf("dropping schema %s: %v", schema, err)
+		}
+	})
+	key, _ := crypto.GenerateKey()
+	return &fleet{t: t, chain: d, eth: eth, dbURL: base, schema: schema, merchant: crypto.PubkeyToAddress(key.PublicKey)}
+}
+
+var caddyfile = template.Must(template.New("Caddyfile").Parse(`{
+	admin 127.0.0.1:{{.Admin}}
+	auto_https off
+	x402 {
+		network {{.Network}}
+		rpc {env.X402_RPC_URL}
+		settler_key {env.X402_SETTLER_KEY}
+		store postgres {env.X402_DATABASE_URL}
+		database_schema {{.Schema}}
+		claim_takeover 15s
+		asset {{.Token}} "{{.TokenName}}" {{.TokenVersion}} 6
+		receipt_timeout 20s
+	}
+}
+
+http://127.0.0.1:{{.Port}} {
+	handle /paid {
+		x402 {
+			pay_to {{.Merchant}}
+			amount 1000
+		}
+		respond "paid content {{.Name}}" 200
+	}
+	handle /x402/* {
+		x402_facilitator
+	}
+}
+`))
+
+// freePort returns a port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// start starts one more replica and waits until its /health answers 200.
+func (f *fleet) start(name string) *replica {
+	f.t.Helper()
+	dir := f.t.TempDir()
+	port, admin := freePort(f.t), freePort(f.t)
+	var cfg bytes.Buffer
+	err := caddyfile.Execute(&cfg, map[string]any{
+		"Admin": admin, "Port": port, "Network": x402.FormatNetwork(f.chain.ChainID.Uint64()), "Schema": f.schema,
+		"Token": f.chain.Token.Address.Hex(), "TokenName": f.chain.Token.Name, "TokenVersion": f.chain.Token.Version,
+		"Merchant": f.merchant.Hex(), "Name": name,
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	path := filepath.Join(dir, "Caddyfile")
+	if err := os.WriteFile(path, cfg.Bytes(), 0o600); err != nil {
+		f.t.Fatal(err)
+	}
+	r := &replica{name: name, url: fmt.Sprintf("http://127.0.0.1:%d", port), log: new(lockedBuffer), done: make(chan struct{})}
+	r.cmd = exec.Command(binary, "run", "--config", path, "--adapter", "caddyfile")
+	r.cmd.Env = append(os.Environ(),
+		"X402_RPC_URL="+f.chain.URL,
+		"X402_SETTLER_KEY="+hex.EncodeToString(crypto.FromECDSA(f.chain.Accounts[0].Key)),
+		"X402_DATABASE_URL="+f.dbURL,
+		"XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir, "HOME="+dir,
+	)
+	r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
+	if err := r.cmd.Start(); err != nil {
+		f.t.Fatal(err)
+	}
+	go func() {
+		r.cmd.Wait()
+		close(r.done)
+	}()
+	f.t.Cleanup(func() {
+		r.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-r.done:
+		case <-time.After(15 * time.Second):
+			r.cmd.Process.Kill()
+			<-r.done
+		}
+		if f.t.Failed() {
+			f.t.Logf("log of replica %s:\n%s", r.name, tail(r.log.String(), 60))
+		}
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := http.Get(r.url + "/x402/health")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		select {
+		case <-r.done:
+			f.t.Fatalf("replica %s exited: %s", name, tail(r.log.String(), 40))
+		default:
+		}
+		if time.Now().After(deadline) {
+			f.t.Fatalf("replica %s did not become healthy: %s", name, tail(r.log.String(), 40))
+		}
+		time.Sleep(100 * time.Millisecond) // polling for the replica to start
+	}
+	f.replicas = append(f.replicas, r)
+	return r
+}
+
+// tail is the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// kill sends SIGKILL to r and waits for it to die.
+func (r *replica) kill() {
+	r.cmd.Process.Kill()
+	<-r.done
+}
+
+// delivering reports whether r's log says it took the delivery lease
+// (and has not lost it since).
+func (r *replica) delivering() bool {
+	log := r.log.String()
+	took := strings.LastIndex(log, "delivering the settler's transactions for the fleet")
+	return took >= 0 && strings.LastIndex(log, "lost the settler's delivery lease") < took
+}
+
+// payment signs a payment of the merchant's offer with payer's key: the
+// value of a PAYMENT-SIGNATURE header.
+func (f *fleet) payment(payer *ecdsa.PrivateKey) string {
+	f.t.Helper()
+	resp, err := http.Get(f.replicas[0].url + "/paid")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusPaymentRequired {
+		f.t.Fatalf("unpaid request: %d", resp.StatusCode)
+	}
+	var challenge x402.PaymentRequired
+	if err := x402.DecodeHeader(resp.Header.Get(x402.HeaderPaymentRequired), &challenge); err != nil {
+		f.t.Fatal(err)
+	}
+	payer402 := &client.Transport{Key: payer, MaxAmount: big.NewInt(1000)}
+	payload, err := payer402.Pay(&challenge, &challenge.Accepts[0])
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	header, err := x402.EncodeHeader(payload)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return header
+}
+
+// outcome is what one paid request got.
+type outcome struct {
+	status     int
+	retryAfter string
+	body       string
+	err        error
+}
+
+// present sends the payment to r once.
+func present(r *replica, payment string) outcome {
+	req, _ := http.NewRequest(http.MethodGet, r.url+"/paid", nil)
+	req.Header.Set(x402.HeaderPaymentSignature, payment)
+	c := &http.Client{Timeout: 60 * time.Second}
+	resp, err := c.Do(req)
+	if err != nil {
+		return outcome{err: err}
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return outcome{status: resp.StatusCode, retryAfter: resp.Header.Get("Retry-After"), body: string(body)}
+}
+
+// transfers counts the token's transfers to the merchant on chain.
+func (f *fleet) transfers() int {
+	f.t.Helper()
+	logs, err := f.eth.FilterLogs(context.Background(), ethereum.FilterQuery{
+		FromBlock: big.NewInt(0), Addresses: []common.Address{f.chain.Token.Address},
+		Topics: [][]common.Hash{{crypto.Keccak256Hash([]byte("Transfer(address,address,uint256)"))}, nil, {common.BytesToHash(f.merchant[:])}},
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return len(logs)
+}
+
+// fundPayers makes n payers, each with ETH for nothing and tokens for
+// `payments` payments of 1000.
+func (f *fleet) fundPayers(n, payments int) []*ecdsa.PrivateKey {
+	f.t.Helper()
+	ctx := context.Background()
+	funder := f.chain.Accounts[3]
+	nonce, err := f.eth.PendingNonceAt(ctx, funder.Address)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	signer := types.LatestSignerForChainID(f.chain.ChainID)
+	keys := make([]*ecdsa.PrivateKey, n)
+	var last common.Hash
+	for i := range keys {
+		keys[i], _ = crypto.GenerateKey()
+		to := crypto.PubkeyToAddress(keys[i].PublicKey)
+		data := transferCall(to, big.NewInt(int64(1000*payments)))
+		tx := types.MustSignNewTx(funder.Key, signer, &types.DynamicFeeTx{
+			ChainID: f.chain.ChainID, Nonce: nonce, To: &f.chain.Token.Address, Gas: 100_000,
+			GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(100e9), Data: data,
+		})
+		nonce++
+		if err := f.eth.SendTransaction(ctx, tx); err != nil {
+			f.t.Fatal(err)
+		}
+		last = tx.Hash()
+	}
+	if _, err := f.chain.Wait(ctx, last); err != nil {
+		f.t.Fatal(err)
+	}
+	return keys
+}
+
+// transferCall is the calldata of ERC-20 transfer(to, amount).
+func transferCall(to common.Address, amount *big.Int) []byte {
+	data := crypto.Keccak256([]byte("transfer(address,uint256)"))[:4]
+	data = append(data, common.LeftPadBytes(to[:], 32)...)
+	return append(data, common.LeftPadBytes(amount.Bytes(), 32)...)
+}
+
+// The same payment presented to all three replicas at once buys one
+// response: one 200, one transfer on chain; the others are refused (402
+// replay) or told to retry (503), never served.
+func TestFleetSamePaymentToAllReplicas(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	for _, name := range []string{"a", "b", "c"} {
+		f.start(name)
+	}
+	payers := f.fundPayers(5, 1)
+	for round, payer := range payers {
+		payment := f.payment(payer)
+		var (
+			wg   sync.WaitGroup
+			outs = make([]outcome, len(f.replicas))
+		)
+		for i, r := range f.replicas {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[i] = present(r, payment)
+			}()
+		}
+		wg.Wait()
+		served := 0
+		for i, o := range outs {
+			switch {
+			case o.err != nil:
+				t.Fatalf("round %d, replica %d: %v", round, i, o.err)
+			case o.status == http.StatusOK:
+				served++
+			case o.status == http.StatusPaymentRequired, o.status == http.StatusServiceUnavailable:
+				if strings.Contains(o.body, "paid content") {
+					t.Fatalf("round %d: a refusal carried the paid content: %q", round, o.body)
+				}
+			default:
+				t.Fatalf("round %d, replica %d: status %d %q", round, i, o.status, o.body)
+			}
+		}
+		// A 503 only asks the payer to retry: retrying must not serve it twice.
+		for _, r := range f.replicas {
+			if o := present(r, payment); o.status == http.StatusOK {
+				served++
+			}
+		}
+		if served != 1 {
+			t.Fatalf("round %d: one payment was served %d times (%+v)", round, served, outs)
+		}
+	}
+	if n := f.transfers(); n != len(payers) {
+		t.Fatalf("%d transfers on chain for %d payments", n, len(payers))
+	}
+}
+
+// payUntilServed presents one payment to the replicas in turn until one
+// serves it, as a payer behind a load balancer retries: after a refused
+// connection, a reset (its replica died) or a 503. It returns the number of
+// 200s it saw (one, unless a payment was served twice) or an error.
+func payUntilServed(replicas []*replica, payment string, deadline time.Time, first int) (served int, err error) {
+	var last outcome
+	for i := first; time.Now().Before(deadline); i++ {
+		r := replicas[i%len(replicas)]
+		select {
+		case <-r.done:
+			continue // the load balancer no longer routes to it
+		default:
+		}
+		last = present(r, payment)
+		switch {
+		case last.err == nil && last.status == http.StatusOK:
+			return 1, nil
+		case last.err == nil && last.status == http.StatusPaymentRequired:
+			return 0, fmt.Errorf("402 from %s: %s", r.name, last.body)
+		case last.err == nil && last.status != http.StatusServiceUnavailable:
+			return 0, fmt.Errorf("status %d from %s: %s", last.status, r.name, last.body)
+		}
+		time.Sleep(200 * time.Millisecond) // the payer's back-off before a retry
+	}
+	return 0, fmt.Errorf("not served before the deadline; last answer %+v", last)
+}
+
+// kill -9 of the replica that delivers the settler's transactions, in the
+// middle of a burst of 100 payments spread over three replicas: another
+// replica takes the lease over, and every payment is served exactly once,
+// with exactly one transfer on chain each.
+func TestFleetKillDeliveringReplica(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	for _, name := range []string{"a", "b", "c"} {
+		f.start(name)
+	}
+	const payments = 100
+	payers := f.fundPayers(payments, 1)
+	signed := make([]string, payments)
+	for i, p := range payers {
+		signed[i] = f.payment(p)
+	}
+	var (
+		wg        sync.WaitGroup
+		servedN   atomic.Int64
+		finished  atomic.Int64
+		killed    = make(chan *replica, 1)
+		errs      = make(chan error, payments)
+		killedAt  atomic.Int64 // unix nanoseconds
+		recovered atomic.Int64 // the first payment served after the kill
+	)
+	began := time.Now()
+	deadline := began.Add(3 * time.Minute)
+	sem := make(chan struct{}, 20)
+	for i, payment := range signed {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			n, err := payUntilServed(f.replicas, payment, deadline, i)
+			servedN.Add(int64(n))
+			if at := killedAt.Load(); n == 1 && at != 0 {
+				recovered.CompareAndSwap(0, time.Now().UnixNano())
+			}
+			if err != nil {
+				errs <- fmt.Errorf("payment %d: %w", i, err)
+			}
+			if finished.Add(1) == payments/3 {
+				for _, r := range f.replicas {
+					if r.delivering() {
+						r.kill()
+						killedAt.Store(time.Now().UnixNano())
+						killed <- r
+						return
+					}
+				}
+				errs <- errors.New("no replica says it delivers")
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	select {
+	case r := <-killed:
+		t.Logf("killed the delivering replica %s after %d payments; all %d done in %v; the first payment after the kill was served %v after it",
+			r.name, payments/3, payments, time.Since(began).Round(time.Millisecond), time.Duration(recovered.Load()-killedAt.Load()).Round(time.Millisecond))
+	default:
+		t.Fatal("the delivering replica was not killed")
+	}
+	if n := servedN.Load(); n != payments {
+		t.Errorf("%d payments served, want %d", n, payments)
+	}
+	if n := f.transfers(); n != payments {
+		t.Errorf("%d transfers on chain for %d payments", n, payments)
+	}
+	took := 0
+	for _, r := range f.replicas {
+		select {
+		case <-r.done:
+			continue // the killed one
+		default:
+		}
+		if r.delivering() {
+			took++
+		}
+	}
+	if took != 1 {
+		t.Errorf("%d live replicas say they deliver after the kill, want 1", took)
+	}
+}
+
+// pgProxy is a TCP proxy in front of PostgreSQL that a test can block,
+// as a database that stops answering: while blocked it resets every
+// connection, open or new.
+type pgProxy struct {
+	ln      net.Listener
+	target  string
+	blocked atomic.Bool
+	mu      sync.Mutex
+	conns   map[net.Conn]struct{}
+}
+
+func newPGProxy(t *testing.T, target string) *pgProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pgProxy{ln: ln, target: target, conns: map[net.Conn]struct{}{}}
+	t.Cleanup(func() { ln.Close(); p.block() })
+	go p.serve()
+	return p
+}
+
+func (p *pgProxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		if p.blocked.Load() {
+			c.Close()
+			continue
+		}
+		up, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		p.conns[c], p.conns[up] = struct{}{}, struct{}{}
+		p.mu.Unlock()
+		go func() { io.Copy(up, c); up.Close(); c.Close() }()
+		go func() { io.Copy(c, up); up.Close(); c.Close() }()
+	}
+}
+
+// block resets every connection and refuses new ones until unblock.
+func (p *pgProxy) block() {
+	p.blocked.Store(true)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for c := range p.conns {
+		c.Close()
+	}
+	clear(p.conns)
+}
+
+func (p *pgProxy) unblock() { p.blocked.Store(false) }
+
+// PostgreSQL unreachable for a few seconds: paid requests get 503 with
+// Retry-After, never 402 and never the paid content, and /health says the
+// database is unreachable. Once it is back, the same payments settle,
+// exactly once each.
+func TestFleetDatabaseOutage(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	u, err := pgx.ParseConfig(f.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := newPGProxy(t, net.JoinHostPort(u.Host, fmt.Sprint(u.Port)))
+	f.dbURL = strings.Replace(f.dbURL, net.JoinHostPort(u.Host, fmt.Sprint(u.Port)), proxy.ln.Addr().String(), 1)
+	for _, name := range []string{"a", "b"} {
+		f.start(name)
+	}
+	payers := f.fundPayers(6, 1)
+	signed := make([]string, len(payers))
+	for i, p := range payers {
+		signed[i] = f.payment(p)
+	}
+	if n, err := payUntilServed(f.replicas, signed[0], time.Now().Add(time.Minute), 0); n != 1 || err != nil {
+		t.Fatalf("before the outage: %d %v", n, err)
+	}
+
+	proxy.block()
+	for i, payment := range signed[1:] {
+		o := present(f.replicas[i%2], payment)
+		if o.err != nil || o.status != http.StatusServiceUnavailable || o.retryAfter == "" || strings.Contains(o.body, "paid content") {
+			t.Fatalf("a paid request while the database is down: %+v", o)
+		}
+	}
+	resp, err := http.Get(f.replicas[0].url + "/x402/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var health x402.Health
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err := json.Unmarshal(body, &health); err != nil || resp.StatusCode != http.StatusServiceUnavailable || health.Status != "degraded" || health.Dependencies["database"] != "unreachable" {
+		t.Fatalf("/health while the database is down: %d %s", resp.StatusCode, body)
+	}
+	time.Sleep(3 * time.Second) // the outage lasts a few seconds
+	proxy.unblock()
+
+	for i, payment := range signed[1:] {
+		if n, err := payUntilServed(f.replicas, payment, time.Now().Add(time.Minute), i); n != 1 || err != nil {
+			t.Fatalf("payment %d after the outage: %d %v", i+1, n, err)
+		}
+	}
+	for _, r := range f.replicas {
+		if o := present(r, signed[1]); o.status == http.StatusOK {
+			t.Fatal("a payment was served twice")
+		}
+	}
+	if n := f.transfers(); n != len(signed) {
+		t.Fatalf("%d transfers on chain for %d payments", n, len(signed))
+	}
+}
+
