@@ -668,4 +668,3 @@ func TestFleetDatabaseOutage(t *testing.T) {
 		t.Fatalf("%d transfers on chain for %d payments", n, len(signed))
 	}
 }
-
