@@ -1,11 +1,14 @@
 package facilitator
 
 import (
+	"context"
 	"errors"
 	"math/big"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
@@ -51,6 +54,13 @@ func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string
 		// and its consumer, stand.
 		if stored, gerr := s.store.Get(rec.Key); gerr == nil && stored != nil && stored.State.Final() {
 			if stored.State == store.StateSettled && stored.Consumer != owner {
+				// Finished without a consumer (by a restart's
+				// reconciliation): the first settle to ask is handed it.
+				if stored.Consumer == "" && owner != "" {
+					if got, ok, cerr := s.store.Consume(rec.Key, owner); cerr == nil && ok {
+						return got.Response
+					}
+				}
 				return s.outcomeReplay(stored)
 			}
 			return stored.Response
@@ -61,6 +71,71 @@ func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string
 		s.log.Error("storing a settlement outcome", zap.Stringer("tx", rec.TxHash), zap.Error(err))
 	}
 	return resp
+}
+
+// authorizationUsed is the topic of EIP-3009's
+// AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce).
+var authorizationUsed = crypto.Keccak256Hash([]byte("AuthorizationUsed(address,bytes32)"))
+
+// usedLookback is how many blocks back minedElsewhere looks for a
+// payment's authorization: far more than a settlement stays unfinished,
+// and within what public RPCs allow one eth_getLogs call to cover.
+const usedLookback = 5_000
+
+// minedElsewhere finds the receipt of a transaction that used an exact
+// payment's authorization and logged its transfer, when it is not the one
+// the record holds: the transaction of a settle whose claim was taken over
+// (its replica was presumed dead, but had signed), or a version of the
+// record's transaction that another replica of a fleet replaced. The
+// payer paid by it, so it, not the record's transaction, is the
+// settlement. Nil when no such transaction is found (or the payment is not
+// exact).
+func (s *Service) minedElsewhere(ctx context.Context, p *payment, rec *store.Record) *types.Receipt {
+	if p == nil || p.auth == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	head, err := s.eth.BlockNumber(ctx)
+	if err != nil {
+		return nil
+	}
+	from := uint64(0)
+	if head > usedLookback {
+		from = head - usedLookback
+	}
+	logs, err := s.eth.FilterLogs(ctx, ethereum.FilterQuery{
+		FromBlock: new(big.Int).SetUint64(from), Addresses: []common.Address{p.asset},
+		Topics: [][]common.Hash{{authorizationUsed}, {common.BytesToHash(p.payer[:])}, {common.Hash(p.auth.Nonce)}},
+	})
+	if err != nil {
+		s.log.Warn("looking for the transaction that used a payment's authorization", zap.Error(err))
+		return nil
+	}
+	for _, l := range logs {
+		if l.Removed || l.TxHash == rec.TxHash {
+			continue
+		}
+		receipt, err := s.eth.TransactionReceipt(ctx, l.TxHash)
+		if err == nil && receipt.Status == types.ReceiptStatusSuccessful && hasTransfer(receipt, rec) {
+			s.log.Info("a payment was settled by another transaction than its record's", zap.Stringer("record_tx", rec.TxHash), zap.Stringer("tx", receipt.TxHash))
+			return receipt
+		}
+	}
+	return nil
+}
+
+// conclude finishes a settlement whose transaction was mined, as finish
+// does; but if it reverted because the payment's authorization was used by
+// another transaction that paid the merchant (see minedElsewhere), that
+// transaction is the settlement.
+func (s *Service) conclude(ctx context.Context, p *payment, rec *store.Record, receipt *types.Receipt) *x402.SettleResponse {
+	if receipt.Status != types.ReceiptStatusSuccessful {
+		if other := s.minedElsewhere(ctx, p, rec); other != nil {
+			receipt = other
+		}
+	}
+	return s.finish(rec, receipt, p.owner)
 }
 
 // outcomeReplay is the answer to a settle that finished a payment another

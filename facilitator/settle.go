@@ -293,7 +293,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 		return s.resumeExternal(ctx, p, rec)
 	}
 	if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
-		return s.finish(rec, receipt, p.owner)
+		return s.conclude(ctx, p, rec, receipt)
 	}
 	var tx types.Transaction
 	if err := tx.UnmarshalBinary(rec.RawTx); err != nil {
@@ -314,7 +314,10 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 		s.payers.reserve(p.key, p.payer, p.asset, p.amount)
 		if verr != nil {
 			if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
-				return s.finish(rec, receipt, p.owner) // mined after all
+				return s.conclude(ctx, p, rec, receipt) // mined after all
+			}
+			if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
+				return s.finish(rec, receipt, p.owner)
 			}
 			resp := s.verifyFailed(verr, p)
 			if resp.ErrorCode == x402.ErrorVerifyFailed {
@@ -336,11 +339,27 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) *x40
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	receipt, err := s.sender.Wait(wctx, rec.TxHash)
+	if errors.Is(err, sender.ErrRejected) {
+		// In a fleet: the delivering replica gave the transaction up (the
+		// node refused it, or its signer released it) and filled its
+		// nonce, so it is never mined. Unless another transaction used the
+		// payment, the claim is released and the payer's retry settles
+		// afresh.
+		if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
+			return s.conclude(ctx, p, rec, receipt) // mined before its filler
+		}
+		if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
+			return s.finish(rec, receipt, p.owner)
+		}
+		s.log.Warn("a settlement transaction was given up", zap.Stringer("tx", rec.TxHash), zap.Error(err))
+		s.release(p)
+		return s.failure(x402.ErrorBundlerUnreachable, "the settlement transaction was refused; retry with the same payment", p)
+	}
 	if err != nil {
 		s.log.Info("receipt not seen in time", zap.Stringer("tx", rec.TxHash), zap.Duration("timeout", timeout))
 		r := s.failure(x402.ErrorReceiptTimeout, "the settlement transaction is not mined yet; retry after Retry-After", p)
 		r.TransactionHash = rec.TxHash.Hex()
 		return r
 	}
-	return s.finish(rec, receipt, p.owner)
+	return s.conclude(ctx, p, rec, receipt)
 }

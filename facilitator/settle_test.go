@@ -329,3 +329,40 @@ func waitReceipt(e *env, tx string) (*types.Receipt, error) {
 		}
 	}
 }
+
+// A payment settled by another transaction than its record's (another
+// replica's, after its claim was taken over) is found by its
+// authorization's AuthorizationUsed log, and only a transaction that paid
+// the record's merchant counts.
+func TestMinedElsewhere(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	merchant := e.chain.Accounts[2].Address
+	req := e.pay(e.chain.Accounts[1], merchant, 1_000)
+	var res x402.SettleResponse
+	if e.post("settle", req, &res); !res.Success {
+		t.Fatalf("settle: %+v", res)
+	}
+	p, err := e.svc.decode(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := e.st.Get(p.key)
+	if err != nil || rec == nil {
+		t.Fatalf("record: %+v %v", rec, err)
+	}
+	other := *rec
+	other.TxHash = common.Hash{0x01} // the record holds a transaction that was not mined
+	got := e.svc.minedElsewhere(context.Background(), p, &other)
+	if got == nil || got.TxHash.Hex() != res.TransactionHash {
+		t.Fatalf("minedElsewhere = %v, want the receipt of %s", got, res.TransactionHash)
+	}
+	if again := e.svc.minedElsewhere(context.Background(), p, rec); again != nil {
+		t.Fatalf("the record's own transaction counted as another: %s", again.TxHash)
+	}
+	wrong := other
+	wrong.PayTo = e.chain.Accounts[3].Address
+	if got := e.svc.minedElsewhere(context.Background(), p, &wrong); got != nil {
+		t.Fatal("a transaction that paid another merchant counted")
+	}
+}

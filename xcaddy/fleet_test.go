@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -666,5 +667,57 @@ func TestFleetDatabaseOutage(t *testing.T) {
 	}
 	if n := f.transfers(); n != len(signed) {
 		t.Fatalf("%d transfers on chain for %d payments", n, len(signed))
+	}
+}
+
+// TestFleetThroughput measures settle throughput and latency with one
+// replica and with three, on a devnet sealing a block a second: N payments
+// from N payers, C at a time, spread round-robin over the replicas. It is
+// a measurement, not a check of timing: it runs only with
+// X402_FLEET_BENCH=1 (bench/fleet.sh), and asserts only that every payment
+// was served once with one transfer.
+func TestFleetThroughput(t *testing.T) {
+	if os.Getenv("X402_FLEET_BENCH") == "" {
+		t.Skip("a measurement: run bench/fleet.sh (X402_FLEET_BENCH=1)")
+	}
+	const payments, concurrency = 300, 60
+	for _, n := range []int{1, 3} {
+		t.Run(fmt.Sprintf("replicas=%d", n), func(t *testing.T) {
+			f := newFleet(t)
+			for i := range n {
+				f.start(string(rune('a' + i)))
+			}
+			payers := f.fundPayers(payments, 1)
+			signed := make([]string, payments)
+			for i, p := range payers {
+				signed[i] = f.payment(p)
+			}
+			latencies := make([]time.Duration, payments)
+			sem := make(chan struct{}, concurrency)
+			var wg sync.WaitGroup
+			began := time.Now()
+			for i, payment := range signed {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					start := time.Now()
+					if n, err := payUntilServed(f.replicas, payment, time.Now().Add(2*time.Minute), i); n != 1 || err != nil {
+						t.Errorf("payment %d: %v", i, err)
+					}
+					latencies[i] = time.Since(start)
+				}()
+			}
+			wg.Wait()
+			took := time.Since(began)
+			slices.Sort(latencies)
+			t.Logf("replicas=%d: %d payments, %d at a time, in %v: %.1f settlements/s; latency p50 %v, p99 %v",
+				n, payments, concurrency, took.Round(time.Millisecond), float64(payments)/took.Seconds(),
+				latencies[payments/2].Round(time.Millisecond), latencies[payments*99/100].Round(time.Millisecond))
+			if got := f.transfers(); got != payments {
+				t.Errorf("%d transfers for %d payments", got, payments)
+			}
+		})
 	}
 }
