@@ -265,7 +265,7 @@ func (s *Service) transaction(r *http.Request) (*Record, *apiError) {
 			return nil, fail(http.StatusBadRequest, "invalid_data", "data.data: want 0x hex bytes")
 		}
 	}
-	tx, err := s.send(r.Context(), to, value, data, nil, func(cost *big.Int) *apiError { return s.charge(keyID, cost) })
+	tx, err := s.send(r.Context(), to, value, data, nil, func(cost *big.Int) (func(), *apiError) { return s.charge(keyID, cost) })
 	if err != nil {
 		return nil, s.sendFailed(err)
 	}
@@ -303,7 +303,7 @@ func (s *Service) message(r *http.Request) (*Record, *apiError) {
 	if len(body.Data.Message) > s.conf().MaxMessage {
 		return nil, fail(http.StatusBadRequest, "message_too_large", "data.message is %d bytes; the limit is %d bytes of UTF-8", len(body.Data.Message), s.conf().MaxMessage)
 	}
-	tx, err := s.send(r.Context(), to, new(big.Int), []byte(body.Data.Message), nil, func(cost *big.Int) *apiError { return s.charge(keyID, cost) })
+	tx, err := s.send(r.Context(), to, new(big.Int), []byte(body.Data.Message), nil, func(cost *big.Int) (func(), *apiError) { return s.charge(keyID, cost) })
 	if err != nil {
 		return nil, s.sendFailed(err)
 	}
@@ -355,32 +355,20 @@ func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
 		return nil, fail(http.StatusBadRequest, "gas_price_too_high", "gasPrice %s gwei is over the network's ceiling of %s gwei (three times the base fee plus 2 gwei)", body.GasPrice, formatDecimal(ceiling, 9))
 	}
 
-	// One faucet decision at a time, so two concurrent requests for one
-	// address cannot both pass the cooldown.
-	s.faucMu.Lock()
-	defer s.faucMu.Unlock()
+	// The draw is counted before the tokens are sent, in the store that
+	// every replica shares, and given back if they never left.
 	now := s.conf().Now()
-	if raw, err := s.faucet.Get(to.Bytes()); err != nil {
-		return nil, fail(http.StatusInternalServerError, "internal_error", "the faucet's records could not be read")
-	} else if raw != nil {
-		last, _ := time.Parse(time.RFC3339Nano, string(raw))
-		if next := last.Add(s.conf().FaucetCooldown); now.Before(next) {
-			e := fail(http.StatusTooManyRequests, "faucet_cooldown", "%s drew from the faucet at %s; one request per %v", to.Hex(), last.UTC().Format(time.RFC3339), s.conf().FaucetCooldown)
-			e.NextAllowed, e.retryAfter = next.UTC().Format(time.RFC3339), next.Sub(now)
-			return nil, e
-		}
-	}
-	if aerr := s.admitFaucet(s.clientOf(r)); aerr != nil {
+	release, aerr := s.admitFaucet(now, to, s.clientOf(r))
+	if aerr != nil {
 		return nil, aerr
 	}
 	token := contracts.NewDevUSD()
 	tx, err := s.send(r.Context(), s.conf().Token, new(big.Int), token.PackTransfer(to, amount), gasPrice, nil)
 	if err != nil {
+		if !maybeSent(err) {
+			release()
+		}
 		return nil, s.sendFailed(err)
-	}
-	// The cooldown starts once tokens are on their way.
-	if err := s.faucet.Put(to.Bytes(), []byte(now.UTC().Format(time.RFC3339Nano))); err != nil {
-		s.log.Error("storing a faucet timestamp", zap.Error(err))
 	}
 	rec := &Record{ID: newID(), Kind: "faucet", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
 		Value: formatDecimal(s.conf().FaucetNative, 18), Amount: formatDecimal(amount, int(s.conf().TokenDecimals)), Token: s.conf().Token.Hex(),

@@ -8,6 +8,20 @@
 // this file. In short: errors are {"error":{"code","message"}}; bodies are
 // capped at 16 KiB and unknown fields are rejected; addresses must be valid
 // EIP-55 when mixed-case; values are decimal strings of the coin or token.
+//
+// # Limits across replicas
+//
+// Caddy replicas of a fleet share one store (the PostgreSQL backend), and
+// every limit kept in it is decided by one atomic store.KV.Update of one
+// document, so the limits hold for the fleet as a whole, not per replica:
+// the wallet's daily budgets, per key and in total, are one document of
+// the UTC day, and the faucet's per-address cooldown, per-client count and
+// daily count are another. A request is counted before its transaction is
+// signed, and the count is given back if the transaction certainly never
+// reached the node (the node refused it, or could not be connected to);
+// when the outcome is unknown it stays counted. No lock in the process is
+// needed for any of this. Only a key's per-minute rate is kept in the
+// process, so each replica allows it.
 package txapi
 
 import (
@@ -16,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -26,6 +41,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 	"golang.org/x/time/rate"
 
@@ -42,8 +58,11 @@ type Config struct {
 	// be a key another sender uses (such as the facilitator's settler), or
 	// their nonces collide. Never logged.
 	Wallet *ecdsa.PrivateKey
-	// Store keeps transaction records and faucet timestamps.
-	Store *store.Store
+	// Store keeps transaction records, the faucet's limits and the daily
+	// budgets in its buckets "txapi_records", "txapi_faucet" (key "limits")
+	// and "txapi_budget" (key "wallet"): the store.Backend the Caddy app
+	// opens. Services that share a store share its limits.
+	Store Buckets
 	// Token is the faucet's ERC-20 token, and TokenDecimals its decimals.
 	Token         common.Address
 	TokenDecimals uint8
@@ -75,7 +94,9 @@ type Config struct {
 	// scope, and returns the key's id. It wraps ErrForbidden for a valid
 	// key without the scope. Nil refuses those routes to everyone.
 	Authorize func(secret string) (keyID string, err error)
-	// KeyRate bounds the requests of one key per minute; default 10.
+	// KeyRate bounds the requests of one key per minute; default 10. Unlike
+	// the other limits it is counted in the process, so each replica of a
+	// fleet allows it.
 	KeyRate int
 	// KeyDailyBudget bounds what one key may make the wallet spend per UTC
 	// day, in wei (value plus gas at the fee cap); default 1 ETH.
@@ -92,6 +113,11 @@ type Config struct {
 	Now func() time.Time
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
+}
+
+// Buckets opens a store's named key-value spaces; store.Backend has it.
+type Buckets interface {
+	Bucket(name string) (store.KV, error)
 }
 
 // Validate reports what is wrong with the configuration.
@@ -112,16 +138,18 @@ type Service struct {
 	from    common.Address
 	signer  types.Signer
 	log     *zap.Logger
-	records *store.Bucket
-	faucet  *store.Bucket
-	budget  *store.Bucket // daily budgets and faucet counters
+	records store.KV
+	faucet  store.KV // faucetState
+	budget  store.KV // walletDay
 
 	limitMu  sync.Mutex
 	keyRates map[string]*rate.Limiter
-	pruned   string // the UTC day old counters were last pruned
 
-	sendMu sync.Mutex // one transaction at a time from the wallet
-	faucMu sync.Mutex // one faucet decision at a time
+	// sendMu orders this process's transactions from the wallet: each
+	// reads the pending nonce and is broadcast before the next. It decides
+	// no limit. Replicas that share a wallet key still collide on nonces;
+	// that is for the fleet's shared sender to solve, not this lock.
+	sendMu sync.Mutex
 }
 
 var (
@@ -232,44 +260,84 @@ type refused struct{ e *apiError }
 
 func (r refused) Error() string { return r.e.Message }
 
+// unsent wraps a failure of send that certainly left the transaction off
+// the chain: it failed before the broadcast, or the broadcast never
+// reached the node or was refused by it. What was counted for the
+// transaction can be given back.
+type unsent struct{ err error }
+
+func (u unsent) Error() string { return u.err.Error() }
+func (u unsent) Unwrap() error { return u.err }
+
+// maybeSent reports whether err, a failure of send, leaves open that the
+// transaction reached the node.
+func maybeSent(err error) bool { return !errors.As(err, new(unsent)) }
+
+// unreached reports whether err, a failure of eth_sendRawTransaction,
+// shows that the node did not take the transaction: the node answered with
+// a JSON-RPC error (a nonce, funds or fee refusal, or "already known" for
+// a transaction another request sent and paid for), or no connection to it
+// was made. Any other failure, such as a timeout or a connection lost
+// mid-request, may have delivered it.
+func unreached(err error) bool {
+	var rpcErr rpc.Error
+	if errors.As(err, &rpcErr) {
+		return true
+	}
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
+}
+
 // send signs and broadcasts one transaction from the wallet. feeCap, if not
 // nil, is the transaction's maxFeePerGas. charge, if not nil, is asked to
 // pay the transaction's most (value and gas at the fee cap) before it is
-// signed; its refusal is returned wrapped in refused.
-func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, data []byte, feeCap *big.Int, charge func(*big.Int) *apiError) (*types.Transaction, error) {
+// signed; its refusal is returned wrapped in refused, and its refund is
+// called if the transaction then certainly did not reach the node. A
+// failure that certainly sent nothing is wrapped in unsent.
+func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, data []byte, feeCap *big.Int, charge func(*big.Int) (refund func(), _ *apiError)) (*types.Transaction, error) {
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
-	nonce, err := s.conf().Chain.PendingNonceAt(ctx, s.from)
+	cfg := s.conf()
+	nonce, err := cfg.Chain.PendingNonceAt(ctx, s.from)
 	if err != nil {
-		return nil, fmt.Errorf("reading the wallet's nonce: %w", err)
+		return nil, unsent{fmt.Errorf("reading the wallet's nonce: %w", err)}
 	}
-	head, err := s.conf().Chain.HeaderByNumber(ctx, nil)
+	head, err := cfg.Chain.HeaderByNumber(ctx, nil)
 	if err != nil {
-		return nil, fmt.Errorf("reading the latest block: %w", err)
+		return nil, unsent{fmt.Errorf("reading the latest block: %w", err)}
 	}
 	tip := new(big.Int).Set(gwei)
 	if feeCap == nil {
 		feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
 	}
 	tip = bigMin(tip, feeCap)
-	gas, err := s.conf().Chain.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: &to, Value: value, Data: data})
+	gas, err := cfg.Chain.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: &to, Value: value, Data: data})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errWouldFail, err)
+		return nil, unsent{fmt.Errorf("%w: %w", errWouldFail, err)}
 	}
+	refund := func() {}
 	if charge != nil {
-		if e := charge(spend(value, gas+gas/5, feeCap)); e != nil {
+		r, e := charge(spend(value, gas+gas/5, feeCap))
+		if e != nil {
 			return nil, refused{e}
 		}
+		refund = r
 	}
-	tx, err := types.SignNewTx(s.conf().Wallet, s.signer, &types.DynamicFeeTx{
-		ChainID: s.conf().ChainID, Nonce: nonce, To: &to, Value: value, Data: data,
+	tx, err := types.SignNewTx(cfg.Wallet, s.signer, &types.DynamicFeeTx{
+		ChainID: cfg.ChainID, Nonce: nonce, To: &to, Value: value, Data: data,
 		Gas: gas + gas/5, GasTipCap: tip, GasFeeCap: feeCap,
 	})
 	if err != nil {
-		return nil, err
+		refund()
+		return nil, unsent{fmt.Errorf("signing: %w", err)}
 	}
-	if err := s.conf().Chain.SendTransaction(ctx, tx); err != nil {
-		return nil, fmt.Errorf("broadcasting: %w", err)
+	if err := cfg.Chain.SendTransaction(ctx, tx); err != nil {
+		err = fmt.Errorf("broadcasting: %w", err)
+		if unreached(err) {
+			refund()
+			return nil, unsent{err}
+		}
+		return nil, err
 	}
 	return tx, nil
 }

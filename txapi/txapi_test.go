@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"net/http"
@@ -41,6 +42,7 @@ type env struct {
 // Keys the tests' Authorize knows.
 const (
 	testKey     = "txapi-test-key"
+	otherKey    = "txapi-other-key"
 	readOnlyKey = "paymaster-read-only-key"
 )
 
@@ -48,6 +50,8 @@ func testAuthorize(secret string) (string, error) {
 	switch secret {
 	case testKey:
 		return "k1", nil
+	case otherKey:
+		return "k2", nil
 	case readOnlyKey:
 		return "", ErrForbidden
 	}
@@ -130,10 +134,19 @@ func (e *env) postFrom(client, path, body string) answer {
 
 func (e *env) read(resp *http.Response) answer {
 	e.t.Helper()
+	a, err := readAnswer(resp)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return a
+}
+
+// readAnswer decodes and closes resp.
+func readAnswer(resp *http.Response) (answer, error) {
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
 	if resp.Header.Get("Content-Type") != "application/json" || !json.Valid(raw) {
-		e.t.Fatalf("%d answer is not JSON: %s", resp.StatusCode, raw)
+		return answer{}, fmt.Errorf("%d answer is not JSON: %s", resp.StatusCode, raw)
 	}
 	a := answer{status: resp.StatusCode, header: resp.Header}
 	if resp.StatusCode < 300 {
@@ -145,7 +158,7 @@ func (e *env) read(resp *http.Response) answer {
 		json.Unmarshal(raw, &w)
 		json.Unmarshal(w.Error, &a.err)
 	}
-	return a
+	return a, nil
 }
 
 // waitConfirmed polls GET /transactions/{id} until the receipt is in.
