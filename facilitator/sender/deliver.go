@@ -211,7 +211,7 @@ func (s *Sender) filler(ctx context.Context, nonce uint64) (*types.Transaction, 
 	if err != nil {
 		return nil, err
 	}
-	return s.sign(nonce, s.from, nil, 21_000, tip, feeCap)
+	return s.sign(nonce, Call{To: s.from, Gas: 21_000}, tip, feeCap)
 }
 
 // Rebroadcast sends a transaction signed earlier (by this process or an

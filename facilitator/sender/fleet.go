@@ -47,9 +47,9 @@ func (f *fleet) init() {
 	f.nonces = make(map[common.Hash]uint64)
 }
 
-// signInJournal allocates a nonce in the journal and signs the call with
-// it; the journal stores the transaction before it is returned.
-func (s *Sender) signInJournal(ctx context.Context, to common.Address, data []byte, gas uint64, tip, feeCap *big.Int) (*types.Transaction, error) {
+// signInJournal allocates a nonce in the journal and signs c with it; the
+// journal stores the transaction before it is returned.
+func (s *Sender) signInJournal(ctx context.Context, c Call, tip, feeCap *big.Int) (*types.Transaction, error) {
 	floor, err := s.floorNonce(ctx)
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func (s *Sender) signInJournal(ctx context.Context, to common.Address, data []by
 		tried   []uint64 // nonces held back for this call, in case Append tries more than one
 	)
 	tx, err := s.cfg.Journal.Append(ctx, s.from, floor, func(nonce uint64) (*types.Transaction, error) {
-		tx, err := s.sign(nonce, to, data, gas, tip, feeCap)
+		tx, err := s.sign(nonce, c, tip, feeCap)
 		if err != nil {
 			signErr = err
 			return nil, err
@@ -242,7 +242,7 @@ func (s *Sender) fillerFor(ctx context.Context, void *types.Transaction) (*types
 	if tip.Cmp(feeCap) > 0 {
 		tip = feeCap
 	}
-	return s.sign(void.Nonce(), s.from, nil, 21_000, tip, feeCap)
+	return s.sign(void.Nonce(), Call{To: s.from, Gas: 21_000}, tip, feeCap)
 }
 
 // journalView shares the reads of the journal that Waits make, so a

@@ -471,12 +471,10 @@ func TestFleetWaitAcrossReplicas(t *testing.T) {
 		t.Fatalf("a payment through the other replica: %v (receipt %v)", p.err, p.receipt)
 	}
 
-	// Signed as a fee cache gone stale while the base fee rose would.
-	tip, _, err := other.s.fees(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stuck, err := other.s.signInJournal(ctx, to, []byte{1, 2, 3}, 30_000, tip, lowCap(t, eth))
+	// Signed with a fee cap under the base fee, as a fee cache gone stale
+	// while the base fee rose would; it sends 7 wei, which the deliverer's
+	// replacements must keep.
+	stuck, err := other.s.SignCall(ctx, Call{To: to, Value: big.NewInt(7), Data: []byte{1, 2, 3}, Gas: 30_000, FeeCap: lowCap(t, eth)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,14 +78,15 @@ func lowCap(t *testing.T, eth interface {
 
 // signStuck signs, through the Sender's own nonce manager, a call whose fee
 // cap is feeCap, below the base fee, as a fee cache gone stale while the
-// base fee rose would: it stays in the pool, unminable.
+// base fee rose would: it stays in the pool, unminable. It sends 7 wei,
+// which its replacements must keep.
 func signStuck(t *testing.T, s *Sender, d *devnet.Devnet, feeCap *big.Int) *types.Transaction {
 	t.Helper()
 	nonce, err := s.allocate(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx, err := s.sign(nonce, d.Accounts[4].Address, []byte{1, 2, 3}, 30_000, big.NewInt(1_000_000), feeCap)
+	tx, err := s.sign(nonce, Call{To: d.Accounts[4].Address, Value: big.NewInt(7), Data: []byte{1, 2, 3}, Gas: 30_000}, big.NewInt(1_000_000), feeCap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func TestVersions(t *testing.T) {
 	// No check runs: the interval is long and nothing pokes the loop.
 	s := newSender(t, Config{Backend: &ethclient.Client{}, Batcher: &rpc.Client{}, Key: key, ChainID: big.NewInt(1), CheckInterval: time.Hour})
 	sign := func(nonce uint64, feeCap int64) *types.Transaction {
-		tx, err := s.sign(nonce, common.Address{1}, nil, 21_000, big.NewInt(1), big.NewInt(feeCap))
+		tx, err := s.sign(nonce, Call{To: common.Address{1}, Gas: 21_000}, big.NewInt(1), big.NewInt(feeCap))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -323,27 +323,70 @@ func (s *Sender) Estimate(ctx context.Context, to common.Address, data []byte) (
 	return gas + gas/4, nil
 }
 
-// Sign hands out the next nonce and signs a call to `to` with it. The
-// transaction must then be given to Send or Release. Its fee cap is twice
-// the base fee plus the tip, at most Config.MaxFeePerGas.
+// Call is a transaction for SignCall to sign: a call to To with Value and
+// Data, and Gas.
+type Call struct {
+	// To is the recipient.
+	To common.Address
+	// Value is the ETH sent along, in wei; nil sends none.
+	Value *big.Int
+	// Data is the calldata.
+	Data []byte
+	// Gas is the gas limit.
+	Gas uint64
+	// FeeCap, if set, is the transaction's fee cap (maxFeePerGas) in wei,
+	// in place of the Sender's choice, and its tip is at most FeeCap; it is
+	// itself at most Config.MaxFeePerGas. It binds the transaction as
+	// signed: a replacement (Config.Replace) raises it like any other, up
+	// to Config.MaxFeePerGas.
+	FeeCap *big.Int
+}
+
+// validate reports what is wrong with the call.
+func (c Call) validate() error {
+	if c.Value != nil && c.Value.Sign() < 0 {
+		return errors.New("the value is negative")
+	}
+	if c.FeeCap != nil && c.FeeCap.Sign() <= 0 {
+		return errors.New("the fee cap must be positive")
+	}
+	return nil
+}
+
+// Sign is SignCall of a call to `to` with data and gas, and no value.
+func (s *Sender) Sign(ctx context.Context, to common.Address, data []byte, gas uint64) (*types.Transaction, error) {
+	return s.SignCall(ctx, Call{To: to, Data: data, Gas: gas})
+}
+
+// SignCall hands out the next nonce and signs c with it. The transaction
+// must then be given to Send or Release. Its fee cap is c.FeeCap if set,
+// otherwise twice the base fee plus the tip; either way at most
+// Config.MaxFeePerGas.
 //
 // In fleet mode the nonce is allocated in the journal, which stores the
-// transaction before Sign returns it; the fleet's deliverer may broadcast
-// it from then on, though the Sender delivering it holds it back until
-// Send or Release if it signed it itself.
-func (s *Sender) Sign(ctx context.Context, to common.Address, data []byte, gas uint64) (*types.Transaction, error) {
+// transaction before SignCall returns it; the fleet's deliverer may
+// broadcast it from then on, though the Sender delivering it holds it back
+// until Send or Release if it signed it itself.
+func (s *Sender) SignCall(ctx context.Context, c Call) (*types.Transaction, error) {
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("signing: %w", err)
+	}
 	tip, feeCap, err := s.fees(ctx)
 	if err != nil {
 		return nil, err
 	}
+	if c.FeeCap != nil {
+		feeCap = bigMin(c.FeeCap, s.cfg.MaxFeePerGas)
+		tip = bigMin(tip, feeCap)
+	}
 	if s.cfg.Journal != nil {
-		return s.signInJournal(ctx, to, data, gas, tip, feeCap)
+		return s.signInJournal(ctx, c, tip, feeCap)
 	}
 	nonce, err := s.allocate(ctx)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := s.sign(nonce, to, data, gas, tip, feeCap)
+	tx, err := s.sign(nonce, c, tip, feeCap)
 	if err != nil {
 		s.Release(nonce)
 		return nil, fmt.Errorf("signing: %w", err)
@@ -351,10 +394,19 @@ func (s *Sender) Sign(ctx context.Context, to common.Address, data []byte, gas u
 	return tx, nil
 }
 
-func (s *Sender) sign(nonce uint64, to common.Address, data []byte, gas uint64, tip, feeCap *big.Int) (*types.Transaction, error) {
+func (s *Sender) sign(nonce uint64, c Call, tip, feeCap *big.Int) (*types.Transaction, error) {
+	to := c.To
 	return types.SignNewTx(s.cfg.Key, s.signer, &types.DynamicFeeTx{
-		ChainID: s.cfg.ChainID, Nonce: nonce, To: &to, Data: data, Gas: gas, GasTipCap: tip, GasFeeCap: feeCap,
+		ChainID: s.cfg.ChainID, Nonce: nonce, To: &to, Value: c.Value, Data: c.Data, Gas: c.Gas, GasTipCap: tip, GasFeeCap: feeCap,
 	})
+}
+
+// bigMin returns a copy of the lesser of a and b.
+func bigMin(a, b *big.Int) *big.Int {
+	if a.Cmp(b) < 0 {
+		return new(big.Int).Set(a)
+	}
+	return new(big.Int).Set(b)
 }
 
 // allocate hands out the next nonce that no kept transaction holds, reading
@@ -503,9 +555,10 @@ func (s *Sender) Release(nonce uint64) {
 //
 // In fleet mode the journal already holds tx and the fleet's deliverer,
 // in whichever process, delivers it; Send hands it over and returns nil at
-// once. Wait reports the outcome: the receipt, or an error wrapping
-// ErrRejected if the transaction was given up (the node refused it for
-// another reason than its price) and its nonce filled.
+// once. Delivered reports when the node has it, and Wait the outcome: the
+// receipt; either returns an error wrapping ErrRejected if the transaction
+// was given up (the node refused it for another reason than its price) and
+// its nonce filled.
 func (s *Sender) Send(ctx context.Context, tx *types.Transaction) error {
 	if s.cfg.Journal != nil {
 		s.handOver(tx)

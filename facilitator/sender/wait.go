@@ -2,6 +2,7 @@ package sender
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -148,4 +149,72 @@ func (s *Sender) receipt(ctx context.Context, hashes []common.Hash) (*types.Rece
 		}
 	}
 	return nil, ethereum.NotFound
+}
+
+// Delivered waits until the node has the transaction with hash, in its
+// pool or mined, or ctx is done, in which case it returns ctx's error. It
+// is for a transaction that Send accepted: it gives in fleet mode the
+// verdict Send gives in memory mode, where Delivered returns nil at once.
+// In fleet mode Send hands the transaction to the fleet's deliverer, in
+// whichever process, and returns before it is broadcast; Delivered then
+// watches the node and the journal. An error wrapping ErrRejected means
+// the deliverer gave the transaction up (the node refused it) and filled
+// its nonce: it was not delivered and never will be.
+//
+// A transaction the node refused for its price alone is kept and sent
+// again, and replaced if Config.Replace is set, but Delivered waits until
+// the node takes it.
+func (s *Sender) Delivered(ctx context.Context, hash common.Hash) error {
+	if s.cfg.Journal == nil {
+		return nil
+	}
+	pause := 5 * time.Millisecond
+	hashes := []common.Hash{hash}
+	var fw fleetWait
+	fw.nonce, fw.known = s.signedNonce(hash)
+	for {
+		has, err := s.nodeHas(ctx, hashes)
+		if has {
+			return nil
+		}
+		if err != nil && ctx.Err() == nil {
+			s.log.Debug("delivery poll failed", zap.Stringer("tx", hash), zap.Error(err))
+		}
+		if s.follow(ctx, hash, &hashes, &fw) {
+			// One last look, for a version mined before it was given up.
+			if _, err := s.receipt(ctx, hashes); err == nil {
+				return nil
+			}
+			return fmt.Errorf("%w: transaction %s was given up and its nonce %d filled", ErrRejected, hash, fw.nonce)
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		pause = min(pause*2, s.cfg.PollInterval)
+	}
+}
+
+// nodeHas reports whether the node has any of hashes, in its pool or
+// mined, reading them in one batch.
+func (s *Sender) nodeHas(ctx context.Context, hashes []common.Hash) (bool, error) {
+	found := make([]json.RawMessage, len(hashes))
+	b := make([]rpc.BatchElem, len(hashes))
+	for i, h := range hashes {
+		b[i] = rpc.BatchElem{Method: "eth_getTransactionByHash", Args: []any{h}, Result: &found[i]}
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	if err := s.cfg.Batcher.BatchCallContext(ctx, b); err != nil {
+		return false, err
+	}
+	for i, raw := range found {
+		if b[i].Error == nil && len(raw) > 0 && string(raw) != "null" {
+			return true, nil
+		}
+	}
+	return false, nil
 }
