@@ -392,6 +392,15 @@ func (c *sharedChain) Settle(ctx context.Context, req *x402.SettleRequest) (*x40
 	return run.fac.Settle(ctx, req)
 }
 
+// Served tells the running facilitator that a paid response was written.
+func (c *sharedChain) Served(ctx context.Context, req *x402.SettleRequest) error {
+	run, err := c.wait(ctx)
+	if err != nil {
+		return err
+	}
+	return run.fac.Served(ctx, req)
+}
+
 // Supported is the running facilitator's.
 func (c *sharedChain) Supported(ctx context.Context) (*x402.Supported, error) {
 	run, err := c.wait(ctx)

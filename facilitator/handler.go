@@ -287,6 +287,16 @@ func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", RetryAfterSeconds)
 	}
 	writeJSON(w, status, res)
+	if res.Success {
+		// The receipt left: for this facilitator, the payment bought its
+		// response (the caller's retries, with the same idempotency key,
+		// are still handed it).
+		if f, ok := h.Facilitator.(interface {
+			Served(context.Context, *x402.SettleRequest) error
+		}); ok {
+			f.Served(ctx, req)
+		}
+	}
 }
 
 // authorizeSettle decides whether the caller may settle req: with a valid

@@ -165,6 +165,25 @@ func settleOwner(ctx context.Context) string {
 	return "anonymous:" + hex.EncodeToString(b[:])
 }
 
+// Served records that the settle of req named by the idempotency key in
+// ctx wrote the response its payment bought: from then on the payment is
+// spent for good. Until then, if the process dies between settling and
+// answering, the payer's retry (with another idempotency key, on any
+// replica) is handed the receipt and served (store.CanConsume); after it,
+// the retry gets replay. The paywall calls it once the protected handler
+// has returned.
+func (s *Service) Served(ctx context.Context, req *x402.SettleRequest) error {
+	p, err := s.decode(req)
+	if err != nil {
+		return err
+	}
+	if err := s.store.Serve(p.key, settleOwner(ctx)); err != nil {
+		s.log.Warn("recording a paid response", zap.Stringer("key", p.key), zap.Error(err))
+		return err
+	}
+	return nil
+}
+
 // handOver answers a settle of a payment that is settled: its receipt, if
 // this settle owns the response it bought (or nobody does yet, because the
 // settle that paid gave up waiting); replay otherwise.
@@ -231,6 +250,14 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 	call := s.exact.Call(p.auth)
 	gas, err := s.sender.Estimate(ctx, p.asset, call)
 	if err != nil {
+		if !errors.Is(err, sender.ErrUnreachable) {
+			if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
+				// It reverts because the payment was settled already: by
+				// the transaction of a claim this one took over (its
+				// replica signed it, then died before storing it).
+				return s.adopt(p, rec, receipt)
+			}
+		}
 		s.release(p)
 		if errors.Is(err, sender.ErrUnreachable) {
 			return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
@@ -283,6 +310,17 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 			return s.failure(x402.ErrorBundlerUnreachable, "the settlement was sent but not confirmed; retry after Retry-After", p)
 		}
 	}
+}
+
+// adopt finishes a claimed record with the receipt of a transaction that
+// settled its payment but that the record never held (see minedElsewhere).
+func (s *Service) adopt(p *payment, rec *store.Record, receipt *types.Receipt) *x402.SettleResponse {
+	rec.State, rec.TxHash, rec.Updated = store.StateSubmitted, receipt.TxHash, s.cfg.Now().UTC()
+	if err := s.store.Submit(rec); err != nil {
+		s.log.Error("recording a settlement found on chain", zap.Stringer("tx", receipt.TxHash), zap.Error(err))
+		return s.failure(x402.ErrorInternal, "internal error", p)
+	}
+	return s.finish(rec, receipt, p.owner)
 }
 
 // resume continues a settlement whose transaction was signed earlier, by this

@@ -3,6 +3,7 @@ package facilitator
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net/http"
 	"strings"
@@ -364,5 +365,42 @@ func TestMinedElsewhere(t *testing.T) {
 	wrong.PayTo = e.chain.Accounts[3].Address
 	if got := e.svc.minedElsewhere(context.Background(), p, &wrong); got != nil {
 		t.Fatal("a transaction that paid another merchant counted")
+	}
+}
+
+// A settle that was handed a receipt, in a process that then died before
+// its response was written, leaves the payment to the payer's retry (with
+// another idempotency key): the retry is served. Once a response was
+// written (Served), a retry gets replay, even after a restart. Over HTTP
+// the receipt's departure is the response (TestSettleAndDuplicate).
+func TestReceiptOfADeadProcess(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	merchant := e.chain.Accounts[2].Address
+	for _, served := range []bool{false, true} {
+		req := e.pay(e.chain.Accounts[1], merchant, 1_000)
+		decoded := req
+		// In process, as the embedded facilitator's paywall settles: the
+		// response is written (Served) only after the settle returns.
+		ctx := x402.WithIdempotencyKey(context.Background(), fmt.Sprint("first-", served))
+		res, err := e.svc.Settle(ctx, decoded)
+		if err != nil || !res.Success {
+			t.Fatalf("settle: %+v %v", res, err)
+		}
+		if served {
+			if err := e.svc.Served(ctx, decoded); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.stop() // the process dies
+		e.start()
+		var retry x402.SettleResponse
+		e.postAs(testSettleKey, fmt.Sprint("retry-", served), "settle", req, &retry)
+		switch {
+		case !served && (!retry.Success || retry.TransactionHash != res.TransactionHash):
+			t.Fatalf("the retry after its consumer died unserved: %+v", retry)
+		case served && (retry.Success || !strings.Contains(retry.Message, "replay")):
+			t.Fatalf("a retry after the response was written: %+v", retry)
+		}
 	}
 }

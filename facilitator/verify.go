@@ -132,9 +132,10 @@ func requirementsHash(r *x402.PaymentRequirements) common.Hash {
 //
 // The replay store is read first: a payment this facilitator already took
 // would fail the chain's checks for that very reason (a used nonce, a
-// deployed account). A payment that bought its response, or failed, is
-// replay; so is one a settle is working on right now. One whose settle gave
-// up waiting (503) is valid: it is the same payment retried, and Settle
+// deployed account). A payment whose response was written (Served), or
+// that failed, is replay; so is one a settle of this process is working on
+// right now. One whose settle gave up waiting (503), or whose process died
+// before it answered, is valid: it is the same payment retried, and Settle
 // resumes its settlement, or hands over its receipt, rather than starting
 // another.
 func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
@@ -149,6 +150,17 @@ func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *paymen
 				return x402.Invalid(x402.ReasonReplay, "this payment is being settled for another request")
 			case !rec.State.Final(), rec.State == store.StateSettled && rec.Consumer == "":
 				return nil
+			case rec.State == store.StateSettled && !rec.Served && rec.ConsumerInstance != "":
+				// Handed to a settle whose process died before it
+				// answered: the payer's retry is handed it
+				// (store.CanConsume).
+				alive, err := s.store.Alive(rec.ConsumerInstance)
+				if err != nil {
+					return err
+				}
+				if !alive {
+					return nil
+				}
 			}
 		}
 		return x402.Invalid(x402.ReasonReplay, "this payment was already used (%s)", rec.State)

@@ -22,6 +22,23 @@ type gate struct {
 
 	decided bool // the status has been decided
 	dropped bool // settlement failed: the handler's output is discarded
+	paid    bool // settlement succeeded
+}
+
+// served tells a Responder facilitator that the paid response was written.
+func (g *gate) served() {
+	if !g.paid {
+		return
+	}
+	if f, ok := g.paywall.cfg.Facilitator.(Responder); ok {
+		// Out of the process's buffers first: once Served is recorded, a
+		// retry of the payment is refused, so the response must be able
+		// to reach the payer even if the process dies now.
+		http.NewResponseController(g.w).Flush()
+		// A failure (the store is down) only leaves the payment as if its
+		// process had died before answering; the facilitator logs it.
+		f.Served(g.ctx, g.req)
+	}
 }
 
 func (g *gate) Header() http.Header { return g.w.Header() }
@@ -52,6 +69,7 @@ func (g *gate) WriteHeader(status int) {
 		g.dropped = true
 		return
 	}
+	g.paid = true
 	setPaymentResponse(g.w, res)
 	g.w.WriteHeader(status)
 }
@@ -63,6 +81,7 @@ func (g *gate) settle() bool {
 		g.paywall.refuse(g.w, g.r, res)
 		return false
 	}
+	g.paid = true
 	setPaymentResponse(g.w, res)
 	return true
 }

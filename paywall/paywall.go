@@ -40,6 +40,16 @@ type Facilitator interface {
 	Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error)
 }
 
+// Responder is a Facilitator that wants to know when a paid response was
+// written, such as the embedded facilitator (facilitator.Service.Served):
+// until then, a process that dies between settling and answering leaves
+// the payment to its payer's retry rather than spending it on a response
+// that never left. The paywall calls Served with the settle's context once
+// the protected handler has returned.
+type Responder interface {
+	Served(ctx context.Context, req *x402.SettleRequest) error
+}
+
 // Hooks are called as a paid request goes through; any may be nil. They let
 // an adapter record metrics and expose the payer and transaction.
 type Hooks struct {
@@ -254,8 +264,10 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		if !g.settle() {
 			return nil
 		}
+		defer g.served()
 		return next(w, r)
 	}
+	defer g.served()
 	if err := next(g, r); err != nil {
 		// Whatever was written was decided (and settled or not) by its
 		// status; if nothing was written, nothing was served or settled.

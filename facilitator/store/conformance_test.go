@@ -40,7 +40,11 @@ func TestConformance(t *testing.T) {
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
-			return open(t, path)
+			again := open(t, path)
+			mu.Lock()
+			paths[again] = path
+			mu.Unlock()
+			return again
 		},
 	})
 }

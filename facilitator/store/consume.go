@@ -33,14 +33,14 @@ func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
 			return err
 		}
 		rec = r
-		if r.State != StateSettled || (r.Consumer != "" && r.Consumer != owner) {
+		if !CanConsume(r, owner, s.alive) {
 			return nil
 		}
 		ok = true
 		if r.Consumer == owner {
 			return nil
 		}
-		r.Consumer = owner
+		r.Consumer, r.ConsumerInstance = owner, s.instance
 		raw, err = encode(r)
 		if err != nil {
 			return err
@@ -54,6 +54,41 @@ func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
 	// record without its consumer must not outlive this write.
 	s.cache.Del(string(key[:]))
 	return rec, ok, nil
+}
+
+// alive reports whether instance is this handle: a file is held by one
+// process at a time, so any other instance's process is gone.
+func (s *Store) alive(instance string) bool { return instance == s.instance }
+
+// Alive reports whether instance is this handle (see alive).
+func (s *Store) Alive(instance string) (bool, error) { return s.alive(instance), nil }
+
+// Serve records that owner wrote the response key's payment bought.
+func (s *Store) Serve(key common.Hash, owner string) error {
+	err := s.db.Batch(func(tx *bolt.Tx) error {
+		b := tx.Bucket(settlementsBucket)
+		raw := b.Get(key[:])
+		if raw == nil {
+			return nil
+		}
+		r, err := decode(raw)
+		if err != nil {
+			return err
+		}
+		if r.State != StateSettled || r.Consumer != owner || r.Served {
+			return nil
+		}
+		r.Served = true
+		if raw, err = encode(r); err != nil {
+			return err
+		}
+		return b.Put(key[:], raw)
+	})
+	if err != nil {
+		return fmt.Errorf("recording the response of %s: %w", key, err)
+	}
+	s.cache.Del(string(key[:]))
+	return nil
 }
 
 // Resubmit records that the transaction of a submitted settlement was

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -68,6 +70,34 @@ func CheckReclaim(stored, rec *Record, stale time.Time) bool {
 		rec.State == StateClaimed && rec.Key == stored.Key && rec.PayloadHash == stored.PayloadHash
 }
 
+// CanConsume reports whether owner may be handed the receipt of r: r is
+// settled, and owner is its consumer, or it has none, or its consumer
+// never wrote its response and the process that held it is gone (alive
+// reports whether the store handle of an instance is still open). The
+// last lets the payer's retry be served after a replica died between
+// settling and answering, without letting a payment buy a second response
+// while its first is being written.
+func CanConsume(r *Record, owner string, alive func(instance string) bool) bool {
+	if r.State != StateSettled {
+		return false
+	}
+	switch {
+	case r.Consumer == "" || r.Consumer == owner:
+		return true
+	case r.Served || r.ConsumerInstance == "":
+		return false
+	}
+	return !alive(r.ConsumerInstance)
+}
+
+// NewInstance names a store handle for ConsumerInstance: random, so that a
+// process's name is never reused.
+func NewInstance() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
 // CheckRelease reports whether a stored record in state from may be
 // released.
 func CheckRelease(from State) error {
@@ -122,6 +152,9 @@ func (s *Store) Submit(rec *Record) error {
 func (s *Store) Finish(rec *Record) error {
 	if err := CheckFinish(rec); err != nil {
 		return err
+	}
+	if rec.Consumer != "" && rec.ConsumerInstance == "" {
+		rec.ConsumerInstance = s.instance
 	}
 	return s.transition(rec)
 }

@@ -35,9 +35,19 @@ type Settlements interface {
 	Reclaim(rec *Record, stale time.Time) (bool, error)
 	// Release deletes a claimed or submitted record.
 	Release(key common.Hash) error
-	// Consume makes owner the consumer of a settled record if it has none,
-	// and reports whether owner is its consumer.
+	// Consume makes owner the consumer of a settled record if it may be
+	// (CanConsume: it has none, or its consumer's response was never
+	// written and that consumer's process is gone), and reports whether
+	// owner is its consumer. The consumer's process is this handle's.
 	Consume(key common.Hash, owner string) (*Record, bool, error)
+	// Alive reports whether the store handle (the process) named
+	// instance is open: whether a consumer of that instance may still be
+	// writing its response.
+	Alive(instance string) (bool, error)
+	// Serve records that owner, the consumer of key's settled record,
+	// wrote its response: the payment is spent for good. It does nothing
+	// for anyone else.
+	Serve(key common.Hash, owner string) error
 	// Unfinished lists the records that are not final.
 	Unfinished() ([]*Record, error)
 }

@@ -106,6 +106,13 @@ type Record struct {
 	// receipt. Empty until a settle is handed it (a settlement that
 	// finished while its request had given up waiting has none yet).
 	Consumer string `json:"consumer,omitempty"`
+	// ConsumerInstance names the store handle (the process) whose settle
+	// became the consumer, and Served is set once that settle's response
+	// was written. A consumer whose response was not written and whose
+	// process is gone (it died between the settlement and the response)
+	// gives way to the payer's retry: see CanConsume.
+	ConsumerInstance string `json:"consumerInstance,omitempty"`
+	Served           bool   `json:"served,omitempty"`
 	// Created and Updated are wall-clock times.
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
@@ -137,6 +144,8 @@ type Store struct {
 	db    *bolt.DB
 	cache *ristretto.Cache[string, *Record]
 	path  string
+
+	instance string // this handle's name, for ConsumerInstance
 
 	closeOnce sync.Once
 	closeErr  error
@@ -180,7 +189,7 @@ func Open(cfg Config) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("creating cache: %w", err)
 	}
-	return &Store{db: db, cache: cache, path: cfg.Path}, nil
+	return &Store{db: db, cache: cache, path: cfg.Path, instance: NewInstance()}, nil
 }
 
 // Close writes the backup, the file's path with ".bak" appended, then

@@ -54,7 +54,7 @@ func (s *Store) Lead(ctx context.Context, from common.Address) (store.Lease, boo
 		release: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	if err := s.goroutine(func() { l.hold(s, conn, key, from) }); err != nil {
+	if err := s.goroutine(func() { l.hold(s, conn, key, "the lease of a settler's delivery", zap.Stringer("address", from)) }); err != nil {
 		closeConn(conn)
 		return nil, false, err
 	}
@@ -84,7 +84,7 @@ func (l *lease) Release() {
 
 // hold keeps the lease until it is released, the store closes, or a ping
 // of its connection fails; then it closes lost.
-func (l *lease) hold(s *Store, conn *pgx.Conn, key int64, from common.Address) {
+func (l *lease) hold(s *Store, conn *pgx.Conn, key int64, what string, field zap.Field) {
 	defer close(l.done)
 	defer close(l.lost)
 	t := time.NewTicker(leasePing)
@@ -117,9 +117,59 @@ func (l *lease) hold(s *Store, conn *pgx.Conn, key int64, from common.Address) {
 				giveUp()
 				return
 			}
-			s.log.Warn("lost the lease of a settler's delivery", zap.Stringer("address", from), zap.Uint32("backend_pid", l.pid), zap.Error(err))
+			s.log.Warn("lost "+what, field, zap.Uint32("backend_pid", l.pid), zap.Error(err))
 			closeConn(conn)
 			return
 		}
 	}
+}
+
+// holdInstance takes the session advisory lock that says this handle (the
+// process) is alive, on a dedicated connection held until Close: another
+// replica's alive check of s.instance fails once the process is gone.
+func (s *Store) holdInstance(ctx context.Context) error {
+	conn, err := s.dedicated(ctx, "x402 instance "+s.instance, "")
+	if err != nil {
+		return fmt.Errorf("holding the instance lock: %w", err)
+	}
+	key := lockKey("instance", s.schema, s.instance)
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, key); err != nil {
+		closeConn(conn)
+		return fmt.Errorf("holding the instance lock: %w", err)
+	}
+	l := &lease{pid: conn.PgConn().PID(), lost: make(chan struct{}), release: make(chan struct{}), done: make(chan struct{})}
+	if err := s.goroutine(func() { l.hold(s, conn, key, "the instance lock", zap.String("instance", s.instance)) }); err != nil {
+		closeConn(conn)
+		return err
+	}
+	return nil
+}
+
+// alive reports whether the store handle named instance is open: whether
+// its instance lock is held. It runs on tx's connection, taking and at once
+// giving back the lock if it is free.
+func (s *Store) alive(ctx context.Context, tx pgx.Tx, instance string) (bool, error) {
+	if instance == s.instance {
+		return true, nil
+	}
+	key := lockKey("instance", s.schema, instance)
+	var free bool
+	if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, key).Scan(&free); err != nil {
+		return false, err
+	}
+	return !free, nil
+}
+
+// Alive reports whether the store handle named instance is open, in a
+// transaction of its own (see alive).
+func (s *Store) Alive(instance string) (bool, error) {
+	ctx, cancel := op()
+	defer cancel()
+	var alive bool
+	err := inTx(ctx, s.pool, func(tx pgx.Tx) error {
+		var err error
+		alive, err = s.alive(ctx, tx, instance)
+		return err
+	})
+	return alive, err
 }

@@ -142,6 +142,9 @@ type Store struct {
 	pool   *pgxpool.Pool
 	log    *zap.Logger
 	schema string // the schema the tables live in, resolved at Open
+	// instance names this handle in records' ConsumerInstance; its lock
+	// (holdInstance) tells other replicas it is alive.
+	instance string
 
 	// ctx ends when Close starts; it bounds the goroutines of leases and
 	// listeners, which wg counts.
@@ -202,7 +205,11 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, redact(fmt.Errorf("postgres: reading the current schema: %w", err), password)
 	}
 	sctx, cancel := context.WithCancel(context.Background())
-	s := &Store{pool: pool, log: log, schema: schema, ctx: sctx, cancel: cancel}
+	s := &Store{pool: pool, log: log, schema: schema, instance: store.NewInstance(), ctx: sctx, cancel: cancel}
+	if err := s.holdInstance(ctx); err != nil {
+		s.Close()
+		return nil, redact(fmt.Errorf("postgres: %w", err), password)
+	}
 	log.Info("opened the PostgreSQL store",
 		zap.String("host", pcfg.ConnConfig.Host),
 		zap.String("database", pcfg.ConnConfig.Database),

@@ -161,7 +161,29 @@ func (s *Store) Finish(rec *store.Record) error {
 	if err := store.CheckFinish(rec); err != nil {
 		return err
 	}
+	if rec.Consumer != "" && rec.ConsumerInstance == "" {
+		rec.ConsumerInstance = s.instance
+	}
 	return s.transition(rec)
+}
+
+// Serve records that owner wrote the response key's payment bought, under
+// the record's row lock.
+func (s *Store) Serve(key common.Hash, owner string) error {
+	ctx, cancel := op()
+	defer cancel()
+	err := inTx(ctx, s.pool, func(tx pgx.Tx) error {
+		r, err := locked(ctx, tx, key)
+		if err != nil || r == nil || r.State != store.StateSettled || r.Consumer != owner || r.Served {
+			return err
+		}
+		r.Served = true
+		return write(ctx, tx, r)
+	})
+	if err != nil {
+		return fmt.Errorf("recording the response of %s: %w", key, err)
+	}
+	return nil
 }
 
 // Release deletes a claimed or submitted record whose settlement sent
@@ -265,14 +287,19 @@ func (s *Store) Consume(key common.Hash, owner string) (*store.Record, bool, err
 			return errors.New("no record")
 		}
 		rec = r
-		if r.State != store.StateSettled || (r.Consumer != "" && r.Consumer != owner) {
-			return nil
+		var aliveErr error
+		if !store.CanConsume(r, owner, func(instance string) bool {
+			alive, err := s.alive(ctx, tx, instance)
+			aliveErr = err
+			return alive || err != nil
+		}) {
+			return aliveErr
 		}
 		ok = true
 		if r.Consumer == owner {
 			return nil
 		}
-		r.Consumer = owner
+		r.Consumer, r.ConsumerInstance = owner, s.instance
 		return write(ctx, tx, r)
 	})
 	if err != nil {

@@ -278,6 +278,38 @@ func Run(t *testing.T, b Backend) {
 	})
 
 	if b.Reopen != nil {
+		t.Run("a consumer that died before answering gives way", func(t *testing.T) {
+			t.Parallel()
+			s := b.Open(t)
+			r := record(40)
+			mustClaim(t, s, r)
+			sub := submitted(r, 40)
+			must(t, s.Submit(&sub))
+			fin := settled(sub)
+			must(t, s.Finish(&fin))
+			if _, ok, err := s.Consume(r.Key, "a"); err != nil || !ok {
+				t.Fatalf("the first consumer: %v %v", ok, err)
+			}
+			if b.Second != nil {
+				if _, ok, err := b.Second(t, s).Consume(r.Key, "b"); err != nil || ok {
+					t.Fatalf("another replica took the receipt of a live consumer: %v %v", ok, err)
+				}
+			}
+			s = b.Reopen(t, s) // a's process is gone, its response unwritten
+			if _, ok, err := s.Consume(r.Key, "b"); err != nil || !ok {
+				t.Fatalf("the payer's retry after its consumer died: %v %v", ok, err)
+			}
+			must(t, s.Serve(r.Key, "c")) // not the consumer: nothing
+			must(t, s.Serve(r.Key, "b"))
+			s = b.Reopen(t, s)
+			if _, ok, err := s.Consume(r.Key, "c"); err != nil || ok {
+				t.Fatalf("a served payment bought a second response: %v %v", ok, err)
+			}
+			if got, ok, err := s.Consume(r.Key, "b"); err != nil || !ok || !got.Served {
+				t.Fatalf("the consumer's own retry: %+v %v %v", got, ok, err)
+			}
+		})
+
 		t.Run("records survive a reopen", func(t *testing.T) {
 			t.Parallel()
 			s := b.Open(t)
