@@ -264,10 +264,31 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// kill sends SIGKILL to r and waits for it to die.
-func (r *replica) kill() {
-	r.cmd.Process.Kill()
-	<-r.done
+// leaseTakenAfter is how long after t a live replica logged that it took
+// the delivery lease, or -1 if none did.
+func (f *fleet) leaseTakenAfter(t time.Time) time.Duration {
+	for _, r := range f.replicas {
+		select {
+		case <-r.done:
+			continue
+		default:
+		}
+		for _, line := range strings.Split(r.log.String(), "\n") {
+			if !strings.Contains(line, "delivering the settler's transactions for the fleet") {
+				continue
+			}
+			var entry struct {
+				TS float64 `json:"ts"`
+			}
+			if json.Unmarshal([]byte(line), &entry) == nil {
+				at := time.Unix(0, int64(entry.TS*1e9))
+				if at.After(t) {
+					return at.Sub(t).Round(time.Millisecond)
+				}
+			}
+		}
+	}
+	return -1
 }
 
 // delivering reports whether r's log says it took the delivery lease
@@ -465,9 +486,21 @@ func payUntilServed(replicas []*replica, payment string, deadline time.Time, fir
 // kill -9 of the replica that delivers the settler's transactions, in the
 // middle of a burst of 100 payments spread over three replicas: another
 // replica takes the lease over, and every payment is served exactly once,
-// with exactly one transfer on chain each.
+// with exactly one transfer on chain each. And the same with SIGTERM, a
+// graceful shutdown (Kubernetes' rolling update): the replica finishes its
+// requests in flight within Caddy's grace period and hands the lease over.
 func TestFleetKillDeliveringReplica(t *testing.T) {
 	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			stopDeliverer(t, sig)
+		})
+	}
+}
+
+// stopDeliverer is TestFleetKillDeliveringReplica with one signal.
+func stopDeliverer(t *testing.T, sig syscall.Signal) {
 	f := newFleet(t)
 	for _, name := range []string{"a", "b", "c"} {
 		f.start(name)
@@ -507,8 +540,9 @@ func TestFleetKillDeliveringReplica(t *testing.T) {
 			if finished.Add(1) == payments/3 {
 				for _, r := range f.replicas {
 					if r.delivering() {
-						r.kill()
 						killedAt.Store(time.Now().UnixNano())
+						r.cmd.Process.Signal(sig)
+						<-r.done
 						killed <- r
 						return
 					}
@@ -524,8 +558,9 @@ func TestFleetKillDeliveringReplica(t *testing.T) {
 	}
 	select {
 	case r := <-killed:
-		t.Logf("killed the delivering replica %s after %d payments; all %d done in %v; the first payment after the kill was served %v after it",
-			r.name, payments/3, payments, time.Since(began).Round(time.Millisecond), time.Duration(recovered.Load()-killedAt.Load()).Round(time.Millisecond))
+		t.Logf("stopped the delivering replica %s with %v after %d payments; all %d done in %v; the first payment after it was served %v later; another replica took the lease %v after the signal",
+			r.name, sig, payments/3, payments, time.Since(began).Round(time.Millisecond), time.Duration(recovered.Load()-killedAt.Load()).Round(time.Millisecond),
+			f.leaseTakenAfter(time.Unix(0, killedAt.Load())))
 	default:
 		t.Fatal("the delivering replica was not killed")
 	}
