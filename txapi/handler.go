@@ -21,9 +21,11 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -206,13 +208,29 @@ func newID() string {
 	return "tx_" + hex.EncodeToString(b[:])
 }
 
-func (s *Service) save(rec *Record) *apiError {
-	raw, _ := json.Marshal(rec)
-	if err := s.records.Put([]byte(rec.ID), raw); err != nil {
-		s.log.Error("storing a transaction record", zap.Error(err))
-		return fail(http.StatusInternalServerError, "internal_error", "the transaction was sent (%s) but its record could not be stored", rec.TxHash)
+// put stores rec.
+func (s *Service) put(rec *Record) error {
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return err
 	}
-	return nil
+	return s.records.Put([]byte(rec.ID), raw)
+}
+
+// recorder is send's record callback for rec: it sets the signed
+// transaction with set and stores rec.
+func (s *Service) recorder(rec *Record, set func(rec *Record, tx *types.Transaction)) func(*types.Transaction) error {
+	return func(tx *types.Transaction) error {
+		set(rec, tx)
+		return s.put(rec)
+	}
+}
+
+// forget deletes the record of a transaction that was certainly not sent.
+func (s *Service) forget(rec *Record) {
+	if err := s.records.Delete([]byte(rec.ID)); err != nil {
+		s.log.Error("deleting the record of a transaction that was not sent", zap.String("id", rec.ID), zap.Error(err))
+	}
 }
 
 func (s *Service) sendFailed(err error) *apiError {
@@ -220,12 +238,19 @@ func (s *Service) sendFailed(err error) *apiError {
 	if errors.As(err, &r) {
 		return r.e
 	}
+	if errors.Is(err, errRecord) {
+		s.log.Error("storing a transaction record", zap.Error(err))
+		return fail(http.StatusInternalServerError, "internal_error", "the transaction's record could not be stored; nothing was sent")
+	}
 	s.log.Warn("sending a transaction", zap.Error(err))
 	if errors.Is(err, errWouldFail) {
 		return fail(http.StatusUnprocessableEntity, "transaction_would_fail", "the node's gas estimate says the transaction reverts")
 	}
 	return fail(http.StatusServiceUnavailable, "chain_unavailable", "the chain could not take the transaction; retry")
 }
+
+// setTx records tx as rec's transaction.
+func setTx(rec *Record, tx *types.Transaction) { rec.TxHash = tx.Hash().Hex() }
 
 // POST /api/v1/transactions {name, data:{to, value, data?}}
 func (s *Service) transaction(r *http.Request) (*Record, *apiError) {
@@ -265,13 +290,16 @@ func (s *Service) transaction(r *http.Request) (*Record, *apiError) {
 			return nil, fail(http.StatusBadRequest, "invalid_data", "data.data: want 0x hex bytes")
 		}
 	}
-	tx, err := s.send(r.Context(), to, value, data, nil, func(cost *big.Int) (func(), *apiError) { return s.charge(keyID, cost) })
-	if err != nil {
+	rec := &Record{ID: newID(), Kind: "transaction", Name: body.Name, From: s.from.Hex(), To: to.Hex(),
+		Value: formatDecimal(value, 18), Status: "pending", Created: s.conf().Now().UTC()}
+	charge := func(cost *big.Int) (func(), *apiError) { return s.charge(keyID, cost) }
+	if _, err := s.send(r.Context(), sender.Call{To: to, Value: value, Data: data}, charge, s.recorder(rec, setTx)); err != nil {
+		if !maybeSent(err) {
+			s.forget(rec)
+		}
 		return nil, s.sendFailed(err)
 	}
-	rec := &Record{ID: newID(), Kind: "transaction", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
-		Value: formatDecimal(value, 18), Status: "pending", Created: s.conf().Now().UTC()}
-	return rec, s.save(rec)
+	return rec, nil
 }
 
 // POST /api/v1/sendMessage {name, data:{to, message}}
@@ -303,13 +331,16 @@ func (s *Service) message(r *http.Request) (*Record, *apiError) {
 	if len(body.Data.Message) > s.conf().MaxMessage {
 		return nil, fail(http.StatusBadRequest, "message_too_large", "data.message is %d bytes; the limit is %d bytes of UTF-8", len(body.Data.Message), s.conf().MaxMessage)
 	}
-	tx, err := s.send(r.Context(), to, new(big.Int), []byte(body.Data.Message), nil, func(cost *big.Int) (func(), *apiError) { return s.charge(keyID, cost) })
-	if err != nil {
+	rec := &Record{ID: newID(), Kind: "message", Name: body.Name, From: s.from.Hex(), To: to.Hex(),
+		Value: "0", Message: body.Data.Message, Status: "pending", Created: s.conf().Now().UTC()}
+	charge := func(cost *big.Int) (func(), *apiError) { return s.charge(keyID, cost) }
+	if _, err := s.send(r.Context(), sender.Call{To: to, Data: []byte(body.Data.Message)}, charge, s.recorder(rec, setTx)); err != nil {
+		if !maybeSent(err) {
+			s.forget(rec)
+		}
 		return nil, s.sendFailed(err)
 	}
-	rec := &Record{ID: newID(), Kind: "message", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
-		Value: "0", Message: body.Data.Message, Status: "pending", Created: s.conf().Now().UTC()}
-	return rec, s.save(rec)
+	return rec, nil
 }
 
 // POST /api/v1/userFaucet {name, address, amount, gasPrice}
@@ -362,24 +393,34 @@ func (s *Service) faucetRequest(r *http.Request) (*Record, *apiError) {
 	if aerr != nil {
 		return nil, aerr
 	}
-	token := contracts.NewDevUSD()
-	tx, err := s.send(r.Context(), s.conf().Token, new(big.Int), token.PackTransfer(to, amount), gasPrice, nil)
-	if err != nil {
+	cfg := s.conf()
+	rec := &Record{ID: newID(), Kind: "faucet", Name: body.Name, From: s.from.Hex(), To: to.Hex(),
+		Value: "0", Amount: formatDecimal(amount, int(cfg.TokenDecimals)), Token: cfg.Token.Hex(),
+		Status: "pending", Created: now.UTC()}
+	transfer := sender.Call{To: cfg.Token, Data: contracts.NewDevUSD().PackTransfer(to, amount), FeeCap: gasPrice}
+	if _, err := s.send(r.Context(), transfer, nil, s.recorder(rec, setTx)); err != nil {
 		if !maybeSent(err) {
+			s.forget(rec)
 			release()
 		}
 		return nil, s.sendFailed(err)
 	}
-	rec := &Record{ID: newID(), Kind: "faucet", Name: body.Name, TxHash: tx.Hash().Hex(), From: s.from.Hex(), To: to.Hex(),
-		Value: formatDecimal(s.conf().FaucetNative, 18), Amount: formatDecimal(amount, int(s.conf().TokenDecimals)), Token: s.conf().Token.Hex(),
-		Status: "pending", Created: now.UTC()}
-	if native, err := s.send(r.Context(), to, s.conf().FaucetNative, nil, gasPrice, nil); err == nil {
-		rec.NativeTxHash = native.Hash().Hex()
-	} else {
-		s.log.Warn("sending faucet gas money", zap.Error(err))
-		rec.Value = "0"
+	// The gas money: the record names it before it is sent, and again
+	// without it if it certainly was not.
+	native := sender.Call{To: to, Value: cfg.FaucetNative, FeeCap: gasPrice}
+	setNative := func(rec *Record, tx *types.Transaction) {
+		rec.NativeTxHash, rec.Value = tx.Hash().Hex(), formatDecimal(cfg.FaucetNative, 18)
 	}
-	return rec, s.save(rec)
+	if _, err := s.send(r.Context(), native, nil, s.recorder(rec, setNative)); err != nil {
+		s.log.Warn("sending faucet gas money", zap.Error(err))
+		if !maybeSent(err) {
+			rec.NativeTxHash, rec.Value = "", "0"
+			if err := s.put(rec); err != nil {
+				s.log.Error("storing a faucet record without its gas money", zap.String("id", rec.ID), zap.Error(err))
+			}
+		}
+	}
+	return rec, nil
 }
 
 // GET /api/v1/transactions/{id}: the record, its status following the

@@ -5,15 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math/big"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -29,39 +26,6 @@ import (
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
 )
-
-// rpcRefusal is a JSON-RPC error answer, as the node gives for a
-// transaction it refuses.
-type rpcRefusal struct{}
-
-func (rpcRefusal) Error() string  { return "insufficient funds for gas * price + value" }
-func (rpcRefusal) ErrorCode() int { return -32000 }
-
-// Only a failure that shows the node did not take the transaction gives
-// its counts back.
-func TestUnreached(t *testing.T) {
-	t.Parallel()
-	dial := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}
-	read := &net.OpError{Op: "read", Net: "tcp", Err: errors.New("connection reset by peer")}
-	for _, tc := range []struct {
-		name string
-		err  error
-		want bool
-	}{
-		{"node refused", fmt.Errorf("broadcasting: %w", rpcRefusal{}), true},
-		{"connection refused", fmt.Errorf("broadcasting: %w", &url.Error{Op: "Post", URL: "http://node", Err: dial}), true},
-		{"connection reset", &url.Error{Op: "Post", URL: "http://node", Err: read}, false},
-		{"timeout", fmt.Errorf("broadcasting: %w", context.DeadlineExceeded), false},
-		{"cut short", io.ErrUnexpectedEOF, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			if got := unreached(tc.err); got != tc.want {
-				t.Fatalf("unreached(%v) = %v, want %v", tc.err, got, tc.want)
-			}
-		})
-	}
-}
 
 // fund sends wei from an account of the devnet to to and waits for it.
 func fund(t *testing.T, d *devnet.Devnet, eth *ethclient.Client, to common.Address, wei *big.Int) {
@@ -100,8 +64,8 @@ func TestBudgetRefundWhenTheNodeRefuses(t *testing.T) {
 	// Enough for the value but not for its gas: the gas estimate passes and
 	// the node refuses the signed transaction.
 	fund(t, e.chain, e.eth, wallet, new(big.Int).Add(new(big.Int).Div(ether, big.NewInt(10)), big.NewInt(1)))
+	e.wallet = key
 	e.mutate = func(c *Config) {
-		c.Wallet = key
 		c.KeyDailyBudget = new(big.Int).Div(new(big.Int).Mul(big.NewInt(15), ether), big.NewInt(100)) // one 0.1 transfer
 	}
 	e.start()
@@ -125,7 +89,8 @@ func TestFaucetReleaseWhenNothingWasSent(t *testing.T) {
 	e := newEnv(t)
 	key, _ := crypto.GenerateKey()
 	fund(t, e.chain, e.eth, crypto.PubkeyToAddress(key.PublicKey), ether) // coin, no tokens
-	e.mutate = func(c *Config) { c.Wallet, c.FaucetPerClient, c.FaucetDaily = key, 1, 1 }
+	e.wallet = key
+	e.mutate = func(c *Config) { c.FaucetPerClient, c.FaucetDaily = 1, 1 }
 	e.start()
 	body := `{"name":"dev","address":"` + e.chain.Accounts[5].Address.Hex() + `","amount":"1","gasPrice":"1.5"}`
 	for i := range 2 {
@@ -133,7 +98,7 @@ func TestFaucetReleaseWhenNothingWasSent(t *testing.T) {
 			t.Fatalf("attempt %d from a wallet without tokens: %d %+v", i, a.status, a.err)
 		}
 	}
-	e.mutate = func(c *Config) { c.FaucetPerClient, c.FaucetDaily = 1, 1 } // the funded wallet
+	e.wallet = e.chain.Accounts[9].Key // funded with tokens
 	e.start()
 	if a := e.postFrom("10.0.0.1", "userFaucet", body); a.status != 201 {
 		t.Fatalf("after the releases: %d %+v", a.status, a.err)
@@ -166,19 +131,18 @@ func TestSetLimitsKeyRate(t *testing.T) {
 }
 
 // fleet is two replicas of the service as a fleet runs them: two Services
-// over two handles of one PostgreSQL schema, against one devnet.
+// over two handles of one PostgreSQL schema, against one devnet, sending
+// from one wallet through two Senders in fleet mode, each on its own
+// handle as the wallet's journal.
 type fleet struct {
-	chain *devnet.Devnet
-	srvs  []*httptest.Server
+	chain  *devnet.Devnet
+	eth    *ethclient.Client
+	wallet common.Address
+	srvs   []*httptest.Server
 }
 
 // newFleet starts a fleet with the configuration mutate makes. It skips
 // the test without X402_TEST_DATABASE_URL.
-//
-// Each replica sends from a wallet of its own (the devnet's funded
-// accounts 8 and 9), since two senders of one key would collide on nonces;
-// the limits are per API key, per faucet client and address, and in total,
-// never per wallet, so the replicas still share every one of them.
 func newFleet(t *testing.T, mutate func(*Config)) *fleet {
 	t.Helper()
 	dbURL := os.Getenv("X402_TEST_DATABASE_URL")
@@ -210,14 +174,15 @@ func newFleet(t *testing.T, mutate func(*Config)) *fleet {
 		t.Fatal(err)
 	}
 	t.Cleanup(eth.Close)
-	f := &fleet{chain: d}
-	for _, wallet := range []devnet.Account{d.Accounts[8], d.Accounts[9]} {
+	wallet := d.Accounts[9]
+	f := &fleet{chain: d, eth: eth, wallet: wallet.Address}
+	for range 2 {
 		st, err := postgres.Open(context.Background(), postgres.Config{URL: dbURL, Schema: schema, MaxConns: 4, Logger: zaptest.NewLogger(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		cfg := Config{Chain: eth, ChainID: d.ChainID, Wallet: wallet.Key, Store: st,
+		cfg := Config{Chain: eth, Sender: newSender(t, d, eth, wallet.Key, st), Store: st,
 			Token: d.Token.Address, TokenDecimals: 6, Authorize: testAuthorize, KeyRate: 1000, FaucetPerClient: 1000,
 			ClientIP: func(r *http.Request) string { return r.Header.Get("X-Test-Client") }, Logger: zaptest.NewLogger(t)}
 		mutate(&cfg)
@@ -235,52 +200,44 @@ func newFleet(t *testing.T, mutate func(*Config)) *fleet {
 // request is one request of a race.
 type request struct{ key, client, path, body string }
 
-// race sends n requests at once, request i to replica i%2, and counts the
-// answers by status and code ("201", "429budget_exhausted"). A request
-// answered 503 chain_unavailable is sent again, as the API asks: the
-// wallet's transactions from one process can collide on a nonce the node
-// has not yet counted as pending, which the node refuses and the service
-// releases.
-func (f *fleet) race(t *testing.T, n int, req func(i int) request) map[string]int {
+// race sends n requests at once, request i to replica i%2, and returns the
+// answers in the order of the requests.
+func (f *fleet) race(t *testing.T, n int, req func(i int) request) []answer {
 	t.Helper()
 	var (
-		wg     sync.WaitGroup
-		mu     sync.Mutex
-		counts = map[string]int{}
-		start  = make(chan struct{})
+		wg      sync.WaitGroup
+		answers = make([]answer, n)
+		start   = make(chan struct{})
 	)
 	for i := range n {
 		r, srv := req(i), f.srvs[i%len(f.srvs)]
 		wg.Go(func() {
 			<-start
-			for attempt := 1; ; attempt++ {
-				hr, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/"+r.path, strings.NewReader(r.body))
-				hr.Header.Set("Content-Type", "application/json")
-				hr.Header.Set("X-API-Key", r.key)
-				hr.Header.Set("X-Test-Client", r.client)
-				resp, err := http.DefaultClient.Do(hr)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				a, err := readAnswer(resp)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if a.status == http.StatusServiceUnavailable && a.err.Code == "chain_unavailable" && attempt < 5 {
-					t.Logf("request %d, attempt %d: %s; sending it again", i, attempt, a.err.Message)
-					continue
-				}
-				mu.Lock()
-				counts[fmt.Sprint(a.status, a.err.Code)]++
-				mu.Unlock()
+			hr, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/"+r.path, strings.NewReader(r.body))
+			hr.Header.Set("Content-Type", "application/json")
+			hr.Header.Set("X-API-Key", r.key)
+			hr.Header.Set("X-Test-Client", r.client)
+			resp, err := http.DefaultClient.Do(hr)
+			if err != nil {
+				t.Error(err)
 				return
+			}
+			if answers[i], err = readAnswer(resp); err != nil {
+				t.Error(err)
 			}
 		})
 	}
 	close(start)
 	wg.Wait()
+	return answers
+}
+
+// count counts answers by status and code ("201", "429budget_exhausted").
+func count(answers []answer) map[string]int {
+	counts := map[string]int{}
+	for _, a := range answers {
+		counts[fmt.Sprint(a.status, a.err.Code)]++
+	}
 	return counts
 }
 
@@ -326,10 +283,56 @@ func TestLimitsAcrossReplicas(t *testing.T) {
 			t.Parallel()
 			f := newFleet(t, tc.mutate)
 			want := map[string]int{"201": tc.limit, "429" + tc.code: 3*n - tc.limit}
-			if got := f.race(t, 3*n, tc.req); fmt.Sprint(got) != fmt.Sprint(want) {
+			if got := count(f.race(t, 3*n, tc.req)); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("answers %v, want %v", got, want)
 			}
 		})
+	}
+}
+
+// Twenty transfers at once, over two replicas that share the wallet, are
+// all served, with twenty distinct nonces, and all mined.
+func TestConcurrentTransfersAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	const n = 20
+	f := newFleet(t, func(*Config) {})
+	ctx := t.Context()
+	start, err := f.eth.NonceAt(ctx, f.wallet, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := f.race(t, n, func(i int) request {
+		return request{key: []string{testKey, otherKey}[i%2], path: "transactions",
+			body: fmt.Sprintf(`{"name":"tip %d","data":{"to":"0x1111111111111111111111111111111111111111","value":"0.01"}}`, i)}
+	})
+	if got := count(answers); got["201"] != n {
+		t.Fatalf("answers %v, want %d 201s", got, n)
+	}
+	nonces := make([]uint64, n)
+	for i, a := range answers {
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		r, err := f.chain.Wait(wctx, common.HexToHash(a.rec.TxHash))
+		cancel()
+		if err != nil || r.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("transfer %d (%s): %v, %v", i, a.rec.TxHash, r, err)
+		}
+		tx, _, err := f.eth.TransactionByHash(ctx, common.HexToHash(a.rec.TxHash))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tx.Value().Cmp(big.NewInt(1e16)) != 0 {
+			t.Fatalf("transfer %d sent %v wei, want 1e16", i, tx.Value())
+		}
+		nonces[i] = tx.Nonce()
+	}
+	slices.Sort(nonces)
+	for i, nonce := range nonces {
+		if nonce != start+uint64(i) {
+			t.Fatalf("nonces %v: want %d to %d, each once", nonces, start, start+n-1)
+		}
+	}
+	if got, err := f.eth.NonceAt(ctx, f.wallet, nil); err != nil || got != start+n {
+		t.Fatalf("the wallet's nonce is %d (%v), want %d", got, err, start+n)
 	}
 }
 

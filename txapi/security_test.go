@@ -158,7 +158,7 @@ func TestSetLimits(t *testing.T) {
 	if a := e.post("transactions", tx); a.status != 400 || a.err.Code != "value_too_large" {
 		t.Fatalf("0.06 over a 0.05 limit: %d %+v", a.status, a.err)
 	}
-	if c := e.svc.conf(); c.FaucetDaily != 100 || c.Wallet == nil {
+	if c := e.svc.conf(); c.FaucetDaily != 100 || c.Sender == nil {
 		t.Fatalf("defaults and fixed fields after SetLimits: %+v", c)
 	}
 }

@@ -9,6 +9,18 @@
 // capped at 16 KiB and unknown fields are rejected; addresses must be valid
 // EIP-55 when mixed-case; values are decimal strings of the coin or token.
 //
+// # Sending
+//
+// Every transaction goes out through a sender.Sender whose key is the
+// wallet (Config.Sender): it hands out the wallet's nonces and delivers
+// them in strict order, so concurrent requests never reuse a nonce, even
+// while the node's pool lags. In a fleet, each replica's Sender shares the
+// wallet's nonce journal in the fleet's PostgreSQL store (sender fleet
+// mode), so replicas share the wallet too. A request's record is stored,
+// pending, once its transaction is signed and before it is broadcast, so
+// no transaction that may reach the chain goes unrecorded. The request is
+// answered 201 once the node has the transaction.
+//
 // # Limits across replicas
 //
 // Caddy replicas of a fleet share one store (the PostgreSQL backend), and
@@ -25,39 +37,37 @@
 package txapi
 
 import (
-	"context"
-	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"math/big"
-	"net"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
-	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 	"golang.org/x/time/rate"
 
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 )
 
 // Config configures a Service.
 type Config struct {
-	// Chain is the chain's client.
+	// Chain is the chain's client, for gas estimates, the base fee and
+	// receipts.
 	Chain *ethclient.Client
-	// ChainID is the chain's id.
-	ChainID *big.Int
-	// Wallet is the service wallet that sends every transaction. It must not
-	// be a key another sender uses (such as the facilitator's settler), or
-	// their nonces collide. Never logged.
-	Wallet *ecdsa.PrivateKey
+	// Sender sends every transaction; its key is the service wallet, whose
+	// address is the Sender's. The wallet must be no other sender's key
+	// (such as the facilitator's settler), or their nonces collide; but
+	// the replicas of a fleet share it, each through a Sender on the
+	// wallet's journal in the fleet's store (sender.Config.Journal). Its
+	// Config.Replace should be nil: a record keeps the hash its transaction
+	// was signed with, and the faucet's fee cap must stay that of the
+	// request. The Service does not close it.
+	Sender *sender.Sender
 	// Store keeps transaction records, the faucet's limits and the daily
 	// budgets in its buckets "txapi_records", "txapi_faucet" (key "limits")
 	// and "txapi_budget" (key "wallet"): the store.Backend the Caddy app
@@ -123,8 +133,8 @@ type Buckets interface {
 // Validate reports what is wrong with the configuration.
 func (c *Config) Validate() error {
 	var errs []error
-	if c.Chain == nil || c.ChainID == nil || c.Wallet == nil || c.Store == nil {
-		errs = append(errs, errors.New("chain, chain id, wallet and store are required"))
+	if c.Chain == nil || c.Sender == nil || c.Store == nil {
+		errs = append(errs, errors.New("chain, sender and store are required"))
 	}
 	if c.Token == (common.Address{}) {
 		errs = append(errs, errors.New("the faucet token is required"))
@@ -135,8 +145,7 @@ func (c *Config) Validate() error {
 // Service serves /api/v1. It is safe for concurrent use.
 type Service struct {
 	cfg     atomic.Pointer[Config] // swapped whole by SetLimits
-	from    common.Address
-	signer  types.Signer
+	from    common.Address         // the wallet's, which is the Sender's
 	log     *zap.Logger
 	records store.KV
 	faucet  store.KV // faucetState
@@ -144,12 +153,6 @@ type Service struct {
 
 	limitMu  sync.Mutex
 	keyRates map[string]*rate.Limiter
-
-	// sendMu orders this process's transactions from the wallet: each
-	// reads the pending nonce and is broadcast before the next. It decides
-	// no limit. Replicas that share a wallet key still collide on nonces;
-	// that is for the fleet's shared sender to solve, not this lock.
-	sendMu sync.Mutex
 }
 
 var (
@@ -223,8 +226,7 @@ func New(cfg Config) (*Service, error) {
 		return nil, err
 	}
 	svc := &Service{
-		from: crypto.PubkeyToAddress(cfg.Wallet.PublicKey), signer: types.LatestSignerForChainID(cfg.ChainID),
-		log: log, records: records, faucet: faucet, budget: budget, keyRates: map[string]*rate.Limiter{},
+		from: cfg.Sender.Address(), log: log, records: records, faucet: faucet, budget: budget, keyRates: map[string]*rate.Limiter{},
 	}
 	svc.cfg.Store(&cfg)
 	return svc, nil
@@ -250,101 +252,3 @@ func (s *Service) conf() *Config { return s.cfg.Load() }
 
 // Wallet is the service wallet's address.
 func (s *Service) Wallet() common.Address { return s.from }
-
-// errWouldFail is a transaction the node's gas estimate says reverts.
-var errWouldFail = errors.New("the transaction would fail")
-
-// refused wraps a refusal decided while sending (a budget), to be answered
-// as it is.
-type refused struct{ e *apiError }
-
-func (r refused) Error() string { return r.e.Message }
-
-// unsent wraps a failure of send that certainly left the transaction off
-// the chain: it failed before the broadcast, or the broadcast never
-// reached the node or was refused by it. What was counted for the
-// transaction can be given back.
-type unsent struct{ err error }
-
-func (u unsent) Error() string { return u.err.Error() }
-func (u unsent) Unwrap() error { return u.err }
-
-// maybeSent reports whether err, a failure of send, leaves open that the
-// transaction reached the node.
-func maybeSent(err error) bool { return !errors.As(err, new(unsent)) }
-
-// unreached reports whether err, a failure of eth_sendRawTransaction,
-// shows that the node did not take the transaction: the node answered with
-// a JSON-RPC error (a nonce, funds or fee refusal, or "already known" for
-// a transaction another request sent and paid for), or no connection to it
-// was made. Any other failure, such as a timeout or a connection lost
-// mid-request, may have delivered it.
-func unreached(err error) bool {
-	var rpcErr rpc.Error
-	if errors.As(err, &rpcErr) {
-		return true
-	}
-	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
-}
-
-// send signs and broadcasts one transaction from the wallet. feeCap, if not
-// nil, is the transaction's maxFeePerGas. charge, if not nil, is asked to
-// pay the transaction's most (value and gas at the fee cap) before it is
-// signed; its refusal is returned wrapped in refused, and its refund is
-// called if the transaction then certainly did not reach the node. A
-// failure that certainly sent nothing is wrapped in unsent.
-func (s *Service) send(ctx context.Context, to common.Address, value *big.Int, data []byte, feeCap *big.Int, charge func(*big.Int) (refund func(), _ *apiError)) (*types.Transaction, error) {
-	s.sendMu.Lock()
-	defer s.sendMu.Unlock()
-	cfg := s.conf()
-	nonce, err := cfg.Chain.PendingNonceAt(ctx, s.from)
-	if err != nil {
-		return nil, unsent{fmt.Errorf("reading the wallet's nonce: %w", err)}
-	}
-	head, err := cfg.Chain.HeaderByNumber(ctx, nil)
-	if err != nil {
-		return nil, unsent{fmt.Errorf("reading the latest block: %w", err)}
-	}
-	tip := new(big.Int).Set(gwei)
-	if feeCap == nil {
-		feeCap = new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip)
-	}
-	tip = bigMin(tip, feeCap)
-	gas, err := cfg.Chain.EstimateGas(ctx, ethereum.CallMsg{From: s.from, To: &to, Value: value, Data: data})
-	if err != nil {
-		return nil, unsent{fmt.Errorf("%w: %w", errWouldFail, err)}
-	}
-	refund := func() {}
-	if charge != nil {
-		r, e := charge(spend(value, gas+gas/5, feeCap))
-		if e != nil {
-			return nil, refused{e}
-		}
-		refund = r
-	}
-	tx, err := types.SignNewTx(cfg.Wallet, s.signer, &types.DynamicFeeTx{
-		ChainID: cfg.ChainID, Nonce: nonce, To: &to, Value: value, Data: data,
-		Gas: gas + gas/5, GasTipCap: tip, GasFeeCap: feeCap,
-	})
-	if err != nil {
-		refund()
-		return nil, unsent{fmt.Errorf("signing: %w", err)}
-	}
-	if err := cfg.Chain.SendTransaction(ctx, tx); err != nil {
-		err = fmt.Errorf("broadcasting: %w", err)
-		if unreached(err) {
-			refund()
-			return nil, unsent{err}
-		}
-		return nil, err
-	}
-	return tx, nil
-}
-
-func bigMin(a, b *big.Int) *big.Int {
-	if a.Cmp(b) < 0 {
-		return a
-	}
-	return b
-}

@@ -2,6 +2,7 @@ package txapi
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,9 +20,11 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"go.uber.org/zap/zaptest"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 )
 
@@ -31,8 +34,11 @@ type env struct {
 	eth   *ethclient.Client
 	path  string
 	st    *store.Store
+	snd   *sender.Sender
 	svc   *Service
 	srv   *httptest.Server
+	// wallet is the service wallet; default the devnet's account 9.
+	wallet *ecdsa.PrivateKey
 	// key is sent in X-API-Key; default testKey.
 	key string
 	// mutate adjusts the config before each start.
@@ -70,23 +76,37 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(eth.Close)
-	e := &env{t: t, chain: d, eth: eth, path: filepath.Join(t.TempDir(), "x402.db"), key: testKey}
+	e := &env{t: t, chain: d, eth: eth, path: filepath.Join(t.TempDir(), "x402.db"), key: testKey, wallet: d.Accounts[9].Key}
 	e.start()
 	return e
 }
 
-// start (re)opens the store and the service.
+// newSender returns a Sender of key on the devnet d, closed when the test
+// ends: in memory, or in fleet mode on journal if it is not nil.
+func newSender(t *testing.T, d *devnet.Devnet, eth *ethclient.Client, key *ecdsa.PrivateKey, journal store.Journal) *sender.Sender {
+	t.Helper()
+	snd, err := sender.New(sender.Config{Backend: eth, Batcher: eth.Client(), Key: key, ChainID: d.ChainID, Journal: journal, Logger: zaptest.NewLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { snd.Close() })
+	return snd
+}
+
+// start (re)opens the store, the wallet's Sender and the service.
 func (e *env) start() {
 	e.t.Helper()
 	if e.srv != nil {
 		e.srv.Close()
+		e.snd.Close()
 		e.st.Close()
 	}
 	st, err := store.Open(store.Config{Path: e.path})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	cfg := Config{Chain: e.eth, ChainID: e.chain.ChainID, Wallet: e.chain.Accounts[9].Key, Store: st,
+	e.snd = newSender(e.t, e.chain, e.eth, e.wallet, nil)
+	cfg := Config{Chain: e.eth, Sender: e.snd, Store: st,
 		Token: e.chain.Token.Address, TokenDecimals: 6, Authorize: testAuthorize, FaucetPerClient: 1000, KeyRate: 1000,
 		ClientIP: func(r *http.Request) string { return r.Header.Get("X-Test-Client") }}
 	if e.mutate != nil {
