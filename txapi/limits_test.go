@@ -2,6 +2,7 @@ package txapi
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -73,11 +74,57 @@ func TestBudgetRefundWhenTheNodeRefuses(t *testing.T) {
 	if a := e.post("transactions", tx); a.status != 503 || a.err.Code != "chain_unavailable" {
 		t.Fatalf("refused by the node: %d %+v", a.status, a.err)
 	}
+	if n := records(t, e.svc); n != 0 {
+		t.Fatalf("%d records of a transaction the node refused", n)
+	}
 	fund(t, e.chain, e.eth, wallet, ether)
 	if a := e.post("transactions", tx); a.status != 201 {
 		t.Fatalf("after the refund: %d %+v", a.status, a.err)
 	}
 	if a := e.post("transactions", tx); a.status != 429 || a.err.Code != "budget_exhausted" {
+		t.Fatalf("the budget still counts: %d %+v", a.status, a.err)
+	}
+	if n := records(t, e.svc); n != 1 {
+		t.Fatalf("%d records, want 1", n)
+	}
+}
+
+// records counts the transaction records of svc.
+func records(t *testing.T, svc *Service) int {
+	t.Helper()
+	n := 0
+	if err := svc.records.ForEach(func(_, _ []byte) error { n++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// In a fleet too, a transaction the node refuses gives its charge back:
+// the replica that delivers the wallet's transactions gives it up, and the
+// replica that took the request hears of it through the journal.
+func TestBudgetRefundWhenTheNodeRefusesInAFleet(t *testing.T) {
+	t.Parallel()
+	var key *ecdsa.PrivateKey
+	f := newFleetOf(t, func(d *devnet.Devnet, eth *ethclient.Client) *ecdsa.PrivateKey {
+		key, _ = crypto.GenerateKey()
+		// Enough for the value but not for its gas, as above.
+		fund(t, d, eth, crypto.PubkeyToAddress(key.PublicKey), new(big.Int).Add(new(big.Int).Div(ether, big.NewInt(10)), big.NewInt(1)))
+		return key
+	}, func(c *Config) {
+		c.KeyDailyBudget = new(big.Int).Div(new(big.Int).Mul(big.NewInt(15), ether), big.NewInt(100)) // one 0.1 transfer
+	})
+	tx := request{key: testKey, path: "transactions", body: `{"name":"tip","data":{"to":"0x1111111111111111111111111111111111111111","value":"0.1"}}`}
+	if a := f.post(t, 0, tx); a.status != 503 || a.err.Code != "chain_unavailable" {
+		t.Fatalf("refused by the node: %d %+v", a.status, a.err)
+	}
+	if n := records(t, f.svcs[1]); n != 0 {
+		t.Fatalf("%d records of a transaction the node refused", n)
+	}
+	fund(t, f.chain, f.eth, f.wallet, ether)
+	if a := f.post(t, 1, tx); a.status != 201 {
+		t.Fatalf("after the refunds: %d %+v", a.status, a.err)
+	}
+	if a := f.post(t, 0, tx); a.status != 429 || a.err.Code != "budget_exhausted" {
 		t.Fatalf("the budget still counts: %d %+v", a.status, a.err)
 	}
 }
@@ -138,12 +185,21 @@ type fleet struct {
 	chain  *devnet.Devnet
 	eth    *ethclient.Client
 	wallet common.Address
+	svcs   []*Service
 	srvs   []*httptest.Server
 }
 
-// newFleet starts a fleet with the configuration mutate makes. It skips
-// the test without X402_TEST_DATABASE_URL.
+// newFleet starts a fleet with the configuration mutate makes, sending
+// from the devnet's account 9. It skips the test without
+// X402_TEST_DATABASE_URL.
 func newFleet(t *testing.T, mutate func(*Config)) *fleet {
+	t.Helper()
+	return newFleetOf(t, func(d *devnet.Devnet, _ *ethclient.Client) *ecdsa.PrivateKey { return d.Accounts[9].Key }, mutate)
+}
+
+// newFleetOf is newFleet with the wallet that wallet returns, once the
+// devnet runs.
+func newFleetOf(t *testing.T, wallet func(*devnet.Devnet, *ethclient.Client) *ecdsa.PrivateKey, mutate func(*Config)) *fleet {
 	t.Helper()
 	dbURL := os.Getenv("X402_TEST_DATABASE_URL")
 	if dbURL == "" {
@@ -174,15 +230,15 @@ func newFleet(t *testing.T, mutate func(*Config)) *fleet {
 		t.Fatal(err)
 	}
 	t.Cleanup(eth.Close)
-	wallet := d.Accounts[9]
-	f := &fleet{chain: d, eth: eth, wallet: wallet.Address}
+	key := wallet(d, eth)
+	f := &fleet{chain: d, eth: eth, wallet: crypto.PubkeyToAddress(key.PublicKey)}
 	for range 2 {
 		st, err := postgres.Open(context.Background(), postgres.Config{URL: dbURL, Schema: schema, MaxConns: 4, Logger: zaptest.NewLogger(t)})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		cfg := Config{Chain: eth, Sender: newSender(t, d, eth, wallet.Key, st), Store: st,
+		cfg := Config{Chain: eth, Sender: newSender(t, d, eth, key, st), Store: st,
 			Token: d.Token.Address, TokenDecimals: 6, Authorize: testAuthorize, KeyRate: 1000, FaucetPerClient: 1000,
 			ClientIP: func(r *http.Request) string { return r.Header.Get("X-Test-Client") }, Logger: zaptest.NewLogger(t)}
 		mutate(&cfg)
@@ -192,13 +248,32 @@ func newFleet(t *testing.T, mutate func(*Config)) *fleet {
 		}
 		srv := httptest.NewServer(svc)
 		t.Cleanup(srv.Close)
-		f.srvs = append(f.srvs, srv)
+		f.svcs, f.srvs = append(f.svcs, svc), append(f.srvs, srv)
 	}
 	return f
 }
 
 // request is one request of a race.
 type request struct{ key, client, path, body string }
+
+// post sends r to replica i.
+func (f *fleet) post(t *testing.T, i int, r request) answer {
+	t.Helper()
+	hr, _ := http.NewRequest(http.MethodPost, f.srvs[i].URL+"/api/v1/"+r.path, strings.NewReader(r.body))
+	hr.Header.Set("Content-Type", "application/json")
+	hr.Header.Set("X-API-Key", r.key)
+	hr.Header.Set("X-Test-Client", r.client)
+	resp, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Error(err)
+		return answer{}
+	}
+	a, err := readAnswer(resp)
+	if err != nil {
+		t.Error(err)
+	}
+	return a
+}
 
 // race sends n requests at once, request i to replica i%2, and returns the
 // answers in the order of the requests.
@@ -210,21 +285,10 @@ func (f *fleet) race(t *testing.T, n int, req func(i int) request) []answer {
 		start   = make(chan struct{})
 	)
 	for i := range n {
-		r, srv := req(i), f.srvs[i%len(f.srvs)]
+		r := req(i)
 		wg.Go(func() {
 			<-start
-			hr, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/"+r.path, strings.NewReader(r.body))
-			hr.Header.Set("Content-Type", "application/json")
-			hr.Header.Set("X-API-Key", r.key)
-			hr.Header.Set("X-Test-Client", r.client)
-			resp, err := http.DefaultClient.Do(hr)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			if answers[i], err = readAnswer(resp); err != nil {
-				t.Error(err)
-			}
+			answers[i] = f.post(t, i%len(f.srvs), r)
 		})
 	}
 	close(start)

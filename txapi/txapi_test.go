@@ -296,6 +296,16 @@ func TestFaucet(t *testing.T) {
 	if eth, _ := e.eth.BalanceAt(context.Background(), to, nil); eth.Cmp(big.NewInt(1e16)) != 0 {
 		t.Fatalf("gas money %s", eth)
 	}
+	// Both at the gasPrice asked for, as their fee cap.
+	for _, h := range []string{a.rec.TxHash, a.rec.NativeTxHash} {
+		tx, _, err := e.eth.TransactionByHash(context.Background(), common.HexToHash(h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tx.GasFeeCap().Cmp(big.NewInt(1_500_000_000)) != 0 || tx.GasTipCap().Cmp(tx.GasFeeCap()) > 0 {
+			t.Fatalf("%s: fee cap %v, tip %v; want a fee cap of 1.5 gwei", h, tx.GasFeeCap(), tx.GasTipCap())
+		}
+	}
 
 	again := e.post("userFaucet", body)
 	if again.status != 429 || again.err.Code != "faucet_cooldown" || again.err.NextAllowed == "" || again.header.Get("Retry-After") == "" {
