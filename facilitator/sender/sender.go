@@ -1,5 +1,7 @@
-// Package sender signs and broadcasts the facilitator's settlement
-// transactions from one settler key, and waits for their receipts.
+// Package sender signs and broadcasts transactions from one key, and waits
+// for their receipts: the facilitator's settlements from its settler key,
+// and the transaction API's transfers and messages from its wallet (each
+// through a Sender of its own).
 //
 // A local nonce manager hands out nonces, so many settlements can be in
 // flight at once without waiting on each other's receipts. Send errors are
@@ -326,7 +328,8 @@ func (s *Sender) Estimate(ctx context.Context, to common.Address, data []byte) (
 // Call is a transaction for SignCall to sign: a call to To with Value and
 // Data, and Gas.
 type Call struct {
-	// To is the recipient.
+	// To is the recipient. A call to the Sender's own address with no
+	// value and no data is taken for one of its nonce fillers.
 	To common.Address
 	// Value is the ETH sent along, in wei; nil sends none.
 	Value *big.Int
