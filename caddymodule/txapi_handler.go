@@ -18,6 +18,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/txapi"
 )
@@ -193,11 +195,12 @@ func (h *TxAPIHandler) Provision(ctx caddy.Context) error {
 	}
 	key := strings.Join([]string{"x402_txapi", app.chainKey, h.wallet.Hex()}, "|")
 	cfg := txapi.Config{
-		Wallet: wallet, Token: common.HexToAddress(token), TokenDecimals: cmp.Or(h.decimals, 6), ChainID: app.chain.plan.chainID(),
+		Token: common.HexToAddress(token), TokenDecimals: cmp.Or(h.decimals, 6),
 		ClientIP: clientIP, Logger: ctx.Logger(),
 	}
+	chainID := app.chain.plan.chainID()
 	return h.service.provision(ctx, app, "x402_txapi", key, txapiFixed{Token: cfg.Token.Hex()}, txapiTunables{h}, func(run *chainRun, t txapiTunables) (*txapi.Service, func() error, error) {
-		return openTxAPI(run, cfg, t)
+		return openTxAPI(run, cfg, wallet, chainID, t)
 	})
 }
 
@@ -223,8 +226,11 @@ func (h *TxAPIHandler) Validate() error {
 }
 
 // openTxAPI opens the service on the running chain: cfg with its chain,
-// store, keys and limits.
-func openTxAPI(run *chainRun, cfg txapi.Config, t txapiTunables) (*txapi.Service, func() error, error) {
+// store, keys and limits, sending from wallet through a Sender of its own.
+// In a fleet (a store with a journal) the Sender shares the wallet's nonces
+// with the other replicas through the store's journal. Closing the service
+// closes the Sender.
+func openTxAPI(run *chainRun, cfg txapi.Config, wallet *ecdsa.PrivateKey, chainID *big.Int, t txapiTunables) (*txapi.Service, func() error, error) {
 	limits, err := t.limits()
 	if err != nil {
 		return nil, nil, err
@@ -246,12 +252,22 @@ func openTxAPI(run *chainRun, cfg txapi.Config, t txapiTunables) (*txapi.Service
 		}
 		return k.ID, nil
 	}
-	cfg.Chain, cfg.Store = ethclient.NewClient(run.chain), run.store
+	eth := ethclient.NewClient(run.chain)
+	sc := sender.Config{Backend: eth, Batcher: run.chain, Key: wallet, ChainID: chainID, Logger: cfg.Logger}
+	if j, ok := run.store.(store.Journal); ok {
+		sc.Journal = j // a fleet: the replicas share the wallet
+	}
+	snd, err := sender.New(sc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("x402_txapi: %w", err)
+	}
+	cfg.Chain, cfg.Sender, cfg.Store = eth, snd, run.store
 	svc, err := txapi.New(cfg)
 	if err != nil {
+		snd.Close()
 		return nil, nil, err
 	}
-	return svc, func() error { return nil }, nil
+	return svc, snd.Close, nil
 }
 
 // ServeHTTP serves /api/v1. Requests are logged with their API key
