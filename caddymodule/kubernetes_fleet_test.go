@@ -5,9 +5,6 @@ package caddymodule
 // PostgreSQL, with the environment that its Deployment gives the sidecar.
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -30,6 +27,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -496,10 +494,7 @@ func TestKubernetesFleetExampleValidates(t *testing.T) {
 	}
 
 	t.Run("caddy run", func(t *testing.T) {
-		base := os.Getenv("X402_TEST_DATABASE_URL")
-		if base == "" {
-			t.Skip("X402_TEST_DATABASE_URL is not set: skipping the run against PostgreSQL (.ci/run sets it to postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-		}
+		base := pgtest.URL(t, "the run against PostgreSQL")
 		if ex.config.Apps.X402.Network != "eip155:84532" {
 			t.Fatalf("network = %q; update this test's chain id", ex.config.Apps.X402.Network)
 		}
@@ -513,22 +508,7 @@ func TestKubernetesFleetExampleValidates(t *testing.T) {
 		if !strings.Contains(ex.caddyfile, schemaLine) {
 			t.Fatalf("the example's Caddyfile no longer has %q; update this test", schemaLine)
 		}
-		var b [6]byte
-		rand.Read(b[:])
-		schema := "k8s_fleet_" + hex.EncodeToString(b[:])
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			conn, err := pgx.Connect(ctx, base)
-			if err != nil {
-				t.Errorf("dropping schema %s: %v", schema, err)
-				return
-			}
-			defer conn.Close(ctx)
-			if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-				t.Errorf("dropping schema %s: %v", schema, err)
-			}
-		})
+		schema := pgtest.Schema(t, base, "k8s_fleet_")
 		proxy := startFleetProxy(t, base)
 		t.Setenv("X402_DATABASE_URL", proxy.url)
 

@@ -2,12 +2,9 @@ package paymaster
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"math/big"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -17,12 +14,12 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
-	"github.com/jackc/pgx/v5"
 	"go.uber.org/zap/zaptest"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -45,25 +42,8 @@ type fleet struct {
 // without X402_TEST_DATABASE_URL.
 func newFleet(t *testing.T, project Project) *fleet {
 	t.Helper()
-	dbURL := os.Getenv("X402_TEST_DATABASE_URL")
-	if dbURL == "" {
-		t.Skip("X402_TEST_DATABASE_URL is not set: skipping the tests of paymaster replicas sharing a PostgreSQL store (.ci/run sets it to postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-	}
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "paymaster_test_" + hex.EncodeToString(b)
-	t.Cleanup(func() { // registered first, so it runs after the stores close
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, dbURL)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
+	dbURL := pgtest.URL(t, "the tests of paymaster replicas sharing a PostgreSQL store")
+	schema := pgtest.Schema(t, dbURL, "paymaster_test_") // dropped after the stores close
 	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)

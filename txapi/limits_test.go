@@ -3,14 +3,11 @@ package txapi
 import (
 	"context"
 	"crypto/ecdsa"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -21,11 +18,11 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
-	"github.com/jackc/pgx/v5"
 	"go.uber.org/zap/zaptest"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
 )
 
 // fund sends wei from an account of the devnet to to and waits for it.
@@ -201,25 +198,8 @@ func newFleet(t *testing.T, mutate func(*Config)) *fleet {
 // devnet runs.
 func newFleetOf(t *testing.T, wallet func(*devnet.Devnet, *ethclient.Client) *ecdsa.PrivateKey, mutate func(*Config)) *fleet {
 	t.Helper()
-	dbURL := os.Getenv("X402_TEST_DATABASE_URL")
-	if dbURL == "" {
-		t.Skip("X402_TEST_DATABASE_URL is not set: skipping the tests of replicas sharing a PostgreSQL store (.ci/run sets it to postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-	}
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "txapi_test_" + hex.EncodeToString(b)
-	t.Cleanup(func() { // registered first, so it runs after the stores close
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, dbURL)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
+	dbURL := pgtest.URL(t, "the tests of replicas sharing a PostgreSQL store")
+	schema := pgtest.Schema(t, dbURL, "txapi_test_") // dropped after the stores close
 	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/ecdsa"
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -39,6 +38,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -110,10 +110,7 @@ func (l *lockedBuffer) String() string {
 // schema; startReplicas starts the processes.
 func newFleet(t *testing.T) *fleet {
 	t.Helper()
-	base := os.Getenv("X402_TEST_DATABASE_URL")
-	if base == "" {
-		t.Skip("X402_TEST_DATABASE_URL is not set: skipping the fleet tests (.ci/run sets it to postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-	}
+	base := pgtest.URL(t, "the fleet tests")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: time.Second})
@@ -126,22 +123,7 @@ func newFleet(t *testing.T) *fleet {
 		t.Fatal(err)
 	}
 	t.Cleanup(eth.Close)
-	var b [6]byte
-	rand.Read(b[:])
-	schema := "fleet_" + hex.EncodeToString(b[:])
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.Connect(ctx, base)
-		if err != nil {
-			t.Logf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE"); err != nil {
-			t.Logf("dropping schema %s: %v", schema, err)
-		}
-	})
+	schema := pgtest.Schema(t, base, "fleet_")
 	key, _ := crypto.GenerateKey()
 	return &fleet{t: t, chain: d, eth: eth, dbURL: base, schema: schema, merchant: crypto.PubkeyToAddress(key.PublicKey)}
 }

@@ -3,11 +3,8 @@ package sender
 import (
 	"context"
 	"crypto/ecdsa"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"math/big"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,17 +22,14 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
 )
 
 // fleetDatabase is the PostgreSQL database of the fleet tests, from
 // X402_TEST_DATABASE_URL.
 func fleetDatabase(t *testing.T) string {
 	t.Helper()
-	url := os.Getenv("X402_TEST_DATABASE_URL")
-	if url == "" {
-		t.Skip("X402_TEST_DATABASE_URL is not set: skipping the fleet tests, which need PostgreSQL (for example postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-	}
-	return url
+	return pgtest.URL(t, "the fleet tests")
 }
 
 // fleetSchema is the journal configuration of a test: a schema of its own,
@@ -43,21 +37,7 @@ func fleetDatabase(t *testing.T) string {
 func fleetSchema(t *testing.T) postgres.Config {
 	t.Helper()
 	url := fleetDatabase(t)
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "x402_sender_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
+	schema := pgtest.Schema(t, url, "x402_sender_")
 	return postgres.Config{URL: url, MaxConns: 4, Schema: schema}
 }
 

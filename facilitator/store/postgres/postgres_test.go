@@ -1,25 +1,21 @@
 package postgres
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/jackc/pgx/v5"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest"
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/facilitator/store/storetest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -27,11 +23,7 @@ import (
 // testURL is the database the tests use, from X402_TEST_DATABASE_URL.
 func testURL(t *testing.T) string {
 	t.Helper()
-	u := os.Getenv("X402_TEST_DATABASE_URL")
-	if u == "" {
-		t.Skip("X402_TEST_DATABASE_URL is not set: skipping the PostgreSQL tests (.ci/run sets it to postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-	}
-	return u
+	return pgtest.URL(t, "the PostgreSQL tests")
 }
 
 // freshConfig is the configuration of a store in a schema of its own,
@@ -39,21 +31,7 @@ func testURL(t *testing.T) string {
 func freshConfig(t *testing.T) Config {
 	t.Helper()
 	url := testURL(t)
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "x402_test_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("dropping schema %s: %v", schema, err)
-		}
-	})
+	schema := pgtest.Schema(t, url, "x402_test_")
 	return Config{URL: url, MaxConns: 4, Schema: schema, Logger: zaptest.NewLogger(t)}
 }
 
