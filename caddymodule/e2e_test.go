@@ -517,9 +517,8 @@ func TestEndToEnd(t *testing.T) {
 	})
 	t.Run("aa-native", func(t *testing.T) { e.aaNative(t) })
 	t.Run("metrics", func(t *testing.T) {
-		m := e.metrics()
 		dusd := e.token.Hex()
-		for _, want := range []struct {
+		wants := []struct {
 			labels map[string]string
 			min    float64
 		}{
@@ -534,10 +533,23 @@ func TestEndToEnd(t *testing.T) {
 			{map[string]string{"result": "invalid", "scheme": "", "asset": ""}, 2},
 			// The upstream's 500: verified, not charged.
 			{map[string]string{"result": "upstream_error", "scheme": "exact", "asset": dusd}, 1},
-		} {
-			if got := m.sum("caddy_x402_payments_total", want.labels); got < want.min {
-				t.Errorf("caddy_x402_payments_total%v = %v, want at least %v", want.labels, got, want.min)
+		}
+		// A request is counted when its handler returns, which may be just
+		// after its client has read the response.
+		m := e.metrics()
+		short := func() (missing []string) {
+			for _, want := range wants {
+				if got := m.sum("caddy_x402_payments_total", want.labels); got < want.min {
+					missing = append(missing, fmt.Sprintf("caddy_x402_payments_total%v = %v, want at least %v", want.labels, got, want.min))
+				}
 			}
+			return missing
+		}
+		for deadline := time.Now().Add(10 * time.Second); len(short()) > 0 && time.Now().Before(deadline); m = e.metrics() {
+			time.Sleep(20 * time.Millisecond) // polling for the last handlers to count
+		}
+		for _, miss := range short() {
+			t.Error(miss)
 		}
 		for _, name := range []string{"caddy_x402_settle_duration_seconds_count", "caddy_x402_verify_duration_seconds_count", "caddy_x402_payments_in_flight"} {
 			if len(m.series(name, nil)) == 0 {
@@ -581,7 +593,16 @@ func TestEndToEnd(t *testing.T) {
 		}
 		// The counters carry on, and the reload left no second set of
 		// collectors behind.
-		if got := e.metrics().sum("caddy_x402_payments_total", settled); got != settledBefore+1 {
+		// Counted when the handler returns, which may be just after the
+		// client has read the response (flushed before it is recorded as
+		// served).
+		deadline := time.Now().Add(10 * time.Second)
+		got := e.metrics().sum("caddy_x402_payments_total", settled)
+		for got != settledBefore+1 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond) // polling for the handler to count
+			got = e.metrics().sum("caddy_x402_payments_total", settled)
+		}
+		if got != settledBefore+1 {
 			t.Fatalf("settled payments after the reload: %v, want %v", got, settledBefore+1)
 		}
 		if after, _ := pool.References(metricsKey); after != holds {

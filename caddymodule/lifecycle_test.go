@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"text/template"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -522,7 +523,13 @@ func TestReload(t *testing.T) {
 		}
 		before := settledCount(t, m)
 		r.pays(t, 10_000)
-		if got := settledCount(t, m); got != before+1 {
+		// Counted when the handler returns, which may be just after the
+		// client has read the response.
+		got := settledCount(t, m)
+		for deadline := time.Now().Add(10 * time.Second); got != before+1 && time.Now().Before(deadline); got = settledCount(t, m) {
+			time.Sleep(20 * time.Millisecond) // polling for the handler to count
+		}
+		if got != before+1 {
 			t.Fatalf("settled payments: %v, then %v", before, got)
 		}
 	})

@@ -135,7 +135,7 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 	validUntil := now.Add(time.Duration(s.validity.Load()))
 	if sc.ValidUntil != nil {
 		if int64(*sc.ValidUntil) <= now.Unix()+5 {
-			return nil, &Error{Code: codeOutOfTimeRange, Message: fmt.Sprintf("validUntil %d is not in the future (now %d); rebuild the operation and resend", *sc.ValidUntil, now.Unix())}
+			return nil, &Error{Code: codeOutOfTimeRange, Message: fmt.Sprintf("validUntil %d is not more than 5 s in the future (now %d); rebuild the operation and resend", *sc.ValidUntil, now.Unix())}
 		}
 		validUntil = time.Unix(int64(min(*sc.ValidUntil, uint64(now.Add(time.Hour).Unix()))), 0)
 	}

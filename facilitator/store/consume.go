@@ -52,7 +52,7 @@ func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
 	}
 	// Dropped rather than updated: the cache may drop a set, and a stale
 	// record without its consumer must not outlive this write.
-	s.cache.Del(string(key[:]))
+	s.uncache(string(key[:]))
 	return rec, ok, nil
 }
 
@@ -87,7 +87,7 @@ func (s *Store) Serve(key common.Hash, owner string) error {
 	if err != nil {
 		return fmt.Errorf("recording the response of %s: %w", key, err)
 	}
-	s.cache.Del(string(key[:]))
+	s.uncache(string(key[:]))
 	return nil
 }
 
@@ -122,6 +122,6 @@ func (s *Store) Resubmit(key, old, replacement common.Hash, raw []byte) (bool, e
 	if err != nil {
 		return false, fmt.Errorf("recording the replacement of %s: %w", old, err)
 	}
-	s.cache.Del(string(key[:]))
+	s.uncache(string(key[:]))
 	return done, nil
 }

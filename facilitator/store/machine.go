@@ -194,7 +194,7 @@ func (s *Store) Reclaim(rec *Record, stale time.Time) (bool, error) {
 // nothing that can be mined, so the payment can be settled by a later
 // attempt. A final record is never released; a missing one is fine.
 func (s *Store) Release(key common.Hash) error {
-	s.cache.Del(string(key[:]))
+	s.uncache(string(key[:]))
 	err := s.db.Batch(func(tx *bolt.Tx) error {
 		b := tx.Bucket(settlementsBucket)
 		v := b.Get(key[:])

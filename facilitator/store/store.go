@@ -147,6 +147,12 @@ type Store struct {
 
 	instance string // this handle's name, for ConsumerInstance
 
+	// cacheMu keeps the cache from being used once Close closed it: a
+	// request finishing while Caddy stops may still reach the store, and
+	// gets bbolt's "database not open" rather than a closed cache.
+	cacheMu     sync.RWMutex
+	cacheClosed bool
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -203,7 +209,10 @@ func (s *Store) Close() error {
 		if err := writeCopy(s.db, s.path+backupSuffix); err != nil {
 			backupErr = fmt.Errorf("writing backup %s: %w", s.path+backupSuffix, err)
 		}
+		s.cacheMu.Lock()
+		s.cacheClosed = true
 		s.cache.Close()
+		s.cacheMu.Unlock()
 		s.closeErr = errors.Join(s.db.Close(), backupErr)
 	})
 	return s.closeErr
@@ -256,7 +265,7 @@ func (s *Store) Claim(rec Record) (*Record, bool, error) {
 
 // Get returns the record of key, or nil if there is none.
 func (s *Store) Get(key common.Hash) (*Record, error) {
-	if r, ok := s.cache.Get(string(key[:])); ok {
+	if r, ok := s.cachedGet(string(key[:])); ok {
 		return r, nil
 	}
 	var rec *Record
@@ -273,7 +282,7 @@ func (s *Store) Get(key common.Hash) (*Record, error) {
 		return nil, fmt.Errorf("reading %s: %w", key, err)
 	}
 	if rec != nil && rec.State.Final() {
-		s.cache.Set(string(key[:]), rec, 1)
+		s.cacheSet(string(key[:]), rec)
 	}
 	return rec, nil
 }
@@ -295,13 +304,41 @@ func (s *Store) put(rec *Record) error {
 	return nil
 }
 
+// uncache drops key from the cache.
+func (s *Store) uncache(key string) {
+	s.cacheMu.RLock()
+	defer s.cacheMu.RUnlock()
+	if !s.cacheClosed {
+		s.cache.Del(key)
+	}
+}
+
+// cacheSet caches a final record.
+func (s *Store) cacheSet(key string, rec *Record) {
+	s.cacheMu.RLock()
+	defer s.cacheMu.RUnlock()
+	if !s.cacheClosed {
+		s.cache.Set(key, rec, 1)
+	}
+}
+
+// cachedGet is the cached record of key, if any.
+func (s *Store) cachedGet(key string) (*Record, bool) {
+	s.cacheMu.RLock()
+	defer s.cacheMu.RUnlock()
+	if s.cacheClosed {
+		return nil, false
+	}
+	return s.cache.Get(key)
+}
+
 // cached keeps a final record in the cache, and drops any other.
 func (s *Store) cached(rec *Record) {
 	if rec.State.Final() {
 		cp := *rec
-		s.cache.Set(string(rec.Key[:]), &cp, 1)
+		s.cacheSet(string(rec.Key[:]), &cp)
 	} else {
-		s.cache.Del(string(rec.Key[:]))
+		s.uncache(string(rec.Key[:]))
 	}
 }
 
