@@ -91,6 +91,10 @@ type Record struct {
 	PayTo  common.Address `json:"payTo"`
 	Asset  common.Address `json:"asset"`
 	Amount *big.Int       `json:"amount"`
+	// Resource is the URL of what the payment bought, as the payer's
+	// payload names it (empty if it names none); at most 512 bytes. It is
+	// for the operator's listing only.
+	Resource string `json:"resource,omitempty"`
 	// TxHash and RawTx are the signed transaction, stored before broadcast
 	// so it can be rebroadcast after a restart.
 	TxHash common.Hash   `json:"txHash,omitzero"`
