@@ -23,14 +23,16 @@ type KV interface {
 	Update(key []byte, fn func(old []byte) ([]byte, error)) error
 }
 
-// Backend is one store: the settlement records and the named key-value
-// spaces beside them. Caddy's x402 app opens one per configured store (a
-// bbolt file for one instance, a PostgreSQL database for a fleet) and hands
-// it to the facilitator, the paymaster and the transaction API; its owner
-// closes it after them. storetest.Run is the conformance suite a backend
-// must pass.
+// Backend is one store: the settlement records, their listing and
+// summaries for the operator, and the named key-value spaces beside them.
+// Caddy's x402 app opens one per configured store (a bbolt file for one
+// instance, a PostgreSQL database for a fleet) and hands it to the
+// facilitator, the paymaster, the transaction API and the dashboard; its
+// owner closes it after them. storetest.Run is the conformance suite a
+// backend must pass.
 type Backend interface {
 	Settlements
+	Reporter
 	// Bucket returns the named key-value space, creating it if needed.
 	Bucket(name string) (KV, error)
 	// Close releases the store. It is idempotent.

@@ -16,7 +16,7 @@ var _ KV = (*Bucket)(nil)
 
 // Bucket returns the named bucket, creating it if needed.
 func (s *Store) Bucket(name string) (KV, error) {
-	if name == string(settlementsBucket) {
+	if name == string(settlementsBucket) || name == string(createdBucket) {
 		return nil, fmt.Errorf("bucket %q is reserved", name)
 	}
 	if err := s.db.Update(func(tx *bolt.Tx) error {

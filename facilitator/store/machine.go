@@ -127,7 +127,10 @@ func (s *Store) transition(rec *Record) error {
 		if !CanMove(stored.State, rec.State) {
 			return fmt.Errorf("%w: %s to %s", ErrTransition, stored.State, rec.State)
 		}
-		return b.Put(rec.Key[:], raw)
+		if err := b.Put(rec.Key[:], raw); err != nil {
+			return err
+		}
+		return reindex(tx, stored, rec)
 	})
 	if err != nil {
 		return fmt.Errorf("moving %s: %w", rec.Key, err)
@@ -180,8 +183,11 @@ func (s *Store) Reclaim(rec *Record, stale time.Time) (bool, error) {
 		if !CheckReclaim(stored, rec, stale) {
 			return nil
 		}
+		if err := b.Put(rec.Key[:], raw); err != nil {
+			return err
+		}
 		done = true
-		return b.Put(rec.Key[:], raw)
+		return reindex(tx, stored, rec)
 	})
 	if err != nil {
 		return false, fmt.Errorf("reclaiming %s: %w", rec.Key, err)
@@ -208,7 +214,10 @@ func (s *Store) Release(key common.Hash) error {
 		if err := CheckRelease(stored.State); err != nil {
 			return err
 		}
-		return b.Delete(key[:])
+		if err := b.Delete(key[:]); err != nil {
+			return err
+		}
+		return reindex(tx, stored, nil)
 	})
 	if err != nil {
 		return fmt.Errorf("releasing %s: %w", key, err)

@@ -5,7 +5,10 @@
 // Records live in a bbolt file. Finished records (settled or failed) are
 // cached in ristretto in front of it, since duplicate settles of paid
 // requests are the hot path; the file stays the only source of truth. Other
-// services keep their state in named buckets of the same file.
+// services keep their state in named buckets of the same file. A second
+// bucket indexes the records by creation time, written in the same
+// transaction as the records, for the operator's listing and summaries
+// (Reporter); Open builds it for a file written before it existed.
 //
 // # Integrity and recovery
 //
@@ -184,11 +187,16 @@ func Open(cfg Config) (*Store, error) {
 	// at most this long for company.
 	db.MaxBatchDelay = 2 * time.Millisecond
 	if err := db.Update(func(tx *bolt.Tx) error {
-		_, err := tx.CreateBucketIfNotExists(settlementsBucket)
-		return err
+		if _, err := tx.CreateBucketIfNotExists(settlementsBucket); err != nil {
+			return err
+		}
+		return ensureIndex(tx, cfg.Path)
 	}); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("initializing store: %w", err)
+		if _, ok := errors.AsType[*damageError](err); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("initializing store %s: %w", cfg.Path, err)
 	}
 	cache, err := ristretto.NewCache(&ristretto.Config[string, *Record]{
 		NumCounters: cfg.CacheEntries * 10,
@@ -256,7 +264,10 @@ func (s *Store) Claim(rec Record) (*Record, bool, error) {
 			return err
 		}
 		claimed = true
-		return b.Put(rec.Key[:], raw)
+		if err := b.Put(rec.Key[:], raw); err != nil {
+			return err
+		}
+		return reindex(tx, nil, &rec)
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("claiming %s: %w", rec.Key, err)
@@ -300,7 +311,18 @@ func (s *Store) put(rec *Record) error {
 		return err
 	}
 	if err := s.db.Batch(func(tx *bolt.Tx) error {
-		return tx.Bucket(settlementsBucket).Put(rec.Key[:], raw)
+		b := tx.Bucket(settlementsBucket)
+		var stored *Record
+		if v := b.Get(rec.Key[:]); v != nil {
+			var err error
+			if stored, err = decode(v); err != nil {
+				return err
+			}
+		}
+		if err := b.Put(rec.Key[:], raw); err != nil {
+			return err
+		}
+		return reindex(tx, stored, rec)
 	}); err != nil {
 		return fmt.Errorf("writing %s: %w", rec.Key, err)
 	}

@@ -14,10 +14,16 @@
 // puts every table in a schema of its own (created if missing), so several
 // stores, or tests, can share a database:
 //
-//	settlements(key bytea primary key, state text, record bytea, consumer text, created, updated)
+//	settlements(key bytea primary key, state text, record bytea, consumer text, created, updated,
+//	            scheme text, payer bytea, pay_to bytea, asset bytea, amount numeric, error_reason text)
 //	  record is the JSON of store.Record exactly as the bbolt store writes it;
-//	  state and consumer repeat its fields for indexes and for operators.
-//	  A partial index on state lists the unfinished records.
+//	  the other columns repeat its fields for indexes, for the operator's
+//	  listing and summaries (store.Reporter, aggregated in SQL) and for
+//	  operators: created and updated are the record's own times, to the
+//	  microsecond, and error_reason its response's error code. A partial
+//	  index on state lists the unfinished records; indexes on
+//	  (created, key), (payer, created, key) and (pay_to, created, key) serve
+//	  the listing, newest first.
 //	kv(bucket text, key bytea, value bytea, primary key (bucket, key))
 //	  the named key-value spaces; a NULL value is a placeholder of an
 //	  Update in progress and reads as absent.

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 )
@@ -37,6 +39,27 @@ func consumer(r *store.Record) *string {
 	return &r.Consumer
 }
 
+// columns are the values of the columns that repeat rec's fields, in the
+// order of recordColumns: from $2 on, after the key.
+func columns(rec *store.Record, raw []byte) []any {
+	var amount pgtype.Numeric
+	if rec.Amount != nil {
+		amount = pgtype.Numeric{Int: new(big.Int).Set(rec.Amount), Valid: true}
+	}
+	var reason *string
+	if rec.Response != nil && rec.Response.ErrorCode != "" {
+		r := string(rec.Response.ErrorCode)
+		reason = &r
+	}
+	return []any{
+		string(rec.State), raw, consumer(rec), rec.Created, rec.Updated,
+		rec.Scheme, rec.Payer[:], rec.PayTo[:], rec.Asset[:], amount, reason,
+	}
+}
+
+// recordColumns are the columns columns fills, numbered from $2.
+const recordColumns = `state, record, consumer, created, updated, scheme, payer, pay_to, asset, amount, error_reason`
+
 // Claim durably takes rec.Key for rec if no record holds it, and returns
 // (rec, true); if a record holds it, that record is returned with false.
 // The primary key decides between replicas claiming one key at once: one
@@ -49,8 +72,9 @@ func (s *Store) Claim(rec store.Record) (*store.Record, bool, error) {
 	ctx, cancel := op()
 	defer cancel()
 	for range claimAttempts {
-		tag, err := s.pool.Exec(ctx, `INSERT INTO settlements (key, state, record, consumer) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (key) DO NOTHING`, rec.Key[:], string(rec.State), raw, consumer(&rec))
+		tag, err := s.pool.Exec(ctx, `INSERT INTO settlements (key, `+recordColumns+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			ON CONFLICT (key) DO NOTHING`, append([]any{rec.Key[:]}, columns(&rec, raw)...)...)
 		if err != nil {
 			return nil, false, fmt.Errorf("claiming %s: %w", rec.Key, err)
 		}
@@ -114,8 +138,8 @@ func write(ctx context.Context, tx pgx.Tx, rec *store.Record) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.Exec(ctx, `UPDATE settlements SET state = $2, record = $3, consumer = $4, updated = now() WHERE key = $1`,
-		rec.Key[:], string(rec.State), raw, consumer(rec))
+	_, err = tx.Exec(ctx, `UPDATE settlements SET (`+recordColumns+`) = ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+		WHERE key = $1`, append([]any{rec.Key[:]}, columns(rec, raw)...)...)
 	return err
 }
 

@@ -3,7 +3,10 @@
 // replay key is claimed once under concurrency, records move only along the
 // state machine, a payment is finished once and consumed by one owner,
 // records survive a reopen, and a key-value space's Update is atomic (the
-// paymaster's and the transaction API's counters rest on it).
+// paymaster's and the transaction API's counters rest on it). It also
+// checks the operator's listing and summaries (store.Reporter): order,
+// pages and cursors, filters, windows, bounds and totals on a known data
+// set, which a bbolt file and a PostgreSQL database must answer alike.
 package storetest
 
 import (
@@ -56,6 +59,7 @@ func settled(r store.Record) store.Record {
 // Run runs the suite against b.
 func Run(t *testing.T, b Backend) {
 	runKV(t, b)
+	runReport(t, b)
 	t.Run("claims are exclusive under concurrency", func(t *testing.T) {
 		t.Parallel()
 		s := b.Open(t)
