@@ -27,8 +27,8 @@ import (
 const fleetReplicas = 3
 
 // fleet is paymaster replicas as Caddy runs them in a fleet: each a
-// Service on its own handle of one PostgreSQL schema (keys and ledger in
-// its buckets), served over HTTP, all on one devnet. Its env is the devnet
+// Service on its own handle of one PostgreSQL schema (keys, key usage,
+// ledger and stored projects in its buckets), served over HTTP, all on one devnet. Its env is the devnet
 // and its helpers, with replica 0 as env.svc.
 type fleet struct {
 	*env
@@ -70,9 +70,18 @@ func newFleet(t *testing.T, project Project) *fleet {
 		if err != nil {
 			t.Fatal(err)
 		}
+		projects, err := st.Bucket("paymaster_projects")
+		if err != nil {
+			t.Fatal(err)
+		}
+		usage, err := st.Bucket("paymaster_key_usage")
+		if err != nil {
+			t.Fatal(err)
+		}
 		svc, err := New(Config{
 			ChainID: d.ChainID, EntryPoint: d.Contracts.EntryPoint, Paymaster: d.Contracts.Paymaster,
 			Signer: d.PaymasterSigner.Key, Chain: rc, Keys: keys, Ledger: ledger, Projects: []Project{project},
+			ProjectStore: projects, KeyUsage: usage,
 			Now: func() time.Time { return now }, Logger: zaptest.NewLogger(t),
 		})
 		if err != nil {

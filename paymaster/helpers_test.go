@@ -79,8 +79,9 @@ func newEnv(t testing.TB, projects ...Project) *env {
 }
 
 // start opens the store file and serves a new Service on it. change, if
-// set, edits the configuration first (after Keys and Ledger are set to the
-// store's buckets); the edit stays for later starts.
+// set, edits the configuration first (after Keys, Ledger, ProjectStore and
+// KeyUsage are set to the store's buckets); the edit stays for later
+// starts.
 func (e *env) start(change func(*Config)) {
 	e.t.Helper()
 	st, err := store.Open(store.Config{Path: e.path})
@@ -95,7 +96,15 @@ func (e *env) start(change func(*Config)) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	e.cfg.Keys, e.cfg.Ledger = keys, SerialLedger(ledger)
+	projects, err := st.Bucket("paymaster_projects")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	usage, err := st.Bucket("paymaster_key_usage")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.cfg.Keys, e.cfg.Ledger, e.cfg.ProjectStore, e.cfg.KeyUsage = keys, SerialLedger(ledger), projects, usage
 	if change != nil {
 		change(&e.cfg)
 	}

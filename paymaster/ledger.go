@@ -98,8 +98,23 @@ func (l *memLedger) Update(key []byte, fn func(old []byte) ([]byte, error)) erro
 }
 
 // ledgerVersion is written into every record; a record of another version
-// is refused rather than misread.
-const ledgerVersion = 1
+// is refused rather than misread. A project's record that holds top-ups is
+// written as fundedVersion, so that a paymaster too old to know them
+// refuses it rather than drop the funding on its next write; one without
+// is still version 1, which such a paymaster reads.
+const (
+	ledgerVersion = 1
+	fundedVersion = 2
+)
+
+const (
+	// historyDays is how many UTC days of spend a project's record keeps,
+	// today's included.
+	historyDays = 30
+	// maxTopUps is how many of the latest top-ups a project's record
+	// lists.
+	maxTopUps = 20
+)
 
 // serviceKey is the key of the service's record.
 var serviceKey = []byte("service")
@@ -108,17 +123,25 @@ var serviceKey = []byte("service")
 func projectKey(name string) []byte { return []byte("project/" + name) }
 
 // projectLedger is a project's persisted counters. Its limits are not in
-// it: they come from the configuration in force, so a reload applies new
-// limits to the counters as they stand.
+// it: they come from the configuration in force (or the project store), so
+// a reload or an edit applies new limits to the counters as they stand.
 type projectLedger struct {
 	V int `json:"v"`
 	// Charged is every wei charged to the project since its ledger began:
 	// operations in flight at their maximum cost, landed ones at their
-	// actual cost. The balance left is the configured Balance less Charged.
+	// actual cost. The balance left is the funding (the configured Balance
+	// plus Funded) less Charged.
 	Charged *big.Int `json:"charged"`
+	// Funded is the sum of the project's top-ups.
+	Funded *big.Int `json:"funded,omitempty"`
+	// TopUps are the latest top-ups, oldest first, at most maxTopUps.
+	TopUps []topUp `json:"topUps,omitempty"`
 	// Day is the UTC day (YYYY-MM-DD) that Spent counts.
 	Day   string   `json:"day"`
 	Spent *big.Int `json:"spent"`
+	// History is the spend of the days before Day, oldest first: the
+	// days with spend among the last historyDays, today's included.
+	History []daySpend `json:"history,omitempty"`
 	// Block is the last block whose UserOperationEvents are applied here,
 	// so that logs read twice (after a crash, or by two Services) are
 	// applied once.
@@ -129,6 +152,20 @@ type projectLedger struct {
 	// Senders holds, per sender, when its operations of the last minute
 	// were sponsored (unix milliseconds).
 	Senders map[common.Address][]int64 `json:"senders,omitempty"`
+}
+
+// topUp is a recorded addition to a project's funding.
+type topUp struct {
+	At     time.Time `json:"at"`
+	Amount *big.Int  `json:"amount"`
+	Note   string    `json:"note,omitempty"`
+}
+
+// daySpend is what was charged to a project in one UTC day, less the
+// refunds of that day's operations.
+type daySpend struct {
+	Day   string   `json:"day"`
+	Spent *big.Int `json:"spent"`
 }
 
 // reservation is a sponsored operation not yet seen on chain or expired.
@@ -161,12 +198,25 @@ func decodeProject(raw []byte) (*projectLedger, error) {
 		if err := json.Unmarshal(raw, l); err != nil {
 			return nil, fmt.Errorf("decoding a project's ledger: %w", err)
 		}
-		if l.V != ledgerVersion {
-			return nil, fmt.Errorf("a project's ledger record has version %d; this paymaster reads version %d", l.V, ledgerVersion)
+		if l.V != ledgerVersion && l.V != fundedVersion {
+			return nil, fmt.Errorf("a project's ledger record has version %d; this paymaster reads versions %d and %d", l.V, ledgerVersion, fundedVersion)
 		}
 	}
 	if l.Charged == nil {
 		l.Charged = new(big.Int)
+	}
+	if l.Funded == nil {
+		l.Funded = new(big.Int)
+	}
+	for _, t := range l.TopUps {
+		if t.Amount == nil {
+			return nil, errors.New("decoding a project's ledger: a top-up has no amount")
+		}
+	}
+	for _, d := range l.History {
+		if d.Spent == nil {
+			return nil, errors.New("decoding a project's ledger: a day of its history has no spend")
+		}
 	}
 	if l.Spent == nil {
 		l.Spent = new(big.Int)
@@ -221,6 +271,9 @@ func (s *Service) updateProject(name string, fn func(*projectLedger) (bool, erro
 		if err != nil || !changed {
 			return nil, err
 		}
+		if l.Funded.Sign() != 0 || len(l.TopUps) > 0 {
+			l.V = fundedVersion
+		}
 		return json.Marshal(l)
 	})
 	if err != nil {
@@ -259,10 +312,40 @@ func (s *Service) updateService(fn func(*serviceLedger) bool) error {
 // day is the UTC day of t, as a project's ledger names it.
 func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
-// roll starts a new day's spend when the day has changed.
+// roll starts a new day's spend when the day has changed, keeping the
+// last day's in the history, and drops the days older than historyDays.
 func (l *projectLedger) roll(now time.Time) {
-	if d := day(now); d != l.Day {
-		l.Day, l.Spent = d, new(big.Int)
+	d := day(now)
+	if d == l.Day {
+		return
+	}
+	if l.Day != "" && l.Spent.Sign() > 0 {
+		l.History = append(l.History, daySpend{Day: l.Day, Spent: l.Spent})
+	}
+	l.Day, l.Spent = d, new(big.Int)
+	first := day(now.AddDate(0, 0, -(historyDays - 1)))
+	kept := l.History[:0]
+	for _, h := range l.History {
+		if h.Day >= first && h.Day < d {
+			kept = append(kept, h)
+		}
+	}
+	l.History = kept
+}
+
+// funded is the project's funding: base (the configured Balance) plus its
+// top-ups.
+func (l *projectLedger) funded(base *big.Int) *big.Int {
+	return new(big.Int).Add(base, l.Funded)
+}
+
+// topUp adds amount to the funding and to the list of top-ups.
+func (l *projectLedger) topUp(amount *big.Int, note string, now time.Time) {
+	l.roll(now)
+	l.Funded.Add(l.Funded, amount)
+	l.TopUps = append(l.TopUps, topUp{At: now.UTC(), Amount: new(big.Int).Set(amount), Note: note})
+	if n := len(l.TopUps); n > maxTopUps {
+		l.TopUps = append(l.TopUps[:0:0], l.TopUps[n-maxTopUps:]...)
 	}
 }
 
@@ -284,9 +367,9 @@ func (l *projectLedger) prune(now time.Time) {
 	}
 }
 
-// balance is what is left of the funding.
-func (l *projectLedger) balance(funded *big.Int) *big.Int {
-	return new(big.Int).Sub(funded, l.Charged)
+// balance is what is left of the funding, given the configured Balance.
+func (l *projectLedger) balance(base *big.Int) *big.Int {
+	return new(big.Int).Sub(l.funded(base), l.Charged)
 }
 
 // check reports the first limit of p that an operation of maximum cost
@@ -295,27 +378,37 @@ func (l *projectLedger) balance(funded *big.Int) *big.Int {
 func (l *projectLedger) check(p *project, sender common.Address, cost *big.Int, now time.Time) *Error {
 	l.roll(now)
 	l.prune(now)
-	if cost.Cmp(p.maxOpCost) > 0 {
-		return &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the operation's maximum cost of %s wei is over the per-operation cap of %s wei", cost, p.maxOpCost)}
+	lim := p.limits(l)
+	left := l.balance(p.cfg.Balance)
+	if cost.Cmp(lim.MaxOpCost) > 0 {
+		if left.Cmp(cost) < 0 {
+			return errBalance(p, left, cost) // the cap follows the funding: say what to do
+		}
+		return &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the operation's maximum cost of %s wei is over the per-operation cap of %s wei", cost, lim.MaxOpCost)}
 	}
-	if recent := l.Senders[sender]; len(recent) >= p.cfg.TxPerMinute {
+	if recent := l.Senders[sender]; len(recent) >= lim.TxPerMinute {
 		oldest := recent[0]
 		for _, t := range recent {
 			oldest = min(oldest, t)
 		}
 		wait := time.Minute - now.Sub(time.UnixMilli(oldest))
-		return &Error{Code: codeThrottled, RetryAfter: wait, Message: fmt.Sprintf("rate limit: %d sponsored operations per minute per sender; %s may retry in %ds", p.cfg.TxPerMinute, sender, int(wait.Seconds())+1)}
+		return &Error{Code: codeThrottled, RetryAfter: wait, Message: fmt.Sprintf("rate limit: %d sponsored operations per minute per sender; %s may retry in %ds", lim.TxPerMinute, sender, int(wait.Seconds())+1)}
 	}
-	if len(l.Reservations) >= p.cfg.MaxInFlight {
-		return &Error{Code: codeThrottled, RetryAfter: 5 * time.Second, Message: fmt.Sprintf("limit: %d sponsored operations in flight; retry when some land", p.cfg.MaxInFlight)}
+	if len(l.Reservations) >= lim.MaxInFlight {
+		return &Error{Code: codeThrottled, RetryAfter: 5 * time.Second, Message: fmt.Sprintf("limit: %d sponsored operations in flight; retry when some land", lim.MaxInFlight)}
 	}
-	if left := l.balance(p.cfg.Balance); left.Cmp(cost) < 0 {
-		return &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("project %s's sponsorship balance (%s wei) is below the operation's maximum cost (%s wei); fund the project", p.cfg.Name, left, cost)}
+	if left.Cmp(cost) < 0 {
+		return errBalance(p, left, cost)
 	}
-	if new(big.Int).Add(l.Spent, cost).Cmp(p.cfg.DailyGasCap) > 0 {
-		return &Error{Code: codeThrottled, Message: fmt.Sprintf("daily gas cap of %s wei reached for project %s", p.cfg.DailyGasCap, p.cfg.Name)}
+	if new(big.Int).Add(l.Spent, cost).Cmp(lim.DailyGasCap) > 0 {
+		return &Error{Code: codeThrottled, Message: fmt.Sprintf("daily gas cap of %s wei reached for project %s", lim.DailyGasCap, p.cfg.Name)}
 	}
 	return nil
+}
+
+// errBalance refuses an operation that costs more than is left.
+func errBalance(p *project, left, cost *big.Int) *Error {
+	return &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("project %s's sponsorship balance (%s wei) is below the operation's maximum cost (%s wei); fund the project", p.cfg.Name, left, cost)}
 }
 
 // reserve takes r, which check has passed, charging its maximum cost.
@@ -328,18 +421,27 @@ func (l *projectLedger) reserve(r reservation, now time.Time) {
 	l.Spent.Add(l.Spent, r.Cost)
 }
 
-// refund gives back amount of r's charge, and takes it off the day's spend
-// if r was counted today.
+// refund gives back amount of r's charge, and takes it off the spend of
+// the day r was counted in (today's, or that day's in the history).
 func (l *projectLedger) refund(r reservation, amount *big.Int, now time.Time) {
 	l.roll(now)
 	l.Charged.Sub(l.Charged, amount)
 	if l.Charged.Sign() < 0 {
 		l.Charged.SetInt64(0)
 	}
-	if r.Day == l.Day {
-		l.Spent.Sub(l.Spent, amount)
-		if l.Spent.Sign() < 0 {
-			l.Spent.SetInt64(0)
+	spent := l.Spent
+	if r.Day != l.Day {
+		spent = nil
+		for _, h := range l.History {
+			if h.Day == r.Day {
+				spent = h.Spent
+			}
+		}
+	}
+	if spent != nil {
+		spent.Sub(spent, amount)
+		if spent.Sign() < 0 {
+			spent.SetInt64(0)
 		}
 	}
 }

@@ -140,7 +140,7 @@ func TestProjectLedgerAccounting(t *testing.T) {
 	t.Run("rate windows keep the last minute", func(t *testing.T) {
 		t.Parallel()
 		l, _ := decodeProject(nil)
-		p := &project{cfg: Project{Name: "p", TxPerMinute: 2, MaxInFlight: 10, Balance: big.NewInt(1000), DailyGasCap: big.NewInt(1000)}, maxOpCost: big.NewInt(1000)}
+		p := newProject(Project{Name: "p", TxPerMinute: 2, MaxInFlight: 10, Balance: big.NewInt(1000), DailyGasCap: big.NewInt(1000), MaxOpCost: big.NewInt(1000)}, NetworkTestnet)
 		a := common.Address{9}
 		for _, at := range []time.Time{now, now.Add(30 * time.Second)} {
 			l.reserve(reservation{Hash: h1, Cost: big.NewInt(1), ValidUntil: now.Add(time.Hour).Unix(), Sender: a}, at)
@@ -380,7 +380,7 @@ func TestLedgerFaults(t *testing.T) {
 			t.Fatalf("%d in flight, want the one that was granted", u.InFlight)
 		}
 	})
-	for _, bad := range []string{"not json", `{"v":2,"charged":0}`} {
+	for _, bad := range []string{"not json", `{"v":3,"charged":0}`} {
 		t.Run("record "+bad, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)

@@ -4,11 +4,19 @@
 //
 // Access is by API key (header X-API-Key, or the legacy second element of
 // params), each belonging to a project on testnet or mainnet with scopes
-// paymaster:read and paymaster:sponsor. Every project has limits: sponsored
-// operations per minute per sender, operations in flight, a daily gas cap
-// and a funded balance, and a ceiling on maxFeePerGas. Breaching a limit is
-// error -32504; a configuration problem (scope, balance, the paymaster's
+// paymaster:read and paymaster:sponsor; a Service serves one network
+// (Config.Network) and refuses the keys and projects of the other. Every
+// project has limits: sponsored operations per minute per sender,
+// operations in flight, a daily gas cap and a funded balance, and a
+// ceiling on maxFeePerGas. Breaching a limit is error -32504; a
+// configuration problem (scope, network, balance, the paymaster's
 // EntryPoint deposit) is -32501.
+//
+// Projects are configured (Config.Projects, from the Caddyfile) or stored
+// (created, edited and topped up at run time through CreateProject,
+// EditProject and TopUp, in Config.ProjectStore, for an operator's
+// dashboard); a stored project's definition is read on every request, so
+// an edit applies at once on every Service sharing the store.
 //
 // The counters live in a ledger (Config.Ledger): a record per project and
 // one for the service, each changed by one atomic update, so restarts and
@@ -48,10 +56,17 @@ type Chain interface {
 	CallContext(ctx context.Context, result any, method string, args ...any) error
 }
 
-// Project is a sponsorship account with its own limits. Its counters live
-// in the Service's ledger under its name, and its limits are read from the
-// configuration in force on every request, so new limits (SetProjects, on
-// a config reload) apply at once to the counters as they stand.
+// Networks a project, a key and a Service belong to.
+const (
+	NetworkTestnet = "testnet"
+	NetworkMainnet = "mainnet"
+)
+
+// Project is a configured sponsorship account with its own limits. Its
+// counters live in the Service's ledger under its name, and its limits are
+// read from the configuration in force on every request, so new limits
+// (SetProjects, on a config reload) apply at once to the counters as they
+// stand. It is on the Service's network.
 type Project struct {
 	// Name identifies the project; keys, and its ledger record, belong to
 	// it.
@@ -68,9 +83,11 @@ type Project struct {
 	// if it expires); what is left is Balance less what the ledger has
 	// charged since it began. Restarts keep the charges, so raising Balance
 	// by x tops the project up by x, and lowering it takes x back (below
-	// what was charged, nothing more is sponsored). Required.
+	// what was charged, nothing more is sponsored). Top-ups recorded with
+	// TopUp add to it. Required.
 	Balance *big.Int
-	// DailyGasCap bounds the wei charged per UTC day; default Balance.
+	// DailyGasCap bounds the wei charged per UTC day; default the funding
+	// (Balance plus top-ups).
 	DailyGasCap *big.Int
 	// MaxFeePerGas is the highest maxFeePerGas sponsored; nil derives it
 	// from the network: three times the latest base fee plus 5 gwei.
@@ -93,10 +110,23 @@ type Config struct {
 	Signer *ecdsa.PrivateKey
 	// Chain is the chain's JSON-RPC.
 	Chain Chain
+	// Network is the network the Service sponsors on, "testnet" or
+	// "mainnet"; default "testnet". Keys and stored projects of the other
+	// network are refused; configured projects are on this one.
+	Network string
 	// Keys is where API keys are kept.
 	Keys KeyStore
-	// Projects are the sponsorship accounts.
+	// KeyUsage, if set, is where Keys.Authorize records when each key was
+	// last used (at most once a minute per key and process); nil records
+	// nothing.
+	KeyUsage KV
+	// Projects are the configured sponsorship accounts.
 	Projects []Project
+	// ProjectStore, if set, keeps the projects created at run time
+	// (CreateProject), one record per name. Services sharing it see a
+	// project, and an edit of its limits, at their next request. Nil
+	// allows configured projects only.
+	ProjectStore KV
 	// Ledger keeps the projects' counters (charges, daily spend,
 	// reservations, rate windows), the failure suspensions and how far
 	// the EntryPoint's logs have been read, so that restarts and reloads
@@ -139,6 +169,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Chain == nil || c.Keys == nil {
 		errs = append(errs, errors.New("chain and key store are required"))
+	}
+	if c.Network != "" && c.Network != NetworkTestnet && c.Network != NetworkMainnet {
+		errs = append(errs, fmt.Errorf("network %q: want %s or %s", c.Network, NetworkTestnet, NetworkMainnet))
 	}
 	if err := validateProjects(c.Projects); err != nil {
 		errs = append(errs, err)
@@ -221,6 +254,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.FailurePause <= 0 {
 		cfg.FailurePause = 24 * time.Hour
 	}
+	if cfg.Network == "" {
+		cfg.Network = NetworkTestnet
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = zap.NewNop()
@@ -230,7 +266,7 @@ func New(cfg Config) (*Service, error) {
 		ledger = &memLedger{}
 	}
 	s := &Service{
-		cfg: cfg, keys: &Keys{Store: cfg.Keys, Now: cfg.Now}, signer: crypto.PubkeyToAddress(cfg.Signer.PublicKey), log: log,
+		cfg: cfg, keys: &Keys{Store: cfg.Keys, Now: cfg.Now, Usage: cfg.KeyUsage, Network: cfg.Network, Logger: log}, signer: crypto.PubkeyToAddress(cfg.Signer.PublicKey), log: log,
 		ep: contracts.NewEntryPoint(), pm: contracts.NewVerifyingPaymaster(), account: contracts.NewSimpleAccount(), ledger: ledger,
 	}
 	if err := s.SetProjects(cfg.Projects); err != nil {
@@ -258,29 +294,8 @@ func (s *Service) SetProjects(projects []Project) error {
 		return fmt.Errorf("paymaster projects: %w", err)
 	}
 	m := make(map[string]*project, len(projects))
-	clone := func(x *big.Int) *big.Int {
-		if x == nil {
-			return nil
-		}
-		return new(big.Int).Set(x)
-	}
 	for _, p := range projects {
-		// The caller keeps its values; these are never changed.
-		p.Balance, p.DailyGasCap, p.MaxFeePerGas, p.MaxOpCost = clone(p.Balance), clone(p.DailyGasCap), clone(p.MaxFeePerGas), clone(p.MaxOpCost)
-		if p.TxPerMinute == 0 {
-			p.TxPerMinute = 30
-		}
-		if p.MaxInFlight == 0 {
-			p.MaxInFlight = 50
-		}
-		if p.DailyGasCap == nil {
-			p.DailyGasCap = p.Balance
-		}
-		maxOp := p.MaxOpCost
-		if maxOp == nil {
-			maxOp = new(big.Int).Div(p.DailyGasCap, big.NewInt(100))
-		}
-		m[p.Name] = &project{cfg: p, maxOpCost: maxOp}
+		m[p.Name] = newProject(p, s.cfg.Network)
 	}
 	s.mu.Lock()
 	s.projects = m
@@ -288,15 +303,15 @@ func (s *Service) SetProjects(projects []Project) error {
 	return nil
 }
 
-// project returns a project's configuration in force, or nil.
+// project returns a configured project in force, or nil.
 func (s *Service) project(name string) *project {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.projects[name]
 }
 
-// projectNames lists the configured projects, in order.
-func (s *Service) projectNames() []string {
+// configuredNames lists the configured projects, in order.
+func (s *Service) configuredNames() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	names := make([]string, 0, len(s.projects))
@@ -305,6 +320,26 @@ func (s *Service) projectNames() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// projectNames lists the projects whose operations this Service releases:
+// the configured ones and the stored ones on its network, in order.
+func (s *Service) projectNames() ([]string, error) {
+	names := s.configuredNames()
+	if s.cfg.ProjectStore == nil {
+		return names, nil
+	}
+	stored, err := s.storedProjects()
+	if err != nil {
+		return names, err
+	}
+	for _, p := range stored {
+		if p.network == s.cfg.Network && !slices.Contains(names, p.cfg.Name) {
+			names = append(names, p.cfg.Name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 // Keys manages the service's API keys.
@@ -321,15 +356,15 @@ type Usage struct {
 	SpentToday *big.Int
 }
 
-// ErrUnknownProject is a project that is not configured.
-var ErrUnknownProject = errors.New("unknown project")
-
 // Usage returns a project's counters, after releasing operations that
 // landed or expired.
 func (s *Service) Usage(ctx context.Context, name string) (Usage, error) {
 	now := s.cfg.Now()
 	s.refresh(ctx, now, true)
-	p := s.project(name)
+	p, err := s.lookup(name)
+	if err != nil {
+		return Usage{}, err
+	}
 	if p == nil {
 		return Usage{}, fmt.Errorf("project %q: %w", name, ErrUnknownProject)
 	}
@@ -341,11 +376,57 @@ func (s *Service) Usage(ctx context.Context, name string) (Usage, error) {
 	return Usage{InFlight: len(l.Reservations), Balance: l.balance(p.cfg.Balance), SpentToday: l.Spent}, nil
 }
 
-// project is a project's configuration with its defaults applied. It is
-// never changed: SetProjects replaces it.
+// project is a project's definition: a configured Project, or a stored
+// one read for a request. It is never changed: SetProjects replaces it,
+// and a stored one is read anew.
 type project struct {
-	cfg       Project
-	maxOpCost *big.Int
+	// cfg holds the limits as given, TxPerMinute and MaxInFlight with
+	// their defaults applied; the amounts' defaults depend on the funding
+	// (see limits). Balance is never nil: a stored project's is 0.
+	cfg     Project
+	network string
+	// stored projects are in the project store, with when they were made
+	// and last edited.
+	stored           bool
+	created, updated time.Time
+}
+
+// newProject is the definition of p on network, with defaults applied.
+// The caller keeps its values: they are copied.
+func newProject(p Project, network string) *project {
+	p.Balance, p.DailyGasCap, p.MaxFeePerGas, p.MaxOpCost = cloneInt(p.Balance), cloneInt(p.DailyGasCap), cloneInt(p.MaxFeePerGas), cloneInt(p.MaxOpCost)
+	if p.Balance == nil {
+		p.Balance = new(big.Int)
+	}
+	if p.TxPerMinute == 0 {
+		p.TxPerMinute = 30
+	}
+	if p.MaxInFlight == 0 {
+		p.MaxInFlight = 50
+	}
+	return &project{cfg: p, network: network}
+}
+
+// limits are p's limits in force over the counters l, with the defaults
+// applied: the daily cap is the funding, the per-operation cap 1% of the
+// daily cap. MaxFeePerGas stays nil when it is derived from the network.
+func (p *project) limits(l *projectLedger) Limits {
+	daily := p.cfg.DailyGasCap
+	if daily == nil {
+		daily = l.funded(p.cfg.Balance)
+	}
+	maxOp := p.cfg.MaxOpCost
+	if maxOp == nil {
+		maxOp = new(big.Int).Div(daily, big.NewInt(100))
+	}
+	return Limits{TxPerMinute: p.cfg.TxPerMinute, MaxInFlight: p.cfg.MaxInFlight, DailyGasCap: daily, MaxFeePerGas: p.cfg.MaxFeePerGas, MaxOpCost: maxOp}
+}
+
+func cloneInt(x *big.Int) *big.Int {
+	if x == nil {
+		return nil
+	}
+	return new(big.Int).Set(x)
 }
 
 // rpcClient is the type of Chain the adapters pass; named for the guard.

@@ -134,7 +134,10 @@ func (s *Service) events(ctx context.Context, from, to uint64) ([]opEvent, error
 // once (its record names the last block applied), so logs read again after
 // a crash, or by another Service on the same ledger, change nothing.
 func (s *Service) apply(events []opEvent, to uint64, now time.Time) error {
-	names := s.projectNames()
+	names, err := s.projectNames()
+	if err != nil {
+		return err
+	}
 	var touched []string
 	failed := map[common.Address]bool{}
 	for _, name := range names {
@@ -204,8 +207,12 @@ func (s *Service) apply(events []opEvent, to uint64, now time.Time) error {
 
 // expire releases, in full, the reservations whose window has ended.
 func (s *Service) expire(now time.Time) error {
+	names, err := s.projectNames()
+	if err != nil {
+		return err
+	}
 	var errs []error
-	for _, name := range s.projectNames() {
+	for _, name := range names {
 		l, err := s.loadProject(name)
 		if err != nil {
 			errs = append(errs, err)
@@ -222,7 +229,11 @@ func (s *Service) expire(now time.Time) error {
 // rewind moves the ledger's cursors back to block, for a chain that is
 // behind them.
 func (s *Service) rewind(block uint64) error {
-	for _, name := range s.projectNames() {
+	names, err := s.projectNames()
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
 		if err := s.updateProject(name, func(l *projectLedger) (bool, error) {
 			if l.Block <= block {
 				return false, nil

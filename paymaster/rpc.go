@@ -234,16 +234,21 @@ func (s *Service) dispatch(ctx context.Context, req *request, headerKey string) 
 	if secret == "" {
 		return nil, &Error{Code: codePaymasterRejected, Message: "missing API key: send it in the X-API-Key header (or as params[1])"}
 	}
-	key, err := s.keys.Lookup(secret)
-	if err != nil {
+	key, err := s.keys.Authorize(secret, m.scope)
+	var (
+		nerr *networkError
+		serr *scopeError
+	)
+	switch {
+	case errors.As(err, &nerr):
+		return nil, &Error{Code: codePaymasterRejected, Message: nerr.Error()}
+	case errors.Is(err, ErrInvalidKey):
+		return nil, &Error{Code: codePaymasterRejected, Message: "invalid API key: unknown, revoked or rotated"}
+	case errors.As(err, &serr):
+		return nil, &Error{Code: codePaymasterRejected, Message: serr.Error()}
+	case err != nil:
 		s.log.Error("reading API keys", zap.Error(err))
 		return nil, &Error{Code: codeInternal, Message: "internal error"}
-	}
-	if key == nil || key.Disabled {
-		return nil, &Error{Code: codePaymasterRejected, Message: "invalid API key: unknown, revoked or rotated"}
-	}
-	if !key.Has(m.scope) {
-		return nil, &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the API key %s lacks the %s scope", key.ID, m.scope)}
 	}
 	return m.run(s, ctx, &call{params: params, key: key})
 }

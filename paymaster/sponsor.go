@@ -48,7 +48,11 @@ func (s *Service) supportedTokens(ctx context.Context, c *call) (any, *Error) {
 			return nil, err
 		}
 	}
-	ceiling, err := s.feeCeiling(ctx, s.projectOf(c))
+	p, perr := s.projectOf(c)
+	if perr != nil {
+		return nil, perr
+	}
+	ceiling, err := s.feeCeiling(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +63,20 @@ func (s *Service) supportedTokens(ctx context.Context, c *call) (any, *Error) {
 	}, nil
 }
 
-func (s *Service) projectOf(c *call) *project { return s.project(c.key.Project) }
+// projectOf is the definition in force of the key's project (nil if it has
+// none), read anew for a stored one. A project of another network is
+// refused.
+func (s *Service) projectOf(c *call) (*project, *Error) {
+	p, err := s.lookup(c.key.Project)
+	if err != nil {
+		s.log.Error("reading the key's project", zap.String("project", c.key.Project), zap.Error(err))
+		return nil, &Error{Code: codeInternal, Message: "the project store is unavailable; retry"}
+	}
+	if p != nil && p.network != s.cfg.Network {
+		return nil, &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the key's project %q is on %s; this paymaster serves %s", c.key.Project, p.network, s.cfg.Network)}
+	}
+	return p, nil
+}
 
 func (s *Service) checkEntryPoint(raw json.RawMessage) *Error {
 	var ep string
@@ -103,7 +120,10 @@ func (s *Service) baseFee(ctx context.Context) (*big.Int, *Error) {
 
 // sponsor is pm_sponsor_userop(userOp, [apiKey], entryPoint, context).
 func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
-	p := s.projectOf(c)
+	p, perr := s.projectOf(c)
+	if perr != nil {
+		return nil, perr
+	}
 	if p == nil {
 		return nil, &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the key's project %q is not configured on this paymaster", c.key.Project)}
 	}
@@ -114,9 +134,9 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 	if err := json.Unmarshal(c.params[0], &wire); err != nil {
 		return nil, &Error{Code: codeInvalidParams, Message: "userOp: want an object of 0x hex strings: " + err.Error()}
 	}
-	op, perr := decodeUserOp(&wire)
-	if perr != nil {
-		return nil, perr
+	op, derr := decodeUserOp(&wire)
+	if derr != nil {
+		return nil, derr
 	}
 	if err := s.checkEntryPoint(c.params[1]); err != nil {
 		return nil, err
@@ -165,9 +185,6 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 		return nil, err
 	}
 	cost := maxCost(&op)
-	if cost.Cmp(p.maxOpCost) > 0 {
-		return nil, &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the operation's maximum cost of %s wei is over the per-operation cap of %s wei", cost, p.maxOpCost)}
-	}
 
 	// A cheap look at the limits before the chain work; the real
 	// reservation is taken atomically at the end.
@@ -198,7 +215,7 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 		Hash: contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID), Cost: cost,
 		ValidUntil: validUntil.Unix(), Sender: op.Sender, Owner: owner,
 	}
-	if err := s.reserve(p.cfg.Name, r, now); err != nil {
+	if err := s.reserve(p, r, now); err != nil {
 		return nil, err
 	}
 	return encodeUserOp(&op), nil
@@ -210,16 +227,21 @@ func errLedger() *Error {
 	return &Error{Code: codeInternal, Message: "the sponsorship ledger is unavailable; retry"}
 }
 
-// reserve takes r for a project, under the limits in force now (a reload
-// may have changed them since the request began). Nothing is taken if a
-// limit refuses it or the ledger fails.
-func (s *Service) reserve(name string, r reservation, now time.Time) *Error {
+// reserve takes r for project p, under the limits in force now: a
+// configured project's as configured now (a reload may have changed them
+// since the request began), a stored project's as read for this request
+// (fn does no I/O of its own, as it runs inside the ledger's update).
+// Nothing is taken if a limit refuses it or the ledger fails.
+func (s *Service) reserve(p *project, r reservation, now time.Time) *Error {
+	name := p.cfg.Name
 	var refused *Error
 	err := s.updateProject(name, func(l *projectLedger) (bool, error) {
-		p := s.project(name)
-		if p == nil {
-			refused = &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the key's project %q is not configured on this paymaster", name)}
-			return false, nil
+		p := p
+		if !p.stored {
+			if p = s.project(name); p == nil {
+				refused = &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the key's project %q is not configured on this paymaster", name)}
+				return false, nil
+			}
 		}
 		if refused = l.check(p, r.Sender, r.Cost, now); refused != nil {
 			return false, nil
