@@ -16,9 +16,11 @@ func init() {
 	httpcaddyfile.RegisterHandlerDirective("x402_facilitator", parseDirective[FacilitatorHandler])
 	httpcaddyfile.RegisterHandlerDirective("x402_paymaster", parseDirective[PaymasterHandler])
 	httpcaddyfile.RegisterHandlerDirective("x402_txapi", parseDirective[TxAPIHandler])
+	httpcaddyfile.RegisterHandlerDirective("x402_dashboard", parseDirective[DashboardHandler])
 	// Payment comes before the handlers that answer: respond, and after it
-	// reverse_proxy, file_server and the rest.
-	for _, dir := range []string{"x402", "x402_facilitator", "x402_paymaster", "x402_txapi"} {
+	// reverse_proxy, file_server and the rest. (Authentication, such as
+	// basic_auth in front of x402_dashboard, comes before them all.)
+	for _, dir := range []string{"x402", "x402_facilitator", "x402_paymaster", "x402_txapi", "x402_dashboard"} {
 		httpcaddyfile.RegisterDirectiveOrder(dir, httpcaddyfile.Before, "respond")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -165,6 +166,10 @@ type chainRun struct {
 	store   store.Backend // the one store of the chain's services
 	tempDir string
 	keys    *paymaster.Keys // the API keys in the store
+	sponsor sponsorSlot     // the paymaster running on this chain, if any
+
+	adminMu sync.Mutex   // guards admin
+	admin   http.Handler // the admin API over this run, made on first use
 }
 
 // close stops what open started, in reverse.
@@ -304,7 +309,11 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	if err != nil {
 		return nil, err
 	}
-	run.keys = &paymaster.Keys{Store: keys}
+	usage, err := st.Bucket(keyUsageBucket)
+	if err != nil {
+		return nil, err
+	}
+	run.keys = &paymaster.Keys{Store: keys, Usage: usage, Logger: log.Named("keys")}
 	log.Info("x402 facilitator ready",
 		zap.String("network", p.network), zap.String("rpc", run.rpcURL),
 		zap.Stringer("settler", crypto.PubkeyToAddress(p.settler.PublicKey)), zap.String("store", storePath))

@@ -657,6 +657,66 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatal("the logs lack the settlements: wrong log file?")
 		}
 	})
+	t.Run("admin API and key command", func(t *testing.T) {
+		adminAddr := fmt.Sprintf("127.0.0.1:%d", ports["admin"])
+		// The payments of this test are listed, newest first, with their
+		// transactions.
+		resp, err := http.Get(e.admin + "/x402/payments?state=settled&limit=1000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page struct {
+			Payments []struct {
+				Payer, Transaction, Status, Display string
+			}
+		}
+		err = json.NewDecoder(resp.Body).Decode(&page)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 || len(page.Payments) == 0 {
+			t.Fatalf("payments: %d %v %+v", resp.StatusCode, err, page)
+		}
+		for _, p := range page.Payments {
+			if p.Status != "settled" || p.Display != "0.01 dUSD" {
+				t.Fatalf("payment %+v", p)
+			}
+			if r, err := eth.TransactionReceipt(context.Background(), common.HexToHash(p.Transaction)); err != nil || r.Status != 1 {
+				t.Fatalf("the listed transaction %s is not mined: %v", p.Transaction, err)
+			}
+		}
+		// `caddy x402 key` goes through the admin API while Caddy runs:
+		// no --store, and the key works at once.
+		out, err := runKey(t, "create", "--address", adminAddr, "--project", "demo", "--scopes", "paymaster:read")
+		if err != nil || !strings.HasPrefix(out, "pmk_") {
+			t.Fatalf("key create: %v\n%s", err, out)
+		}
+		secret := strings.Fields(out)[0]
+		pm := &paymaster.Client{URL: fmt.Sprintf("http://127.0.0.1:%d", ports["paymaster"]), APIKey: secret}
+		if _, err := pm.EntryPoints(context.Background()); err != nil {
+			t.Fatalf("the new key: %v", err)
+		}
+		list, err := runKey(t, "list", "--address", adminAddr)
+		if err != nil || !strings.Contains(list, secret[:12]) || strings.Contains(list, secret) {
+			t.Fatalf("key list: %v\n%s", err, list)
+		}
+		if out, err := runKey(t, "revoke", "--address", adminAddr, secret[:12]); err != nil {
+			t.Fatalf("revoke: %v\n%s", err, out)
+		}
+		if _, err := pm.EntryPoints(context.Background()); err == nil {
+			t.Fatal("the revoked key still works")
+		}
+		if _, err := runKey(t, "create", "--address", adminAddr, "--project", "nope"); err == nil || !strings.Contains(err.Error(), "unknown project") {
+			t.Fatalf("a key for an unknown project: %v", err)
+		}
+		resp, err = http.Get(e.admin + "/x402/audit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(body), `"actor": "cli (127.0.0.1)"`) || !strings.Contains(string(body), "key.disable") || strings.Contains(string(body), secret) {
+			t.Fatalf("audit log:\n%s", body)
+		}
+	})
 	t.Run("the settler key is not in the admin API", func(t *testing.T) {
 		resp, err := http.Get(e.admin + "/config/")
 		if err != nil {

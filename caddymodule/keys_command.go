@@ -1,42 +1,68 @@
 package caddymodule
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/caddyserver/caddy/v2"
+	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 	"github.com/spf13/cobra"
+
+	"github.com/caddy-x402/caddy-x402/dashboard"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 )
 
-// keyCommand is `caddy x402 key`: the paymaster's API keys in a store file.
+// keyCommand is `caddy x402 key`: the paymaster's API keys, through the
+// admin API of a running Caddy, or in a store file while Caddy is stopped.
 func keyCommand() *cobra.Command {
-	var storePath string
+	var storePath, address string
 	c := &cobra.Command{
-		Use:   "key create|rotate|revoke|list --store <file>",
+		Use:   "key create|rotate|revoke|list [--address <admin>] [--store <file>]",
 		Short: "Manage the paymaster's API keys",
 		Long: `
-Manages the paymaster's API keys in the x402 store file (the x402 app's
-store_path). Keys are shown once, at creation; the store keeps only their
-SHA-256. Rotating or revoking a key disables it at once.
+Manages the paymaster's API keys. Keys are shown once, at creation; the
+store keeps only their SHA-256. Rotating or revoking a key disables it at
+once.
 
-The store is a bbolt file that one process opens at a time: run these
-commands while Caddy is stopped, or against a copy. A --store that does not
-exist is refused, so that a mistyped path does not create an empty store;
-create --init makes a new one.`,
+While Caddy runs, the commands go through its admin API (--address, default
+the CADDY_ADMIN environment variable or localhost:2019), which writes the
+change to the dashboard's audit log; create then needs a project that the
+paymaster knows. While Caddy is stopped, --store names the x402 store file
+(the x402 app's store_path) to change directly: a bbolt file is opened by
+one process at a time. A --store that does not exist is refused, so that a
+mistyped path does not create an empty store; create --init makes a new
+one.`,
 	}
-	c.PersistentFlags().StringVar(&storePath, "store", "", "the x402 store file (required)")
+	c.PersistentFlags().StringVar(&storePath, "store", "", "the x402 store file, used when Caddy is not running")
+	c.PersistentFlags().StringVar(&address, "address", "", "the admin endpoint of a running Caddy (default $CADDY_ADMIN or localhost:2019)")
 	var initStore bool // create --init
-	open := func(run func(ks *paymaster.Keys, out io.Writer) error) func(*cobra.Command, []string) error {
+	run := func(do func(k keyAdmin, out io.Writer) error) func(*cobra.Command, []string) error {
 		return func(cmd *cobra.Command, _ []string) error {
+			addr := cmp.Or(address, os.Getenv("CADDY_ADMIN"), caddy.DefaultAdminListen)
+			admin := adminKeys{addr: addr}
+			switch err := admin.probe(); {
+			case err == nil:
+				fmt.Fprintf(cmd.ErrOrStderr(), "through the admin API of the Caddy running at %s\n", addr)
+				return do(admin, cmd.OutOrStdout())
+			case !errors.Is(err, errAdminDown):
+				return err
+			}
 			if storePath == "" {
-				return errors.New("--store is required: the x402 app's store_path")
+				return fmt.Errorf("no Caddy answers at %s, and --store is not given: start Caddy (or give its admin --address), or give --store, the x402 app's store_path, while Caddy is stopped", addr)
 			}
 			if _, err := os.Stat(storePath); errors.Is(err, fs.ErrNotExist) && !initStore {
 				return fmt.Errorf("store %s does not exist: give the x402 app's store_path (or create --init to make a new store)", storePath)
@@ -48,11 +74,15 @@ create --init makes a new one.`,
 				return err
 			}
 			defer st.Close()
-			b, err := st.Bucket("paymaster_keys")
+			b, err := st.Bucket(paymasterKeysBucket)
 			if err != nil {
 				return err
 			}
-			return run(&paymaster.Keys{Store: b}, cmd.OutOrStdout())
+			audit, err := st.Bucket(auditBucket)
+			if err != nil {
+				return err
+			}
+			return do(storeKeys{keys: &paymaster.Keys{Store: b}, audit: audit}, cmd.OutOrStdout())
 		}
 	}
 	var project, network, scopes string
@@ -60,8 +90,8 @@ create --init makes a new one.`,
 		Use:   "create --project <name> [--network testnet|mainnet] [--scopes paymaster:read,paymaster:sponsor,facilitator:settle,txapi:send] [--init]",
 		Short: "Create a key; it is printed once",
 		Args:  cobra.NoArgs,
-		RunE: open(func(ks *paymaster.Keys, out io.Writer) error {
-			secret, rec, err := ks.Create(project, network, strings.Split(scopes, ","))
+		RunE: run(func(k keyAdmin, out io.Writer) error {
+			secret, rec, err := k.create(project, network, strings.Split(scopes, ","))
 			if err != nil {
 				return err
 			}
@@ -70,7 +100,7 @@ create --init makes a new one.`,
 		}),
 	}
 	create.Flags().StringVar(&project, "project", "", "the project the key belongs to")
-	create.Flags().StringVar(&network, "network", "testnet", "testnet or mainnet")
+	create.Flags().StringVar(&network, "network", "testnet", "testnet or mainnet (through the admin API, the project's network is used)")
 	create.Flags().StringVar(&scopes, "scopes", paymaster.ScopeRead+","+paymaster.ScopeSponsor, "comma-separated scopes, of "+strings.Join(paymaster.Scopes, ", "))
 	create.Flags().BoolVar(&initStore, "init", false, "create the store file if it does not exist")
 	rotate := &cobra.Command{
@@ -78,8 +108,8 @@ create --init makes a new one.`,
 		Short: "Disable a key and create its replacement",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return open(func(ks *paymaster.Keys, out io.Writer) error {
-				secret, rec, err := ks.Rotate(args[0])
+			return run(func(k keyAdmin, out io.Writer) error {
+				secret, rec, err := k.rotate(args[0])
 				if err != nil {
 					return err
 				}
@@ -93,8 +123,8 @@ create --init makes a new one.`,
 		Short: "Disable a key at once",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return open(func(ks *paymaster.Keys, out io.Writer) error {
-				if err := ks.Revoke(args[0]); err != nil {
+			return run(func(k keyAdmin, out io.Writer) error {
+				if err := k.revoke(args[0]); err != nil {
 					return err
 				}
 				fmt.Fprintf(out, "revoked %s\n", args[0])
@@ -106,23 +136,162 @@ create --init makes a new one.`,
 		Use:   "list",
 		Short: "List keys (never the secrets)",
 		Args:  cobra.NoArgs,
-		RunE: open(func(ks *paymaster.Keys, out io.Writer) error {
-			keys, err := ks.List()
+		RunE: run(func(k keyAdmin, out io.Writer) error {
+			keys, err := k.list()
 			if err != nil {
 				return err
 			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tPROJECT\tNETWORK\tSCOPES\tSTATE\tCREATED")
+			fmt.Fprintln(tw, "ID\tPROJECT\tNETWORK\tSCOPES\tSTATE\tCREATED\tLAST USED")
 			for _, k := range keys {
-				state := "active"
+				state, used := "active", "never"
 				if k.Disabled {
 					state = "disabled"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Project, k.Network, strings.Join(k.Scopes, ","), state, k.Created.Format("2006-01-02 15:04"))
+				if !k.LastUsed.IsZero() {
+					used = k.LastUsed.Format("2006-01-02 15:04")
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Project, k.Network, strings.Join(k.Scopes, ","), state, k.Created.Format("2006-01-02 15:04"), used)
 			}
 			return tw.Flush()
 		}),
 	}
 	c.AddCommand(create, rotate, revoke, list)
 	return c
+}
+
+// cliUserAgent marks the key command's admin requests, for the audit log.
+const cliUserAgent = "caddy-x402-cli"
+
+// keyAdmin is where the key command makes its changes.
+type keyAdmin interface {
+	create(project, network string, scopes []string) (string, dashboard.KeyView, error)
+	rotate(id string) (string, dashboard.KeyView, error)
+	revoke(id string) error
+	list() ([]dashboard.KeyView, error)
+}
+
+// errAdminDown: no Caddy answers at the admin address.
+var errAdminDown = errors.New("no Caddy answers at the admin address")
+
+// adminKeys changes keys through a running Caddy's admin API.
+type adminKeys struct{ addr string }
+
+// call makes an admin request and decodes its JSON answer into v.
+func (a adminKeys) call(method, uri string, body, v any) error {
+	var rd io.Reader
+	h := http.Header{"User-Agent": {cliUserAgent}}
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(raw)
+		h.Set("Content-Type", "application/json")
+	}
+	resp, err := caddycmd.AdminAPIRequest(a.addr, method, adminPrefix+strings.TrimPrefix(uri, "/"), h, rd)
+	if err != nil {
+		// AdminAPIRequest turns an error answer into an error of its body.
+		return fmt.Errorf("the admin API at %s: %s", a.addr, adminMessage(err.Error()))
+	}
+	defer resp.Body.Close()
+	if v == nil {
+		return nil
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v); err != nil {
+		return fmt.Errorf("decoding the admin API's answer: %w", err)
+	}
+	return nil
+}
+
+// adminMessage is the message of an admin API error body, if it is one.
+func adminMessage(s string) string {
+	if i := strings.Index(s, "{"); i >= 0 {
+		var e struct {
+			Message string `json:"message"`
+			Error   string `json:"error"`
+		}
+		if json.Unmarshal([]byte(s[i:]), &e) == nil && cmp.Or(e.Message, e.Error) != "" {
+			return cmp.Or(e.Message, e.Error)
+		}
+	}
+	return s
+}
+
+// probe reports whether a Caddy with the x402 admin API answers: no
+// listener at the address is errAdminDown.
+func (a adminKeys) probe() error {
+	na, err := caddy.ParseNetworkAddress(a.addr)
+	if err != nil {
+		return fmt.Errorf("admin address %s: %w", a.addr, err)
+	}
+	conn, err := net.DialTimeout(na.Network, na.JoinHostPort(0), 3*time.Second)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errAdminDown, err)
+	}
+	conn.Close()
+	var v struct{}
+	return a.call(http.MethodGet, "/keys?project=-", nil, &v)
+}
+
+func (a adminKeys) create(project, _ string, scopes []string) (string, dashboard.KeyView, error) {
+	var v dashboard.NewKeyView
+	err := a.call(http.MethodPost, "/keys", map[string]any{"project": project, "scopes": scopes}, &v)
+	return v.Key, v.Record, err
+}
+
+func (a adminKeys) rotate(id string) (string, dashboard.KeyView, error) {
+	var v dashboard.NewKeyView
+	err := a.call(http.MethodPost, "/keys/"+url.PathEscape(id)+"/rotate", nil, &v)
+	return v.Key, v.Record, err
+}
+
+func (a adminKeys) revoke(id string) error {
+	return a.call(http.MethodPost, "/keys/"+url.PathEscape(id)+"/disable", nil, nil)
+}
+
+func (a adminKeys) list() ([]dashboard.KeyView, error) {
+	var v struct {
+		Keys []dashboard.KeyView `json:"keys"`
+	}
+	err := a.call(http.MethodGet, "/keys", nil, &v)
+	return v.Keys, err
+}
+
+// storeKeys changes keys in a store file, writing the audit log there.
+type storeKeys struct {
+	keys  *paymaster.Keys
+	audit dashboard.AuditStore
+}
+
+func (s storeKeys) create(project, network string, scopes []string) (string, dashboard.KeyView, error) {
+	secret, rec, err := s.keys.Create(project, network, scopes)
+	if err != nil {
+		return "", dashboard.KeyView{}, err
+	}
+	return secret, dashboard.ViewKey(*rec), dashboard.Record(s.audit, "cli", dashboard.ActionKeyCreate, rec.ID, project+"; "+strings.Join(rec.Scopes, ","))
+}
+
+func (s storeKeys) rotate(id string) (string, dashboard.KeyView, error) {
+	secret, rec, err := s.keys.Rotate(id)
+	if err != nil {
+		return "", dashboard.KeyView{}, err
+	}
+	return secret, dashboard.ViewKey(*rec), dashboard.Record(s.audit, "cli", dashboard.ActionKeyRotate, id, "replaced by "+rec.ID)
+}
+
+func (s storeKeys) revoke(id string) error {
+	if err := s.keys.Revoke(id); err != nil {
+		return err
+	}
+	return dashboard.Record(s.audit, "cli", dashboard.ActionKeyDisable, id, "")
+}
+
+func (s storeKeys) list() ([]dashboard.KeyView, error) {
+	keys, err := s.keys.List()
+	out := make([]dashboard.KeyView, len(keys))
+	for i, k := range keys {
+		out[i] = dashboard.ViewKey(k)
+	}
+	return out, err
 }

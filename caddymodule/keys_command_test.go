@@ -13,6 +13,10 @@ import (
 	"github.com/caddy-x402/caddy-x402/paymaster"
 )
 
+// noCaddy is an admin address where no Caddy answers, so that the key
+// command uses the store.
+const noCaddy = "127.0.0.1:1"
+
 func runKey(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	cmd := keyCommand()
@@ -27,7 +31,7 @@ func runKey(t *testing.T, args ...string) (string, error) {
 func TestKeyCommand(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "x402.db")
-	out, err := runKey(t, "create", "--store", path, "--init", "--project", "demo", "--scopes", "paymaster:sponsor")
+	out, err := runKey(t, "create", "--address", noCaddy, "--store", path, "--init", "--project", "demo", "--scopes", "paymaster:sponsor")
 	if err != nil {
 		t.Fatalf("create: %v\n%s", err, out)
 	}
@@ -35,12 +39,12 @@ func TestKeyCommand(t *testing.T) {
 	if !strings.HasPrefix(secret, "pmk_") || !strings.Contains(out, "shown once") {
 		t.Fatalf("create printed %q", out)
 	}
-	list, err := runKey(t, "list", "--store", path)
+	list, err := runKey(t, "list", "--address", noCaddy, "--store", path)
 	if err != nil || strings.Contains(list, secret) || !strings.Contains(list, "demo") || !strings.Contains(list, "active") {
 		t.Fatalf("list: %v\n%s", err, list)
 	}
 	id := secret[:12]
-	rotated, err := runKey(t, "rotate", "--store", path, id)
+	rotated, err := runKey(t, "rotate", "--address", noCaddy, "--store", path, id)
 	if err != nil {
 		t.Fatalf("rotate: %v %s", err, rotated)
 	}
@@ -54,20 +58,33 @@ func TestKeyCommand(t *testing.T) {
 	ks := &paymaster.Keys{Store: b}
 	old, _ := ks.Lookup(secret)
 	now, _ := ks.Lookup(fresh)
+	// The changes made on the store are in the audit log, by "cli".
+	audit, _ := st.Bucket(auditBucket)
+	var actions []string
+	audit.ForEach(func(_, v []byte) error {
+		if !strings.Contains(string(v), `"actor":"cli"`) || strings.Contains(string(v), secret) {
+			t.Errorf("audit entry %s", v)
+		}
+		actions = append(actions, string(v))
+		return nil
+	})
 	st.Close()
+	if len(actions) != 2 || !strings.Contains(actions[0], "key.create") || !strings.Contains(actions[1], "key.rotate") {
+		t.Fatalf("audit log after create and rotate: %v", actions)
+	}
 	if old == nil || !old.Disabled || now == nil || now.Disabled || !now.Has(paymaster.ScopeSponsor) {
 		t.Fatalf("after rotate: old %+v, new %+v", old, now)
 	}
-	if out, err := runKey(t, "revoke", "--store", path, fresh[:12]); err != nil {
+	if out, err := runKey(t, "revoke", "--address", noCaddy, "--store", path, fresh[:12]); err != nil {
 		t.Fatalf("revoke: %v %s", err, out)
 	}
-	if _, err := runKey(t, "revoke", "--store", path, "pmk_unknown"); err == nil {
+	if _, err := runKey(t, "revoke", "--address", noCaddy, "--store", path, "pmk_unknown"); err == nil {
 		t.Fatal("revoking an unknown key succeeded")
 	}
-	if _, err := runKey(t, "list"); err == nil || !strings.Contains(err.Error(), "--store is required") {
+	if _, err := runKey(t, "list", "--address", noCaddy); err == nil || !strings.Contains(err.Error(), "--store is not given") {
 		t.Fatalf("no store: %v", err)
 	}
-	if _, err := runKey(t, "create", "--store", path, "--project", "demo", "--scopes", "admin"); err == nil {
+	if _, err := runKey(t, "create", "--address", noCaddy, "--store", path, "--project", "demo", "--scopes", "admin"); err == nil {
 		t.Fatal("a bad scope was accepted")
 	}
 }
@@ -89,7 +106,7 @@ func TestKeyCommandStoreMustExist(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			typo := filepath.Join(t.TempDir(), "x402.bd")
-			out, err := runKey(t, append(tc.args, "--store", typo)...)
+			out, err := runKey(t, append(tc.args, "--address", noCaddy, "--store", typo)...)
 			if err == nil || !strings.Contains(err.Error(), "store "+typo+" does not exist") || !strings.Contains(err.Error(), "--init") {
 				t.Fatalf("err = %v\n%s", err, out)
 			}
@@ -101,11 +118,11 @@ func TestKeyCommandStoreMustExist(t *testing.T) {
 	t.Run("create --init", func(t *testing.T) {
 		t.Parallel()
 		path := filepath.Join(t.TempDir(), "x402.db")
-		out, err := runKey(t, "create", "--init", "--store", path, "--project", "demo", "--scopes", "txapi:send")
+		out, err := runKey(t, "create", "--address", noCaddy, "--init", "--store", path, "--project", "demo", "--scopes", "txapi:send")
 		if err != nil || !strings.HasPrefix(out, "pmk_") {
 			t.Fatalf("%v\n%s", err, out)
 		}
-		if list, err := runKey(t, "list", "--store", path); err != nil || !strings.Contains(list, "txapi:send") {
+		if list, err := runKey(t, "list", "--address", noCaddy, "--store", path); err != nil || !strings.Contains(list, "txapi:send") {
 			t.Fatalf("list after --init: %v\n%s", err, list)
 		}
 	})

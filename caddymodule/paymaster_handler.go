@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"math/big"
 	"net/http"
 	"slices"
 	"strings"
@@ -183,7 +184,7 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 	log := ctx.Logger()
 	chainID := app.chain.plan.chainID()
 	return h.service.provision(ctx, app, "x402_paymaster", key, fixed, t, func(run *chainRun, t paymasterTunables) (*paymaster.Service, func() error, error) {
-		return openPaymaster(run, paymaster.Config{ChainID: chainID, EntryPoint: entryPoint, Paymaster: pm, Signer: signer, Validity: time.Duration(t.Validity), Logger: log}, t, fixed)
+		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, Signer: signer, Validity: time.Duration(t.Validity), Logger: log}, t, fixed)
 	})
 }
 
@@ -228,6 +229,14 @@ func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fix
 		return nil, nil, err
 	}
 	cfg.Keys = bucket
+	// When keys were last used, and the projects created in the dashboard,
+	// live in the same store, shared by a fleet's replicas.
+	if cfg.KeyUsage, err = run.store.Bucket(keyUsageBucket); err != nil {
+		return nil, nil, err
+	}
+	if cfg.ProjectStore, err = run.store.Bucket(paymasterProjectsBucket); err != nil {
+		return nil, nil, err
+	}
 	// The ledger (balance charged, daily spend, reservations, rate windows,
 	// suspensions) lives in the same store, so restarts keep it.
 	if cfg.Ledger, err = run.store.Bucket(paymasterLedgerBucket); err != nil {
@@ -250,7 +259,14 @@ func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fix
 	if err != nil {
 		return nil, nil, err
 	}
-	return svc, func() error { return nil }, nil
+	// The dashboard and the admin API manage this paymaster's projects and
+	// keys while it runs.
+	ref := &sponsorRef{svc: svc, entryPoint: cfg.EntryPoint, paymaster: cfg.Paymaster}
+	run.sponsor.Store(ref)
+	return svc, func() error {
+		run.sponsor.CompareAndSwap(ref, nil)
+		return nil
+	}, nil
 }
 
 func (pc ProjectConfig) project() (paymaster.Project, error) {
@@ -291,3 +307,16 @@ var (
 	_ caddy.CleanerUpper          = (*PaymasterHandler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*PaymasterHandler)(nil)
 )
+
+// mainnets are the chain ids of well-known main networks. A paymaster on
+// any other chain serves the keys and projects of "testnet".
+var mainnets = map[uint64]bool{1: true, 10: true, 56: true, 137: true, 8453: true, 42161: true, 43114: true}
+
+// networkClass is the network, "testnet" or "mainnet", that a paymaster on
+// chainID serves: its keys and projects are scoped to it.
+func networkClass(chainID *big.Int, devnet bool) string {
+	if !devnet && chainID.IsUint64() && mainnets[chainID.Uint64()] {
+		return paymaster.NetworkMainnet
+	}
+	return paymaster.NetworkTestnet
+}

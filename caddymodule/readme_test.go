@@ -95,7 +95,7 @@ func TestReadmePayerOutput(t *testing.T) {
 	}
 	ports := map[string]int{}
 	cf := string(example)
-	for _, port := range []string{"8080", "9000", "4021", "4338"} {
+	for _, port := range []string{"8080", "9000", "4021", "4338", "4339"} {
 		ports[port] = freePort(t)
 		cf = strings.ReplaceAll(cf, ":"+port, fmt.Sprintf(":%d", ports[port]))
 	}

@@ -25,6 +25,11 @@ const (
 	metaBucket = "meta"
 	// paymasterKeysBucket holds the API key records of paymaster.Keys.
 	paymasterKeysBucket = "paymaster_keys"
+	// keyUsageBucket holds when each API key was last used.
+	keyUsageBucket = "paymaster_key_usage"
+	// paymasterProjectsBucket holds the projects created at run time (in
+	// the dashboard or the admin API).
+	paymasterProjectsBucket = "paymaster_projects"
 )
 
 // metaStore is the part of a store bucket (*store.Bucket) that claimStore

@@ -1,0 +1,312 @@
+package caddymodule
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"sync"
+	"sync/atomic"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/dashboard"
+	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+func init() {
+	caddy.RegisterModule(new(DashboardHandler))
+}
+
+// DashboardHandler is http.handlers.x402_dashboard: the operator's web
+// app (overview, payments, projects, keys, audit log) over the x402 app's
+// store and paymaster. It has no authentication of its own: put it behind
+// basic_auth (or another authentication handler) in the same route. The
+// authenticated user is written to the audit log.
+type DashboardHandler struct {
+	// LowBalance is the settler's balance, in ETH, under which the overview
+	// warns; default 0.05.
+	LowBalance string `json:"low_balance,omitempty"`
+	// PathPrefix is where the dashboard is served on its site; default /.
+	// Use it with handle_path-free routes such as `handle /dashboard/*`.
+	PathPrefix string `json:"path_prefix,omitempty"`
+
+	app *App
+	low *big.Int
+	log *zap.Logger
+	mu  sync.Mutex
+	run *chainRun    // the run web was made for
+	web http.Handler // the web app of run
+}
+
+// CaddyModule returns the Caddy module information.
+func (*DashboardHandler) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{ID: "http.handlers.x402_dashboard", New: func() caddy.Module { return new(DashboardHandler) }}
+}
+
+// Provision finds the x402 app's embedded chain and store.
+func (h *DashboardHandler) Provision(ctx caddy.Context) error {
+	app, err := embeddedApp(ctx, "x402_dashboard")
+	if err != nil {
+		return err
+	}
+	h.app, h.log = app, ctx.Logger()
+	if err := h.Validate(); err != nil {
+		return err
+	}
+	if h.LowBalance != "" {
+		h.low, _ = x402.ParseDecimal(h.LowBalance, 18)
+	}
+	return nil
+}
+
+// Validate checks the configuration. It has no side effects.
+func (h *DashboardHandler) Validate() error {
+	if h.LowBalance != "" {
+		if _, err := x402.ParseDecimal(h.LowBalance, 18); err != nil {
+			return fmt.Errorf("x402_dashboard low_balance: %w", err)
+		}
+	}
+	if h.PathPrefix != "" && h.PathPrefix[0] != '/' {
+		return fmt.Errorf("x402_dashboard path_prefix %q must start with /", h.PathPrefix)
+	}
+	return nil
+}
+
+// ServeHTTP serves the web app, with the user that authentication put in
+// {http.auth.user.id} as the actor of its changes.
+func (h *DashboardHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	web, err := h.webApp(r.Context())
+	if err != nil {
+		h.log.Error("the dashboard cannot run", zap.Error(err))
+		http.Error(w, "the dashboard is not available: the x402 facilitator did not start", http.StatusServiceUnavailable)
+		return nil
+	}
+	user := ""
+	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
+		user, _ = repl.GetString("http.auth.user.id")
+	}
+	web.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), dashboard.ActorKey{}, user)))
+	return nil
+}
+
+// webApp returns the web app of the running chain, made on first use.
+func (h *DashboardHandler) webApp(ctx context.Context) (http.Handler, error) {
+	run, err := h.app.chain.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.run == run {
+		return h.web, nil
+	}
+	d, err := newDashboard(h.app.chain, run, h.low, h.log)
+	if err != nil {
+		return nil, err
+	}
+	h.run, h.web = run, d.Web(h.PathPrefix)
+	return h.web, nil
+}
+
+// UnmarshalCaddyfile sets up the handler from Caddyfile tokens:
+//
+//	x402_dashboard {
+//		low_balance <ETH>
+//		path_prefix <path>
+//	}
+func (h *DashboardHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next()
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	return parseBlock(d, 0, "x402_dashboard option", map[string]option{
+		"low_balance": stringOption(&h.LowBalance), "path_prefix": stringOption(&h.PathPrefix),
+	})
+}
+
+// Buckets of the dashboard in the x402 store.
+const (
+	auditBucket     = "x402_audit"
+	dashboardBucket = "x402_dashboard"
+)
+
+// newDashboard makes the dashboard of a running chain: its store's
+// payments and audit log, the paymaster that runs on it, and the
+// balances read from its chain.
+func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger) (*dashboard.Dashboard, error) {
+	audit, err := run.store.Bucket(auditBucket)
+	if err != nil {
+		return nil, err
+	}
+	secret, err := formSecret(run)
+	if err != nil {
+		return nil, err
+	}
+	assets := make([]dashboard.Asset, len(c.plan.fixed.Assets))
+	for i, a := range c.plan.fixed.Assets {
+		sym := a.Name
+		if c.plan.devnet && common.HexToAddress(a.Address) == devnetContracts().Token {
+			sym = devnet.DefaultTokenSymbol
+		}
+		assets[i] = dashboard.Asset{Address: common.HexToAddress(a.Address), Symbol: sym, Decimals: a.Decimals}
+	}
+	settler := crypto.PubkeyToAddress(c.plan.settler.PublicKey)
+	return dashboard.New(dashboard.Config{
+		Payments: run.store, Audit: audit, Sponsorship: runSponsorship{run}, Assets: assets, Network: c.plan.network,
+		LowBalance: low, Secret: secret, Logger: log,
+		Balances: func(ctx context.Context) (dashboard.Balances, error) { return balances(ctx, run, settler) },
+	})
+}
+
+// formSecret is the key of the dashboard forms' tokens, made once and kept
+// in the store, so every replica of a fleet accepts the others' forms.
+func formSecret(run *chainRun) ([]byte, error) {
+	b, err := run.store.Bucket(dashboardBucket)
+	if err != nil {
+		return nil, err
+	}
+	key := []byte("form_secret")
+	if err := b.Update(key, func(old []byte) ([]byte, error) {
+		if len(old) >= 32 {
+			return nil, nil // keep it
+		}
+		s := make([]byte, 32)
+		_, err := rand.Read(s)
+		return s, err
+	}); err != nil {
+		return nil, fmt.Errorf("making the dashboard's form secret: %w", err)
+	}
+	s, err := b.Get(key)
+	if err != nil || len(s) < 32 {
+		return nil, errors.Join(errors.New("reading the dashboard's form secret"), err)
+	}
+	return s, nil
+}
+
+// balances reads the settler's balance and the paymaster's deposit in one
+// batch.
+func balances(ctx context.Context, run *chainRun, settler common.Address) (dashboard.Balances, error) {
+	b := dashboard.Balances{Settler: settler}
+	var bal hexutil.Big
+	batch := []rpc.BatchElem{{Method: "eth_getBalance", Args: []any{settler, "latest"}, Result: &bal}}
+	ref := run.sponsor.Load()
+	var deposit hexutil.Bytes
+	if ref != nil {
+		ep := contracts.NewEntryPoint()
+		batch = append(batch, rpc.BatchElem{Method: "eth_call", Args: []any{map[string]any{"to": ref.entryPoint, "data": hexutil.Bytes(ep.PackBalanceOf(ref.paymaster))}, "latest"}, Result: &deposit})
+	}
+	if err := run.chain.BatchCallContext(ctx, batch); err != nil {
+		return b, err
+	}
+	for _, e := range batch {
+		if e.Error != nil {
+			return b, e.Error
+		}
+	}
+	b.SettlerBalance = bal.ToInt()
+	if ref != nil {
+		d, err := contracts.NewEntryPoint().UnpackBalanceOf(deposit)
+		if err != nil {
+			return b, fmt.Errorf("decoding the paymaster's deposit: %w", err)
+		}
+		b.Paymaster, b.Deposit = ref.paymaster, d
+	}
+	return b, nil
+}
+
+// sponsorRef is the paymaster that runs on a chain, for the dashboard.
+type sponsorRef struct {
+	svc                   *paymaster.Service
+	entryPoint, paymaster common.Address
+}
+
+// sponsorSlot holds the paymaster of a chain run; nil when none runs.
+type sponsorSlot = atomic.Pointer[sponsorRef]
+
+// runSponsorship is the paymaster of a run as the dashboard sees it: the
+// one running now, looked up on every call, since a reload may start one.
+type runSponsorship struct{ run *chainRun }
+
+func (s runSponsorship) svc() (*paymaster.Service, error) {
+	if ref := s.run.sponsor.Load(); ref != nil {
+		return ref.svc, nil
+	}
+	return nil, dashboard.ErrNoPaymaster
+}
+
+func (s runSponsorship) DescribeProjects(ctx context.Context) ([]paymaster.ProjectInfo, error) {
+	svc, err := s.svc()
+	if err != nil {
+		return nil, err
+	}
+	return svc.DescribeProjects(ctx)
+}
+
+func (s runSponsorship) DescribeProject(ctx context.Context, name string) (paymaster.ProjectInfo, error) {
+	svc, err := s.svc()
+	if err != nil {
+		return paymaster.ProjectInfo{}, err
+	}
+	return svc.DescribeProject(ctx, name)
+}
+
+func (s runSponsorship) CreateProject(name, network string, l paymaster.Limits) error {
+	svc, err := s.svc()
+	if err != nil {
+		return err
+	}
+	return svc.CreateProject(name, network, l)
+}
+
+func (s runSponsorship) EditProject(name string, l paymaster.Limits) error {
+	svc, err := s.svc()
+	if err != nil {
+		return err
+	}
+	return svc.EditProject(name, l)
+}
+
+func (s runSponsorship) TopUp(name string, amount *big.Int, note string) error {
+	svc, err := s.svc()
+	if err != nil {
+		return err
+	}
+	return svc.TopUp(name, amount, note)
+}
+
+func (s runSponsorship) CreateKey(project string, scopes []string) (string, *paymaster.Key, error) {
+	svc, err := s.svc()
+	if err != nil {
+		return "", nil, err
+	}
+	return svc.CreateKey(project, scopes)
+}
+
+func (s runSponsorship) Keys() *paymaster.Keys {
+	if svc, err := s.svc(); err == nil {
+		return svc.Keys()
+	}
+	return s.run.keys
+}
+
+// Interface guards.
+var (
+	_ caddy.Provisioner           = (*DashboardHandler)(nil)
+	_ caddy.Validator             = (*DashboardHandler)(nil)
+	_ caddyhttp.MiddlewareHandler = (*DashboardHandler)(nil)
+	_ caddyfile.Unmarshaler       = (*DashboardHandler)(nil)
+	_ dashboard.Sponsorship       = runSponsorship{}
+)

@@ -1,0 +1,150 @@
+// Package dashboard is the operator's side of caddy-x402: a JSON admin API
+// and a server-rendered web app over the same operations. Both show what
+// the store holds (every settlement, its revenue and latency, failures by
+// code) and manage the paymaster's projects and API keys: create a project
+// scoped to testnet or mainnet, edit its limits, record balance top-ups,
+// and create, rotate and disable keys, whose value is shown once. Every
+// change is written to an audit log.
+//
+// The package is plain net/http. Caddy mounts the API on its admin
+// endpoint under /x402/ (so the admin endpoint's own access controls guard
+// it), and serves the web app from the x402_dashboard handler, which a
+// Caddyfile puts behind basic_auth. The web app refuses cross-origin
+// state-changing requests and checks a per-user token in every form.
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"net/http"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
+)
+
+// Payments lists and summarizes the settlement records; every store
+// backend has these methods.
+type Payments interface {
+	List(ctx context.Context, q store.Query) (store.Page, error)
+	Summarize(ctx context.Context, q store.SummaryQuery) (store.Report, error)
+}
+
+// Asset is a token that payments are made in, for display.
+type Asset struct {
+	// Address is the token contract.
+	Address common.Address
+	// Symbol names it on the pages, such as "USDC".
+	Symbol string
+	// Decimals is its number of decimals.
+	Decimals uint8
+}
+
+// Balances are the operator's balances on chain.
+type Balances struct {
+	// Settler is the address that pays the gas of exact settlements, and
+	// SettlerBalance its ETH balance in wei.
+	Settler        common.Address
+	SettlerBalance *big.Int
+	// Paymaster is the VerifyingPaymaster contract, and Deposit its
+	// deposit at the EntryPoint in wei, which sponsored gas is paid from;
+	// zero values when no paymaster runs.
+	Paymaster common.Address
+	Deposit   *big.Int
+}
+
+// Config configures a Dashboard. Payments, Audit and Balances are
+// required; Sponsorship is nil when no paymaster runs, and the projects and
+// keys are then not shown.
+type Config struct {
+	// Payments is the store's settlement records.
+	Payments Payments
+	// Audit keeps the audit log, and the secret of the forms' tokens.
+	Audit AuditStore
+	// Sponsorship is the paymaster's projects and keys; nil if none runs.
+	Sponsorship Sponsorship
+	// Balances reads the settler's and the paymaster's balances.
+	Balances func(ctx context.Context) (Balances, error)
+	// Assets are the tokens of the payments, to format amounts; an
+	// unknown token's amounts are shown in base units.
+	Assets []Asset
+	// Network is the CAIP-2 id of the chain, shown on the pages.
+	Network string
+	// LowBalance is the settler balance, in wei, below which the overview
+	// warns; default 0.05 ETH.
+	LowBalance *big.Int
+	// Secret keys the web forms' tokens; at least 32 bytes. Replicas that
+	// serve one dashboard must share it.
+	Secret []byte
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// Logger receives diagnostics; nil logs nothing.
+	Logger *zap.Logger
+}
+
+// Validate reports what is wrong with the configuration.
+func (c *Config) Validate() error {
+	var errs []error
+	if c.Payments == nil {
+		errs = append(errs, errors.New("dashboard: Payments is required"))
+	}
+	if c.Audit == nil {
+		errs = append(errs, errors.New("dashboard: Audit is required"))
+	}
+	if c.Balances == nil {
+		errs = append(errs, errors.New("dashboard: Balances is required"))
+	}
+	if len(c.Secret) < 32 {
+		errs = append(errs, errors.New("dashboard: Secret must have at least 32 bytes"))
+	}
+	if c.LowBalance != nil && c.LowBalance.Sign() < 0 {
+		errs = append(errs, errors.New("dashboard: LowBalance must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// Dashboard serves the admin API and the web app. It is safe for
+// concurrent use.
+type Dashboard struct {
+	cfg    Config
+	audit  *audit
+	log    *zap.Logger
+	assets map[common.Address]Asset
+}
+
+// New returns a Dashboard. It does no I/O.
+func New(cfg Config) (*Dashboard, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.LowBalance == nil {
+		cfg.LowBalance = new(big.Int).Mul(big.NewInt(5), big.NewInt(1e16)) // 0.05 ETH
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	d := &Dashboard{cfg: cfg, audit: &audit{store: cfg.Audit, now: cfg.Now}, log: log, assets: make(map[common.Address]Asset, len(cfg.Assets))}
+	for _, a := range cfg.Assets {
+		d.assets[a.Address] = a
+	}
+	return d, nil
+}
+
+// ActorKey is the request context key under which an adapter puts the
+// name of who makes a request (the authenticated user), for the audit log.
+type ActorKey struct{}
+
+// actor is who makes r, for the audit log.
+func actor(r *http.Request, fallback string) string {
+	if a, ok := r.Context().Value(ActorKey{}).(string); ok && a != "" {
+		return a
+	}
+	return fallback
+}
