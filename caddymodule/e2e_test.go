@@ -686,10 +686,10 @@ func TestEndToEnd(t *testing.T) {
 		// `caddy x402 key` goes through the admin API while Caddy runs:
 		// no --store, and the key works at once.
 		out, err := runKey(t, "create", "--address", adminAddr, "--project", "demo", "--scopes", "paymaster:read")
-		if err != nil || !strings.HasPrefix(out, "pmk_") {
+		secret := regexp.MustCompile(`(?m)^pmk_[0-9a-f]{64}$`).FindString(out)
+		if err != nil || secret == "" || !strings.Contains(out, "through the admin API") {
 			t.Fatalf("key create: %v\n%s", err, out)
 		}
-		secret := strings.Fields(out)[0]
 		pm := &paymaster.Client{URL: fmt.Sprintf("http://127.0.0.1:%d", ports["paymaster"]), APIKey: secret}
 		if _, err := pm.EntryPoints(context.Background()); err != nil {
 			t.Fatalf("the new key: %v", err)

@@ -120,6 +120,10 @@ func removeKeyRecord(keys keyDeleter, secret string) (bool, error) {
 	return true, keys.Delete(hash)
 }
 
+// errDevKey refuses a change of the devnet's public dev key: an invalid
+// argument to the dashboard and the admin API.
+var errDevKey = fmt.Errorf("%w: the devnet's public dev key is held in memory and cannot be rotated or disabled", paymaster.ErrInvalid)
+
 // devKeyStore is the paymaster's key store on the devnet: the store's keys,
 // and the dev key's record answered from memory. The dev key is never
 // written, so no store keeps it.
@@ -149,9 +153,31 @@ func (s *devKeyStore) Get(key []byte) ([]byte, error) {
 // Put refuses to write the dev key's record, and writes any other.
 func (s *devKeyStore) Put(key, value []byte) error {
 	if bytes.Equal(key, s.hash) {
-		return errors.New("the devnet's dev key is held in memory and cannot be changed")
+		return errDevKey
 	}
 	return s.KeyStore.Put(key, value)
+}
+
+// Update changes a stored key's record atomically, if the store can, and
+// refuses to change the dev key's.
+func (s *devKeyStore) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
+	if bytes.Equal(key, s.hash) {
+		return errDevKey
+	}
+	if u, ok := s.KeyStore.(interface {
+		Update(key []byte, fn func(old []byte) ([]byte, error)) error
+	}); ok {
+		return u.Update(key, fn)
+	}
+	old, err := s.KeyStore.Get(key)
+	if err != nil {
+		return err
+	}
+	v, err := fn(old)
+	if err != nil || v == nil {
+		return err
+	}
+	return s.KeyStore.Put(key, v)
 }
 
 // ForEach calls fn for every stored key, then for the dev key.
