@@ -22,6 +22,8 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -30,7 +32,7 @@ import (
 type fixture struct {
 	t     *testing.T
 	d     *Dashboard
-	st    *store.Store
+	st    store.Backend
 	svc   *paymaster.Service
 	chain *devnet.Devnet
 	api   http.Handler
@@ -42,6 +44,17 @@ func ether(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "x402.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newFixtureOn(t, st)
+}
+
+// newFixtureOn is a fixture over st, which it closes at the end.
+func newFixtureOn(t *testing.T, st store.Backend) *fixture {
+	t.Helper()
+	t.Cleanup(func() { st.Close() })
 	chain, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
@@ -52,11 +65,6 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(rc.Close)
-	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "x402.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	bucket := func(name string) store.KV {
 		b, err := st.Bucket(name)
 		if err != nil {
@@ -283,7 +291,25 @@ func TestAdminAPIRefusals(t *testing.T) {
 
 func TestPaymentsListingAndCSV(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
+	testPaymentsListing(t, newFixture(t))
+}
+
+// TestDashboardOnPostgres: a fleet's dashboard reads the same from
+// PostgreSQL, and its forms' changes are shared by the replicas' store.
+func TestDashboardOnPostgres(t *testing.T) {
+	t.Parallel()
+	url := pgtest.URL(t, "the dashboard over a fleet's store")
+	open := func() store.Backend {
+		st, err := postgres.Open(context.Background(), postgres.Config{URL: url, Schema: pgtest.Schema(t, url, "dashboard")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	testPaymentsListing(t, newFixtureOn(t, open()))
+}
+
+func testPaymentsListing(t *testing.T, f *fixture) {
 	base := time.Now().UTC().Add(-time.Hour).Truncate(time.Second)
 	payer := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
 	other := common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906")
