@@ -8,8 +8,9 @@ import (
 
 // Bucket is the bbolt store's KV: a bucket of the store file.
 type Bucket struct {
-	db   *bolt.DB
-	name []byte
+	db    *bolt.DB
+	store *Store // for its write
+	name  []byte
 }
 
 var _ KV = (*Bucket)(nil)
@@ -25,7 +26,7 @@ func (s *Store) Bucket(name string) (KV, error) {
 	}); err != nil {
 		return nil, fmt.Errorf("creating bucket %s: %w", name, err)
 	}
-	return &Bucket{db: s.db, name: []byte(name)}, nil
+	return &Bucket{db: s.db, store: s, name: []byte(name)}, nil
 }
 
 // Get returns the value of key, or nil if there is none.
@@ -42,12 +43,12 @@ func (b *Bucket) Get(key []byte) ([]byte, error) {
 
 // Put durably sets key to value.
 func (b *Bucket) Put(key, value []byte) error {
-	return b.db.Batch(func(tx *bolt.Tx) error { return tx.Bucket(b.name).Put(key, value) })
+	return b.store.write(func(tx *bolt.Tx) error { return tx.Bucket(b.name).Put(key, value) })
 }
 
 // Delete durably removes key; removing a missing key is no error.
 func (b *Bucket) Delete(key []byte) error {
-	return b.db.Batch(func(tx *bolt.Tx) error { return tx.Bucket(b.name).Delete(key) })
+	return b.store.write(func(tx *bolt.Tx) error { return tx.Bucket(b.name).Delete(key) })
 }
 
 // ForEach calls fn for every entry, in key order, until fn fails.

@@ -21,7 +21,7 @@ func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
 		rec *Record
 		ok  bool
 	)
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		rec, ok = nil, false // Batch may run this more than once
 		b := tx.Bucket(settlementsBucket)
 		raw := b.Get(key[:])
@@ -65,7 +65,7 @@ func (s *Store) Alive(instance string) (bool, error) { return s.alive(instance),
 
 // Serve records that owner wrote the response key's payment bought.
 func (s *Store) Serve(key common.Hash, owner string) error {
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket(settlementsBucket)
 		raw := b.Get(key[:])
 		if raw == nil {
@@ -98,7 +98,7 @@ func (s *Store) Serve(key common.Hash, owner string) error {
 // is final, or holds another transaction) is left as it is.
 func (s *Store) Resubmit(key, old, replacement common.Hash, raw []byte) (bool, error) {
 	done := false
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		done = false // Batch may run this more than once
 		b := tx.Bucket(settlementsBucket)
 		v := b.Get(key[:])

@@ -114,7 +114,7 @@ func (s *Store) transition(rec *Record) error {
 	if err != nil {
 		return err
 	}
-	err = s.db.Batch(func(tx *bolt.Tx) error {
+	err = s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket(settlementsBucket)
 		v := b.Get(rec.Key[:])
 		if v == nil {
@@ -169,7 +169,7 @@ func (s *Store) Reclaim(rec *Record, stale time.Time) (bool, error) {
 		return false, err
 	}
 	done := false
-	err = s.db.Batch(func(tx *bolt.Tx) error {
+	err = s.write(func(tx *bolt.Tx) error {
 		done = false // Batch may run this more than once
 		b := tx.Bucket(settlementsBucket)
 		v := b.Get(rec.Key[:])
@@ -201,7 +201,7 @@ func (s *Store) Reclaim(rec *Record, stale time.Time) (bool, error) {
 // attempt. A final record is never released; a missing one is fine.
 func (s *Store) Release(key common.Hash) error {
 	s.uncache(string(key[:]))
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket(settlementsBucket)
 		v := b.Get(key[:])
 		if v == nil {

@@ -47,6 +47,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/ristretto/v2"
@@ -154,6 +155,9 @@ type Store struct {
 
 	instance string // this handle's name, for ConsumerInstance
 
+	// writers counts the writes under way, for write.
+	writers atomic.Int32
+
 	// cacheMu keeps the cache from being used once Close closed it: a
 	// request finishing while Caddy stops may still reach the store, and
 	// gets bbolt's "database not open" rather than a closed cache.
@@ -183,8 +187,9 @@ func Open(cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Concurrent claims share one commit (and one fsync); a lone write waits
-	// at most this long for company.
+	// Concurrent claims share one commit (and one fsync); a write that
+	// arrives while another runs waits at most this long for company (a
+	// lone write commits at once: see write).
 	db.MaxBatchDelay = 2 * time.Millisecond
 	if err := db.Update(func(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(settlementsBucket); err != nil {
@@ -248,7 +253,7 @@ func (s *Store) Claim(rec Record) (*Record, bool, error) {
 		existing *Record
 		claimed  bool
 	)
-	err := s.db.Batch(func(tx *bolt.Tx) error {
+	err := s.write(func(tx *bolt.Tx) error {
 		existing, claimed = nil, false // Batch may run this more than once
 		b := tx.Bucket(settlementsBucket)
 		if raw := b.Get(rec.Key[:]); raw != nil {
@@ -310,7 +315,7 @@ func (s *Store) put(rec *Record) error {
 	if err != nil {
 		return err
 	}
-	if err := s.db.Batch(func(tx *bolt.Tx) error {
+	if err := s.write(func(tx *bolt.Tx) error {
 		b := tx.Bucket(settlementsBucket)
 		var stored *Record
 		if v := b.Get(rec.Key[:]); v != nil {
@@ -388,4 +393,18 @@ func (s *Store) Unfinished() ([]*Record, error) {
 		return nil, fmt.Errorf("listing unfinished records: %w", err)
 	}
 	return out, nil
+}
+
+// write runs fn in a read-write transaction. A write that no other write
+// waits beside commits at once; writes that come while others are under
+// way are batched into one commit (and one fsync), which waits at most
+// MaxBatchDelay for company. fn may run more than once, as with
+// bolt.DB.Batch.
+func (s *Store) write(fn func(*bolt.Tx) error) error {
+	n := s.writers.Add(1)
+	defer s.writers.Add(-1)
+	if n == 1 {
+		return s.db.Update(fn)
+	}
+	return s.db.Batch(fn)
 }
