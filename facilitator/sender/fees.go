@@ -5,29 +5,44 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/rpc"
 )
 
 // DefaultMaxFeePerGas is the fee cap ceiling when Config.MaxFeePerGas is
 // unset: 500 gwei, go-ethereum's own ceiling for the prices it suggests.
 var DefaultMaxFeePerGas = big.NewInt(500 * params.GWei)
 
-// fees returns the tip and fee cap for a new transaction, refreshed at most
-// once a second, with the fee cap at most Config.MaxFeePerGas.
+// Fee readings: a reading younger than feeFresh is used as it is; an older
+// one, up to feeStale, is used while a background refresh replaces it (so a
+// lone settlement does not wait for two RPCs); an older one, or none, is
+// read before signing. The fee cap, twice the base fee plus the tip,
+// survives six full blocks of base-fee growth, more than feeStale of blocks
+// on any chain this serves.
+const (
+	feeFresh = time.Second
+	feeStale = 10 * time.Second
+)
+
+// fees returns the tip and fee cap for a new transaction, with the fee cap
+// at most Config.MaxFeePerGas.
 func (s *Sender) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 	s.feeMu.Lock()
-	defer s.feeMu.Unlock()
-	if s.tip == nil || time.Since(s.feeAt) > time.Second {
-		head, err := s.cfg.Backend.HeaderByNumber(ctx, nil)
+	age := time.Since(s.feeAt)
+	if s.tip == nil || age > feeStale {
+		s.feeMu.Unlock()
+		baseFee, tip, err := s.readFees(ctx)
 		if err != nil {
 			return nil, nil, classify(err)
 		}
-		tip, err := s.cfg.Backend.SuggestGasTipCap(ctx)
-		if err != nil {
-			return nil, nil, classify(err)
-		}
-		s.setFeesLocked(head.BaseFee, tip)
+		s.feeMu.Lock()
+		s.setFeesLocked(baseFee, tip)
+	} else if age > feeFresh && !s.feeRefreshing && !s.feeClosed {
+		s.feeRefreshing = true
+		s.feeWG.Go(s.refreshFees) // under feeMu, so never after Close's Wait
 	}
+	defer s.feeMu.Unlock()
 	// Twice the base fee survives six full blocks of base-fee growth.
 	feeCap = new(big.Int).Add(new(big.Int).Mul(s.baseFee, big.NewInt(2)), s.tip)
 	tip = new(big.Int).Set(s.tip)
@@ -38,6 +53,39 @@ func (s *Sender) fees(ctx context.Context) (tip, feeCap *big.Int, err error) {
 		tip.Set(feeCap)
 	}
 	return tip, feeCap, nil
+}
+
+// refreshFees reads the fees in the background for fees; a failure leaves
+// the reading as it was, for the next call to try again.
+func (s *Sender) refreshFees() {
+	baseFee, tip, err := s.readFees(s.ctx)
+	s.feeMu.Lock()
+	defer s.feeMu.Unlock()
+	s.feeRefreshing = false
+	if err == nil {
+		s.setFeesLocked(baseFee, tip)
+	}
+}
+
+// readFees reads the latest base fee and the suggested tip in one batch.
+func (s *Sender) readFees(ctx context.Context) (baseFee, tip *big.Int, err error) {
+	var (
+		head struct {
+			BaseFee *hexutil.Big `json:"baseFeePerGas"`
+		}
+		suggested hexutil.Big
+	)
+	b := []rpc.BatchElem{
+		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
+		{Method: "eth_maxPriorityFeePerGas", Result: &suggested},
+	}
+	if err := s.batch(ctx, b); err != nil {
+		return nil, nil, err
+	}
+	if head.BaseFee != nil {
+		baseFee = head.BaseFee.ToInt()
+	}
+	return baseFee, suggested.ToInt(), nil
 }
 
 // setFees refreshes the fee cache from a check's reading of the chain.

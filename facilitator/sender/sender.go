@@ -200,10 +200,13 @@ type Sender struct {
 	retired map[common.Hash][]common.Hash
 	retire  []common.Hash // retired's keys in insertion order, to bound it
 
-	feeMu   sync.Mutex
-	tip     *big.Int
-	baseFee *big.Int
-	feeAt   time.Time
+	feeMu         sync.Mutex // guards the fee reading below
+	tip           *big.Int
+	baseFee       *big.Int
+	feeAt         time.Time
+	feeRefreshing bool           // a background refresh of the reading runs
+	feeClosed     bool           // Close was called: no more refreshes
+	feeWG         sync.WaitGroup // the refresh under way
 
 	fleet fleet // fleet mode's state; unused without a Journal
 }
@@ -302,6 +305,10 @@ func (s *Sender) Close() error {
 	s.mu.Unlock()
 	s.cancel()
 	s.wg.Wait()
+	s.feeMu.Lock()
+	s.feeClosed = true
+	s.feeMu.Unlock()
+	s.feeWG.Wait()
 	return nil
 }
 
