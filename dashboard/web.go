@@ -259,9 +259,17 @@ func (d *Dashboard) auditPage(w http.ResponseWriter, r *http.Request, p *page) {
 	d.render(w, http.StatusOK, "audit", p)
 }
 
-// defaultLimits prefill the form of a new project.
+// defaultLimits prefill the form of a new project. The largest operation
+// is 0.01 ETH, not the paymaster's 1% of the 0.1 ETH cap: an account's
+// first operation (deployment and settlement) has a maximum cost of about
+// 0.0063 ETH at the devnet's fees, so under 0.001 ETH a project made with
+// the defaults would sponsor nothing.
 func defaultLimits() paymaster.Limits {
-	return paymaster.Limits{TxPerMinute: 30, MaxInFlight: 50, DailyGasCap: new(big.Int).Exp(big.NewInt(10), big.NewInt(17), nil)}
+	return paymaster.Limits{
+		TxPerMinute: 30, MaxInFlight: 50,
+		DailyGasCap: new(big.Int).Exp(big.NewInt(10), big.NewInt(17), nil), // 0.1 ETH
+		MaxOpCost:   new(big.Int).Exp(big.NewInt(10), big.NewInt(16), nil), // 0.01 ETH
+	}
 }
 
 func (d *Dashboard) projectsPage(w http.ResponseWriter, r *http.Request, p *page) {

@@ -42,31 +42,43 @@ import (
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
-// binary is the caddy binary built from this package by TestMain, or empty
-// when the fleet tests skip.
-var binary string
+// binDir is where caddyBinary builds the caddy binary; TestMain removes it.
+var binDir string
 
 func TestMain(m *testing.M) {
 	code := func() int {
-		if os.Getenv("X402_TEST_DATABASE_URL") == "" {
-			return m.Run()
-		}
-		dir, err := os.MkdirTemp("", "caddy-x402-fleet-")
+		dir, err := os.MkdirTemp("", "caddy-x402-xcaddy-")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
 		defer os.RemoveAll(dir)
-		binary = filepath.Join(dir, "caddy")
-		build := exec.Command("go", "build", "-o", binary, ".")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building caddy:", err)
-			return 1
-		}
+		binDir = dir
 		return m.Run()
 	}()
 	os.Exit(code)
+}
+
+// buildCaddy builds the caddy binary of this package, once, for the tests
+// that run it as a process (the fleet tests and the browser test); a run
+// whose tests all skip builds nothing.
+var buildCaddy = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "caddy")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building caddy: %w\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// caddyBinary is the path of the caddy binary, built on first use.
+func caddyBinary(t *testing.T) string {
+	t.Helper()
+	bin, err := buildCaddy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // fleet is a devnet, a PostgreSQL schema and the replicas that share them.
@@ -171,6 +183,7 @@ func freePort(t *testing.T) int {
 // start starts one more replica and waits until its /health answers 200.
 func (f *fleet) start(name string) *replica {
 	f.t.Helper()
+	bin := caddyBinary(f.t)
 	dir := f.t.TempDir()
 	port, admin := freePort(f.t), freePort(f.t)
 	var cfg bytes.Buffer
@@ -187,7 +200,7 @@ func (f *fleet) start(name string) *replica {
 		f.t.Fatal(err)
 	}
 	r := &replica{name: name, url: fmt.Sprintf("http://127.0.0.1:%d", port), log: new(lockedBuffer), done: make(chan struct{})}
-	r.cmd = exec.Command(binary, "run", "--config", path, "--adapter", "caddyfile")
+	r.cmd = exec.Command(bin, "run", "--config", path, "--adapter", "caddyfile")
 	r.cmd.Env = append(os.Environ(),
 		"X402_RPC_URL="+f.chain.URL,
 		"X402_SETTLER_KEY="+hex.EncodeToString(crypto.FromECDSA(f.chain.Accounts[0].Key)),
