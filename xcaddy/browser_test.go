@@ -518,11 +518,15 @@ func (b *browser) shot(t *testing.T, name string) {
 	}
 }
 
-// shotBoth saves the page at desktop and at phone width. At phone width it
-// also checks that the page does not scroll sideways: wide tables scroll
-// inside their own box.
+// shotBoth saves the page at desktop and at phone width. It also checks
+// the layout: at desktop width every table fits its box, and at phone
+// width the page does not scroll sideways (wide tables scroll inside their
+// own box).
 func (b *browser) shotBoth(t *testing.T, name string) {
 	t.Helper()
+	if wide := value(t, b, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll(".table-wrap"), w => w.scrollWidth > w.clientWidth ? w.firstElementChild.id || "a table" : "").filter(Boolean)`)); len(wide) > 0 {
+		t.Errorf("%s at desktop width: %q wider than the page", name, wide)
+	}
 	b.shot(t, name+"-desktop")
 	b.do(t, phoneViewport())
 	widths := value(t, b, chromedp.Evaluate[[]int](`[document.documentElement.clientWidth, document.documentElement.scrollWidth]`))
