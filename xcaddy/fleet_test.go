@@ -90,6 +90,11 @@ type fleet struct {
 	schema   string
 	merchant common.Address
 	replicas []*replica
+	// config is the replicas' Caddyfile template; nil is caddyfile (a
+	// fleet on PostgreSQL). storePath is the bbolt file of a config
+	// without PostgreSQL.
+	config    *template.Template
+	storePath string
 }
 
 // replica is one caddy process.
@@ -187,10 +192,14 @@ func (f *fleet) start(name string) *replica {
 	dir := f.t.TempDir()
 	port, admin := freePort(f.t), freePort(f.t)
 	var cfg bytes.Buffer
-	err := caddyfile.Execute(&cfg, map[string]any{
+	tmpl := f.config
+	if tmpl == nil {
+		tmpl = caddyfile
+	}
+	err := tmpl.Execute(&cfg, map[string]any{
 		"Admin": admin, "Port": port, "Network": x402.FormatNetwork(f.chain.ChainID.Uint64()), "Schema": f.schema,
 		"Token": f.chain.Token.Address.Hex(), "TokenName": f.chain.Token.Name, "TokenVersion": f.chain.Token.Version,
-		"Merchant": f.merchant.Hex(), "Name": name,
+		"Merchant": f.merchant.Hex(), "Name": name, "Store": f.storePath,
 	})
 	if err != nil {
 		f.t.Fatal(err)
