@@ -39,6 +39,14 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // templateFuncs are the helpers of the page templates.
 var templateFuncs = map[string]any{
 	"eth": func(v *big.Int) string { return formatUnits(v, 18) },
+	// ethShort is for reading, not for forms: at most 6 decimals, cut.
+	"ethShort": func(v *big.Int) string {
+		s := formatUnits(v, 18)
+		if whole, frac, ok := strings.Cut(s, "."); ok && len(frac) > 6 {
+			return whole + "." + strings.TrimRight(frac[:6], "0")
+		}
+		return s
+	},
 	"ethOpt": func(v *big.Int) string {
 		if v == nil {
 			return ""
