@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 
+	"go.opentelemetry.io/otel/propagation"
+
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -44,6 +46,9 @@ func (c *Client) do(ctx context.Context, method, route string, in, out any) (int
 		return 0, err
 	}
 	req.Header.Set("Accept", "application/json")
+	// The facilitator's spans join the caller's trace (W3C traceparent);
+	// nothing is added without a span in ctx.
+	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

@@ -12,6 +12,37 @@
 // receipt. A concurrent duplicate gets in_flight. A settlement whose outcome
 // is not yet known is reported as transient (503), never as a failure, so
 // that a payer is never asked to pay twice.
+//
+// # Tracing
+//
+// Called with a context that carries an OpenTelemetry span (Caddy's
+// tracing directive's server span, or the merchant's x402.verify and
+// x402.settle spans when the facilitator is embedded), the service records
+// child spans with that span's tracer provider, never the global one:
+//
+//   - x402.facilitator.verify: Verify;
+//   - x402.facilitator.settle: Settle, with its steps as children:
+//     x402.facilitator.claim (the durable claim of the payment's replay
+//     key), x402.facilitator.submit (signing, storing and broadcasting the
+//     transaction, or handing the operation to the bundler, whose
+//     x402.bundle span is its child) and x402.facilitator.receipt (waiting
+//     for the receipt and recording the outcome);
+//   - x402.facilitator.sponsor: SponsorOperation (/sponsor), with
+//     x402.sender and, once sponsored, x402.user_op_hash.
+//
+// Verify and settle spans carry x402.scheme, x402.network, x402.asset,
+// x402.amount and x402.pay_to (the requirements), x402.payer and
+// x402.result; settle spans and their steps add x402.transaction and, for
+// aa-native, x402.user_op_hash. A span that did not succeed has status
+// Error described by a code alone (the spec's invalid reason or error
+// code, or a JSON-RPC code for sponsorship), also in x402.reason, and
+// x402.invalid_reason when a settle failed verification: never a node's
+// text, a signature or a key. Without a span in the context nothing is
+// recorded.
+//
+// [Client] passes the caller's trace on to a remote facilitator in a W3C
+// traceparent header, so that the remote facilitator's spans join the
+// merchant's trace.
 package facilitator
 
 import (

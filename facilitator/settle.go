@@ -13,6 +13,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
@@ -43,32 +44,41 @@ func (s *Service) failure(code x402.ErrorCode, message string, p *payment) *x402
 // settle presenting the payment gets replay, so one payment buys one
 // response. A settle without a key is its own owner and cannot be retried.
 func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error) {
+	ctx, span := startSpan(ctx, spanSettle)
+	setOffer(span, &req.PaymentRequirements)
+	res := s.settle(ctx, req)
+	endSettle(span, res)
+	return res, nil
+}
+
+// settle is Settle without its span.
+func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.SettleResponse {
 	p, err := s.decode(req)
 	if err != nil {
-		return s.verifyFailed(err, nil), nil
+		return s.verifyFailed(err, nil)
 	}
 	p.owner = settleOwner(ctx)
 	if !s.enter(p.key) {
-		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
+		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p)
 	}
 	defer s.leave(p.key)
 
 	rec, err := s.store.Get(p.key)
 	if err != nil {
 		s.log.Error("reading the store", zap.Error(err))
-		return s.failure(x402.ErrorInternal, "internal error", p), nil
+		return s.failure(x402.ErrorInternal, "internal error", p)
 	}
 	if rec != nil {
 		if rec.PayloadHash != p.hash {
-			return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "this authorization was already submitted for other requirements, or another payment used its nonce"), p), nil
+			return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "this authorization was already submitted for other requirements, or another payment used its nonce"), p)
 		}
 		switch rec.State {
 		case store.StateSettled:
-			return s.handOver(p), nil
+			return s.handOver(p)
 		case store.StateFailed:
-			return rec.Response, nil // the original answer; nothing was paid
+			return rec.Response // the original answer; nothing was paid
 		case store.StateSubmitted:
-			return s.resume(ctx, req, p, rec), nil
+			return s.resume(ctx, req, p, rec)
 		}
 		// A claim with no transaction stored: its settle stopped before
 		// signing, or (in a fleet) another replica's settle is signing it
@@ -77,14 +87,18 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 		now := s.cfg.Now().UTC()
 		fresh := *rec
 		fresh.Updated = now
-		if ok, err := s.store.Reclaim(&fresh, s.claimStale(now)); err != nil {
+		_, span := startSpan(ctx, spanClaim)
+		ok, err := s.store.Reclaim(&fresh, s.claimStale(now))
+		switch {
+		case err != nil:
 			s.log.Error("taking over a claim", zap.Error(err))
-			return s.failure(x402.ErrorInternal, "internal error", p), nil
-		} else if !ok {
-			return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
+			return endClaim(span, s.failure(x402.ErrorInternal, "internal error", p))
+		case !ok:
+			return endClaim(span, s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p))
 		}
+		endClaim(span, nil)
 		s.payers.reserve(p.key, p.payer, p.asset, p.amount)
-		return s.submit(ctx, req, p, &fresh), nil
+		return s.submit(ctx, req, p, &fresh)
 	}
 
 	// The payer's payments are verified and reserved one at a time, so
@@ -93,7 +107,7 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 	unlock := s.payers.lock(p.payer, p.asset)
 	if err := s.verifyScheme(ctx, req, p); err != nil {
 		unlock()
-		return s.verifyFailed(err, p), nil
+		return s.verifyFailed(err, p)
 	}
 	s.payers.reserve(p.key, p.payer, p.asset, p.amount)
 	unlock()
@@ -108,11 +122,12 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 	if p.aa != nil {
 		rec.UserOpHash, rec.RequestHash = p.aa.UserOpHash, p.aa.RequestHash
 	}
+	_, span := startSpan(ctx, spanClaim)
 	existing, claimed, err := s.store.Claim(*rec)
 	if err != nil {
 		s.payers.release(p.key)
 		s.log.Error("claiming a replay key", zap.Error(err))
-		return s.failure(x402.ErrorInternal, "internal error", p), nil
+		return endClaim(span, s.failure(x402.ErrorInternal, "internal error", p))
 	}
 	if !claimed {
 		s.payers.release(p.key)
@@ -121,13 +136,14 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 		switch {
 		case existing.PayloadHash != p.hash:
 		case existing.State == store.StateSettled:
-			return s.handOver(p), nil
+			return endClaim(span, s.handOver(p))
 		case existing.State == store.StateFailed:
-			return existing.Response, nil
+			return endClaim(span, existing.Response)
 		}
-		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p), nil
+		return endClaim(span, s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p))
 	}
-	return s.submit(ctx, req, p, rec), nil
+	endClaim(span, nil)
+	return s.submit(ctx, req, p, rec)
 }
 
 // claimStale is the time before which a claim may be taken over at now:
@@ -142,6 +158,13 @@ func (s *Service) claimStale(now time.Time) time.Time {
 
 // DefaultClaimTakeover is the default of Config.ClaimTakeover.
 const DefaultClaimTakeover = 5 * time.Minute
+
+// endClaim ends the span of a claim with res, the settle's answer if the
+// claim ended it (nil if the claim was taken), and returns res.
+func endClaim(span trace.Span, res *x402.SettleResponse) *x402.SettleResponse {
+	endStep(span, res)
+	return res
+}
 
 // verifyFailed maps a verification error to a settle response.
 func (s *Service) verifyFailed(err error, p *payment) *x402.SettleResponse {
@@ -246,9 +269,37 @@ func (s *Service) release(p *payment) {
 // submit signs the settlement, stores it, broadcasts it and waits for it.
 // The record is claimed and holds no transaction yet.
 func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
-	if p.aa != nil {
-		return s.submitOp(ctx, p, rec)
+	sctx, span := startSpan(ctx, spanSubmit)
+	var res *x402.SettleResponse
+	switch {
+	case p.aa != nil && s.external != nil:
+		res = s.submitExternal(sctx, p, rec)
+	case p.aa != nil:
+		res = s.submitOp(sctx, p, rec)
+	default:
+		res = s.broadcast(sctx, p, rec)
 	}
+	if span.IsRecording() && res == nil {
+		if rec.TxHash != (common.Hash{}) {
+			span.SetAttributes(attrTx.String(rec.TxHash.Hex()))
+		}
+		if rec.UserOpHash != (common.Hash{}) {
+			span.SetAttributes(attrUserOpHash.String(rec.UserOpHash.Hex()))
+		}
+	}
+	endStep(span, res)
+	switch {
+	case res != nil:
+		return res
+	case p.aa != nil && s.external != nil:
+		return s.awaitExternal(ctx, p, rec)
+	}
+	return s.await(ctx, p, rec)
+}
+
+// broadcast signs an exact settlement, stores it and broadcasts it. It
+// returns nil once the transaction is out, and the answer otherwise.
+func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
 	call := s.exact.Call(p.auth)
 	gas, err := s.sender.Estimate(ctx, p.asset, call)
 	if err != nil {
@@ -296,7 +347,7 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 		err = s.sender.Send(ctx, tx)
 		switch {
 		case err == nil:
-			return s.await(ctx, p, rec)
+			return nil
 		case errors.Is(err, sender.ErrNonceTooLow) && attempt < 3:
 			continue // the nonce was taken; sign again with a fresh one
 		case errors.Is(err, sender.ErrUnreachable):
@@ -374,7 +425,12 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 }
 
 // await waits up to ReceiptTimeout for the record's transaction.
-func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
+func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) (res *x402.SettleResponse) {
+	ctx, span := startSpan(ctx, spanReceipt)
+	defer func() { endStep(span, res) }()
+	if span.IsRecording() {
+		span.SetAttributes(attrTx.String(rec.TxHash.Hex()))
+	}
 	timeout := s.receiptTimeout()
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

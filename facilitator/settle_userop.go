@@ -14,13 +14,10 @@ import (
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
-// submitOp settles an aa-native payment through the built-in bundler: the
-// record gets the signed bundle before it is broadcast, then the receipt
-// decides.
+// submitOp hands an aa-native payment to the built-in bundler: the record
+// gets the signed bundle before it is broadcast. It returns nil once the
+// bundle is out (the receipt decides), and the answer otherwise.
 func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
-	if s.external != nil {
-		return s.submitExternal(ctx, p, rec)
-	}
 	_, err := s.bundler.Submit(ctx, p.aa.Op, func(tx *types.Transaction) error {
 		raw, err := tx.MarshalBinary()
 		if err != nil {
@@ -33,7 +30,7 @@ func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *
 	switch {
 	case err == nil:
 		s.sponsors.settled(p.aa.UserOpHash)
-		return s.await(ctx, p, rec)
+		return nil
 	case errors.Is(err, bundler.ErrRejected):
 		s.release(p)
 		// The EntryPoint's own AAxx reason, decoded from its FailedOp.
@@ -54,9 +51,10 @@ func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *
 	}
 }
 
-// submitExternal settles through the external bundler: the record is made
-// durable (submitted, with the operation's hash) before the operation goes
-// out, then the bundler's receipt names the transaction.
+// submitExternal hands an aa-native payment to the external bundler: the
+// record is made durable (submitted, with the operation's hash) before the
+// operation goes out. It returns nil once the bundler took it (its receipt
+// names the transaction), and the answer otherwise.
 func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
 	rec.State, rec.Updated = store.StateSubmitted, s.cfg.Now().UTC()
 	if err := s.store.Submit(rec); err != nil {
@@ -68,7 +66,7 @@ func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Rec
 	switch {
 	case err == nil:
 		s.sponsors.settled(p.aa.UserOpHash)
-		return s.awaitExternal(ctx, p, rec)
+		return nil
 	case errors.Is(err, bundler.ErrRejected):
 		s.release(p)
 		s.log.Info("the external bundler refused an operation", zap.Stringer("userOpHash", rec.UserOpHash), zap.Error(err))
@@ -86,7 +84,12 @@ func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Rec
 
 // awaitExternal follows the bundler's receipt for the operation up to
 // ReceiptTimeout, then reads the transaction's receipt from the chain.
-func (s *Service) awaitExternal(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
+func (s *Service) awaitExternal(ctx context.Context, p *payment, rec *store.Record) (res *x402.SettleResponse) {
+	ctx, span := startSpan(ctx, spanReceipt)
+	defer func() { endStep(span, res) }()
+	if span.IsRecording() {
+		span.SetAttributes(attrUserOpHash.String(rec.UserOpHash.Hex()))
+	}
 	wctx, cancel := context.WithTimeout(ctx, s.receiptTimeout())
 	defer cancel()
 	pause := 20 * time.Millisecond

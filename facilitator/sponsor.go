@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
@@ -202,6 +203,17 @@ func sponsorRefusal(code int) *SponsorError {
 // the anonymous budget of [SponsorLimits]. Payers need no key, and the key
 // pays for nothing else.
 func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
+	ctx, span := startSpan(ctx, spanSponsor)
+	if span.IsRecording() && common.IsHexAddress(op.Sender) {
+		span.SetAttributes(attrSender.String(common.HexToAddress(op.Sender).Hex()))
+	}
+	out, err := s.sponsorOperation(ctx, op, client)
+	endSponsor(span, err)
+	return out, err
+}
+
+// sponsorOperation is SponsorOperation without its span.
+func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
 	if s.aa == nil || s.cfg.AANative.Sponsor == nil {
 		return op, &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
 	}
@@ -244,6 +256,10 @@ func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, c
 		s.log.Error("the paymaster's sponsored operation does not decode", zap.Error(err))
 		return op, sponsorRefusal(int(x402.RPCInternalError))
 	}
-	s.sponsors.granted(slot, contracts.UserOpHash(sponsored, s.cfg.AANative.EntryPoint, s.chainID))
+	hash := contracts.UserOpHash(sponsored, s.cfg.AANative.EntryPoint, s.chainID)
+	s.sponsors.granted(slot, hash)
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.SetAttributes(attrUserOpHash.String(hash.Hex()))
+	}
 	return out, nil
 }

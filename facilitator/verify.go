@@ -176,6 +176,15 @@ var ErrUnavailable = errors.New("facilitator unavailable")
 // response with isValid false; an error means the checks could not be made
 // (it wraps ErrUnavailable).
 func (s *Service) Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.VerifyResponse, error) {
+	ctx, span := startSpan(ctx, spanVerify)
+	setOffer(span, &req.PaymentRequirements)
+	res, err := s.verifyRequest(ctx, req)
+	endVerify(span, res, err)
+	return res, err
+}
+
+// verifyRequest is Verify without its span.
+func (s *Service) verifyRequest(ctx context.Context, req *x402.VerifyRequest) (*x402.VerifyResponse, error) {
 	p, err := s.decode(req)
 	if err == nil {
 		err = s.verify(ctx, req, p)

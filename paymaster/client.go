@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -93,6 +94,9 @@ func (c *Client) once(ctx context.Context, method string, params []any, out any)
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	// The paymaster's spans join the caller's trace (W3C traceparent);
+	// nothing is added without a span in ctx.
+	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
 	header := c.Header
 	if header == "" {
 		header = "X-API-Key"

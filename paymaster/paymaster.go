@@ -24,6 +24,17 @@
 // sponsored operation is charged its maximum cost at once, and refunded
 // the unused part when its UserOperationEvent appears in the EntryPoint's
 // logs, or all of it when its validity window ends without one.
+//
+// A pm_sponsor_userop call whose request context carries an OpenTelemetry
+// span (the server span of Caddy's tracing directive) records a child
+// span, x402.paymaster.sponsor, with that span's tracer provider (never
+// the global one). It carries x402.paymaster.project, x402.sender,
+// x402.result (sponsored or refused) and, once sponsored,
+// x402.user_op_hash; a refusal's status and x402.reason are its JSON-RPC
+// code alone. The API key, its id and the paymaster's signature are never
+// recorded. [Client] passes the caller's trace on in a W3C traceparent
+// header, so a facilitator's sponsorship and the paymaster's share a
+// trace.
 package paymaster
 
 import (

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
@@ -120,6 +121,17 @@ func (s *Service) baseFee(ctx context.Context) (*big.Int, *Error) {
 
 // sponsor is pm_sponsor_userop(userOp, [apiKey], entryPoint, context).
 func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
+	ctx, span := startSpan(ctx, spanSponsor)
+	if span.IsRecording() {
+		span.SetAttributes(attrProject.String(c.key.Project))
+	}
+	res, rerr := s.sponsorOp(ctx, c)
+	endSponsor(span, rerr)
+	return res, rerr
+}
+
+// sponsorOp is sponsor without its span.
+func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 	p, perr := s.projectOf(c)
 	if perr != nil {
 		return nil, perr
@@ -137,6 +149,9 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 	op, derr := decodeUserOp(&wire)
 	if derr != nil {
 		return nil, derr
+	}
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.SetAttributes(attrSender.String(op.Sender.Hex()))
 	}
 	if err := s.checkEntryPoint(c.params[1]); err != nil {
 		return nil, err
@@ -217,6 +232,9 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 	}
 	if err := s.reserve(p, r, now); err != nil {
 		return nil, err
+	}
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.SetAttributes(attrUserOpHash.String(r.Hash.Hex()))
 	}
 	return encodeUserOp(&op), nil
 }

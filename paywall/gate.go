@@ -114,10 +114,12 @@ func (g *gate) Unwrap() http.ResponseWriter { return g.w }
 // settle runs the settlement and reports the outcome.
 func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyRequest) (*x402.SettleResponse, bool) {
 	began := time.Now()
-	res, _ := p.cfg.Facilitator.Settle(ctx, req)
+	sctx, span := startSpan(ctx, spanSettle, &req.PaymentRequirements)
+	res, _ := p.cfg.Facilitator.Settle(sctx, req)
 	if res == nil {
 		res = &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorBundlerUnreachable, Message: "the facilitator did not answer"}
 	}
+	endSettle(span, res)
 	if h := p.cfg.Hooks.Settled; h != nil {
 		h(r, req.PaymentRequirements.Scheme, res, time.Since(began))
 	}

@@ -16,6 +16,32 @@
 // (or 503 when the outcome is not known yet, so it retries instead of paying
 // again). With SettleBefore the payment is settled before the handler runs,
 // for handlers that must not run twice.
+//
+// # Tracing
+//
+// A paid request that reaches the facilitator records two OpenTelemetry
+// spans, children of the span its context carries (the server span of
+// Caddy's tracing directive, or of any otelhttp handler):
+//
+//   - x402.verify: the facilitator's verification of the payment;
+//   - x402.settle: its settlement, when the protected handler succeeded
+//     (or before it runs, with SettleBefore).
+//
+// Both carry x402.scheme, x402.network, x402.asset, x402.amount and
+// x402.pay_to (the offer paid), x402.payer once known, and x402.result:
+// valid, invalid or unavailable for x402.verify; settled or failed for
+// x402.settle, which also carries x402.transaction (the settlement's
+// transaction hash) and, for aa-native, x402.user_op_hash. A span that did
+// not succeed has status Error described by the spec's reason or error
+// code, which is also its x402.reason and its exception event; messages
+// are not recorded, and neither is anything of the payment header, its
+// signatures or any key.
+//
+// The spans are made with the tracer provider of the span in the request's
+// context, so they join its trace and go to its exporter; with no span
+// there (no tracing configured) they are no-ops that allocate nothing. The
+// global provider is not used. An in-process facilitator.Service adds its
+// own spans beneath these.
 package paywall
 
 import (
@@ -235,7 +261,9 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	ctx = x402.WithIdempotencyKey(ctx, newIdempotencyKey())
 	req := &x402.VerifyRequest{X402Version: x402.Version, PaymentPayload: *payment, PaymentRequirements: *offer}
 	began := time.Now()
-	vres, err := p.cfg.Facilitator.Verify(ctx, req)
+	vctx, span := startSpan(ctx, spanVerify, offer)
+	vres, err := p.cfg.Facilitator.Verify(vctx, req)
+	endVerify(span, vres, err)
 	if h := p.cfg.Hooks.Verified; h != nil && vres != nil {
 		h(r, offer.Scheme, vres, time.Since(began))
 	}

@@ -5,6 +5,17 @@
 // sent from the settler key through the nonce-ordered sender. [External]
 // hands operations to an ERC-4337 bundler over ERC-7769 JSON-RPC
 // (eth_sendUserOperation, eth_getUserOperationReceipt).
+//
+// Each bundle the built-in bundler sends is an OpenTelemetry span,
+// x402.bundle, made with the tracer provider of its operations' Submit
+// contexts (never the global one). A bundle serves several requests, so
+// its span is the child of its first traced operation's span and links
+// the others'. It carries x402.bundle.operations, x402.bundle.dropped
+// (operations the simulation refused, each also an "operation dropped"
+// event), x402.bundle.gas_limit, x402.transaction and x402.result (sent,
+// empty or failed); a failure's x402.reason and status are a fixed code
+// (estimate_failed, sign_failed, record_failed, send_failed), not the
+// node's text. A bundle of untraced operations records nothing.
 package bundler
 
 import (
@@ -21,6 +32,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
@@ -103,6 +115,7 @@ type entry struct {
 	op      contracts.UserOperation
 	persist func(*types.Transaction) error
 	done    chan submitted
+	span    trace.Span // the span of the Submit's context, for the bundle's
 }
 
 type submitted struct {
@@ -142,7 +155,7 @@ func (b *BuiltIn) init() {
 // EntryPoint's reason; sender errors (sender.ErrUnreachable, …) pass through.
 func (b *BuiltIn) Submit(ctx context.Context, op contracts.UserOperation, persist func(*types.Transaction) error) (*types.Transaction, error) {
 	b.init()
-	e := &entry{op: op, persist: persist, done: make(chan submitted, 1)}
+	e := &entry{op: op, persist: persist, done: make(chan submitted, 1), span: trace.SpanFromContext(ctx)}
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -227,6 +240,17 @@ func (b *BuiltIn) send() {
 	}
 	ctx, cancel := context.WithTimeout(b.root, time.Minute)
 	defer cancel()
+	ctx, span := startBundle(ctx, batch)
+	defer span.End()
+	dropped := 0
+	drop := func(idx int, err error) {
+		batch[idx].done <- submitted{err: err}
+		batch = append(batch[:idx], batch[idx+1:]...)
+		dropped++
+		if span.IsRecording() {
+			span.AddEvent("operation dropped", trace.WithAttributes(attrIndex.Int(idx)))
+		}
+	}
 	beneficiary := b.Sender.Address()
 	for len(batch) > 0 {
 		ops := make([]contracts.UserOperation, len(batch))
@@ -237,8 +261,7 @@ func (b *BuiltIn) send() {
 		// One operation must never revert the whole bundle: simulate it at
 		// the time it will be mined and drop the operation that fails.
 		if idx, reason, ok := b.simulate(ctx, beneficiary, data); ok && idx < len(batch) {
-			batch[idx].done <- submitted{err: fmt.Errorf("%w: %s (at the time the bundle would be mined)", ErrRejected, reason)}
-			batch = append(batch[:idx], batch[idx+1:]...)
+			drop(idx, fmt.Errorf("%w: %s (at the time the bundle would be mined)", ErrRejected, reason))
 			continue
 		}
 		gas, err := b.Chain.EstimateGas(ctx, ethereum.CallMsg{From: beneficiary, To: &b.EntryPoint, Data: data})
@@ -246,13 +269,13 @@ func (b *BuiltIn) send() {
 			// A FailedOp names the operation to drop; anything else fails
 			// the bundle.
 			if idx, reason, ok := b.failedOp(err); ok && idx < len(batch) {
-				batch[idx].done <- submitted{err: fmt.Errorf("%w: %s", ErrRejected, reason)}
-				batch = append(batch[:idx], batch[idx+1:]...)
+				drop(idx, fmt.Errorf("%w: %s", ErrRejected, reason))
 				continue
 			}
 			for _, e := range batch {
 				e.done <- submitted{err: fmt.Errorf("%w: estimating the bundle: %w", ErrNotSent, err)}
 			}
+			fail(span, "estimate_failed")
 			return
 		}
 		if gas > b.MaxBundleGas && len(batch) > 1 {
@@ -278,7 +301,11 @@ func (b *BuiltIn) send() {
 			for _, e := range batch {
 				e.done <- submitted{err: fmt.Errorf("%w: %w", ErrNotSent, err)}
 			}
+			fail(span, "sign_failed")
 			return
+		}
+		if span.IsRecording() {
+			span.SetAttributes(attrOperations.Int(len(batch)), attrDropped.Int(dropped), attrGasLimit.Int64(int64(limit)))
 		}
 		for _, e := range batch {
 			if err := e.persist(tx); err != nil {
@@ -286,14 +313,27 @@ func (b *BuiltIn) send() {
 				for _, f := range batch {
 					f.done <- submitted{err: fmt.Errorf("%w: recording the bundle: %w", ErrNotSent, err)}
 				}
+				fail(span, "record_failed")
 				return
 			}
+		}
+		if span.IsRecording() {
+			span.SetAttributes(attrTx.String(tx.Hash().Hex()))
 		}
 		err = b.Sender.Send(ctx, tx)
 		for _, e := range batch {
 			e.done <- submitted{tx: tx, err: err}
 		}
+		if err != nil {
+			fail(span, "send_failed")
+		} else if span.IsRecording() {
+			span.SetAttributes(attrResult.String("sent"))
+		}
 		return
+	}
+	// Every operation was dropped: nothing to send.
+	if span.IsRecording() {
+		span.SetAttributes(attrResult.String("empty"), attrDropped.Int(dropped))
 	}
 }
 
