@@ -690,7 +690,10 @@ func TestEndToEnd(t *testing.T) {
 		if err != nil || secret == "" || !strings.Contains(out, "through the admin API") {
 			t.Fatalf("key create: %v\n%s", err, out)
 		}
-		pm := &paymaster.Client{URL: fmt.Sprintf("http://127.0.0.1:%d", ports["paymaster"]), APIKey: secret}
+		// A client of its own: the shared one may hold connections that
+		// an earlier subtest's reload closed, and a POST on one is not
+		// retried.
+		pm := &paymaster.Client{URL: fmt.Sprintf("http://127.0.0.1:%d", ports["paymaster"]), APIKey: secret, HTTPClient: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}}
 		if _, err := pm.EntryPoints(context.Background()); err != nil {
 			t.Fatalf("the new key: %v", err)
 		}
