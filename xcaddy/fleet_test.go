@@ -90,10 +90,8 @@ type fleet struct {
 	schema   string
 	merchant common.Address
 	replicas []*replica
-	// config is the replicas' Caddyfile template; nil is caddyfile (a
-	// fleet on PostgreSQL). storePath is the bbolt file of a config
-	// without PostgreSQL.
-	config    *template.Template
+	// storePath is the bbolt file of a merchant without PostgreSQL; empty
+	// for a fleet on PostgreSQL.
 	storePath string
 }
 
@@ -148,13 +146,18 @@ func newFleet(t *testing.T) *fleet {
 var caddyfile = template.Must(template.New("Caddyfile").Parse(`{
 	admin 127.0.0.1:{{.Admin}}
 	auto_https off
+	grace_period 20s
 	x402 {
 		network {{.Network}}
 		rpc {env.X402_RPC_URL}
 		settler_key {env.X402_SETTLER_KEY}
+{{- if .Store}}
+		store_path {{.Store}}
+{{- else}}
 		store postgres {env.X402_DATABASE_URL}
 		database_schema {{.Schema}}
 		claim_takeover 15s
+{{- end}}
 		asset {{.Token}} "{{.TokenName}}" {{.TokenVersion}} 6
 		receipt_timeout 20s
 	}
@@ -192,11 +195,7 @@ func (f *fleet) start(name string) *replica {
 	dir := f.t.TempDir()
 	port, admin := freePort(f.t), freePort(f.t)
 	var cfg bytes.Buffer
-	tmpl := f.config
-	if tmpl == nil {
-		tmpl = caddyfile
-	}
-	err := tmpl.Execute(&cfg, map[string]any{
+	err := caddyfile.Execute(&cfg, map[string]any{
 		"Admin": admin, "Port": port, "Network": x402.FormatNetwork(f.chain.ChainID.Uint64()), "Schema": f.schema,
 		"Token": f.chain.Token.Address.Hex(), "TokenName": f.chain.Token.Name, "TokenVersion": f.chain.Token.Version,
 		"Merchant": f.merchant.Hex(), "Name": name, "Store": f.storePath,

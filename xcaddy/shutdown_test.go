@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"text/template"
 	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
@@ -17,36 +16,6 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/devnet"
 )
-
-// singleCaddyfile is one merchant on its own, with its records in a bbolt
-// file: the default deployment, without PostgreSQL.
-var singleCaddyfile = template.Must(template.New("Caddyfile").Parse(`{
-	admin 127.0.0.1:{{.Admin}}
-	auto_https off
-	grace_period 20s
-	x402 {
-		network {{.Network}}
-		rpc {env.X402_RPC_URL}
-		settler_key {env.X402_SETTLER_KEY}
-		store_path {{.Store}}
-		asset {{.Token}} "{{.TokenName}}" {{.TokenVersion}} 6
-		receipt_timeout 20s
-	}
-}
-
-http://127.0.0.1:{{.Port}} {
-	handle /paid {
-		x402 {
-			pay_to {{.Merchant}}
-			amount 1000
-		}
-		respond "paid content {{.Name}}" 200
-	}
-	handle /x402/* {
-		x402_facilitator
-	}
-}
-`))
 
 // TestGracefulShutdownDuringBurst: SIGTERM to the built binary in the
 // middle of a burst of settlements. Each settlement either completes within
@@ -70,7 +39,7 @@ func TestGracefulShutdownDuringBurst(t *testing.T) {
 	t.Cleanup(eth.Close)
 	key, _ := crypto.GenerateKey()
 	f := &fleet{t: t, chain: d, eth: eth, merchant: crypto.PubkeyToAddress(key.PublicKey),
-		config: singleCaddyfile, storePath: filepath.Join(t.TempDir(), "x402.db")}
+		storePath: filepath.Join(t.TempDir(), "x402.db")}
 	first := f.start("first")
 
 	const payments = 60
