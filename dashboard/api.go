@@ -9,6 +9,8 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+
+	"github.com/caddy-x402/caddy-x402/paymaster"
 )
 
 // OpenAPI is the admin API's OpenAPI 3.1 description, served at
@@ -66,34 +68,12 @@ func (d *Dashboard) API(prefix string) http.Handler {
 		return 0, nil, nil
 	})
 	handle("GET /projects", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		s, err := d.sponsorship()
-		if err != nil {
-			return 0, nil, err
-		}
-		list, err := s.DescribeProjects(r.Context())
-		if err != nil {
-			return 0, nil, err
-		}
-		out := make([]ProjectView, len(list))
-		for i, p := range list {
-			out[i] = projectView(p)
-		}
-		return http.StatusOK, map[string]any{"projects": out}, nil
+		out, err := describeAll(d, r, projectView)
+		return http.StatusOK, map[string]any{"projects": out}, err
 	})
 	handle("GET /usage", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		s, err := d.sponsorship()
-		if err != nil {
-			return 0, nil, err
-		}
-		list, err := s.DescribeProjects(r.Context())
-		if err != nil {
-			return 0, nil, err
-		}
-		out := make([]UsageView, len(list))
-		for i, p := range list {
-			out[i] = usageView(p)
-		}
-		return http.StatusOK, map[string]any{"usage": out}, nil
+		out, err := describeAll(d, r, usageView)
+		return http.StatusOK, map[string]any{"usage": out}, err
 	})
 	handle("POST /projects", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
 		var body struct {
@@ -251,4 +231,21 @@ func parseWei(field, s string, optional bool) (*big.Int, error) {
 		return nil, badRequest("%s %q: want a positive whole number of wei as a decimal string", field, clip(s))
 	}
 	return v, nil
+}
+
+// describeAll describes every project with view.
+func describeAll[V any](d *Dashboard, r *http.Request, view func(paymaster.ProjectInfo) V) ([]V, error) {
+	s, err := d.sponsorship()
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.DescribeProjects(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]V, len(list))
+	for i, p := range list {
+		out[i] = view(p)
+	}
+	return out, nil
 }
