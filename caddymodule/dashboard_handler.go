@@ -42,6 +42,12 @@ type DashboardHandler struct {
 	// PathPrefix is where the dashboard is served on its site; default /.
 	// Use it with handle_path-free routes such as `handle /dashboard/*`.
 	PathPrefix string `json:"path_prefix,omitempty"`
+	// AllowAnonymous serves requests that no authentication handler
+	// authenticated ({http.auth.user.id} is empty), for a dashboard that
+	// another layer guards (a VPN, forward_auth without a user). By
+	// default they are refused with 403: a dashboard put on a site
+	// without basic_auth by mistake manages nobody's keys.
+	AllowAnonymous bool `json:"allow_anonymous,omitempty"`
 
 	app *App
 	low *big.Int
@@ -88,15 +94,19 @@ func (h *DashboardHandler) Validate() error {
 // ServeHTTP serves the web app, with the user that authentication put in
 // {http.auth.user.id} as the actor of its changes.
 func (h *DashboardHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	user := ""
+	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
+		user, _ = repl.GetString("http.auth.user.id")
+	}
+	if user == "" && !h.AllowAnonymous {
+		http.Error(w, "x402_dashboard: no authenticated user; put basic_auth (or another authentication handler) before x402_dashboard in its route, or set allow_anonymous if another layer guards it", http.StatusForbidden)
+		return nil
+	}
 	web, err := h.webApp(r.Context())
 	if err != nil {
 		h.log.Error("the dashboard cannot run", zap.Error(err))
 		http.Error(w, "the dashboard is not available: the x402 facilitator did not start", http.StatusServiceUnavailable)
 		return nil
-	}
-	user := ""
-	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
-		user, _ = repl.GetString("http.auth.user.id")
 	}
 	web.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), dashboard.ActorKey{}, user)))
 	return nil
@@ -126,6 +136,7 @@ func (h *DashboardHandler) webApp(ctx context.Context) (http.Handler, error) {
 //	x402_dashboard {
 //		low_balance <ETH>
 //		path_prefix <path>
+//		allow_anonymous
 //	}
 func (h *DashboardHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next()
@@ -134,6 +145,13 @@ func (h *DashboardHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	}
 	return parseBlock(d, 0, "x402_dashboard option", map[string]option{
 		"low_balance": stringOption(&h.LowBalance), "path_prefix": stringOption(&h.PathPrefix),
+		"allow_anonymous": func(d *caddyfile.Dispenser) error {
+			if d.NextArg() {
+				return d.ArgErr()
+			}
+			h.AllowAnonymous = true
+			return nil
+		},
 	})
 }
 
