@@ -21,7 +21,9 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -211,11 +213,17 @@ type Devnet struct {
 	// funded; it only signs).
 	PaymasterSigner Account
 
-	node   *node.Node
-	beacon *catalyst.SimulatedBeacon
-	log    *zap.Logger
-	quit   chan struct{}
-	sealed chan struct{}
+	node    *node.Node
+	backend *eth.Ethereum
+	beacon  *catalyst.SimulatedBeacon
+	log     *zap.Logger
+	quit    chan struct{}
+	sealed  chan struct{}
+	// seal is held while a block is sealed, so that Reorg and the seal
+	// loop take turns.
+	seal *sync.Mutex
+	// period is Config.BlockPeriod.
+	period time.Duration
 }
 
 // MaxClockLead is how far ahead of the wall clock the devnet's chain may run
@@ -228,7 +236,7 @@ const MaxClockLead = 15 * time.Second
 
 // sealOnDemand seals a block as soon as transactions are pending, keeping
 // the chain's clock at most MaxClockLead ahead of the wall clock.
-func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, quit <-chan struct{}, done chan<- struct{}) {
+func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, seal *sync.Mutex, quit <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	pool := backend.TxPool()
 	newTxs := make(chan core.NewTxsEvent, 256)
@@ -249,9 +257,19 @@ func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, quit 
 				case <-time.After(wait):
 				}
 			}
-			beacon.Commit()
+			seal.Lock()
 			pool.Sync()
 			if pending, _ := pool.Stats(); pending == 0 {
+				// Mined already: by Reorg, which seals the transactions
+				// the pool took back.
+				seal.Unlock()
+				break
+			}
+			beacon.Commit()
+			pool.Sync()
+			pending, _ := pool.Stats()
+			seal.Unlock()
+			if pending == 0 {
 				break
 			}
 		}
@@ -347,8 +365,9 @@ func Start(ctx context.Context, cfg Config) (*Devnet, error) {
 	}
 	quit := make(chan struct{})
 	sealed := make(chan struct{})
+	seal := new(sync.Mutex)
 	if cfg.BlockPeriod == 0 {
-		go sealOnDemand(backend, beacon, quit, sealed)
+		go sealOnDemand(backend, beacon, seal, quit, sealed)
 	} else {
 		close(sealed)
 	}
@@ -364,10 +383,13 @@ func Start(ctx context.Context, cfg Config) (*Devnet, error) {
 		Accounts:        accounts,
 		PaymasterSigner: signers[0],
 		node:            stack,
+		backend:         backend,
 		beacon:          beacon,
 		log:             cfg.Logger,
 		quit:            quit,
 		sealed:          sealed,
+		seal:            seal,
+		period:          cfg.BlockPeriod,
 	}
 	if err := d.waitReady(ctx); err != nil {
 		d.Close()
@@ -407,6 +429,79 @@ func (d *Devnet) waitReady(ctx context.Context) error {
 // windows.
 func (d *Devnet) AdjustTime(adjustment time.Duration) error {
 	return d.beacon.AdjustTime(adjustment)
+}
+
+// Attach returns a JSON-RPC client connected to the chain in process: no
+// HTTP, and it takes subscriptions (eth_subscribe newHeads). Close it when
+// done; it stops working when the devnet closes.
+func (d *Devnet) Attach() *rpc.Client {
+	return d.node.Attach()
+}
+
+// Reorg replaces the latest depth blocks of the chain with depth+1 new
+// ones, as a chain reorganisation would: the head moves back to the block
+// depth below it, and new blocks are sealed on top of that, one more than
+// were replaced, so the new branch is the longer. With keep, the replaced
+// blocks' transactions go back to the pool (as a node reinjects them) and
+// the first new block includes them again, in a block with another hash;
+// without it they are dropped, and their senders must broadcast them
+// again. Reorg returns the hashes of the replaced blocks.
+//
+// Reorg is for a devnet that seals on demand (Config.BlockPeriod 0). It
+// fails if transactions are pending; seal them first.
+func (d *Devnet) Reorg(depth uint64, keep bool) ([]common.Hash, error) {
+	if d.period != 0 {
+		return nil, errors.New("devnet: Reorg needs a devnet that seals on demand")
+	}
+	if depth == 0 {
+		return nil, errors.New("devnet: Reorg needs a depth of at least 1")
+	}
+	d.seal.Lock()
+	defer d.seal.Unlock()
+	backend := d.backend
+	chain := backend.BlockChain()
+	head := chain.CurrentBlock()
+	if head.Number.Uint64() < depth {
+		return nil, fmt.Errorf("devnet: the chain has %d blocks; cannot replace %d", head.Number.Uint64(), depth)
+	}
+	replaced := make([]common.Hash, 0, depth)
+	var txs []common.Hash
+	for n := head.Number.Uint64(); n > head.Number.Uint64()-depth; n-- {
+		b := chain.GetBlockByNumber(n)
+		replaced = append(replaced, b.Hash())
+		for _, tx := range b.Transactions() {
+			txs = append(txs, tx.Hash())
+		}
+	}
+	base := chain.GetHeaderByNumber(head.Number.Uint64() - depth)
+	if err := d.beacon.Fork(base.Hash()); err != nil {
+		return nil, fmt.Errorf("devnet: rewinding to block %d: %w", base.Number.Uint64(), err)
+	}
+	// The pool takes the replaced blocks' transactions back when it sees
+	// the new head, in the background: wait for them, so that they are
+	// dropped, or mined in the first new block, and not later.
+	pool := backend.TxPool()
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if err := pool.Sync(); err != nil {
+			return nil, fmt.Errorf("devnet: syncing the pool: %w", err)
+		}
+		if !slices.ContainsFunc(txs, func(h common.Hash) bool { return !pool.Has(h) }) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if !keep {
+		d.beacon.Rollback()
+	}
+	for range depth + 1 {
+		d.beacon.Commit()
+		if err := pool.Sync(); err != nil {
+			return nil, fmt.Errorf("devnet: syncing the pool: %w", err)
+		}
+	}
+	d.log.Info("devnet reorganised", zap.Uint64("depth", depth), zap.Bool("kept_transactions", keep),
+		zap.Uint64("head", chain.CurrentBlock().Number.Uint64()))
+	return replaced, nil
 }
 
 // Close stops the chain and its RPC server.

@@ -5,7 +5,9 @@ import (
 	"crypto/ecdsa"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"math/big"
+	"slices"
 	"testing"
 	"time"
 
@@ -635,4 +637,71 @@ func TestClockLeadIsBounded(t *testing.T) {
 		t.Fatalf("after %d blocks the chain is %v ahead", head.Number, lead)
 	}
 	t.Logf("25 sequential blocks: chain clock %v ahead of the wall clock", lead.Round(time.Second))
+}
+
+// Reorg replaces the latest blocks: kept transactions are mined again in
+// a block of another hash, dropped ones are gone until sent again.
+func TestReorg(t *testing.T) {
+	t.Parallel()
+	c := start(t, Config{})
+	ctx := context.Background()
+	to := c.Accounts[5].Address
+	for _, depth := range []uint64{1, 2, 3} {
+		t.Run(fmt.Sprintf("keep/depth=%d", depth), func(t *testing.T) {
+			receipt := c.send(c.Accounts[1].Key, to, nil, 21_000)
+			for range depth - 1 { // bury it, so the reorg replaces depth blocks
+				c.send(c.Accounts[2].Key, to, nil, 21_000)
+			}
+			head, _ := c.client.BlockNumber(ctx)
+			replaced, err := c.Reorg(depth, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if uint64(len(replaced)) != depth || !slices.Contains(replaced, receipt.BlockHash) {
+				t.Fatalf("replaced %v, want %d blocks with %s", replaced, depth, receipt.BlockHash)
+			}
+			after, err := c.client.TransactionReceipt(ctx, receipt.TxHash)
+			if err != nil {
+				t.Fatalf("the kept transaction is not mined again: %v", err)
+			}
+			if after.BlockHash == receipt.BlockHash {
+				t.Fatalf("still in block %s", after.BlockHash)
+			}
+			if now, _ := c.client.BlockNumber(ctx); now != head+1 {
+				t.Fatalf("head %d after replacing %d blocks of %d, want %d", now, depth, head, head+1)
+			}
+		})
+	}
+	t.Run("drop", func(t *testing.T) {
+		before, _ := c.client.BalanceAt(ctx, to, nil)
+		tx := c.send(c.Accounts[3].Key, to, nil, 21_000)
+		if _, err := c.Reorg(1, false); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.client.TransactionReceipt(ctx, tx.TxHash); !errors.Is(err, ethereum.NotFound) {
+			t.Fatalf("the dropped transaction: %v, want not found", err)
+		}
+		if after, _ := c.client.BalanceAt(ctx, to, nil); after.Cmp(before) != 0 {
+			t.Fatalf("balance %s after the reorg, want %s", after, before)
+		}
+	})
+	t.Run("subscription", func(t *testing.T) {
+		rc := c.Attach()
+		defer rc.Close()
+		heads := make(chan *types.Header, 8)
+		sub, err := rc.EthSubscribe(ctx, heads, "newHeads")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sub.Unsubscribe()
+		c.send(c.Accounts[4].Key, to, nil, 21_000)
+		select {
+		case h := <-heads:
+			if h.Number.Sign() <= 0 {
+				t.Fatalf("head %v", h.Number)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("no new head on the in-process connection")
+		}
+	})
 }

@@ -19,7 +19,7 @@ import (
 // finish records the outcome of a mined settlement and returns its response.
 // A success is handed to owner, the settle that waited for it; "" (start-up
 // reconciliation) leaves it for the payment's next settle.
-func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string) *x402.SettleResponse {
+func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.Receipt, owner string) *x402.SettleResponse {
 	// The receipt may be of a replacement of the stored transaction.
 	s.done(rec.TxHash, rec.Key)
 	s.done(receipt.TxHash, rec.Key)
@@ -47,7 +47,9 @@ func (s *Service) finish(rec *store.Record, receipt *types.Receipt, owner string
 		s.payers.reverted(rec.Payer, s.cfg.Now())
 	}
 	s.payers.release(rec.Key)
+	span := startStore(ctx, string(rec.State))
 	err := s.store.Finish(rec)
+	endCall(span, err, "store")
 	switch {
 	case errors.Is(err, store.ErrTransition):
 		// Another settle of the payment finished it first: its record,
@@ -135,7 +137,7 @@ func (s *Service) conclude(ctx context.Context, p *payment, rec *store.Record, r
 			receipt = other
 		}
 	}
-	return s.finish(rec, receipt, p.owner)
+	return s.finish(ctx, rec, receipt, p.owner)
 }
 
 // outcomeReplay is the answer to a settle that finished a payment another

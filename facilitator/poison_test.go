@@ -151,7 +151,7 @@ func TestNotIncludedIsReleased(t *testing.T) {
 	if err := e.svc.store.Submit(rec); err != nil {
 		t.Fatal(err)
 	}
-	res := e.svc.finish(rec, receipt, "owner")
+	res := e.svc.finish(context.Background(), rec, receipt, "owner")
 	if res.Success || res.ErrorCode != x402.ErrorBundlerUnreachable {
 		t.Fatalf("finish: %+v", res)
 	}

@@ -38,7 +38,7 @@ func (s *Service) reconcile(ctx context.Context) {
 			rctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 			receipt, err := s.eth.TransactionReceipt(rctx, rec.TxHash)
 			if err == nil {
-				s.finish(rec, receipt, "")
+				s.finish(ctx, rec, receipt, "")
 				s.log.Info("reconciled a settlement", zap.Stringer("tx", rec.TxHash), zap.Bool("success", receipt.Status == 1))
 				cancel()
 				continue

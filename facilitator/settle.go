@@ -301,14 +301,16 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 // returns nil once the transaction is out, and the answer otherwise.
 func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
 	call := s.exact.Call(p.auth)
+	_, span := startSpan(ctx, spanEstimate)
 	gas, err := s.sender.Estimate(ctx, p.asset, call)
+	endCall(span, err, "estimate")
 	if err != nil {
 		if !errors.Is(err, sender.ErrUnreachable) {
 			if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
 				// It reverts because the payment was settled already: by
 				// the transaction of a claim this one took over (its
 				// replica signed it, then died before storing it).
-				return s.adopt(p, rec, receipt)
+				return s.adopt(ctx, p, rec, receipt)
 			}
 		}
 		s.release(p)
@@ -321,7 +323,9 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record) 
 		return r
 	}
 	for attempt := 0; ; attempt++ {
+		_, span := startSpan(ctx, spanSign)
 		tx, err := s.sender.Sign(ctx, p.asset, call, gas)
+		endCall(span, err, "sign")
 		if err != nil {
 			s.release(p)
 			if errors.Is(err, sender.ErrUnreachable) {
@@ -338,13 +342,18 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record) 
 		}
 		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, s.cfg.Now().UTC()
 		s.carries(tx.Hash(), rec.Key)
-		if err := s.store.Submit(rec); err != nil {
+		span = startStore(ctx, string(store.StateSubmitted))
+		err = s.store.Submit(rec)
+		endCall(span, err, "store")
+		if err != nil {
 			s.sender.Release(tx.Nonce())
 			s.release(p)
 			s.log.Error("storing a signed settlement", zap.Error(err))
 			return s.failure(x402.ErrorInternal, "internal error", p)
 		}
+		_, span = startSpan(ctx, spanSend)
 		err = s.sender.Send(ctx, tx)
+		endCall(span, err, "send")
 		switch {
 		case err == nil:
 			return nil
@@ -367,13 +376,13 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record) 
 
 // adopt finishes a claimed record with the receipt of a transaction that
 // settled its payment but that the record never held (see minedElsewhere).
-func (s *Service) adopt(p *payment, rec *store.Record, receipt *types.Receipt) *x402.SettleResponse {
+func (s *Service) adopt(ctx context.Context, p *payment, rec *store.Record, receipt *types.Receipt) *x402.SettleResponse {
 	rec.State, rec.TxHash, rec.Updated = store.StateSubmitted, receipt.TxHash, s.cfg.Now().UTC()
 	if err := s.store.Submit(rec); err != nil {
 		s.log.Error("recording a settlement found on chain", zap.Stringer("tx", receipt.TxHash), zap.Error(err))
 		return s.failure(x402.ErrorInternal, "internal error", p)
 	}
-	return s.finish(rec, receipt, p.owner)
+	return s.finish(ctx, rec, receipt, p.owner)
 }
 
 // resume continues a settlement whose transaction was signed earlier, by this
@@ -408,7 +417,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 				return s.conclude(ctx, p, rec, receipt) // mined after all
 			}
 			if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
-				return s.finish(rec, receipt, p.owner)
+				return s.finish(ctx, rec, receipt, p.owner)
 			}
 			resp := s.verifyFailed(verr, p)
 			if resp.ErrorCode == x402.ErrorVerifyFailed {
@@ -445,7 +454,7 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) (res
 			return s.conclude(ctx, p, rec, receipt) // mined before its filler
 		}
 		if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
-			return s.finish(rec, receipt, p.owner)
+			return s.finish(ctx, rec, receipt, p.owner)
 		}
 		s.log.Warn("a settlement transaction was given up", zap.Stringer("tx", rec.TxHash), zap.Error(err))
 		s.release(p)

@@ -99,7 +99,7 @@ func (s *Service) awaitExternal(ctx context.Context, p *payment, rec *store.Reco
 			receipt, err := s.sender.Wait(wctx, tx)
 			if err == nil {
 				rec.TxHash = tx
-				return s.finish(rec, receipt, p.owner)
+				return s.finish(ctx, rec, receipt, p.owner)
 			}
 		} else if err != nil {
 			s.log.Debug("reading the bundler's receipt", zap.Error(err))
@@ -120,7 +120,7 @@ func (s *Service) resumeExternal(ctx context.Context, p *payment, rec *store.Rec
 	if tx, found, err := s.external.Receipt(ctx, rec.UserOpHash); err == nil && found {
 		if receipt, err := s.eth.TransactionReceipt(ctx, tx); err == nil {
 			rec.TxHash = tx
-			return s.finish(rec, receipt, p.owner)
+			return s.finish(ctx, rec, receipt, p.owner)
 		}
 	}
 	if _, err := s.external.Send(ctx, p.aa.Op); err != nil && !errors.Is(err, bundler.ErrRejected) {

@@ -22,6 +22,12 @@ const (
 	spanSubmit  = "x402.facilitator.submit"
 	spanReceipt = "x402.facilitator.receipt"
 	spanSponsor = "x402.facilitator.sponsor"
+	// The steps of an exact settlement's submit, and the store writes of
+	// every settlement, so that a trace shows where a settle's time goes.
+	spanEstimate = "x402.facilitator.estimate"
+	spanSign     = "x402.facilitator.sign"
+	spanSend     = "x402.facilitator.send"
+	spanStore    = "x402.facilitator.store"
 )
 
 var (
@@ -39,6 +45,8 @@ var (
 	attrTx            = attribute.Key("x402.transaction")
 	attrUserOpHash    = attribute.Key("x402.user_op_hash")
 	attrSender        = attribute.Key("x402.sender")
+	// attrState is the state a store write moves a settlement to.
+	attrState = attribute.Key("x402.state")
 )
 
 // startSpan starts a span named name as a child of the span in ctx, with
@@ -126,6 +134,25 @@ func endStep(span trace.Span, res *x402.SettleResponse) {
 	if !res.Success {
 		fail(span, string(res.ErrorCode))
 	}
+}
+
+// endCall ends the span of a step that calls the chain or the store: failed
+// with reason if err is not nil.
+func endCall(span trace.Span, err error, reason string) {
+	if err != nil && span.IsRecording() {
+		fail(span, reason)
+	}
+	span.End()
+}
+
+// startStore starts the span of a store write that moves a settlement to
+// state.
+func startStore(ctx context.Context, state string) trace.Span {
+	_, span := startSpan(ctx, spanStore)
+	if span.IsRecording() {
+		span.SetAttributes(attrState.String(state))
+	}
+	return span
 }
 
 // endSponsor records a sponsorship's outcome and ends its span: refused

@@ -84,7 +84,10 @@ type Config struct {
 	// ChainID is the chain's id.
 	ChainID *big.Int
 	// PollInterval is the longest pause between receipt polls; polling
-	// starts at 5 ms and backs off to it. Default 250 ms.
+	// starts at 5 ms after a transaction is sent and backs off to it. On
+	// a connection that takes subscriptions (WebSocket, IPC, in process)
+	// receipts are read on every new head instead, and PollInterval is
+	// only a safety net. Default 250 ms.
 	PollInterval time.Duration
 	// CheckInterval is how often the Sender compares the transactions it
 	// keeps with the chain, to broadcast lost ones again and replace stuck
@@ -209,6 +212,8 @@ type Sender struct {
 	feeWG         sync.WaitGroup // the refresh under way
 
 	fleet fleet // fleet mode's state; unused without a Journal
+
+	watch watch // the receipt watcher of Wait
 }
 
 // entry is a nonce waiting for its turn, with its transaction; a nil tx
@@ -309,6 +314,7 @@ func (s *Sender) Close() error {
 	s.feeClosed = true
 	s.feeMu.Unlock()
 	s.feeWG.Wait()
+	s.closeWatch()
 	return nil
 }
 

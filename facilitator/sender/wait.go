@@ -3,7 +3,6 @@ package sender
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -15,8 +14,9 @@ import (
 	"go.uber.org/zap"
 )
 
-// Wait polls for the receipt of hash until it is mined or ctx is done, in
-// which case it returns ctx's error.
+// Wait waits for the receipt of hash until it is mined or ctx is done, in
+// which case it returns ctx's error. The Sender's Waits share one watcher,
+// which reads all their receipts in one batch on every new head (or poll).
 //
 // If the Sender replaced the transaction with higher fees, the receipt is
 // that of whichever version was mined: every version has the same nonce,
@@ -29,46 +29,42 @@ import (
 // the transaction was given up (the node refused it) and its nonce filled,
 // Wait returns an error wrapping ErrRejected: it will never be mined.
 func (s *Sender) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	pause := 5 * time.Millisecond
 	start, poked := time.Now(), false
-	hashes := []common.Hash{hash}
+	hashes := s.versions([]common.Hash{hash})
 	var fw fleetWait
 	if s.cfg.Journal != nil {
 		fw.nonce, fw.known = s.signedNonce(hash)
 	}
+	w := &waiter{hashes: hashes, found: make(chan *types.Receipt, 1), round: make(chan struct{}, 1)}
+	s.join(w)
+	defer s.leave(w)
 	for {
-		hashes = s.versions(hashes)
-		receipt, err := s.receipt(ctx, hashes)
-		if err == nil {
+		select {
+		case receipt := <-w.found:
 			return receipt, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-w.round:
 		}
-		if s.cfg.Journal != nil && errors.Is(err, ethereum.NotFound) && s.follow(ctx, hash, &hashes, &fw) {
+		// A round of the watcher found no receipt: look for versions
+		// signed since, and in fleet mode for the journal's.
+		n := len(hashes)
+		hashes = s.versions(hashes)
+		if s.cfg.Journal != nil && s.follow(ctx, hash, &hashes, &fw) {
 			// One last look, for a version mined before it was given up.
 			if receipt, err := s.receipt(ctx, hashes); err == nil {
 				return receipt, nil
 			}
 			return nil, fmt.Errorf("%w: transaction %s was given up and its nonce %d filled", ErrRejected, hash, fw.nonce)
 		}
-		if !errors.Is(err, ethereum.NotFound) {
-			if c := classify(err); errors.Is(c, ErrUnreachable) {
-				s.log.Debug("receipt poll: node unreachable", zap.Stringer("tx", hash))
-			} else if ctx.Err() == nil {
-				s.log.Debug("receipt poll failed", zap.Stringer("tx", hash), zap.Error(err))
-			}
+		if len(hashes) != n {
+			s.setHashes(w, hashes)
 		}
 		if !poked && time.Since(start) >= s.cfg.ReplaceAfter {
 			// Long enough to be stuck: have the loop look now.
 			s.poke()
 			poked = true
 		}
-		t := time.NewTimer(pause)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, ctx.Err()
-		case <-t.C:
-		}
-		pause = min(pause*2, s.cfg.PollInterval)
 	}
 }
 
