@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+	"sync"
 
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -15,7 +16,17 @@ import (
 )
 
 var (
-	userOpArgs  = mustArgs(EntryPointMetaData.ParseABI()).Methods["getUserOpHash"].Inputs
+	// userOpArgs is the argument list of the EntryPoint's getUserOpHash: a
+	// UserOperation's raw ABI encoding. It is parsed on first use, not at
+	// init: only the paymaster's sponsorship needs it, and parsing the
+	// EntryPoint's ABI allocates about 400 KB.
+	userOpArgs = sync.OnceValue(func() abi.Arguments {
+		parsed, err := EntryPointMetaData.ParseABI()
+		if err != nil {
+			panic(fmt.Sprintf("parsing the EntryPoint's ABI: %v", err)) // generated, checked by go generate
+		}
+		return parsed.Methods["getUserOpHash"].Inputs
+	})
 	uint256T, _ = abi.NewType("uint256", "", nil)
 	uint48T, _  = abi.NewType("uint48", "", nil)
 	addressT, _ = abi.NewType("address", "", nil)
@@ -32,13 +43,6 @@ var (
 	paymasterHashArgs  = abi.Arguments{{Type: bytesT}, {Type: uint256T}, {Type: addressT}, {Type: uint256T}, {Type: uint48T}, {Type: uint48T}}
 	validityArgs       = abi.Arguments{{Type: uint48T}, {Type: uint48T}}
 )
-
-func mustArgs(a *abi.ABI, err error) *abi.ABI {
-	if err != nil {
-		panic(err)
-	}
-	return a
-}
 
 // UserOpHash is EntryPoint v0.6's getUserOpHash: the hash an account owner
 // signs, which covers every field but the signature, the EntryPoint and the
@@ -88,7 +92,7 @@ func PaymasterAndData(paymaster common.Address, validUntil, validAfter uint64, s
 // op.PaymasterAndData holds.
 func VerifyingPaymasterHash(op UserOperation, paymaster common.Address, chainID, senderNonce *big.Int, validUntil, validAfter uint64) (common.Hash, error) {
 	op.PaymasterAndData = PaymasterAndData(paymaster, validUntil, validAfter, make([]byte, PaymasterSignatureLength))
-	enc, err := userOpArgs.Pack(op)
+	enc, err := userOpArgs().Pack(op)
 	if err != nil {
 		return common.Hash{}, fmt.Errorf("encoding the UserOperation: %w", err)
 	}
