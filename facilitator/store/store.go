@@ -130,7 +130,12 @@ type Record struct {
 type Config struct {
 	// Path is the bbolt file; its directory is created if missing.
 	Path string
-	// CacheEntries bounds the cache of finished records; default 100,000.
+	// CacheEntries bounds the cache of finished records; default 10,000.
+	// The cache serves the duplicate settles of a payment's retries, which
+	// come within its validity window; a miss reads the file. The cache's
+	// admission counters are allocated when the store opens (0.7 MB for
+	// 10,000 entries, 4.5 MB for 100,000), and a cached record holds about
+	// a kilobyte.
 	CacheEntries int64
 }
 
@@ -178,7 +183,7 @@ func Open(cfg Config) (*Store, error) {
 		return nil, err
 	}
 	if cfg.CacheEntries == 0 {
-		cfg.CacheEntries = 100_000
+		cfg.CacheEntries = 10_000
 	}
 	if err := os.MkdirAll(filepath.Dir(cfg.Path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating store directory: %w", err)
