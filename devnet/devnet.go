@@ -265,11 +265,14 @@ func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, seal 
 				seal.Unlock()
 				break
 			}
-			beacon.Commit()
+			hash := beacon.Commit()
 			pool.Sync()
 			pending, _ := pool.Stats()
 			seal.Unlock()
-			if pending == 0 {
+			// Stop when nothing is left, or nothing could be included:
+			// a transaction whose tip is below the miner's stays pending
+			// and must not make the chain seal empty blocks for ever.
+			if pending == 0 || len(backend.BlockChain().GetBlockByHash(hash).Transactions()) == 0 {
 				break
 			}
 		}

@@ -684,6 +684,8 @@ func TestReorg(t *testing.T) {
 		if after, _ := c.client.BalanceAt(ctx, to, nil); after.Cmp(before) != 0 {
 			t.Fatalf("balance %s after the reorg, want %s", after, before)
 		}
+		// The chain goes on: new transactions are mined.
+		c.send(c.Accounts[6].Key, to, nil, 21_000)
 	})
 	t.Run("subscription", func(t *testing.T) {
 		rc := c.Attach()

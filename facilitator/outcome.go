@@ -19,7 +19,24 @@ import (
 // finish records the outcome of a mined settlement and returns its response.
 // A success is handed to owner, the settle that waited for it; "" (start-up
 // reconciliation) leaves it for the payment's next settle.
+//
+// With Config.Confirmations, finish first waits up to ReceiptTimeout for
+// them (see confirm); a settlement not confirmed by then stays submitted,
+// and the answer is receipt_timeout.
 func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.Receipt, owner string) *x402.SettleResponse {
+	if s.cfg.Confirmations > 0 {
+		cctx, cancel := context.WithTimeout(ctx, s.receiptTimeout())
+		confirmed, err := s.confirm(cctx, rec, receipt)
+		cancel()
+		if err != nil {
+			s.log.Info("a settlement is not confirmed yet", zap.Stringer("tx", receipt.TxHash), zap.Uint64("confirmations", s.cfg.Confirmations), zap.Error(err))
+			r := &x402.SettleResponse{X402Version: x402.Version, Scheme: rec.Scheme, Network: rec.Network, Payer: rec.Payer.Hex(),
+				ErrorCode: x402.ErrorReceiptTimeout, Message: "the settlement transaction is mined but not confirmed yet; retry after Retry-After",
+				TransactionHash: receipt.TxHash.Hex()}
+			return r
+		}
+		receipt = confirmed
+	}
 	// The receipt may be of a replacement of the stored transaction.
 	s.done(rec.TxHash, rec.Key)
 	s.done(receipt.TxHash, rec.Key)
@@ -37,6 +54,7 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 		return resp
 	}
 	rec.State, rec.Response, rec.Updated = store.StateFailed, resp, s.cfg.Now().UTC()
+	s.follow(rec, receipt)
 	if resp.Success {
 		rec.State, rec.Consumer = store.StateSettled, owner
 	}

@@ -46,6 +46,7 @@
 package facilitator
 
 import (
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"errors"
@@ -112,6 +113,19 @@ type Config struct {
 	ReceiptTimeout time.Duration
 	// RPCTimeout bounds each verification's chain reads; default 10 s.
 	RPCTimeout time.Duration
+	// Confirmations is how many blocks must be on top of a settlement's
+	// block before it is reported final: 0 reports it as soon as it is
+	// mined. At that depth its receipt is read again, and a settlement a
+	// reorganisation moved or took out of the chain is waited for again
+	// (see finality.go). A settle whose confirmations take longer than
+	// ReceiptTimeout answers receipt_timeout, and its retry waits on. The
+	// right value is the depth the chain's reorganisations stay within: 0
+	// on the devnet, which never reorganises unless told to; a few blocks
+	// on chains whose sequencer or fork choice can reorganise.
+	Confirmations uint64
+	// FinalityCheck is how often the finality watcher compares the blocks
+	// of finished settlements with the chain; default 1 s.
+	FinalityCheck time.Duration
 	// AANative enables the aa-native scheme; nil leaves it off.
 	AANative *AANative
 	// Offers are the payments this server's paywalls ask for: /sponsor
@@ -193,6 +207,10 @@ type Service struct {
 	// txKeys are the settlements each unfinished transaction carries (a
 	// bundle carries several), so a replacement is recorded in all.
 	txKeys map[common.Hash][]common.Hash
+
+	final     finality // the finality watcher's
+	stopFinal context.CancelFunc
+	wg        sync.WaitGroup
 }
 
 // New connects to the chain, checks that it is the configured network,
@@ -272,6 +290,10 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		s.tunable.sponsorLimits = cfg.AANative.SponsorLimits
 	}
 	s.reconcile(ctx)
+	fctx, stop := context.WithCancel(context.Background())
+	s.stopFinal = stop
+	s.wg.Add(1)
+	go s.watchFinality(fctx, cmp.Or(cfg.FinalityCheck, time.Second))
 	return s, nil
 }
 
@@ -279,6 +301,10 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 // repair loop). No goroutine of the service outlives it. The store and the
 // chain connection are the caller's, to close afterwards.
 func (s *Service) Close() error {
+	if s.stopFinal != nil {
+		s.stopFinal()
+	}
+	s.wg.Wait()
 	if s.external != nil {
 		s.external.Close()
 	}
