@@ -98,7 +98,7 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		}
 		endClaim(span, nil)
 		s.payers.reserve(p.key, p.payer, p.asset, p.amount)
-		return s.submit(ctx, req, p, &fresh)
+		return s.submit(ctx, req, p, &fresh, true)
 	}
 
 	// The payer's payments are verified and reserved one at a time, so
@@ -122,6 +122,11 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 	if p.aa != nil {
 		rec.UserOpHash, rec.RequestHash = p.aa.UserOpHash, p.aa.RequestHash
 	}
+	if p.aa == nil && s.cfg.Journal == nil {
+		// A store this process alone uses: sign first, and claim with the
+		// signed transaction, in one commit (see broadcast).
+		return s.submit(ctx, req, p, rec, false)
+	}
 	_, span := startSpan(ctx, spanClaim)
 	existing, claimed, err := s.store.Claim(*rec)
 	if err != nil {
@@ -133,17 +138,23 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		s.payers.release(p.key)
 		// Another process sharing the store claimed it between our read and
 		// our claim.
-		switch {
-		case existing.PayloadHash != p.hash:
-		case existing.State == store.StateSettled:
-			return endClaim(span, s.handOver(p))
-		case existing.State == store.StateFailed:
-			return endClaim(span, existing.Response)
-		}
-		return endClaim(span, s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p))
+		return endClaim(span, s.claimedElsewhere(existing, p))
 	}
 	endClaim(span, nil)
-	return s.submit(ctx, req, p, rec)
+	return s.submit(ctx, req, p, rec, true)
+}
+
+// claimedElsewhere answers a settle whose claim found existing, the record
+// another settle claimed the payment with.
+func (s *Service) claimedElsewhere(existing *store.Record, p *payment) *x402.SettleResponse {
+	switch {
+	case existing.PayloadHash != p.hash:
+	case existing.State == store.StateSettled:
+		return s.handOver(p)
+	case existing.State == store.StateFailed:
+		return existing.Response
+	}
+	return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p)
 }
 
 // claimStale is the time before which a claim may be taken over at now:
@@ -251,6 +262,15 @@ func (s *Service) leave(key common.Hash) {
 // release gives up a claim that produced no delivered transaction, so the
 // payment can be settled by a later attempt.
 func (s *Service) release(p *payment) {
+	s.forget(p)
+	if err := s.store.Release(p.key); err != nil {
+		s.log.Error("releasing a claim", zap.Stringer("key", p.key), zap.Error(err))
+	}
+}
+
+// forget drops what this process holds for a settlement of p: its
+// reservation and its transactions.
+func (s *Service) forget(p *payment) {
 	s.payers.release(p.key)
 	s.mu.Lock()
 	for hash, keys := range s.txKeys {
@@ -261,14 +281,13 @@ func (s *Service) release(p *payment) {
 		}
 	}
 	s.mu.Unlock()
-	if err := s.store.Release(p.key); err != nil {
-		s.log.Error("releasing a claim", zap.Stringer("key", p.key), zap.Error(err))
-	}
 }
 
 // submit signs the settlement, stores it, broadcasts it and waits for it.
-// The record is claimed and holds no transaction yet.
-func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
+// The record holds no transaction yet; it is claimed, or, if claimed is
+// false (an exact payment, on a store this process alone uses), not stored
+// yet: broadcast claims it with its signed transaction.
+func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record, claimed bool) *x402.SettleResponse {
 	sctx, span := startSpan(ctx, spanSubmit)
 	var res *x402.SettleResponse
 	switch {
@@ -277,7 +296,7 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 	case p.aa != nil:
 		res = s.submitOp(sctx, p, rec)
 	default:
-		res = s.broadcast(sctx, p, rec)
+		res = s.broadcast(sctx, p, rec, claimed)
 	}
 	if span.IsRecording() && res == nil {
 		if rec.TxHash != (common.Hash{}) {
@@ -299,12 +318,30 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 
 // broadcast signs an exact settlement, stores it and broadcasts it. It
 // returns nil once the transaction is out, and the answer otherwise.
-func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
+//
+// If rec is not claimed yet, it is claimed with its signed transaction:
+// claim and submission are one commit, not two. That is safe only on a
+// store this process alone uses (no Journal): until the commit nothing was
+// broadcast, so a crash before it leaves nothing to resume (the nonce was
+// only handed out in memory), and no other process can claim the payment
+// meanwhile (enter keeps out this process's other settles of it). In a
+// fleet the claim comes first, so that two replicas never sign one payment.
+func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record, claimed bool) *x402.SettleResponse {
 	call := s.exact.Call(p.auth)
 	_, span := startSpan(ctx, spanEstimate)
 	gas, err := s.sender.Estimate(ctx, p.asset, call)
 	endCall(span, err, "estimate")
 	if err != nil {
+		if !claimed {
+			s.forget(p)
+			if errors.Is(err, sender.ErrUnreachable) {
+				return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+			}
+			s.log.Info("a settlement's gas estimate reverts", zap.Stringer("payer", p.payer), zap.Error(err))
+			r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the transfer would revert on chain", p)
+			r.InvalidReason = x402.ReasonInvalidInnerPayload
+			return r
+		}
 		if !errors.Is(err, sender.ErrUnreachable) {
 			if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
 				// It reverts because the payment was settled already: by
@@ -327,7 +364,7 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record) 
 		tx, err := s.sender.Sign(ctx, p.asset, call, gas)
 		endCall(span, err, "sign")
 		if err != nil {
-			s.release(p)
+			s.releaseIf(p, claimed)
 			if errors.Is(err, sender.ErrUnreachable) {
 				return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
 			}
@@ -337,17 +374,29 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record) 
 		raw, err := tx.MarshalBinary()
 		if err != nil {
 			s.sender.Release(tx.Nonce())
-			s.release(p)
+			s.releaseIf(p, claimed)
 			return s.failure(x402.ErrorInternal, "internal error", p)
 		}
 		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, s.cfg.Now().UTC()
 		s.carries(tx.Hash(), rec.Key)
-		span = startStore(ctx, string(store.StateSubmitted))
-		err = s.store.Submit(rec)
+		if claimed {
+			span = startStore(ctx, string(store.StateSubmitted))
+			err = s.store.Submit(rec)
+		} else {
+			span = startStore(ctx, "claimed+"+string(store.StateSubmitted))
+			var existing *store.Record
+			existing, claimed, err = s.store.Claim(*rec)
+			if err == nil && !claimed {
+				endCall(span, nil, "")
+				s.sender.Release(tx.Nonce())
+				s.forget(p)
+				return s.claimedElsewhere(existing, p)
+			}
+		}
 		endCall(span, err, "store")
 		if err != nil {
 			s.sender.Release(tx.Nonce())
-			s.release(p)
+			s.releaseIf(p, claimed)
 			s.log.Error("storing a signed settlement", zap.Error(err))
 			return s.failure(x402.ErrorInternal, "internal error", p)
 		}
@@ -372,6 +421,15 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record) 
 			return s.failure(x402.ErrorBundlerUnreachable, "the settlement was sent but not confirmed; retry after Retry-After", p)
 		}
 	}
+}
+
+// releaseIf releases p's claim if it is claimed, and forgets it otherwise.
+func (s *Service) releaseIf(p *payment, claimed bool) {
+	if claimed {
+		s.release(p)
+		return
+	}
+	s.forget(p)
 }
 
 // adopt finishes a claimed record with the receipt of a transaction that
@@ -427,7 +485,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 		}
 		s.done(rec.TxHash, rec.Key)
 		rec.State, rec.TxHash, rec.RawTx = store.StateClaimed, common.Hash{}, nil
-		return s.submit(ctx, req, p, rec)
+		return s.submit(ctx, req, p, rec, true)
 	default:
 		return s.failure(x402.ErrorBundlerUnreachable, "the settlement was sent but not confirmed; retry after Retry-After", p)
 	}

@@ -166,7 +166,10 @@ func TestSpans(t *testing.T) {
 		}
 		root.End()
 
-		spans := log.trace(t, root, spanVerify, spanSettle, spanClaim, spanSubmit, spanReceipt)
+		// On a store this process alone uses, an exact settle claims the
+		// payment with its signed transaction: a store span inside submit,
+		// not a claim span before it.
+		spans := log.trace(t, root, spanVerify, spanSettle, spanSubmit, spanEstimate, spanSign, spanStore, spanSend, spanReceipt)
 		offer := map[attribute.Key]string{
 			"x402.scheme": "exact", "x402.network": e.network, "x402.asset": e.chain.Token.Address.Hex(),
 			"x402.amount": "1000", "x402.pay_to": merchant.Hex(), "x402.payer": e.chain.Accounts[1].Address.Hex(),
@@ -188,13 +191,24 @@ func TestSpans(t *testing.T) {
 		settle, replay := spans[spanSettle][0], spans[spanSettle][1]
 		checkSpan(t, settle, root.SpanContext(), with(map[attribute.Key]string{"x402.result": "settled", "x402.transaction": res.TransactionHash}), "")
 		checkSpan(t, replay, root.SpanContext(), with(map[attribute.Key]string{"x402.result": "failed", "x402.reason": "verify_failed", "x402.invalid_reason": "replay"}), "verify_failed")
-		for _, name := range []string{spanClaim, spanSubmit, spanReceipt} {
+		for _, name := range []string{spanSubmit, spanEstimate, spanSign, spanSend, spanReceipt} {
 			if n := len(spans[name]); n != 1 {
 				t.Fatalf("%d %s spans, want the first settle's", n, name)
 			}
 		}
-		checkSpan(t, spans[spanClaim][0], settle.SpanContext(), nil, "")
-		checkSpan(t, spans[spanSubmit][0], settle.SpanContext(), map[attribute.Key]string{"x402.transaction": res.TransactionHash}, "")
+		if n := len(spans[spanClaim]); n != 0 {
+			t.Fatalf("%d claim spans; the claim is the submit's store write", n)
+		}
+		submit := spans[spanSubmit][0]
+		checkSpan(t, submit, settle.SpanContext(), map[attribute.Key]string{"x402.transaction": res.TransactionHash}, "")
+		for _, name := range []string{spanEstimate, spanSign, spanSend} {
+			checkSpan(t, spans[name][0], submit.SpanContext(), nil, "")
+		}
+		if n := len(spans[spanStore]); n != 2 {
+			t.Fatalf("%d store spans, want the claim with the transaction and the outcome", n)
+		}
+		checkSpan(t, spans[spanStore][0], submit.SpanContext(), map[attribute.Key]string{"x402.state": "claimed+submitted"}, "")
+		checkSpan(t, spans[spanStore][1], spans[spanReceipt][0].SpanContext(), map[attribute.Key]string{"x402.state": "settled"}, "")
 		checkSpan(t, spans[spanReceipt][0], settle.SpanContext(), map[attribute.Key]string{"x402.transaction": res.TransactionHash}, "")
 
 		var payload x402.ExactPayload

@@ -14,7 +14,11 @@ import (
 // per payment, and records that survive a reopen.
 type Settlements interface {
 	// Claim takes rec.Key for rec if no record holds it: (rec, true).
-	// Otherwise it returns the record that holds it and false.
+	// Otherwise it returns the record that holds it and false. rec is
+	// claimed, or submitted with its transaction: a process alone on its
+	// store signs first and claims with the signed transaction, in one
+	// write (a fleet claims first, so that two replicas never sign one
+	// payment).
 	Claim(rec Record) (*Record, bool, error)
 	// Get returns the record of key, or nil.
 	Get(key common.Hash) (*Record, error)

@@ -281,6 +281,27 @@ func Run(t *testing.T, b Backend) {
 		}
 	})
 
+	t.Run("a claim may carry its transaction", func(t *testing.T) {
+		// A process alone on its store signs before it claims, and claims
+		// with the record submitted: one commit, then the usual finish.
+		t.Parallel()
+		s := b.Open(t)
+		r := submitted(record(13), 13)
+		if _, ok, err := s.Claim(r); err != nil || !ok {
+			t.Fatalf("claim of a submitted record: %v %v", ok, err)
+		}
+		if got, ok, err := s.Claim(record(13)); err != nil || ok || got.State != store.StateSubmitted || got.TxHash != r.TxHash {
+			t.Fatalf("a second claim: %+v %v %v", got, ok, err)
+		}
+		recs, err := s.Unfinished()
+		must(t, err)
+		if len(recs) != 1 || recs[0].Key != r.Key || recs[0].State != store.StateSubmitted {
+			t.Fatalf("unfinished: %+v", recs)
+		}
+		f := settled(r)
+		must(t, s.Finish(&f))
+	})
+
 	if b.Reopen != nil {
 		t.Run("a consumer that died before answering gives way", func(t *testing.T) {
 			t.Parallel()
