@@ -103,6 +103,19 @@ type App struct {
 	// ReceiptTimeout is how long a settlement waits for its receipt before
 	// answering 503 (and staying pending). The default is 30s.
 	ReceiptTimeout caddy.Duration `json:"receipt_timeout,omitempty"`
+	// Confirmations is how many blocks must be on top of a settlement's
+	// block before the payment counts as settled and the request is
+	// served; at that depth the receipt is read again, so a settlement
+	// that a reorganisation moved or dropped is waited for again (and
+	// broadcast again) instead of being reported. The default, 0, serves
+	// as soon as the transaction is mined, as upstream x402 facilitators
+	// do; it is right on the devnet, which reorganises only when a test
+	// tells it to. On a chain that can reorganise, set the depth its
+	// reorganisations stay within (every settle then waits that many
+	// blocks longer; at most 64). Whatever the value, settlements are
+	// followed 64 blocks deep afterwards, and one a reorganisation dropped
+	// is broadcast again.
+	Confirmations int `json:"confirmations,omitempty"`
 	// FacilitatorURL, if set, uses a remote facilitator instead of the
 	// embedded one: no chain, key or store is needed here then. By default
 	// the facilitator is embedded.
@@ -324,6 +337,9 @@ func (a *App) Validate() error {
 		configValue{"entry_point", &a.EntryPoint}, configValue{"account_factory", &a.AccountFactory},
 		configValue{"settlement", &a.Settlement}, configValue{"paymaster", &a.Paymaster},
 	))
+	if a.Confirmations < 0 || a.Confirmations > facilitator.ReorgDepth {
+		return fmt.Errorf("confirmations %d: want 0 to %d", a.Confirmations, facilitator.ReorgDepth)
+	}
 	if a.ReceiptTimeout < 0 {
 		errs = append(errs, errors.New("receipt_timeout must not be negative"))
 	}
@@ -352,6 +368,7 @@ func (a *App) plan() (*chainPlan, error) {
 		p.fixed.Assets[i].Address = common.HexToAddress(p.fixed.Assets[i].Address).Hex()
 	}
 	var err error
+	p.fixed.Confirmations = a.Confirmations
 	if a.SettlerKey == "" {
 		p.settler, err = devnet.DeriveKey(devnet.TestMnemonic, 0)
 	} else {

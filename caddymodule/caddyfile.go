@@ -88,6 +88,7 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"database_max_conns": countOption(&a.DatabaseMaxConns),
 		"database_schema":    stringOption(&a.DatabaseSchema),
 		"claim_takeover":     durationOption(&a.ClaimTakeover),
+		"confirmations":      confirmationsOption(&a.Confirmations),
 		"store":              a.parseStore,
 		"asset":              a.parseAsset,
 		"sponsor_limits":     a.parseSponsorLimits,
@@ -322,6 +323,24 @@ func countOption(dst *int) option {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
 			return d.Errf("%s %q: want a positive whole number", opt, v)
+		}
+		*dst = n
+		return nil
+	}
+}
+
+// confirmationsOption reads an option's one value, a whole number of
+// blocks from 0.
+func confirmationsOption(dst *int) option {
+	return func(d *caddyfile.Dispenser) error {
+		opt := d.Val()
+		var v string
+		if err := stringOption(&v)(d); err != nil {
+			return err
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return d.Errf("%s %q: want a whole number of blocks, 0 or more", opt, v)
 		}
 		*dst = n
 		return nil

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,6 +89,27 @@ func TestHandlerCaddyfileErrors(t *testing.T) {
 	}
 }
 
+// confirmations reaches the app, and Validate bounds it by the depth the
+// finality watcher follows.
+func TestAppConfirmations(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		n     string
+		valid bool
+	}{{"0", true}, {"3", true}, {"64", true}, {"65", false}} {
+		var a App
+		if err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402 {\n network devnet\n confirmations " + tc.n + "\n}")); err != nil {
+			t.Fatalf("confirmations %s: %v", tc.n, err)
+		}
+		if strconv.Itoa(a.Confirmations) != tc.n {
+			t.Fatalf("confirmations %s parsed as %d", tc.n, a.Confirmations)
+		}
+		if err := a.Validate(); (err == nil) != tc.valid {
+			t.Fatalf("confirmations %s: Validate = %v, want valid %v", tc.n, err, tc.valid)
+		}
+	}
+}
+
 func TestAppCaddyfileErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -98,6 +120,7 @@ func TestAppCaddyfileErrors(t *testing.T) {
 		{"asset arity", "x402 {\n asset 0xabc USDC\n}", "asset takes <address> <eip712-name> <eip712-version> [<decimals>], got 2 values"},
 		{"asset decimals", "x402 {\n asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 USDC 2 many\n}", `asset decimals "many"`},
 		{"receipt timeout", "x402 {\n receipt_timeout later\n}", `receipt_timeout "later"`},
+		{"confirmations", "x402 {\n confirmations -1\n}", `confirmations "-1": want a whole number of blocks`},
 		{"network twice", "x402 {\n network a b\n}", "network takes exactly one value"},
 	}
 	for _, tc := range tests {

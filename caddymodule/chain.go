@@ -99,6 +99,8 @@ type chainFixed struct {
 	DatabaseMaxConns int `json:"database_max_conns"`
 	// ClaimTakeover is App.ClaimTakeover; zero for the default.
 	ClaimTakeover caddy.Duration `json:"claim_takeover"`
+	// Confirmations is App.Confirmations.
+	Confirmations int `json:"confirmations"`
 }
 
 // key is the plan's key in the usage pool: its identity.
@@ -295,12 +297,17 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	if err := claimFacilitatorStore(st, storePath, p.storeNetwork(), p.network, log); err != nil {
 		return nil, err
 	}
-	if run.chain, err = dialChain(ctx, run.rpcURL); err != nil {
+	if run.devnet != nil {
+		// In process: no HTTP on the settle path, and new heads are
+		// pushed to the receipt watcher instead of polled for.
+		run.chain = run.devnet.Attach()
+	} else if run.chain, err = dialChain(ctx, run.rpcURL); err != nil {
 		return nil, fmt.Errorf("dialing the chain: %w", err)
 	}
 	fac, err := facilitator.New(ctx, facilitator.Config{
 		Network: p.network, Chain: run.chain, Records: st, Journal: journal, SettlerKey: p.settler, Assets: assets, AANative: aa, Offers: offers,
 		ReceiptTimeout: time.Duration(t.ReceiptTimeout), ClaimTakeover: time.Duration(p.fixed.ClaimTakeover), Logger: log.Named("facilitator"),
+		Confirmations: uint64(p.fixed.Confirmations),
 	})
 	if err != nil {
 		return nil, err

@@ -484,8 +484,16 @@ func TestTracing(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		for _, step := range []string{"x402.facilitator.claim", "x402.facilitator.submit", "x402.facilitator.receipt"} {
+		// On a bbolt store the claim is the submit's store write, with the
+		// signed transaction.
+		for _, step := range []string{"x402.facilitator.submit", "x402.facilitator.receipt"} {
 			if _, err := s.child(fs, step); err != nil {
+				return fmt.Errorf("exact: %w", err)
+			}
+		}
+		esubmit, _ := s.child(fs, "x402.facilitator.submit")
+		for _, step := range []string{"x402.facilitator.estimate", "x402.facilitator.sign", "x402.facilitator.store", "x402.facilitator.send"} {
+			if _, err := s.child(esubmit, step); err != nil {
 				return fmt.Errorf("exact: %w", err)
 			}
 		}

@@ -41,6 +41,7 @@ type env struct {
 	// chain's RPC (or a proxy in front of it) and its store file. start
 	// opens both and stop closes them, as a restart of Caddy would.
 	rpcURL, storePath string
+	inProcess         bool
 	st                *store.Store
 	rpc               *rpc.Client
 	// offers are the paid routes of the facilitator's server: what
@@ -61,6 +62,9 @@ type envOptions struct {
 	chainID         uint64
 	settler         int
 	externalBundler bool
+	// inProcess connects the service to the devnet in process (as Caddy
+	// does with its embedded devnet), not over HTTP.
+	inProcess bool
 }
 
 func newEnv(t *testing.T, o envOptions) *env { return newEnvB(t, o) }
@@ -81,7 +85,7 @@ func newEnvB(t testing.TB, o envOptions) *env {
 	}
 	t.Cleanup(eth.Close)
 	e := &env{t: t, chain: d, eth: eth, network: x402.FormatNetwork(d.ChainID.Uint64()), offers: new(OfferSet),
-		rpcURL: d.URL, storePath: filepath.Join(t.TempDir(), "facilitator.db")}
+		rpcURL: d.URL, storePath: filepath.Join(t.TempDir(), "facilitator.db"), inProcess: o.inProcess}
 	e.cfg = Config{
 		Network:        e.network,
 		SettlerKey:     d.Accounts[o.settler].Key,
@@ -121,8 +125,10 @@ func (e *env) open(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	client, err := rpc.Dial(e.rpcURL)
-	if err != nil {
+	var client *rpc.Client
+	if e.inProcess {
+		client = e.chain.Attach()
+	} else if client, err = rpc.Dial(e.rpcURL); err != nil {
 		st.Close()
 		return nil, err
 	}

@@ -17,9 +17,17 @@ import (
 // store writes, the gas estimate, signing, sending and the receipt wait.
 // It is the per-step table of the README's performance section:
 //
-//	go test -run '^$' -bench SettleSteps -benchtime 300x ./facilitator/
+//	go test -run '^$' -bench SettleSteps -benchtime 100x ./facilitator/
+//
+// The service talks to the devnet over HTTP, as to a real chain's RPC, and
+// in process, as Caddy does with its embedded devnet.
 func BenchmarkSettleSteps(b *testing.B) {
-	e := newEnvB(b, envOptions{})
+	b.Run("http", func(b *testing.B) { benchSettleSteps(b, false) })
+	b.Run("in-process", func(b *testing.B) { benchSettleSteps(b, true) })
+}
+
+func benchSettleSteps(b *testing.B, inProcess bool) {
+	e := newEnvB(b, envOptions{inProcess: inProcess})
 	log, tracer := newSpanLog()
 	merchant := e.chain.Accounts[9].Address
 	steps := map[string][]time.Duration{}
@@ -47,7 +55,7 @@ func BenchmarkSettleSteps(b *testing.B) {
 	}
 	b.StopTimer()
 	var table strings.Builder
-	for _, name := range []string{"settle", "verify", "claim", "estimate", "sign", "store submitted", "send", "submit", "receipt", "store settled"} {
+	for _, name := range []string{"settle", "verify", "claim", "estimate", "sign", "store submitted", "store claimed+submitted", "send", "submit", "receipt", "store settled"} {
 		ds := steps[name]
 		if len(ds) == 0 {
 			continue
