@@ -94,6 +94,12 @@ func (c *Client) once(ctx context.Context, method string, params []any, out any)
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
+	// Marked idempotent, so that net/http sends it again on a fresh
+	// connection when a kept-alive one turns out closed (the paymaster
+	// restarted, as on a Caddy reload) instead of failing with EOF. A
+	// sponsorship sent twice is at worst counted twice against its
+	// project's budget: never more spending, only less.
+	req.Header.Set("X-Idempotency-Key", strconv.FormatInt(c.id.Load(), 10))
 	// The paymaster's spans join the caller's trace (W3C traceparent);
 	// nothing is added without a span in ctx.
 	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
