@@ -51,8 +51,8 @@ func PaymentID(p *PaymentPayload) ([32]byte, error) {
 	var parts []string
 	switch p.Accepted.Scheme {
 	case SchemeExact:
-		var ex ExactPayload
-		if err := json.Unmarshal(p.Payload, &ex); err != nil {
+		ex, err := ParseExactPayload(p.Payload)
+		if err != nil {
 			return [32]byte{}, fmt.Errorf("exact payload: %w", err)
 		}
 		asset, err1 := ParseAddress(p.Accepted.Asset)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // caip2 is the CAIP-2 syntax: namespace ":" reference.
@@ -13,6 +14,12 @@ var caip2 = regexp.MustCompile(`^([-a-z0-9]{3,8}):([-_a-zA-Z0-9]{1,32})$`)
 // "eip155:8453", and returns its chain id. A well-formed id of another
 // namespace and a malformed id are both errors, with different messages.
 func ParseNetwork(network string) (uint64, error) {
+	// The form every request carries, without the regular expression.
+	if ref, ok := strings.CutPrefix(network, "eip155:"); ok && len(ref) > 0 && len(ref) < 20 && ref[0] != '0' {
+		if id, err := strconv.ParseUint(ref, 10, 64); err == nil {
+			return id, nil
+		}
+	}
 	m := caip2.FindStringSubmatch(network)
 	if m == nil {
 		return 0, fmt.Errorf("network %q is not a CAIP-2 id (want eip155:<chain id>)", network)
