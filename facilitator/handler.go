@@ -201,7 +201,7 @@ func readRequest(w http.ResponseWriter, r *http.Request) (*x402.VerifyRequest, i
 			return nil, http.StatusUnsupportedMediaType, fmt.Sprintf("content type %q: want application/json", ct)
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
+	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxBodySize), r.ContentLength)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		switch {
@@ -215,14 +215,35 @@ func readRequest(w http.ResponseWriter, r *http.Request) (*x402.VerifyRequest, i
 	if len(body) == 0 {
 		return nil, http.StatusBadRequest, "empty body; want a JSON request"
 	}
-	var req x402.VerifyRequest
-	if err := json.Unmarshal(body, &req); err != nil {
+	req, err := x402.ParseVerifyRequest(body)
+	if err != nil {
 		return nil, http.StatusBadRequest, "body is not a JSON request: " + err.Error()
 	}
 	if err := req.Validate(); err != nil {
 		return nil, http.StatusBadRequest, err.Error()
 	}
-	return &req, 0, ""
+	return req, 0, ""
+}
+
+// readBody reads a request body of size bytes (-1 if unknown) in one
+// allocation when the size is known and within MaxBodySize.
+func readBody(r io.Reader, size int64) ([]byte, error) {
+	if size <= 0 || size > MaxBodySize {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, size+1) // one byte more, to read EOF without growing
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		switch {
+		case err == io.EOF:
+			return b, nil
+		case err != nil:
+			return b, err
+		case len(b) == cap(b): // longer than announced
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {

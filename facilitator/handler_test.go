@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -132,5 +133,20 @@ func TestNewRefusesWrongChain(t *testing.T) {
 	cfg.Chain, cfg.Records = e.rpc, e.st
 	if _, err := New(context.Background(), cfg); err == nil || !strings.Contains(err.Error(), "serves chain 31337") {
 		t.Fatalf("New on the wrong chain: %v", err)
+	}
+}
+
+// TestReadBody reads bodies whatever size they announce.
+func TestReadBody(t *testing.T) {
+	t.Parallel()
+	body := strings.Repeat("0123456789", 100)
+	for _, size := range []int64{-1, 0, 1, 999, 1000, 1001, MaxBodySize + 1} {
+		got, err := readBody(iotest.OneByteReader(strings.NewReader(body)), size)
+		if err != nil || string(got) != body {
+			t.Errorf("announced %d: %d bytes, %v", size, len(got), err)
+		}
+	}
+	if _, err := readBody(iotest.ErrReader(io.ErrUnexpectedEOF), 10); err != io.ErrUnexpectedEOF {
+		t.Errorf("a failing body: %v", err)
 	}
 }

@@ -41,13 +41,18 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 	a, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
 	asset := common.Address(a)
 	reqHash := requirementsHash(&req.PaymentRequirements)
-	if err := schemeOf(req); err != nil {
+	if err := acceptedScheme(req); err != nil {
 		return nil, err
 	}
 	switch {
 	case req.PaymentRequirements.Scheme == x402.SchemeExact:
 		auth, err := exact.Decode(&req.PaymentPayload)
 		if err != nil {
+			// A payload that decodes is an exact authorization; one that
+			// does not may be of the other scheme.
+			if mismatch := payloadShape(req); mismatch != nil {
+				return nil, mismatch
+			}
 			return nil, err
 		}
 		return &payment{
@@ -56,6 +61,9 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 			payer: auth.From, payTo: auth.To, asset: asset, amount: auth.Value, auth: auth,
 		}, nil
 	case req.PaymentRequirements.Scheme == x402.SchemeAANative && s.aa != nil:
+		if err := payloadShape(req); err != nil {
+			return nil, err
+		}
 		pay, err := s.aa.Decode(&req.PaymentPayload)
 		if err != nil {
 			return nil, err
@@ -70,17 +78,27 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 			payer: pay.Op.Sender, payTo: pay.Merchant, asset: pay.Token, amount: pay.Amount, aa: pay,
 		}, nil
 	}
+	if err := payloadShape(req); err != nil {
+		return nil, err
+	}
 	return nil, x402.Invalid(x402.ReasonSchemeMismatch, "scheme %q is not supported; this facilitator settles %s", req.PaymentRequirements.Scheme, strings.Join(s.schemes(), " and "))
 }
 
-// schemeOf refuses a payment of one scheme presented for requirements of
-// another, by what the payer says it accepted and by the shape of its
-// payload, before the payload is decoded as the requirements' scheme.
-func schemeOf(req *x402.VerifyRequest) error {
+// acceptedScheme refuses a payment whose payer says it accepted another
+// scheme than the requirements'.
+func acceptedScheme(req *x402.VerifyRequest) error {
 	want := req.PaymentRequirements.Scheme
 	if got := req.PaymentPayload.Accepted.Scheme; got != want {
 		return x402.Invalid(x402.ReasonSchemeMismatch, "the payment is for scheme %q, the requirements are %q", got, want)
 	}
+	return nil
+}
+
+// payloadShape refuses a payload of one scheme presented for requirements
+// of another, by its shape, so that it is named scheme_mismatch rather than
+// a payload of the requirements' scheme that does not decode.
+func payloadShape(req *x402.VerifyRequest) error {
+	want := req.PaymentRequirements.Scheme
 	var shape struct {
 		Authorization json.RawMessage `json:"authorization"`
 		UserOp        json.RawMessage `json:"userOp"`

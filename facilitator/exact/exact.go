@@ -4,17 +4,17 @@
 //
 // Verification runs in a fixed order, cheapest first: the payment's fields
 // against the requirements, the validity window, the EIP-712 digest and the
-// signature, then the payer's balance and the authorization's on-chain state
-// in one batched RPC round trip. The facilitator adds its own replay store on
-// top.
+// signature, then the latest block's time, the payer's balance and the
+// authorization's on-chain state, read by one eth_call that concurrent
+// verifications share. The facilitator adds its own replay store on top.
 package exact
 
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 	"time"
@@ -61,6 +61,14 @@ type Config struct {
 	// payment, or the settlement would revert on chain at the settler's
 	// cost. Nil counts nothing.
 	Committed func(payer, token common.Address) *big.Int
+	// GroupSize bounds how many payments' chain state one eth_call reads,
+	// when concurrent verifications share it; default 32, at most 256.
+	GroupSize int
+	// Parallel is how many of those eth_calls may be under way before a
+	// verification's read waits to share the next one; default 2. A read
+	// waits at most for the calls that were under way when it came, and a
+	// read that fills a group goes out at once.
+	Parallel int
 }
 
 // Validate reports what is wrong with the configuration.
@@ -80,6 +88,9 @@ func (c Config) Validate() error {
 	if c.Chain == nil {
 		errs = append(errs, errors.New("chain is missing"))
 	}
+	if c.GroupSize < 0 || c.GroupSize > maxGroupSize || c.Parallel < 0 {
+		errs = append(errs, fmt.Errorf("group size must be 0 to %d, and parallel reads not negative", maxGroupSize))
+	}
 	return errors.Join(errs...)
 }
 
@@ -89,6 +100,7 @@ type Scheme struct {
 	network string
 	domains map[common.Address]common.Hash // asset -> EIP-712 domain separator
 	token   *contracts.DevUSD              // ABI of EIP-3009 (any compliant token)
+	reads   *reader
 }
 
 // New returns a Scheme.
@@ -102,6 +114,12 @@ func New(cfg Config) (*Scheme, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.GroupSize == 0 {
+		cfg.GroupSize = 32
+	}
+	if cfg.Parallel == 0 {
+		cfg.Parallel = 2
+	}
 	s := &Scheme{
 		cfg:     cfg,
 		network: x402.FormatNetwork(cfg.ChainID.Uint64()),
@@ -111,6 +129,7 @@ func New(cfg Config) (*Scheme, error) {
 	for _, a := range cfg.Assets {
 		s.domains[a.Address] = DomainSeparator(a.Name, a.Version, cfg.ChainID, a.Address)
 	}
+	s.reads = &reader{read: s.readStates, size: cfg.GroupSize, parallel: cfg.Parallel}
 	return s, nil
 }
 
@@ -153,8 +172,8 @@ func (a *Authorization) PayloadHash() common.Hash {
 // invalid_inner_payload naming the field; a signature of the wrong form is
 // signature_invalid.
 func Decode(p *x402.PaymentPayload) (*Authorization, error) {
-	var raw x402.ExactPayload
-	if err := json.Unmarshal(p.Payload, &raw); err != nil {
+	raw, err := x402.ParseExactPayload(p.Payload)
+	if err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an exact payment: %v", err)
 	}
 	ra := raw.Authorization
@@ -299,55 +318,30 @@ func checkSignature(digest common.Hash, a *Authorization) error {
 }
 
 // checkChain is check 5, plus check 2 against the chain's clock: the latest
-// block's time, the payer's balance and the nonce's state, in one batch.
+// block's time, the payer's balance and the nonce's state, read at one
+// block (see reader).
 func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Authorization, now time.Time) error {
-	var (
-		head struct {
-			Time hexutil.Uint64 `json:"timestamp"`
-		}
-		balance, used hexutil.Bytes
-		call          = func(data []byte) map[string]any {
-			return map[string]any{"to": asset, "data": hexutil.Bytes(data)}
-		}
-	)
 	// What is in flight is read before the chain: a settlement that lands
 	// meanwhile is then counted in one or the other, never in neither.
 	inFlight := new(big.Int)
 	if c := s.cfg.Committed; c != nil {
 		inFlight = c(a.From, asset)
 	}
-	batch := []rpc.BatchElem{
-		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
-		{Method: "eth_call", Args: []any{call(s.token.PackBalanceOf(a.From)), "latest"}, Result: &balance},
-		{Method: "eth_call", Args: []any{call(s.token.PackAuthorizationState(a.From, a.Nonce)), "latest"}, Result: &used},
-	}
-	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
+	st, err := s.reads.state(ctx, stateQuery{token: asset, from: a.From, nonce: a.Nonce})
+	if err != nil {
 		return fmt.Errorf("reading chain state: %w", err)
 	}
-	for _, el := range batch {
-		if el.Error != nil {
-			return fmt.Errorf("reading chain state (%s): %w", el.Method, el.Error)
-		}
-	}
-	chainNow := max(now.Unix(), int64(head.Time))
+	chainNow := max(now.Unix(), int64(min(st.time, math.MaxInt64)))
 	if need := chainNow + int64(s.cfg.MinValidity/time.Second); a.ValidBefore.IsInt64() && a.ValidBefore.Int64() < need {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization expires too soon for the chain's clock: validBefore %s, latest block at %d", a.ValidBefore, head.Time)
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization expires too soon for the chain's clock: validBefore %s, latest block at %d", a.ValidBefore, st.time)
 	}
-	bal, err := s.token.UnpackBalanceOf(balance)
-	if err != nil {
-		return fmt.Errorf("decoding balanceOf of %s: %w", asset, err)
+	if st.balance.Cmp(a.Value) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, the payment needs %s", a.From, st.balance, a.Value)
 	}
-	if bal.Cmp(a.Value) < 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, the payment needs %s", a.From, bal, a.Value)
+	if inFlight.Sign() > 0 && st.balance.Cmp(new(big.Int).Add(a.Value, inFlight)) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", a.From, st.balance, a.Value, inFlight)
 	}
-	if inFlight.Sign() > 0 && bal.Cmp(new(big.Int).Add(a.Value, inFlight)) < 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", a.From, bal, a.Value, inFlight)
-	}
-	isUsed, err := s.token.UnpackAuthorizationState(used)
-	if err != nil {
-		return fmt.Errorf("decoding authorizationState of %s: %w", asset, err)
-	}
-	if isUsed {
+	if st.used {
 		return x402.Invalid(x402.ReasonReplay, "authorization nonce %s of %s is already used or cancelled on chain", hexutil.Encode(a.Nonce[:]), a.From)
 	}
 	return nil

@@ -34,27 +34,41 @@ func newScheme(t testing.TB) *Scheme {
 	return s
 }
 
-// TestDigestMatchesGeth cross-checks the hand-coded digest against geth's
-// EIP-712 implementation over many values.
+// TestDigestMatchesGeth cross-checks the hand-coded digest, with each
+// asset's cached domain separator, against geth's EIP-712 implementation
+// over many values, for two tokens of one scheme: each token's digest is
+// its own.
 func TestDigestMatchesGeth(t *testing.T) {
 	t.Parallel()
-	s := newScheme(t)
+	usdc := Asset{Address: common.HexToAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), Name: "USD Coin", Version: "2"}
+	s, err := New(Config{ChainID: big.NewInt(31337), Assets: []Asset{testAsset, usdc}, Chain: noChain{}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
-	for i, v := range []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(10_000), new(big.Int).Lsh(big.NewInt(1), 64), max} {
-		a := &Authorization{
-			From: common.BigToAddress(big.NewInt(int64(i + 1))), To: common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
-			Value: v, ValidAfter: big.NewInt(int64(i)), ValidBefore: v, Nonce: crypto.Keccak256Hash([]byte{byte(i)}),
-		}
-		td := contracts.TransferAuthorization{
-			From: a.From, To: a.To, Value: a.Value, ValidAfter: a.ValidAfter, ValidBefore: a.ValidBefore, Nonce: a.Nonce,
-		}.TypedData(contracts.TokenDomain{Name: testAsset.Name, Version: testAsset.Version, ChainID: big.NewInt(31337), Token: testAsset.Address})
-		want, _, err := apitypes.TypedDataAndHash(td)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := s.Digest(testAsset.Address, a); !bytesEqual(got[:], want) {
-			t.Fatalf("value %s: digest %x, geth %x", v, got, want)
-		}
+	for _, asset := range s.Assets() {
+		t.Run(asset.Name, func(t *testing.T) {
+			t.Parallel()
+			for i, v := range []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(10_000), new(big.Int).Lsh(big.NewInt(1), 64), max} {
+				a := &Authorization{
+					From: common.BigToAddress(big.NewInt(int64(i + 1))), To: common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
+					Value: v, ValidAfter: big.NewInt(int64(i)), ValidBefore: v, Nonce: crypto.Keccak256Hash([]byte{byte(i)}),
+				}
+				td := contracts.TransferAuthorization{
+					From: a.From, To: a.To, Value: a.Value, ValidAfter: a.ValidAfter, ValidBefore: a.ValidBefore, Nonce: a.Nonce,
+				}.TypedData(contracts.TokenDomain{Name: asset.Name, Version: asset.Version, ChainID: big.NewInt(31337), Token: asset.Address})
+				want, _, err := apitypes.TypedDataAndHash(td)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := s.Digest(asset.Address, a); !bytesEqual(got[:], want) {
+					t.Fatalf("value %s: digest %x, geth %x", v, got, want)
+				}
+			}
+		})
+	}
+	if s.domains[testAsset.Address] == s.domains[usdc.Address] {
+		t.Fatal("two tokens share a domain separator")
 	}
 }
 

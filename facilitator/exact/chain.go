@@ -1,0 +1,379 @@
+package exact
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// Check 5 reads, for each payment, the latest block's time, the payer's
+// balance and the authorization's state. As three JSON-RPC calls (the block
+// and two eth_calls) they cost more than the rest of a verification: the
+// node sets up an EVM for each eth_call, and encodes the whole block, with
+// its transactions' hashes, to tell its time. Instead one eth_call without
+// a recipient runs init code (stateCode) that makes both reads of each
+// payment with STATICCALL and returns them with the block's TIMESTAMP: the
+// node runs it as the simulation of a contract creation and answers with
+// what the code returns, every read at one block. Nothing is deployed.
+// Concurrent verifications share such a call (reader), up to GroupSize
+// payments each. A node that refuses it is read the plain way (readEach).
+
+// maxGroupSize bounds the payments of one state call: its init code, 160
+// bytes a payment, stays under EIP-3860's 49,152 bytes.
+const maxGroupSize = 256
+
+// chainState is what check 5 reads of one payment, at one block.
+type chainState struct {
+	time    uint64   // the block's timestamp
+	balance *big.Int // the payer's balance of the token
+	used    bool     // authorizationState(from, nonce)
+}
+
+// stateQuery names one payment's chain reads.
+type stateQuery struct {
+	token, from common.Address
+	nonce       [32]byte
+}
+
+// The EVM opcodes of the state code.
+const (
+	opSHL            = 0x1b
+	opTIMESTAMP      = 0x42
+	opMUL            = 0x02
+	opMSTORE         = 0x52
+	opGAS            = 0x5a
+	opPUSH1          = 0x60
+	opRETURNDATASIZE = 0x3d
+	opSTATICCALL     = 0xfa
+	opRETURN         = 0xf3
+)
+
+var (
+	selBalanceOf          = crypto.Keccak256([]byte("balanceOf(address)"))[:4]
+	selAuthorizationState = crypto.Keccak256([]byte("authorizationState(address,bytes32)"))[:4]
+)
+
+// Where the state code keeps things in memory: the calldata of balanceOf
+// (36 bytes) and of authorizationState (68 bytes), and its answer: the
+// block's time, then four words for each payment (the balance, the size of
+// balanceOf's answer or 0 if it reverted, the state, the size of
+// authorizationState's answer or 0).
+const (
+	memBalanceOf  = 0x00
+	memAuthState  = 0x40
+	memAnswer     = 0x100
+	answerPerRead = 4 * 32
+)
+
+// evm is EVM code being written.
+type evm []byte
+
+func (c *evm) op(ops ...byte) { *c = append(*c, ops...) }
+
+// push pushes v, 1 to 32 bytes, with PUSH1 to PUSH32.
+func (c *evm) push(v []byte) {
+	*c = append(*c, opPUSH1-1+byte(len(v)))
+	*c = append(*c, v...)
+}
+
+// pushUint pushes v in as few bytes as it takes (one at least).
+func (c *evm) pushUint(v uint64) {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], v)
+	i := 0
+	for i < 7 && b[i] == 0 {
+		i++
+	}
+	c.push(b[i:])
+}
+
+// mstore writes the word on top of the stack at offset.
+func (c *evm) mstore(offset uint64) {
+	c.pushUint(offset)
+	c.op(opMSTORE)
+}
+
+// staticcall calls token with the calldata at in, copies 32 bytes of its
+// answer to out, and stores at flag the size of the answer, or 0 if the
+// call reverted.
+func (c *evm) staticcall(token common.Address, in, inSize, out, flag uint64) {
+	c.pushUint(32)
+	c.pushUint(out)
+	c.pushUint(inSize)
+	c.pushUint(in)
+	c.push(token[:])
+	c.op(opGAS, opSTATICCALL, opRETURNDATASIZE, opMUL)
+	c.mstore(flag)
+}
+
+// stateCode is the init code that reads qs and returns their answer
+// (memAnswer's layout).
+func stateCode(qs []stateQuery) []byte {
+	c := make(evm, 0, 32+170*len(qs))
+	c.push(selBalanceOf)
+	c.pushUint(224)
+	c.op(opSHL)
+	c.mstore(memBalanceOf)
+	c.push(selAuthorizationState)
+	c.pushUint(224)
+	c.op(opSHL)
+	c.mstore(memAuthState)
+	c.op(opTIMESTAMP)
+	c.mstore(memAnswer)
+	for i, q := range qs {
+		out := uint64(memAnswer + 32 + i*answerPerRead)
+		c.push(q.from[:])
+		c.mstore(memBalanceOf + 4)
+		c.staticcall(q.token, memBalanceOf, 4+32, out, out+32)
+		c.push(q.from[:])
+		c.mstore(memAuthState + 4)
+		c.push(q.nonce[:])
+		c.mstore(memAuthState + 4 + 32)
+		c.staticcall(q.token, memAuthState, 4+64, out+64, out+96)
+	}
+	c.pushUint(uint64(32 + len(qs)*answerPerRead))
+	c.pushUint(memAnswer)
+	c.op(opRETURN)
+	return c
+}
+
+// decodeStates reads the answer of stateCode(qs): the states, or for each
+// query the reason its state is unknown.
+func decodeStates(out []byte, qs []stateQuery) ([]chainState, []error, error) {
+	if want := 32 + len(qs)*answerPerRead; len(out) != want {
+		return nil, nil, fmt.Errorf("the state call answered %d bytes, want %d", len(out), want)
+	}
+	if !fitsUint64(out[:32]) {
+		return nil, nil, errors.New("the state call answered a block time past 2^64")
+	}
+	time := binary.BigEndian.Uint64(out[24:32])
+	states, errs := make([]chainState, len(qs)), make([]error, len(qs))
+	for i, q := range qs {
+		w := out[32+i*answerPerRead:]
+		switch {
+		case !answered(w[32:64]):
+			errs[i] = fmt.Errorf("balanceOf of %s reverted or answered less than a word", q.token)
+		case !answered(w[96:128]):
+			errs[i] = fmt.Errorf("authorizationState of %s reverted or answered less than a word", q.token)
+		case !fitsUint64(w[64:96]) || w[95] > 1:
+			errs[i] = fmt.Errorf("authorizationState of %s answered %x, not a boolean", q.token, w[64:96])
+		default:
+			states[i] = chainState{time: time, balance: new(big.Int).SetBytes(w[:32]), used: w[95] == 1}
+		}
+	}
+	return states, errs, nil
+}
+
+// fitsUint64 reports whether a big-endian word holds a uint64.
+func fitsUint64(word []byte) bool {
+	for _, b := range word[:24] {
+		if b != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// answered reports whether a flag word of the state code says the call
+// answered at least a word.
+func answered(flag []byte) bool {
+	return !fitsUint64(flag) || binary.BigEndian.Uint64(flag[24:32]) >= 32
+}
+
+// callArgs are the arguments of an eth_call.
+type callArgs struct {
+	To   *common.Address `json:"to,omitempty"`
+	Data hexutil.Bytes   `json:"data"`
+}
+
+// readStates reads qs at the latest block: with one state call, or, if the
+// node refuses it (a node that cannot run init code in eth_call), with the
+// block and two eth_calls each. An error says nothing could be read;
+// otherwise errs says which states are unknown.
+func (s *Scheme) readStates(ctx context.Context, qs []stateQuery) ([]chainState, []error, error) {
+	var out hexutil.Bytes
+	batch := []rpc.BatchElem{{Method: "eth_call", Args: []any{callArgs{Data: stateCode(qs)}, "latest"}, Result: &out}}
+	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
+		return nil, nil, err
+	}
+	if batch[0].Error == nil {
+		return decodeStates(out, qs)
+	}
+	states, errs, err := s.readEach(ctx, qs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (and the state call failed: %v)", err, batch[0].Error)
+	}
+	return states, errs, nil
+}
+
+// readEach reads qs as the block and, for each query, two eth_calls, in one
+// batch.
+func (s *Scheme) readEach(ctx context.Context, qs []stateQuery) ([]chainState, []error, error) {
+	var head struct {
+		Time hexutil.Uint64 `json:"timestamp"`
+	}
+	answers := make([]hexutil.Bytes, 2*len(qs))
+	batch := make([]rpc.BatchElem, 1, 1+len(answers))
+	batch[0] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head}
+	for i, q := range qs {
+		batch = append(batch,
+			rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: &q.token, Data: s.token.PackBalanceOf(q.from)}, "latest"}, Result: &answers[2*i]},
+			rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: &q.token, Data: s.token.PackAuthorizationState(q.from, q.nonce)}, "latest"}, Result: &answers[2*i+1]})
+	}
+	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
+		return nil, nil, err
+	}
+	if err := batch[0].Error; err != nil {
+		return nil, nil, fmt.Errorf("eth_getBlockByNumber: %w", err)
+	}
+	states, errs := make([]chainState, len(qs)), make([]error, len(qs))
+	for i, q := range qs {
+		bal, used := &batch[1+2*i], &batch[2+2*i]
+		if errs[i] = errors.Join(bal.Error, used.Error); errs[i] != nil {
+			continue
+		}
+		balance, err := s.token.UnpackBalanceOf(answers[2*i])
+		if err != nil {
+			errs[i] = fmt.Errorf("decoding balanceOf of %s: %w", q.token, err)
+			continue
+		}
+		isUsed, err := s.token.UnpackAuthorizationState(answers[2*i+1])
+		if err != nil {
+			errs[i] = fmt.Errorf("decoding authorizationState of %s: %w", q.token, err)
+			continue
+		}
+		states[i] = chainState{time: uint64(head.Time), balance: balance, used: isUsed}
+	}
+	return states, errs, nil
+}
+
+// defaultReadTimeout bounds a shared state call whose callers set no
+// deadline.
+const defaultReadTimeout = 10 * time.Second
+
+// reader shares state calls between concurrent verifications. A read is
+// sent at once while fewer than parallel calls are under way; otherwise it
+// waits for the next call, which takes every read that waited (up to
+// size), and goes out as soon as a call returns or size reads wait. An
+// idle facilitator's read is never delayed; a busy one's waits at most one
+// call, and makes one call where it made one a read.
+type reader struct {
+	read     func(context.Context, []stateQuery) ([]chainState, []error, error)
+	size     int
+	parallel int
+
+	mu       sync.Mutex
+	waiting  []*stateRead
+	underway int
+}
+
+// stateRead is one verification's read, waiting for its answer.
+type stateRead struct {
+	ctx   context.Context
+	query stateQuery
+	state chainState
+	err   error
+	done  chan struct{}
+}
+
+// state reads one payment's chain state.
+func (r *reader) state(ctx context.Context, q stateQuery) (chainState, error) {
+	rd := &stateRead{ctx: ctx, query: q, done: make(chan struct{})}
+	r.mu.Lock()
+	r.waiting = append(r.waiting, rd)
+	var group []*stateRead
+	if r.underway < r.parallel || len(r.waiting) >= r.size {
+		group = r.take()
+	}
+	r.mu.Unlock()
+	if group != nil {
+		// In a goroutine of its own, so that a verification that gives up
+		// returns at once.
+		go r.run(group)
+	}
+	select {
+	case <-rd.done:
+		return rd.state, rd.err
+	case <-ctx.Done():
+		return chainState{}, ctx.Err()
+	}
+}
+
+// take starts a call of every waiting read; r.mu is held. No more than
+// size reads ever wait, as a read that makes size starts the call.
+func (r *reader) take() []*stateRead {
+	group := r.waiting
+	r.waiting = make([]*stateRead, 0, cap(group))
+	r.underway++
+	return group
+}
+
+// run answers group and then, while reads wait, the next groups. It lives
+// as long as reads wait and each call lasts (within its deadline).
+func (r *reader) run(group []*stateRead) {
+	for group != nil {
+		r.call(group)
+		r.mu.Lock()
+		r.underway--
+		group = nil
+		if len(r.waiting) > 0 && r.underway < r.parallel {
+			group = r.take()
+		}
+		r.mu.Unlock()
+	}
+}
+
+// call makes one state call for the reads of group whose verifications
+// still wait, within the latest of their deadlines.
+func (r *reader) call(group []*stateRead) {
+	live := group[:0:0]
+	for _, rd := range group {
+		if rd.ctx.Err() != nil {
+			rd.err = rd.ctx.Err()
+			close(rd.done)
+			continue
+		}
+		live = append(live, rd)
+	}
+	if len(live) == 0 {
+		return
+	}
+	var deadline time.Time
+	for _, rd := range live {
+		d, ok := rd.ctx.Deadline()
+		if !ok {
+			d = time.Now().Add(defaultReadTimeout)
+		}
+		if d.After(deadline) {
+			deadline = d
+		}
+	}
+	// One verification giving up must not fail the others' reads.
+	ctx, cancel := context.WithDeadline(context.WithoutCancel(live[0].ctx), deadline)
+	defer cancel()
+	qs := make([]stateQuery, len(live))
+	for i, rd := range live {
+		qs[i] = rd.query
+	}
+	states, errs, err := r.read(ctx, qs)
+	for i, rd := range live {
+		switch {
+		case err != nil:
+			rd.err = err
+		case errs[i] != nil:
+			rd.err = errs[i]
+		default:
+			rd.state = states[i]
+		}
+		close(rd.done)
+	}
+}
