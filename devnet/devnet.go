@@ -242,11 +242,33 @@ func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, seal 
 	newTxs := make(chan core.NewTxsEvent, 256)
 	sub := pool.SubscribeTransactions(newTxs, true)
 	defer sub.Unsubscribe()
+	// The pool's feed blocks its reorganisation loop until every
+	// subscriber takes the event, and sealing waits for that loop
+	// (TxPool.Sync): events are drained here at once, into one pending
+	// signal, so a burst of them can never fill newTxs while a block is
+	// sealed (which deadlocked the chain under sustained load).
+	wake := make(chan struct{}, 1)
+	drained := make(chan struct{})
+	defer func() { <-drained }()
+	go func() {
+		defer close(drained)
+		for {
+			select {
+			case <-quit:
+				return
+			case <-newTxs:
+				select {
+				case wake <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
 	for {
 		select {
 		case <-quit:
 			return
-		case <-newTxs:
+		case <-wake:
 		}
 		for {
 			lead := time.Until(time.Unix(int64(backend.BlockChain().CurrentBlock().Time), 0))

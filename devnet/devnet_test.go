@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -706,4 +707,52 @@ func TestReorg(t *testing.T) {
 			t.Fatal("no new head on the in-process connection")
 		}
 	})
+}
+
+// A sustained stream of transactions, far more events than the seal loop's
+// channel holds, is mined: the loop drains the pool's events while it
+// seals (it used to stop reading them, and the pool's feed and the sealing
+// waited on each other for ever).
+func TestSealOnDemandUnderLoad(t *testing.T) {
+	t.Parallel()
+	c := start(t, Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	head, err := c.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip := big.NewInt(1_000_000_000)
+	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(4)), tip)
+	to := c.Accounts[9].Address
+	var wg sync.WaitGroup
+	hashes := make(chan common.Hash, 1200)
+	for a := 1; a <= 6; a++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			key := c.Accounts[a].Key
+			for n := range uint64(200) {
+				tx, err := types.SignNewTx(key, types.LatestSignerForChainID(c.ChainID), &types.DynamicFeeTx{
+					ChainID: c.ChainID, Nonce: n, To: &to, Gas: 21_000, GasTipCap: tip, GasFeeCap: feeCap,
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if err := c.client.SendTransaction(ctx, tx); err != nil {
+					t.Errorf("sending: %v", err)
+					return
+				}
+				hashes <- tx.Hash()
+			}
+		}()
+	}
+	wg.Wait()
+	close(hashes)
+	for h := range hashes {
+		if _, err := c.Wait(ctx, h); err != nil {
+			t.Fatalf("transaction %s not mined: %v", h, err)
+		}
+	}
 }
