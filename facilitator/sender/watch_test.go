@@ -33,7 +33,7 @@ func (c *countingBatcher) EthSubscribe(ctx context.Context, channel any, args ..
 }
 
 // Concurrent Waits share the watcher: their receipts are read in batches,
-// a few rounds in all, not a poll loop each; over HTTP (no subscriptions)
+// fewer rounds than Waits, not a poll loop each; over HTTP (no subscriptions)
 // and in process (a round on each new head).
 func TestWaitsShareOneWatcher(t *testing.T) {
 	t.Parallel()
@@ -50,9 +50,11 @@ func TestWaitsShareOneWatcher(t *testing.T) {
 			}
 			counter := &countingBatcher{Client: rc}
 			s := newSender(t, Config{Backend: ethclient.NewClient(rc), Batcher: counter, Key: d.Accounts[6].Key, ChainID: d.ChainID})
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			const n = 40
+			// Few enough blocks that the devnet seals them at once (see
+			// devnet.MaxClockLead), however they are spread.
+			const n = 12
 			txs := make([]*types.Transaction, n)
 			for i := range txs {
 				tx, err := s.Sign(ctx, d.Accounts[5].Address, nil, 21_000)
