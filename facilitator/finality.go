@@ -97,11 +97,18 @@ func (s *Service) confirm(ctx context.Context, rec *store.Record, receipt *types
 // another version of it (a replacement was mined); the node keeps what it
 // already has.
 func (s *Service) rebroadcastMined(ctx context.Context, rec *store.Record, hash common.Hash) {
-	if len(rec.RawTx) == 0 {
-		return // an external bundler's: it sees to its own bundles
+	s.rebroadcastRaw(ctx, rec.RawTx, hash)
+}
+
+// rebroadcastRaw broadcasts again raw, a signed transaction, if it is the
+// one with hash. An external bundler's settlement has none: the bundler
+// sees to its own bundles.
+func (s *Service) rebroadcastRaw(ctx context.Context, raw []byte, hash common.Hash) {
+	if len(raw) == 0 {
+		return
 	}
 	var tx types.Transaction
-	if err := tx.UnmarshalBinary(rec.RawTx); err != nil || tx.Hash() != hash {
+	if err := tx.UnmarshalBinary(raw); err != nil || tx.Hash() != hash {
 		return
 	}
 	if err := s.sender.Rebroadcast(ctx, &tx); err != nil {
@@ -246,14 +253,7 @@ func (s *Service) checkFinality(ctx context.Context) {
 				s.noteReorg(w, nil)
 			}
 			w.block, w.hash = 0, common.Hash{}
-			if w.raw != nil {
-				var tx types.Transaction
-				if tx.UnmarshalBinary(w.raw) == nil {
-					if err := s.sender.Rebroadcast(ctx, &tx); err != nil {
-						s.log.Warn("broadcasting a reorganised settlement again", zap.Stringer("tx", w.tx), zap.Error(err))
-					}
-				}
-			}
+			s.rebroadcastRaw(ctx, w.raw, w.tx)
 			keep = append(keep, w)
 		default:
 			keep = append(keep, w) // the chain did not answer: next time
