@@ -17,8 +17,13 @@
 # depends on how the file entered the page cache: two copies of one binary
 # differed by 17 MB. MEMORY_BIN_DIR=<dir> runs it from <dir>.
 #
+# Two builds of ./xcaddy are measured alternately: the default one, which
+# embeds the dev chain (package devnet, go-ethereum's node), and one built
+# with -tags nodevnet, which leaves it out, as a production build can. The
+# devnet process is the default build's `caddy x402 devnet`.
+#
 # Usage: bash bench/memory.sh [samples, default 3]
-# CADDY_BIN=<binary> measures that binary instead of building ./xcaddy.
+# CADDY_BIN=<binary> measures that binary instead of the two builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 samples=${1:-3}
@@ -31,15 +36,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
+go build -o "$dir/caddy" ./xcaddy
 if [ -n "${CADDY_BIN:-}" ]; then
-	cp "$CADDY_BIN" "$dir/caddy"
+	cp "$CADDY_BIN" "$dir/caddy-given"
+	bins=(given)
 else
-	go build -o "$dir/caddy" ./xcaddy
+	go build -tags nodevnet -o "$dir/caddy-nodevnet" ./xcaddy
+	bins=("" nodevnet)
 fi
-bin=$dir/caddy
 
 rpc=127.0.0.1:18545
-"$bin" x402 devnet --addr "$rpc" >"$dir/devnet.log" 2>&1 &
+"$dir/caddy" x402 devnet --addr "$rpc" >"$dir/devnet.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do
 	curl -fs -H 'content-type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' "http://$rpc" >/dev/null 2>&1 && break
@@ -75,7 +82,7 @@ http://:18081 {
 }
 EOF
 
-# measure <name> <Caddyfile> <port> <admin port>
+# measure <name> <Caddyfile> <port> <admin port>, with the binary $bin
 measure() {
 	"$bin" run --config "$2" >"$dir/$1.log" 2>&1 &
 	local pid=$!
@@ -92,16 +99,22 @@ measure() {
 	rss=$(awk '/^Rss:/ {print $2}' "/proc/$pid/smaps_rollup")
 	anon=$(awk '/^Anonymous:/ {print $2}' "/proc/$pid/smaps_rollup")
 	heap=$(curl -s "http://localhost:$4/debug/vars" | grep -o '"HeapInuse": *[0-9]*' | grep -o '[0-9]*$')
-	printf '%-6s %8.1f %10.1f %10.1f %8.1f\n' "$1" "$(echo "$rss/1024" | bc -l)" \
+	printf '%-15s %8.1f %10.1f %10.1f %8.1f\n' "$1" "$(echo "$rss/1024" | bc -l)" \
 		"$(echo "($rss-$anon)/1024" | bc -l)" "$(echo "$anon/1024" | bc -l)" "$(echo "$heap/1048576" | bc -l)"
 	kill "$pid"
 	wait "$pid" 2>/dev/null || true
 }
 
-init=$(GODEBUG=inittrace=1 "$bin" version 2>&1 >/dev/null | awk '/^init / {n++; b += $8} END {printf "%d packages, %.1f MiB", n, b/1048576}')
-echo "binary $(du -m "$bin" | cut -f1) MiB; package init allocates $init"
-printf '%-6s %8s %10s %10s %8s\n' caddy "RSS MiB" "file MiB" "anon MiB" "heap MiB"
+for b in "${bins[@]}"; do
+	bin=$dir/caddy${b:+-$b}
+	init=$(GODEBUG=inittrace=1 "$bin" version 2>&1 >/dev/null | awk '/^init / {n++; b += $8} END {printf "%d packages, %.1f MiB", n, b/1048576}')
+	echo "build ${b:-default}: binary $(du -m "$bin" | cut -f1) MiB; package init allocates $init"
+done
+printf '%-15s %8s %10s %10s %8s\n' caddy "RSS MiB" "file MiB" "anon MiB" "heap MiB"
 for _ in $(seq "$samples"); do
-	measure x402 "$dir/x402.Caddyfile" 18080 2999
-	measure plain "$dir/plain.Caddyfile" 18081 2998
+	for b in "${bins[@]}"; do
+		bin=$dir/caddy${b:+-$b}
+		measure "x402${b:+ $b}" "$dir/x402.Caddyfile" 18080 2999
+		measure "plain${b:+ $b}" "$dir/plain.Caddyfile" 18081 2998
+	done
 done

@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
 	"github.com/caddy-x402/caddy-x402/paymaster"
@@ -301,6 +301,9 @@ func (a *App) Validate() error {
 			errs = append(errs, fmt.Errorf("database_schema: %w", err))
 		}
 	}
+	if devnetOn && a.FacilitatorURL == "" && !embedsDevnet {
+		errs = append(errs, errNoDevnet)
+	}
 	if a.FacilitatorURL != "" && devnetOn {
 		errs = append(errs, errors.New("with facilitator_url, network must be the facilitator's CAIP-2 id (such as eip155:8453) and assets must be listed"))
 	}
@@ -321,7 +324,7 @@ func (a *App) Validate() error {
 			errs = append(errs, errors.New("paymaster_key is required with paymaster_url outside the devnet"))
 		}
 	} else if a.DevnetAddr != "" {
-		if err := (devnet.Config{Addr: a.DevnetAddr}).Validate(); err != nil {
+		if _, _, err := wellknown.SplitAddr(a.DevnetAddr); err != nil {
 			errs = append(errs, fmt.Errorf("devnet_addr: %w", err))
 		}
 	}
@@ -356,8 +359,8 @@ func (a *App) plan() (*chainPlan, error) {
 	p := &chainPlan{network: a.Network, devnet: a.Network == NetworkDevnet, storePath: a.StorePath}
 	p.fixed = chainFixed{RPC: a.RPC, DevnetAddr: a.DevnetAddr, BundlerURL: a.BundlerURL, PaymasterURL: a.PaymasterURL, Assets: a.Assets}
 	if p.devnet {
-		p.network = x402.FormatNetwork(devnet.DefaultChainID)
-		p.fixed.DevnetAddr = cmp.Or(a.DevnetAddr, devnet.DefaultAddr)
+		p.network = x402.FormatNetwork(wellknown.ChainID)
+		p.fixed.DevnetAddr = cmp.Or(a.DevnetAddr, wellknown.Addr)
 		if len(p.fixed.Assets) == 0 {
 			p.fixed.Assets = []AssetConfig{devnetAsset()}
 		}
@@ -370,7 +373,7 @@ func (a *App) plan() (*chainPlan, error) {
 	var err error
 	p.fixed.Confirmations = a.Confirmations
 	if a.SettlerKey == "" {
-		p.settler, err = devnet.DeriveKey(devnet.TestMnemonic, 0)
+		p.settler, err = wellknown.DeriveKey(wellknown.TestMnemonic, 0)
 	} else {
 		p.settler, err = secretKey("settler_key", a.SettlerKey)
 	}
@@ -411,10 +414,10 @@ func (a *App) plan() (*chainPlan, error) {
 
 // aaContracts are the aa-native contracts, with the devnet's as defaults,
 // or nil when aa-native is off.
-func (a *App) aaContracts() *devnet.Contracts {
-	var def devnet.Contracts
+func (a *App) aaContracts() *wellknown.Contracts {
+	var def wellknown.Contracts
 	if a.Network == NetworkDevnet {
-		def = devnetContracts()
+		def = wellknown.GenesisContracts()
 	}
 	addr := func(v string, d common.Address) common.Address {
 		if v != "" {
@@ -422,7 +425,7 @@ func (a *App) aaContracts() *devnet.Contracts {
 		}
 		return d
 	}
-	c := &devnet.Contracts{
+	c := &wellknown.Contracts{
 		EntryPoint: addr(a.EntryPoint, def.EntryPoint), AccountFactory: addr(a.AccountFactory, def.AccountFactory),
 		Settlement: addr(a.Settlement, def.Settlement), Paymaster: addr(a.Paymaster, def.Paymaster),
 	}

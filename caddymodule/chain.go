@@ -22,7 +22,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
@@ -163,7 +163,7 @@ func (l SponsorLimitsConfig) limits() facilitator.SponsorLimits {
 // three.
 type chainRun struct {
 	fac     *facilitator.Service
-	devnet  *devnet.Devnet
+	devnet  *devChain
 	rpcURL  string
 	chain   *rpc.Client   // the one JSON-RPC connection of the chain's services
 	store   store.Backend // the one store of the chain's services
@@ -188,7 +188,7 @@ func (r *chainRun) close() error {
 		errs = append(errs, r.store.Close())
 	}
 	if r.devnet != nil {
-		errs = append(errs, r.devnet.Close())
+		errs = append(errs, r.devnet.close())
 	}
 	if r.tempDir != "" {
 		errs = append(errs, os.RemoveAll(r.tempDir))
@@ -254,14 +254,11 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	}()
 	storePath := p.storePath
 	if p.devnet {
-		d, derr := devnet.Start(ctx, devnet.Config{Addr: p.fixed.DevnetAddr, Logger: log.Named("devnet")})
+		d, derr := startDevnet(ctx, p.fixed.DevnetAddr, log.Named("devnet"))
 		if derr != nil {
 			return nil, fmt.Errorf("starting the devnet: %w", derr)
 		}
-		run.devnet, run.rpcURL = d, d.URL
-		if err := checkDevnet(d); err != nil {
-			return nil, err
-		}
+		run.devnet, run.rpcURL = d, d.url
 		if storePath == "" {
 			dir, derr := os.MkdirTemp("", "caddy-x402-devnet-")
 			if derr != nil {
@@ -300,7 +297,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	if run.devnet != nil {
 		// In process: no HTTP on the settle path, and new heads are
 		// pushed to the receipt watcher instead of polled for.
-		run.chain = run.devnet.Attach()
+		run.chain = run.devnet.attach()
 	} else if run.chain, err = dialChain(ctx, run.rpcURL); err != nil {
 		return nil, fmt.Errorf("dialing the chain: %w", err)
 	}
@@ -353,42 +350,16 @@ func claimFacilitatorStore(st store.Backend, path, network, caip2 string, log *z
 	return nil
 }
 
-// devnetContracts are where the dev chain's genesis puts its contracts,
-// known before it starts: test account #0 deploys the EntryPoint, the
-// SimpleAccountFactory, the VerifyingPaymaster, the token and the
-// settlement contract with its nonces 0 to 4. checkDevnet holds a running
-// devnet to it.
-var devnetContracts = sync.OnceValue(func() devnet.Contracts {
-	key, err := devnet.DeriveKey(devnet.TestMnemonic, 0)
-	if err != nil {
-		panic(fmt.Sprintf("deriving the devnet's deployer: %v", err)) // a constant mnemonic
-	}
-	deployer := crypto.PubkeyToAddress(key.PublicKey)
-	return devnet.Contracts{
-		EntryPoint:     crypto.CreateAddress(deployer, 0),
-		AccountFactory: crypto.CreateAddress(deployer, 1),
-		Paymaster:      crypto.CreateAddress(deployer, 2),
-		Token:          crypto.CreateAddress(deployer, 3),
-		Settlement:     crypto.CreateAddress(deployer, 4),
-	}
-})
-
 // devnetAsset is the devnet's stablecoin, the default asset on the devnet.
 func devnetAsset() AssetConfig {
-	return AssetConfig{Address: devnetContracts().Token.Hex(), Name: devnet.DefaultTokenName, Version: devnet.DefaultTokenVersion, Decimals: devnet.TokenDecimals}
+	return AssetConfig{Address: wellknown.GenesisContracts().Token.Hex(), Name: wellknown.TokenName, Version: wellknown.TokenVersion, Decimals: wellknown.TokenDecimals}
 }
 
-// checkDevnet refuses a devnet whose contracts or token are not where the
-// offers, built before it started, say they are.
-func checkDevnet(d *devnet.Devnet) error {
-	want, tok := devnetContracts(), devnetAsset()
-	got := d.Contracts
-	if got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory || got.Paymaster != want.Paymaster ||
-		got.Token != want.Token || got.Settlement != want.Settlement ||
-		d.Token.Name != tok.Name || d.Token.Version != tok.Version || d.Token.Decimals != tok.Decimals || d.ChainID.Uint64() != devnet.DefaultChainID {
-		return errors.New("the devnet's contracts are not at the addresses caddymodule computes for them (devnetContracts); update it with the devnet's genesis")
-	}
-	return nil
+// devChain is a running embedded dev chain, as startDevnet starts it.
+type devChain struct {
+	url    string             // its JSON-RPC endpoint over HTTP
+	attach func() *rpc.Client // a JSON-RPC client in process
+	close  func() error       // stops it
 }
 
 // Verify verifies with the running facilitator.

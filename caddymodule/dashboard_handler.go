@@ -21,7 +21,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/dashboard"
-	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -176,8 +176,8 @@ func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger) 
 	assets := make([]dashboard.Asset, len(c.plan.fixed.Assets))
 	for i, a := range c.plan.fixed.Assets {
 		sym := a.Name
-		if c.plan.devnet && common.HexToAddress(a.Address) == devnetContracts().Token {
-			sym = devnet.DefaultTokenSymbol
+		if c.plan.devnet && common.HexToAddress(a.Address) == wellknown.GenesisContracts().Token {
+			sym = wellknown.TokenSymbol
 		}
 		assets[i] = dashboard.Asset{Address: common.HexToAddress(a.Address), Symbol: sym, Decimals: a.Decimals}
 	}

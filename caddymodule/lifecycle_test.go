@@ -24,6 +24,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/txapi"
@@ -316,7 +317,7 @@ func (r *reloadTest) pays(t *testing.T, amount int64) {
 
 func (r *reloadTest) balance(t *testing.T) *big.Int {
 	t.Helper()
-	e := &e2e{t: t, eth: r.eth, token: devnetContracts().Token}
+	e := &e2e{t: t, eth: r.eth, token: wellknown.GenesisContracts().Token}
 	return e.balance(r.merchant)
 }
 
@@ -381,7 +382,7 @@ func TestReload(t *testing.T) {
 		}
 		r.pays(t, 30_000)
 		// The old price is no longer an offer of this server.
-		if r.chain.offers.Issued(x402.SchemeExact, r.merchant, devnetContracts().Token, big.NewInt(10_000)) {
+		if r.chain.offers.Issued(x402.SchemeExact, r.merchant, wellknown.GenesisContracts().Token, big.NewInt(10_000)) {
 			t.Fatal("the old price is still issued")
 		}
 	})

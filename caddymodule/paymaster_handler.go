@@ -17,7 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 )
 
@@ -162,14 +162,14 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 	var signer *ecdsa.PrivateKey
 	fixed := paymasterFixed{}
 	if h.devnet {
-		c := devnetContracts()
+		c := wellknown.GenesisContracts()
 		if h.EntryPoint == "" {
 			entryPoint = c.EntryPoint
 		}
 		if h.Paymaster == "" {
 			pm = c.Paymaster
 		}
-		if signer, err = devnet.DeriveKey(devnet.TestMnemonic, devnet.PaymasterSignerIndex); err != nil {
+		if signer, err = wellknown.DeriveKey(wellknown.TestMnemonic, wellknown.PaymasterSignerIndex); err != nil {
 			return err
 		}
 		fixed = paymasterFixed{DevKey: cmp.Or(h.DevKey, DevPaymasterKey), DevProject: h.Projects[0].Name}

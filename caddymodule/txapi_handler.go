@@ -17,7 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
-	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paymaster"
@@ -175,7 +175,7 @@ func (h *TxAPIHandler) Provision(ctx caddy.Context) error {
 			return err
 		}
 	case h.WalletKey == "" && h.devnet:
-		if wallet, err = devnet.DeriveKey(devnet.TestMnemonic, 9); err != nil {
+		if wallet, err = wellknown.DeriveKey(wellknown.TestMnemonic, 9); err != nil {
 			return err
 		}
 	}

@@ -17,18 +17,18 @@ package devnet
 
 import (
 	"context"
+	"crypto/ecdsa"
 	"errors"
 	"fmt"
 	"math/big"
-	"net"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth"
 	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
@@ -41,25 +41,41 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
+
 	// Native tracers (callTracer, prestateTracer) for debug_trace* calls,
 	// which bundlers and explorers use.
 	_ "github.com/ethereum/go-ethereum/eth/tracers/native"
 )
 
-// Defaults of [Config].
+// Defaults of [Config], and the dev chain's other fixed values; package
+// wellknown holds them for code that must not link the chain.
 const (
-	DefaultChainID      = 31337
-	DefaultAddr         = "127.0.0.1:8545"
-	DefaultAccounts     = 10
-	DefaultTokenName    = "Devnet USD"
-	DefaultTokenSymbol  = "dUSD"
-	DefaultTokenVersion = "1"
+	DefaultChainID      = wellknown.ChainID
+	DefaultAddr         = wellknown.Addr
+	DefaultAccounts     = wellknown.Accounts
+	DefaultTokenName    = wellknown.TokenName
+	DefaultTokenSymbol  = wellknown.TokenSymbol
+	DefaultTokenVersion = wellknown.TokenVersion
 	// TokenDecimals is the devnet stablecoin's decimals, like USDC.
-	TokenDecimals = 6
+	TokenDecimals = wellknown.TokenDecimals
 	// PaymasterSignerIndex is the mnemonic index of the VerifyingPaymaster's
 	// signer, just past the funded accounts of the default configuration.
-	PaymasterSignerIndex = 10
+	PaymasterSignerIndex = wellknown.PaymasterSignerIndex
+	// TestMnemonic is the well-known development mnemonic used by Hardhat,
+	// Anvil and Foundry. Its accounts are public: never send real funds to
+	// them.
+	TestMnemonic = wellknown.TestMnemonic
 )
+
+// Contracts are the addresses of the predeployed contracts.
+type Contracts = wellknown.Contracts
+
+// DeriveKey returns the private key at m/44'/60'/0'/0/index of a BIP-39
+// mnemonic with an empty passphrase (see [wellknown.DeriveKey]).
+func DeriveKey(mnemonic string, index uint32) (*ecdsa.PrivateKey, error) {
+	return wellknown.DeriveKey(mnemonic, index)
+}
 
 var (
 	ether = big.NewInt(params.Ether)
@@ -151,7 +167,7 @@ func (c Config) withDefaults() Config {
 func (c Config) Validate() error {
 	c = c.withDefaults()
 	var errs []error
-	if _, _, err := splitAddr(c.Addr); err != nil {
+	if _, _, err := wellknown.SplitAddr(c.Addr); err != nil {
 		errs = append(errs, err)
 	}
 	if c.BlockPeriod < 0 || c.BlockPeriod%time.Second != 0 {
@@ -169,21 +185,6 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("gas limit %d is too low to deploy the EntryPoint", c.GasLimit))
 	}
 	return errors.Join(errs...)
-}
-
-func splitAddr(addr string) (string, int, error) {
-	host, portStr, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", 0, fmt.Errorf("RPC address %q: %w", addr, err)
-	}
-	port, err := strconv.Atoi(portStr)
-	if err != nil || port < 0 || port > 65535 {
-		return "", 0, fmt.Errorf("RPC address %q: bad port", addr)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return host, port, nil
 }
 
 // Token describes the devnet stablecoin.
@@ -343,7 +344,7 @@ func Start(ctx context.Context, cfg Config) (*Devnet, error) {
 		return nil, fmt.Errorf("building genesis: %w", err)
 	}
 
-	host, port, _ := splitAddr(cfg.Addr)
+	host, port, _ := wellknown.SplitAddr(cfg.Addr)
 	stack, err := node.New(&node.Config{
 		Name:                 "caddy-x402-devnet",
 		DataDir:              "", // in memory
@@ -561,4 +562,25 @@ func (d *Devnet) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, er
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
+}
+
+// Account is a funded development account.
+type Account struct {
+	// Address is the account's address.
+	Address common.Address
+	// Key is the account's private key.
+	Key *ecdsa.PrivateKey
+}
+
+// deriveAccounts derives the accounts at indexes [from, from+n).
+func deriveAccounts(mnemonic string, from, n int) ([]Account, error) {
+	accounts := make([]Account, n)
+	for i := range accounts {
+		key, err := DeriveKey(mnemonic, uint32(from+i))
+		if err != nil {
+			return nil, fmt.Errorf("deriving account %d: %w", from+i, err)
+		}
+		accounts[i] = Account{Address: crypto.PubkeyToAddress(key.PublicKey), Key: key}
+	}
+	return accounts, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 )
 
 // chain is a running devnet and an HTTP ethclient on its RPC.
@@ -176,6 +177,12 @@ func TestPredeployedState(t *testing.T) {
 		if err != nil || len(code) == 0 {
 			t.Errorf("no code at %s: %v", addr, err)
 		}
+	}
+	// Code that does not link the chain reads them from package wellknown.
+	want := wellknown.GenesisContracts()
+	if got := c.Contracts; got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory ||
+		got.Paymaster != want.Paymaster || got.Token != want.Token || got.Settlement != want.Settlement {
+		t.Errorf("contracts %+v, wellknown.GenesisContracts %+v", got, want)
 	}
 	head, err := c.client.HeaderByNumber(ctx, nil)
 	if err != nil {

@@ -18,26 +18,6 @@ import (
 	"github.com/caddy-x402/caddy-x402/contracts"
 )
 
-// Contracts are the addresses of the predeployed contracts.
-type Contracts struct {
-	// EntryPoint is the ERC-4337 v0.6 EntryPoint.
-	EntryPoint common.Address
-	// AccountFactory is the SimpleAccountFactory, the canonical factory of
-	// aa-native smart accounts.
-	AccountFactory common.Address
-	// AccountImplementation is the SimpleAccount the factory's proxies use.
-	AccountImplementation common.Address
-	// Paymaster is the VerifyingPaymaster, with an EntryPoint deposit.
-	Paymaster common.Address
-	// Token is the DevUSD stablecoin (6 decimals, EIP-3009).
-	Token common.Address
-	// Settlement is the X402Settlement contract, with Token allowlisted.
-	Settlement common.Address
-	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
-	// funded accounts, in the same order; each holds tokens, no code yet.
-	SmartAccounts []common.Address
-}
-
 // chainConfig is geth's dev chain on every fork up to Osaka. Bogota and
 // Amsterdam are left off: Bogota's gas repricing breaks the EntryPoint's
 // first UserOperation.

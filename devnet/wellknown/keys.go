@@ -1,4 +1,4 @@
-package devnet
+package wellknown
 
 import (
 	"crypto/ecdsa"
@@ -11,7 +11,6 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"golang.org/x/text/unicode/norm"
 )
@@ -19,14 +18,6 @@ import (
 // TestMnemonic is the well-known development mnemonic used by Hardhat,
 // Anvil and Foundry. Its accounts are public: never send real funds to them.
 const TestMnemonic = "test test test test test test test test test test test junk"
-
-// Account is a funded development account.
-type Account struct {
-	// Address is the account's address.
-	Address common.Address
-	// Key is the account's private key.
-	Key *ecdsa.PrivateKey
-}
 
 const hardened = 1 << 31
 
@@ -85,17 +76,4 @@ func childKey(key, chain []byte, i uint32) ([]byte, []byte, error) {
 		return nil, nil, fmt.Errorf("BIP-32 child %d is invalid; use another index", i)
 	}
 	return child.FillBytes(make([]byte, 32)), sum[32:], nil
-}
-
-// deriveAccounts derives the accounts at indexes [from, from+n).
-func deriveAccounts(mnemonic string, from, n int) ([]Account, error) {
-	accounts := make([]Account, n)
-	for i := range accounts {
-		key, err := DeriveKey(mnemonic, uint32(from+i))
-		if err != nil {
-			return nil, fmt.Errorf("deriving account %d: %w", from+i, err)
-		}
-		accounts[i] = Account{Address: crypto.PubkeyToAddress(key.PublicKey), Key: key}
-	}
-	return accounts, nil
 }

@@ -1,4 +1,4 @@
-package devnet
+package wellknown
 
 import (
 	"testing"

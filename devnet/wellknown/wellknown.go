@@ -1,0 +1,96 @@
+// Package wellknown holds the fixed, public values of caddy-x402's dev
+// chain: its test mnemonic and key derivation, chain id, default address,
+// stablecoin and the addresses its genesis gives the contracts.
+//
+// It is light on purpose. Package devnet, which runs the chain, links
+// go-ethereum's node, and a Caddy built with the nodevnet tag leaves it out
+// while it still reads these values (the devnet's defaults, the paymaster's
+// and the faucet's development keys); that build then idles in less memory.
+package wellknown
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// The dev chain's defaults.
+const (
+	// ChainID is the dev chain's chain id, the one Hardhat and Anvil use.
+	ChainID = 31337
+	// Addr is where the dev chain serves JSON-RPC over HTTP by default.
+	Addr = "127.0.0.1:8545"
+	// Accounts is how many accounts of TestMnemonic the chain funds.
+	Accounts = 10
+	// TokenName, TokenSymbol and TokenVersion name the devnet stablecoin
+	// and its EIP-712 domain.
+	TokenName    = "Devnet USD"
+	TokenSymbol  = "dUSD"
+	TokenVersion = "1"
+	// TokenDecimals is the devnet stablecoin's decimals, like USDC.
+	TokenDecimals = 6
+	// PaymasterSignerIndex is the mnemonic index of the VerifyingPaymaster's
+	// signer, just past the funded accounts of the default configuration.
+	PaymasterSignerIndex = 10
+)
+
+// Contracts are the addresses of the dev chain's predeployed contracts.
+type Contracts struct {
+	// EntryPoint is the ERC-4337 v0.6 EntryPoint.
+	EntryPoint common.Address
+	// AccountFactory is the SimpleAccountFactory, the canonical factory of
+	// aa-native smart accounts.
+	AccountFactory common.Address
+	// AccountImplementation is the SimpleAccount the factory's proxies use.
+	AccountImplementation common.Address
+	// Paymaster is the VerifyingPaymaster, with an EntryPoint deposit.
+	Paymaster common.Address
+	// Token is the DevUSD stablecoin (6 decimals, EIP-3009).
+	Token common.Address
+	// Settlement is the X402Settlement contract, with Token allowlisted.
+	Settlement common.Address
+	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
+	// funded accounts, in the same order; each holds tokens, no code yet.
+	SmartAccounts []common.Address
+}
+
+// GenesisContracts returns where the default dev chain's genesis puts its
+// contracts, known before it starts: account 0 of TestMnemonic deploys the
+// EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token
+// and the settlement contract with its nonces 0 to 4. Only those five
+// fields are set. Package devnet's tests hold the chain to it.
+var GenesisContracts = sync.OnceValue(func() Contracts {
+	key, err := DeriveKey(TestMnemonic, 0)
+	if err != nil {
+		panic(fmt.Sprintf("deriving the devnet's deployer: %v", err)) // a constant mnemonic
+	}
+	deployer := crypto.PubkeyToAddress(key.PublicKey)
+	return Contracts{
+		EntryPoint:     crypto.CreateAddress(deployer, 0),
+		AccountFactory: crypto.CreateAddress(deployer, 1),
+		Paymaster:      crypto.CreateAddress(deployer, 2),
+		Token:          crypto.CreateAddress(deployer, 3),
+		Settlement:     crypto.CreateAddress(deployer, 4),
+	}
+})
+
+// SplitAddr splits a dev chain's host:port; an empty host is 127.0.0.1,
+// and port 0 asks for a free port.
+func SplitAddr(addr string) (string, int, error) {
+	host, portStr, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, fmt.Errorf("RPC address %q: %w", addr, err)
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("RPC address %q: bad port", addr)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return host, port, nil
+}
