@@ -243,6 +243,11 @@ func (a *App) Provision(ctx caddy.Context) error {
 		return err
 	}
 	a.chain, a.chainKey = v.(*sharedChain), plan.key()
+	if reg := ctx.GetMetricsRegistry(); reg != nil {
+		if err := reg.Register(reorgCollector{a.chain}); err != nil {
+			a.log.Warn("not exporting caddy_x402_settlement_reorgs_total", zap.Error(err))
+		}
+	}
 	a.tunables = chainTunables{ReceiptTimeout: a.ReceiptTimeout}
 	if a.SponsorLimits != nil {
 		a.tunables.SponsorLimits = *a.SponsorLimits

@@ -556,6 +556,12 @@ func TestEndToEnd(t *testing.T) {
 				t.Errorf("metrics lack %s", name)
 			}
 		}
+		// No reorganisation happened: each outcome is there, at zero.
+		for _, outcome := range []string{"moved", "dropped", "reverted"} {
+			if got := m.series("caddy_x402_settlement_reorgs_total", map[string]string{"network": "eip155:31337", "outcome": outcome}); len(got) != 1 || got[0].value != 0 {
+				t.Errorf("caddy_x402_settlement_reorgs_total{outcome=%q} = %v, want one series at 0", outcome, got)
+			}
+		}
 		for _, s := range m.series("caddy_x402_payments_total", nil) {
 			if s.labels["server"] == "" || (s.labels["host"] != "127.0.0.1" && s.labels["host"] != "_other") || s.labels["payer"] != "" {
 				t.Errorf("labels %v", s.labels)

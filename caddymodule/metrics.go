@@ -189,3 +189,31 @@ func configuredHost(srv *caddyhttp.Server, host string) bool {
 	}
 	return false
 }
+
+// reorgsDesc describes caddy_x402_settlement_reorgs_total.
+var reorgsDesc = prometheus.NewDesc("caddy_x402_settlement_reorgs_total",
+	"Settled payments whose transaction left its block in a chain reorganisation, by network and outcome: moved (mined again in another block), dropped (not in the new branch: broadcast again), reverted (mined again and reverted: the response was served unpaid).",
+	[]string{"network", "outcome"}, nil)
+
+// reorgCollector exports the finality watcher's counts of the running
+// facilitator of one chain. It reads them when scraped, so a reload that
+// keeps the chain keeps the counts; they start at zero with the
+// facilitator.
+type reorgCollector struct {
+	chain *sharedChain
+}
+
+// Describe implements prometheus.Collector.
+func (c reorgCollector) Describe(ch chan<- *prometheus.Desc) { ch <- reorgsDesc }
+
+// Collect implements prometheus.Collector.
+func (c reorgCollector) Collect(ch chan<- prometheus.Metric) {
+	run, err := c.chain.running()
+	if err != nil || run.fac == nil {
+		return
+	}
+	r := run.fac.Reorganised()
+	for outcome, n := range map[string]uint64{"moved": r.Moved, "dropped": r.Dropped, "reverted": r.Reverted} {
+		ch <- prometheus.MustNewConstMetric(reorgsDesc, prometheus.CounterValue, float64(n), c.chain.plan.network, outcome)
+	}
+}

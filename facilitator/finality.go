@@ -133,8 +133,23 @@ type finality struct {
 	watched []*watched // the watcher's own: only checkFinality touches it
 	head    uint64
 	// reorgs counts the settlements it saw leave their block.
-	reorgs int
+	reorgs Reorgs
 }
+
+// Reorgs counts the finished settlements that the finality watcher saw
+// leave their block in a reorganisation, by what became of them.
+type Reorgs struct {
+	// Moved were mined again in another block, and succeeded there.
+	Moved uint64
+	// Dropped were not in the new branch: they were broadcast again.
+	Dropped uint64
+	// Reverted were mined again and reverted: the response each paid for
+	// was served unpaid.
+	Reverted uint64
+}
+
+// Total is how many settlements left their block.
+func (r Reorgs) Total() uint64 { return r.Moved + r.Dropped + r.Reverted }
 
 // follow adds a finished settlement to the finality watcher.
 func (s *Service) follow(rec *store.Record, receipt *types.Receipt) {
@@ -155,8 +170,8 @@ func (s *Service) follow(rec *store.Record, receipt *types.Receipt) {
 }
 
 // Reorganised reports how many finished settlements the finality watcher
-// saw leave their block in a reorganisation.
-func (s *Service) Reorganised() int {
+// saw leave their block in a reorganisation, since the service started.
+func (s *Service) Reorganised() Reorgs {
 	s.final.mu.Lock()
 	defer s.final.mu.Unlock()
 	return s.final.reorgs
@@ -268,7 +283,14 @@ func (s *Service) checkFinality(ctx context.Context) {
 // receipt on the new branch, nil if it is not mined there.
 func (s *Service) noteReorg(w *watched, receipt *types.Receipt) {
 	s.final.mu.Lock()
-	s.final.reorgs++
+	switch {
+	case receipt == nil:
+		s.final.reorgs.Dropped++
+	case receipt.Status != types.ReceiptStatusSuccessful:
+		s.final.reorgs.Reverted++
+	default:
+		s.final.reorgs.Moved++
+	}
 	s.final.mu.Unlock()
 	switch {
 	case receipt == nil:

@@ -84,7 +84,12 @@ func TestReorgAfterSettle(t *testing.T) {
 			if old != nil && old.BlockHash == replaced[len(replaced)-1] {
 				t.Fatal("the settlement is still in its replaced block")
 			}
-			waitUntil(t, "the watcher notices the reorganisation", func() bool { return e.svc.Reorganised() > reorgs })
+			waitUntil(t, "the watcher notices the reorganisation", func() bool { return e.svc.Reorganised().Total() > reorgs.Total() })
+			// Kept, the transaction is in the new branch's first block;
+			// dropped, the watcher finds it nowhere and broadcasts it again.
+			if got := e.svc.Reorganised(); c.keep && got.Moved != reorgs.Moved+1 || !c.keep && got.Dropped != reorgs.Dropped+1 {
+				t.Errorf("reorganisations %+v, then %+v", reorgs, got)
+			}
 			var receipt *types.Receipt
 			waitUntil(t, "the settlement is mined again", func() bool {
 				receipt, _ = e.eth.TransactionReceipt(context.Background(), common.HexToHash(res.TransactionHash))
