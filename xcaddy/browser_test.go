@@ -28,7 +28,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -132,27 +131,7 @@ func startDemo(t *testing.T) *demo {
 	}
 	cmd := exec.Command(bin, "run", "--config", path, "--adapter", "caddyfile")
 	cmd.Env = d.env
-	cmd.Stdout, cmd.Stderr = d.log, d.log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(done)
-	}()
-	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("log of the demo:\n%s", tail(d.log.String(), 80))
-		}
-	})
+	done := startProcess(t, cmd, "the demo", d.log)
 	ready := []func() bool{
 		func() bool { return d.get(d.dashboard+"/", true) == http.StatusOK },
 		func() bool { return d.get(d.paymaster+"/health", false) == http.StatusOK },

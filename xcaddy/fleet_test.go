@@ -121,6 +121,35 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// startProcess starts cmd with its output in log, and stops it when the
+// test ends: SIGTERM, then SIGKILL after 15 s. If the test failed, it logs
+// the last lines of log, as what's. The channel closes when cmd exits.
+func startProcess(t *testing.T, cmd *exec.Cmd, what string, log *lockedBuffer) <-chan struct{} {
+	t.Helper()
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(done)
+	}()
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		if t.Failed() {
+			t.Logf("log of %s:\n%s", what, tail(log.String(), 80))
+		}
+	})
+	return done
+}
+
 // newFleet starts a devnet sealing a block a second and makes a fresh
 // schema; startReplicas starts the processes.
 func newFleet(t *testing.T) *fleet {

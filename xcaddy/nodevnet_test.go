@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -95,25 +94,7 @@ func TestNoDevnetBuild(t *testing.T) {
 	}
 	cmd := exec.Command(bin, "run", "--config", path, "--adapter", "caddyfile")
 	cmd.Env = append(env, "X402_RPC_URL="+chain.URL, "X402_SETTLER_KEY="+hex.EncodeToString(crypto.FromECDSA(chain.Accounts[0].Key)))
-	log := new(lockedBuffer)
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	defer func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("caddy's log:\n%s", tail(log.String(), 40))
-		}
-	}()
+	done := startProcess(t, cmd, "caddy", new(lockedBuffer))
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	for deadline := time.Now().Add(time.Minute); ; {
 		resp, err := http.Get(url + "/x402/health")
