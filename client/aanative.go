@@ -44,7 +44,13 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 	if t.RPC == "" {
 		return nil, errors.New("x402 client: aa-native needs Transport.RPC, the chain's JSON-RPC URL")
 	}
-	chain, err := rpc.DialContext(ctx, t.RPC) // HTTP: connects on first call
+	// Over Base, like the paid requests, whose idle connections an HTTP
+	// endpoint then reuses from one payment to the next.
+	base := t.Base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	chain, err := rpc.DialOptions(ctx, t.RPC, rpc.WithHTTPClient(&http.Client{Transport: base}))
 	if err != nil {
 		return nil, err
 	}
