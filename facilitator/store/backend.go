@@ -24,7 +24,8 @@ type KV interface {
 }
 
 // Backend is one store: the settlement records, their listing and
-// summaries for the operator, and the named key-value spaces beside them.
+// summaries for the operator, their retention, and the named key-value
+// spaces beside them.
 // Caddy's x402 app opens one per configured store (a bbolt file for one
 // instance, a PostgreSQL database for a fleet) and hands it to the
 // facilitator, the paymaster, the transaction API and the dashboard; its
@@ -33,6 +34,7 @@ type KV interface {
 type Backend interface {
 	Settlements
 	Reporter
+	FinalPruner
 	// Bucket returns the named key-value space, creating it if needed.
 	Bucket(name string) (KV, error)
 	// Close releases the store. It is idempotent.

@@ -40,6 +40,10 @@ func damaged(path string, reason error) *damageError {
 
 var errEmpty = errors.New("exists but is empty")
 
+// errReplaced is returned by openBolt when the file at its path was
+// replaced while it waited for the file's lock; opening it again works.
+var errReplaced = errors.New("the file was replaced while it was being opened (by a restore or a compaction); open it again")
+
 func (e *damageError) Error() string {
 	kept := "it was not opened and is left as it is"
 	if errors.Is(e.reason, errEmpty) {
@@ -125,6 +129,12 @@ func checkFile(f *os.File, path string, existed, readOnly bool) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
+	}
+	// Restore and Compact rename a new file over the store while they hold
+	// the old one's lock: a process that waited for that lock holds a file
+	// that is no longer the store.
+	if cur, err := os.Stat(path); err != nil || !os.SameFile(fi, cur) {
+		return errReplaced
 	}
 	if fi.Size() == 0 {
 		if existed || readOnly {

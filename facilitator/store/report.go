@@ -17,7 +17,9 @@ import (
 // dashboard. Every Backend is one; both answer from their own records, by
 // the records' Created and Updated times, so a bbolt file and a PostgreSQL
 // database holding the same records give the same answers (PostgreSQL keeps
-// those times to the microsecond).
+// those times to the microsecond). Pruned records (FinalPruner) are gone
+// from both: a window that reaches back past the retention covers only the
+// records left.
 type Reporter interface {
 	// List returns one page of the records q selects, newest first.
 	List(ctx context.Context, q Query) (Page, error)

@@ -10,6 +10,11 @@
 // transaction as the records, for the operator's listing and summaries
 // (Reporter); Open builds it for a file written before it existed.
 //
+// Final records are kept until they are pruned (FinalPruner; Pruner runs
+// it in the background): the file then stops growing, as bbolt writes new
+// records into the pages pruned ones left free, but it never shrinks;
+// Compact gives the free pages back to the file system.
+//
 // # Integrity and recovery
 //
 // A store that is wrong fails safe: it stops Caddy with an error that names
@@ -100,7 +105,8 @@ type Record struct {
 	// for the operator's listing only.
 	Resource string `json:"resource,omitempty"`
 	// TxHash and RawTx are the signed transaction, stored before broadcast
-	// so it can be rebroadcast after a restart.
+	// so it can be rebroadcast after a restart. A final record is stored
+	// without RawTx (see Trimmed).
 	TxHash common.Hash   `json:"txHash,omitzero"`
 	RawTx  hexutil.Bytes `json:"rawTx,omitempty"`
 	// UserOpHash and RequestHash identify an aa-native payment's operation
@@ -168,6 +174,11 @@ type Store struct {
 	// gets bbolt's "database not open" rather than a closed cache.
 	cacheMu     sync.RWMutex
 	cacheClosed bool
+	// uncached counts the records dropped from the cache, so that Get
+	// caches what it read only if no write dropped a record meanwhile
+	// (the record it read may be the one a prune deleted, or a consumer
+	// replaced, while it read).
+	uncached atomic.Uint64
 
 	closeOnce sync.Once
 	closeErr  error
@@ -240,7 +251,24 @@ func (s *Store) Close() error {
 	return s.closeErr
 }
 
-func encode(r *Record) ([]byte, error) { return json.Marshal(r) }
+// Trimmed returns rec as a backend stores it. A final record is stored
+// without its signed transaction (RawTx; TxHash stays): the transaction is
+// kept only to broadcast it again while it may still be mined, and once a
+// record is final nothing reads it (the finality watcher keeps its own
+// copy). That is most of a record: 400 bytes of a transaction for an
+// exact payment and 1.7 kB for an aa-native one, written as hex. Records
+// stored before this was done keep theirs until they are rewritten, and
+// read as before. rec itself is not changed.
+func Trimmed(rec *Record) *Record {
+	if !rec.State.Final() || rec.RawTx == nil {
+		return rec
+	}
+	cp := *rec
+	cp.RawTx = nil
+	return &cp
+}
+
+func encode(r *Record) ([]byte, error) { return json.Marshal(Trimmed(r)) }
 
 func decode(b []byte) (*Record, error) {
 	var r Record
@@ -293,6 +321,7 @@ func (s *Store) Get(key common.Hash) (*Record, error) {
 	if r, ok := s.cachedGet(string(key[:])); ok {
 		return r, nil
 	}
+	gen := s.uncached.Load()
 	var rec *Record
 	err := s.db.View(func(tx *bolt.Tx) error {
 		raw := tx.Bucket(settlementsBucket).Get(key[:])
@@ -306,7 +335,7 @@ func (s *Store) Get(key common.Hash) (*Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", key, err)
 	}
-	if rec != nil && rec.State.Final() {
+	if rec != nil && rec.State.Final() && s.uncached.Load() == gen {
 		s.cacheSet(string(key[:]), rec)
 	}
 	return rec, nil
@@ -342,6 +371,7 @@ func (s *Store) put(rec *Record) error {
 
 // uncache drops key from the cache.
 func (s *Store) uncache(key string) {
+	s.uncached.Add(1)
 	s.cacheMu.RLock()
 	defer s.cacheMu.RUnlock()
 	if !s.cacheClosed {
@@ -368,10 +398,11 @@ func (s *Store) cachedGet(key string) (*Record, bool) {
 	return s.cache.Get(key)
 }
 
-// cached keeps a final record in the cache, and drops any other.
+// cached keeps a final record in the cache, as it is stored (Trimmed),
+// and drops any other.
 func (s *Store) cached(rec *Record) {
 	if rec.State.Final() {
-		cp := *rec
+		cp := *Trimmed(rec)
 		s.cacheSet(string(rec.Key[:]), &cp)
 	} else {
 		s.uncache(string(rec.Key[:]))

@@ -16,7 +16,8 @@
 //
 //	settlements(key bytea primary key, state text, record bytea, consumer text, created, updated,
 //	            scheme text, payer bytea, pay_to bytea, asset bytea, amount numeric, error_reason text)
-//	  record is the JSON of store.Record exactly as the bbolt store writes it;
+//	  record is the JSON of store.Record exactly as the bbolt store writes it
+//	  (a final record without its signed transaction: store.Trimmed);
 //	  the other columns repeat its fields for indexes, for the operator's
 //	  listing and summaries (store.Reporter, aggregated in SQL) and for
 //	  operators: created and updated are the record's own times, to the
@@ -47,6 +48,11 @@
 //     are serialized.
 //   - KV.Update locks the key's row, inserting a placeholder row first if
 //     there is none (see bucket.Update).
+//   - PruneFinal deletes old final records in statements that lock their
+//     rows with FOR UPDATE SKIP LOCKED, so replicas pruning at once delete
+//     disjoint rows, and never wait on a row a transition holds. They
+//     select the rows in the final states by name (as Unfinished selects
+//     the others), so a claimed or submitted row is never deleted.
 //   - Journal.Append takes a transaction-scoped advisory lock on the
 //     settler's address before reading the highest nonce, and inserts the
 //     signed transaction in the same transaction, so a nonce is handed out

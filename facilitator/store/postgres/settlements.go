@@ -20,7 +20,9 @@ import (
 // life, so a second round is already rare.
 const claimAttempts = 10
 
-func encode(r *store.Record) ([]byte, error) { return json.Marshal(r) }
+// encode is the JSON of r as the bbolt store writes it: a final record
+// without its signed transaction (store.Trimmed).
+func encode(r *store.Record) ([]byte, error) { return json.Marshal(store.Trimmed(r)) }
 
 func decode(b []byte) (*store.Record, error) {
 	var r store.Record

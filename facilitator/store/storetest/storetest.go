@@ -6,7 +6,9 @@
 // paymaster's and the transaction API's counters rest on it). It also
 // checks the operator's listing and summaries (store.Reporter): order,
 // pages and cursors, filters, windows, bounds and totals on a known data
-// set, which a bbolt file and a PostgreSQL database must answer alike.
+// set, which a bbolt file and a PostgreSQL database must answer alike; and
+// the retention of final records (store.FinalPruner): what is pruned and
+// what is never, the limit, and prunes beside claims and other prunes.
 package storetest
 
 import (
@@ -60,6 +62,7 @@ func settled(r store.Record) store.Record {
 func Run(t *testing.T, b Backend) {
 	runKV(t, b)
 	runReport(t, b)
+	runPrune(t, b)
 	t.Run("claims are exclusive under concurrency", func(t *testing.T) {
 		t.Parallel()
 		s := b.Open(t)
