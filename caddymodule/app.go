@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -116,6 +118,15 @@ type App struct {
 	// followed 64 blocks deep afterwards, and one a reorganisation dropped
 	// is broadcast again.
 	Confirmations int `json:"confirmations,omitempty"`
+	// SettlementRetention is how long the store keeps a settlement record
+	// once it is final (settled or failed); older ones are deleted every
+	// hour, with their place in the dashboard's listings and reports. The
+	// default is 30 days, the least 24 hours, and a negative value keeps
+	// them for ever (Caddyfile: off). The chain keeps every settlement's
+	// transaction for good, and it, not the record, is what refuses a
+	// settled payment presented again (see store.FinalPruner). A record
+	// takes about 2 KB, so 30 days at 1 payment/s is about 5 GB.
+	SettlementRetention caddy.Duration `json:"settlement_retention,omitempty"`
 	// FacilitatorURL, if set, uses a remote facilitator instead of the
 	// embedded one: no chain, key or store is needed here then. By default
 	// the facilitator is embedded.
@@ -248,7 +259,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 			a.log.Warn("not exporting caddy_x402_settlement_reorgs_total", zap.Error(err))
 		}
 	}
-	a.tunables = chainTunables{ReceiptTimeout: a.ReceiptTimeout}
+	a.tunables = chainTunables{ReceiptTimeout: a.ReceiptTimeout, SettlementRetention: cmp.Or(a.SettlementRetention, caddy.Duration(defaultSettlementRetention))}
 	if a.SponsorLimits != nil {
 		a.tunables.SponsorLimits = *a.SponsorLimits
 	}
@@ -345,6 +356,9 @@ func (a *App) Validate() error {
 		configValue{"entry_point", &a.EntryPoint}, configValue{"account_factory", &a.AccountFactory},
 		configValue{"settlement", &a.Settlement}, configValue{"paymaster", &a.Paymaster},
 	))
+	if r := time.Duration(a.SettlementRetention); r > 0 && r < store.MinRetention {
+		return fmt.Errorf("settlement_retention %v: want at least %v, or off", r, store.MinRetention)
+	}
 	if a.Confirmations < 0 || a.Confirmations > facilitator.ReorgDepth {
 		return fmt.Errorf("confirmations %d: want 0 to %d", a.Confirmations, facilitator.ReorgDepth)
 	}

@@ -84,14 +84,15 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"settlement": stringOption(&a.Settlement), "paymaster": stringOption(&a.Paymaster),
 		"paymaster_url": stringOption(&a.PaymasterURL), "paymaster_key": stringOption(&a.PaymasterKey),
 		"sponsor_url": stringOption(&a.SponsorURL), "bundler_url": stringOption(&a.BundlerURL),
-		"receipt_timeout":    durationOption(&a.ReceiptTimeout),
-		"database_max_conns": countOption(&a.DatabaseMaxConns),
-		"database_schema":    stringOption(&a.DatabaseSchema),
-		"claim_takeover":     durationOption(&a.ClaimTakeover),
-		"confirmations":      confirmationsOption(&a.Confirmations),
-		"store":              a.parseStore,
-		"asset":              a.parseAsset,
-		"sponsor_limits":     a.parseSponsorLimits,
+		"receipt_timeout":      durationOption(&a.ReceiptTimeout),
+		"database_max_conns":   countOption(&a.DatabaseMaxConns),
+		"database_schema":      stringOption(&a.DatabaseSchema),
+		"claim_takeover":       durationOption(&a.ClaimTakeover),
+		"confirmations":        confirmationsOption(&a.Confirmations),
+		"settlement_retention": retentionOption(&a.SettlementRetention),
+		"store":                a.parseStore,
+		"asset":                a.parseAsset,
+		"sponsor_limits":       a.parseSponsorLimits,
 	})
 }
 
@@ -358,6 +359,28 @@ func durationOption(dst *caddy.Duration) option {
 		dur, err := caddy.ParseDuration(v)
 		if err != nil {
 			return d.Errf("%s %q: %v", opt, v, err)
+		}
+		*dst = caddy.Duration(dur)
+		return nil
+	}
+}
+
+// retentionOption reads an option's one value, a duration or off, which
+// is -1.
+func retentionOption(dst *caddy.Duration) option {
+	return func(d *caddyfile.Dispenser) error {
+		opt := d.Val()
+		var v string
+		if err := stringOption(&v)(d); err != nil {
+			return err
+		}
+		if v == "off" {
+			*dst = -1
+			return nil
+		}
+		dur, err := caddy.ParseDuration(v)
+		if err != nil || dur <= 0 {
+			return d.Errf("%s %q: want a duration, such as 30d, or off", opt, v)
 		}
 		*dst = caddy.Duration(dur)
 		return nil

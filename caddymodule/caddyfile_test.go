@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -110,6 +111,28 @@ func TestAppConfirmations(t *testing.T) {
 	}
 }
 
+// settlement_retention reaches the app as a duration, off as -1, and
+// Validate refuses less than a day.
+func TestAppSettlementRetention(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in    string
+		want  time.Duration
+		valid bool
+	}{{"30d", 30 * 24 * time.Hour, true}, {"24h", 24 * time.Hour, true}, {"off", -1, true}, {"12h", 12 * time.Hour, false}} {
+		var a App
+		if err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402 {\n network devnet\n settlement_retention " + tc.in + "\n}")); err != nil {
+			t.Fatalf("settlement_retention %s: %v", tc.in, err)
+		}
+		if time.Duration(a.SettlementRetention) != tc.want {
+			t.Fatalf("settlement_retention %s parsed as %v", tc.in, time.Duration(a.SettlementRetention))
+		}
+		if err := a.Validate(); (err == nil) != tc.valid {
+			t.Fatalf("settlement_retention %s: Validate = %v, want valid %v", tc.in, err, tc.valid)
+		}
+	}
+}
+
 func TestAppCaddyfileErrors(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -121,6 +144,8 @@ func TestAppCaddyfileErrors(t *testing.T) {
 		{"asset decimals", "x402 {\n asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 USDC 2 many\n}", `asset decimals "many"`},
 		{"receipt timeout", "x402 {\n receipt_timeout later\n}", `receipt_timeout "later"`},
 		{"confirmations", "x402 {\n confirmations -1\n}", `confirmations "-1": want a whole number of blocks`},
+		{"retention", "x402 {\n settlement_retention never\n}", `settlement_retention "never": want a duration, such as 30d, or off`},
+		{"retention zero", "x402 {\n settlement_retention 0s\n}", `settlement_retention "0s": want a duration`},
 		{"network twice", "x402 {\n network a b\n}", "network takes exactly one value"},
 	}
 	for _, tc := range tests {

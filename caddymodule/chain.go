@@ -136,7 +136,13 @@ type chainTunables struct {
 	ReceiptTimeout caddy.Duration `json:"receipt_timeout"`
 	// SponsorLimits are App.SponsorLimits, zero when unset.
 	SponsorLimits SponsorLimitsConfig `json:"sponsor_limits"`
+	// SettlementRetention is App.SettlementRetention with its default;
+	// negative keeps records for ever.
+	SettlementRetention caddy.Duration `json:"settlement_retention"`
 }
+
+// defaultSettlementRetention is App.SettlementRetention's default.
+const defaultSettlementRetention = 30 * 24 * time.Hour
 
 // apply puts t in force in the running facilitator.
 func (t chainTunables) apply(run *chainRun, old chainTunables) error {
@@ -146,6 +152,30 @@ func (t chainTunables) apply(run *chainRun, old chainTunables) error {
 	if t.SponsorLimits != old.SponsorLimits {
 		run.fac.SetSponsorLimits(t.SponsorLimits.limits())
 	}
+	if t.SettlementRetention != old.SettlementRetention {
+		return run.prune(time.Duration(t.SettlementRetention))
+	}
+	return nil
+}
+
+// prune deletes the store's final records once they are retention old,
+// in the background, in place of the pruner running; a negative
+// retention stops pruning.
+func (r *chainRun) prune(retention time.Duration) error {
+	if r.pruner != nil {
+		r.pruner.Close()
+		r.pruner = nil
+	}
+	if retention < 0 {
+		r.log.Info("keeping final settlement records for ever (settlement_retention off)")
+		return nil
+	}
+	p, err := store.NewPruner(store.PrunerConfig{Store: r.store, Retention: retention, Logger: r.log.Named("retention")})
+	if err != nil {
+		return err
+	}
+	p.Start()
+	r.pruner = p
 	return nil
 }
 
@@ -169,7 +199,9 @@ type chainRun struct {
 	store   store.Backend // the one store of the chain's services
 	tempDir string
 	keys    *paymaster.Keys // the API keys in the store
-	sponsor sponsorSlot     // the paymaster running on this chain, if any
+	pruner  *store.Pruner   // deletes old final records; nil when off
+	log     *zap.Logger
+	sponsor sponsorSlot // the paymaster running on this chain, if any
 
 	adminMu sync.Mutex   // guards admin
 	admin   http.Handler // the admin API over this run, made on first use
@@ -178,6 +210,9 @@ type chainRun struct {
 // close stops what open started, in reverse.
 func (r *chainRun) close() error {
 	var errs []error
+	if r.pruner != nil {
+		errs = append(errs, r.pruner.Close())
+	}
 	if r.fac != nil {
 		errs = append(errs, r.fac.Close())
 	}
@@ -246,7 +281,7 @@ func anyPort(addr string) bool {
 func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTunables) (_ *chainRun, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	run := &chainRun{rpcURL: p.fixed.RPC}
+	run := &chainRun{rpcURL: p.fixed.RPC, log: log}
 	defer func() {
 		if err != nil {
 			run.close()
@@ -319,6 +354,9 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 		return nil, err
 	}
 	run.keys = &paymaster.Keys{Store: keys, Usage: usage, Logger: log.Named("keys")}
+	if err := run.prune(time.Duration(t.SettlementRetention)); err != nil {
+		return nil, err
+	}
 	log.Info("x402 facilitator ready",
 		zap.String("network", p.network), zap.String("rpc", run.rpcURL),
 		zap.Stringer("settler", crypto.PubkeyToAddress(p.settler.PublicKey)), zap.String("store", storePath))

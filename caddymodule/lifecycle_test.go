@@ -42,6 +42,9 @@ var lifecycleCaddyfile = template.Must(template.New("").Parse(`{
 		paymaster_url http://127.0.0.1:{{.Ports.paymaster}}
 		sponsor_url http://127.0.0.1:{{.Ports.facilitator}}/sponsor
 		receipt_timeout {{.ReceiptTimeout}}
+{{- if .Retention}}
+		settlement_retention {{.Retention}}
+{{- end}}
 		sponsor_limits {
 			per_client 1000
 			per_client_outstanding {{.PerClientOutstanding}}
@@ -102,6 +105,7 @@ type lifecycleConfig struct {
 	DevnetAddr           string
 	StorePath            string
 	ReceiptTimeout       string
+	Retention            string // settlement_retention, if set
 	PerClientOutstanding int
 	Price                string
 	Gone                 bool // whether the /gone route is there
@@ -446,6 +450,36 @@ func TestReload(t *testing.T) {
 			}
 		})
 	}
+	t.Run("settlement_retention", func(t *testing.T) {
+		pruner := func() *store.Pruner {
+			run, err := r.chain.running()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return run.pruner
+		}
+		if err := r.reload(base); err != nil {
+			t.Fatal(err)
+		}
+		first := pruner()
+		if first == nil {
+			t.Fatal("no pruner with the default retention")
+		}
+		for _, tc := range []struct {
+			retention string
+			running   bool
+		}{{"off", false}, {"24h", true}, {"", true}} {
+			cfg := base
+			cfg.Retention = tc.retention
+			if err := r.reload(cfg); err != nil {
+				t.Fatal(err)
+			}
+			r.sameServices(t)
+			if p := pruner(); (p != nil) != tc.running || p == first {
+				t.Fatalf("settlement_retention %q: pruner %p (the first was %p), want running %v and a new one", tc.retention, p, first, tc.running)
+			}
+		}
+	})
 	t.Run("a txapi option", func(t *testing.T) {
 		if err := r.reload(base); err != nil {
 			t.Fatal(err)

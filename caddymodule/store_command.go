@@ -20,8 +20,8 @@ import (
 func storeCommand() *cobra.Command {
 	var storePath string
 	c := &cobra.Command{
-		Use:   "store check|backup|restore --store <file>",
-		Short: "Check, back up or restore the x402 store file",
+		Use:   "store check|backup|restore|compact --store <file>",
+		Short: "Check, back up, restore or compact the x402 store file",
 		Long: `
 Checks, backs up and restores the x402 store file (the x402 app's
 store_path): the bbolt file that holds the settlement records, the
@@ -36,6 +36,13 @@ recover:
 
 restore keeps the file it replaces as <file>.corrupt-<time>. What was written
 after the backup is lost to the store.
+
+The file never shrinks by itself: the pages of the settlement records that
+settlement_retention deletes are reused by later writes. compact rewrites
+the file without its free pages, after a retention was first set on a store
+that had grown for long:
+
+  caddy x402 store compact --store <file>
 
 The store is a bbolt file that one process opens at a time: run these
 commands while Caddy is stopped.`,
@@ -122,7 +129,24 @@ commands while Caddy is stopped.`,
 	}
 	restore.Flags().StringVar(&from, "from", "", "the backup file to restore (required)")
 
-	c.AddCommand(check, backup, restore)
+	compact := &cobra.Command{
+		Use:   "compact --store <file>",
+		Short: "Rewrite the store file without its free pages, giving their space back",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireStore(); err != nil {
+				return err
+			}
+			before, after, err := store.Compact(storePath)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "compacted %s: %d bytes, was %d\n", storePath, after, before)
+			return nil
+		},
+	}
+
+	c.AddCommand(check, backup, restore, compact)
 	return c
 }
 

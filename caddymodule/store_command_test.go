@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"math/big"
@@ -9,10 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/facilitator/store/storetest"
 )
 
 func runStore(t *testing.T, args ...string) (string, error) {
@@ -133,5 +136,46 @@ func TestStoreCommandRefuses(t *testing.T) {
 		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("a refused command created %s", p)
 		}
+	}
+}
+
+// compact gives back the pages of pruned records: the file shrinks, and
+// what is left, the unfinished record and the API key, is still there.
+func TestStoreCommandCompacts(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "x402.db")
+	newStore(t, path)
+	st, err := store.Open(store.Config{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := time.Now().Add(-48 * time.Hour)
+	for i := range 3000 {
+		storetest.Settle(t, st, storetest.Payment(i, created))
+	}
+	for {
+		n, err := st.PruneFinal(context.Background(), time.Now().Add(-24*time.Hour), 256)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			break
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	grown, _ := os.Stat(path)
+
+	out, err := runStore(t, "compact", "--store", path)
+	if err != nil || !strings.Contains(out, "compacted "+path) {
+		t.Fatalf("compact: %v\n%s", err, out)
+	}
+	after, _ := os.Stat(path)
+	if after.Size() >= grown.Size()/2 {
+		t.Fatalf("the store is %d bytes after compact, %d before", after.Size(), grown.Size())
+	}
+	if sum, err := store.Check(path); err != nil || sum.Settlements != 1 || sum.Unfinished != 1 || sum.Buckets["paymaster_keys"] != 1 {
+		t.Fatalf("the compacted store: %+v %v", sum, err)
 	}
 }
