@@ -230,6 +230,11 @@ func (s *Service) handOver(p *payment) *x402.SettleResponse {
 		return s.failure(x402.ErrorInternal, "internal error", p)
 	}
 	if !ok {
+		if rec.State == store.StateSettled && !rec.Served && rec.ConsumerInstance != "" && rec.ConsumerInstance != s.store.Instance() {
+			// Another replica, which the store still sees, is writing the
+			// response it bought; it may have died unnoticed (see verify).
+			return s.failure(x402.ErrorInFlight, "the response this payment bought is being written for another request; retry shortly", p)
+		}
 		return s.verifyFailed(x402.Invalid(x402.ReasonReplay, "this payment already paid for a response"), p)
 	}
 	return rec.Response

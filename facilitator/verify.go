@@ -155,7 +155,12 @@ func requirementsHash(r *x402.PaymentRequirements) common.Hash {
 // right now. One whose settle gave up waiting (503), or whose process died
 // before it answered, is valid: it is the same payment retried, and Settle
 // resumes its settlement, or hands over its receipt, rather than starting
-// another.
+// another. One whose response another replica is writing, while its store
+// handle still looks open, is neither: that replica may have died without
+// the store noticing yet, so the answer is errAnswering (503, retry), and
+// the retry gets replay once the response is written, or the receipt once
+// the store sees the replica gone. (This process's own consumers answer
+// replay, as before: they are alive, and call Served when they are done.)
 func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
 	rec, err := s.store.Get(p.key)
 	if err != nil {
@@ -179,6 +184,9 @@ func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *paymen
 				if !alive {
 					return nil
 				}
+				if rec.ConsumerInstance != s.store.Instance() {
+					return errAnswering
+				}
 			}
 		}
 		return x402.Invalid(x402.ReasonReplay, "this payment was already used (%s)", rec.State)
@@ -189,6 +197,11 @@ func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *paymen
 // ErrUnavailable wraps verification failures that say nothing of the
 // payment: the chain or the store could not be read.
 var ErrUnavailable = errors.New("facilitator unavailable")
+
+// errAnswering is the verification of a settled payment whose response a
+// live process is writing, but has not written (see verify): the payment
+// is neither valid nor spent yet.
+var errAnswering = errors.New("the response this payment bought is being written for another request; retry")
 
 // Verify checks a payment without settling it. A refused payment is a
 // response with isValid false; an error means the checks could not be made
@@ -217,6 +230,9 @@ func (s *Service) verifyRequest(ctx context.Context, req *x402.VerifyRequest) (*
 			payer = p.payer.Hex()
 		}
 		return xe.Response(payer), nil
+	case errors.Is(err, errAnswering):
+		return &x402.VerifyResponse{IsValid: false, InvalidMessage: err.Error(), Payer: p.payer.Hex()},
+			fmt.Errorf("%w: %v", ErrUnavailable, err)
 	default:
 		s.log.Warn("verify could not complete", zap.Error(err))
 		return &x402.VerifyResponse{IsValid: false, InvalidMessage: "the facilitator could not reach the chain; retry"},

@@ -60,6 +60,9 @@ func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
 // process at a time, so any other instance's process is gone.
 func (s *Store) alive(instance string) bool { return instance == s.instance }
 
+// Instance names this handle (see Settlements.Instance).
+func (s *Store) Instance() string { return s.instance }
+
 // Alive reports whether instance is this handle (see alive).
 func (s *Store) Alive(instance string) (bool, error) { return s.alive(instance), nil }
 

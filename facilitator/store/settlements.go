@@ -48,6 +48,9 @@ type Settlements interface {
 	// instance is open: whether a consumer of that instance may still be
 	// writing its response.
 	Alive(instance string) (bool, error)
+	// Instance names this handle, as Consume writes it in a record's
+	// ConsumerInstance.
+	Instance() string
 	// Serve records that owner, the consumer of key's settled record,
 	// wrote its response: the payment is spent for good. It does nothing
 	// for anyone else.

@@ -160,6 +160,9 @@ func (s *Store) alive(ctx context.Context, tx pgx.Tx, instance string) (bool, er
 	return !free, nil
 }
 
+// Instance names this handle (see store.Settlements.Instance).
+func (s *Store) Instance() string { return s.instance }
+
 // Alive reports whether the store handle named instance is open, in a
 // transaction of its own (see alive).
 func (s *Store) Alive(instance string) (bool, error) {
