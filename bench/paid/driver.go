@@ -47,6 +47,7 @@ type driver struct {
 	amount    *big.Int
 	payers    []*client.Transport
 	addrs     []common.Address // of the payers
+	loadStart string           // the load average when the run began
 
 	mu      sync.Mutex
 	samples []sample
@@ -77,7 +78,7 @@ func newDriver(ctx context.Context, cfg *config) (*driver, error) {
 		return nil, fmt.Errorf("dialing %s: %w", cfg.RPC, err)
 	}
 	d := &driver{
-		cfg: cfg, eth: eth,
+		cfg: cfg, eth: eth, loadStart: loadavg(),
 		http: &http.Client{
 			Timeout: time.Minute,
 			Transport: &http.Transport{

@@ -66,7 +66,8 @@ func (d *driver) report(w io.Writer, c *chainCheck, br *breakdown, st *steps) bo
 	if d.cfg.Commit != "" {
 		fmt.Fprintf(w, "Commit %s. ", d.cfg.Commit)
 	}
-	fmt.Fprintf(w, "%s, %s/%s, %d CPUs, load average %s.\n", time.Now().Format(time.DateTime), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadavg())
+	fmt.Fprintf(w, "%s, %s/%s, %d CPUs, load average %s at the start, %s at the end.\n",
+		time.Now().Format(time.DateTime), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), d.loadStart, loadavg())
 	fmt.Fprintf(w, "Offer: exact, %s atomic units of %s. Interval %v ±%.0f%%; requests waited while the chain's clock led the wall clock by %v or more (%v in all); its largest lead was %v (the devnet paces its blocks past %v).\n\n",
 		d.offer.Amount, d.offer.Asset, d.cfg.Interval, 100*d.cfg.Jitter, d.cfg.MaxLead, d.paced.Round(time.Millisecond), d.maxLead.Round(time.Millisecond), devnet.MaxClockLead)
 
@@ -232,7 +233,7 @@ func (b *breakdown) write(w io.Writer) {
 		{"in the server (access log duration)", b.server},
 		{"settlement (x402 settlement took)", b.settle},
 		{"server less settlement: verify, upstream, Caddy", b.rest},
-		{"client less server: connection, client", b.out},
+		{"client less server (below 0: the answer leaves before the handler returns, and records it served)", b.out},
 	} {
 		fmt.Fprintf(w, "| %s | %s | %s |\n", r.name, ms(r.l.q(.5)), ms(r.l.q(.9)))
 	}
