@@ -24,10 +24,10 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator"
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/store/postgres"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 

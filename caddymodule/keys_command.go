@@ -22,8 +22,8 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/dashboard"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/store"
 )
 
 // keyCommand is `caddy x402 key`: the paymaster's API keys, through the

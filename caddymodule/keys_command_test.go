@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/store"
 )
 
 // noCaddy is an admin address where no Caddy answers, so that the key

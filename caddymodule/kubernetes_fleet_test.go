@@ -27,7 +27,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
+	"github.com/caddy-x402/caddy-x402/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 

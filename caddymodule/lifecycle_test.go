@@ -25,8 +25,8 @@ import (
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/txapi"
 	"github.com/caddy-x402/caddy-x402/x402"
 )

@@ -19,8 +19,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/store"
 )
 
 // validateConfig does what `caddy validate` does with a config: decode it

@@ -14,8 +14,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/storetest"
+	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/store/storetest"
 )
 
 func runStore(t *testing.T, args ...string) (string, error) {

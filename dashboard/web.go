@@ -16,8 +16,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/store"
 )
 
 //go:embed templates/*.html

@@ -7,8 +7,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
+	"github.com/caddy-x402/caddy-x402/store/postgres"
+	"github.com/caddy-x402/caddy-x402/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 

@@ -18,8 +18,8 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
+	"github.com/caddy-x402/caddy-x402/store/postgres"
+	"github.com/caddy-x402/caddy-x402/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 

@@ -51,7 +51,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/store"
 )
 
 // Config configures a Service.

@@ -38,7 +38,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/devnet"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
+	"github.com/caddy-x402/caddy-x402/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 

@@ -21,8 +21,8 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
+	"github.com/caddy-x402/caddy-x402/store/postgres"
+	"github.com/caddy-x402/caddy-x402/store/postgres/pgtest"
 )
 
 // fleetDatabase is the PostgreSQL database of the fleet tests, from

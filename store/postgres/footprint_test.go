@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/storetest"
+	"github.com/caddy-x402/caddy-x402/store/postgres/pgtest"
+	"github.com/caddy-x402/caddy-x402/store/storetest"
 )
 
 // BenchmarkPaymentFootprint reports what one paid request adds to the

@@ -16,7 +16,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -24,7 +24,7 @@ import (
 func prunerGoroutines() int {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
-	return bytes.Count(buf, []byte("facilitator/store.(*Pruner).loop"))
+	return bytes.Count(buf, []byte("caddy-x402/store.(*Pruner).loop"))
 }
 
 // prunersLeft waits until no goroutine of a Pruner is left, up to a few

@@ -1,6 +1,11 @@
-// Package store keeps the facilitator's durable settlement records: one per
-// replay key, claimed before a transaction is broadcast, so that a payment is
-// never settled twice and a settlement in progress survives a restart.
+// Package store is the ledger on the ground floor: every durable record of a
+// Caddy running x402, owned by the x402 app and handed to each service
+// through the narrow interfaces that service declares. Its core is the
+// facilitator's settlement records: one per replay key, claimed before a
+// transaction is broadcast, so that a payment is never settled twice and a
+// settlement in progress survives a restart. The paymaster's ledger, the
+// transaction API's budgets and the dashboard's audit log live beside them
+// in named spaces that each of those services names itself.
 //
 // Records live in a bbolt file. Finished records (settled or failed) are
 // cached in ristretto in front of it, since duplicate settles of paid

@@ -14,9 +14,9 @@ import (
 	"go.uber.org/zap/zaptest"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/postgres/pgtest"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/storetest"
+	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/store/postgres/pgtest"
+	"github.com/caddy-x402/caddy-x402/store/storetest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/store"
-	"github.com/caddy-x402/caddy-x402/facilitator/store/storetest"
+	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/store/storetest"
 )
 
 // The bbolt store passes the conformance suite every backend must pass.
