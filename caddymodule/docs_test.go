@@ -44,8 +44,8 @@ type docFile struct {
 	text string
 }
 
-// docFiles reads the README and docs/*.md (not docs/pending/, which holds
-// drafts that have no place yet).
+// docFiles reads the README, docs/*.md (not docs/pending/, which holds
+// drafts that have no place yet) and the READMEs of xcaddy/ and examples/.
 func docFiles(t *testing.T) []docFile {
 	t.Helper()
 	paths, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
@@ -53,6 +53,9 @@ func docFiles(t *testing.T) []docFile {
 		t.Fatal(err)
 	}
 	paths = append([]string{filepath.Join(repoRoot, "README.md")}, paths...)
+	for _, p := range []string{"xcaddy/README.md", "examples/README.md", "examples/kubernetes/fleet/README.md"} {
+		paths = append(paths, filepath.Join(repoRoot, filepath.FromSlash(p)))
+	}
 	var docs []docFile
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
