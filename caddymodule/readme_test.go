@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,6 +67,22 @@ func samplePattern(line string) *regexp.Regexp {
 	return regexp.MustCompile("^" + strings.Join(parts, "[0-9a-fA-F]+") + "$")
 }
 
+// distinctFreePorts picks a free TCP port for each name, all different:
+// each listener stays open until every port is chosen.
+func distinctFreePorts(t *testing.T, names ...string) map[string]int {
+	t.Helper()
+	ports := map[string]int{}
+	for _, name := range names {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports[name] = l.Addr().(*net.TCPAddr).Port
+	}
+	return ports
+}
+
 // TestReadmePayerOutput runs the README's walkthrough: the demo of
 // Caddyfile.example (on free ports), then each `go run ./examples/payer`
 // command of the README and docs/*.md, and compares what the payer prints
@@ -95,13 +112,13 @@ func TestReadmePayerOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ports := map[string]int{}
-	cf := string(example)
-	for _, port := range []string{"8080", "9000", "4021", "4338", "4339"} {
-		ports[port] = freePort(t)
-		cf = strings.ReplaceAll(cf, ":"+port, fmt.Sprintf(":%d", ports[port]))
-	}
-	chain := freePort(t)
+	// The ports are held until all are chosen, so no two are the same,
+	// and replaced in one pass, so a new port is never rewritten.
+	ports := distinctFreePorts(t, "8080", "9000", "4021", "4338", "4339", "chain")
+	cf := regexp.MustCompile(`:(8080|9000|4021|4338|4339)\b`).ReplaceAllStringFunc(string(example), func(m string) string {
+		return fmt.Sprintf(":%d", ports[m[1:]])
+	})
+	chain := ports["chain"]
 	cf = strings.Replace(cf, "\t\tnetwork devnet\n", fmt.Sprintf("\t\tnetwork devnet\n\t\tdevnet_addr 127.0.0.1:%d\n", chain), 1)
 	cf = strings.Replace(cf, "{\n", "{\n\tadmin off\n", 1)
 	cf = strings.ReplaceAll(cf, "output stderr", "output discard")
