@@ -53,7 +53,7 @@ const e2eCaddyfile = `{
 		output file {{logfile}}
 		level DEBUG
 	}
-	# The README's recipe: one line a payment, in a file of its own.
+	# The recipe of docs/logs-and-metrics.md: one line a payment, in a file of its own.
 	log payments {
 		output file {{paylog}}
 		include http.handlers.x402

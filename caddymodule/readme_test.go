@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,14 +19,16 @@ import (
 )
 
 // readmePayerCommand is a `go run ./examples/payer …` line of the README
-// and the sample output written under it, as `# ` lines.
+// or docs/*.md and the sample output written under it, as `# ` lines.
 type readmePayerCommand struct {
+	file   string
 	args   []string
 	sample []string
 }
 
-// readmePayerCommands finds the payer commands in the README's sh blocks.
-func readmePayerCommands(t *testing.T, readme string) []readmePayerCommand {
+// readmePayerCommands finds the payer commands in the sh blocks of a
+// Markdown file.
+func readmePayerCommands(t *testing.T, file, readme string) []readmePayerCommand {
 	t.Helper()
 	var (
 		cmds    []readmePayerCommand
@@ -42,7 +45,7 @@ func readmePayerCommands(t *testing.T, readme string) []readmePayerCommand {
 			inBlock, cur = false, nil
 		case !inBlock:
 		case strings.HasPrefix(line, "go run ./examples/payer"):
-			cmds = append(cmds, readmePayerCommand{args: strings.Fields(strings.TrimPrefix(line, "go run ./examples/payer"))})
+			cmds = append(cmds, readmePayerCommand{file: file, args: strings.Fields(strings.TrimPrefix(line, "go run ./examples/payer"))})
 			cur = &cmds[len(cmds)-1]
 		case cur != nil && strings.HasPrefix(line, "# "):
 			cur.sample = append(cur.sample, strings.TrimPrefix(line, "# "))
@@ -64,26 +67,42 @@ func samplePattern(line string) *regexp.Regexp {
 	return regexp.MustCompile("^" + strings.Join(parts, "[0-9a-fA-F]+") + "$")
 }
 
+// distinctFreePorts picks a free TCP port for each name, all different:
+// each listener stays open until every port is chosen.
+func distinctFreePorts(t *testing.T, names ...string) map[string]int {
+	t.Helper()
+	ports := map[string]int{}
+	for _, name := range names {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports[name] = l.Addr().(*net.TCPAddr).Port
+	}
+	return ports
+}
+
 // TestReadmePayerOutput runs the README's walkthrough: the demo of
 // Caddyfile.example (on free ports), then each `go run ./examples/payer`
-// command of the README, and compares what the payer prints with the
-// README's sample output, line for line, so that the two cannot drift.
+// command of the README and docs/*.md, and compares what the payer prints
+// with the sample output written under it, line for line, so that the two
+// cannot drift.
 func TestReadmePayerOutput(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var cmds []readmePayerCommand
+	for _, doc := range docFiles(t) {
+		cmds = append(cmds, readmePayerCommands(t, doc.path, doc.text)...)
 	}
-	cmds := readmePayerCommands(t, string(readme))
 	if len(cmds) < 2 {
-		t.Fatalf("the README has %d payer commands, want the exact and the aa-native one", len(cmds))
+		t.Fatalf("the README and docs/*.md have %d payer commands, want the exact and the aa-native one", len(cmds))
 	}
 	for _, c := range cmds {
 		if len(c.sample) == 0 {
-			t.Fatalf("the README's `go run ./examples/payer %s` has no sample output", strings.Join(c.args, " "))
+			t.Fatalf("%s: `go run ./examples/payer %s` has no sample output", c.file, strings.Join(c.args, " "))
 		}
 	}
 
@@ -93,13 +112,13 @@ func TestReadmePayerOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ports := map[string]int{}
-	cf := string(example)
-	for _, port := range []string{"8080", "9000", "4021", "4338", "4339"} {
-		ports[port] = freePort(t)
-		cf = strings.ReplaceAll(cf, ":"+port, fmt.Sprintf(":%d", ports[port]))
-	}
-	chain := freePort(t)
+	// The ports are held until all are chosen, so no two are the same,
+	// and replaced in one pass, so a new port is never rewritten.
+	ports := distinctFreePorts(t, "8080", "9000", "4021", "4338", "4339", "chain")
+	cf := regexp.MustCompile(`:(8080|9000|4021|4338|4339)\b`).ReplaceAllStringFunc(string(example), func(m string) string {
+		return fmt.Sprintf(":%d", ports[m[1:]])
+	})
+	chain := ports["chain"]
 	cf = strings.Replace(cf, "\t\tnetwork devnet\n", fmt.Sprintf("\t\tnetwork devnet\n\t\tdevnet_addr 127.0.0.1:%d\n", chain), 1)
 	cf = strings.Replace(cf, "{\n", "{\n\tadmin off\n", 1)
 	cf = strings.ReplaceAll(cf, "output stderr", "output discard")
@@ -117,7 +136,7 @@ func TestReadmePayerOutput(t *testing.T) {
 
 	api := fmt.Sprintf("http://localhost:%d", ports["8080"])
 	for _, c := range cmds {
-		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+		t.Run(c.file+" "+strings.Join(c.args, " "), func(t *testing.T) {
 			args := []string{"run", "./examples/payer"}
 			for _, a := range c.args {
 				args = append(args, strings.ReplaceAll(a, "http://localhost:8080", api))
@@ -135,11 +154,11 @@ func TestReadmePayerOutput(t *testing.T) {
 			}
 			got := strings.Split(strings.TrimRight(strings.ReplaceAll(string(out), api, "http://localhost:8080"), "\n"), "\n")
 			if len(got) != len(c.sample) {
-				t.Fatalf("the payer printed %d lines, the README shows %d:\n%s\nREADME:\n%s", len(got), len(c.sample), strings.Join(got, "\n"), strings.Join(c.sample, "\n"))
+				t.Fatalf("the payer printed %d lines, %s shows %d:\n%s\n%s:\n%s", len(got), c.file, len(c.sample), strings.Join(got, "\n"), c.file, strings.Join(c.sample, "\n"))
 			}
 			for i, want := range c.sample {
 				if !samplePattern(want).MatchString(got[i]) {
-					t.Errorf("line %d: the payer printed\n\t%s\nthe README shows\n\t%s", i+1, got[i], want)
+					t.Errorf("line %d: the payer printed\n\t%s\n%s shows\n\t%s", i+1, got[i], c.file, want)
 				}
 			}
 		})

@@ -15,7 +15,7 @@ import (
 // a devnet that seals on demand, and reports the median of each step of a
 // settle, read from its spans: the verification before the claim, the
 // store writes, the gas estimate, signing, sending and the receipt wait.
-// It is the per-step table of the README's performance section:
+// It is the per-step table of docs/performance.md:
 //
 //	go test -run '^$' -bench SettleSteps -benchtime 100x ./facilitator/
 //
