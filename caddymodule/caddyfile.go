@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/caddyserver/caddy/v2"
@@ -283,6 +284,24 @@ func (h *TxAPIHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	})
 }
 
+// UnmarshalCaddyfile sets up the dashboard from Caddyfile tokens:
+//
+//	x402_dashboard {
+//		low_balance <ETH>
+//		path_prefix <path>
+//		allow_anonymous
+//	}
+func (h *DashboardHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next()
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	return parseBlock(d, 0, "x402_dashboard option", map[string]option{
+		"low_balance": stringOption(&h.LowBalance), "path_prefix": stringOption(&h.PathPrefix),
+		"allow_anonymous": flagOption(&h.AllowAnonymous),
+	})
+}
+
 // option reads the values of one option of a block; the dispenser is on
 // its name.
 type option func(d *caddyfile.Dispenser) error
@@ -313,78 +332,75 @@ func stringOption(dst *string) option {
 	}
 }
 
-// countOption reads an option's one value, a positive whole number.
-func countOption(dst *int) option {
+// valueOption reads an option's one value and hands it to parse, whose
+// error is reported with the option's name and the value, such as
+// `tx_per_minute "lots": want a positive whole number`.
+func valueOption(parse func(v string) error) option {
 	return func(d *caddyfile.Dispenser) error {
 		opt := d.Val()
 		var v string
 		if err := stringOption(&v)(d); err != nil {
 			return err
 		}
+		if err := parse(v); err != nil {
+			return d.Errf("%s %q: %v", opt, v, err)
+		}
+		return nil
+	}
+}
+
+// countOption reads an option's one value, a positive whole number.
+func countOption(dst *int) option {
+	return valueOption(func(v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
-			return d.Errf("%s %q: want a positive whole number", opt, v)
+			return errors.New("want a positive whole number")
 		}
 		*dst = n
 		return nil
-	}
+	})
 }
 
 // confirmationsOption reads an option's one value, a whole number of
 // blocks from 0.
 func confirmationsOption(dst *int) option {
-	return func(d *caddyfile.Dispenser) error {
-		opt := d.Val()
-		var v string
-		if err := stringOption(&v)(d); err != nil {
-			return err
-		}
+	return valueOption(func(v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return d.Errf("%s %q: want a whole number of blocks, 0 or more", opt, v)
+			return errors.New("want a whole number of blocks, 0 or more")
 		}
 		*dst = n
 		return nil
-	}
+	})
 }
 
 // durationOption reads an option's one value, a duration.
 func durationOption(dst *caddy.Duration) option {
-	return func(d *caddyfile.Dispenser) error {
-		opt := d.Val()
-		var v string
-		if err := stringOption(&v)(d); err != nil {
-			return err
-		}
+	return valueOption(func(v string) error {
 		dur, err := caddy.ParseDuration(v)
 		if err != nil {
-			return d.Errf("%s %q: %v", opt, v, err)
+			return err
 		}
 		*dst = caddy.Duration(dur)
 		return nil
-	}
+	})
 }
 
 // retentionOption reads an option's one value, a duration or off, which
 // is -1.
 func retentionOption(dst *caddy.Duration) option {
-	return func(d *caddyfile.Dispenser) error {
-		opt := d.Val()
-		var v string
-		if err := stringOption(&v)(d); err != nil {
-			return err
-		}
+	return valueOption(func(v string) error {
 		if v == "off" {
 			*dst = -1
 			return nil
 		}
 		dur, err := caddy.ParseDuration(v)
 		if err != nil || dur <= 0 {
-			return d.Errf("%s %q: want a duration, such as 30d, or off", opt, v)
+			return errors.New("want a duration, such as 30d, or off")
 		}
 		*dst = caddy.Duration(dur)
 		return nil
-	}
+	})
 }
 
 // listOption adds an option's values, one or more, to dst.
@@ -417,4 +433,5 @@ var (
 	_ caddyfile.Unmarshaler = (*FacilitatorHandler)(nil)
 	_ caddyfile.Unmarshaler = (*PaymasterHandler)(nil)
 	_ caddyfile.Unmarshaler = (*TxAPIHandler)(nil)
+	_ caddyfile.Unmarshaler = (*DashboardHandler)(nil)
 )

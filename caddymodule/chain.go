@@ -345,15 +345,10 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 		return nil, err
 	}
 	run.fac = fac
-	keys, err := st.Bucket(paymasterKeysBucket)
-	if err != nil {
+	if run.keys, err = paymaster.OpenKeys(st); err != nil {
 		return nil, err
 	}
-	usage, err := st.Bucket(keyUsageBucket)
-	if err != nil {
-		return nil, err
-	}
-	run.keys = &paymaster.Keys{Store: keys, Usage: usage, Logger: log.Named("keys")}
+	run.keys.Logger = log.Named("keys")
 	if err := run.prune(time.Duration(t.SettlementRetention)); err != nil {
 		return nil, err
 	}
@@ -374,11 +369,11 @@ func claimFacilitatorStore(st store.Backend, path, network, caip2 string, log *z
 	if err := claimStore(meta, path, network, caip2); err != nil {
 		return err
 	}
-	keys, err := st.Bucket(paymasterKeysBucket)
+	pm, err := paymaster.OpenStorage(st)
 	if err != nil {
 		return err
 	}
-	removed, err := removeKeyRecord(keys, DevPaymasterKey)
+	removed, err := removeKeyRecord(pm.Keys, DevPaymasterKey)
 	if err != nil {
 		return fmt.Errorf("removing the devnet's paymaster key from store %s: %w", path, err)
 	}

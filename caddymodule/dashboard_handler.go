@@ -2,8 +2,6 @@ package caddymodule
 
 import (
 	"context"
-	"crypto/rand"
-	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -11,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -131,45 +128,15 @@ func (h *DashboardHandler) webApp(ctx context.Context) (http.Handler, error) {
 	return h.web, nil
 }
 
-// UnmarshalCaddyfile sets up the handler from Caddyfile tokens:
-//
-//	x402_dashboard {
-//		low_balance <ETH>
-//		path_prefix <path>
-//		allow_anonymous
-//	}
-func (h *DashboardHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next()
-	if d.NextArg() {
-		return d.ArgErr()
-	}
-	return parseBlock(d, 0, "x402_dashboard option", map[string]option{
-		"low_balance": stringOption(&h.LowBalance), "path_prefix": stringOption(&h.PathPrefix),
-		"allow_anonymous": func(d *caddyfile.Dispenser) error {
-			if d.NextArg() {
-				return d.ArgErr()
-			}
-			h.AllowAnonymous = true
-			return nil
-		},
-	})
-}
-
-// Buckets of the dashboard in the x402 store.
-const (
-	auditBucket     = "x402_audit"
-	dashboardBucket = "x402_dashboard"
-)
-
 // newDashboard makes the dashboard of a running chain: its store's
 // payments and audit log, the paymaster that runs on it, and the
 // balances read from its chain.
 func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger) (*dashboard.Dashboard, error) {
-	audit, err := run.store.Bucket(auditBucket)
+	audit, err := dashboard.OpenAudit(run.store)
 	if err != nil {
 		return nil, err
 	}
-	secret, err := formSecret(run)
+	secret, err := dashboard.FormSecret(run.store)
 	if err != nil {
 		return nil, err
 	}
@@ -187,31 +154,6 @@ func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger) 
 		LowBalance: low, Secret: secret, Logger: log,
 		Balances: func(ctx context.Context) (dashboard.Balances, error) { return balances(ctx, run, settler) },
 	})
-}
-
-// formSecret is the key of the dashboard forms' tokens, made once and kept
-// in the store, so every replica of a fleet accepts the others' forms.
-func formSecret(run *chainRun) ([]byte, error) {
-	b, err := run.store.Bucket(dashboardBucket)
-	if err != nil {
-		return nil, err
-	}
-	key := []byte("form_secret")
-	if err := b.Update(key, func(old []byte) ([]byte, error) {
-		if len(old) >= 32 {
-			return nil, nil // keep it
-		}
-		s := make([]byte, 32)
-		_, err := rand.Read(s)
-		return s, err
-	}); err != nil {
-		return nil, fmt.Errorf("making the dashboard's form secret: %w", err)
-	}
-	s, err := b.Get(key)
-	if err != nil || len(s) < 32 {
-		return nil, errors.Join(errors.New("reading the dashboard's form secret"), err)
-	}
-	return s, nil
 }
 
 // balances reads the settler's balance and the paymaster's deposit in one
@@ -325,6 +267,5 @@ var (
 	_ caddy.Provisioner           = (*DashboardHandler)(nil)
 	_ caddy.Validator             = (*DashboardHandler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*DashboardHandler)(nil)
-	_ caddyfile.Unmarshaler       = (*DashboardHandler)(nil)
 	_ dashboard.Sponsorship       = runSponsorship{}
 )

@@ -74,15 +74,15 @@ one.`,
 				return err
 			}
 			defer st.Close()
-			b, err := st.Bucket(paymasterKeysBucket)
+			keys, err := paymaster.OpenKeys(st)
 			if err != nil {
 				return err
 			}
-			audit, err := st.Bucket(auditBucket)
+			audit, err := dashboard.OpenAudit(st)
 			if err != nil {
 				return err
 			}
-			return do(storeKeys{keys: &paymaster.Keys{Store: b}, audit: audit}, cmd.OutOrStdout())
+			return do(storeKeys{keys: keys, audit: audit}, cmd.OutOrStdout())
 		}
 	}
 	var project, network, scopes string

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/caddy-x402/caddy-x402/dashboard"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/store"
 )
@@ -54,12 +55,11 @@ func TestKeyCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := st.Bucket("paymaster_keys")
-	ks := &paymaster.Keys{Store: b}
+	ks, _ := paymaster.OpenKeys(st)
 	old, _ := ks.Lookup(secret)
 	now, _ := ks.Lookup(fresh)
 	// The changes made on the store are in the audit log, by "cli".
-	audit, _ := st.Bucket(auditBucket)
+	audit, _ := dashboard.OpenAudit(st)
 	var actions []string
 	audit.ForEach(func(_, v []byte) error {
 		if !strings.Contains(string(v), `"actor":"cli"`) || strings.Contains(string(v), secret) {

@@ -214,34 +214,24 @@ func (h *PaymasterHandler) Validate() error {
 	return errors.Join(errs...)
 }
 
-// paymasterLedgerBucket holds the paymaster's counters in the x402 store.
-const paymasterLedgerBucket = "paymaster_ledger"
-
 // openPaymaster opens the paymaster on the running chain: cfg with its
 // chain, keys and projects.
 func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fixed paymasterFixed) (*paymaster.Service, func() error, error) {
-	var err error
-	if cfg.Projects, err = t.projects(); err != nil {
-		return nil, nil, err
-	}
-	bucket, err := run.store.Bucket(paymasterKeysBucket)
+	projects, err := t.projects()
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg.Keys = bucket
-	// When keys were last used, and the projects created in the dashboard,
-	// live in the same store, shared by a fleet's replicas.
-	if cfg.KeyUsage, err = run.store.Bucket(keyUsageBucket); err != nil {
+	cfg.Projects = projects
+	// The keys, when they were last used, the projects created in the
+	// dashboard and the ledger (balance charged, daily spend,
+	// reservations, rate windows, suspensions) live in the x402 store, so
+	// restarts keep them and a fleet's replicas share them.
+	st, err := paymaster.OpenStorage(run.store)
+	if err != nil {
 		return nil, nil, err
 	}
-	if cfg.ProjectStore, err = run.store.Bucket(paymasterProjectsBucket); err != nil {
-		return nil, nil, err
-	}
-	// The ledger (balance charged, daily spend, reservations, rate windows,
-	// suspensions) lives in the same store, so restarts keep it.
-	if cfg.Ledger, err = run.store.Bucket(paymasterLedgerBucket); err != nil {
-		return nil, nil, err
-	}
+	st.Apply(&cfg)
+	bucket := st.Keys
 	if run.devnet != nil {
 		// The dev key is public: it is answered from memory, never stored,
 		// so it does not outlive the devnet in a store_path that later

@@ -385,8 +385,7 @@ http://127.0.0.1:%d {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := st.Bucket(paymasterKeysBucket)
-		ks := &paymaster.Keys{Store: b}
+		ks, _ := paymaster.OpenKeys(st)
 		if err := ks.Import(DevPaymasterKey, "demo", "testnet", []string{paymaster.ScopeRead, paymaster.ScopeSponsor}); err != nil {
 			t.Fatal(err)
 		}
@@ -410,8 +409,8 @@ http://127.0.0.1:%d {
 		}
 		st, _ = store.Open(store.Config{Path: legacy})
 		defer st.Close()
-		b, _ = st.Bucket(paymasterKeysBucket)
-		if k, err := (&paymaster.Keys{Store: b}).Authorize(real, paymaster.ScopeSponsor); err != nil || k == nil {
+		ks, _ = paymaster.OpenKeys(st)
+		if k, err := ks.Authorize(real, paymaster.ScopeSponsor); err != nil || k == nil {
 			t.Fatalf("the real key went with the dev key: %v", err)
 		}
 	})
@@ -431,7 +430,8 @@ func readStore(t *testing.T, path string) (network string, devKeyStored bool) {
 	}
 	defer st.Close()
 	meta, _ := st.Bucket(metaBucket)
-	keys, _ := st.Bucket(paymasterKeysBucket)
+	pm, _ := paymaster.OpenStorage(st)
+	keys := pm.Keys
 	n, _ := meta.Get([]byte("network"))
 	v, _ := keys.Get(devHash)
 	return string(n), v != nil

@@ -20,17 +20,10 @@ import (
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
-const (
-	// metaBucket holds what a store records of itself.
-	metaBucket = "meta"
-	// paymasterKeysBucket holds the API key records of paymaster.Keys.
-	paymasterKeysBucket = "paymaster_keys"
-	// keyUsageBucket holds when each API key was last used.
-	keyUsageBucket = "paymaster_key_usage"
-	// paymasterProjectsBucket holds the projects created at run time (in
-	// the dashboard or the admin API).
-	paymasterProjectsBucket = "paymaster_projects"
-)
+// metaBucket holds what a store records of itself: the app's own space.
+// Each service names and opens its own (paymaster.OpenStorage,
+// dashboard.OpenAudit, the transaction API's New).
+const metaBucket = "meta"
 
 // metaStore is the part of a store bucket (*store.Bucket) that claimStore
 // uses.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 )
 
@@ -40,7 +41,7 @@ func (d *Dashboard) API(prefix string) http.Handler {
 				return
 			}
 			if v != nil {
-				writeJSON(w, status, v)
+				edge.WriteJSON(w, status, v)
 			}
 		})
 	}
@@ -179,7 +180,7 @@ func (d *Dashboard) API(prefix string) http.Handler {
 		w.Write(OpenAPI)
 	})
 	mux.HandleFunc(prefix+"/", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusNotFound, apiError{Code: "not_found", Message: fmt.Sprintf("no admin route %s %s; see %s/openapi.yaml", r.Method, clip(r.URL.Path), prefix)})
+		edge.WriteJSON(w, http.StatusNotFound, apiError{Code: "not_found", Message: fmt.Sprintf("no admin route %s %s; see %s/openapi.yaml", r.Method, clip(r.URL.Path), prefix)})
 	})
 	return mux
 }

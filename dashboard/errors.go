@@ -1,7 +1,8 @@
 package dashboard
 
 import (
-	"encoding/json"
+	"github.com/caddy-x402/caddy-x402/edge"
+
 	"errors"
 	"net/http"
 	"strings"
@@ -59,21 +60,11 @@ func publicError(err error) string {
 
 func errField(err error) zap.Field { return zap.Error(err) }
 
-// writeJSON answers v as JSON with status.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(v)
-}
-
 // writeError answers err as JSON, logging what is not the caller's fault.
 func (d *Dashboard) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status, code := classify(err)
 	if status == http.StatusInternalServerError {
 		d.log.Error("admin request failed", zap.String("method", r.Method), zap.String("path", r.URL.Path), errField(err))
 	}
-	writeJSON(w, status, apiError{Code: code, Message: publicError(err)})
+	edge.WriteJSON(w, status, apiError{Code: code, Message: publicError(err)})
 }

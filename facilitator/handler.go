@@ -17,6 +17,7 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/time/rate"
 
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -132,7 +133,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.sponsor(w, r)
 		}
 	default:
-		writeJSON(w, http.StatusNotFound, errorBody{Error: "not_found", Message: "routes are /health, /supported, /verify, /settle and /sponsor"})
+		edge.WriteJSON(w, http.StatusNotFound, errorBody{Error: "not_found", Message: "routes are /health, /supported, /verify, /settle and /sponsor"})
 	}
 }
 
@@ -154,19 +155,8 @@ func (h *Handler) method(w http.ResponseWriter, r *http.Request, want string) bo
 		return true
 	}
 	w.Header().Set("Allow", want)
-	writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "method_not_allowed", Message: want + " only"})
+	edge.WriteJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "method_not_allowed", Message: want + " only"})
 	return false
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, err := json.Marshal(v)
-	if err != nil {
-		status, body = http.StatusInternalServerError, []byte(`{"error":"internal_error","message":"encoding the response failed"}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
 }
 
 func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
@@ -176,20 +166,20 @@ func (h *Handler) health(w http.ResponseWriter, r *http.Request) {
 		if res == nil {
 			res = &x402.Health{Status: "unavailable", Network: h.Network, Service: ServiceName, Version: Version}
 		}
-		writeJSON(w, http.StatusServiceUnavailable, res)
+		edge.WriteJSON(w, http.StatusServiceUnavailable, res)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	edge.WriteJSON(w, http.StatusOK, res)
 }
 
 func (h *Handler) supported(w http.ResponseWriter, r *http.Request) {
 	res, err := h.Facilitator.Supported(r.Context())
 	if err != nil {
 		h.log().Error("supported failed", zap.Error(err))
-		writeJSON(w, http.StatusInternalServerError, errorBody{Error: "internal_error", Message: "internal error"})
+		edge.WriteJSON(w, http.StatusInternalServerError, errorBody{Error: "internal_error", Message: "internal error"})
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	edge.WriteJSON(w, http.StatusOK, res)
 }
 
 // readRequest decodes a verify or settle body. On failure it returns the
@@ -249,7 +239,7 @@ func readBody(r io.Reader, size int64) ([]byte, error) {
 func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
 	req, status, msg := readRequest(w, r)
 	if req == nil {
-		writeJSON(w, status, &x402.VerifyResponse{InvalidReason: x402.ReasonMalformedRequest, InvalidMessage: msg})
+		edge.WriteJSON(w, status, &x402.VerifyResponse{InvalidReason: x402.ReasonMalformedRequest, InvalidMessage: msg})
 		return
 	}
 	res, err := h.Facilitator.Verify(r.Context(), req)
@@ -258,27 +248,27 @@ func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
 		if res == nil {
 			res = &x402.VerifyResponse{InvalidMessage: "the facilitator could not complete verification; retry"}
 		}
-		writeJSON(w, http.StatusServiceUnavailable, res)
+		edge.WriteJSON(w, http.StatusServiceUnavailable, res)
 		return
 	}
 	status = http.StatusOK
 	if res.InvalidReason == x402.ReasonMalformedRequest {
 		status = http.StatusBadRequest
 	}
-	writeJSON(w, status, res)
+	edge.WriteJSON(w, status, res)
 }
 
 func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 	req, status, msg := readRequest(w, r)
 	if req == nil {
-		writeJSON(w, status, &x402.SettleResponse{
+		edge.WriteJSON(w, status, &x402.SettleResponse{
 			X402Version: x402.Version, Network: h.Network,
 			ErrorCode: x402.ErrorVerifyFailed, Message: string(x402.ReasonMalformedRequest) + ": " + msg,
 		})
 		return
 	}
 	if status, msg := h.authorizeSettle(w, r, req); status != 0 {
-		writeJSON(w, status, &x402.SettleResponse{
+		edge.WriteJSON(w, status, &x402.SettleResponse{
 			X402Version: x402.Version, Network: req.PaymentRequirements.Network,
 			ErrorCode: x402.ErrorVerifyFailed, Message: msg,
 		})
@@ -307,7 +297,7 @@ func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 	if status == http.StatusServiceUnavailable || status == http.StatusConflict {
 		w.Header().Set("Retry-After", RetryAfterSeconds)
 	}
-	writeJSON(w, status, res)
+	edge.WriteJSON(w, status, res)
 	if res.Success {
 		// The receipt left: for this facilitator, the payment bought its
 		// response (the caller's retries, with the same idempotency key,
@@ -410,13 +400,13 @@ func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 	sp, ok := h.Facilitator.(Sponsorer)
 	if !ok {
 		reply.Error = &rpcError{Code: int(x402.RPCMethodNotFound), Message: "this facilitator does not sponsor operations"}
-		writeJSON(w, http.StatusOK, reply)
+		edge.WriteJSON(w, http.StatusOK, reply)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		reply.Error = &rpcError{Code: int(x402.RPCInvalidRequest), Message: "the body was not received in time"}
-		writeJSON(w, http.StatusRequestTimeout, reply)
+		edge.WriteJSON(w, http.StatusRequestTimeout, reply)
 		return
 	}
 	var req struct {
@@ -427,7 +417,7 @@ func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil || json.Unmarshal(body, &req) != nil {
 		reply.Error = &rpcError{Code: int(x402.RPCParseError), Message: "the body is not a JSON-RPC request"}
-		writeJSON(w, http.StatusOK, reply)
+		edge.WriteJSON(w, http.StatusOK, reply)
 		return
 	}
 	if req.ID != nil {
@@ -455,5 +445,5 @@ func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 			reply.Result = res
 		}
 	}
-	writeJSON(w, http.StatusOK, reply)
+	edge.WriteJSON(w, http.StatusOK, reply)
 }

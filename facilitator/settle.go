@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -45,9 +46,9 @@ func (s *Service) failure(code x402.ErrorCode, message string, p *payment) *x402
 // response. A settle without a key is its own owner and cannot be retried.
 func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error) {
 	ctx, span := startSpan(ctx, spanSettle)
-	setOffer(span, &req.PaymentRequirements)
+	edge.SetOffer(span, &req.PaymentRequirements)
 	res := s.settle(ctx, req)
-	endSettle(span, res)
+	edge.EndSettle(span, res)
 	return res, nil
 }
 
@@ -305,10 +306,10 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 	}
 	if span.IsRecording() && res == nil {
 		if rec.TxHash != (common.Hash{}) {
-			span.SetAttributes(attrTx.String(rec.TxHash.Hex()))
+			span.SetAttributes(edge.AttrTx.String(rec.TxHash.Hex()))
 		}
 		if rec.UserOpHash != (common.Hash{}) {
-			span.SetAttributes(attrUserOpHash.String(rec.UserOpHash.Hex()))
+			span.SetAttributes(edge.AttrUserOpHash.String(rec.UserOpHash.Hex()))
 		}
 	}
 	endStep(span, res)
@@ -501,7 +502,7 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) (res
 	ctx, span := startSpan(ctx, spanReceipt)
 	defer func() { endStep(span, res) }()
 	if span.IsRecording() {
-		span.SetAttributes(attrTx.String(rec.TxHash.Hex()))
+		span.SetAttributes(edge.AttrTx.String(rec.TxHash.Hex()))
 	}
 	timeout := s.receiptTimeout()
 	wctx, cancel := context.WithTimeout(ctx, timeout)

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/store"
@@ -88,7 +89,7 @@ func (s *Service) awaitExternal(ctx context.Context, p *payment, rec *store.Reco
 	ctx, span := startSpan(ctx, spanReceipt)
 	defer func() { endStep(span, res) }()
 	if span.IsRecording() {
-		span.SetAttributes(attrUserOpHash.String(rec.UserOpHash.Hex()))
+		span.SetAttributes(edge.AttrUserOpHash.String(rec.UserOpHash.Hex()))
 	}
 	wctx, cancel := context.WithTimeout(ctx, s.receiptTimeout())
 	defer cancel()

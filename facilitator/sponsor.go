@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -205,7 +206,7 @@ func sponsorRefusal(code int) *SponsorError {
 func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
 	ctx, span := startSpan(ctx, spanSponsor)
 	if span.IsRecording() && common.IsHexAddress(op.Sender) {
-		span.SetAttributes(attrSender.String(common.HexToAddress(op.Sender).Hex()))
+		span.SetAttributes(edge.AttrSender.String(common.HexToAddress(op.Sender).Hex()))
 	}
 	out, err := s.sponsorOperation(ctx, op, client)
 	endSponsor(span, err)
@@ -259,7 +260,7 @@ func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, c
 	hash := contracts.UserOpHash(sponsored, s.cfg.AANative.EntryPoint, s.chainID)
 	s.sponsors.granted(slot, hash)
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
-		span.SetAttributes(attrUserOpHash.String(hash.Hex()))
+		span.SetAttributes(edge.AttrUserOpHash.String(hash.Hex()))
 	}
 	return out, nil
 }

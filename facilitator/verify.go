@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/store"
@@ -208,9 +209,9 @@ var errAnswering = errors.New("the response this payment bought is being written
 // (it wraps ErrUnavailable).
 func (s *Service) Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.VerifyResponse, error) {
 	ctx, span := startSpan(ctx, spanVerify)
-	setOffer(span, &req.PaymentRequirements)
+	edge.SetOffer(span, &req.PaymentRequirements)
 	res, err := s.verifyRequest(ctx, req)
-	endVerify(span, res, err)
+	edge.EndVerify(span, res, err)
 	return res, err
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -89,20 +90,20 @@ var methods = map[string]method{
 func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		if strings.HasSuffix(strings.TrimRight(r.URL.Path, "/"), "/health") {
-			writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "service": ServiceName, "version": Version})
+			edge.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok", "service": ServiceName, "version": Version})
 			return
 		}
-		writeJSON(w, http.StatusNotFound, map[string]string{"error": "not_found", "message": "POST JSON-RPC here; GET /health for status"})
+		edge.WriteJSON(w, http.StatusNotFound, map[string]string{"error": "not_found", "message": "POST JSON-RPC here; GET /health for status"})
 		return
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST, GET")
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method_not_allowed", "message": "JSON-RPC is POST"})
+		edge.WriteJSON(w, http.StatusMethodNotAllowed, map[string]string{"error": "method_not_allowed", "message": "JSON-RPC is POST"})
 		return
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			writeJSON(w, http.StatusUnsupportedMediaType, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidRequest, Message: "content type must be application/json"}})
+			edge.WriteJSON(w, http.StatusUnsupportedMediaType, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidRequest, Message: "content type must be application/json"}})
 			return
 		}
 	}
@@ -120,7 +121,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			status = http.StatusRequestTimeout
 		}
-		writeJSON(w, status, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidRequest, Message: "the body could not be read or is over " + strconv.Itoa(MaxBodySize) + " bytes"}})
+		edge.WriteJSON(w, status, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidRequest, Message: "the body could not be read or is over " + strconv.Itoa(MaxBodySize) + " bytes"}})
 		return
 	}
 	headerKey := r.Header.Get("X-API-Key")
@@ -133,11 +134,11 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(trimmed) > 0 && trimmed[0] == '[' {
 		var batch []json.RawMessage
 		if err := json.Unmarshal(trimmed, &batch); err != nil {
-			writeJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeParse, Message: "parse error: " + err.Error()}})
+			edge.WriteJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeParse, Message: "parse error: " + err.Error()}})
 			return
 		}
 		if len(batch) == 0 {
-			writeJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidRequest, Message: "empty batch"}})
+			edge.WriteJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidRequest, Message: "empty batch"}})
 			return
 		}
 		out := make([]response, 0, len(batch))
@@ -150,7 +151,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusNoContent) // all notifications
 			return
 		}
-		writeJSON(w, http.StatusOK, out)
+		edge.WriteJSON(w, http.StatusOK, out)
 		return
 	}
 	res, ok := s.handle(r.Context(), trimmed, headerKey)
@@ -165,15 +166,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Retry-After", strconv.Itoa(int(res.Error.RetryAfter.Seconds())+1))
 		}
 	}
-	writeJSON(w, status, res)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, _ := json.Marshal(v)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
+	edge.WriteJSON(w, status, res)
 }
 
 // handle runs one request; ok is false for a notification.

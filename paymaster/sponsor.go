@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -151,7 +152,7 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 		return nil, derr
 	}
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
-		span.SetAttributes(attrSender.String(op.Sender.Hex()))
+		span.SetAttributes(edge.AttrSender.String(op.Sender.Hex()))
 	}
 	if err := s.checkEntryPoint(c.params[1]); err != nil {
 		return nil, err
@@ -234,7 +235,7 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 		return nil, err
 	}
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
-		span.SetAttributes(attrUserOpHash.String(r.Hash.Hex()))
+		span.SetAttributes(edge.AttrUserOpHash.String(r.Hash.Hex()))
 	}
 	return encodeUserOp(&op), nil
 }

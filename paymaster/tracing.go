@@ -5,8 +5,9 @@ import (
 	"strconv"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/caddy-x402/caddy-x402/edge"
 )
 
 const tracerName = "github.com/caddy-x402/caddy-x402/paymaster"
@@ -15,24 +16,14 @@ const tracerName = "github.com/caddy-x402/caddy-x402/paymaster"
 // documentation.
 const spanSponsor = "x402.paymaster.sponsor"
 
-var (
-	attrProject    = attribute.Key("x402.paymaster.project")
-	attrSender     = attribute.Key("x402.sender")
-	attrUserOpHash = attribute.Key("x402.user_op_hash")
-	attrResult     = attribute.Key("x402.result")
-	attrReason     = attribute.Key("x402.reason")
-)
+// attrProject is the project a sponsorship is charged to. The attributes
+// every service shares are edge's.
+var attrProject = attribute.Key("x402.paymaster.project")
 
-// startSpan starts a span named name as a child of the span in ctx, with
-// that span's tracer provider (Caddy's tracing directive's), so that it
-// joins the request's trace; the global provider is not used. Without a
-// span in ctx it returns ctx and a span that does nothing.
+// startSpan starts a span of the paymaster named name, as a child of the
+// request's (see edge.StartSpan).
 func startSpan(ctx context.Context, name string) (context.Context, trace.Span) {
-	parent := trace.SpanFromContext(ctx)
-	if !parent.SpanContext().IsValid() {
-		return ctx, parent
-	}
-	return parent.TracerProvider().Tracer(tracerName).Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal))
+	return edge.StartSpan(ctx, tracerName, name)
 }
 
 // endSponsor records a sponsorship's outcome and ends its span: sponsored,
@@ -44,16 +35,9 @@ func endSponsor(span trace.Span, rerr *Error) {
 		return
 	}
 	if rerr == nil {
-		span.SetAttributes(attrResult.String("sponsored"))
+		span.SetAttributes(edge.AttrResult.String("sponsored"))
 		return
 	}
-	reason := strconv.Itoa(int(rerr.Code))
-	span.SetAttributes(attrResult.String("refused"), attrReason.String(reason))
-	span.RecordError(reasonError(reason))
-	span.SetStatus(codes.Error, reason)
+	span.SetAttributes(edge.AttrResult.String("refused"))
+	edge.Fail(span, strconv.Itoa(int(rerr.Code)))
 }
-
-// reasonError is a reason code recorded as a span's exception.
-type reasonError string
-
-func (e reasonError) Error() string { return string(e) }

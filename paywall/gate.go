@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -119,7 +120,7 @@ func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyR
 	if res == nil {
 		res = &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorBundlerUnreachable, Message: "the facilitator did not answer"}
 	}
-	endSettle(span, res)
+	edge.EndSettle(span, res)
 	if h := p.cfg.Hooks.Settled; h != nil {
 		h(r, req.PaymentRequirements.Scheme, res, time.Since(began))
 	}

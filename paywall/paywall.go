@@ -56,6 +56,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -263,7 +264,7 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	began := time.Now()
 	vctx, span := startSpan(ctx, spanVerify, offer)
 	vres, err := p.cfg.Facilitator.Verify(vctx, req)
-	endVerify(span, vres, err)
+	edge.EndVerify(span, vres, err)
 	if h := p.cfg.Hooks.Verified; h != nil && vres != nil {
 		h(r, offer.Scheme, vres, time.Since(began))
 	}

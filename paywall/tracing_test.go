@@ -64,7 +64,7 @@ func TestSpans(t *testing.T) {
 		{"invalid", &scripted{verify: &x402.VerifyResponse{InvalidReason: x402.ReasonInvalidInnerPayload, InvalidMessage: "balance 0 of " + payer, Payer: payer}}, 402,
 			&span{result: "invalid", reason: "invalid_inner_payload"}, nil},
 		{"facilitator down", &scripted{verifyErr: errors.New("dial tcp 10.0.0.1:4021: connection refused")}, 503,
-			&span{result: "unavailable", reason: "facilitator_unavailable"}, nil},
+			&span{result: "unavailable", reason: "unavailable"}, nil},
 		{"settlement reverted", &scripted{verify: valid, settle: &x402.SettleResponse{X402Version: x402.Version, ErrorCode: x402.ErrorUserOpFailed,
 			Message: "the UserOperation reverted: node says boom", Payer: payer, TransactionHash: tx}}, 402,
 			&span{result: "valid"}, &span{result: "failed", reason: "user_op_failed", tx: tx}},

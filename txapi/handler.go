@@ -25,6 +25,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -65,19 +66,11 @@ func fail(status int, code, format string, args ...any) *apiError {
 	return &apiError{status: status, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, _ := json.Marshal(v)
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
-}
-
 func writeError(w http.ResponseWriter, e *apiError) {
 	if e.retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(e.retryAfter.Seconds())+1))
 	}
-	writeJSON(w, e.status, map[string]*apiError{"error": e})
+	edge.WriteJSON(w, e.status, map[string]*apiError{"error": e})
 }
 
 // ServeHTTP routes /api/v1/… (matched by suffix, so it can be mounted
@@ -118,7 +111,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, aerr)
 			return
 		}
-		writeJSON(w, http.StatusCreated, rec)
+		edge.WriteJSON(w, http.StatusCreated, rec)
 	case strings.HasPrefix(route, "transactions/") && !strings.Contains(route[len("transactions/"):], "/"):
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET")
@@ -130,7 +123,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, aerr)
 			return
 		}
-		writeJSON(w, http.StatusOK, rec)
+		edge.WriteJSON(w, http.StatusOK, rec)
 	default:
 		writeError(w, fail(http.StatusNotFound, "not_found", "no route /api/v1/%s", route))
 	}
