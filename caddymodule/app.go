@@ -46,133 +46,134 @@ const NetworkDevnet = "devnet"
 // when the config is loaded. The keys (settler_key, paymaster_key,
 // facilitator_key) must be placeholders.
 type App struct {
-	// Network is required: "devnet" runs the embedded dev chain, a demo on
-	// which anyone can mint the token and whose keys are public; otherwise
-	// the CAIP-2 id of a real chain such as "eip155:8453", with RPC. There
-	// is no default, so that a config without it cannot take payments on
-	// the dev chain by mistake.
+	// The chain that payments are taken on, required: "devnet" runs the
+	// embedded dev chain, a demo on which anyone can mint the token and
+	// whose keys are public; anything else is the CAIP-2 id of a real chain,
+	// such as "eip155:8453", reached through rpc. There is no default, so
+	// that a config without it cannot take payments on the dev chain by
+	// mistake.
 	Network string `json:"network,omitempty"`
-	// RPC is the chain's JSON-RPC URL. It is required unless Network is
-	// devnet, whose own RPC server is used.
+	// The chain's JSON-RPC URL (http, https, ws or wss). Required unless
+	// network is devnet, whose own RPC server is used.
 	RPC string `json:"rpc,omitempty"`
-	// DevnetAddr is the host:port of the devnet's JSON-RPC server, only
-	// with Network devnet. The default is 127.0.0.1:8545; port 0 picks a
+	// The host:port that the embedded dev chain's JSON-RPC server listens
+	// on, only with network devnet. Default: 127.0.0.1:8545; port 0 picks a
 	// free one.
 	DevnetAddr string `json:"devnet_addr,omitempty"`
-	// SettlerKey is the hex private key that submits settlements and pays
-	// their gas. It must be an {env.*} or {file.*} placeholder, so the key
-	// itself never appears in the config or the admin API. On the devnet it
-	// defaults to test account #0; elsewhere it is required.
+	// The hex private key that submits settlements and pays their gas. It
+	// must be an {env.*} or {file.*} placeholder, so that the key itself
+	// never appears in the config or the admin API. Required, except on the
+	// devnet, where it defaults to test account #0.
 	SettlerKey string `json:"settler_key,omitempty"`
-	// StorePath is the settlement store (a bbolt file). The default is
-	// x402/<network>.db under Caddy's data directory. On the devnet, whose
-	// chain lives in memory, the default is a temporary file removed at
-	// shutdown. The store records the network it was created for, and
-	// refuses to serve another: a dev chain's store never serves a real
-	// chain.
+	// The settlement store, a bbolt file. Default: x402/<network>.db under
+	// Caddy's data directory; on the devnet, whose chain lives in memory, a
+	// temporary file removed at shutdown. The store records the network it
+	// was created for, and refuses to serve another: a dev chain's store
+	// never serves a real chain.
 	StorePath string `json:"store_path,omitempty"`
-	// Database is the PostgreSQL URL of a store that several Caddy
-	// replicas share (a fleet): the settlement records, the settler key's
-	// nonce journal and delivery lease, the paymaster's keys and ledger,
-	// and the transaction API's records, budgets and faucet times, so that
-	// one payment pays for one response and every limit holds across the
-	// replicas. It must be an {env.*} or {file.*} placeholder, since the
-	// URL holds the password. Without it, the store is the bbolt file of
-	// StorePath, for one instance; the two are exclusive. Not for network
-	// devnet, whose chain lives in one process's memory: a fleet on a dev
-	// chain runs it apart and names its rpc and CAIP-2 id.
+	// The PostgreSQL URL of a store that several Caddy replicas share (a
+	// fleet). It holds the settlement records, the settler key's nonce
+	// journal and delivery lease, the paymaster's keys and ledger, and the
+	// transaction API's records, budgets and faucet times, so that one
+	// payment pays for one response and every limit holds across the
+	// replicas. It must be an {env.*} or {file.*} placeholder, since the URL
+	// holds the password. Unset by default: the store is then the bbolt file
+	// of store_path, for one instance; the two are exclusive. Not for
+	// network devnet, whose chain lives in one process's memory: a fleet on
+	// a dev chain runs it apart and names its rpc and CAIP-2 id.
 	Database string `json:"database,omitempty"`
-	// DatabaseMaxConns bounds this replica's pool of database
-	// connections. The default is 10; each replica also holds up to three
-	// more (the delivery lease, the journal's notifications, a migration),
-	// so the server's max_connections must exceed replicas × (this + 3).
+	// The most connections this replica's pool opens to the database.
+	// Default: 10. Each replica also holds up to three more (the delivery
+	// lease, the journal's notifications, a migration), so the server's
+	// max_connections must exceed replicas × (this + 3).
 	DatabaseMaxConns int `json:"database_max_conns,omitempty"`
-	// DatabaseSchema is the PostgreSQL schema of the store's tables,
-	// created if missing, so that x402 keeps apart from the application's
-	// tables (or two fleets share a database). The default is the
-	// connection's search_path, usually public.
+	// The PostgreSQL schema of the store's tables, created if missing, so
+	// that x402 keeps apart from the application's tables (or two fleets
+	// share a database). Default: the connection's search_path, usually
+	// public.
 	DatabaseSchema string `json:"database_schema,omitempty"`
-	// ClaimTakeover is, with store postgres, how long a payment that a
-	// replica claimed and then stopped settling (it died before storing its
+	// With database (store postgres): how long a payment that a replica
+	// claimed and then stopped settling (it died before storing its
 	// transaction) waits before another replica settles it; its payer's
 	// retries get 503 meanwhile. It must exceed the longest settle from
-	// claim to stored transaction (bounded by the settle's timeout, 2m). The
-	// default is 5m.
+	// claim to stored transaction (bounded by the settle's timeout, 2m).
+	// Default: 5m.
 	ClaimTakeover caddy.Duration `json:"claim_takeover,omitempty"`
-	// Assets are the allowlisted tokens. On the devnet the default is its
-	// stablecoin; on other networks at least one is required.
+	// The allowlisted tokens that paid routes may ask for. On the devnet the
+	// default is its stablecoin; on other networks at least one is required.
 	Assets []AssetConfig `json:"assets,omitempty"`
-	// ReceiptTimeout is how long a settlement waits for its receipt before
-	// answering 503 (and staying pending). The default is 30s.
+	// How long a settlement waits for its receipt before the request is
+	// answered 503 (the settlement stays pending). Default: 30s.
 	ReceiptTimeout caddy.Duration `json:"receipt_timeout,omitempty"`
-	// Confirmations is how many blocks must be on top of a settlement's
-	// block before the payment counts as settled and the request is
-	// served; at that depth the receipt is read again, so a settlement
-	// that a reorganisation moved or dropped is waited for again (and
-	// broadcast again) instead of being reported. The default, 0, serves
-	// as soon as the transaction is mined, as upstream x402 facilitators
-	// do; it is right on the devnet, which reorganises only when a test
-	// tells it to. On a chain that can reorganise, set the depth its
-	// reorganisations stay within (every settle then waits that many
-	// blocks longer; at most 64). Whatever the value, settlements are
-	// followed 64 blocks deep afterwards, and one a reorganisation dropped
-	// is broadcast again.
+	// How many blocks must be on top of a settlement's block before the
+	// payment counts as settled and the request is served. At that depth the
+	// receipt is read again, so a settlement that a reorganisation moved or
+	// dropped is waited for again (and broadcast again) instead of being
+	// reported.
+	//
+	// Default: 0, which serves as soon as the transaction is mined, as
+	// upstream x402 facilitators do; it is right on the devnet, which
+	// reorganises only when a test tells it to. On a chain that can
+	// reorganise, set the depth its reorganisations stay within (every
+	// settle then waits that many blocks longer); at most 64. Whatever the
+	// value, settlements are followed 64 blocks deep afterwards, and one
+	// that a reorganisation dropped is broadcast again.
 	Confirmations int `json:"confirmations,omitempty"`
-	// SettlementRetention is how long the store keeps a settlement record
-	// once it is final (settled or failed); older ones are deleted every
-	// hour, with their place in the dashboard's listings and reports. The
-	// default is 30 days, the least 24 hours, and a negative value keeps
-	// them for ever (Caddyfile: off). The chain keeps every settlement's
-	// transaction for good, and it, not the record, is what refuses a
-	// settled payment presented again (see store.FinalPruner). A record
-	// takes about 2 KB, so 30 days at 1 payment/s is about 5 GB.
+	// How long the store keeps a settlement record once it is final (settled
+	// or failed); older ones are deleted every hour, with their place in the
+	// dashboard's listings and reports. Default: 30 days; the least is 24
+	// hours, and a negative value keeps them for ever (Caddyfile: off). The
+	// chain keeps every settlement's transaction for good, and it, not the
+	// record, is what refuses a settled payment presented again (see
+	// store.FinalPruner). A record takes about 2 KB, so 30 days at 1
+	// payment/s is about 5 GB.
 	SettlementRetention caddy.Duration `json:"settlement_retention,omitempty"`
-	// FacilitatorURL, if set, uses a remote facilitator instead of the
-	// embedded one: no chain, key or store is needed here then. By default
-	// the facilitator is embedded.
+	// The URL of a remote facilitator to verify and settle with instead of
+	// the embedded one; no chain, key or store is needed here then. Unset by
+	// default: the facilitator is embedded.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
-	// FacilitatorKey is the remote facilitator's API key (scope
-	// facilitator:settle), sent as Authorization: Bearer with /settle; a
-	// facilitator settles without one only the payments of its own paid
-	// routes. It is an {env.*} or {file.*} placeholder, never a literal,
-	// and unset by default.
+	// The remote facilitator's API key (scope facilitator:settle), sent as
+	// Authorization: Bearer with /settle; without one, a facilitator settles
+	// only the payments of its own paid routes. It is an {env.*} or {file.*}
+	// placeholder, never a literal. Unset by default.
 	FacilitatorKey string `json:"facilitator_key,omitempty"`
 
-	// EntryPoint is the ERC-4337 v0.6 EntryPoint of the aa-native scheme.
-	// On the devnet it defaults to the predeployed one. aa-native is off
-	// unless EntryPoint, AccountFactory, Settlement and Paymaster are all
-	// known. A mixed-case address must carry a valid EIP-55 checksum, as
-	// every address of the config must.
+	// The ERC-4337 v0.6 EntryPoint contract of the aa-native scheme. On the
+	// devnet it defaults to the predeployed one. aa-native is off unless
+	// entry_point, account_factory, settlement and paymaster are all known.
+	// A mixed-case address must carry a valid EIP-55 checksum, as every
+	// address of the config must.
 	EntryPoint string `json:"entry_point,omitempty"`
-	// AccountFactory is the SimpleAccountFactory of aa-native payers. On
-	// the devnet it defaults to the predeployed one.
+	// The SimpleAccountFactory contract of aa-native payers. On the devnet
+	// it defaults to the predeployed one.
 	AccountFactory string `json:"account_factory,omitempty"`
-	// Settlement is the X402Settlement contract aa-native payments call.
-	// On the devnet it defaults to the predeployed one.
+	// The X402Settlement contract that aa-native payments call. On the
+	// devnet it defaults to the predeployed one.
 	Settlement string `json:"settlement,omitempty"`
-	// Paymaster is the VerifyingPaymaster that sponsors aa-native gas. On
-	// the devnet it defaults to the predeployed one.
+	// The VerifyingPaymaster contract that sponsors aa-native gas. On the
+	// devnet it defaults to the predeployed one.
 	Paymaster string `json:"paymaster,omitempty"`
-	// PaymasterURL is the paymaster JSON-RPC that /sponsor forwards to,
-	// with PaymasterKey in X-Paymaster-Api-Key. Without it, /sponsor
-	// sponsors nothing.
+	// The paymaster JSON-RPC URL that /sponsor forwards to, with
+	// paymaster_key in X-Paymaster-Api-Key. Unset by default, and then
+	// /sponsor sponsors nothing.
 	PaymasterURL string `json:"paymaster_url,omitempty"`
-	// PaymasterKey is the paymaster API key /sponsor uses, an {env.*} or
-	// {file.*} placeholder. On the devnet it defaults to the documented
-	// dev key; elsewhere it is required with PaymasterURL.
+	// The paymaster API key that /sponsor sends to paymaster_url, an {env.*}
+	// or {file.*} placeholder. On the devnet it defaults to the documented
+	// dev key; elsewhere it is required with paymaster_url.
 	PaymasterKey string `json:"paymaster_key,omitempty"`
-	// SponsorURL is the public URL of the facilitator's /sponsor, put in
-	// aa-native offers for payers to ask for gas. Paid routes can offer
-	// aa-native only with it; it has no default.
+	// The public URL of the facilitator's /sponsor, put in aa-native offers
+	// for payers to ask for gas. Paid routes can offer aa-native only with
+	// it. No default.
 	SponsorURL string `json:"sponsor_url,omitempty"`
-	// BundlerURL submits aa-native operations to an external ERC-4337
-	// bundler (ERC-7769) instead of the built-in one, the default.
+	// The URL of an external ERC-4337 bundler (ERC-7769) that aa-native
+	// operations are submitted to. Unset by default: the built-in bundler
+	// submits them.
 	BundlerURL string `json:"bundler_url,omitempty"`
-	// SponsorLimits bound anonymous sponsorship through /sponsor, which
-	// needs no credential. Defaults: 30 a minute and 10 outstanding per
-	// client address, 10 a minute per smart account, 40 outstanding in
-	// all (keep it under the paymaster project's max_in_flight), each
-	// valid for 2 minutes.
+	// Bounds on anonymous sponsorship through /sponsor, which needs no
+	// credential. Defaults: 30 a minute and 10 outstanding per client
+	// address, 10 a minute per smart account, 40 outstanding in all (keep it
+	// under the paymaster project's max_in_flight), each valid for 2
+	// minutes.
 	SponsorLimits *SponsorLimitsConfig `json:"sponsor_limits,omitempty"`
 
 	chain    *sharedChain  // the embedded facilitator; nil with FacilitatorURL
@@ -192,37 +193,34 @@ type heldService struct {
 // SponsorLimitsConfig is the anonymous budget of /sponsor; zero values
 // take the defaults.
 type SponsorLimitsConfig struct {
-	// PerClient is how many sponsorships one client address may have per
-	// minute. The default is 30.
+	// How many sponsorships one client address may have per minute. Default:
+	// 30.
 	PerClient int `json:"per_client,omitempty"`
-	// PerClientOutstanding is how many sponsorships of one client address
-	// may be neither settled nor expired. The default is 10.
+	// How many sponsorships of one client address may be neither settled nor
+	// expired at once. Default: 10.
 	PerClientOutstanding int `json:"per_client_outstanding,omitempty"`
-	// PerSender is how many sponsorships one smart account may have per
-	// minute. The default is 10.
+	// How many sponsorships one smart account may have per minute. Default:
+	// 10.
 	PerSender int `json:"per_sender,omitempty"`
-	// MaxOutstanding is how many anonymous sponsorships may be neither
-	// settled nor expired, in all. The default is 40.
+	// How many anonymous sponsorships, in all, may be neither settled nor
+	// expired at once. Default: 40.
 	MaxOutstanding int `json:"max_outstanding,omitempty"`
-	// Validity is how long an anonymous sponsorship stays valid. The
-	// default is 2m.
+	// How long an anonymous sponsorship stays valid. Default: 2m.
 	Validity caddy.Duration `json:"validity,omitempty"`
 }
 
 // AssetConfig is an allowlisted token.
 type AssetConfig struct {
-	// Address is the token contract, required. It may be an {env.*} or
+	// The token's contract address, required. It may be an {env.*} or
 	// {file.*} placeholder; a mixed-case address must carry a valid EIP-55
 	// checksum.
 	Address string `json:"address"`
-	// Name is the token's EIP-712 domain name (USDC on Base: "USD Coin"),
-	// required.
+	// The token's EIP-712 domain name (USDC on Base: "USD Coin"), required.
 	Name string `json:"name"`
-	// Version is the token's EIP-712 domain version (USDC on Base: "2"),
-	// required.
+	// The token's EIP-712 domain version (USDC on Base: "2"), required.
 	Version string `json:"version"`
-	// Decimals converts human prices such as 0.01 to atomic units. The
-	// default is 6.
+	// The token's decimals, which convert human prices such as 0.01 to
+	// atomic units. Default: 6.
 	Decimals uint8 `json:"decimals,omitempty"`
 }
 

@@ -33,17 +33,17 @@ func init() {
 // basic_auth (or another authentication handler) in the same route. The
 // authenticated user is written to the audit log.
 type DashboardHandler struct {
-	// LowBalance is the settler's balance, in ETH, under which the overview
-	// warns; default 0.05.
+	// The settler's balance, in ETH, under which the overview warns.
+	// Default: 0.05.
 	LowBalance string `json:"low_balance,omitempty"`
-	// PathPrefix is where the dashboard is served on its site; default /.
+	// The path under which the dashboard is served on its site. Default: /.
 	// Use it with handle_path-free routes such as `handle /dashboard/*`.
 	PathPrefix string `json:"path_prefix,omitempty"`
-	// AllowAnonymous serves requests that no authentication handler
-	// authenticated ({http.auth.user.id} is empty), for a dashboard that
-	// another layer guards (a VPN, forward_auth without a user). By
-	// default they are refused with 403: a dashboard put on a site
-	// without basic_auth by mistake manages nobody's keys.
+	// Serves requests that no authentication handler authenticated
+	// ({http.auth.user.id} is empty), for a dashboard that another layer
+	// guards (a VPN, forward_auth without a user). By default they are
+	// refused with 403: a dashboard put on a site without basic_auth by
+	// mistake manages nobody's keys.
 	AllowAnonymous bool `json:"allow_anonymous,omitempty"`
 
 	app *App

@@ -54,38 +54,38 @@ func init() {
 // headers. So handle_errors does not see upstream errors of requests that
 // carry a payment.
 type Handler struct {
-	// PayTo is the merchant's address that receives payments. Required. A
+	// The merchant's address that receives the payments, required. A
 	// mixed-case address must carry a valid EIP-55 checksum, so that a typo
 	// is refused rather than paid to.
 	PayTo string `json:"pay_to"`
-	// Price is the price in whole tokens, such as "0.01", converted with
-	// each asset's decimals. One of Price and Amount is required.
+	// The price in whole tokens, such as "0.01", converted to atomic units
+	// with each asset's decimals. Exactly one of price and amount is
+	// required.
 	Price string `json:"price,omitempty"`
-	// Amount is the price in atomic units of the asset, such as "10000".
-	// One of Price and Amount is required.
+	// The price in atomic units of the asset, such as "10000". Exactly one
+	// of price and amount is required.
 	Amount string `json:"amount,omitempty"`
-	// Assets are the token addresses accepted; default: every asset of the
-	// x402 app.
+	// The addresses of the tokens accepted, each one of the x402 app's
+	// assets. Default: every asset of the x402 app.
 	Assets []string `json:"assets,omitempty"`
-	// Schemes are the payment schemes offered; default ["exact"].
+	// The payment schemes offered: exact, and aa-native when the x402 app
+	// has the aa-native contracts and sponsor_url. Default: ["exact"].
 	Schemes []string `json:"schemes,omitempty"`
-	// Description describes the resource to payers. It is empty by
-	// default.
+	// A description of the resource, shown to payers. Empty by default.
 	Description string `json:"description,omitempty"`
-	// MimeType is the resource's media type, shown to payers. It is empty
-	// by default.
+	// The resource's media type, shown to payers. Empty by default.
 	MimeType string `json:"mime_type,omitempty"`
-	// Origin is scheme://host of the resource URL shown to payers; default:
-	// the request's own Host (client X-Forwarded-* headers are not trusted).
+	// The scheme://host of the resource URL shown to payers. Default: the
+	// request's own Host (client X-Forwarded-* headers are not trusted).
 	Origin string `json:"origin,omitempty"`
-	// MaxTimeout is how long a payment may take to settle; default 60s.
+	// How long a payment may take to settle. Default: 60s.
 	MaxTimeout caddy.Duration `json:"max_timeout,omitempty"`
-	// SettleBefore settles before the request is passed on, for upstreams
+	// Settles the payment before the request is passed on, for upstreams
 	// that must not run twice. By default settlement happens when the
 	// upstream answers 2xx or 3xx, and an error answer is not charged.
 	SettleBefore bool `json:"settle_before,omitempty"`
-	// FacilitatorURL uses a remote facilitator for this route instead of
-	// the x402 app's, the default.
+	// The URL of a remote facilitator that this route uses instead of the
+	// x402 app's. By default the route uses the x402 app's facilitator.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
 
 	app     *App // this config's x402 app, once provisioned

@@ -40,27 +40,27 @@ const DevPaymasterKey = "pmk_devnet_demo_key_public_do_not_use_elsewhere"
 // project's name on the devnet (which the dev key belongs to), need a
 // restart of Caddy.
 type PaymasterHandler struct {
-	// SignerKey is the VerifyingPaymaster's signer, an {env.*} or {file.*}
-	// placeholder. On the devnet it defaults to the devnet's signer;
-	// elsewhere it is required.
+	// The hex private key of the VerifyingPaymaster's signer, an {env.*} or
+	// {file.*} placeholder. On the devnet it defaults to the devnet's
+	// signer; elsewhere it is required.
 	SignerKey string `json:"signer_key,omitempty"`
-	// EntryPoint is the ERC-4337 v0.6 EntryPoint. On the devnet it
-	// defaults to the predeployed one; elsewhere it is required. It may
-	// be an {env.*} or {file.*} placeholder; a mixed-case address must
-	// carry a valid EIP-55 checksum.
+	// The ERC-4337 v0.6 EntryPoint contract. On the devnet it defaults to
+	// the predeployed one; elsewhere it is required. It may be an {env.*} or
+	// {file.*} placeholder; a mixed-case address must carry a valid EIP-55
+	// checksum.
 	EntryPoint string `json:"entry_point,omitempty"`
-	// Paymaster is the VerifyingPaymaster contract whose signer this is.
-	// On the devnet it defaults to the predeployed one; elsewhere it is
-	// required. Placeholders and checksums are as for EntryPoint.
+	// The VerifyingPaymaster contract whose signer signer_key is. On the
+	// devnet it defaults to the predeployed one; elsewhere it is required.
+	// Placeholders and checksums are as for entry_point.
 	Paymaster string `json:"paymaster,omitempty"`
-	// Projects are the sponsorship accounts and their limits. At least
-	// one is required.
+	// The sponsorship accounts and their limits. At least one is required.
 	Projects []ProjectConfig `json:"projects,omitempty"`
-	// DevKey, on the devnet only, is an API key for the first project with
-	// both scopes. The default is DevPaymasterKey. It is held in memory,
+	// On the devnet only, an API key for the first project with both scopes
+	// (paymaster:read and paymaster:sponsor). Default: the public demo key
+	// pmk_devnet_demo_key_public_do_not_use_elsewhere. It is held in memory,
 	// never written to the store.
 	DevKey string `json:"dev_key,omitempty"`
-	// Validity is how long a sponsorship stays valid. The default is 10m.
+	// How long a sponsorship stays valid. Default: 10m.
 	Validity caddy.Duration `json:"validity,omitempty"`
 
 	service serviceHandler[*paymaster.Service, paymasterTunables]
@@ -70,23 +70,20 @@ type PaymasterHandler struct {
 // ProjectConfig is a project in the config. Amounts of ETH are decimal
 // strings such as "10" or "0.5"; fees are in gwei.
 type ProjectConfig struct {
-	// Name is the project's name, which its API keys belong to. It is
-	// required and unique.
+	// The project's name, which its API keys belong to. Required and unique.
 	Name string `json:"name"`
-	// Balance is the project's funded sponsorship balance in ETH. It is
-	// required.
+	// The project's funded sponsorship balance, in ETH. Required.
 	Balance string `json:"balance"`
-	// DailyGasCap is the most the project may sponsor per UTC day, in ETH.
-	// The default is the balance.
+	// The most the project may sponsor per UTC day, in ETH. Default: the
+	// balance.
 	DailyGasCap string `json:"daily_gas_cap,omitempty"`
-	// TxPerMinute is how many operations per minute one sender may have
-	// sponsored. The default is 30.
+	// How many operations per minute one sender may have sponsored. Default:
+	// 30.
 	TxPerMinute int `json:"tx_per_minute,omitempty"`
-	// MaxInFlight is how many sponsored operations may be pending at once.
-	// The default is 50.
+	// How many sponsored operations may be pending at once. Default: 50.
 	MaxInFlight int `json:"max_in_flight,omitempty"`
-	// MaxFeePerGas is the highest maxFeePerGas sponsored, in gwei. By
-	// default it is derived from the network's base fee.
+	// The highest maxFeePerGas sponsored, in gwei. By default it is derived
+	// from the network's base fee.
 	MaxFeePerGas string `json:"max_fee_per_gas,omitempty"`
 }
 

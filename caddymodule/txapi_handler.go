@@ -43,45 +43,41 @@ func init() {
 // stays the same; a reload puts new limits in force in it. The token needs
 // a restart of Caddy.
 type TxAPIHandler struct {
-	// WalletKey is the service wallet, an {env.*} or {file.*} placeholder.
-	// On the devnet it defaults to test account #9; elsewhere it is
-	// required. It must not be the settler key.
+	// The hex private key of the service wallet, an {env.*} or {file.*}
+	// placeholder. On the devnet it defaults to test account #9; elsewhere
+	// it is required. It must not be the x402 app's settler_key.
 	WalletKey string `json:"wallet_key,omitempty"`
-	// Token is the faucet's token. The default is the x402 app's first
-	// asset. It may be an {env.*} or {file.*} placeholder; a mixed-case
-	// address must carry a valid EIP-55 checksum.
+	// The address of the token the faucet gives. Default: the x402 app's
+	// first asset. It may be an {env.*} or {file.*} placeholder; a
+	// mixed-case address must carry a valid EIP-55 checksum.
 	Token string `json:"token,omitempty"`
-	// MaxValue is the largest value of a transaction, in ETH. The default
-	// is 0.1.
+	// The largest value of a transaction, in ETH. Default: 0.1.
 	MaxValue string `json:"max_value,omitempty"`
-	// MaxMessage is the largest message, in bytes. The default is 1024.
+	// The largest message, in bytes. Default: 1024.
 	MaxMessage int `json:"max_message,omitempty"`
-	// FaucetMaxAmount is the most tokens one faucet request may draw, in
-	// whole tokens. The default is 100.
+	// The most that one faucet request may draw, in whole tokens. Default:
+	// 100.
 	FaucetMaxAmount string `json:"faucet_max_amount,omitempty"`
-	// FaucetMaxGasPrice is the highest gas price at which the faucet
-	// sends, in gwei. The default is 100.
+	// The highest gas price at which the faucet sends, in gwei. Default:
+	// 100.
 	FaucetMaxGasPrice string `json:"faucet_max_gas_price,omitempty"`
-	// FaucetNative is the ETH the faucet sends along for gas. The default
-	// is 0.01.
+	// The ETH that the faucet sends along for gas. Default: 0.01.
 	FaucetNative string `json:"faucet_native,omitempty"`
-	// FaucetCooldown is how long one address waits between faucet
-	// requests. The default is 3h.
+	// How long one address waits between faucet requests. Default: 3h.
 	FaucetCooldown caddy.Duration `json:"faucet_cooldown,omitempty"`
-	// FaucetPerClient is the faucet requests one client address may make
-	// per faucet_cooldown. The default is 3.
+	// How many faucet requests one client address may make per
+	// faucet_cooldown. Default: 3.
 	FaucetPerClient int `json:"faucet_per_client,omitempty"`
-	// FaucetDaily is the faucet requests of all callers per UTC day. The
-	// default is 100.
+	// How many faucet requests all callers together may make per UTC day.
+	// Default: 100.
 	FaucetDaily int `json:"faucet_daily,omitempty"`
-	// KeyRate is the requests one API key may make per minute. The default
-	// is 10.
+	// How many requests one API key may make per minute. Default: 10.
 	KeyRate int `json:"key_rate,omitempty"`
-	// KeyDailyBudget is what one key may make the wallet spend per UTC
-	// day, in ETH (value plus gas). The default is 1.
+	// What one API key may make the wallet spend per UTC day, in ETH (value
+	// plus gas). Default: 1.
 	KeyDailyBudget string `json:"key_daily_budget,omitempty"`
-	// DailyBudget is what all keys together may make the wallet spend per
-	// UTC day, in ETH. The default is 5.
+	// What all API keys together may make the wallet spend per UTC day, in
+	// ETH. Default: 5.
 	DailyBudget string `json:"daily_budget,omitempty"`
 
 	service  serviceHandler[*txapi.Service, txapiTunables]
