@@ -284,6 +284,13 @@ func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
+	if r.Header.Get("Authorization") == "" {
+		// Without a credential the caller may be the payer itself, settling
+		// a payment of one of this server's offers directly: what it says
+		// was sold is not recorded (see x402.VerifyRequest.Resource). A
+		// merchant's key makes it the merchant's statement.
+		req.Resource = nil
+	}
 	timeout := h.SettleTimeout
 	if timeout <= 0 {
 		timeout = 2 * time.Minute
