@@ -49,6 +49,10 @@ type Facilitator interface {
 // own payments with a facilitator API key in Authorization: Bearer, within
 // a per-key rate. /sponsor is public and sponsors only settlements of
 // Offers, within the facilitator's anonymous budget.
+//
+// The resource a settle request names (its top-level resource, the
+// merchant's own description of what it sold) is recorded only from a
+// caller with a key: an anonymous caller may be the payer itself.
 type Handler struct {
 	// Facilitator does the work.
 	Facilitator Facilitator
