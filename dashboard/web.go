@@ -79,7 +79,7 @@ func (d *Dashboard) Web(base string) http.Handler {
 				return
 			}
 			if !d.checkToken(r, p.User) {
-				d.renderError(w, p, http.StatusForbidden, "The form's token is missing, wrong or expired: reload the page and try again.")
+				d.renderError(w, p, http.StatusForbidden, "The form's token is missing or wrong, or has expired: reload the page and try again.")
 				return
 			}
 			h(w, r, p)
