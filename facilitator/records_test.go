@@ -58,7 +58,7 @@ func TestSettleRecordsTheMerchantsResource(t *testing.T) {
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			req := e.pay(e.chain.Accounts[1+i%2], merchant, 10_000)
+			req := e.pay(e.chain.Accounts[[]int{1, 3}[i%2]], merchant, 10_000)
 			req.PaymentPayload.Resource = evil // what the payer wrote
 			req.Resource = tc.merchant
 			res := tc.send(req)
