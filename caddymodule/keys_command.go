@@ -187,6 +187,9 @@ func (a adminKeys) call(method, uri string, body, v any) error {
 			return err
 		}
 		rd = bytes.NewReader(raw)
+	}
+	if method != http.MethodGet {
+		// The admin API refuses a change not declared JSON, body or not.
 		h.Set("Content-Type", "application/json")
 	}
 	resp, err := caddycmd.AdminAPIRequest(a.addr, method, adminPrefix+strings.TrimPrefix(uri, "/"), h, rd)

@@ -1,12 +1,14 @@
 package dashboard
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/big"
+	"mime"
 	"net/http"
 	"strings"
 
@@ -35,6 +37,12 @@ func (d *Dashboard) API(prefix string) http.Handler {
 	handle := func(pattern string, h func(w http.ResponseWriter, r *http.Request) (int, any, error)) {
 		method, path, _ := strings.Cut(pattern, " ")
 		mux.HandleFunc(method+" "+prefix+path, func(w http.ResponseWriter, r *http.Request) {
+			if method != http.MethodGet {
+				if err := requireJSON(r); err != nil {
+					d.writeError(w, r, err)
+					return
+				}
+			}
 			status, v, err := h(w, r)
 			if err != nil {
 				d.writeError(w, r, err)
@@ -156,6 +164,9 @@ func (d *Dashboard) API(prefix string) http.Handler {
 		return http.StatusCreated, NewKeyView{Key: secret, Record: ViewKey(*rec)}, nil
 	})
 	handle("POST /keys/{id}/rotate", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		if err := decodeNone(w, r); err != nil {
+			return 0, nil, err
+		}
 		secret, rec, err := d.rotateKey(actor(r, "admin-api"), r.PathValue("id"))
 		if rec == nil {
 			return 0, nil, err
@@ -163,6 +174,9 @@ func (d *Dashboard) API(prefix string) http.Handler {
 		return http.StatusOK, NewKeyView{Key: secret, Record: ViewKey(*rec), Replaces: r.PathValue("id")}, nil
 	})
 	handle("POST /keys/{id}/disable", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		if err := decodeNone(w, r); err != nil {
+			return 0, nil, err
+		}
 		if err := d.disableKey(actor(r, "admin-api"), r.PathValue("id")); err != nil && !errors.Is(err, errAudit) {
 			return 0, nil, err
 		}
@@ -201,11 +215,47 @@ func (d *Dashboard) projectAnswer(r *http.Request, status int, name string) (int
 // maxBody bounds a JSON request body.
 const maxBody = 64 << 10
 
-// decodeBody reads one JSON object into v, refusing unknown fields,
-// trailing data and bodies over maxBody.
+// requireJSON refuses a request whose Content-Type is not
+// application/json (parameters such as charset allowed), missing included.
+// Every state-changing call of the admin API needs it, with or without a
+// body: a web page can make a browser send a cross-site POST without
+// asking first (a CORS "simple" request) only with a form's or text's
+// content type, so a call declared JSON is one no page could forge. The
+// admin endpoint's origin checks are a second line, not the only one.
+func requireJSON(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		if ct == "" {
+			return fmt.Errorf("%w: no Content-Type; want application/json", errMediaType)
+		}
+		return fmt.Errorf("%w: Content-Type %q; want application/json", errMediaType, clip(ct))
+	}
+	return nil
+}
+
+// decodeNone reads the body of a call that takes no arguments: empty, or
+// an empty JSON object.
+func decodeNone(w http.ResponseWriter, r *http.Request) error {
+	if r.ContentLength == 0 {
+		return nil
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		return badRequest("the body could not be read")
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return decodeBody(w, r, &struct{}{})
+}
+
+// decodeBody reads one JSON object into v, refusing a Content-Type other
+// than application/json, unknown fields, trailing data and bodies over
+// maxBody.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return badRequest("Content-Type %q: want application/json", clip(ct))
+	if err := requireJSON(r); err != nil {
+		return err
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
 	dec.DisallowUnknownFields()

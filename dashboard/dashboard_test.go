@@ -108,6 +108,9 @@ func (f *fixture) call(method, path, body string, v any) int {
 		rd = strings.NewReader(body)
 	}
 	r := httptest.NewRequest(method, "/x402"+path, rd)
+	if method != http.MethodGet {
+		r.Header.Set("Content-Type", "application/json")
+	}
 	r = r.WithContext(context.WithValue(r.Context(), ActorKey{}, "tester"))
 	w := httptest.NewRecorder()
 	f.api.ServeHTTP(w, r)
@@ -249,6 +252,8 @@ func TestAdminAPIRefusals(t *testing.T) {
 		{"unknown field", "POST", "/projects", `{"name":"a","network":"testnet",` + limits + `,"admin":true}`, 400, "bad_request"},
 		{"trailing data", "POST", "/projects", `{"name":"a","network":"testnet",` + limits + `} {}`, 400, "bad_request"},
 		{"not JSON", "POST", "/projects", `name=a`, 400, "bad_request"},
+		{"not an object for a call without arguments", "POST", "/keys/pmk_00000000/rotate", `[]`, 400, "bad_request"},
+		{"arguments for a call without any", "POST", "/keys/pmk_00000000/disable", `{"id":"pmk_1"}`, 400, "bad_request"},
 		{"oversized", "POST", "/projects", `{"name":"` + strings.Repeat("a", 70<<10) + `"}`, 400, "bad_request"},
 		{"bad name", "POST", "/projects", `{"name":"Bad Name!","network":"testnet",` + limits + `}`, 400, "bad_request"},
 		{"bad network", "POST", "/projects", `{"name":"a","network":"moonnet",` + limits + `}`, 400, "bad_request"},

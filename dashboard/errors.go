@@ -22,6 +22,10 @@ var (
 	ErrConflict = errors.New("conflict")
 )
 
+// errMediaType marks a state-changing call whose body is not declared
+// JSON (see requireJSON).
+var errMediaType = errors.New("unsupported media type")
+
 // apiError is the body of every error answer: a code a program can branch
 // on and a message for people.
 type apiError struct {
@@ -41,6 +45,8 @@ func classify(err error) (int, string) {
 		return http.StatusNotFound, "no_paymaster"
 	case errors.Is(err, ErrConflict):
 		return http.StatusConflict, "conflict"
+	case errors.Is(err, errMediaType):
+		return http.StatusUnsupportedMediaType, "unsupported_media_type"
 	}
 	return http.StatusInternalServerError, "internal_error"
 }
@@ -52,7 +58,7 @@ func publicError(err error) string {
 		return "internal error; the details are in the server's log"
 	}
 	msg := err.Error()
-	for _, prefix := range []string{errBadRequest.Error() + ": ", ErrConflict.Error() + ": "} {
+	for _, prefix := range []string{errBadRequest.Error() + ": ", ErrConflict.Error() + ": ", errMediaType.Error() + ": "} {
 		msg = strings.TrimPrefix(msg, prefix)
 	}
 	return msg

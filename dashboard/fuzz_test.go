@@ -42,6 +42,7 @@ func FuzzDecodeLimits(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string) {
 		w := httptest.NewRecorder()
 		r := httptest.NewRequest("PATCH", "/x402/projects/a", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
 		var v struct {
 			Limits LimitsView `json:"limits"`
 		}

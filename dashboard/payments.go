@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"math/big"
@@ -20,11 +19,15 @@ import (
 
 // Payment is a settlement record as the admin API and the pages show it.
 type Payment struct {
-	Time     time.Time      `json:"time"`
-	Resource string         `json:"resource,omitempty"`
-	Payer    common.Address `json:"payer"`
-	PayTo    common.Address `json:"payTo"`
-	Asset    common.Address `json:"asset"`
+	Time time.Time `json:"time"`
+	// Resource and Description are what the payment bought, as the
+	// merchant's paywall described it (never as the payer's payload says);
+	// empty when the merchant did not say.
+	Resource    string         `json:"resource,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Payer       common.Address `json:"payer"`
+	PayTo       common.Address `json:"payTo"`
+	Asset       common.Address `json:"asset"`
 	// Amount is in the asset's base units; Display is it in whole units
 	// with the asset's symbol, when the asset is known.
 	Amount  string `json:"amount"`
@@ -45,7 +48,7 @@ type Payment struct {
 // payment converts a record.
 func (d *Dashboard) payment(r *store.Record) Payment {
 	p := Payment{
-		Time: r.Created, Resource: r.Resource, Payer: r.Payer, PayTo: r.PayTo, Asset: r.Asset, Amount: amountString(r.Amount),
+		Time: r.Created, Resource: r.Resource, Description: r.Description, Payer: r.Payer, PayTo: r.PayTo, Asset: r.Asset, Amount: amountString(r.Amount),
 		Display: d.amount(r.Asset, r.Amount), Scheme: r.Scheme, Network: r.Network, Status: string(r.State),
 	}
 	if r.TxHash != (common.Hash{}) {
@@ -176,13 +179,17 @@ func (d *Dashboard) payments(ctx context.Context, q store.Query) ([]Payment, str
 // maxCSVRows bounds one CSV export; narrow the filter for more.
 const maxCSVRows = 100_000
 
-// writeCSV streams the payments that q selects as CSV, page by page.
+// csvHeader names the CSV export's columns.
+var csvHeader = []string{"time", "resource", "description", "payer", "pay_to", "asset", "amount", "amount_display", "scheme", "network", "status", "error", "transaction", "latency_ms"}
+
+// writeCSV streams the payments that q selects as CSV, page by page. Every
+// cell is written by csvWriter, safe for spreadsheets.
 func (d *Dashboard) writeCSV(w http.ResponseWriter, r *http.Request, q store.Query) {
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="payments.csv"`)
 	w.Header().Set("Cache-Control", "no-store")
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"time", "resource", "payer", "pay_to", "asset", "amount", "amount_display", "scheme", "network", "status", "error", "transaction", "latency_ms"})
+	cw := newCSVWriter(w)
+	cw.write(csvHeader)
 	q.Limit = 1000
 	rows := 0
 	for {
@@ -190,7 +197,7 @@ func (d *Dashboard) writeCSV(w http.ResponseWriter, r *http.Request, q store.Que
 		if err != nil {
 			// The header is written: the error can only end the file.
 			d.log.Error("exporting payments", errField(err))
-			cw.Write([]string{"# export stopped: " + publicError(err)})
+			cw.write([]string{"# export stopped: " + publicError(err)})
 			break
 		}
 		for _, p := range list {
@@ -198,7 +205,7 @@ func (d *Dashboard) writeCSV(w http.ResponseWriter, r *http.Request, q store.Que
 			if p.LatencyMS > 0 {
 				lat = strconv.FormatInt(p.LatencyMS, 10)
 			}
-			cw.Write([]string{p.Time.UTC().Format(time.RFC3339Nano), csvSafe(p.Resource), p.Payer.Hex(), p.PayTo.Hex(), p.Asset.Hex(), p.Amount, p.Display, p.Scheme, p.Network, p.Status, p.Error, p.Transaction, lat})
+			cw.write([]string{p.Time.UTC().Format(time.RFC3339Nano), p.Resource, p.Description, p.Payer.Hex(), p.PayTo.Hex(), p.Asset.Hex(), p.Amount, p.Display, p.Scheme, p.Network, p.Status, p.Error, p.Transaction, lat})
 			rows++
 		}
 		if next == "" || rows >= maxCSVRows {
@@ -206,16 +213,7 @@ func (d *Dashboard) writeCSV(w http.ResponseWriter, r *http.Request, q store.Que
 		}
 		q.After = next
 	}
-	cw.Flush()
-}
-
-// csvSafe keeps a spreadsheet from reading a cell as a formula: the
-// resource URL comes from the payer.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
+	cw.flush()
 }
 
 // amountString is an amount in base units as a JSON-safe decimal string

@@ -79,7 +79,7 @@ func (d *Dashboard) Web(base string) http.Handler {
 				return
 			}
 			if !d.checkToken(r, p.User) {
-				d.renderError(w, p, http.StatusForbidden, "The form's token is missing or wrong: reload the page and try again.")
+				d.renderError(w, p, http.StatusForbidden, "The form's token is missing or wrong, or has expired: reload the page and try again.")
 				return
 			}
 			h(w, r, p)
@@ -105,8 +105,9 @@ func (d *Dashboard) Web(base string) http.Handler {
 	post("/keys/{id}/rotate", d.rotateKeyForm)
 	post("/keys/{id}/disable", d.disableKeyForm)
 	get("/audit", d.auditPage)
-	static, _ := fs.Sub(staticFS, "static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
+		d.serveStatic(w, r, base)
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		d.renderError(w, d.newPage(r, base), http.StatusNotFound, "Page not found")
 	})
@@ -120,6 +121,24 @@ func (d *Dashboard) Web(base string) http.Handler {
 		h = http.StripPrefix(strings.TrimSuffix(base, "/"), h)
 	}
 	return securityHeaders(h)
+}
+
+// serveStatic serves one of the embedded assets by its name. It serves
+// files only: the directory itself, a subdirectory or a name that is not
+// there is the not-found page, never a listing.
+func (d *Dashboard) serveStatic(w http.ResponseWriter, r *http.Request, base string) {
+	name := r.PathValue("file")
+	var content []byte
+	if fs.ValidPath(name) && !strings.Contains(name, "/") {
+		if fi, err := fs.Stat(staticFS, "static/"+name); err == nil && fi.Mode().IsRegular() {
+			content, _ = staticFS.ReadFile("static/" + name)
+		}
+	}
+	if content == nil {
+		d.renderError(w, d.newPage(r, base), http.StatusNotFound, "Page not found")
+		return
+	}
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(content))
 }
 
 // securityHeaders keeps the pages from being framed, sniffed, cached or

@@ -50,6 +50,10 @@ type Facilitator interface {
 // own payments with a facilitator API key in Authorization: Bearer, within
 // a per-key rate. /sponsor is public and sponsors only settlements of
 // Offers, within the facilitator's anonymous budget.
+//
+// The resource a settle request names (its top-level resource, the
+// merchant's own description of what it sold) is recorded only from a
+// caller with a key: an anonymous caller may be the payer itself.
 type Handler struct {
 	// Facilitator does the work.
 	Facilitator Facilitator
@@ -273,6 +277,13 @@ func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 			ErrorCode: x402.ErrorVerifyFailed, Message: msg,
 		})
 		return
+	}
+	if r.Header.Get("Authorization") == "" {
+		// Without a credential the caller may be the payer itself, settling
+		// a payment of one of this server's offers directly: what it says
+		// was sold is not recorded (see x402.VerifyRequest.Resource). A
+		// merchant's key makes it the merchant's statement.
+		req.Resource = nil
 	}
 	timeout := h.SettleTimeout
 	if timeout <= 0 {

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -117,9 +116,9 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		Key: p.key, PayloadHash: p.hash, State: store.StateClaimed,
 		Scheme: p.scheme, Network: s.cfg.Network,
 		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount,
-		Resource: resourceOf(&req.PaymentPayload),
-		Created:  now, Updated: now,
+		Created: now, Updated: now,
 	}
+	rec.Resource, rec.Description = saleOf(req)
 	if p.aa != nil {
 		rec.UserOpHash, rec.RequestHash = p.aa.UserOpHash, p.aa.RequestHash
 	}
@@ -531,17 +530,4 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) (res
 		return r
 	}
 	return s.conclude(ctx, p, rec, receipt)
-}
-
-// resourceOf is the URL of the resource a payload names, cut to 512 bytes
-// at a character boundary, for the settlement record.
-func resourceOf(p *x402.PaymentPayload) string {
-	if p.Resource == nil {
-		return ""
-	}
-	u := p.Resource.URL
-	if len(u) <= 512 {
-		return u
-	}
-	return strings.ToValidUTF8(u[:512], "")
 }

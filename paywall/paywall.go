@@ -260,7 +260,10 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), p.cfg.Timeout)
 	defer cancel()
 	ctx = x402.WithIdempotencyKey(ctx, newIdempotencyKey())
-	req := &x402.VerifyRequest{X402Version: x402.Version, PaymentPayload: *payment, PaymentRequirements: *offer}
+	// The resource this paywall describes in its 402 for this request goes
+	// with the payment, for the facilitator's record of the sale: the
+	// payer's own paymentPayload.resource is whatever the payer wrote.
+	req := &x402.VerifyRequest{X402Version: x402.Version, PaymentPayload: *payment, PaymentRequirements: *offer, Resource: p.resource(r)}
 	began := time.Now()
 	vctx, span := startSpan(ctx, spanVerify, offer)
 	vres, err := p.cfg.Facilitator.Verify(vctx, req)

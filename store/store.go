@@ -105,10 +105,13 @@ type Record struct {
 	PayTo  common.Address `json:"payTo"`
 	Asset  common.Address `json:"asset"`
 	Amount *big.Int       `json:"amount"`
-	// Resource is the URL of what the payment bought, as the payer's
-	// payload names it (empty if it names none); at most 512 bytes. It is
-	// for the operator's listing only.
-	Resource string `json:"resource,omitempty"`
+	// Resource is the URL of what the payment bought, as the merchant's
+	// paywall described it (x402.VerifyRequest.Resource), never as the
+	// payer's payload names it; empty when the merchant did not say. At
+	// most 512 bytes. Description is the paywall's description of it, at
+	// most 512 bytes. Both are for the operator's listing only.
+	Resource    string `json:"resource,omitempty"`
+	Description string `json:"description,omitempty"`
 	// TxHash and RawTx are the signed transaction, stored before broadcast
 	// so it can be rebroadcast after a restart. A final record is stored
 	// without RawTx (see Trimmed).

@@ -49,7 +49,7 @@ func ParseExactPayload(data []byte) (*ExactPayload, error) {
 // of them but equals one of them in another letter case is one that
 // encoding/json would decode into that field: fastJSON gives up on it.
 var (
-	verifyRequestFields       = []string{"x402Version", "paymentPayload", "paymentRequirements"}
+	verifyRequestFields       = []string{"x402Version", "paymentPayload", "paymentRequirements", "resource"}
 	paymentPayloadFields      = []string{"x402Version", "resource", "accepted", "payload", "extensions"}
 	resourceFields            = []string{"url", "description", "mimeType"}
 	paymentRequirementsFields = []string{"scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"}
@@ -346,6 +346,8 @@ func (d *fastJSON) verifyRequest(r *VerifyRequest) bool {
 			return d.paymentPayload(&r.PaymentPayload)
 		case "paymentRequirements":
 			return d.paymentRequirements(&r.PaymentRequirements)
+		case "resource":
+			return d.resourceField(&r.Resource)
 		}
 		return d.other(key, verifyRequestFields)
 	})
@@ -357,14 +359,7 @@ func (d *fastJSON) paymentPayload(p *PaymentPayload) bool {
 		case "x402Version":
 			return d.intField(&p.X402Version)
 		case "resource":
-			if d.literal("null") {
-				p.Resource = nil
-				return true
-			}
-			if p.Resource == nil {
-				p.Resource = new(Resource)
-			}
-			return d.resource(p.Resource)
+			return d.resourceField(&p.Resource)
 		case "accepted":
 			return d.paymentRequirements(&p.Accepted)
 		case "payload":
@@ -374,6 +369,19 @@ func (d *fastJSON) paymentPayload(p *PaymentPayload) bool {
 		}
 		return d.other(key, paymentPayloadFields)
 	})
+}
+
+// resourceField reads a resource or null into *r, as json.Unmarshal does
+// into a *Resource field.
+func (d *fastJSON) resourceField(r **Resource) bool {
+	if d.literal("null") {
+		*r = nil
+		return true
+	}
+	if *r == nil {
+		*r = new(Resource)
+	}
+	return d.resource(*r)
 }
 
 func (d *fastJSON) resource(r *Resource) bool {

@@ -70,6 +70,8 @@ func TestParseVerifyRequest(t *testing.T) {
 		{"white space", " {\n\t\"x402Version\" : 2 ,\r\n \"paymentRequirements\" : { \"scheme\" : \"exact\" } }\n", true},
 		{"nulls", `{"x402Version":null,"paymentPayload":{"resource":null,"accepted":null,"payload":null,"extensions":null},"paymentRequirements":{"scheme":null,"extra":null}}`, true},
 		{"null then a value", `{"paymentRequirements":{"extra":{"name":"a"},"extra":null}}`, true},
+		{"the merchant's resource", `{"resource":{"url":"http://shop.test/paid/report","description":"a report","mimeType":"application/json"},"paymentPayload":{"resource":{"url":"https://evil.example/other"}}}`, true},
+		{"null merchant's resource", `{"resource":null}`, true},
 		{"duplicate objects merge", `{"paymentRequirements":{"extra":{"name":"a"},"extra":{"version":"1"}}}`, true},
 		{"duplicate strings: the last wins", `{"paymentRequirements":{"scheme":"a","scheme":"b"}}`, true},
 		{"negative and zero numbers", `{"x402Version":-0,"paymentRequirements":{"maxTimeoutSeconds":-12}}`, true},

@@ -144,6 +144,15 @@ type VerifyRequest struct {
 	X402Version         int                 `json:"x402Version,omitempty"`
 	PaymentPayload      PaymentPayload      `json:"paymentPayload"`
 	PaymentRequirements PaymentRequirements `json:"paymentRequirements"`
+	// Resource is what the merchant sells for this payment, as the
+	// merchant's own paywall described it in its 402 (URL, description,
+	// media type); nil when the caller does not say. It is the merchant's
+	// statement, not the payer's: a facilitator records it as the sale's
+	// resource, and never records PaymentPayload.Resource, which the payer
+	// writes, in its place. Upstream's requests lack it and upstream
+	// facilitators ignore it. It is not part of what is verified or
+	// settled.
+	Resource *Resource `json:"resource,omitempty"`
 }
 
 // SettleRequest is the body of POST /settle; it has the shape of a
