@@ -23,6 +23,8 @@ if (!solc.version().startsWith(compilerVersion + '+')) {
 const wanted = [
   ['src/DevUSD.sol', 'DevUSD'],
   ['src/X402Settlement.sol', 'X402Settlement'],
+  // Test only: the dishonest account of the facilitator's tests.
+  ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],
   ['@account-abstraction/contracts/core/EntryPoint.sol', 'EntryPoint'],
   ['@account-abstraction/contracts/samples/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
   ['@account-abstraction/contracts/samples/SimpleAccount.sol', 'SimpleAccount'],
