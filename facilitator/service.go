@@ -64,6 +64,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -188,11 +189,15 @@ type Service struct {
 	eth      *ethclient.Client
 	store    store.Settlements
 	sender   *sender.Sender
-	exact    *exact.Scheme
-	aa       *aanative.Scheme
+	aa       *aanative.Scheme // also in schemes; for sponsorship and its offers' extra
 	bundler  *bundler.BuiltIn
 	external *bundler.External
 	log      *zap.Logger
+
+	// schemes are the payment schemes this facilitator settles, by name
+	// (see register); schemeOrder holds them in registration order.
+	schemes     map[string]scheme.Scheme
+	schemeOrder []scheme.Scheme
 
 	sponsors sponsorBudget
 	tunable  struct {
@@ -261,9 +266,10 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s = &Service{
-		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, exact: ex, log: log, payers: ledger,
+		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, log: log, payers: ledger,
 		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
 	}
+	s.register(ex)
 	if a := cfg.AANative; a != nil {
 		a.SponsorLimits.defaults()
 		assets := make([]common.Address, len(cfg.Assets))
@@ -277,6 +283,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			s.Close()
 			return nil, err
 		}
+		s.register(s.aa)
 		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler")}
 		if a.BundlerURL != "" {
 			if s.external, err = bundler.Dial(ctx, a.BundlerURL, a.EntryPoint); err != nil {
@@ -295,6 +302,16 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	s.wg.Add(1)
 	go s.watchFinality(fctx, cmp.Or(cfg.FinalityCheck, time.Second))
 	return s, nil
+}
+
+// register adds a payment scheme to the table that decode looks schemes
+// up in, by the name requirements give.
+func (s *Service) register(sch scheme.Scheme) {
+	if s.schemes == nil {
+		s.schemes = make(map[string]scheme.Scheme)
+	}
+	s.schemes[sch.Name()] = sch
+	s.schemeOrder = append(s.schemeOrder, sch)
 }
 
 // Close stops the service's background work (the bundler, the sender's
