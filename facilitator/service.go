@@ -378,7 +378,7 @@ func (s *Service) Health(ctx context.Context) (*x402.Health, error) {
 }
 
 // Supported lists what this facilitator settles, in the spec's form and
-// upstream's.
+// upstream's: each scheme of its table, in registration order.
 func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 	assets := make([]string, 0, len(s.cfg.Assets))
 	for _, a := range s.cfg.Assets {
@@ -386,16 +386,26 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 	}
 	sup := &x402.Supported{
 		X402Version: x402.Version,
-		Schemes:     []x402.SupportedScheme{{Scheme: x402.SchemeExact, Networks: []string{s.cfg.Network}, Assets: assets}},
-		Kinds:       []x402.SupportedKind{{X402Version: x402.Version, Scheme: x402.SchemeExact, Network: s.cfg.Network}},
+		Schemes:     make([]x402.SupportedScheme, 0, len(s.schemeOrder)),
+		Kinds:       make([]x402.SupportedKind, 0, len(s.schemeOrder)),
 		Extensions:  []string{},
 		Signers:     map[string][]string{"eip155:*": {s.sender.Address().Hex()}},
 	}
-	if s.aa != nil {
-		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: x402.SchemeAANative, Networks: []string{s.cfg.Network}, Assets: assets})
-		sup.Kinds = append(sup.Kinds, x402.SupportedKind{X402Version: x402.Version, Scheme: x402.SchemeAANative, Network: s.cfg.Network, Extra: s.aa.Extra("")})
+	for _, sch := range s.schemeOrder {
+		kind := x402.SupportedKind{X402Version: x402.Version, Scheme: sch.Name(), Network: s.cfg.Network}
+		if ex, ok := sch.(extraOffer); ok {
+			kind.Extra = ex.Extra("")
+		}
+		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: sch.Name(), Networks: []string{s.cfg.Network}, Assets: assets})
+		sup.Kinds = append(sup.Kinds, kind)
 	}
 	return sup, nil
+}
+
+// extraOffer is a scheme whose offers carry an extra field that /supported
+// advertises (aa-native's contracts).
+type extraOffer interface {
+	Extra(sponsorURL string) *x402.Extra
 }
 
 // SetReceiptTimeout changes how long a settle waits for its receipt, for
