@@ -108,10 +108,10 @@ func (e *env) directPayment(key *ecdsa.PrivateKey, sender, paymaster common.Addr
 // operation is not served and its sender is refused for a while, and the
 // operation that paid is served once.
 //
-// v0.6's VerifyingPaymaster signs over a per-sender nonce, so two
-// operations of one sender it sponsors never pass verification together
-// (the second fails AA34); the operations here are sponsored by an
-// OpenPaymaster, as paymasters without that nonce (v0.7's
+// v0.6's VerifyingPaymaster signs over a per-sender nonce, so of two
+// operations of one sender it sponsored at once, the bundle's simulation
+// drops the second (AA34) and settles them apart; the operations here are
+// sponsored by an OpenPaymaster, as paymasters without that nonce (v0.7's
 // VerifyingPaymaster) would sponsor them.
 func TestFreeRiderIsNotServed(t *testing.T) {
 	t.Parallel()
