@@ -2722,6 +2722,301 @@ func (entryPoint *EntryPoint) UnpackValidationResultWithAggregationError(raw []b
 	return out, nil
 }
 
+// FreeRiderAccountMetaData contains all meta data concerning the FreeRiderAccount contract.
+var FreeRiderAccountMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"anOwner\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"dest\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"func\",\"type\":\"bytes\"}],\"name\":\"execute\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"dest\",\"type\":\"address[]\"},{\"internalType\":\"bytes[]\",\"name\":\"func\",\"type\":\"bytes[]\"}],\"name\":\"executeBatch\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"lastPaidBlock\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"missingAccountFunds\",\"type\":\"uint256\"}],\"name\":\"validateUserOp\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "03bcec1ce5666551f00a72ad7f94d7340e",
+	Bin: "0x60a060405234801561000f575f5ffd5b50604051610c9f380380610c9f83398101604081905261002e9161006c565b6001600160a01b039182166080525f80546001600160a01b031916919092161790556100a4565b6001600160a01b0381168114610069575f5ffd5b50565b5f5f6040838503121561007d575f5ffd5b825161008881610055565b602084015190925061009981610055565b809150509250929050565b608051610bd66100c95f395f818160ff015281816102e901526103b90152610bd65ff3fe608060405234801561000f575f5ffd5b506004361061007a575f3560e01c8063b0d691fe11610058578063b0d691fe146100fd578063b61d27f614610123578063d087d28814610136578063f6aced511461013e575f5ffd5b806318dfb3c71461007e5780633a871cdd146100935780638da5cb5b146100b9575b5f5ffd5b61009161008c366004610939565b610147565b005b6100a66100a13660046109a5565b61026c565b6040519081526020015b60405180910390f35b5f546100d89073ffffffffffffffffffffffffffffffffffffffff1681565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020016100b0565b7f00000000000000000000000000000000000000000000000000000000000000006100d8565b610091610131366004610a1c565b610291565b6100a66102e6565b6100a660015481565b61014f6103a1565b8281146101bd576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601360248201527f77726f6e67206172726179206c656e677468730000000000000000000000000060448201526064015b60405180910390fd5b6101c5610442565b15610266575f5b838110156102645761025c8585838181106101e9576101e9610a9f565b90506020020160208101906101fe9190610acc565b5f85858581811061021157610211610a9f565b90506020028101906102239190610ae5565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061045b92505050565b6001016101cc565b505b50505050565b5f6102756103a1565b61027f84846104d4565b905061028a82610560565b9392505050565b6102996103a1565b6102a1610442565b1561026657610266848484848080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061045b92505050565b5f7f00000000000000000000000000000000000000000000000000000000000000006040517f35567e1a0000000000000000000000000000000000000000000000000000000081523060048201525f602482015273ffffffffffffffffffffffffffffffffffffffff91909116906335567e1a90604401602060405180830381865afa158015610378573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061039c9190610b46565b905090565b3373ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610440576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f6163636f756e743a206e6f742066726f6d20456e747279506f696e740000000060448201526064016101b4565b565b5f436001540361045157505f90565b5043600190815590565b5f5f8473ffffffffffffffffffffffffffffffffffffffff1684846040516104839190610b5d565b5f6040518083038185875af1925050503d805f81146104bd576040519150601f19603f3d011682016040523d82523d5f602084013e6104c2565b606091505b50915091508161026457805160208201fd5b5f61052b6104e6610140850185610ae5565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061052592508691506105c89050565b906105fa565b5f5473ffffffffffffffffffffffffffffffffffffffff90811691161461055457506001610557565b505f5b92915050565b50565b801561055d576040515f9033907fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff90849084818181858888f193505050503d805f8114610264576040519150601f19603f3d011682016040523d82523d5f602084013e610264565b7f19457468657265756d205369676e6564204d6573736167653a0a3332000000005f908152601c91909152603c902090565b5f5f5f610607858561061c565b915091506106148161065e565b509392505050565b5f5f8251604103610650576020830151604084015160608501515f1a61064487828585610810565b94509450505050610657565b505f905060025b9250929050565b5f81600481111561067157610671610b73565b036106795750565b600181600481111561068d5761068d610b73565b036106f4576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601860248201527f45434453413a20696e76616c6964207369676e6174757265000000000000000060448201526064016101b4565b600281600481111561070857610708610b73565b0361076f576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601f60248201527f45434453413a20696e76616c6964207369676e6174757265206c656e6774680060448201526064016101b4565b600381600481111561078357610783610b73565b0361055d576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602260248201527f45434453413a20696e76616c6964207369676e6174757265202773272076616c60448201527f756500000000000000000000000000000000000000000000000000000000000060648201526084016101b4565b5f807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a083111561084557505f905060036108ef565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015610896573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff81166108e9575f600192509250506108ef565b91505f90505b94509492505050565b5f5f83601f840112610908575f5ffd5b50813567ffffffffffffffff81111561091f575f5ffd5b6020830191508360208260051b8501011115610657575f5ffd5b5f5f5f5f6040858703121561094c575f5ffd5b843567ffffffffffffffff811115610962575f5ffd5b61096e878288016108f8565b909550935050602085013567ffffffffffffffff81111561098d575f5ffd5b610999878288016108f8565b95989497509550505050565b5f5f5f606084860312156109b7575f5ffd5b833567ffffffffffffffff8111156109cd575f5ffd5b840161016081870312156109df575f5ffd5b95602085013595506040909401359392505050565b803573ffffffffffffffffffffffffffffffffffffffff81168114610a17575f5ffd5b919050565b5f5f5f5f60608587031215610a2f575f5ffd5b610a38856109f4565b935060208501359250604085013567ffffffffffffffff811115610a5a575f5ffd5b8501601f81018713610a6a575f5ffd5b803567ffffffffffffffff811115610a80575f5ffd5b876020828401011115610a91575f5ffd5b949793965060200194505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f60208284031215610adc575f5ffd5b61028a826109f4565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe1843603018112610b18575f5ffd5b83018035915067ffffffffffffffff821115610b32575f5ffd5b602001915036819003821315610657575f5ffd5b5f60208284031215610b56575f5ffd5b5051919050565b5f82518060208501845e5f920191825250919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffdfea26469706673582212207a7fec260f6cbd7cdca7a58d25e65a81127ec7aba449011c987ca30745e4d6d164736f6c63430008250033",
+}
+
+// FreeRiderAccount is an auto generated Go binding around an Ethereum contract.
+type FreeRiderAccount struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *FreeRiderAccount) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewFreeRiderAccount creates a new instance of FreeRiderAccount.
+func NewFreeRiderAccount() *FreeRiderAccount {
+	parsed, err := FreeRiderAccountMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &FreeRiderAccount{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *FreeRiderAccount) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address anEntryPoint, address anOwner) returns()
+func (freeRiderAccount *FreeRiderAccount) PackConstructor(anEntryPoint common.Address, anOwner common.Address) []byte {
+	enc, err := freeRiderAccount.abi.Pack("", anEntryPoint, anOwner)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function entryPoint() view returns(address)
+func (freeRiderAccount *FreeRiderAccount) PackEntryPoint() []byte {
+	enc, err := freeRiderAccount.abi.Pack("entryPoint")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function entryPoint() view returns(address)
+func (freeRiderAccount *FreeRiderAccount) TryPackEntryPoint() ([]byte, error) {
+	return freeRiderAccount.abi.Pack("entryPoint")
+}
+
+// UnpackEntryPoint is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb0d691fe.
+//
+// Solidity: function entryPoint() view returns(address)
+func (freeRiderAccount *FreeRiderAccount) UnpackEntryPoint(data []byte) (common.Address, error) {
+	out, err := freeRiderAccount.abi.Unpack("entryPoint", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackExecute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb61d27f6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function execute(address dest, uint256 value, bytes func) returns()
+func (freeRiderAccount *FreeRiderAccount) PackExecute(dest common.Address, value *big.Int, arg2 []byte) []byte {
+	enc, err := freeRiderAccount.abi.Pack("execute", dest, value, arg2)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackExecute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb61d27f6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function execute(address dest, uint256 value, bytes func) returns()
+func (freeRiderAccount *FreeRiderAccount) TryPackExecute(dest common.Address, value *big.Int, arg2 []byte) ([]byte, error) {
+	return freeRiderAccount.abi.Pack("execute", dest, value, arg2)
+}
+
+// PackExecuteBatch is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x18dfb3c7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function executeBatch(address[] dest, bytes[] func) returns()
+func (freeRiderAccount *FreeRiderAccount) PackExecuteBatch(dest []common.Address, arg1 [][]byte) []byte {
+	enc, err := freeRiderAccount.abi.Pack("executeBatch", dest, arg1)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackExecuteBatch is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x18dfb3c7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function executeBatch(address[] dest, bytes[] func) returns()
+func (freeRiderAccount *FreeRiderAccount) TryPackExecuteBatch(dest []common.Address, arg1 [][]byte) ([]byte, error) {
+	return freeRiderAccount.abi.Pack("executeBatch", dest, arg1)
+}
+
+// PackGetNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd087d288.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getNonce() view returns(uint256)
+func (freeRiderAccount *FreeRiderAccount) PackGetNonce() []byte {
+	enc, err := freeRiderAccount.abi.Pack("getNonce")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd087d288.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getNonce() view returns(uint256)
+func (freeRiderAccount *FreeRiderAccount) TryPackGetNonce() ([]byte, error) {
+	return freeRiderAccount.abi.Pack("getNonce")
+}
+
+// UnpackGetNonce is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xd087d288.
+//
+// Solidity: function getNonce() view returns(uint256)
+func (freeRiderAccount *FreeRiderAccount) UnpackGetNonce(data []byte) (*big.Int, error) {
+	out, err := freeRiderAccount.abi.Unpack("getNonce", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackLastPaidBlock is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf6aced51.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function lastPaidBlock() view returns(uint256)
+func (freeRiderAccount *FreeRiderAccount) PackLastPaidBlock() []byte {
+	enc, err := freeRiderAccount.abi.Pack("lastPaidBlock")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackLastPaidBlock is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf6aced51.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function lastPaidBlock() view returns(uint256)
+func (freeRiderAccount *FreeRiderAccount) TryPackLastPaidBlock() ([]byte, error) {
+	return freeRiderAccount.abi.Pack("lastPaidBlock")
+}
+
+// UnpackLastPaidBlock is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xf6aced51.
+//
+// Solidity: function lastPaidBlock() view returns(uint256)
+func (freeRiderAccount *FreeRiderAccount) UnpackLastPaidBlock(data []byte) (*big.Int, error) {
+	out, err := freeRiderAccount.abi.Unpack("lastPaidBlock", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (freeRiderAccount *FreeRiderAccount) PackOwner() []byte {
+	enc, err := freeRiderAccount.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (freeRiderAccount *FreeRiderAccount) TryPackOwner() ([]byte, error) {
+	return freeRiderAccount.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (freeRiderAccount *FreeRiderAccount) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := freeRiderAccount.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackValidateUserOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3a871cdd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function validateUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns(uint256 validationData)
+func (freeRiderAccount *FreeRiderAccount) PackValidateUserOp(userOp UserOperation, userOpHash [32]byte, missingAccountFunds *big.Int) []byte {
+	enc, err := freeRiderAccount.abi.Pack("validateUserOp", userOp, userOpHash, missingAccountFunds)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackValidateUserOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3a871cdd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function validateUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns(uint256 validationData)
+func (freeRiderAccount *FreeRiderAccount) TryPackValidateUserOp(userOp UserOperation, userOpHash [32]byte, missingAccountFunds *big.Int) ([]byte, error) {
+	return freeRiderAccount.abi.Pack("validateUserOp", userOp, userOpHash, missingAccountFunds)
+}
+
+// UnpackValidateUserOp is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x3a871cdd.
+//
+// Solidity: function validateUserOp((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns(uint256 validationData)
+func (freeRiderAccount *FreeRiderAccount) UnpackValidateUserOp(data []byte) (*big.Int, error) {
+	out, err := freeRiderAccount.abi.Unpack("validateUserOp", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// OpenPaymasterMetaData contains all meta data concerning the OpenPaymaster contract.
+var OpenPaymasterMetaData = bind.MetaData{
+	ABI: "[{\"stateMutability\":\"nonpayable\",\"type\":\"fallback\"}]",
+	ID:  "49929c1974d4ea61d50e350a8903441ed6",
+	Bin: "0x6080604052348015600e575f5ffd5b5060de80601a5f395ff3fe6080604052348015600e575f5ffd5b505f36606060405180602001604052805f8152505f6040516020016032929190604e565b6040516020818303038152906040529050915050805190602001f35b604081525f83518060408401528060208601606085015e5f6060828501015260607fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f830116840101915050826020830152939250505056fea2646970667358221220ec1f31f38fbf865067187066ce12372d8321db59ce09b8aee6751fab9a28e42764736f6c63430008250033",
+}
+
+// OpenPaymaster is an auto generated Go binding around an Ethereum contract.
+type OpenPaymaster struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *OpenPaymaster) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewOpenPaymaster creates a new instance of OpenPaymaster.
+func NewOpenPaymaster() *OpenPaymaster {
+	parsed, err := OpenPaymasterMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &OpenPaymaster{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *OpenPaymaster) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
 // SimpleAccountMetaData contains all meta data concerning the SimpleAccount contract.
 var SimpleAccountMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"previousAdmin\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"newAdmin\",\"type\":\"address\"}],\"name\":\"AdminChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"beacon\",\"type\":\"address\"}],\"name\":\"BeaconUpgraded\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"version\",\"type\":\"uint8\"}],\"name\":\"Initialized\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"contractIEntryPoint\",\"name\":\"entryPoint\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"}],\"name\":\"SimpleAccountInitialized\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"implementation\",\"type\":\"address\"}],\"name\":\"Upgraded\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"addDeposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"dest\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"func\",\"type\":\"bytes\"}],\"name\":\"execute\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"dest\",\"type\":\"address[]\"},{\"internalType\":\"bytes[]\",\"name\":\"func\",\"type\":\"bytes[]\"}],\"name\":\"executeBatch\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"anOwner\",\"type\":\"address\"}],\"name\":\"initialize\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155BatchReceived\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC721Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"proxiableUUID\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes4\",\"name\":\"interfaceId\",\"type\":\"bytes4\"}],\"name\":\"supportsInterface\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"tokensReceived\",\"outputs\":[],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newImplementation\",\"type\":\"address\"}],\"name\":\"upgradeTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newImplementation\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"upgradeToAndCall\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"missingAccountFunds\",\"type\":\"uint256\"}],\"name\":\"validateUserOp\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawDepositTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",

@@ -23,6 +23,10 @@ if (!solc.version().startsWith(compilerVersion + '+')) {
 const wanted = [
   ['src/DevUSD.sol', 'DevUSD'],
   ['src/X402Settlement.sol', 'X402Settlement'],
+  // Test only: the dishonest account of the facilitator's tests, and a
+  // paymaster that sponsors several operations of one sender at once.
+  ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],
+  ['src/OpenPaymaster.sol', 'OpenPaymaster'],
   ['@account-abstraction/contracts/core/EntryPoint.sol', 'EntryPoint'],
   ['@account-abstraction/contracts/samples/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
   ['@account-abstraction/contracts/samples/SimpleAccount.sol', 'SimpleAccount'],

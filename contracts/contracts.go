@@ -3,7 +3,9 @@
 // settlement contract (X402Settlement), the ERC-4337 v0.6 contracts they work
 // with (EntryPoint, SimpleAccountFactory, SimpleAccount, VerifyingPaymaster
 // from @account-abstraction/contracts@0.6.0), and abigen v2 bindings for all
-// of them.
+// of them. FreeRiderAccount (a dishonest account) and OpenPaymaster (a
+// paymaster that sponsors every operation) are test-only: the
+// facilitator's tests deploy them on a devnet; see their sources.
 //
 // The build is pinned: solc 0.8.37 from npm, standard JSON, optimizer on,
 // EVM version cancun. combined.json and bindings.go are generated and

@@ -3,15 +3,12 @@ package facilitator
 import (
 	"context"
 	"errors"
-	"math/big"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/crypto"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -37,12 +34,21 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 		}
 		receipt = confirmed
 	}
+	if s.schemes[rec.Scheme] == nil {
+		// A settlement of a scheme this facilitator no longer settles
+		// (aa-native turned off since): it cannot be read, so its record
+		// stays unfinished, for a facilitator that can.
+		s.log.Error("a mined settlement's scheme is not configured; its record stays unfinished", zap.String("scheme", rec.Scheme), zap.Stringer("tx", receipt.TxHash))
+		r := &x402.SettleResponse{X402Version: x402.Version, Scheme: rec.Scheme, Network: rec.Network, Payer: rec.Payer.Hex(),
+			ErrorCode: x402.ErrorInternal, Message: "internal error", TransactionHash: receipt.TxHash.Hex()}
+		return r
+	}
 	// The receipt may be of a replacement of the stored transaction.
 	s.done(rec.TxHash, rec.Key)
 	s.done(receipt.TxHash, rec.Key)
 	rec.TxHash = receipt.TxHash
 	resp, v := s.outcome(rec, receipt)
-	if v == verdictNotIncluded {
+	if v == scheme.NotIncluded {
 		// Nothing happened to the payment: the bundle went without it (the
 		// EntryPoint dropped it, or the bundle reverted). Its payer did not
 		// pay, so it is released for a retry rather than failed for good.
@@ -58,10 +64,11 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 	if resp.Success {
 		rec.State, rec.Consumer = store.StateSettled, owner
 	}
-	if v == verdictReverted {
+	if v == scheme.Reverted {
 		// The payer emptied its balance or used its authorization between
-		// verification and inclusion, at the settler's or the paymaster's
-		// cost: it waits in the penalty box.
+		// verification and inclusion, or its account reported success
+		// without settling, at the settler's or the paymaster's cost: it
+		// waits in the penalty box.
 		s.payers.reverted(rec.Payer, s.cfg.Now())
 	}
 	s.payers.release(rec.Key)
@@ -93,56 +100,32 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 	return resp
 }
 
-// authorizationUsed is the topic of EIP-3009's
-// AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce).
-var authorizationUsed = crypto.Keccak256Hash([]byte("AuthorizationUsed(address,bytes32)"))
-
-// usedLookback is how many blocks back minedElsewhere looks for a
-// payment's authorization: far more than a settlement stays unfinished,
-// and within what public RPCs allow one eth_getLogs call to cover.
-const usedLookback = 5_000
-
-// minedElsewhere finds the receipt of a transaction that used an exact
-// payment's authorization and logged its transfer, when it is not the one
-// the record holds: the transaction of a settle whose claim was taken over
-// (its replica was presumed dead, but had signed), or a version of the
-// record's transaction that another replica of a fleet replaced. The
-// payer paid by it, so it, not the record's transaction, is the
-// settlement. Nil when no such transaction is found (or the payment is not
-// exact).
+// minedElsewhere finds the receipt of a transaction that settled p but is
+// not the one the record holds, if p's scheme can tell (a scheme.Finder:
+// exact finds the transaction that used its authorization): the
+// transaction of a settle whose claim was taken over (its replica was
+// presumed dead, but had signed), or a version of the record's transaction
+// that another replica of a fleet replaced. The payer paid by it, so it,
+// not the record's transaction, is the settlement. Nil when none is found.
 func (s *Service) minedElsewhere(ctx context.Context, p *payment, rec *store.Record) *types.Receipt {
-	if p == nil || p.auth == nil {
+	if p == nil {
+		return nil
+	}
+	finder, ok := p.of.(scheme.Finder)
+	if !ok {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
-	head, err := s.eth.BlockNumber(ctx)
+	receipt, err := finder.SettledElsewhere(ctx, s.eth, p.pay, rec)
 	if err != nil {
+		s.log.Warn("looking for another transaction that settled a payment", zap.Error(err))
 		return nil
 	}
-	from := uint64(0)
-	if head > usedLookback {
-		from = head - usedLookback
+	if receipt != nil {
+		s.log.Info("a payment was settled by another transaction than its record's", zap.Stringer("record_tx", rec.TxHash), zap.Stringer("tx", receipt.TxHash))
 	}
-	logs, err := s.eth.FilterLogs(ctx, ethereum.FilterQuery{
-		FromBlock: new(big.Int).SetUint64(from), Addresses: []common.Address{p.asset},
-		Topics: [][]common.Hash{{authorizationUsed}, {common.BytesToHash(p.payer[:])}, {common.Hash(p.auth.Nonce)}},
-	})
-	if err != nil {
-		s.log.Warn("looking for the transaction that used a payment's authorization", zap.Error(err))
-		return nil
-	}
-	for _, l := range logs {
-		if l.Removed || l.TxHash == rec.TxHash {
-			continue
-		}
-		receipt, err := s.eth.TransactionReceipt(ctx, l.TxHash)
-		if err == nil && receipt.Status == types.ReceiptStatusSuccessful && hasTransfer(receipt, rec) {
-			s.log.Info("a payment was settled by another transaction than its record's", zap.Stringer("record_tx", rec.TxHash), zap.Stringer("tx", receipt.TxHash))
-			return receipt
-		}
-	}
-	return nil
+	return receipt
 }
 
 // conclude finishes a settlement whose transaction was mined, as finish
@@ -165,63 +148,22 @@ func (s *Service) outcomeReplay(rec *store.Record) *x402.SettleResponse {
 		ErrorCode: x402.ErrorVerifyFailed, Message: string(x402.ReasonReplay) + ": this payment already paid for a response"}
 }
 
-// verdict is what a mined settlement transaction means for its payment.
-type verdict int
-
-const (
-	// verdictFinal: settled, or failed through no act of the payer's.
-	verdictFinal verdict = iota
-	// verdictReverted: the payment's own execution reverted on chain.
-	verdictReverted
-	// verdictNotIncluded: the bundle was mined without the operation.
-	verdictNotIncluded
-)
-
-// outcome reads a receipt: the settlement counts only if it succeeded and
-// the asset logged the transfer from payer to payTo of the amount.
-func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (*x402.SettleResponse, verdict) {
+// outcome reads a receipt with the record's scheme (scheme.Scheme.Outcome),
+// which counts only the payment's own evidence in it.
+func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (*x402.SettleResponse, scheme.Verdict) {
 	r := &x402.SettleResponse{
 		X402Version: x402.Version, Scheme: rec.Scheme, Network: rec.Network,
 		TransactionHash: receipt.TxHash.Hex(), Payer: rec.Payer.Hex(),
 		Amount: rec.Amount.String(), Asset: rec.Asset.Hex(),
 	}
-	if rec.Scheme == x402.SchemeAANative {
+	if rec.UserOpHash != (common.Hash{}) {
 		r.UserOpHash, r.RequestHash = rec.UserOpHash.Hex(), rec.RequestHash.Hex()
-		op, found := bundler.Outcome(receipt, rec.UserOpHash)
-		switch {
-		case !found:
-			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the bundle was mined without the operation"
-			return r, verdictNotIncluded
-		case !op.Success:
-			r.ErrorCode, r.Message = x402.ErrorUserOpFailed, "the UserOperation reverted: "+bundler.DecodeRevert(op.RevertReason)
-			return r, verdictReverted
-		}
 	}
-	if receipt.Status != types.ReceiptStatusSuccessful {
-		r.ErrorCode, r.Message = x402.ErrorVerifyFailed, "invalid_inner_payload: the settlement transaction reverted on chain"
-		return r, verdictReverted
+	o := s.schemes[rec.Scheme].Outcome(rec, receipt)
+	if o.Verdict == scheme.Paid {
+		r.Success = true
+	} else {
+		r.ErrorCode, r.Message = o.Code, o.Message
 	}
-	if !hasTransfer(receipt, rec) {
-		r.ErrorCode, r.Message = x402.ErrorInternal, "the settlement transaction did not log the transfer"
-		return r, verdictFinal
-	}
-	r.Success = true
-	return r, verdictFinal
-}
-
-// transferTopic is keccak256("Transfer(address,address,uint256)").
-var transferTopic = common.HexToHash("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef")
-
-func hasTransfer(receipt *types.Receipt, rec *store.Record) bool {
-	for _, l := range receipt.Logs {
-		if l.Address != rec.Asset || len(l.Topics) != 3 || l.Topics[0] != transferTopic {
-			continue
-		}
-		if common.BytesToAddress(l.Topics[1][:]) == rec.Payer &&
-			common.BytesToAddress(l.Topics[2][:]) == rec.PayTo &&
-			new(big.Int).SetBytes(l.Data).Cmp(rec.Amount) == 0 {
-			return true
-		}
-	}
-	return false
+	return r, o.Verdict
 }

@@ -143,7 +143,7 @@ func TestNotIncludedIsReleased(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &store.Record{Key: p.key, PayloadHash: p.hash, State: store.StateClaimed, Scheme: x402.SchemeAANative, Network: e.network,
-		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount, UserOpHash: p.aa.UserOpHash, RequestHash: p.aa.RequestHash}
+		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount, UserOpHash: p.pay.UserOpHash, RequestHash: p.pay.RequestHash}
 	if _, claimed, err := e.svc.store.Claim(*rec); err != nil || !claimed {
 		t.Fatalf("claim: %v %v", claimed, err)
 	}

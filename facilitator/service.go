@@ -64,6 +64,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -188,11 +189,15 @@ type Service struct {
 	eth      *ethclient.Client
 	store    store.Settlements
 	sender   *sender.Sender
-	exact    *exact.Scheme
-	aa       *aanative.Scheme
+	aa       *aanative.Scheme // also in schemes; for sponsorship and its offers' extra
 	bundler  *bundler.BuiltIn
 	external *bundler.External
 	log      *zap.Logger
+
+	// schemes are the payment schemes this facilitator settles, by name
+	// (see register); schemeOrder holds them in registration order.
+	schemes     map[string]scheme.Scheme
+	schemeOrder []scheme.Scheme
 
 	sponsors sponsorBudget
 	tunable  struct {
@@ -261,9 +266,10 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s = &Service{
-		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, exact: ex, log: log, payers: ledger,
+		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, log: log, payers: ledger,
 		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
 	}
+	s.register(ex)
 	if a := cfg.AANative; a != nil {
 		a.SponsorLimits.defaults()
 		assets := make([]common.Address, len(cfg.Assets))
@@ -277,6 +283,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 			s.Close()
 			return nil, err
 		}
+		s.register(s.aa)
 		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler")}
 		if a.BundlerURL != "" {
 			if s.external, err = bundler.Dial(ctx, a.BundlerURL, a.EntryPoint); err != nil {
@@ -295,6 +302,16 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	s.wg.Add(1)
 	go s.watchFinality(fctx, cmp.Or(cfg.FinalityCheck, time.Second))
 	return s, nil
+}
+
+// register adds a payment scheme to the table that decode looks schemes
+// up in, by the name requirements give.
+func (s *Service) register(sch scheme.Scheme) {
+	if s.schemes == nil {
+		s.schemes = make(map[string]scheme.Scheme)
+	}
+	s.schemes[sch.Name()] = sch
+	s.schemeOrder = append(s.schemeOrder, sch)
 }
 
 // Close stops the service's background work (the bundler, the sender's
@@ -361,7 +378,7 @@ func (s *Service) Health(ctx context.Context) (*x402.Health, error) {
 }
 
 // Supported lists what this facilitator settles, in the spec's form and
-// upstream's.
+// upstream's: each scheme of its table, in registration order.
 func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 	assets := make([]string, 0, len(s.cfg.Assets))
 	for _, a := range s.cfg.Assets {
@@ -369,16 +386,26 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 	}
 	sup := &x402.Supported{
 		X402Version: x402.Version,
-		Schemes:     []x402.SupportedScheme{{Scheme: x402.SchemeExact, Networks: []string{s.cfg.Network}, Assets: assets}},
-		Kinds:       []x402.SupportedKind{{X402Version: x402.Version, Scheme: x402.SchemeExact, Network: s.cfg.Network}},
+		Schemes:     make([]x402.SupportedScheme, 0, len(s.schemeOrder)),
+		Kinds:       make([]x402.SupportedKind, 0, len(s.schemeOrder)),
 		Extensions:  []string{},
 		Signers:     map[string][]string{"eip155:*": {s.sender.Address().Hex()}},
 	}
-	if s.aa != nil {
-		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: x402.SchemeAANative, Networks: []string{s.cfg.Network}, Assets: assets})
-		sup.Kinds = append(sup.Kinds, x402.SupportedKind{X402Version: x402.Version, Scheme: x402.SchemeAANative, Network: s.cfg.Network, Extra: s.aa.Extra("")})
+	for _, sch := range s.schemeOrder {
+		kind := x402.SupportedKind{X402Version: x402.Version, Scheme: sch.Name(), Network: s.cfg.Network}
+		if ex, ok := sch.(extraOffer); ok {
+			kind.Extra = ex.Extra("")
+		}
+		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: sch.Name(), Networks: []string{s.cfg.Network}, Assets: assets})
+		sup.Kinds = append(sup.Kinds, kind)
 	}
 	return sup, nil
+}
+
+// extraOffer is a scheme whose offers carry an extra field that /supported
+// advertises (aa-native's contracts).
+type extraOffer interface {
+	Extra(sponsorURL string) *x402.Extra
 }
 
 // SetReceiptTimeout changes how long a settle waits for its receipt, for

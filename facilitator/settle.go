@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -26,8 +25,8 @@ func (s *Service) failure(code x402.ErrorCode, message string, p *payment) *x402
 	r := &x402.SettleResponse{X402Version: x402.Version, Network: s.cfg.Network, ErrorCode: code, Message: message}
 	if p != nil {
 		r.Scheme, r.Payer = p.scheme, p.payer.Hex()
-		if p.aa != nil {
-			r.UserOpHash, r.RequestHash = p.aa.UserOpHash.Hex(), p.aa.RequestHash.Hex()
+		if p.pay.UserOpHash != (common.Hash{}) {
+			r.UserOpHash, r.RequestHash = p.pay.UserOpHash.Hex(), p.pay.RequestHash.Hex()
 		}
 	}
 	return r
@@ -119,10 +118,8 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		Created: now, Updated: now,
 	}
 	rec.Resource, rec.Description = saleOf(req)
-	if p.aa != nil {
-		rec.UserOpHash, rec.RequestHash = p.aa.UserOpHash, p.aa.RequestHash
-	}
-	if p.aa == nil && s.cfg.Journal == nil {
+	rec.UserOpHash, rec.RequestHash = p.pay.UserOpHash, p.pay.RequestHash
+	if p.settlement.Op == nil && s.cfg.Journal == nil {
 		// A store this process alone uses: sign first, and claim with the
 		// signed transaction, in one commit (see broadcast).
 		return s.submit(ctx, req, p, rec, false)
@@ -240,54 +237,6 @@ func (s *Service) handOver(p *payment) *x402.SettleResponse {
 	return rec.Response
 }
 
-// busy reports whether a settle of key is running in this process.
-func (s *Service) busy(key common.Hash) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.inFlight[key]
-	return ok
-}
-
-func (s *Service) enter(key common.Hash) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, busy := s.inFlight[key]; busy {
-		return false
-	}
-	s.inFlight[key] = struct{}{}
-	return true
-}
-
-func (s *Service) leave(key common.Hash) {
-	s.mu.Lock()
-	delete(s.inFlight, key)
-	s.mu.Unlock()
-}
-
-// release gives up a claim that produced no delivered transaction, so the
-// payment can be settled by a later attempt.
-func (s *Service) release(p *payment) {
-	s.forget(p)
-	if err := s.store.Release(p.key); err != nil {
-		s.log.Error("releasing a claim", zap.Stringer("key", p.key), zap.Error(err))
-	}
-}
-
-// forget drops what this process holds for a settlement of p: its
-// reservation and its transactions.
-func (s *Service) forget(p *payment) {
-	s.payers.release(p.key)
-	s.mu.Lock()
-	for hash, keys := range s.txKeys {
-		if keys = slices.DeleteFunc(keys, func(k common.Hash) bool { return k == p.key }); len(keys) == 0 {
-			delete(s.txKeys, hash)
-		} else {
-			s.txKeys[hash] = keys
-		}
-	}
-	s.mu.Unlock()
-}
-
 // submit signs the settlement, stores it, broadcasts it and waits for it.
 // The record holds no transaction yet; it is claimed, or, if claimed is
 // false (an exact payment, on a store this process alone uses), not stored
@@ -296,9 +245,9 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 	sctx, span := startSpan(ctx, spanSubmit)
 	var res *x402.SettleResponse
 	switch {
-	case p.aa != nil && s.external != nil:
+	case p.settlement.Op != nil && s.external != nil:
 		res = s.submitExternal(sctx, p, rec)
-	case p.aa != nil:
+	case p.settlement.Op != nil:
 		res = s.submitOp(sctx, p, rec)
 	default:
 		res = s.broadcast(sctx, p, rec, claimed)
@@ -315,13 +264,14 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 	switch {
 	case res != nil:
 		return res
-	case p.aa != nil && s.external != nil:
+	case p.settlement.Op != nil && s.external != nil:
 		return s.awaitExternal(ctx, p, rec)
 	}
 	return s.await(ctx, p, rec)
 }
 
-// broadcast signs an exact settlement, stores it and broadcasts it. It
+// broadcast signs a settlement call (an exact payment's), stores it and
+// broadcasts it. It
 // returns nil once the transaction is out, and the answer otherwise.
 //
 // If rec is not claimed yet, it is claimed with its signed transaction:
@@ -332,9 +282,9 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 // meanwhile (enter keeps out this process's other settles of it). In a
 // fleet the claim comes first, so that two replicas never sign one payment.
 func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record, claimed bool) *x402.SettleResponse {
-	call := s.exact.Call(p.auth)
+	to, call := p.settlement.To, p.settlement.Data
 	_, span := startSpan(ctx, spanEstimate)
-	gas, err := s.sender.Estimate(ctx, p.asset, call)
+	gas, err := s.sender.Estimate(ctx, to, call)
 	endCall(span, err, "estimate")
 	if err != nil {
 		if !claimed {
@@ -366,7 +316,7 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record, 
 	}
 	for attempt := 0; ; attempt++ {
 		_, span := startSpan(ctx, spanSign)
-		tx, err := s.sender.Sign(ctx, p.asset, call, gas)
+		tx, err := s.sender.Sign(ctx, to, call, gas)
 		endCall(span, err, "sign")
 		if err != nil {
 			s.releaseIf(p, claimed)
@@ -452,7 +402,7 @@ func (s *Service) adopt(ctx context.Context, p *payment, rec *store.Record, rece
 // process or one before it: it waits for that transaction, rebroadcasting it
 // if the node does not know it, and signs anew only if it can never be mined.
 func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
-	if len(rec.RawTx) == 0 && p.aa != nil && s.external != nil {
+	if len(rec.RawTx) == 0 && p.settlement.Op != nil && s.external != nil {
 		return s.resumeExternal(ctx, p, rec)
 	}
 	if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {

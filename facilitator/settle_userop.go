@@ -19,7 +19,7 @@ import (
 // gets the signed bundle before it is broadcast. It returns nil once the
 // bundle is out (the receipt decides), and the answer otherwise.
 func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
-	_, err := s.bundler.Submit(ctx, p.aa.Op, func(tx *types.Transaction) error {
+	_, err := s.bundler.Submit(ctx, *p.settlement.Op, func(tx *types.Transaction) error {
 		raw, err := tx.MarshalBinary()
 		if err != nil {
 			return err
@@ -30,7 +30,7 @@ func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *
 	})
 	switch {
 	case err == nil:
-		s.sponsors.settled(p.aa.UserOpHash)
+		s.sponsors.settled(p.pay.UserOpHash)
 		return nil
 	case errors.Is(err, bundler.ErrRejected):
 		s.release(p)
@@ -63,10 +63,10 @@ func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Rec
 		s.log.Error("recording an operation", zap.Error(err))
 		return s.failure(x402.ErrorInternal, "internal error", p)
 	}
-	_, err := s.external.Send(ctx, p.aa.Op)
+	_, err := s.external.Send(ctx, *p.settlement.Op)
 	switch {
 	case err == nil:
-		s.sponsors.settled(p.aa.UserOpHash)
+		s.sponsors.settled(p.pay.UserOpHash)
 		return nil
 	case errors.Is(err, bundler.ErrRejected):
 		s.release(p)
@@ -124,7 +124,7 @@ func (s *Service) resumeExternal(ctx context.Context, p *payment, rec *store.Rec
 			return s.finish(ctx, rec, receipt, p.owner)
 		}
 	}
-	if _, err := s.external.Send(ctx, p.aa.Op); err != nil && !errors.Is(err, bundler.ErrRejected) {
+	if _, err := s.external.Send(ctx, *p.settlement.Op); err != nil && !errors.Is(err, bundler.ErrRejected) {
 		return s.failure(x402.ErrorBundlerUnreachable, "the bundler could not be reached; retry after Retry-After", p)
 	}
 	return s.awaitExternal(ctx, p, rec)

@@ -2,7 +2,6 @@ package facilitator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -10,17 +9,16 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/crypto"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/edge"
-	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
-	"github.com/caddy-x402/caddy-x402/facilitator/exact"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
-// payment is a decoded payment, before or after verification.
+// payment is a decoded payment, before or after verification: the core's
+// view of it, and the scheme that decoded it.
 type payment struct {
 	scheme string
 	key    common.Hash // replay key
@@ -29,60 +27,35 @@ type payment struct {
 	payTo  common.Address
 	asset  common.Address
 	amount *big.Int
-	auth   *exact.Authorization // exact
-	aa     *aanative.Payment    // aa-native
-	owner  string               // settle: who is handed the receipt
+	owner  string // settle: who is handed the receipt
+
+	of         scheme.Scheme     // the scheme that decoded it
+	pay        *scheme.Payment   // its decoding
+	settlement scheme.Settlement // what settles it on chain
 }
 
-// decode validates the request and decodes its payment.
+// decode validates the request and decodes its payment with the scheme
+// its requirements name.
 func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 	if err := req.Validate(); err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "%v", err)
 	}
-	a, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
-	asset := common.Address(a)
-	reqHash := requirementsHash(&req.PaymentRequirements)
 	if err := acceptedScheme(req); err != nil {
 		return nil, err
 	}
-	switch {
-	case req.PaymentRequirements.Scheme == x402.SchemeExact:
-		auth, err := exact.Decode(&req.PaymentPayload)
-		if err != nil {
-			// A payload that decodes is an exact authorization; one that
-			// does not may be of the other scheme.
-			if mismatch := payloadShape(req); mismatch != nil {
-				return nil, mismatch
-			}
-			return nil, err
-		}
-		return &payment{
-			scheme: x402.SchemeExact, key: auth.Key(s.chainID, asset),
-			hash:  crypto.Keccak256Hash(auth.PayloadHash().Bytes(), reqHash.Bytes()),
-			payer: auth.From, payTo: auth.To, asset: asset, amount: auth.Value, auth: auth,
-		}, nil
-	case req.PaymentRequirements.Scheme == x402.SchemeAANative && s.aa != nil:
-		if err := payloadShape(req); err != nil {
-			return nil, err
-		}
-		pay, err := s.aa.Decode(&req.PaymentPayload)
-		if err != nil {
-			return nil, err
-		}
-		// The request hash is the payer's choice, so its replay key is
-		// namespaced by chain and settlement contract: it can never equal
-		// another scheme's key.
-		key := crypto.Keccak256Hash([]byte("aa-native"), common.LeftPadBytes(s.chainID.Bytes(), 32), s.cfg.AANative.Settlement.Bytes(), pay.RequestHash.Bytes())
-		return &payment{
-			scheme: x402.SchemeAANative, key: key,
-			hash:  crypto.Keccak256Hash(pay.UserOpHash.Bytes(), pay.Op.Signature, pay.Op.PaymasterAndData, reqHash.Bytes()),
-			payer: pay.Op.Sender, payTo: pay.Merchant, asset: pay.Token, amount: pay.Amount, aa: pay,
-		}, nil
+	of, ok := s.schemes[req.PaymentRequirements.Scheme]
+	if !ok {
+		return nil, x402.Invalid(x402.ReasonSchemeMismatch, "scheme %q is not supported; this facilitator settles %s", req.PaymentRequirements.Scheme, strings.Join(s.schemeNames(), " and "))
 	}
-	if err := payloadShape(req); err != nil {
+	pay, err := of.Decode(req)
+	if err != nil {
 		return nil, err
 	}
-	return nil, x402.Invalid(x402.ReasonSchemeMismatch, "scheme %q is not supported; this facilitator settles %s", req.PaymentRequirements.Scheme, strings.Join(s.schemes(), " and "))
+	return &payment{
+		scheme: of.Name(), key: pay.Key, hash: pay.Hash,
+		payer: pay.Payer, payTo: pay.PayTo, asset: pay.Asset, amount: pay.Amount,
+		of: of, pay: pay, settlement: of.Settlement(pay),
+	}, nil
 }
 
 // acceptedScheme refuses a payment whose payer says it accepted another
@@ -95,32 +68,14 @@ func acceptedScheme(req *x402.VerifyRequest) error {
 	return nil
 }
 
-// payloadShape refuses a payload of one scheme presented for requirements
-// of another, by its shape, so that it is named scheme_mismatch rather than
-// a payload of the requirements' scheme that does not decode.
-func payloadShape(req *x402.VerifyRequest) error {
-	want := req.PaymentRequirements.Scheme
-	var shape struct {
-		Authorization json.RawMessage `json:"authorization"`
-		UserOp        json.RawMessage `json:"userOp"`
+// schemeNames are the names of the schemes this facilitator settles, in
+// the order they were registered.
+func (s *Service) schemeNames() []string {
+	names := make([]string, len(s.schemeOrder))
+	for i, sch := range s.schemeOrder {
+		names[i] = sch.Name()
 	}
-	if json.Unmarshal(req.PaymentPayload.Payload, &shape) != nil {
-		return nil // the scheme's decoder names the problem
-	}
-	switch {
-	case want == x402.SchemeAANative && shape.Authorization != nil && shape.UserOp == nil:
-		return x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an exact authorization, the requirements are aa-native")
-	case want == x402.SchemeExact && shape.UserOp != nil && shape.Authorization == nil:
-		return x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an aa-native UserOperation, the requirements are exact")
-	}
-	return nil
-}
-
-func (s *Service) schemes() []string {
-	if s.aa != nil {
-		return []string{x402.SchemeExact, x402.SchemeAANative}
-	}
-	return []string{x402.SchemeExact}
+	return names
 }
 
 // verifyScheme runs the payment's scheme checks.
@@ -130,21 +85,7 @@ func (s *Service) verifyScheme(ctx context.Context, req *x402.VerifyRequest, p *
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
-	if p.aa != nil {
-		return s.aa.Verify(ctx, p.aa, &req.PaymentPayload.Accepted, &req.PaymentRequirements)
-	}
-	return s.exact.Verify(ctx, p.auth, &req.PaymentPayload, &req.PaymentRequirements)
-}
-
-// requirementsHash identifies what a payment was settled for, so that a
-// duplicate settle returns the original receipt only for the same
-// requirements: a payment made for one price or recipient is never reported
-// as settled for another.
-func requirementsHash(r *x402.PaymentRequirements) common.Hash {
-	asset, _ := x402.ParseAddress(r.Asset)
-	payTo, _ := x402.ParseAddress(r.PayTo)
-	amount, _ := x402.ParseAmount(r.Amount)
-	return crypto.Keccak256Hash([]byte(r.Scheme), []byte{0}, []byte(r.Network), []byte{0}, asset[:], payTo[:], amount.Bytes())
+	return p.of.Verify(ctx, p.pay, req)
 }
 
 // verify runs the scheme's checks and then the replay store.

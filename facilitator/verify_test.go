@@ -39,7 +39,7 @@ func TestVerifyReasons(t *testing.T) {
 	onChainOnly := e.pay(payer, merchant, 1000)
 	{
 		p, _ := e.svc.decode(onChainOnly)
-		data := e.svc.exact.Call(p.auth)
+		data := p.settlement.Data
 		relayer := e.chain.Accounts[5].Key
 		nonce, _ := e.eth.PendingNonceAt(context.Background(), e.chain.Accounts[5].Address)
 		tx, _ := types.SignNewTx(relayer, types.LatestSignerForChainID(e.chain.ChainID), &types.DynamicFeeTx{

@@ -3,6 +3,10 @@
 // contract and calls settle(merchant, token, amount, requestHash), with gas
 // sponsored by the facilitator's VerifyingPaymaster.
 //
+// It implements [scheme.Scheme] for the facilitator (scheme.go); a mined
+// bundle is read in outcome.go, where an operation counts as paid only by
+// its own evidence.
+//
 // Verification runs in a fixed order: the callData against the settlement
 // call spec and the requirements, the sender's derivation, the owner's
 // signature, the paymaster, EntryPoint.simulateValidation, and last the
@@ -123,9 +127,10 @@ type Payment struct {
 	UserOpHash common.Hash
 }
 
-// Decode parses an aa-native payload. A payload that does not parse is
-// malformed_request; a field of the wrong form is invalid_inner_payload.
-func (s *Scheme) Decode(p *x402.PaymentPayload) (*Payment, error) {
+// decodePayload parses an aa-native payload. A payload that does not
+// parse is malformed_request; a field of the wrong form is
+// invalid_inner_payload.
+func (s *Scheme) decodePayload(p *x402.PaymentPayload) (*Payment, error) {
 	var raw x402.AANativePayload
 	if err := json.Unmarshal(p.Payload, &raw); err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an aa-native payment: %v", err)
@@ -231,10 +236,10 @@ func (s *Scheme) parseSettle(data []byte) (*Settlement, error) {
 	return &Settlement{Merchant: args[0].(common.Address), Token: args[1].(common.Address), Amount: args[2].(*big.Int), RequestHash: args[3].([32]byte)}, nil
 }
 
-// Verify checks a decoded payment against the requirements and the chain.
-// A refusal is an *x402.Error; any other error means the checks could not
-// be made.
-func (s *Scheme) Verify(ctx context.Context, pay *Payment, accepted, req *x402.PaymentRequirements) error {
+// verifyPayment checks a decoded payment against the requirements and the
+// chain. A refusal is an *x402.Error; any other error means the checks
+// could not be made.
+func (s *Scheme) verifyPayment(ctx context.Context, pay *Payment, accepted, req *x402.PaymentRequirements) error {
 	if err := s.match(pay, accepted, req); err != nil {
 		return err
 	}

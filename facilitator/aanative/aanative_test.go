@@ -28,7 +28,7 @@ var (
 	merchant   = common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC")
 )
 
-func scheme(t testing.TB) *Scheme {
+func newScheme(t testing.TB) *Scheme {
 	s, err := New(Config{
 		ChainID: big.NewInt(31337), EntryPoint: common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3"),
 		Factory: common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"), Settlement: settlement,
@@ -50,7 +50,7 @@ func batch(approveTo common.Address, approveAmount, amount int64, to common.Addr
 
 func TestParseCallData(t *testing.T) {
 	t.Parallel()
-	s := scheme(t)
+	s := newScheme(t)
 	settle := contracts.NewX402Settlement().PackSettle(merchant, token, big.NewInt(10), [32]byte{9})
 	tests := []struct {
 		name string
@@ -83,7 +83,7 @@ func TestParseCallData(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	s := scheme(f)
+	s := newScheme(f)
 	op := contracts.UserOperation{
 		Sender: merchant, Nonce: big.NewInt(0), InitCode: []byte{}, CallData: batch(settlement, 10, 10, settlement),
 		CallGasLimit: big.NewInt(1), VerificationGasLimit: big.NewInt(1), PreVerificationGas: big.NewInt(1),
@@ -97,7 +97,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"userOp":{},"settlementCallSpec":{}}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		pay, err := s.Decode(&x402.PaymentPayload{Payload: raw})
+		pay, err := s.decodePayload(&x402.PaymentPayload{Payload: raw})
 		if err != nil {
 			var xe *x402.Error
 			if !errors.As(err, &xe) {

@@ -1,140 +1,26 @@
-// Package exact is x402's exact scheme on EVM chains: an EIP-3009
-// transferWithAuthorization signed by the payer's EOA and submitted by the
-// facilitator.
-//
-// Verification runs in a fixed order, cheapest first: the payment's fields
-// against the requirements, the validity window, the EIP-712 digest and the
-// signature, then the latest block's time, the payer's balance and the
-// authorization's on-chain state, read by one eth_call that concurrent
-// verifications share. The facilitator adds its own replay store on top.
 package exact
 
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
-	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
-// Asset is an allowlisted EIP-3009 token and its EIP-712 domain.
-type Asset struct {
-	// Address is the token contract.
-	Address common.Address
-	// Name and Version are the token's EIP-712 domain name and version, as
-	// the contract has them (USDC: "USD Coin" or "USDC", and "2").
-	Name, Version string
-}
-
-// Chain is the chain access verification needs: batched JSON-RPC calls.
-// *rpc.Client has it.
-type Chain interface {
-	BatchCallContext(ctx context.Context, b []rpc.BatchElem) error
-}
-
-// Config configures a Scheme.
-type Config struct {
-	// ChainID is the chain the facilitator settles on.
-	ChainID *big.Int
-	// Assets is the allowlist.
-	Assets []Asset
-	// Chain reads balances and authorization state.
-	Chain Chain
-	// MinValidity is how long an authorization must stay valid after
-	// verification, to leave time to settle; default 6 s.
-	MinValidity time.Duration
-	// Now is the clock; default time.Now.
-	Now func() time.Time
-	// Committed returns what the payer's unfinished settlements in token
-	// will take from its balance; the balance must cover that and the
-	// payment, or the settlement would revert on chain at the settler's
-	// cost. Nil counts nothing.
-	Committed func(payer, token common.Address) *big.Int
-	// GroupSize bounds how many payments' chain state one eth_call reads,
-	// when concurrent verifications share it; default 32, at most 256.
-	GroupSize int
-	// Parallel is how many of those eth_calls may be under way before a
-	// verification's read waits to share the next one; default 2. A read
-	// waits at most for the calls that were under way when it came, and a
-	// read that fills a group goes out at once.
-	Parallel int
-}
-
-// Validate reports what is wrong with the configuration.
-func (c Config) Validate() error {
-	var errs []error
-	if c.ChainID == nil || c.ChainID.Sign() <= 0 {
-		errs = append(errs, errors.New("chain id is missing"))
-	}
-	if len(c.Assets) == 0 {
-		errs = append(errs, errors.New("no assets are allowlisted for the exact scheme"))
-	}
-	for i, a := range c.Assets {
-		if a.Address == (common.Address{}) || a.Name == "" || a.Version == "" {
-			errs = append(errs, fmt.Errorf("asset %d: address, EIP-712 name and version are all required", i))
-		}
-	}
-	if c.Chain == nil {
-		errs = append(errs, errors.New("chain is missing"))
-	}
-	if c.GroupSize < 0 || c.GroupSize > maxGroupSize || c.Parallel < 0 {
-		errs = append(errs, fmt.Errorf("group size must be 0 to %d, and parallel reads not negative", maxGroupSize))
-	}
-	return errors.Join(errs...)
-}
-
-// Scheme verifies exact payments and builds their settlement calls.
-type Scheme struct {
-	cfg     Config
-	network string
-	domains map[common.Address]common.Hash // asset -> EIP-712 domain separator
-	token   *contracts.DevUSD              // ABI of EIP-3009 (any compliant token)
-	reads   *reader
-}
-
-// New returns a Scheme.
-func New(cfg Config) (*Scheme, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if cfg.MinValidity == 0 {
-		cfg.MinValidity = 6 * time.Second
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.GroupSize == 0 {
-		cfg.GroupSize = 32
-	}
-	if cfg.Parallel == 0 {
-		cfg.Parallel = 2
-	}
-	s := &Scheme{
-		cfg:     cfg,
-		network: x402.FormatNetwork(cfg.ChainID.Uint64()),
-		domains: make(map[common.Address]common.Hash, len(cfg.Assets)),
-		token:   contracts.NewDevUSD(),
-	}
-	for _, a := range cfg.Assets {
-		s.domains[a.Address] = DomainSeparator(a.Name, a.Version, cfg.ChainID, a.Address)
-	}
-	s.reads = &reader{read: s.readStates, size: cfg.GroupSize, parallel: cfg.Parallel}
-	return s, nil
-}
-
-// Assets returns the allowlist.
-func (s *Scheme) Assets() []Asset { return s.cfg.Assets }
+// The EIP-3009 mechanism: the payer signs a TransferWithAuthorization
+// (EIP-712, in the token's own domain) and the facilitator submits
+// transferWithAuthorization on the token.
 
 // Authorization is a decoded exact payment.
 type Authorization struct {
@@ -167,11 +53,11 @@ func (a *Authorization) PayloadHash() common.Hash {
 	)
 }
 
-// Decode parses the payload of an exact payment. A payload that does not
-// parse is malformed_request; a field of the wrong form is
+// DecodeAuthorization parses the payload of an EIP-3009 payment. A payload
+// that does not parse is malformed_request; a field of the wrong form is
 // invalid_inner_payload naming the field; a signature of the wrong form is
 // signature_invalid.
-func Decode(p *x402.PaymentPayload) (*Authorization, error) {
+func DecodeAuthorization(p *x402.PaymentPayload) (*Authorization, error) {
 	raw, err := x402.ParseExactPayload(p.Payload)
 	if err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an exact payment: %v", err)
@@ -228,10 +114,16 @@ func Decode(p *x402.PaymentPayload) (*Authorization, error) {
 // of a valid signature, which EIP-2 and the token refuse.
 var halfN = new(big.Int).Rsh(crypto.S256().Params().N, 1)
 
-// Verify checks a decoded payment against the requirements and the chain.
-// A refusal is an *x402.Error; any other error means the check could not be
-// made (the chain did not answer) and says nothing of the payment.
-func (s *Scheme) Verify(ctx context.Context, a *Authorization, p *x402.PaymentPayload, req *x402.PaymentRequirements) error {
+// verify is the mechanism's checks (see verifyAuthorization).
+func (a *Authorization) verify(ctx context.Context, s *Scheme, _ *scheme.Payment, req *x402.VerifyRequest) error {
+	return s.verifyAuthorization(ctx, a, &req.PaymentPayload, &req.PaymentRequirements)
+}
+
+// verifyAuthorization checks a decoded authorization against the
+// requirements and the chain. A refusal is an *x402.Error; any other error
+// means the check could not be made (the chain did not answer) and says
+// nothing of the payment.
+func (s *Scheme) verifyAuthorization(ctx context.Context, a *Authorization, p *x402.PaymentPayload, req *x402.PaymentRequirements) error {
 	asset, err := s.matchRequirements(a, &p.Accepted, req)
 	if err != nil {
 		return err
@@ -347,6 +239,9 @@ func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Author
 	return nil
 }
 
+// call is the settlement call (see Call).
+func (a *Authorization) call(s *Scheme) []byte { return s.Call(a) }
+
 // Call returns the settlement call: transferWithAuthorization(from, to,
 // value, validAfter, validBefore, nonce, v, r, s) on the asset. The v, r, s
 // form is the one every EIP-3009 token (including older USDC) has.
@@ -396,4 +291,27 @@ func fillUint(word []byte, v *big.Int) {
 		return
 	}
 	v.FillBytes(word)
+}
+
+// authorizationUsed is the topic of EIP-3009's
+// AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce).
+var authorizationUsed = crypto.Keccak256Hash([]byte("AuthorizationUsed(address,bytes32)"))
+
+// usedBy lists the transactions that logged the authorization's
+// AuthorizationUsed on the asset since block from.
+func (a *Authorization) usedBy(ctx context.Context, chain scheme.Chain, pay *scheme.Payment, from uint64) ([]common.Hash, error) {
+	logs, err := chain.FilterLogs(ctx, ethereum.FilterQuery{
+		FromBlock: new(big.Int).SetUint64(from), Addresses: []common.Address{pay.Asset},
+		Topics: [][]common.Hash{{authorizationUsed}, {common.BytesToHash(a.From[:])}, {common.Hash(a.Nonce)}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	txs := make([]common.Hash, 0, len(logs))
+	for _, l := range logs {
+		if !l.Removed {
+			txs = append(txs, l.TxHash)
+		}
+	}
+	return txs, nil
 }

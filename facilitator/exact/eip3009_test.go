@@ -106,7 +106,7 @@ func TestDecode(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			a, err := Decode(tc.p)
+			a, err := DecodeAuthorization(tc.p)
 			if tc.reason == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -129,7 +129,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"signature":"0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001b","authorization":{"from":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","to":"0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC","value":"1","validAfter":"0","validBefore":"1","nonce":"0x0000000000000000000000000000000000000000000000000000000000000000"}}`))
 	s := newScheme(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		a, err := Decode(&x402.PaymentPayload{Payload: raw})
+		a, err := DecodeAuthorization(&x402.PaymentPayload{Payload: raw})
 		if err != nil {
 			var xe *x402.Error
 			if !errors.As(err, &xe) {

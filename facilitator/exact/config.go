@@ -1,0 +1,78 @@
+package exact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/rpc"
+)
+
+// Asset is an allowlisted EIP-3009 token and its EIP-712 domain.
+type Asset struct {
+	// Address is the token contract.
+	Address common.Address
+	// Name and Version are the token's EIP-712 domain name and version, as
+	// the contract has them (USDC: "USD Coin" or "USDC", and "2").
+	Name, Version string
+}
+
+// Chain is the chain access verification needs: batched JSON-RPC calls.
+// *rpc.Client has it.
+type Chain interface {
+	BatchCallContext(ctx context.Context, b []rpc.BatchElem) error
+}
+
+// Config configures a Scheme.
+type Config struct {
+	// ChainID is the chain the facilitator settles on.
+	ChainID *big.Int
+	// Assets is the allowlist.
+	Assets []Asset
+	// Chain reads balances and authorization state.
+	Chain Chain
+	// MinValidity is how long an authorization must stay valid after
+	// verification, to leave time to settle; default 6 s.
+	MinValidity time.Duration
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+	// Committed returns what the payer's unfinished settlements in token
+	// will take from its balance; the balance must cover that and the
+	// payment, or the settlement would revert on chain at the settler's
+	// cost. Nil counts nothing.
+	Committed func(payer, token common.Address) *big.Int
+	// GroupSize bounds how many payments' chain state one eth_call reads,
+	// when concurrent verifications share it; default 32, at most 256.
+	GroupSize int
+	// Parallel is how many of those eth_calls may be under way before a
+	// verification's read waits to share the next one; default 2. A read
+	// waits at most for the calls that were under way when it came, and a
+	// read that fills a group goes out at once.
+	Parallel int
+}
+
+// Validate reports what is wrong with the configuration.
+func (c Config) Validate() error {
+	var errs []error
+	if c.ChainID == nil || c.ChainID.Sign() <= 0 {
+		errs = append(errs, errors.New("chain id is missing"))
+	}
+	if len(c.Assets) == 0 {
+		errs = append(errs, errors.New("no assets are allowlisted for the exact scheme"))
+	}
+	for i, a := range c.Assets {
+		if a.Address == (common.Address{}) || a.Name == "" || a.Version == "" {
+			errs = append(errs, fmt.Errorf("asset %d: address, EIP-712 name and version are all required", i))
+		}
+	}
+	if c.Chain == nil {
+		errs = append(errs, errors.New("chain is missing"))
+	}
+	if c.GroupSize < 0 || c.GroupSize > maxGroupSize || c.Parallel < 0 {
+		errs = append(errs, fmt.Errorf("group size must be 0 to %d, and parallel reads not negative", maxGroupSize))
+	}
+	return errors.Join(errs...)
+}

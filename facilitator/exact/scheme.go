@@ -1,0 +1,151 @@
+// Package exact is x402's exact scheme on EVM chains: the payer's EOA
+// signs a transfer of the price to the merchant, and the facilitator
+// submits it. It implements [scheme.Scheme] for the facilitator.
+//
+// One file per mechanism, as upstream's Go SDK has them: eip3009.go
+// (EIP-3009 transferWithAuthorization) today; contract signatures, Permit2
+// and upto are each a new file with a type that implements mechanism, and
+// a case in Decode. This file routes; outcome.go reads mined settlements;
+// chain.go holds the shared chain reads; config.go the configuration.
+//
+// EIP-3009 verification runs in a fixed order, cheapest first: the
+// payment's fields against the requirements, the validity window, the
+// EIP-712 digest and the signature, then the latest block's time, the
+// payer's balance and the authorization's on-chain state, read by one
+// eth_call that concurrent verifications share. The facilitator adds its
+// own replay store on top.
+package exact
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Scheme verifies exact payments and builds their settlement calls.
+type Scheme struct {
+	cfg     Config
+	network string
+	domains map[common.Address]common.Hash // asset -> EIP-712 domain separator
+	token   *contracts.DevUSD              // ABI of EIP-3009 (any compliant token)
+	reads   *reader
+}
+
+// New returns a Scheme.
+func New(cfg Config) (*Scheme, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.MinValidity == 0 {
+		cfg.MinValidity = 6 * time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.GroupSize == 0 {
+		cfg.GroupSize = 32
+	}
+	if cfg.Parallel == 0 {
+		cfg.Parallel = 2
+	}
+	s := &Scheme{
+		cfg:     cfg,
+		network: x402.FormatNetwork(cfg.ChainID.Uint64()),
+		domains: make(map[common.Address]common.Hash, len(cfg.Assets)),
+		token:   contracts.NewDevUSD(),
+	}
+	for _, a := range cfg.Assets {
+		s.domains[a.Address] = DomainSeparator(a.Name, a.Version, cfg.ChainID, a.Address)
+	}
+	s.reads = &reader{read: s.readStates, size: cfg.GroupSize, parallel: cfg.Parallel}
+	return s, nil
+}
+
+// Assets returns the allowlist.
+func (s *Scheme) Assets() []Asset { return s.cfg.Assets }
+
+// mechanism is one way an exact payment moves its tokens: the decoded
+// payload of one mechanism, which knows how to check, submit and find it.
+type mechanism interface {
+	// verify checks the payment against the requirements and the chain.
+	verify(ctx context.Context, s *Scheme, pay *scheme.Payment, req *x402.VerifyRequest) error
+	// call is the settlement call, sent to the asset.
+	call(s *Scheme) []byte
+	// usedBy lists the transactions that consumed the payment's
+	// signature on chain, from block from on.
+	usedBy(ctx context.Context, chain scheme.Chain, pay *scheme.Payment, from uint64) ([]common.Hash, error)
+}
+
+// Name is "exact".
+func (s *Scheme) Name() string { return x402.SchemeExact }
+
+// Decode reads an exact payment: EIP-3009 is the only mechanism today. A
+// payload that does not decode but is an aa-native UserOperation is
+// scheme_mismatch.
+func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
+	a, err := DecodeAuthorization(&req.PaymentPayload)
+	if err != nil {
+		if isUserOp(req.PaymentPayload.Payload) {
+			return nil, x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an aa-native UserOperation, the requirements are exact")
+		}
+		return nil, err
+	}
+	asset, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
+	return &scheme.Payment{
+		Key:   a.Key(s.cfg.ChainID, common.Address(asset)),
+		Hash:  crypto.Keccak256Hash(a.PayloadHash().Bytes(), scheme.RequirementsHash(&req.PaymentRequirements).Bytes()),
+		Payer: a.From, PayTo: a.To, Asset: common.Address(asset), Amount: a.Value,
+		Mechanism: a,
+	}, nil
+}
+
+// isUserOp reports whether payload has the shape of an aa-native payment:
+// a userOp and no authorization.
+func isUserOp(payload json.RawMessage) bool {
+	var shape struct {
+		Authorization json.RawMessage `json:"authorization"`
+		UserOp        json.RawMessage `json:"userOp"`
+	}
+	return json.Unmarshal(payload, &shape) == nil && shape.UserOp != nil && shape.Authorization == nil
+}
+
+// mechanismOf is the mechanism that decoded pay.
+func mechanismOf(pay *scheme.Payment) (mechanism, error) {
+	m, ok := pay.Mechanism.(mechanism)
+	if !ok {
+		return nil, fmt.Errorf("the payment was not decoded by the exact scheme (%T)", pay.Mechanism)
+	}
+	return m, nil
+}
+
+// Verify checks a decoded payment with its mechanism's checks.
+func (s *Scheme) Verify(ctx context.Context, pay *scheme.Payment, req *x402.VerifyRequest) error {
+	m, err := mechanismOf(pay)
+	if err != nil {
+		return err
+	}
+	return m.verify(ctx, s, pay, req)
+}
+
+// Settlement is the mechanism's call on the asset, sent by the settler.
+func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
+	m, err := mechanismOf(pay)
+	if err != nil {
+		return scheme.Settlement{To: pay.Asset}
+	}
+	return scheme.Settlement{To: pay.Asset, Data: m.call(s)}
+}
+
+var (
+	_ scheme.Scheme = (*Scheme)(nil)
+	_ scheme.Finder = (*Scheme)(nil)
+	_ mechanism     = (*Authorization)(nil)
+)

@@ -1,0 +1,139 @@
+// Package scheme is the contract between the facilitator and its payment
+// schemes, as database/sql/driver is between database/sql and its drivers.
+//
+// A scheme (exact, aa-native) decodes and verifies its payments, names the
+// on-chain settlement of each, and reads what a mined settlement did. The
+// facilitator holds its schemes in a table keyed by name and owns all the
+// rest: the replay store and its state machine, idempotency, the sender
+// and the bundlers, replacement, reorganisations and fleet delivery. A new
+// scheme is a package that implements [Scheme] and an entry in that table;
+// a new mechanism of a scheme (Permit2 under exact, say) is a file in the
+// scheme's package.
+package scheme
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Scheme is one payment scheme the facilitator settles.
+type Scheme interface {
+	// Name is the scheme's name in requirements and payloads, such as
+	// "exact".
+	Name() string
+	// Decode reads the payment of a request whose requirements name this
+	// scheme. A refusal is an *x402.Error: malformed_request for a payload
+	// that does not parse, scheme_mismatch for a payload of another
+	// scheme's shape, and the specific reason for a field of the wrong
+	// form. Decode reads no chain.
+	Decode(req *x402.VerifyRequest) (*Payment, error)
+	// Verify checks a decoded payment against req's requirements and the
+	// chain. A refusal is an *x402.Error; any other error means the checks
+	// could not be made (the chain did not answer) and says nothing of the
+	// payment.
+	Verify(ctx context.Context, pay *Payment, req *x402.VerifyRequest) error
+	// Settlement is what settles a verified payment on chain.
+	Settlement(pay *Payment) Settlement
+	// Outcome reads what the mined transaction receipt did for the payment
+	// rec records. It counts only the payment's own evidence in the
+	// receipt: a transaction that carries several payments (a bundle)
+	// must never count one payment's transfer for another.
+	Outcome(rec *store.Record, receipt *types.Receipt) Outcome
+}
+
+// Finder is a Scheme whose payments a transaction other than the one the
+// facilitator recorded can settle: an exact authorization used by the
+// transaction of a claim that another replica took over, say. The
+// facilitator asks it when the recorded transaction reverted or was given
+// up.
+type Finder interface {
+	// SettledElsewhere returns the receipt of a successful transaction
+	// other than rec.TxHash that settled pay, or nil if there is none.
+	// An error means the chain could not be searched.
+	SettledElsewhere(ctx context.Context, chain Chain, pay *Payment, rec *store.Record) (*types.Receipt, error)
+}
+
+// Chain is the chain access of a Finder's search; *ethclient.Client has it.
+type Chain interface {
+	BlockNumber(ctx context.Context) (uint64, error)
+	FilterLogs(ctx context.Context, q ethereum.FilterQuery) ([]types.Log, error)
+	TransactionReceipt(ctx context.Context, hash common.Hash) (*types.Receipt, error)
+}
+
+// Payment is a decoded payment: what the facilitator records and reserves,
+// and the scheme's own decoding of it.
+type Payment struct {
+	// Key is the payment's replay key: settle is idempotent on it, and no
+	// other payment, of any scheme, can have it.
+	Key common.Hash
+	// Hash identifies the payment and the requirements it pays, to tell a
+	// duplicate from another payment under the same key.
+	Hash common.Hash
+	// Payer, PayTo, Asset and Amount are who pays whom how much of what.
+	Payer, PayTo, Asset common.Address
+	Amount              *big.Int
+	// UserOpHash and RequestHash identify an aa-native payment's
+	// operation and request, for the record and the response; zero for
+	// other schemes.
+	UserOpHash, RequestHash common.Hash
+	// Mechanism is the scheme's own decoding of the payment, which only
+	// the scheme that decoded it reads.
+	Mechanism any
+}
+
+// Settlement is what settles a payment on chain: a call that the
+// facilitator's settler key sends in a transaction, or a UserOperation that
+// a bundler submits. Exactly one of Data and Op is set.
+type Settlement struct {
+	// To and Data are the call of a transaction from the settler key.
+	To   common.Address
+	Data []byte
+	// Op is an ERC-4337 UserOperation, for the bundler.
+	Op *contracts.UserOperation
+}
+
+// Verdict is what a mined settlement means for its payment.
+type Verdict int
+
+const (
+	// Paid: the payment is settled; the response it bought may be served.
+	Paid Verdict = iota
+	// Failed: not settled, through no act of the payer's; final.
+	Failed
+	// Reverted: not settled because of the payer's own payment (its
+	// execution reverted, or its account did not settle it); final, and
+	// the payer is refused for a while.
+	Reverted
+	// NotIncluded: the transaction was mined without the payment (a
+	// bundle the EntryPoint left it out of); nothing happened to it, and
+	// it may be settled again.
+	NotIncluded
+)
+
+// Outcome is a Scheme's reading of a mined settlement.
+type Outcome struct {
+	Verdict Verdict
+	// Code and Message say why a payment is not Paid.
+	Code    x402.ErrorCode
+	Message string
+}
+
+// RequirementsHash identifies what a payment is settled for; a scheme
+// mixes it into Payment.Hash, so that a duplicate settle returns the
+// original receipt only for the same requirements: a payment made for one
+// price or recipient is never reported as settled for another.
+func RequirementsHash(r *x402.PaymentRequirements) common.Hash {
+	asset, _ := x402.ParseAddress(r.Asset)
+	payTo, _ := x402.ParseAddress(r.PayTo)
+	amount, _ := x402.ParseAmount(r.Amount)
+	return crypto.Keccak256Hash([]byte(r.Scheme), []byte{0}, []byte(r.Network), []byte{0}, asset[:], payTo[:], amount.Bytes())
+}

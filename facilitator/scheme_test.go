@@ -1,0 +1,50 @@
+package facilitator
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// The scheme table decides what /supported lists and what decode takes:
+// exact alone, or exact and aa-native, in that order, aa-native's kind with
+// its contracts in extra; a scheme not in the table is scheme_mismatch.
+func TestSchemeTable(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		aa      bool
+		schemes []string
+	}{
+		{"exact", false, []string{x402.SchemeExact}},
+		{"exact and aa-native", true, []string{x402.SchemeExact, x402.SchemeAANative}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, envOptions{aaNative: tc.aa})
+			sup, err := e.client.Supported(context.Background())
+			if err != nil || len(sup.Schemes) != len(tc.schemes) || len(sup.Kinds) != len(tc.schemes) {
+				t.Fatalf("/supported = %+v %v", sup, err)
+			}
+			for i, name := range tc.schemes {
+				if sup.Schemes[i].Scheme != name || sup.Kinds[i].Scheme != name || len(sup.Schemes[i].Assets) != 1 {
+					t.Fatalf("/supported lists %+v %+v, want %v", sup.Schemes, sup.Kinds, tc.schemes)
+				}
+			}
+			if k := sup.Kinds[len(sup.Kinds)-1]; tc.aa && (k.Extra == nil || k.Extra.Settlement != e.chain.Contracts.Settlement.Hex()) {
+				t.Fatalf("aa-native's kind: %+v", k)
+			}
+			if sup.Kinds[0].Extra != nil {
+				t.Fatalf("exact's kind has extra %+v", sup.Kinds[0].Extra)
+			}
+			req := e.pay(e.chain.Accounts[1], e.chain.Accounts[2].Address, 1000)
+			req.PaymentRequirements.Scheme, req.PaymentPayload.Accepted.Scheme = "upto", "upto"
+			v, err := e.svc.Verify(context.Background(), req)
+			if err != nil || v.IsValid || v.InvalidReason != x402.ReasonSchemeMismatch || !strings.Contains(v.InvalidMessage, strings.Join(tc.schemes, " and ")) {
+				t.Fatalf("verify of an unknown scheme: %+v %v", v, err)
+			}
+		})
+	}
+}
