@@ -117,7 +117,7 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		Scheme: p.scheme, Network: s.cfg.Network,
 		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount,
 		Resource: resourceOf(&req.PaymentPayload),
-		Created:  now, Updated: now,
+		Created:  now, Updated: now, ServeBy: serveBy(req, p, now),
 	}
 	if p.aa != nil {
 		rec.UserOpHash, rec.RequestHash = p.aa.UserOpHash, p.aa.RequestHash
@@ -205,8 +205,9 @@ func settleOwner(ctx context.Context) string {
 // ctx wrote the response its payment bought: from then on the payment is
 // spent for good. Until then, if the process dies between settling and
 // answering, the payer's retry (with another idempotency key, on any
-// replica) is handed the receipt and served (store.CanConsume); after it,
-// the retry gets replay. The paywall calls it once the protected handler
+// replica) is handed the receipt and served, once and within the
+// payment's validity window (store.CanConsume, handover.go); after it, the
+// retry gets replay. The paywall calls it once the protected handler
 // has returned.
 func (s *Service) Served(ctx context.Context, req *x402.SettleRequest) error {
 	p, err := s.decode(req)
@@ -230,7 +231,7 @@ func (s *Service) handOver(p *payment) *x402.SettleResponse {
 		return s.failure(x402.ErrorInternal, "internal error", p)
 	}
 	if !ok {
-		if rec.State == store.StateSettled && !rec.Served && rec.ConsumerInstance != "" && rec.ConsumerInstance != s.store.Instance() {
+		if rec.State == store.StateSettled && !rec.Served && rec.ConsumerInstance != "" && rec.ConsumerInstance != s.store.Instance() && s.mayHandOver(rec) {
 			// Another replica, which the store still sees, is writing the
 			// response it bought; it may have died unnoticed (see verify).
 			return s.failure(x402.ErrorInFlight, "the response this payment bought is being written for another request; retry shortly", p)
