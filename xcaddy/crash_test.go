@@ -51,7 +51,8 @@ const dieAfterFlush = "X402_FAULT=after-flush"
 // process, stopped at that point by the x402faults build) leaves its
 // payment re-servable, but bounded: the same PAYMENT-SIGNATURE gets at most
 // one more 200 (from another replica, or the restarted one), then 402
-// replay on every replica; and once the payment's validity window
+// replay on every replica, even when the replica that served the retry
+// died at the same point; and once the payment's validity window
 // (maxTimeoutSeconds, here a route's 3 s) is over, 402 replay at once.
 // Run on a fleet of two replicas on PostgreSQL, and on one process on a
 // bbolt file, restarted.
@@ -101,12 +102,22 @@ func crashAfterResponse(t *testing.T, onFleet bool) {
 	if onFleet {
 		others = append(others, f.startWith("b", bin)) // the tagged binary, without the fault
 	}
-	// crash starts a replica that dies after its flush, signs a payment of
-	// its offer at path with payer (whose clock is now), and presents it:
-	// the replica must answer 200 with the content, and die. On bbolt the
-	// live process is stopped first (it holds the file) and started again
-	// after. It returns the payment and when its answer arrived.
-	crash := func(name, path, content string, payer *ecdsa.PrivateKey, now func() time.Time) (string, time.Time) {
+	// died waits for r, a replica started with dieAfterFlush, to have
+	// killed itself.
+	died := func(r *replica) {
+		t.Helper()
+		select {
+		case <-r.done:
+		case <-time.After(time.Minute):
+			t.Fatalf("replica %s did not die after its flush", r.name)
+		}
+		if ws, ok := r.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+			t.Fatalf("replica %s ended with %v, want SIGKILL", r.name, r.cmd.ProcessState)
+		}
+	}
+	// dying starts a replica that dies after its flush. On bbolt the live
+	// process is stopped first (it holds the file).
+	dying := func(name string) *replica {
 		t.Helper()
 		if !onFleet {
 			for _, r := range others {
@@ -115,24 +126,30 @@ func crashAfterResponse(t *testing.T, onFleet bool) {
 			}
 			others = nil
 		}
-		dying := f.startWith(name, bin, dieAfterFlush)
-		payment := f.paymentAt(dying, payer, path, now)
-		o := presentAt(dying, path, payment)
+		return f.startWith(name, bin, dieAfterFlush)
+	}
+	// restarted starts the bbolt process again after a crash, on the same
+	// file.
+	restarted := func(name string) {
+		if !onFleet {
+			others = []*replica{f.startWith(name+"-restarted", bin)}
+		}
+	}
+	// crash starts a replica that dies after its flush, signs a payment of
+	// its offer at path with payer (whose clock is now), and presents it:
+	// the replica must answer 200 with the content, and die. It returns
+	// the payment and when its answer arrived.
+	crash := func(name, path, content string, payer *ecdsa.PrivateKey, now func() time.Time) (string, time.Time) {
+		t.Helper()
+		r := dying(name)
+		payment := f.paymentAt(r, payer, path, now)
+		o := presentAt(r, path, payment)
 		answered := time.Now()
 		if o.status != http.StatusOK || !strings.Contains(o.body, content+" "+name) {
 			t.Fatalf("the paid request to the replica that dies after its flush: %+v", o)
 		}
-		select {
-		case <-dying.done:
-		case <-time.After(time.Minute):
-			t.Fatalf("replica %s did not die after its flush", name)
-		}
-		if ws, ok := dying.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-			t.Fatalf("replica %s ended with %v, want SIGKILL", name, dying.cmd.ProcessState)
-		}
-		if !onFleet {
-			others = []*replica{f.startWith(name+"-restarted", bin)} // the same store file
-		}
+		died(r)
+		restarted(name)
 		return payment, answered
 	}
 	replay := func(what string, o outcome) {
@@ -144,16 +161,21 @@ func crashAfterResponse(t *testing.T, onFleet bool) {
 
 	// Within the validity window (60 s): one more 200, then replay.
 	payment, _ := crash("a", "/paid", "paid content", payers[0], nil)
-	if n, err := payUntilServedAt(others, "/paid", payment, time.Now().Add(time.Minute)); n != 1 || err != nil {
+	// The retry goes to a replica that dies after its flush as well: it
+	// is served (the one more 200), and its record is lost too.
+	again := dying("a2")
+	if n, err := payUntilServedAt([]*replica{again}, "/paid", payment, time.Now().Add(time.Minute)); n != 1 || err != nil {
 		t.Fatalf("the payer's retry after the crash: %d %v; want one more 200", n, err)
 	}
+	died(again)
+	restarted("a2")
 	for _, r := range others {
-		replay("a second retry to "+r.name, presentAt(r, "/paid", payment))
+		replay("a retry after the second crash to "+r.name, presentAt(r, "/paid", payment))
 	}
 	if onFleet {
-		again := f.start("a-restarted")
-		replay("a retry to the restarted replica", presentAt(again, "/paid", payment))
-		others = append(others, again)
+		fresh := f.start("a-restarted")
+		replay("a retry to the restarted replica", presentAt(fresh, "/paid", payment))
+		others = append(others, fresh)
 	}
 
 	// Past the window (the /brief route's max_timeout 3s; the payer's
