@@ -10,11 +10,12 @@ import (
 
 // Consume hands a settled payment's response to owner, atomically: if the
 // record has no consumer yet, or its consumer died with its response
-// unwritten and a handover is left (Consumed), owner becomes it. It returns the record and
-// whether owner is its consumer. A settled payment pays for one response,
-// so only its consumer (and the consumer's retries, which present the same
-// owner) may be given the receipt; anyone else presenting the payment gets
-// replay.
+// unwritten and a handover is left (Consumed), owner becomes it. It
+// returns the record and whether owner is its consumer. A settled payment
+// pays for one response, so only its consumer (and the consumer's
+// retries, which present the same owner) may be given the receipt; anyone
+// else presenting the payment gets replay. The validity window is read
+// against this process's wall clock.
 func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
 	if owner == "" {
 		return nil, false, fmt.Errorf("consuming %s: no owner", key)

@@ -29,10 +29,10 @@ import (
 // changes only when that consumer's process died before recording its
 // response (Serve): at most MaxHandovers times, within the payment's
 // validity window, counted in the write that hands it over (Consumed).
-// Each transition is one atomic write
-// that checks the stored state; any other change is ErrTransition. Claim
-// stores the record it is given (the facilitator claims with
-// StateClaimed; tests lay out other states with it).
+// Each transition is one atomic write that checks the stored state; any
+// other change is ErrTransition. Claim stores the record it is given (the
+// facilitator claims with StateClaimed; tests lay out other states with
+// it).
 
 // ErrTransition is an illegal change of a settlement record's state.
 var ErrTransition = errors.New("illegal settlement state transition")
