@@ -50,6 +50,8 @@ func TestServeDevnet(t *testing.T) {
 		"eip155:31337", "Devnet USD (dUSD), 6 decimals",
 		"#0  0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266  key 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
 		"#9  0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
+		// The paymaster signer, which a separate x402_paymaster needs.
+		"#10  0xBcd4042DE499D14e55001CcbB24a551F3b954096  key 0xf214f2b2cd398c806f84e317254e0f0b801d0643303237d97a22a48e01628897  (the VerifyingPaymaster's signer: signer_key of a separate x402_paymaster)",
 		"never use them on a real chain",
 	} {
 		if !strings.Contains(banner, want) {

@@ -121,5 +121,12 @@ func writeBanner(w io.Writer, d *devnet.Devnet) {
 		}
 		fmt.Fprintf(w, "  #%d  %s  key 0x%x%s\n", i, a.Address, crypto.FromECDSA(a.Key), role)
 	}
+	// A paymaster run apart from the facilitator (its own x402_paymaster)
+	// signs with this key, which holds no funds: its deposit is in the
+	// EntryPoint, topped up by #0, the paymaster contract's owner.
+	fmt.Fprintf(w, "  #%d  %s  key 0x%x  (the VerifyingPaymaster's signer: signer_key of a separate x402_paymaster)\n",
+		devnet.PaymasterSignerIndex, d.PaymasterSigner.Address, crypto.FromECDSA(d.PaymasterSigner.Key))
+	fmt.Fprintf(w, "\nA separate x402_paymaster needs: rpc (RPC above), signer_key (#%d), entry_point and paymaster (above).\n"+
+		"A facilitator needs: rpc, settler_key (a funded account, one per facilitator or fleet), asset (Token above).\n", devnet.PaymasterSignerIndex)
 	fmt.Fprintf(w, "\nPress Ctrl-C to stop.\n")
 }

@@ -115,7 +115,7 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		Key: p.key, PayloadHash: p.hash, State: store.StateClaimed,
 		Scheme: p.scheme, Network: s.cfg.Network,
 		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount,
-		Created: now, Updated: now,
+		Created: now, Updated: now, ServeBy: serveBy(req, p, now),
 	}
 	rec.Resource, rec.Description = saleOf(req)
 	rec.UserOpHash, rec.RequestHash = p.pay.UserOpHash, p.pay.RequestHash
@@ -202,8 +202,9 @@ func settleOwner(ctx context.Context) string {
 // ctx wrote the response its payment bought: from then on the payment is
 // spent for good. Until then, if the process dies between settling and
 // answering, the payer's retry (with another idempotency key, on any
-// replica) is handed the receipt and served (store.CanConsume); after it,
-// the retry gets replay. The paywall calls it once the protected handler
+// replica) is handed the receipt and served, once and within the
+// payment's validity window (store.CanConsume, handover.go); after it, the
+// retry gets replay. The paywall calls it once the protected handler
 // has returned.
 func (s *Service) Served(ctx context.Context, req *x402.SettleRequest) error {
 	p, err := s.decode(req)
@@ -227,7 +228,7 @@ func (s *Service) handOver(p *payment) *x402.SettleResponse {
 		return s.failure(x402.ErrorInternal, "internal error", p)
 	}
 	if !ok {
-		if rec.State == store.StateSettled && !rec.Served && rec.ConsumerInstance != "" && rec.ConsumerInstance != s.store.Instance() {
+		if rec.State == store.StateSettled && !rec.Served && rec.ConsumerInstance != "" && rec.ConsumerInstance != s.store.Instance() && s.mayHandOver(rec) {
 			// Another replica, which the store still sees, is writing the
 			// response it bought; it may have died unnoticed (see verify).
 			return s.failure(x402.ErrorInFlight, "the response this payment bought is being written for another request; retry shortly", p)

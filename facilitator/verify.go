@@ -101,8 +101,10 @@ func (s *Service) verifyScheme(ctx context.Context, req *x402.VerifyRequest, p *
 // handle still looks open, is neither: that replica may have died without
 // the store noticing yet, so the answer is errAnswering (503, retry), and
 // the retry gets replay once the response is written, or the receipt once
-// the store sees the replica gone. (This process's own consumers answer
-// replay, as before: they are alive, and call Served when they are done.)
+// the store sees the replica gone. A handover is made once, within the
+// payment's validity window (handover.go): past either, the payment is
+// replay. (This process's own consumers answer replay, as before: they
+// are alive, and call Served when they are done.)
 func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *payment) error {
 	rec, err := s.store.Get(p.key)
 	if err != nil {
@@ -115,7 +117,7 @@ func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *paymen
 				return x402.Invalid(x402.ReasonReplay, "this payment is being settled for another request")
 			case !rec.State.Final(), rec.State == store.StateSettled && rec.Consumer == "":
 				return nil
-			case rec.State == store.StateSettled && !rec.Served && rec.ConsumerInstance != "":
+			case rec.State == store.StateSettled && !rec.Served && rec.ConsumerInstance != "" && s.mayHandOver(rec):
 				// Handed to a settle whose process died before it
 				// answered: the payer's retry is handed it
 				// (store.CanConsume).

@@ -26,6 +26,10 @@ type gate struct {
 	paid    bool // settlement succeeded
 }
 
+// faultAfterFlush is the fault-injection point between a paid response's
+// flush and its record (Served).
+const faultAfterFlush = "after-flush"
+
 // served tells a Responder facilitator that the paid response was written.
 func (g *gate) served() {
 	if !g.paid {
@@ -36,6 +40,11 @@ func (g *gate) served() {
 		// retry of the payment is refused, so the response must be able
 		// to reach the payer even if the process dies now.
 		http.NewResponseController(g.w).Flush()
+		// A process that dies here (a test build stops at this point; see
+		// fault.go) may have answered without recording it: the
+		// facilitator bounds what that can give away, one more response
+		// within the payment's validity window (facilitator/handover.go).
+		fault(faultAfterFlush)
 		// A failure (the store is down) only leaves the payment as if its
 		// process had died before answering; the facilitator logs it.
 		f.Served(g.ctx, g.req)

@@ -2,17 +2,20 @@ package store
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	bolt "go.etcd.io/bbolt"
 )
 
 // Consume hands a settled payment's response to owner, atomically: if the
-// record has no consumer yet, owner becomes it. It returns the record and
-// whether owner is its consumer. A settled payment pays for one response,
-// so only its consumer (and the consumer's retries, which present the same
-// owner) may be given the receipt; anyone else presenting the payment gets
-// replay.
+// record has no consumer yet, or its consumer died with its response
+// unwritten and a handover is left (Consumed), owner becomes it. It
+// returns the record and whether owner is its consumer. A settled payment
+// pays for one response, so only its consumer (and the consumer's
+// retries, which present the same owner) may be given the receipt; anyone
+// else presenting the payment gets replay. The validity window is read
+// against this process's wall clock.
 func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
 	if owner == "" {
 		return nil, false, fmt.Errorf("consuming %s: no owner", key)
@@ -33,14 +36,10 @@ func (s *Store) Consume(key common.Hash, owner string) (*Record, bool, error) {
 			return err
 		}
 		rec = r
-		if !CanConsume(r, owner, s.alive) {
+		var changed bool
+		if ok, changed = Consumed(r, owner, s.instance, time.Now(), s.alive); !changed {
 			return nil
 		}
-		ok = true
-		if r.Consumer == owner {
-			return nil
-		}
-		r.Consumer, r.ConsumerInstance = owner, s.instance
 		raw, err = encode(r)
 		if err != nil {
 			return err

@@ -25,10 +25,14 @@ import (
 // before broadcast; final once its transaction is mined. It is released
 // (deleted, so the payment may be settled again) only from claimed or
 // submitted, when nothing it sent can be mined. A settled record's
-// consumer is set once, by Consume. Each transition is one atomic write
-// that checks the stored state; any other change is ErrTransition. Claim
-// stores the record it is given (the facilitator claims with
-// StateClaimed; tests lay out other states with it).
+// consumer (the request its one response goes to) is set by Consume, and
+// changes only when that consumer's process died before recording its
+// response (Serve): at most MaxHandovers times, within the payment's
+// validity window, counted in the write that hands it over (Consumed).
+// Each transition is one atomic write that checks the stored state; any
+// other change is ErrTransition. Claim stores the record it is given (the
+// facilitator claims with StateClaimed; tests lay out other states with
+// it).
 
 // ErrTransition is an illegal change of a settlement record's state.
 var ErrTransition = errors.New("illegal settlement state transition")
@@ -70,24 +74,73 @@ func CheckReclaim(stored, rec *Record, stale time.Time) bool {
 		rec.State == StateClaimed && rec.Key == stored.Key && rec.PayloadHash == stored.PayloadHash
 }
 
-// CanConsume reports whether owner may be handed the receipt of r: r is
-// settled, and owner is its consumer, or it has none, or its consumer
-// never wrote its response and the process that held it is gone (alive
-// reports whether the store handle of an instance is still open). The
-// last lets the payer's retry be served after a replica died between
-// settling and answering, without letting a payment buy a second response
-// while its first is being written.
-func CanConsume(r *Record, owner string, alive func(instance string) bool) bool {
+// MaxHandovers bounds Record.Handovers: after a crash between a response
+// and its record (Served), the payment may buy one response more, no
+// other.
+const MaxHandovers = 1
+
+// DefaultServeWindow is the validity window of a record that has no
+// ServeBy (written before it existed): the paywall's default
+// maxTimeoutSeconds.
+const DefaultServeWindow = 60 * time.Second
+
+// ServeDeadline is the end of r's validity window: ServeBy, or
+// DefaultServeWindow after Created for a record without it.
+func (r *Record) ServeDeadline() time.Time {
+	if r.ServeBy.IsZero() {
+		return r.Created.Add(DefaultServeWindow)
+	}
+	return r.ServeBy
+}
+
+// CanHandOver reports whether r's receipt may still be handed to a new
+// consumer at now if its consumer died with its response unwritten: r is
+// settled and not served, its handovers are not used up, and its validity
+// window is open. It does not ask whether the consumer is alive.
+func CanHandOver(r *Record, now time.Time) bool {
+	return r.State == StateSettled && !r.Served && r.Handovers < MaxHandovers && now.Before(r.ServeDeadline())
+}
+
+// CanConsume reports whether owner may be handed the receipt of r at now:
+// r is settled, and owner is its consumer, or it has none, or its consumer
+// never wrote its response, the process that held it is gone (alive
+// reports whether the store handle of an instance is still open), and
+// CanHandOver. The last lets the payer's retry be served after a replica
+// died between settling and answering, without letting a payment buy a
+// second response while its first is being written; and since the dead
+// replica may have written its response just before it died (it records
+// Served after the response left), that retry is bounded: once, within
+// the payment's validity window.
+func CanConsume(r *Record, owner string, now time.Time, alive func(instance string) bool) bool {
 	if r.State != StateSettled {
 		return false
 	}
 	switch {
 	case r.Consumer == "" || r.Consumer == owner:
 		return true
-	case r.Served || r.ConsumerInstance == "":
+	case r.ConsumerInstance == "" || !CanHandOver(r, now):
 		return false
 	}
 	return !alive(r.ConsumerInstance)
+}
+
+// Consumed is the transition Consume makes on r, the stored record, under
+// its lock: if owner may consume r at now (CanConsume), owner becomes its
+// consumer in process instance, and a takeover from a consumer that died
+// counts a handover. It reports whether owner is r's consumer, and whether
+// r changed and must be written back in the same write.
+func Consumed(r *Record, owner, instance string, now time.Time, alive func(instance string) bool) (ok, changed bool) {
+	if !CanConsume(r, owner, now, alive) {
+		return false, false
+	}
+	if r.Consumer == owner {
+		return true, false
+	}
+	if r.Consumer != "" {
+		r.Handovers++
+	}
+	r.Consumer, r.ConsumerInstance = owner, instance
+	return true, true
 }
 
 // NewInstance names a store handle for ConsumerInstance: random, so that a

@@ -41,8 +41,11 @@ type Settlements interface {
 	Release(key common.Hash) error
 	// Consume makes owner the consumer of a settled record if it may be
 	// (CanConsume: it has none, or its consumer's response was never
-	// written and that consumer's process is gone), and reports whether
-	// owner is its consumer. The consumer's process is this handle's.
+	// written, that consumer's process is gone, no handover was made yet
+	// and the payment's validity window is open), and reports whether
+	// owner is its consumer. The consumer's process is this handle's. A
+	// handover is counted (Record.Handovers) in the same atomic write that
+	// makes owner the consumer (Consumed).
 	Consume(key common.Hash, owner string) (*Record, bool, error)
 	// Alive reports whether the store handle (the process) named
 	// instance is open: whether a consumer of that instance may still be

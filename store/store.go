@@ -132,9 +132,22 @@ type Record struct {
 	// became the consumer, and Served is set once that settle's response
 	// was written. A consumer whose response was not written and whose
 	// process is gone (it died between the settlement and the response)
-	// gives way to the payer's retry: see CanConsume.
+	// gives way to the payer's retry, once and within ServeBy: see
+	// CanConsume.
 	ConsumerInstance string `json:"consumerInstance,omitempty"`
 	Served           bool   `json:"served,omitempty"`
+	// Handovers counts the times the receipt was handed to a new consumer
+	// because the one before it died with its response unwritten (see
+	// CanConsume): each is a response the payment may buy beyond its first
+	// if the dead process wrote it before dying. At most MaxHandovers.
+	Handovers int `json:"handovers,omitempty"`
+	// ServeBy is the end of the payment's validity window (the facilitator
+	// sets it at the claim: created plus the offer's maxTimeoutSeconds,
+	// and for exact no later than the authorization's validBefore). A
+	// consumer that died with its response unwritten gives way to the
+	// payer's retry only until then. Zero in a record written before it
+	// existed, which then ends DefaultServeWindow after Created.
+	ServeBy time.Time `json:"serveBy,omitzero"`
 	// Created and Updated are wall-clock times.
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`

@@ -200,6 +200,14 @@ http://127.0.0.1:{{.Port}} {
 		}
 		respond "paid content {{.Name}}" 200
 	}
+	handle /brief {
+		x402 {
+			pay_to {{.Merchant}}
+			amount 1000
+			max_timeout 3s
+		}
+		respond "brief content {{.Name}}" 200
+	}
 	handle /x402/* {
 		x402_facilitator
 	}
@@ -220,7 +228,12 @@ func freePort(t *testing.T) int {
 // start starts one more replica and waits until its /health answers 200.
 func (f *fleet) start(name string) *replica {
 	f.t.Helper()
-	bin := caddyBinary(f.t)
+	return f.startWith(name, caddyBinary(f.t))
+}
+
+// startWith is start with the binary bin and extra environment variables.
+func (f *fleet) startWith(name, bin string, env ...string) *replica {
+	f.t.Helper()
 	dir := f.t.TempDir()
 	port, admin := freePort(f.t), freePort(f.t)
 	var cfg bytes.Buffer
@@ -244,6 +257,7 @@ func (f *fleet) start(name string) *replica {
 		"X402_DATABASE_URL="+f.dbURL,
 		"XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir, "HOME="+dir,
 	)
+	r.cmd.Env = append(r.cmd.Env, env...)
 	r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
 	if err := r.cmd.Start(); err != nil {
 		f.t.Fatal(err)

@@ -99,12 +99,16 @@ func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 		return nil, err
 	}
 	asset, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
-	return &scheme.Payment{
+	pay := &scheme.Payment{
 		Key:   a.Key(s.cfg.ChainID, common.Address(asset)),
 		Hash:  crypto.Keccak256Hash(a.PayloadHash().Bytes(), scheme.RequirementsHash(&req.PaymentRequirements).Bytes()),
 		Payer: a.From, PayTo: a.To, Asset: common.Address(asset), Amount: a.Value,
 		Mechanism: a,
-	}, nil
+	}
+	if a.ValidBefore != nil && a.ValidBefore.IsInt64() {
+		pay.ValidBefore = time.Unix(a.ValidBefore.Int64(), 0)
+	}
+	return pay, nil
 }
 
 // isUserOp reports whether payload has the shape of an aa-native payment:

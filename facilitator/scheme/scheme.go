@@ -12,6 +12,8 @@
 package scheme
 
 import (
+	"time"
+
 	"context"
 	"math/big"
 
@@ -85,6 +87,11 @@ type Payment struct {
 	// operation and request, for the record and the response; zero for
 	// other schemes.
 	UserOpHash, RequestHash common.Hash
+	// ValidBefore is when the payer's signature stops authorizing the
+	// payment (exact's validBefore); zero when the scheme has no such
+	// bound. A payment's response can be handed over after a crash only
+	// before it.
+	ValidBefore time.Time
 	// Mechanism is the scheme's own decoding of the payment, which only
 	// the scheme that decoded it reads.
 	Mechanism any

@@ -290,9 +290,11 @@ func (s *Store) Resubmit(key, old, replacement common.Hash, raw []byte) (bool, e
 	return done, nil
 }
 
-// Consume makes owner the consumer of a settled record if it has none, and
-// reports whether owner is its consumer, with the record. Under the row's
-// lock, one owner wins across replicas; the winner's retries win again.
+// Consume makes owner the consumer of a settled record if it may be
+// (store.Consumed), and reports whether owner is its consumer, with the
+// record. Under the row's lock, one owner wins across replicas; the
+// winner's retries win again; and the handover from a consumer that died is
+// counted in the same write, so two replicas never both take it.
 func (s *Store) Consume(key common.Hash, owner string) (*store.Record, bool, error) {
 	if owner == "" {
 		return nil, false, fmt.Errorf("consuming %s: no owner", key)
@@ -313,19 +315,18 @@ func (s *Store) Consume(key common.Hash, owner string) (*store.Record, bool, err
 			return errors.New("no record")
 		}
 		rec = r
-		var aliveErr error
-		if !store.CanConsume(r, owner, func(instance string) bool {
+		var (
+			aliveErr error
+			changed  bool
+		)
+		ok, changed = store.Consumed(r, owner, s.instance, time.Now(), func(instance string) bool {
 			alive, err := s.alive(ctx, tx, instance)
 			aliveErr = err
 			return alive || err != nil
-		}) {
+		})
+		if aliveErr != nil || !changed {
 			return aliveErr
 		}
-		ok = true
-		if r.Consumer == owner {
-			return nil
-		}
-		r.Consumer, r.ConsumerInstance = owner, s.instance
 		return write(ctx, tx, r)
 	})
 	if err != nil {

@@ -6,8 +6,9 @@
 // paymaster's and the transaction API's counters rest on it). It also
 // checks the operator's listing and summaries (store.Reporter): order,
 // pages and cursors, filters, windows, bounds and totals on a known data
-// set, which a bbolt file and a PostgreSQL database must answer alike; and
-// the retention of final records (store.FinalPruner): what is pruned and
+// set, which a bbolt file and a PostgreSQL database must answer alike;
+// the bound on a response lost to a crash (a dead consumer gives way once,
+// within the payment's validity window); and the retention of final records (store.FinalPruner): what is pruned and
 // what is never, the limit, and prunes beside claims and other prunes.
 package storetest
 
@@ -306,10 +307,12 @@ func Run(t *testing.T, b Backend) {
 	})
 
 	if b.Reopen != nil {
+		runHandover(t, b)
 		t.Run("a consumer that died before answering gives way", func(t *testing.T) {
 			t.Parallel()
 			s := b.Open(t)
 			r := record(40)
+			r.ServeBy = time.Now().Add(time.Hour)
 			mustClaim(t, s, r)
 			sub := submitted(r, 40)
 			must(t, s.Submit(&sub))
