@@ -318,3 +318,32 @@ func TestTakeCalls(t *testing.T) {
 		t.Fatalf("after the wait of %v, nothing admitted", wait)
 	}
 }
+
+// Replicas sharing a PostgreSQL store count a key's calls together: thirty
+// calls raced across three replicas, all for random undeployed senders
+// (every one refused by simulation), get exactly the key's ten a minute
+// through to the chain; the other twenty are -32504. It skips without
+// X402_TEST_DATABASE_URL.
+func TestFleetCallRate(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t, Project{Name: "demo", Balance: ether(10), CallsPerMinute: 10})
+	ops := make([]x402.UserOperation, 30)
+	for i := range ops {
+		ops[i] = unsigned(f.newAccount(), 0, false, f.settleCall(f.chain.Token.Address, 1))
+	}
+	granted, refused := f.race(ops)
+	throttled, simulated := 0, 0
+	for _, e := range refused {
+		switch e.Code {
+		case codeThrottled:
+			throttled++
+		case codeSimulation:
+			simulated++
+		default:
+			t.Errorf("refused with %+v", e)
+		}
+	}
+	if len(granted) != 0 || simulated != 10 || throttled != 20 {
+		t.Fatalf("%d granted, %d refused by simulation, %d throttled; want 0, 10 and 20", len(granted), simulated, throttled)
+	}
+}
