@@ -213,12 +213,14 @@ func (f *FacilitatorHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 //		paymaster   <address>
 //		dev_key     <key>
 //		validity    <duration>
+//		max_batch   <n>
 //		project <name> {
-//			balance         <ETH>
-//			daily_gas_cap   <ETH>
-//			tx_per_minute   <n>
-//			max_in_flight   <n>
-//			max_fee_per_gas <gwei>
+//			balance          <ETH>
+//			daily_gas_cap    <ETH>
+//			tx_per_minute    <n>
+//			max_in_flight    <n>
+//			calls_per_minute <n>
+//			max_fee_per_gas  <gwei>
 //		}
 //	}
 func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
@@ -229,8 +231,8 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	return parseBlock(d, 0, "x402_paymaster option", map[string]option{
 		"signer_key": stringOption(&h.SignerKey), "entry_point": stringOption(&h.EntryPoint),
 		"paymaster": stringOption(&h.Paymaster), "dev_key": stringOption(&h.DevKey),
-		"validity": durationOption(&h.Validity),
-		"project":  h.parseProject,
+		"validity": durationOption(&h.Validity), "max_batch": countOption(&h.MaxBatch),
+		"project": h.parseProject,
 	})
 }
 
@@ -244,6 +246,7 @@ func (h *PaymasterHandler) parseProject(d *caddyfile.Dispenser) error {
 		"balance": stringOption(&p.Balance), "daily_gas_cap": stringOption(&p.DailyGasCap),
 		"max_fee_per_gas": stringOption(&p.MaxFeePerGas),
 		"tx_per_minute":   countOption(&p.TxPerMinute), "max_in_flight": countOption(&p.MaxInFlight),
+		"calls_per_minute": countOption(&p.CallsPerMinute),
 	}); err != nil {
 		return err
 	}

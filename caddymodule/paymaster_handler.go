@@ -62,6 +62,9 @@ type PaymasterHandler struct {
 	DevKey string `json:"dev_key,omitempty"`
 	// How long a sponsorship stays valid. Default: 10m.
 	Validity caddy.Duration `json:"validity,omitempty"`
+	// The most calls one JSON-RPC batch may hold. A longer batch is refused
+	// whole, before any call runs, with error -32602. Default: 10.
+	MaxBatch int `json:"max_batch,omitempty"`
 
 	service serviceHandler[*paymaster.Service, paymasterTunables]
 	devnet  bool // whether the x402 app runs the devnet, for Validate
@@ -82,6 +85,11 @@ type ProjectConfig struct {
 	TxPerMinute int `json:"tx_per_minute,omitempty"`
 	// How many sponsored operations may be pending at once. Default: 50.
 	MaxInFlight int `json:"max_in_flight,omitempty"`
+	// How many JSON-RPC calls one API key of the project may make per
+	// minute (a burst of that many, then that rate), counted before any
+	// chain read, whatever they answer. A facilitator's key carries all of
+	// its /sponsor calls. Default: 120.
+	CallsPerMinute int `json:"calls_per_minute,omitempty"`
 	// The highest maxFeePerGas sponsored, in gwei. By default it is derived
 	// from the network's base fee.
 	MaxFeePerGas string `json:"max_fee_per_gas,omitempty"`
@@ -109,6 +117,8 @@ type paymasterTunables struct {
 	Projects []ProjectConfig `json:"projects"`
 	// Validity is PaymasterHandler.Validity.
 	Validity caddy.Duration `json:"validity"`
+	// MaxBatch is PaymasterHandler.MaxBatch.
+	MaxBatch int `json:"max_batch"`
 }
 
 // apply puts t in force in the running service.
@@ -124,6 +134,9 @@ func (t paymasterTunables) apply(svc *paymaster.Service, old paymasterTunables) 
 	}
 	if t.Validity != old.Validity {
 		svc.SetValidity(time.Duration(t.Validity))
+	}
+	if t.MaxBatch != old.MaxBatch {
+		svc.SetMaxBatch(t.MaxBatch)
 	}
 	return nil
 }
@@ -177,11 +190,11 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 		}
 	}
 	key := strings.Join([]string{"x402_paymaster", app.chainKey, crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex()}, "|")
-	t := paymasterTunables{Projects: slices.Clone(h.Projects), Validity: h.Validity}
+	t := paymasterTunables{Projects: slices.Clone(h.Projects), Validity: h.Validity, MaxBatch: h.MaxBatch}
 	log := ctx.Logger()
 	chainID := app.chain.plan.chainID()
 	return h.service.provision(ctx, app, "x402_paymaster", key, fixed, t, func(run *chainRun, t paymasterTunables) (*paymaster.Service, func() error, error) {
-		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, Signer: signer, Validity: time.Duration(t.Validity), Logger: log}, t, fixed)
+		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, Signer: signer, Validity: time.Duration(t.Validity), MaxBatch: t.MaxBatch, Logger: log}, t, fixed)
 	})
 }
 
@@ -207,6 +220,9 @@ func (h *PaymasterHandler) Validate() error {
 	}
 	if h.Validity < 0 {
 		errs = append(errs, errors.New("x402_paymaster: validity must not be negative"))
+	}
+	if h.MaxBatch < 0 {
+		errs = append(errs, errors.New("x402_paymaster: max_batch must not be negative"))
 	}
 	return errors.Join(errs...)
 }
@@ -257,7 +273,7 @@ func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fix
 }
 
 func (pc ProjectConfig) project() (paymaster.Project, error) {
-	p := paymaster.Project{Name: pc.Name, TxPerMinute: pc.TxPerMinute, MaxInFlight: pc.MaxInFlight}
+	p := paymaster.Project{Name: pc.Name, TxPerMinute: pc.TxPerMinute, MaxInFlight: pc.MaxInFlight, CallsPerMinute: pc.CallsPerMinute}
 	if pc.Name == "" {
 		return p, errors.New("x402_paymaster: a project needs a name")
 	}

@@ -2,6 +2,7 @@ package facilitator
 
 import (
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
@@ -18,13 +19,31 @@ import (
 // is in flight against the balance refuses them before broadcast; the
 // penalty box bounds what a payer who empties its balance between
 // verification and inclusion can make the settler spend.
+//
+// Its memory is bounded whatever the number of payers: verification keeps
+// nothing per payer; locks, reserved and holds hold only the payers with
+// settlements under way (each entry goes when its settlement is final or
+// released); and the penalty box holds at most maxStrikes payers (see
+// reverted for which go first when it is full).
 type payers struct {
 	mu       sync.Mutex
 	locks    map[payerToken]*payerLock
 	reserved map[payerToken]*big.Int
 	holds    map[common.Hash]hold // replay key → its reservation
 	strikes  map[common.Address]*strike
+	// maxStrikes bounds strikes; 0 is defaultMaxStrikes.
+	maxStrikes int
+	// swept is when strikes was last rid of payers clean for a day.
+	swept time.Time
 }
+
+// defaultMaxStrikes is how many payers the penalty box holds at most,
+// about 100 bytes each: some 10 MB at the most.
+const defaultMaxStrikes = 100_000
+
+// strikeMemory is how long a payer's strikes are remembered after its
+// last revert, so that a repeat offender's penalty doubles.
+const strikeMemory = 24 * time.Hour
 
 type payerToken struct{ payer, token common.Address }
 
@@ -124,24 +143,89 @@ func penalty(count int) time.Duration {
 }
 
 // reverted records a settlement of payer that reverted on chain.
+//
+// Payers clean for strikeMemory are forgotten, at most once an hour. When
+// the box is full, it makes room for a quarter of its size at once (so
+// that a full box is ranked once per many reverts, not on each), and the
+// payers that go are, in order: those no longer refused, longest clean
+// first (they lose only the doubling of a next penalty); then, only if
+// every payer in the box is still refused, those whose penalty ends
+// soonest. A penalised payer therefore leaves early only once the box
+// holds maxStrikes payers refused at the same time, each of whom had a
+// settlement revert within the last hour (the longest penalty): that is
+// maxStrikes reverted settlements in an hour, and the payer that leaves is
+// the one closest to its release.
 func (p *payers) reverted(payer common.Address, now time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.strikes == nil {
 		p.strikes = map[common.Address]*strike{}
 	}
-	for a, s := range p.strikes { // forget payers clean for a day
-		if now.Sub(s.last) > 24*time.Hour {
-			delete(p.strikes, a)
+	if now.Sub(p.swept) >= time.Hour {
+		p.swept = now
+		for a, s := range p.strikes {
+			if now.Sub(s.last) > strikeMemory {
+				delete(p.strikes, a)
+			}
 		}
 	}
 	s := p.strikes[payer]
 	if s == nil {
+		if limit := p.strikeLimit(); len(p.strikes) >= limit {
+			p.evict(len(p.strikes)-limit+max(limit/4, 1), now)
+		}
 		s = new(strike)
 		p.strikes[payer] = s
 	}
 	s.count++
 	s.last, s.until = now, now.Add(penalty(s.count))
+}
+
+// strikeLimit is the most payers the penalty box holds.
+func (p *payers) strikeLimit() int {
+	if p.maxStrikes > 0 {
+		return p.maxStrikes
+	}
+	return defaultMaxStrikes
+}
+
+// evict drops n payers from the penalty box, as reverted describes. It
+// ranks each payer by one number (a payer still refused by when it is
+// released, above every payer no longer refused, ranked by its last
+// revert), finds the n-th smallest, and drops the payers below it, then
+// as many of those at it as make n.
+func (p *payers) evict(n int, now time.Time) {
+	if n <= 0 {
+		return
+	}
+	const refused = int64(1) << 62 // above any UnixNano before 2116
+	rank := func(s *strike) int64 {
+		if now.Before(s.until) {
+			return refused + s.until.UnixNano()
+		}
+		return s.last.UnixNano()
+	}
+	ranks := make([]int64, 0, len(p.strikes))
+	for _, s := range p.strikes {
+		ranks = append(ranks, rank(s))
+	}
+	slices.Sort(ranks)
+	cut := ranks[min(n, len(ranks))-1]
+	atCut := 0
+	for _, r := range ranks[:min(n, len(ranks))] {
+		if r == cut {
+			atCut++
+		}
+	}
+	for a, s := range p.strikes {
+		switch r := rank(s); {
+		case r < cut:
+			delete(p.strikes, a)
+		case r == cut && atCut > 0:
+			delete(p.strikes, a)
+			atCut--
+		}
+	}
 }
 
 // refusedUntil is when payer leaves the penalty box, if it is in it.

@@ -12,6 +12,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/clientaddr"
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -31,7 +32,7 @@ type Sponsor interface {
 // budget, so that real payers are still sponsored.
 type SponsorLimits struct {
 	// PerClient bounds sponsorships per client address per minute;
-	// default 30.
+	// default 30. An IPv6 client counts by its /64 (clientaddr.Key).
 	PerClient int
 	// PerClientOutstanding bounds one client address's sponsorships that
 	// are neither settled through this facilitator nor expired; default
@@ -198,7 +199,8 @@ func sponsorRefusal(code int) *SponsorError {
 }
 
 // SponsorOperation asks the paymaster, with the facilitator's own key, to
-// sponsor op for an anonymous caller at client (its address), but only if
+// sponsor op for an anonymous caller at client (its address, counted as
+// clientaddr.Key counts it: an IPv6 caller by its /64), but only if
 // op's callData is a settlement that pays an offer this server issues (the
 // merchant, token and amount of one of its paid routes), and only within
 // the anonymous budget of [SponsorLimits]. Payers need no key, and the key
@@ -235,6 +237,9 @@ func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, c
 	}
 	limits := s.sponsorLimits()
 	now := s.cfg.Now()
+	// Counted by its /64 if it is IPv6: one subscriber's 2^64 addresses
+	// are one client.
+	client = clientaddr.Key(client)
 	slot, err := s.sponsors.take(limits, client, decoded.Sender, now)
 	if err != nil {
 		s.log.Info("anonymous sponsorship refused", zap.String("client", client), zap.Error(err))

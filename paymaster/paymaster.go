@@ -88,6 +88,15 @@ type Project struct {
 	// MaxInFlight is how many sponsored operations may be pending at once:
 	// signed, and neither seen on chain nor expired; default 50.
 	MaxInFlight int
+	// CallsPerMinute is how many JSON-RPC calls one API key of the project
+	// may make per minute, every method, whatever their outcome; default
+	// 120. A key may make them in a burst, then at that rate. It is
+	// checked before any chain read, so a key (on the devnet, the public
+	// demo key) cannot make the paymaster read the chain faster than its
+	// rate by sponsoring for many senders, or by calls that are refused.
+	// A facilitator's key carries every sponsorship of /sponsor: give its
+	// project a rate above what its payers need.
+	CallsPerMinute int
 	// Balance is the project's funding in wei: all that has been put into
 	// it, not what is left. Each operation is charged its maximum cost when
 	// it is sponsored and refunded the unused part once it lands (all of it
@@ -155,6 +164,10 @@ type Config struct {
 	MaxCallGas uint64
 	// BodyTimeout bounds the reading of a request body; default 10 s.
 	BodyTimeout time.Duration
+	// MaxBatch is the most calls one JSON-RPC batch may hold; default 10.
+	// A longer batch is refused whole, before any of its calls runs, with
+	// error -32602.
+	MaxBatch int
 	// FailurePause is how long sponsorship stops for a sender, and for every
 	// account of its owner, after one of its sponsored operations failed
 	// in execution (its tokens moved away between the check and the
@@ -181,6 +194,9 @@ func (c *Config) Validate() error {
 	if c.Chain == nil || c.Keys == nil {
 		errs = append(errs, errors.New("chain and key store are required"))
 	}
+	if c.MaxBatch < 0 {
+		errs = append(errs, errors.New("max batch must not be negative (0 is the default, 10)"))
+	}
 	if c.Network != "" && c.Network != NetworkTestnet && c.Network != NetworkMainnet {
 		errs = append(errs, fmt.Errorf("network %q: want %s or %s", c.Network, NetworkTestnet, NetworkMainnet))
 	}
@@ -201,7 +217,7 @@ func validateProjects(projects []Project) error {
 		if p.Balance == nil || p.Balance.Sign() < 0 {
 			errs = append(errs, fmt.Errorf("project %q: a funded balance (wei) is required", p.Name))
 		}
-		if p.TxPerMinute < 0 || p.MaxInFlight < 0 {
+		if p.TxPerMinute < 0 || p.MaxInFlight < 0 || p.CallsPerMinute < 0 {
 			errs = append(errs, fmt.Errorf("project %q: limits must not be negative", p.Name))
 		}
 		for _, v := range []*big.Int{p.DailyGasCap, p.MaxFeePerGas, p.MaxOpCost} {
@@ -228,6 +244,7 @@ type Service struct {
 	ledger  LedgerStore
 
 	validity atomic.Int64 // a time.Duration; SetValidity swaps it
+	maxBatch atomic.Int64 // SetMaxBatch swaps it
 
 	mu       sync.Mutex // guards projects
 	projects map[string]*project
@@ -284,7 +301,21 @@ func New(cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("paymaster config: %w", err)
 	}
 	s.SetValidity(cfg.Validity)
+	s.SetMaxBatch(cfg.MaxBatch)
 	return s, nil
+}
+
+// DefaultMaxBatch is the most calls a JSON-RPC batch may hold unless
+// Config.MaxBatch says otherwise.
+const DefaultMaxBatch = 10
+
+// SetMaxBatch changes the most calls one JSON-RPC batch may hold, for the
+// requests that arrive from now on; 0 is the default, DefaultMaxBatch.
+func (s *Service) SetMaxBatch(n int) {
+	if n <= 0 {
+		n = DefaultMaxBatch
+	}
+	s.maxBatch.Store(int64(n))
 }
 
 // SetValidity changes how long a sponsorship stays valid, for the
@@ -415,6 +446,9 @@ func newProject(p Project, network string) *project {
 	if p.MaxInFlight == 0 {
 		p.MaxInFlight = 50
 	}
+	if p.CallsPerMinute == 0 {
+		p.CallsPerMinute = DefaultCallsPerMinute
+	}
 	return &project{cfg: p, network: network}
 }
 
@@ -430,7 +464,7 @@ func (p *project) limits(l *projectLedger) Limits {
 	if maxOp == nil {
 		maxOp = new(big.Int).Div(daily, big.NewInt(100))
 	}
-	return Limits{TxPerMinute: p.cfg.TxPerMinute, MaxInFlight: p.cfg.MaxInFlight, DailyGasCap: daily, MaxFeePerGas: p.cfg.MaxFeePerGas, MaxOpCost: maxOp}
+	return Limits{TxPerMinute: p.cfg.TxPerMinute, MaxInFlight: p.cfg.MaxInFlight, CallsPerMinute: p.cfg.CallsPerMinute, DailyGasCap: daily, MaxFeePerGas: p.cfg.MaxFeePerGas, MaxOpCost: maxOp}
 }
 
 func cloneInt(x *big.Int) *big.Int {

@@ -38,6 +38,9 @@ type Limits struct {
 	// MaxInFlight is how many sponsored operations may be pending at once;
 	// default 50.
 	MaxInFlight int
+	// CallsPerMinute is how many JSON-RPC calls one API key of the project
+	// may make per minute, whatever their outcome; default 120.
+	CallsPerMinute int
 	// DailyGasCap bounds the wei charged per UTC day; default the funding.
 	DailyGasCap *big.Int
 	// MaxFeePerGas is the highest maxFeePerGas sponsored; nil derives it
@@ -104,8 +107,8 @@ func validateNetwork(network string) error {
 }
 
 func (l *Limits) validate() error {
-	if l.TxPerMinute < 0 || l.MaxInFlight < 0 {
-		return invalidf("limits: TxPerMinute and MaxInFlight must not be negative (0 is the default)")
+	if l.TxPerMinute < 0 || l.MaxInFlight < 0 || l.CallsPerMinute < 0 {
+		return invalidf("limits: TxPerMinute, MaxInFlight and CallsPerMinute must not be negative (0 is the default)")
 	}
 	for _, v := range []struct {
 		name string
@@ -128,6 +131,7 @@ type projectRecord struct {
 	Network      string    `json:"network"`
 	TxPerMinute  int       `json:"txPerMinute,omitempty"`
 	MaxInFlight  int       `json:"maxInFlight,omitempty"`
+	CallsPerMin  int       `json:"callsPerMinute,omitempty"`
 	DailyGasCap  *big.Int  `json:"dailyGasCap,omitempty"`
 	MaxFeePerGas *big.Int  `json:"maxFeePerGas,omitempty"`
 	MaxOpCost    *big.Int  `json:"maxOpCost,omitempty"`
@@ -136,7 +140,7 @@ type projectRecord struct {
 }
 
 func (r *projectRecord) setLimits(l Limits) {
-	r.TxPerMinute, r.MaxInFlight = l.TxPerMinute, l.MaxInFlight
+	r.TxPerMinute, r.MaxInFlight, r.CallsPerMin = l.TxPerMinute, l.MaxInFlight, l.CallsPerMinute
 	r.DailyGasCap, r.MaxFeePerGas, r.MaxOpCost = cloneInt(l.DailyGasCap), cloneInt(l.MaxFeePerGas), cloneInt(l.MaxOpCost)
 }
 
@@ -153,7 +157,7 @@ func decodeStored(name string, raw []byte) (*projectRecord, error) {
 
 // definition is the project a record defines.
 func (r *projectRecord) definition(name string) *project {
-	p := newProject(Project{Name: name, TxPerMinute: r.TxPerMinute, MaxInFlight: r.MaxInFlight, DailyGasCap: r.DailyGasCap, MaxFeePerGas: r.MaxFeePerGas, MaxOpCost: r.MaxOpCost}, r.Network)
+	p := newProject(Project{Name: name, TxPerMinute: r.TxPerMinute, MaxInFlight: r.MaxInFlight, CallsPerMinute: r.CallsPerMin, DailyGasCap: r.DailyGasCap, MaxFeePerGas: r.MaxFeePerGas, MaxOpCost: r.MaxOpCost}, r.Network)
 	p.stored, p.created, p.updated = true, r.Created, r.Updated
 	return p
 }

@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"mime"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -70,6 +72,8 @@ type response struct {
 type call struct {
 	params []json.RawMessage // without the legacy key slot
 	key    *Key
+	// reads are the chain reads shared by the calls of one request.
+	reads *sharedReads
 }
 
 // method is an entry of the method table.
@@ -141,10 +145,19 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			edge.WriteJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidRequest, Message: "empty batch"}})
 			return
 		}
+		// A batch over the cap is refused whole, before any of its calls
+		// is authenticated, counted or run: one request cannot make the
+		// paymaster read the chain more than MaxBatch times over. -32602
+		// (fix the payload: split the batch), not -32504 (retry later):
+		// the same batch would be refused however long the caller waited.
+		if limit := int(s.maxBatch.Load()); len(batch) > limit {
+			writeJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidParams, Message: fmt.Sprintf("a batch of %d calls is over this paymaster's limit of %d; send at most %d calls per batch", len(batch), limit, limit)}})
+			return
+		}
 		out := make([]response, 0, len(batch))
-		for _, raw := range batch {
-			if res, ok := s.handle(r.Context(), raw, headerKey); ok {
-				out = append(out, res)
+		for _, res := range s.serve(r.Context(), batch, headerKey) {
+			if res != nil {
+				out = append(out, *res)
 			}
 		}
 		if len(out) == 0 {
@@ -154,11 +167,12 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		edge.WriteJSON(w, http.StatusOK, out)
 		return
 	}
-	res, ok := s.handle(r.Context(), trimmed, headerKey)
-	if !ok {
+	one := s.serve(r.Context(), []json.RawMessage{trimmed}, headerKey)[0]
+	if one == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	res := *one
 	status := http.StatusOK
 	if res.Error != nil && res.Error.Code == codeThrottled {
 		status = http.StatusTooManyRequests
@@ -169,47 +183,97 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	edge.WriteJSON(w, status, res)
 }
 
-// handle runs one request; ok is false for a notification.
-func (s *Service) handle(ctx context.Context, raw json.RawMessage, headerKey string) (response, bool) {
+// pending is one call of a request on its way to its answer: parsed and
+// authenticated, or answered already.
+type pending struct {
+	res          response
+	answered     bool // res is the answer; the call does not run
+	notification bool
+	m            method
+	c            *call
+}
+
+// answer ends the call with err.
+func (p *pending) answer(err *Error) {
+	p.res.Error, p.answered = err, true
+}
+
+// serve runs the calls of one request (a batch, or a single call) and
+// returns their answers in order, nil for a notification. It goes in
+// three steps, so that nothing reads the chain before every call is
+// counted: each call is parsed and its key authenticated (the key store
+// only); each key's calls are counted against its project's
+// CallsPerMinute in the ledger, and those over it are refused (-32504);
+// then the admitted calls run, sharing their chain reads.
+func (s *Service) serve(ctx context.Context, raws []json.RawMessage, headerKey string) []*response {
+	calls := make([]pending, len(raws))
+	for i, raw := range raws {
+		calls[i] = s.prepare(raw, headerKey)
+	}
+	s.admit(calls)
+	reads := &sharedReads{}
+	out := make([]*response, len(calls))
+	for i := range calls {
+		p := &calls[i]
+		if !p.answered {
+			p.c.reads = reads
+			result, rerr := p.m.run(s, ctx, p.c)
+			if rerr != nil {
+				p.res.Error = rerr
+			} else {
+				p.res.Result = result
+			}
+		}
+		if !p.notification {
+			out[i] = &p.res
+		}
+	}
+	return out
+}
+
+// prepare parses one request object and authenticates its key.
+func (s *Service) prepare(raw json.RawMessage, headerKey string) pending {
 	var req request
 	if err := json.Unmarshal(raw, &req); err != nil {
 		var syntax *json.SyntaxError
+		p := pending{res: response{JSONRPC: "2.0", ID: json.RawMessage("null")}}
 		if errors.As(err, &syntax) || len(raw) == 0 {
-			return response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeParse, Message: "parse error: " + err.Error()}}, true
+			p.answer(&Error{Code: codeParse, Message: "parse error: " + err.Error()})
+		} else {
+			p.answer(&Error{Code: codeInvalidRequest, Message: "not a JSON-RPC request object"})
 		}
-		return response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidRequest, Message: "not a JSON-RPC request object"}}, true
+		return p
 	}
-	id := req.ID
-	notification := id == nil
-	if notification {
-		id = json.RawMessage("null")
+	p := pending{res: response{JSONRPC: "2.0", ID: req.ID}, notification: req.ID == nil}
+	if p.notification {
+		p.res.ID = json.RawMessage("null")
 	}
-	res := response{JSONRPC: "2.0", ID: id}
 	if req.JSONRPC != "2.0" || req.Method == "" {
-		res.Error = &Error{Code: codeInvalidRequest, Message: `a request needs "jsonrpc":"2.0" and a method`}
-		return res, true
+		// Answered even as a notification: it is not a valid one.
+		p.notification = false
+		p.answer(&Error{Code: codeInvalidRequest, Message: `a request needs "jsonrpc":"2.0" and a method`})
+		return p
 	}
-	result, rerr := s.dispatch(ctx, &req, headerKey)
-	if notification {
-		return res, false
-	}
+	m, c, rerr := s.authenticate(&req, headerKey)
 	if rerr != nil {
-		res.Error = rerr
-	} else {
-		res.Result = result
+		p.answer(rerr)
+		return p
 	}
-	return res, true
+	p.m, p.c = m, c
+	return p
 }
 
-func (s *Service) dispatch(ctx context.Context, req *request, headerKey string) (any, *Error) {
+// authenticate finds the method of req and authorizes its key for the
+// method's scope.
+func (s *Service) authenticate(req *request, headerKey string) (method, *call, *Error) {
 	m, ok := methods[req.Method]
 	if !ok {
-		return nil, &Error{Code: codeMethodNotFound, Message: fmt.Sprintf("method %q not found; methods: pm_entrypoints, pm_supported_tokens, pm_sponsor_userop", req.Method)}
+		return m, nil, &Error{Code: codeMethodNotFound, Message: fmt.Sprintf("method %q not found; methods: pm_entrypoints, pm_supported_tokens, pm_sponsor_userop", req.Method)}
 	}
 	var params []json.RawMessage
 	if len(bytes.TrimSpace(req.Params)) > 0 && string(bytes.TrimSpace(req.Params)) != "null" {
 		if err := json.Unmarshal(req.Params, &params); err != nil {
-			return nil, &Error{Code: codeInvalidParams, Message: "params must be an array"}
+			return m, nil, &Error{Code: codeInvalidParams, Message: "params must be an array"}
 		}
 	}
 	secret := headerKey
@@ -225,7 +289,7 @@ func (s *Service) dispatch(ctx context.Context, req *request, headerKey string) 
 		}
 	}
 	if secret == "" {
-		return nil, &Error{Code: codePaymasterRejected, Message: "missing API key: send it in the X-API-Key header (or as params[1])"}
+		return m, nil, &Error{Code: codePaymasterRejected, Message: "missing API key: send it in the X-API-Key header (or as params[1])"}
 	}
 	key, err := s.keys.Authorize(secret, m.scope)
 	var (
@@ -234,14 +298,73 @@ func (s *Service) dispatch(ctx context.Context, req *request, headerKey string) 
 	)
 	switch {
 	case errors.As(err, &nerr):
-		return nil, &Error{Code: codePaymasterRejected, Message: nerr.Error()}
+		return m, nil, &Error{Code: codePaymasterRejected, Message: nerr.Error()}
 	case errors.Is(err, ErrInvalidKey):
-		return nil, &Error{Code: codePaymasterRejected, Message: "invalid API key: unknown, revoked or rotated"}
+		return m, nil, &Error{Code: codePaymasterRejected, Message: "invalid API key: unknown, revoked or rotated"}
 	case errors.As(err, &serr):
-		return nil, &Error{Code: codePaymasterRejected, Message: serr.Error()}
+		return m, nil, &Error{Code: codePaymasterRejected, Message: serr.Error()}
 	case err != nil:
 		s.log.Error("reading API keys", zap.Error(err))
-		return nil, &Error{Code: codeInternal, Message: "internal error"}
+		return m, nil, &Error{Code: codeInternal, Message: "internal error"}
 	}
-	return m.run(s, ctx, &call{params: params, key: key})
+	return m, &call{params: params, key: key}, nil
+}
+
+// admit counts the authenticated calls of one request against their keys'
+// rates, one ledger update per key, and refuses those over it (-32504,
+// with when to retry). If the ledger cannot count them, they are refused
+// too: no call runs uncounted.
+func (s *Service) admit(calls []pending) {
+	var order []string
+	byKey := map[string][]int{}
+	for i := range calls {
+		if calls[i].answered {
+			continue
+		}
+		id := calls[i].c.key.ID
+		if _, ok := byKey[id]; !ok {
+			order = append(order, id)
+		}
+		byKey[id] = append(byKey[id], i)
+	}
+	now := s.cfg.Now()
+	for _, id := range order {
+		idx := byKey[id]
+		key := calls[idx[0]].c.key
+		perMinute := DefaultCallsPerMinute
+		if p, err := s.lookup(key.Project); err == nil && p != nil {
+			perMinute = p.cfg.CallsPerMinute
+		}
+		admitted, wait, err := s.takeCalls(id, perMinute, len(idx), now)
+		if err != nil {
+			s.log.Error("counting an API key's calls", zap.Error(err))
+			for _, i := range idx {
+				calls[i].answer(errLedger())
+			}
+			continue
+		}
+		for _, i := range idx[admitted:] {
+			calls[i].answer(&Error{Code: codeThrottled, RetryAfter: wait, Message: fmt.Sprintf("rate limit: this API key may make %d calls per minute; retry in %ds", perMinute, int(wait.Seconds())+1)})
+		}
+	}
+}
+
+// sharedReads are the chain reads the calls of one request share, so that
+// a batch reads the latest block once, not once per call.
+type sharedReads struct {
+	mu   sync.Mutex
+	done bool
+	fee  *big.Int
+	err  *Error
+}
+
+// baseFee is the latest block's base fee, read once per request.
+func (r *sharedReads) baseFee(ctx context.Context, chain Chain) (*big.Int, *Error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.done {
+		r.fee, r.err = readBaseFee(ctx, chain)
+		r.done = true
+	}
+	return r.fee, r.err
 }

@@ -54,7 +54,7 @@ func (s *Service) supportedTokens(ctx context.Context, c *call) (any, *Error) {
 	if perr != nil {
 		return nil, perr
 	}
-	ceiling, err := s.feeCeiling(ctx, p)
+	ceiling, err := s.feeCeiling(ctx, c, p)
 	if err != nil {
 		return nil, err
 	}
@@ -99,22 +99,32 @@ type sponsorContext struct {
 }
 
 // feeCeiling is the project's maxFeePerGas ceiling.
-func (s *Service) feeCeiling(ctx context.Context, p *project) (*big.Int, *Error) {
+func (s *Service) feeCeiling(ctx context.Context, c *call, p *project) (*big.Int, *Error) {
 	if p != nil && p.cfg.MaxFeePerGas != nil {
 		return p.cfg.MaxFeePerGas, nil
 	}
-	base, err := s.baseFee(ctx)
+	base, err := s.baseFee(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	return new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(3)), big.NewInt(5_000_000_000)), nil
 }
 
-func (s *Service) baseFee(ctx context.Context) (*big.Int, *Error) {
+// baseFee is the latest block's base fee, read once for all the calls of
+// c's request.
+func (s *Service) baseFee(ctx context.Context, c *call) (*big.Int, *Error) {
+	if c.reads == nil {
+		return readBaseFee(ctx, s.cfg.Chain)
+	}
+	return c.reads.baseFee(ctx, s.cfg.Chain)
+}
+
+// readBaseFee reads the latest block's base fee.
+func readBaseFee(ctx context.Context, chain Chain) (*big.Int, *Error) {
 	var head struct {
 		BaseFee *hexutil.Big `json:"baseFeePerGas"`
 	}
-	if err := s.cfg.Chain.CallContext(ctx, &head, "eth_getBlockByNumber", "latest", false); err != nil || head.BaseFee == nil {
+	if err := chain.CallContext(ctx, &head, "eth_getBlockByNumber", "latest", false); err != nil || head.BaseFee == nil {
 		return nil, &Error{Code: codeInternal, Message: "the chain could not be read; retry"}
 	}
 	return head.BaseFee.ToInt(), nil
@@ -177,7 +187,7 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 	}
 
 	// Fees: fill maxFeePerGas from the network, and hold it to the ceiling.
-	ceiling, err := s.feeCeiling(ctx, p)
+	ceiling, err := s.feeCeiling(ctx, c, p)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +195,7 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 		op.MaxPriorityFeePerGas = big.NewInt(1_000_000_000)
 	}
 	if op.MaxFeePerGas.Sign() == 0 {
-		base, err := s.baseFee(ctx)
+		base, err := s.baseFee(ctx, c)
 		if err != nil {
 			return nil, err
 		}

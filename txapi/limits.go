@@ -3,13 +3,14 @@ package txapi
 import (
 	"errors"
 	"math/big"
-	"net"
 	"net/http"
 	"strings"
 	"time"
 
 	"go.uber.org/zap"
 	"golang.org/x/time/rate"
+
+	"github.com/caddy-x402/caddy-x402/clientaddr"
 )
 
 // ErrForbidden is wrapped by an Authorize error for a valid key that lacks
@@ -81,16 +82,14 @@ func untilTomorrow(now time.Time) time.Duration {
 	return day.Add(24 * time.Hour).Sub(now)
 }
 
-// clientOf names the request's client for the faucet's per-client limit.
+// clientOf names the request's client for the faucet's per-client limit:
+// its address as clientaddr.Key counts it, so that an IPv6 client counts
+// by its /64 and cannot draw again from each of its 2^64 addresses.
 func (s *Service) clientOf(r *http.Request) string {
 	if s.conf().ClientIP != nil {
-		return s.conf().ClientIP(r)
+		return clientaddr.Key(s.conf().ClientIP(r))
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+	return clientaddr.FromRequest(r)
 }
 
 // gasCeiling is the network's gas price ceiling: three times the latest

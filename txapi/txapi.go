@@ -113,8 +113,9 @@ type Config struct {
 	KeyDailyBudget *big.Int
 	// DailyBudget bounds the same for all keys together; default 5 ETH.
 	DailyBudget *big.Int
-	// ClientIP names a request's client for the faucet's per-client limit;
-	// default the host of RemoteAddr.
+	// ClientIP names a request's client address for the faucet's
+	// per-client limit; default the host of RemoteAddr. The limit counts
+	// the address as clientaddr.Key does: an IPv6 client by its /64.
 	ClientIP func(*http.Request) string
 	// BodyTimeout bounds the reading of a request body; default 10 s. A
 	// body trickled slower is answered 408.
