@@ -151,7 +151,7 @@ func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// (fix the payload: split the batch), not -32504 (retry later):
 		// the same batch would be refused however long the caller waited.
 		if limit := int(s.maxBatch.Load()); len(batch) > limit {
-			writeJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidParams, Message: fmt.Sprintf("a batch of %d calls is over this paymaster's limit of %d; send at most %d calls per batch", len(batch), limit, limit)}})
+			edge.WriteJSON(w, http.StatusOK, response{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &Error{Code: codeInvalidParams, Message: fmt.Sprintf("a batch of %d calls is over this paymaster's limit of %d; send at most %d calls per batch", len(batch), limit, limit)}})
 			return
 		}
 		out := make([]response, 0, len(batch))
