@@ -726,7 +726,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if !strings.Contains(string(body), `"actor": "cli (127.0.0.1)"`) || !strings.Contains(string(body), "key.disable") || strings.Contains(string(body), secret) {
+		if !strings.Contains(string(body), `"actor":"cli (127.0.0.1)"`) || !strings.Contains(string(body), "key.disable") || strings.Contains(string(body), secret) {
 			t.Fatalf("audit log:\n%s", body)
 		}
 	})
