@@ -12,10 +12,9 @@
 package scheme
 
 import (
-	"time"
-
 	"context"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
