@@ -123,6 +123,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err := h.Validate(); err != nil {
 		return err
 	}
+	srv, _ := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
+	if err := checkPathGuard(srv); err != nil {
+		return err
+	}
 	if h.metrics, err = holdMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return err
 	}
