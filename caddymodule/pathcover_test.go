@@ -153,9 +153,13 @@ http://a.example:8080 {
 	x402_path_guard
 	respond "free"
 }`},
+		// In a route block: Caddy keeps only the first handler of a named
+		// route that is one route without matchers.
 		{name: "named route invoked behind a guard", ok: true, cf: `&(pay) {
-	` + paid + `
-	respond "paid"
+	route {
+		` + paid + `
+		respond "paid"
+	}
 }
 http://:8080 {
 	x402_path_guard
@@ -165,9 +169,11 @@ http://:8080 {
 	respond "free"
 }`},
 		{name: "named route invoked without a guard", cf: `&(pay) {
-	x402_path_guard
-	` + paid + `
-	respond "paid"
+	route {
+		x402_path_guard
+		` + paid + `
+		respond "paid"
+	}
 }
 http://:8080 {
 	handle /paid/* {

@@ -104,6 +104,9 @@ func (p pathRule) checkLayer(s string) pathRefusal {
 		}
 	}
 	for seg := range strings.SplitSeq(s, "/") {
+		// A servlet container drops the ";" parameters first: "..;x" is
+		// "..", which matters when allow_path_params lets ";" through.
+		seg, _, _ = strings.Cut(seg, ";")
 		if seg == "." || seg == ".." {
 			return refusedDotSegment
 		}
