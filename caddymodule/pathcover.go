@@ -31,10 +31,12 @@ type routeShape struct {
 }
 
 // handlerShape is what the check needs of a handler: its module name, and
-// the routes it runs (a subroute's, or an invoked named route).
+// the routes it runs (a subroute's, or an invoked named route), and a
+// subroute's error routes.
 type handlerShape struct {
 	name   string
 	routes []routeShape
+	errors []routeShape
 }
 
 // guards reports whether rt runs the guard before anything else, for every
@@ -54,29 +56,36 @@ func (rt routeShape) hostOnly() bool {
 	return true
 }
 
-// unguardedPaywalls counts the paywalls in list that a request can reach
-// without passing a guard. A guard counts if it is the first route of a
-// site's route list, without matchers: then every request for the site
-// passes it before any path is matched. A site's route list is the
-// server's, or the subroute of a route chosen by host alone with no route
-// chosen by anything else ahead of it (a Caddyfile site block).
-func unguardedPaywalls(list []routeShape, guarded, site bool) int {
+// paywalls counts the paywalls in list, and those of them that a request
+// can reach without passing a guard. A guard counts if it is the first
+// route of a site's route list, without matchers: then every request for
+// the site passes it before any path is matched. A site's route list is
+// the server's, or the subroute of a route chosen by host alone with no
+// route chosen by anything else ahead of it (a Caddyfile site block).
+func paywalls(list []routeShape, guarded, site bool) (all, unguarded int) {
 	if site && len(list) > 0 && list[0].guards() {
 		guarded = true
 	}
-	n := 0
 	for _, rt := range list {
 		for _, h := range rt.handlers {
-			if h.name == paywallName && !guarded {
-				n++
+			if h.name == paywallName {
+				all++
+				if !guarded {
+					unguarded++
+				}
 			}
-			n += unguardedPaywalls(h.routes, guarded, site && rt.hostOnly() && h.name == "subroute")
+			a, u := paywalls(h.routes, guarded, site && rt.hostOnly() && h.name == "subroute")
+			all, unguarded = all+a, unguarded+u
+			// A subroute's error routes run after its routes failed,
+			// past whatever guard they passed.
+			a, u = paywalls(h.errors, guarded, false)
+			all, unguarded = all+a, unguarded+u
 		}
 		if !rt.hostOnly() {
 			site = false // the routes after this one are chosen by path, or more
 		}
 	}
-	return n
+	return all, unguarded
 }
 
 // checkPathGuard refuses the config of srv, the server a paywall is being
@@ -87,14 +96,22 @@ func checkPathGuard(srv *caddyhttp.Server) error {
 		return nil // not in an HTTP server: nothing routes around it
 	}
 	s := newShaper(srv)
-	n := unguardedPaywalls(s.routes(srv.Routes), false, true)
+	all, n := paywalls(s.routes(srv.Routes), false, true)
 	if srv.Errors != nil {
-		n += unguardedPaywalls(s.routes(srv.Errors.Routes), false, true)
+		a, u := paywalls(s.routes(srv.Errors.Routes), false, true)
+		all, n = all+a, n+u
 	}
-	if s.err != nil {
+	switch {
+	case s.err != nil:
 		return fmt.Errorf("x402: reading the routes of server %s: %w", srv.Name(), s.err)
-	}
-	if n == 0 {
+	case all == 0:
+		// The paywall being provisioned is somewhere the check does not
+		// look (or Caddy changed how it provisions routes): refuse rather
+		// than serve a route nobody checked.
+		return fmt.Errorf("x402: the paid route is not among the routes of server %s that x402 can check "+
+			"(its site's routes, subroutes such as handle and route, their error routes, and invoked named routes); "+
+			"put x402 in one of those", srv.Name())
+	case n == 0:
 		return nil
 	}
 	return fmt.Errorf("x402: server %s has %d paid route(s) (x402) without x402_path_guard in front of their site's routes, "+
@@ -152,6 +169,9 @@ func (s *shaper) route(r *caddyhttp.Route) routeShape {
 		switch h := h.(type) {
 		case *caddyhttp.Subroute:
 			hs.routes = s.routes(h.Routes)
+			if h.Errors != nil {
+				hs.errors = s.routes(h.Errors.Routes)
+			}
 		case *caddyhttp.Invoke:
 			hs.routes = s.invoke(h.Name)
 		}
@@ -178,7 +198,10 @@ type rawRoute struct {
 type rawHandler struct {
 	Handler string            `json:"handler"`
 	Routes  []json.RawMessage `json:"routes"`
-	Name    string            `json:"name"`
+	Errors  *struct {
+		Routes []json.RawMessage `json:"routes"`
+	} `json:"errors"`
+	Name string `json:"name"`
 }
 
 func (s *shaper) rawHandler(raw json.RawMessage) handlerShape {
@@ -192,6 +215,11 @@ func (s *shaper) rawHandler(raw json.RawMessage) handlerShape {
 	case "subroute":
 		for _, r := range h.Routes {
 			hs.routes = append(hs.routes, s.rawRoute(r))
+		}
+		if h.Errors != nil {
+			for _, r := range h.Errors.Routes {
+				hs.errors = append(hs.errors, s.rawRoute(r))
+			}
 		}
 	case "invoke":
 		hs.routes = s.invoke(h.Name)

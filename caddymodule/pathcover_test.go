@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 
@@ -28,10 +29,11 @@ func TestPathGuardRequired(t *testing.T) {
 	const jsonPaywall = `{"handler":"x402","pay_to":"0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC","amount":"10000"}`
 	const want = "add the line `x402_path_guard` to each site block that has x402"
 	tests := []struct {
-		name string
-		cf   string // a Caddyfile after the global options
-		json string // or the http app's servers, in JSON
-		ok   bool
+		name  string
+		cf    string // a Caddyfile after the global options
+		json  string // or the http app's servers, in JSON
+		ok    bool
+		other string // the error, if not want
 	}{
 		{name: "handle layout without guard (the old demo)", cf: `http://:8080 {
 	handle /paid/* {
@@ -194,6 +196,14 @@ http://:8080 {
 			{"match":[{"path":["/paid/*"]}],"handle":[` + jsonPaywall + `]}]`},
 		{name: "JSON: paywall in the error routes, no guard", json: `"routes":[{"handle":[{"handler":"error","status_code":404}]}],
 			"errors":{"routes":[{"handle":[` + jsonPaywall + `]}]}`},
+		{name: "JSON: paywall in a guarded subroute's error routes", ok: true, json: `"routes":[
+			{"handle":[{"handler":"x402_path_guard"}]},
+			{"handle":[{"handler":"subroute","routes":[{"handle":[{"handler":"error","status_code":404}]}],
+				"errors":{"routes":[{"handle":[` + jsonPaywall + `]}]}}]}]`},
+		{name: "JSON: paywall where the check cannot see it", other: "is not among the routes of server srv0 that x402 can check", json: `"routes":[
+			{"handle":[{"handler":"x402_path_guard"}]},
+			{"handle":[{"handler":"reverse_proxy","upstreams":[{"dial":"127.0.0.1:9"}],
+				"handle_response":[{"routes":[{"handle":[` + jsonPaywall + `]}]}]}]}]`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -204,11 +214,12 @@ http://:8080 {
 			} else {
 				err = validateCaddyfile(t, global+tc.cf+"\n")
 			}
+			wantErr := cmp.Or(tc.other, want)
 			switch {
 			case tc.ok && err != nil:
 				t.Fatalf("refused: %v", err)
-			case !tc.ok && (err == nil || !strings.Contains(err.Error(), want)):
-				t.Fatalf("err = %v, want %q", err, want)
+			case !tc.ok && (err == nil || !strings.Contains(err.Error(), wantErr)):
+				t.Fatalf("err = %v, want %q", err, wantErr)
 			}
 		})
 	}
