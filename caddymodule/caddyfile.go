@@ -18,6 +18,9 @@ func init() {
 	httpcaddyfile.RegisterHandlerDirective("x402_paymaster", parseDirective[PaymasterHandler])
 	httpcaddyfile.RegisterHandlerDirective("x402_txapi", parseDirective[TxAPIHandler])
 	httpcaddyfile.RegisterHandlerDirective("x402_dashboard", parseDirective[DashboardHandler])
+	httpcaddyfile.RegisterHandlerDirective(pathGuardName, parseDirective[PathGuard])
+	// The path guard goes ahead of everything, routing included.
+	httpcaddyfile.RegisterDirectiveOrder(pathGuardName, httpcaddyfile.Before, "tracing")
 	// Payment comes before the handlers that answer: respond, and after it
 	// reverse_proxy, file_server and the rest. (Authentication, such as
 	// basic_auth in front of x402_dashboard, comes before them all.)
@@ -203,6 +206,29 @@ func (f *FacilitatorHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		return d.Err("x402_facilitator takes no arguments; configure the chain in the x402 global option")
 	}
 	return nil
+}
+
+// UnmarshalCaddyfile sets up the path guard from Caddyfile tokens. It goes
+// in every site block that has x402, without a matcher:
+//
+//	x402_path_guard [allow_path_params]
+//
+// or
+//
+//	x402_path_guard {
+//		allow_path_params
+//	}
+func (g *PathGuard) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next() // the directive name
+	for d.NextArg() {
+		if d.Val() != "allow_path_params" {
+			return d.Errf("unknown x402_path_guard option %q", d.Val())
+		}
+		g.AllowPathParams = true
+	}
+	return parseBlock(d, 0, "x402_path_guard option", map[string]option{
+		"allow_path_params": flagOption(&g.AllowPathParams),
+	})
 }
 
 // UnmarshalCaddyfile sets up the paymaster from Caddyfile tokens:
@@ -437,4 +463,5 @@ var (
 	_ caddyfile.Unmarshaler = (*PaymasterHandler)(nil)
 	_ caddyfile.Unmarshaler = (*TxAPIHandler)(nil)
 	_ caddyfile.Unmarshaler = (*DashboardHandler)(nil)
+	_ caddyfile.Unmarshaler = (*PathGuard)(nil)
 )

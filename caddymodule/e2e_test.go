@@ -84,6 +84,7 @@ http://:{{upstream}} {
 
 # A site address with a host, so the metrics' host label names it.
 http://127.0.0.1:{{api}} {
+	x402_path_guard
 	bind 127.0.0.1
 	handle /paid/stream {
 		x402 {

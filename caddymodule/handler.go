@@ -33,6 +33,10 @@ func init() {
 // once it is settled (by default after the upstream answered, so the
 // upstream never sees it; with settle_before, before).
 //
+// A site with a paid route must run x402_path_guard ahead of its routes,
+// so that no spelling of a paid path can reach a free route (see
+// PathGuard); a config without it is refused when it loads.
+//
 // Options that name an address or a URL (pay_to, asset, origin,
 // facilitator_url) may be {env.*} or {file.*} placeholders, resolved when
 // the config is loaded. A mixed-case address must carry a valid EIP-55
@@ -121,6 +125,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	if err := h.Validate(); err != nil {
+		return err
+	}
+	srv, _ := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
+	if err := checkPathGuard(srv); err != nil {
 		return err
 	}
 	if h.metrics, err = holdMetrics(ctx.GetMetricsRegistry()); err != nil {

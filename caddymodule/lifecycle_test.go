@@ -59,6 +59,7 @@ http://127.0.0.1:{{.Ports.upstream}} {
 }
 
 http://127.0.0.1:{{.Ports.api}} {
+	x402_path_guard
 	handle /paid/* {
 		x402 {{.Price}} {
 			pay_to 0x90F79bf6EB2c4f870365E785982E1f101E93b906
@@ -208,6 +209,7 @@ func TestValidateTouchesNothing(t *testing.T) {
 	}
 }
 http://127.0.0.1:%d {
+	x402_path_guard
 	x402 0.01 {
 		pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
 	}

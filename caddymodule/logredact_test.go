@@ -39,6 +39,7 @@ http://:{{upstream}} {
 }
 
 http://:{{api}} {
+	x402_path_guard
 	bind 127.0.0.1
 	log {
 		output file {{apilog}}

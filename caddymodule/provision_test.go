@@ -131,6 +131,7 @@ func TestChecksumRefused(t *testing.T) {
 	}
 }
 http://:8080 {
+	x402_path_guard
 	x402 0.01 {
 		pay_to %s
 		%s

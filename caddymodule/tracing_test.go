@@ -203,6 +203,7 @@ http://:{{upstream}} {
 }
 
 http://127.0.0.1:{{api}} {
+	x402_path_guard
 	bind 127.0.0.1
 	tracing {
 		span api

@@ -193,6 +193,7 @@ var caddyfile = template.Must(template.New("Caddyfile").Parse(`{
 }
 
 http://127.0.0.1:{{.Port}} {
+	x402_path_guard
 	handle /paid {
 		x402 {
 			pay_to {{.Merchant}}
