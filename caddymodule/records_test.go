@@ -33,6 +33,7 @@ http://127.0.0.1:{{upstream}} {
 }
 
 http://127.0.0.1:{{api}} {
+	x402_path_guard
 	handle /paid/* {
 		x402 0.01 {
 			pay_to 0x90F79bf6EB2c4f870365E785982E1f101E93b906
