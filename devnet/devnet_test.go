@@ -627,24 +627,150 @@ func TestPortInUse(t *testing.T) {
 	t.Logf("busy port: %v", err)
 }
 
-// A long run of sequential transactions does not push the chain's clock
-// more than MaxClockLead ahead of the wall clock.
+// transfer signs and sends a transfer of 1 wei with nonce, and returns it
+// without waiting for it to be mined.
+func (c *chain) transfer(ctx context.Context, key *ecdsa.PrivateKey, to common.Address, nonce uint64) (*types.Transaction, error) {
+	head, err := c.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	tip := big.NewInt(1_000_000_000)
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(c.ChainID), &types.DynamicFeeTx{
+		ChainID: c.ChainID, Nonce: nonce, To: &to, Value: big.NewInt(1), Gas: 21_000,
+		GasTipCap: tip, GasFeeCap: new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(2)), tip),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tx, c.client.SendTransaction(ctx, tx)
+}
+
+// manualClock is a clock that moves only when the test moves it. After
+// hands each timer to the test on timers, so the test sees the sealer
+// wait, and fires it itself.
+type manualClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers chan manualTimer
+}
+
+// manualTimer is a timer the sealer started: it waits d.
+type manualTimer struct {
+	d    time.Duration
+	fire chan time.Time
+}
+
+func newManualClock() *manualClock {
+	return &manualClock{timers: make(chan manualTimer, 1)}
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *manualClock) set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+func (c *manualClock) After(d time.Duration) <-chan time.Time {
+	t := manualTimer{d: d, fire: make(chan time.Time, 1)}
+	c.timers <- t
+	return t.fire
+}
+
+// The on-demand sealer never seals on a parent stamped more than
+// MaxClockLead after its clock: with the chain pushed past the lead, a
+// transaction waits for exactly the excess, no block is sealed while it
+// waits, and the block sealed once the clock has moved is stamped
+// MaxClockLead plus one second ahead, no more. The clock is the test's, so
+// nothing here depends on how fast the machine is.
 func TestClockLeadIsBounded(t *testing.T) {
 	t.Parallel()
-	c := start(t, Config{})
-	token := contracts.NewDevUSD()
-	for i := 0; i < 25; i++ {
-		c.send(c.Accounts[2].Key, c.Token.Address, token.PackTransfer(c.Accounts[3].Address, big.NewInt(1)), 100_000)
+	clk := newManualClock()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	d, err := startClock(ctx, Config{Addr: "127.0.0.1:0"}, clk)
+	if err != nil {
+		t.Fatalf("start: %v", err)
 	}
-	head, err := c.client.HeaderByNumber(context.Background(), nil)
+	t.Cleanup(func() { d.Close() })
+	client, err := ethclient.DialContext(ctx, d.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lead := time.Until(time.Unix(int64(head.Time), 0))
-	if head.Number.Uint64() < 25 || lead > MaxClockLead+time.Second {
-		t.Fatalf("after %d blocks the chain is %v ahead", head.Number, lead)
+	t.Cleanup(client.Close)
+	c := &chain{Devnet: d, t: t, client: client}
+
+	genesis, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("25 sequential blocks: chain clock %v ahead of the wall clock", lead.Round(time.Second))
+	clk.set(time.Unix(int64(genesis.Time), 0))
+	// A block stamped an hour past the lead, as a burst of blocks or a
+	// test's AdjustTime leaves the chain.
+	const ahead = MaxClockLead + time.Hour
+	if err := d.AdjustTime(ahead); err != nil {
+		t.Fatal(err)
+	}
+	parent, err := client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parent.Time != genesis.Time+uint64(ahead/time.Second) {
+		t.Fatalf("adjusted block at %d, want %d", parent.Time, genesis.Time+uint64(ahead/time.Second))
+	}
+	for i, want := range []time.Duration{time.Hour, time.Second, time.Second} {
+		tx, err := c.transfer(ctx, c.Accounts[2].Key, c.Accounts[3].Address, uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mined := make(chan *types.Receipt, 1)
+		go func() {
+			if r, err := d.Wait(ctx, tx.Hash()); err == nil {
+				mined <- r
+			}
+		}()
+		var timer manualTimer
+		select {
+		case timer = <-clk.timers:
+		case r := <-mined:
+			t.Fatalf("transaction %d mined in block %d at %d without waiting; clock at %d", i, r.BlockNumber, parent.Time, clk.Now().Unix())
+		case <-ctx.Done():
+			t.Fatalf("transaction %d: the sealer neither sealed nor waited", i)
+		}
+		if timer.d != want {
+			t.Fatalf("transaction %d: the sealer waits %v on a parent %v ahead, want %v",
+				i, timer.d, time.Unix(int64(parent.Time), 0).Sub(clk.Now()), want)
+		}
+		// The sealer is waiting on the timer: nothing is sealed meanwhile.
+		if head, err := client.HeaderByNumber(ctx, nil); err != nil || head.Hash() != parent.Hash() {
+			t.Fatalf("transaction %d: head %v (%v) while the sealer waits, want block %d", i, head.Number, err, parent.Number)
+		}
+		now := clk.Now().Add(timer.d)
+		clk.set(now)
+		timer.fire <- now
+		var r *types.Receipt
+		select {
+		case r = <-mined:
+		case <-ctx.Done():
+			t.Fatalf("transaction %d not mined once the clock moved", i)
+		}
+		block, err := client.HeaderByHash(ctx, r.BlockHash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if block.ParentHash != parent.Hash() {
+			t.Fatalf("transaction %d mined in block %d, want the one after %d", i, block.Number, parent.Number)
+		}
+		if lead := time.Unix(int64(block.Time), 0).Sub(now); lead != MaxClockLead+time.Second {
+			t.Fatalf("transaction %d: block stamped %v ahead of the clock, want %v", i, lead, MaxClockLead+time.Second)
+		}
+		parent = block
+	}
 }
 
 // Reorg replaces the latest blocks: kept transactions are mined again in
