@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -113,6 +114,28 @@ func (c *chain) send(key *ecdsa.PrivateKey, to common.Address, input []byte, gas
 		c.t.Fatalf("waiting for %s: %v", tx.Hash(), err)
 	}
 	return receipt
+}
+
+// lookUp returns the error of a receipt lookup of hash once the node can
+// tell: go-ethereum answers "transaction indexing is in progress" for an
+// unknown transaction until its indexer has caught up with a new head,
+// which takes a moment on a loaded machine (the product classifies it
+// with package sender's Indexing, above this package).
+func (c *chain) lookUp(hash common.Hash) error {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for {
+		_, err := c.client.TransactionReceipt(ctx, hash)
+		if err == nil || !strings.Contains(err.Error(), "transaction indexing is in progress") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 func (c *chain) tokenBalance(who common.Address) *big.Int {
@@ -812,7 +835,7 @@ func TestReorg(t *testing.T) {
 		if _, err := c.Reorg(1, false); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.client.TransactionReceipt(ctx, tx.TxHash); !errors.Is(err, ethereum.NotFound) {
+		if err := c.lookUp(tx.TxHash); !errors.Is(err, ethereum.NotFound) {
 			t.Fatalf("the dropped transaction: %v, want not found", err)
 		}
 		if after, _ := c.client.BalanceAt(ctx, to, nil); after.Cmp(before) != 0 {

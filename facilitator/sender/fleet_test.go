@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -395,9 +394,7 @@ func TestFleetFillsReleasedNonce(t *testing.T) {
 			t.Fatalf("%s's Wait on the released transaction: %v, %v; want ErrRejected", name, r, err)
 		}
 	}
-	if _, err := eth.TransactionReceipt(ctx, released.Hash()); !errors.Is(err, ethereum.NotFound) {
-		t.Fatalf("the released transaction: %v", err)
-	}
+	notMined(t, eth, released.Hash(), "the released transaction")
 	if err := a.s.Rebroadcast(ctx, released); !errors.Is(err, ErrNonceTooLow) {
 		t.Fatalf("rebroadcasting the released transaction: %v; want ErrNonceTooLow", err)
 	}
@@ -413,9 +410,7 @@ func TestFleetFillsReleasedNonce(t *testing.T) {
 	if r, err := l.Wait(wctx, next.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("the transaction after a held one: %v, %v", r, err)
 	}
-	if _, err := eth.TransactionReceipt(ctx, held.Hash()); !errors.Is(err, ethereum.NotFound) {
-		t.Fatalf("the released transaction of the deliverer's replica: %v", err)
-	}
+	notMined(t, eth, held.Hash(), "the released transaction of the deliverer's replica")
 	if n, err := eth.NonceAt(ctx, from, nil); err != nil || n != 6 {
 		t.Fatalf("the settler's nonce is %d (%v), want 6", n, err)
 	}
