@@ -82,7 +82,7 @@ func fundedKey(t *testing.T, d *devnet.Devnet, eth *ethclient.Client) *ecdsa.Pri
 	if err := eth.SendTransaction(ctx, tx); err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	if r, err := d.Wait(wctx, tx.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("funding the settler: %v, %v", r, err)
@@ -167,7 +167,7 @@ func pay(ctx context.Context, s *Sender, to common.Address) (p payment) {
 	if p.err = s.Send(ctx, p.tx); p.err != nil {
 		return p
 	}
-	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	p.receipt, p.err = s.Wait(wctx, p.tx.Hash())
 	return p
@@ -289,7 +289,7 @@ func TestFleetFailover(t *testing.T) {
 			start(0, wave)
 			select {
 			case <-midway:
-			case <-time.After(60 * time.Second):
+			case <-time.After(waitLimit):
 				t.Fatal("the first third of the burst was not mined")
 			}
 			switch mode {
@@ -379,7 +379,7 @@ func TestFleetFillsReleasedNonce(t *testing.T) {
 	}
 	lease.Release()
 
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	for _, p := range []struct {
 		s  *Sender
@@ -456,7 +456,7 @@ func TestFleetWaitAcrossReplicas(t *testing.T) {
 	if err := other.s.Send(ctx, stuck); err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	r, err := other.s.Wait(wctx, stuck.Hash())
 	if err != nil {

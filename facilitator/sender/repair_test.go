@@ -14,8 +14,8 @@ import (
 // Gateway; "ok": it answers success, as a node that took the transactions
 // and then dropped them would). The node's pending nonce then lags the
 // Sender's, and the Sender broadcasts the lost transaction again on its
-// own: the payers after it, many at once, all settle within seconds, and so
-// does the lost payment, with no retry by the caller.
+// own: the payers after it, many at once, all settle, and so does the lost
+// payment, with no retry by the caller.
 func TestLostBatchIsBroadcastAgain(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"502", "ok"} {
@@ -49,7 +49,7 @@ func TestLostBatchIsBroadcastAgain(t *testing.T) {
 				t.Fatalf("send through a 502: %v; want an unknown outcome", err)
 			}
 
-			// Later payers, at once, each waiting at most 5 s.
+			// Later payers, at once.
 			const payers = 24
 			type result struct {
 				tx      *types.Transaction
@@ -71,7 +71,7 @@ func TestLostBatchIsBroadcastAgain(t *testing.T) {
 					if r.err = s.Send(ctx, r.tx); r.err != nil {
 						return
 					}
-					wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+					wctx, cancel := context.WithTimeout(ctx, waitLimit)
 					defer cancel()
 					r.receipt, r.err = s.Wait(wctx, r.tx.Hash())
 					r.took = time.Since(start)
@@ -85,7 +85,7 @@ func TestLostBatchIsBroadcastAgain(t *testing.T) {
 				}
 				slowest = max(slowest, r.took)
 			}
-			wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			wctx, cancel := context.WithTimeout(ctx, waitLimit)
 			defer cancel()
 			r, err := s.Wait(wctx, lost.Hash())
 			if err != nil || r.Status != types.ReceiptStatusSuccessful {
@@ -144,7 +144,7 @@ func TestRefusedNonceIsFilled(t *testing.T) {
 		later[i] = tx
 	}
 	for _, tx := range append([]*types.Transaction{b}, later...) {
-		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, waitLimit)
 		r, err := s.Wait(wctx, tx.Hash())
 		cancel()
 		if err != nil || r.Status != types.ReceiptStatusSuccessful {
@@ -188,7 +188,7 @@ func TestRestartFillsGapBelowStored(t *testing.T) {
 	if err := s.Rebroadcast(ctx, stored); err != nil {
 		t.Fatalf("rebroadcast: %v", err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	r, err := s.Wait(wctx, stored.Hash())
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {

@@ -115,7 +115,7 @@ func TestBaseFeeAboveCapIsReplaced(t *testing.T) {
 	if err := s.Send(ctx, after); err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	r, err := s.Wait(wctx, stuck.Hash())
 	if err != nil {
@@ -159,7 +159,7 @@ func TestTxpoolFullIsReplaced(t *testing.T) {
 	if err := s.Send(ctx, tx); err != nil {
 		t.Fatalf("send refused for the pool: %v", err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	r, err := s.Wait(wctx, tx.Hash())
 	if err != nil {
