@@ -865,50 +865,82 @@ func TestReorg(t *testing.T) {
 	})
 }
 
-// A sustained stream of transactions, far more events than the seal loop's
-// channel holds, is mined: the loop drains the pool's events while it
-// seals (it used to stop reading them, and the pool's feed and the sealing
-// waited on each other for ever).
+// A burst of transactions, far more events than the seal loop's channel
+// holds, is mined: the loop drains the pool's events while it seals (it
+// used to stop reading them, and the pool's feed and the sealing waited on
+// each other for ever). Six accounts send 200 transactions each, every
+// account's in one JSON-RPC batch, all at once; the test then waits for
+// every account's nonce to reach 200. It used to send them one request at
+// a time and wait for each receipt within 2 minutes, which a loaded
+// machine with the race detector did not always manage (twice in a
+// -count=3 run): that timed the machine, not the loop.
 func TestSealOnDemandUnderLoad(t *testing.T) {
 	t.Parallel()
 	c := start(t, Config{})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	rc, err := rpc.DialContext(ctx, c.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
 	head, err := c.client.HeaderByNumber(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	const perAccount = 200
 	tip := big.NewInt(1_000_000_000)
 	feeCap := new(big.Int).Add(new(big.Int).Mul(head.BaseFee, big.NewInt(4)), tip)
 	to := c.Accounts[9].Address
+	senders := c.Accounts[1:7]
 	var wg sync.WaitGroup
-	hashes := make(chan common.Hash, 1200)
-	for a := 1; a <= 6; a++ {
+	for _, a := range senders {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			key := c.Accounts[a].Key
-			for n := range uint64(200) {
-				tx, err := types.SignNewTx(key, types.LatestSignerForChainID(c.ChainID), &types.DynamicFeeTx{
+			batch := make([]rpc.BatchElem, perAccount)
+			for n := range uint64(perAccount) {
+				tx, err := types.SignNewTx(a.Key, types.LatestSignerForChainID(c.ChainID), &types.DynamicFeeTx{
 					ChainID: c.ChainID, Nonce: n, To: &to, Gas: 21_000, GasTipCap: tip, GasFeeCap: feeCap,
 				})
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				if err := c.client.SendTransaction(ctx, tx); err != nil {
-					t.Errorf("sending: %v", err)
+				raw, err := tx.MarshalBinary()
+				if err != nil {
+					t.Error(err)
 					return
 				}
-				hashes <- tx.Hash()
+				batch[n] = rpc.BatchElem{Method: "eth_sendRawTransaction", Args: []any{hexutil.Encode(raw)}, Result: new(common.Hash)}
+			}
+			if err := rc.BatchCallContext(ctx, batch); err != nil {
+				t.Errorf("sending %s's batch: %v", a.Address, err)
+				return
+			}
+			for n, e := range batch {
+				if e.Error != nil {
+					t.Errorf("%s's transaction %d: %v", a.Address, n, e.Error)
+					return
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	close(hashes)
-	for h := range hashes {
-		if _, err := c.Wait(ctx, h); err != nil {
-			t.Fatalf("transaction %s not mined: %v", h, err)
+	if t.Failed() {
+		return
+	}
+	for _, a := range senders {
+		for pause := 5 * time.Millisecond; ; pause = min(2*pause, 200*time.Millisecond) {
+			n, err := c.client.NonceAt(ctx, a.Address, nil)
+			if err == nil && n == perAccount {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("%s: %d of %d transactions mined (%v)", a.Address, n, perAccount, err)
+			case <-time.After(pause):
+			}
 		}
 	}
 }
