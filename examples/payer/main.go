@@ -69,7 +69,15 @@ func main() {
 	case !ok:
 		fmt.Println("(no payment was needed)")
 	case receipt.Success:
-		fmt.Printf("paid %s of %s on %s (%s)\ntransaction %s\n", receipt.Amount, receipt.Asset, receipt.Network, receipt.Scheme, receipt.TransactionHash)
+		// An upstream server's receipt names no asset or scheme.
+		paid := receipt.Amount
+		if receipt.Asset != "" {
+			paid += " of " + receipt.Asset
+		}
+		if receipt.Scheme != "" {
+			paid += " (" + receipt.Scheme + ")"
+		}
+		fmt.Printf("paid %s on %s\ntransaction %s\n", paid, receipt.Network, receipt.TransactionHash)
 		if receipt.UserOpHash != "" {
 			fmt.Printf("userOpHash %s\nrequestHash %s\n", receipt.UserOpHash, receipt.RequestHash)
 		}
