@@ -684,7 +684,9 @@ type manualTimer struct {
 }
 
 func newManualClock() *manualClock {
-	return &manualClock{timers: make(chan manualTimer, 1)}
+	// Buffered, so that a timer the test does not take cannot hold the
+	// sealer (and Close, which waits for it).
+	return &manualClock{timers: make(chan manualTimer, 16)}
 }
 
 func (c *manualClock) Now() time.Time {
