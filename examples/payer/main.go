@@ -70,14 +70,15 @@ func main() {
 		fmt.Println("(no payment was needed)")
 	case receipt.Success:
 		// An upstream server's receipt names no asset or scheme.
-		paid := receipt.Amount
+		line := "paid " + receipt.Amount
 		if receipt.Asset != "" {
-			paid += " of " + receipt.Asset
+			line += " of " + receipt.Asset
 		}
+		line += " on " + receipt.Network
 		if receipt.Scheme != "" {
-			paid += " (" + receipt.Scheme + ")"
+			line += " (" + receipt.Scheme + ")"
 		}
-		fmt.Printf("paid %s on %s\ntransaction %s\n", paid, receipt.Network, receipt.TransactionHash)
+		fmt.Printf("%s\ntransaction %s\n", line, receipt.TransactionHash)
 		if receipt.UserOpHash != "" {
 			fmt.Printf("userOpHash %s\nrequestHash %s\n", receipt.UserOpHash, receipt.RequestHash)
 		}
