@@ -227,6 +227,20 @@ type Devnet struct {
 	period time.Duration
 }
 
+// clock is the on-demand sealer's view of the wall clock: what time it is
+// and a timer. Start gives it the real one; tests give it one they move, so
+// that they watch the sealer wait rather than time it.
+type clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// wallClock is the real clock.
+type wallClock struct{}
+
+func (wallClock) Now() time.Time                         { return time.Now() }
+func (wallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
 // MaxClockLead is how far ahead of the wall clock the devnet's chain may run
 // when it seals blocks on demand. Each block must be at least a second
 // after its parent, so a burst of blocks moves the chain's clock forward;
@@ -236,8 +250,11 @@ type Devnet struct {
 const MaxClockLead = 15 * time.Second
 
 // sealOnDemand seals a block as soon as transactions are pending, keeping
-// the chain's clock at most MaxClockLead ahead of the wall clock.
-func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, seal *sync.Mutex, quit <-chan struct{}, done chan<- struct{}) {
+// the chain's clock at most MaxClockLead ahead of clk: it never seals on a
+// parent stamped more than MaxClockLead after clk's time, so no block it
+// seals is stamped more than MaxClockLead plus a second (a block's least
+// step) ahead.
+func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, seal *sync.Mutex, clk clock, quit <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	pool := backend.TxPool()
 	newTxs := make(chan core.NewTxsEvent, 256)
@@ -272,12 +289,12 @@ func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, seal 
 		case <-wake:
 		}
 		for {
-			lead := time.Until(time.Unix(int64(backend.BlockChain().CurrentBlock().Time), 0))
+			lead := time.Unix(int64(backend.BlockChain().CurrentBlock().Time), 0).Sub(clk.Now())
 			if wait := lead - MaxClockLead; wait > 0 {
 				select {
 				case <-quit:
 					return
-				case <-time.After(wait):
+				case <-clk.After(wait):
 				}
 			}
 			seal.Lock()
@@ -305,6 +322,11 @@ func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, seal 
 // Start builds the genesis, starts the chain and its HTTP JSON-RPC server,
 // and returns once the RPC answers. Close it when done.
 func Start(ctx context.Context, cfg Config) (*Devnet, error) {
+	return startClock(ctx, cfg, wallClock{})
+}
+
+// startClock is Start with the clock the on-demand sealer paces itself by.
+func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("devnet config: %w", err)
 	}
@@ -393,7 +415,7 @@ func Start(ctx context.Context, cfg Config) (*Devnet, error) {
 	sealed := make(chan struct{})
 	seal := new(sync.Mutex)
 	if cfg.BlockPeriod == 0 {
-		go sealOnDemand(backend, beacon, seal, quit, sealed)
+		go sealOnDemand(backend, beacon, seal, clk, quit, sealed)
 	} else {
 		close(sealed)
 	}
@@ -454,6 +476,10 @@ func (d *Devnet) waitReady(ctx context.Context) error {
 // adjustment, moving the chain's clock forward. Tests use it for validity
 // windows.
 func (d *Devnet) AdjustTime(adjustment time.Duration) error {
+	// Take turns with the on-demand sealer: the beacon seals one block at
+	// a time.
+	d.seal.Lock()
+	defer d.seal.Unlock()
 	return d.beacon.AdjustTime(adjustment)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/store"
 )
 
@@ -73,6 +74,14 @@ func (s *Service) confirm(ctx context.Context, rec *store.Record, receipt *types
 		}
 		again, err := s.eth.TransactionReceipt(ctx, receipt.TxHash)
 		switch {
+		case sender.Indexing(err):
+			// The node cannot tell yet whether the transaction is still
+			// in the chain: look again, as for a head not deep enough.
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(confirmPoll):
+			}
 		case err == nil && again.BlockHash == receipt.BlockHash:
 			return again, nil
 		case err == nil:
@@ -252,6 +261,8 @@ func (s *Service) checkFinality(ctx context.Context) {
 		// Its block left the chain, or it was out of it already.
 		receipt, err := s.eth.TransactionReceipt(ctx, w.tx)
 		switch {
+		case sender.Indexing(err):
+			keep = append(keep, w) // the node cannot tell yet: next time
 		case err == nil:
 			if w.block != 0 || receipt.Status != types.ReceiptStatusSuccessful {
 				s.noteReorg(w, receipt)

@@ -74,11 +74,16 @@ func FuzzDecodePaymentRequired(f *testing.F) {
 
 func FuzzDecodePaymentResponse(f *testing.F) {
 	seedGolden(f, "settle_response_success", "settle_response_upstream_failure")
+	// @x402/express's receipt: no x402Version.
+	f.Add(base64.StdEncoding.EncodeToString([]byte(`{"success":true,"payer":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","transaction":"0xabcd","network":"eip155:84532","amount":"1000"}`)))
 	f.Fuzz(func(t *testing.T, value string) {
 		r, err := DecodePaymentResponse(value)
 		if err != nil {
 			checkDecodeError(t, err)
 			return
+		}
+		if r.X402Version != Version || r.Network == "" {
+			t.Fatalf("decoded a receipt of version %d on network %q", r.X402Version, r.Network)
 		}
 		raw, err := json.Marshal(r)
 		if err != nil {

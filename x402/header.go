@@ -95,14 +95,28 @@ func DecodePaymentRequired(value string) (*PaymentRequired, error) {
 	return &p, nil
 }
 
-// DecodePaymentResponse decodes a PAYMENT-RESPONSE value.
+// DecodePaymentResponse decodes a PAYMENT-RESPONSE value: ours, or an
+// upstream server's. Upstream's servers (@x402/express and the others built
+// on @x402/core) send the facilitator's settle answer without x402Version
+// and name the hash "transaction": {success, payer, transaction, network,
+// amount}. A value without a version is read as this version, and the
+// answer's version is then [Version]; any other version is refused. A
+// value must name its network (upstream requires it too), so that an empty
+// or unrelated JSON object is refused as malformed.
 func DecodePaymentResponse(value string) (*SettleResponse, error) {
 	var r SettleResponse
 	if err := DecodeHeader(value, &r); err != nil {
 		return nil, err
 	}
-	if r.X402Version != Version {
+	switch r.X402Version {
+	case 0:
+		r.X402Version = Version
+	case Version:
+	default:
 		return nil, fmt.Errorf("%w: x402Version is %d, want %d", ErrMalformedHeader, r.X402Version, Version)
+	}
+	if r.Network == "" {
+		return nil, fmt.Errorf("%w: no network", ErrMalformedHeader)
 	}
 	return &r, nil
 }

@@ -144,21 +144,51 @@ func TestEncodeHeaderTooLarge(t *testing.T) {
 
 func TestDecodePaymentResponse(t *testing.T) {
 	t.Parallel()
-	in := SettleResponse{Success: true, X402Version: 2, Network: "eip155:31337", TransactionHash: "0x01", Scheme: SchemeExact}
-	s, err := EncodeHeader(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := DecodePaymentResponse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *got != in {
-		t.Fatalf("got %+v, want %+v", *got, in)
-	}
-	bad, _ := EncodeHeader(map[string]any{"success": true})
-	if _, err := DecodePaymentResponse(bad); !errors.Is(err, ErrMalformedHeader) {
-		t.Fatalf("versionless response: err = %v", err)
+	ours := SettleResponse{Success: true, X402Version: 2, Network: "eip155:31337", TransactionHash: "0x01", Scheme: SchemeExact}
+	for _, tc := range []struct {
+		name  string
+		value any // encoded with EncodeHeader
+		want  *SettleResponse
+	}{
+		{"ours", ours, &ours},
+		{
+			// What @x402/express 2.27.0 sends after a settle.
+			"upstream express",
+			map[string]any{"success": true, "payer": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "transaction": "0xabcd", "network": "eip155:84532", "amount": "1000"},
+			&SettleResponse{Success: true, X402Version: 2, Payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", TransactionHash: "0xabcd", Network: "eip155:84532", Amount: "1000"},
+		},
+		{
+			"upstream failure",
+			map[string]any{"success": false, "errorReason": "insufficient_funds", "transaction": "", "network": "eip155:84532"},
+			&SettleResponse{X402Version: 2, ErrorCode: "insufficient_funds", Network: "eip155:84532"},
+		},
+		{"another version", map[string]any{"success": true, "x402Version": 1, "transaction": "0xabcd", "network": "base-sepolia"}, nil},
+		{"no network", map[string]any{"success": true, "transaction": "0xabcd"}, nil},
+		{"empty object", map[string]any{}, nil},
+		{"null", nil, nil},
+		{"an array", []int{1}, nil},
+		{"a string", "0xabcd", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s, err := EncodeHeader(tc.value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := DecodePaymentResponse(s)
+			if tc.want == nil {
+				if !errors.Is(err, ErrMalformedHeader) {
+					t.Fatalf("decoded %+v, %v; want ErrMalformedHeader", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *got != *tc.want {
+				t.Fatalf("got %+v, want %+v", *got, *tc.want)
+			}
+		})
 	}
 }
 

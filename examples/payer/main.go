@@ -69,7 +69,16 @@ func main() {
 	case !ok:
 		fmt.Println("(no payment was needed)")
 	case receipt.Success:
-		fmt.Printf("paid %s of %s on %s (%s)\ntransaction %s\n", receipt.Amount, receipt.Asset, receipt.Network, receipt.Scheme, receipt.TransactionHash)
+		// An upstream server's receipt names no asset or scheme.
+		line := "paid " + receipt.Amount
+		if receipt.Asset != "" {
+			line += " of " + receipt.Asset
+		}
+		line += " on " + receipt.Network
+		if receipt.Scheme != "" {
+			line += " (" + receipt.Scheme + ")"
+		}
+		fmt.Printf("%s\ntransaction %s\n", line, receipt.TransactionHash)
 		if receipt.UserOpHash != "" {
 			fmt.Printf("userOpHash %s\nrequestHash %s\n", receipt.UserOpHash, receipt.RequestHash)
 		}

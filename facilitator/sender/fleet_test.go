@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -83,7 +82,7 @@ func fundedKey(t *testing.T, d *devnet.Devnet, eth *ethclient.Client) *ecdsa.Pri
 	if err := eth.SendTransaction(ctx, tx); err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	if r, err := d.Wait(wctx, tx.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("funding the settler: %v, %v", r, err)
@@ -168,7 +167,7 @@ func pay(ctx context.Context, s *Sender, to common.Address) (p payment) {
 	if p.err = s.Send(ctx, p.tx); p.err != nil {
 		return p
 	}
-	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	p.receipt, p.err = s.Wait(wctx, p.tx.Hash())
 	return p
@@ -290,7 +289,7 @@ func TestFleetFailover(t *testing.T) {
 			start(0, wave)
 			select {
 			case <-midway:
-			case <-time.After(60 * time.Second):
+			case <-time.After(waitLimit):
 				t.Fatal("the first third of the burst was not mined")
 			}
 			switch mode {
@@ -380,7 +379,7 @@ func TestFleetFillsReleasedNonce(t *testing.T) {
 	}
 	lease.Release()
 
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	for _, p := range []struct {
 		s  *Sender
@@ -395,9 +394,7 @@ func TestFleetFillsReleasedNonce(t *testing.T) {
 			t.Fatalf("%s's Wait on the released transaction: %v, %v; want ErrRejected", name, r, err)
 		}
 	}
-	if _, err := eth.TransactionReceipt(ctx, released.Hash()); !errors.Is(err, ethereum.NotFound) {
-		t.Fatalf("the released transaction: %v", err)
-	}
+	notMined(t, eth, released.Hash(), "the released transaction")
 	if err := a.s.Rebroadcast(ctx, released); !errors.Is(err, ErrNonceTooLow) {
 		t.Fatalf("rebroadcasting the released transaction: %v; want ErrNonceTooLow", err)
 	}
@@ -413,9 +410,7 @@ func TestFleetFillsReleasedNonce(t *testing.T) {
 	if r, err := l.Wait(wctx, next.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("the transaction after a held one: %v, %v", r, err)
 	}
-	if _, err := eth.TransactionReceipt(ctx, held.Hash()); !errors.Is(err, ethereum.NotFound) {
-		t.Fatalf("the released transaction of the deliverer's replica: %v", err)
-	}
+	notMined(t, eth, held.Hash(), "the released transaction of the deliverer's replica")
 	if n, err := eth.NonceAt(ctx, from, nil); err != nil || n != 6 {
 		t.Fatalf("the settler's nonce is %d (%v), want 6", n, err)
 	}
@@ -461,7 +456,7 @@ func TestFleetWaitAcrossReplicas(t *testing.T) {
 	if err := other.s.Send(ctx, stuck); err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	r, err := other.s.Wait(wctx, stuck.Hash())
 	if err != nil {

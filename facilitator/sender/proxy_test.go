@@ -15,8 +15,8 @@ import (
 )
 
 // faultProxy is a JSON-RPC gateway in front of a node that injects the
-// faults of a flaky one into eth_sendRawTransaction traffic; everything
-// else passes through.
+// faults of a flaky one into eth_sendRawTransaction traffic, and a busy
+// one's answers into transaction lookups; everything else passes through.
 type faultProxy struct {
 	URL    string
 	target string
@@ -28,6 +28,11 @@ type faultProxy struct {
 	lost     int    // batches lost
 	refuse   map[common.Hash]*refusal
 	refused  int // elements refused
+	// indexing holds, per transaction, how many more lookups of it
+	// (eth_getTransactionReceipt, eth_getTransactionByHash) to answer
+	// as go-ethereum does while its transaction indexer is behind.
+	indexing map[common.Hash]int
+	indexed  int // lookups answered so
 }
 
 // refusal is an error the proxy answers to a transaction, times more times
@@ -49,12 +54,13 @@ type rpcMsg struct {
 type rpcErr struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
+	Data    string `json:"data,omitempty"`
 }
 
 func newFaultProxy(t *testing.T, target string) *faultProxy {
 	t.Helper()
 	tr := &http.Transport{}
-	p := &faultProxy{target: target, client: &http.Client{Transport: tr}, lose: -1, refuse: make(map[common.Hash]*refusal)}
+	p := &faultProxy{target: target, client: &http.Client{Transport: tr}, lose: -1, refuse: make(map[common.Hash]*refusal), indexing: make(map[common.Hash]int)}
 	srv := httptest.NewServer(p)
 	t.Cleanup(func() {
 		srv.Close()
@@ -81,6 +87,37 @@ func (p *faultProxy) refuseTx(hash common.Hash, message string, times int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.refuse[hash] = &refusal{message: message, times: times}
+}
+
+// indexingFor makes the proxy answer the next times lookups of the
+// transaction's receipt or body with go-ethereum's "transaction indexing
+// is in progress" error, as the node sends it (code -32000, the message
+// also as data), instead of forwarding them.
+func (p *faultProxy) indexingFor(hash common.Hash, times int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.indexing[hash] = times
+}
+
+// indexedCount returns how many lookups the proxy answered with the
+// indexing error.
+func (p *faultProxy) indexedCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.indexed
+}
+
+// lookedUp returns the transaction hash a receipt or transaction lookup
+// asks for, if m is one.
+func lookedUp(m rpcMsg) (common.Hash, bool) {
+	if m.Method != "eth_getTransactionReceipt" && m.Method != "eth_getTransactionByHash" {
+		return common.Hash{}, false
+	}
+	var args []common.Hash
+	if json.Unmarshal(m.Params, &args) != nil || len(args) != 1 {
+		return common.Hash{}, false
+	}
+	return args[0], true
 }
 
 func (p *faultProxy) counts() (lost, refused int) {
@@ -147,6 +184,12 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.lose--
 	}
 	for i, m := range msgs {
+		if h, ok := lookedUp(m); ok && p.indexing[h] > 0 {
+			p.indexing[h]--
+			p.indexed++
+			answers[i] = &rpcMsg{JSONRPC: "2.0", ID: m.ID, Error: &rpcErr{Code: -32000, Message: "transaction indexing is in progress", Data: "transaction indexing is in progress"}}
+			continue
+		}
 		if m.Method == "eth_sendRawTransaction" {
 			if tx := rawTx(m.Params); tx != nil {
 				if r, ok := p.refuse[tx.Hash()]; ok && r.times != 0 {

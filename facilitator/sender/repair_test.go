@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/core/types"
 )
 
@@ -15,8 +14,8 @@ import (
 // Gateway; "ok": it answers success, as a node that took the transactions
 // and then dropped them would). The node's pending nonce then lags the
 // Sender's, and the Sender broadcasts the lost transaction again on its
-// own: the payers after it, many at once, all settle within seconds, and so
-// does the lost payment, with no retry by the caller.
+// own: the payers after it, many at once, all settle, and so does the lost
+// payment, with no retry by the caller.
 func TestLostBatchIsBroadcastAgain(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"502", "ok"} {
@@ -50,7 +49,7 @@ func TestLostBatchIsBroadcastAgain(t *testing.T) {
 				t.Fatalf("send through a 502: %v; want an unknown outcome", err)
 			}
 
-			// Later payers, at once, each waiting at most 5 s.
+			// Later payers, at once.
 			const payers = 24
 			type result struct {
 				tx      *types.Transaction
@@ -72,7 +71,7 @@ func TestLostBatchIsBroadcastAgain(t *testing.T) {
 					if r.err = s.Send(ctx, r.tx); r.err != nil {
 						return
 					}
-					wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+					wctx, cancel := context.WithTimeout(ctx, waitLimit)
 					defer cancel()
 					r.receipt, r.err = s.Wait(wctx, r.tx.Hash())
 					r.took = time.Since(start)
@@ -86,7 +85,7 @@ func TestLostBatchIsBroadcastAgain(t *testing.T) {
 				}
 				slowest = max(slowest, r.took)
 			}
-			wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			wctx, cancel := context.WithTimeout(ctx, waitLimit)
 			defer cancel()
 			r, err := s.Wait(wctx, lost.Hash())
 			if err != nil || r.Status != types.ReceiptStatusSuccessful {
@@ -145,15 +144,20 @@ func TestRefusedNonceIsFilled(t *testing.T) {
 		later[i] = tx
 	}
 	for _, tx := range append([]*types.Transaction{b}, later...) {
-		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, waitLimit)
 		r, err := s.Wait(wctx, tx.Hash())
 		cancel()
 		if err != nil || r.Status != types.ReceiptStatusSuccessful {
 			t.Fatalf("nonce %d: %v, %v", tx.Nonce(), r, err)
 		}
 	}
-	if _, err := eth.TransactionReceipt(ctx, a.Hash()); !errors.Is(err, ethereum.NotFound) {
-		t.Fatalf("the refused transaction: %v", err)
+	// A loaded node answers "transaction indexing is in progress" for a
+	// moment after each block (this test failed so in 2 of 2 loaded
+	// runs); the proxy answers it once, as such a node would.
+	p.indexingFor(a.Hash(), 1)
+	notMined(t, eth, a.Hash(), "the refused transaction")
+	if p.indexedCount() != 1 {
+		t.Fatal("the proxy did not answer the lookup with the indexing error")
 	}
 }
 
@@ -184,7 +188,7 @@ func TestRestartFillsGapBelowStored(t *testing.T) {
 	if err := s.Rebroadcast(ctx, stored); err != nil {
 		t.Fatalf("rebroadcast: %v", err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	r, err := s.Wait(wctx, stored.Hash())
 	if err != nil || r.Status != types.ReceiptStatusSuccessful {

@@ -2,14 +2,12 @@ package sender
 
 import (
 	"context"
-	"errors"
 	"math/big"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -117,7 +115,7 @@ func TestBaseFeeAboveCapIsReplaced(t *testing.T) {
 	if err := s.Send(ctx, after); err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	r, err := s.Wait(wctx, stuck.Hash())
 	if err != nil {
@@ -131,9 +129,7 @@ func TestBaseFeeAboveCapIsReplaced(t *testing.T) {
 	if r.TxHash == stuck.Hash() || r.TxHash != pairs[len(pairs)-1][1].Hash() {
 		t.Fatalf("receipt of %s, want the replacement %s", r.TxHash, pairs[len(pairs)-1][1].Hash())
 	}
-	if _, err := eth.TransactionReceipt(ctx, stuck.Hash()); !errors.Is(err, ethereum.NotFound) {
-		t.Fatalf("the replaced transaction: %v", err)
-	}
+	notMined(t, eth, stuck.Hash(), "the replaced transaction")
 	if r, err := s.Wait(wctx, after.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
 		t.Fatalf("the settlement after it: %v, %v", r, err)
 	}
@@ -163,7 +159,7 @@ func TestTxpoolFullIsReplaced(t *testing.T) {
 	if err := s.Send(ctx, tx); err != nil {
 		t.Fatalf("send refused for the pool: %v", err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	r, err := s.Wait(wctx, tx.Hash())
 	if err != nil {

@@ -128,10 +128,18 @@ func newSender(t *testing.T, cfg Config) *Sender {
 	return s
 }
 
-// waitFor polls cond until it holds, or fails the test after 10 s.
+// waitLimit is how long a test waits for something that must happen (a
+// receipt, a condition) before it calls it lost. It is no measure of
+// speed: a loaded 2-core machine running the race detector takes seconds
+// where an idle one takes milliseconds, and a deadline of a few seconds
+// made tests fail there (TestLostBatchIsBroadcastAgain's payers waited at
+// most 5 s).
+const waitLimit = 2 * time.Minute
+
+// waitFor polls cond until it holds, or fails the test after waitLimit.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for !cond() {
@@ -218,7 +226,7 @@ func TestCloseStopsLoop(t *testing.T) {
 		t.Fatalf("second Close: %v", err)
 	}
 	// Send and Wait still work after Close.
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	wctx, cancel := context.WithTimeout(ctx, waitLimit)
 	defer cancel()
 	if r, err := s.Wait(wctx, tx.Hash()); err != nil || r.Status != 1 {
 		t.Fatalf("wait after Close: %v, %v", r, err)
@@ -269,7 +277,7 @@ func TestOrderedDeliveryAndRelease(t *testing.T) {
 		if i == 2 {
 			continue
 		}
-		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, waitLimit)
 		r, err := s.Wait(wctx, tx.Hash())
 		cancel()
 		if err != nil || r.Status != 1 {

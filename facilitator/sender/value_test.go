@@ -29,7 +29,7 @@ func freshAddress(t *testing.T) common.Address {
 // receipt.
 func sendValue(t *testing.T, s *Sender, c Call) (*types.Transaction, *types.Receipt) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
 	defer cancel()
 	tx, err := s.SignCall(ctx, c)
 	if err != nil {
@@ -139,7 +139,7 @@ func TestFleetValueTransfer(t *testing.T) {
 	_, r := sendValue(t, other.s, c)
 	checkArrived(t, eth, r, c, c.Value)
 
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), waitLimit)
 	defer cancel()
 	tooMuch, err := other.s.SignCall(ctx, Call{To: c.To, Value: new(big.Int).Mul(big.NewInt(1000), big.NewInt(params.Ether)), Gas: 21_000})
 	if err != nil {
