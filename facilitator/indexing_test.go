@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // indexingReceipts is a JSON-RPC proxy in front of url that answers the
@@ -117,5 +119,110 @@ func TestConfirmThroughIndexing(t *testing.T) {
 	}
 	if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 700 {
 		t.Fatalf("the merchant got %s, want 700 once", got)
+	}
+}
+
+// indexingSwitch is a JSON-RPC proxy in front of url that, while indexing
+// is set, answers every eth_getTransactionReceipt and
+// eth_getTransactionByHash, single or in a batch, with go-ethereum's
+// "transaction indexing is in progress" error, and forwards the rest: a
+// node whose indexer has not caught up after a restart.
+func indexingSwitch(t *testing.T, url string) (proxy string, indexing *atomic.Bool) {
+	indexing = new(atomic.Bool)
+	type call struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	refusal := func(id json.RawMessage) map[string]any {
+		return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{
+			"code": -32000, "message": "transaction indexing is in progress", "data": "transaction indexing is in progress",
+		}}
+	}
+	lookup := func(m string) bool { return m == "eth_getTransactionReceipt" || m == "eth_getTransactionByHash" }
+	forward := func(body []byte) (json.RawMessage, error) {
+		resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		return io.ReadAll(resp.Body)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		var batch []json.RawMessage
+		if json.Unmarshal(body, &batch) == nil {
+			out := make([]any, len(batch))
+			for i, raw := range batch {
+				var c call
+				json.Unmarshal(raw, &c)
+				if indexing.Load() && lookup(c.Method) {
+					out[i] = refusal(c.ID)
+					continue
+				}
+				res, err := forward(raw)
+				if err != nil {
+					http.Error(w, err.Error(), http.StatusBadGateway)
+					return
+				}
+				out[i] = res
+			}
+			json.NewEncoder(w).Encode(out)
+			return
+		}
+		var c call
+		if json.Unmarshal(body, &c) == nil && indexing.Load() && lookup(c.Method) {
+			json.NewEncoder(w).Encode(refusal(c.ID))
+			return
+		}
+		res, err := forward(body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		w.Write(res)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, indexing
+}
+
+// A settlement mined while its process was down, retried while the node
+// still indexes: its transaction took its nonce, so rebroadcasting it
+// answers "nonce too low", and the receipt lookup cannot tell yet. The
+// retry must wait (503 receipt_timeout), never conclude "never mined" and
+// fail, or sign again, a payment that is settled; once the node can tell,
+// the retry gets the original receipt, and the merchant was paid once.
+func TestResumeThroughIndexing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{blockPeriod: time.Second, receiptTimeout: 10 * time.Millisecond})
+	payer, merchant := e.chain.Accounts[3], e.chain.Accounts[7].Address
+	before := e.balance(merchant)
+	req := e.pay(payer, merchant, 2_500)
+	var first x402.SettleResponse
+	e.post("settle", req, &first)
+	if first.ErrorCode != x402.ErrorReceiptTimeout || first.TransactionHash == "" {
+		t.Fatalf("first settle: %+v", first)
+	}
+	e.stop()
+	if _, err := waitReceipt(e, first.TransactionHash); err != nil {
+		t.Fatal(err)
+	}
+	proxy, indexing := indexingSwitch(t, e.chain.URL)
+	indexing.Store(true)
+	e.rpcURL = proxy
+	e.cfg.ReceiptTimeout = 2 * time.Second
+	e.start()
+
+	var second x402.SettleResponse
+	if resp := e.post("settle", req, &second); resp.StatusCode != http.StatusServiceUnavailable || second.ErrorCode != x402.ErrorReceiptTimeout {
+		t.Fatalf("a retry while the node indexes: %d %+v, want 503 receipt_timeout", resp.StatusCode, second)
+	}
+	indexing.Store(false)
+	var third x402.SettleResponse
+	if resp := e.post("settle", req, &third); resp.StatusCode != http.StatusOK || !third.Success || third.TransactionHash != first.TransactionHash {
+		t.Fatalf("the retry once the node can tell: %d %+v, want the original %s", resp.StatusCode, third, first.TransactionHash)
+	}
+	if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 2_500 {
+		t.Fatalf("the merchant got %s, want 2500 once", got)
 	}
 }

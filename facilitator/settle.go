@@ -419,6 +419,15 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 	case err == nil:
 		return s.await(ctx, p, rec)
 	case errors.Is(err, sender.ErrNonceTooLow):
+		switch receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); {
+		case err == nil:
+			return s.conclude(ctx, p, rec, receipt) // mined meanwhile
+		case sender.Indexing(err):
+			// The node cannot tell yet whether this transaction took the
+			// nonce: concluding "never mined" now could fail a payment
+			// that is settled. A retry resumes once it can tell.
+			return s.failure(x402.ErrorReceiptTimeout, "the settlement's transaction cannot be looked up yet; retry after Retry-After", p)
+		}
 		// Its nonce went to another transaction and it has no receipt: it
 		// will never be mined, so nothing was paid by it. Verify again (the
 		// authorization may since have been used) and sign a new one; its
