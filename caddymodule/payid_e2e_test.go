@@ -71,6 +71,10 @@ func TestPaymentIdentifier(t *testing.T) {
 	dir := interopClients(t)
 	var hits atomic.Int64
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/paid/fail" {
+			http.Error(w, "upstream failure", http.StatusInternalServerError)
+			return
+		}
 		hits.Add(1)
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"report":"`+paidMarker+`"}`)
@@ -199,6 +203,28 @@ func TestPaymentIdentifier(t *testing.T) {
 			t.Fatalf("the upstream served %d times, want 2", n)
 		}
 	})
+	t.Run("an unsettled payment frees its identifier", func(t *testing.T) {
+		const id = "pay_e2e_unsettled_0123456789"
+		before := e.balance(payerAddr)
+		resp, body := e.get("/paid/fail", withID(crypto.FromECDSA(payer), id))
+		if resp.StatusCode != 500 || resp.Header.Get(x402.HeaderPaymentResponse) != "" {
+			t.Fatalf("the failing route: %d %q", resp.StatusCode, body)
+		}
+		resp, body = e.get("/paid/report", withID(crypto.FromECDSA(payer), id))
+		receipt, err := x402.DecodePaymentResponse(resp.Header.Get(x402.HeaderPaymentResponse))
+		if resp.StatusCode != 200 || !strings.Contains(body, paidMarker) || err != nil || !receipt.Success {
+			t.Fatalf("a new payment under the freed identifier: %d %q %v", resp.StatusCode, body, err)
+		}
+		if _, err := waitReceipt(eth, receipt.TransactionHash); err != nil {
+			t.Fatal(err)
+		}
+		if d := new(big.Int).Sub(before, e.balance(payerAddr)); d.Int64() != 10_000 {
+			t.Fatalf("the payer paid %s, want 10000 (once)", d)
+		}
+		if n := hits.Load(); n != 3 {
+			t.Fatalf("the upstream served %d times, want 3", n)
+		}
+	})
 	t.Run("a malformed identifier is a JSON 400", func(t *testing.T) {
 		for _, bad := range []string{"short", strings.Repeat("a", 129), "pay_has spaces_0123456"} {
 			resp, body := e.get("/paid/report", withID(crypto.FromECDSA(payer), bad))
@@ -206,8 +232,8 @@ func TestPaymentIdentifier(t *testing.T) {
 				t.Fatalf("%q: %d %q", bad, resp.StatusCode, body)
 			}
 		}
-		if n := hits.Load(); n != 2 {
-			t.Fatalf("the upstream served %d times, want 2", n)
+		if n := hits.Load(); n != 3 {
+			t.Fatalf("the upstream served %d times, want 3", n)
 		}
 	})
 }

@@ -53,7 +53,22 @@ async function result(res) {
 const first = await result(await fetchWithPayment(url));
 const payment = sent[0];
 const sentId = JSON.parse(Buffer.from(payment, 'base64').toString()).extensions?.[PAYMENT_IDENTIFIER]?.info?.id ?? null;
-const again = await result(await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } }));
+// Presented again while the first request is still finishing (recording
+// its result), the payment gets 503 and Retry-After: a client retries the
+// same payment, as x402 asks of a 503.
+let again;
+let attempts = 0;
+for (;;) {
+  attempts++;
+  const res = await fetch(url, { headers: { 'PAYMENT-SIGNATURE': payment } });
+  if (res.status !== 503 || attempts >= 60) {
+    again = await result(res);
+    break;
+  }
+  await res.text();
+  const wait = Number(res.headers.get('Retry-After') ?? '1');
+  await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+}
 const conflict = await result(await fetchWithPayment(url));
 const secondSent = sent.length > 1 && sent[1] !== payment;
-console.log(JSON.stringify({ declared, sentId, first, again, conflict, secondSent }));
+console.log(JSON.stringify({ declared, sentId, first, again, attempts, conflict, secondSent }));

@@ -121,6 +121,16 @@ func paymentIdentifier(payment *x402.PaymentPayload) (string, error) {
 	return id, nil
 }
 
+// identified reports whether the paywall honours identifiers and payment
+// carries a well-formed one.
+func (p *Paywall) identified(payment *x402.PaymentPayload) bool {
+	if p.cfg.PaymentIDs == nil {
+		return false
+	}
+	id, err := paymentIdentifier(payment)
+	return err == nil && id != ""
+}
+
 // claimedPayer is the payer a payment names (the exact authorization's
 // from, the aa-native operation's sender) as lowercase hex, or "".
 // Unverified: it only scopes a lookup; a binding is made under the payer

@@ -258,6 +258,12 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		key = sha256.Sum256(payment.Payload) // the facilitator refuses it
 	}
 	if !p.cfg.Guard.claim(key) {
+		if p.identified(payment) {
+			// A retry under its identifier gets the result once the
+			// request using the payment is done.
+			unavailable(w, "this payment is being used by another request; retry with the same payment and identifier for its result")
+			return nil
+		}
 		p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
 		return nil
 	}
