@@ -44,10 +44,13 @@ type sharedChain struct {
 	plan   *chainPlan
 	offers facilitator.OfferSet // what the paywall routes ask for
 	guard  paywall.Guard        // payments in use, across every route
+	payIDs chainPaymentIDs      // the payment-identifier index, in the store
 }
 
 func newSharedChain(plan *chainPlan) *sharedChain {
-	return &sharedChain{pooled: newPooled[*chainRun, chainTunables]("the x402 facilitator", plan.fixed), plan: plan}
+	c := &sharedChain{pooled: newPooled[*chainRun, chainTunables]("the x402 facilitator", plan.fixed), plan: plan}
+	c.payIDs.chain = c
+	return c
 }
 
 // chainPlan is what the x402 app's configuration resolves to, known before

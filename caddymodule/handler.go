@@ -145,8 +145,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	var guard *paywall.Guard
+	var payIDs paywall.PaymentIdentifiers
 	if c := h.app.chain; c != nil {
 		guard = &c.guard // one for every route of this server
+		payIDs = &c.payIDs
 		// The embedded facilitator settles and sponsors, for callers
 		// without a credential, only what the routes offer; an offer is
 		// withdrawn when its route is unloaded.
@@ -155,7 +157,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.issued = offers
 	h.paywall, err = paywall.New(paywall.Config{
-		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard,
+		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
 		AssetDecimals: decimals,
 		Hooks:         paywall.Hooks{Verified: h.verified, Settled: h.settled},

@@ -31,12 +31,14 @@ func (p *Paywall) resource(r *http.Request) *x402.Resource {
 
 // Challenge returns the 402 challenge for r, with error set to msg.
 func (p *Paywall) Challenge(r *http.Request, msg string) *x402.PaymentRequired {
-	return &x402.PaymentRequired{
+	pr := &x402.PaymentRequired{
 		X402Version: x402.Version,
 		Error:       msg,
 		Resource:    p.resource(r),
 		Accepts:     p.cfg.Accepts,
 	}
+	p.declarePaymentIdentifier(pr)
+	return pr
 }
 
 // challenge writes a challenge with the given status: 402 normally, 400 or

@@ -21,9 +21,10 @@ type gate struct {
 	r       *http.Request
 	req     *x402.VerifyRequest
 
-	decided bool // the status has been decided
-	dropped bool // settlement failed: the handler's output is discarded
-	paid    bool // settlement succeeded
+	decided bool                 // the status has been decided
+	dropped bool                 // settlement failed: the handler's output is discarded
+	paid    bool                 // settlement succeeded
+	res     *x402.SettleResponse // the settlement's result, once settled or refused
 }
 
 // faultAfterFlush is the fault-injection point between a paid response's
@@ -67,6 +68,7 @@ func (g *gate) WriteHeader(status int) {
 		return
 	}
 	res, ok := g.paywall.settle(g.ctx, g.r, g.req)
+	g.res = res
 	if !ok {
 		// The handler's answer is dropped, headers included, and the
 		// client is told why instead.
@@ -87,6 +89,7 @@ func (g *gate) WriteHeader(status int) {
 // settle is SettleBefore's: settle, or answer the failure.
 func (g *gate) settle() bool {
 	res, ok := g.paywall.settle(g.ctx, g.r, g.req)
+	g.res = res
 	if !ok {
 		g.paywall.refuse(g.w, g.r, res)
 		return false

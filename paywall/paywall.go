@@ -116,6 +116,11 @@ type Config struct {
 	// two routes at once pays for one response; nil gives this paywall its
 	// own.
 	Guard *Guard
+	// PaymentIDs, when set, declares the payment-identifier extension in
+	// the 402 and honours the identifiers of payments (see payid.go):
+	// the same identifier and payment get the original settlement result
+	// without paying again, another payment under it gets 409.
+	PaymentIDs PaymentIdentifiers
 }
 
 // Guard tracks the payments in use by requests in flight. It is safe for
@@ -248,14 +253,25 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// payment's receipt goes only to the settle that owns it, named by this
 	// request's idempotency key.
 	key, err := x402.PaymentID(payment)
-	if err != nil {
+	keyOK := err == nil
+	if !keyOK {
 		key = sha256.Sum256(payment.Payload) // the facilitator refuses it
 	}
 	if !p.cfg.Guard.claim(key) {
+		if p.identified(payment) {
+			// A retry under its identifier gets the result once the
+			// request using the payment is done.
+			unavailable(w, "this payment is being used by another request; retry with the same payment and identifier for its result")
+			return nil
+		}
 		p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
 		return nil
 	}
 	defer p.cfg.Guard.release(key)
+	pid, answered := p.checkPaymentIdentifier(w, r, payment, key, keyOK)
+	if answered {
+		return nil
+	}
 
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), p.cfg.Timeout)
 	defer cancel()
@@ -283,12 +299,18 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		p.challenge(w, r, http.StatusPaymentRequired, msg)
 		return nil
 	}
+	if p.bindPaymentIdentifier(ctx, w, pid, vres.Payer) {
+		return nil
+	}
 
 	// The upstream never sees the payment: it has no use for it, and an
 	// unsettled authorization stays spendable until it expires, so it must
 	// not reach the upstream's logs.
 	r.Header.Del(x402.HeaderPaymentSignature)
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
+	// Runs after g.served (deferred below), so a result is recorded once
+	// its response was.
+	defer p.finishPaymentIdentifier(ctx, pid, g)
 	// An upgrade (WebSocket, or HTTP/2's extended CONNECT) hands the
 	// connection to next for as long as it likes: settle before it starts,
 	// or a payer could move its tokens away mid-session and pay nothing.

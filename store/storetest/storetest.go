@@ -62,6 +62,7 @@ func settled(r store.Record) store.Record {
 // Run runs the suite against b.
 func Run(t *testing.T, b Backend) {
 	runKV(t, b)
+	runPaymentIDs(t, b)
 	runReport(t, b)
 	runPrune(t, b)
 	t.Run("claims are exclusive under concurrency", func(t *testing.T) {
