@@ -3,10 +3,13 @@ package caddymodule
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/facilitator"
 )
 
 func init() {
@@ -42,9 +45,10 @@ type PathGuard struct {
 	// default: ";" is refused.
 	AllowPathParams bool `json:"allow_path_params,omitempty"`
 
-	rule   pathRule
-	log    *zap.Logger
-	access accessLog
+	rule    pathRule
+	log     *zap.Logger
+	access  accessLog
+	catalog *facilitator.Catalog // the x402 app's discoverable routes, if any
 }
 
 // CaddyModule returns the Caddy module information.
@@ -57,6 +61,13 @@ func (g *PathGuard) Provision(ctx caddy.Context) error {
 	g.log = ctx.Logger()
 	g.access = newAccessLog(ctx)
 	g.rule = pathRule{allowParams: g.AllowPathParams}
+	app, err := ctx.AppIfConfigured("x402")
+	if err != nil {
+		return nil // no x402 app: the metadata lists no routes
+	}
+	if a, ok := app.(*App); ok {
+		g.catalog = a.catalog
+	}
 	return nil
 }
 
@@ -71,6 +82,14 @@ type pathRefusedBody struct {
 func (g *PathGuard) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	why := g.rule.check(r)
 	if why == "" {
+		if strings.HasPrefix(r.URL.Path, wellKnownPath) {
+			return g.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
+				if !g.serveMetadata(w, r) {
+					return next.ServeHTTP(w, r)
+				}
+				return nil
+			})
+		}
 		return next.ServeHTTP(w, r)
 	}
 	// Answered here, not returned as an error: Caddy's error log would
