@@ -24,6 +24,11 @@ const (
 	maxBazaarTags, maxBazaarTag = 5, 32
 	// maxBazaarPath bounds the listed path.
 	maxBazaarPath = 512
+	// maxBazaarDeclaration bounds the whole extension's JSON: it travels
+	// base64-encoded in PAYMENT-REQUIRED, and upstream clients echo it in
+	// PAYMENT-SIGNATURE, both held to x402.MaxHeaderSize (16 KiB) with
+	// the offers, the resource and the signature beside it.
+	maxBazaarDeclaration = 8 << 10
 )
 
 // BazaarConfig declares a paid route discoverable (the bazaar extension
@@ -149,6 +154,13 @@ func (b *BazaarConfig) validate(origin string) error {
 	for _, t := range b.Tags {
 		if !printable(t, maxBazaarTag) {
 			errs = append(errs, fmt.Errorf("x402 bazaar tag %q: want 1 to %d printable ASCII characters", t, maxBazaarTag))
+		}
+	}
+	if len(errs) == 0 {
+		if ext, err := b.extension(); err != nil {
+			errs = append(errs, fmt.Errorf("x402 bazaar: %w", err))
+		} else if len(ext) > maxBazaarDeclaration {
+			errs = append(errs, fmt.Errorf("x402 bazaar: the declaration is %d bytes of JSON, more than the %d allowed (it travels in the PAYMENT-REQUIRED header, and clients echo it in PAYMENT-SIGNATURE)", len(ext), maxBazaarDeclaration))
 		}
 	}
 	return errors.Join(errs...)
@@ -360,7 +372,20 @@ func (h *Handler) discoverable(offers []x402.PaymentRequirements) (json.RawMessa
 	if err != nil {
 		return nil, fmt.Errorf("x402 bazaar: %w", err)
 	}
+	extensions, err := json.Marshal(map[string]json.RawMessage{"bazaar": ext})
+	if err != nil {
+		return nil, fmt.Errorf("x402 bazaar: %w", err)
+	}
+	// The 402 must still carry its PAYMENT-REQUIRED header, with room
+	// for a request URI longer than the declared path.
+	probe := &x402.PaymentRequired{
+		X402Version: x402.Version, Error: strings.Repeat("e", 256), Accepts: offers, Extensions: extensions,
+		Resource: &x402.Resource{URL: h.Origin + h.Bazaar.Path + strings.Repeat("q", 1024), Description: h.Description, MimeType: h.MimeType},
+	}
+	if _, err := x402.EncodeHeader(probe); err != nil {
+		return nil, fmt.Errorf("x402 bazaar: the 402 with this declaration and %d offers would not fit the PAYMENT-REQUIRED header: %w", len(offers), err)
+	}
 	h.listed = h.Bazaar.discoveryEntry(h.Origin, h.Description, h.MimeType, offers, ext)
 	h.app.catalog.Add(h.listed)
-	return json.Marshal(map[string]json.RawMessage{"bazaar": ext})
+	return extensions, nil
 }

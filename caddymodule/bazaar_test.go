@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -39,7 +40,7 @@ http://127.0.0.1:{{site}} {
 				path /weather
 				input_schema ` + "`" + `{"properties":{"city":{"type":"string"}},"required":["city"]}` + "`" + `
 				input_example ` + "`" + `{"city":"Lisbon"}` + "`" + `
-				output_schema ` + "`" + `{"properties":{"temperature":{"type":"number"}},"required":["temperature"]}` + "`" + `
+				output_schema ` + "`" + `{"description":"{{pad}}","properties":{"temperature":{"type":"number"}},"required":["temperature"]}` + "`" + `
 				output_example ` + "`" + `{"temperature":21.5}` + "`" + `
 				category weather
 				tags forecast climate
@@ -71,6 +72,11 @@ http://127.0.0.1:{{site}} {
 	}
 }
 `
+
+// bazaarPad brings /weather's declaration near the 8 KiB bound, so the
+// upstream payer, which echoes it in PAYMENT-SIGNATURE, is tested at the
+// size the bound allows.
+var bazaarPad = strings.Repeat("a long description of the answer. ", 200)
 
 var interopOnce sync.Once
 
@@ -127,7 +133,7 @@ func TestBazaarDiscovery(t *testing.T) {
 	ports := map[string]int{"chain": freePort(t), "site": freePort(t)}
 	merchant := "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65"
 	cf := strings.NewReplacer("{{chain}}", fmt.Sprint(ports["chain"]), "{{site}}", fmt.Sprint(ports["site"]),
-		"{{merchant}}", merchant).Replace(bazaarCaddyfile)
+		"{{merchant}}", merchant, "{{pad}}", bazaarPad).Replace(bazaarCaddyfile)
 	if _, err := runCaddyfile(t, cf); err != nil {
 		t.Fatalf("loading: %v", err)
 	}
@@ -171,6 +177,27 @@ func TestBazaarDiscovery(t *testing.T) {
 			g.Category != "weather" || strings.Join(g.Tags, ",") != "forecast,climate" ||
 			p.Method != "POST" || p.Input.BodyType != "json" || p.Input.Body["text"] != "hello" {
 			t.Fatalf("upstream saw %s", out)
+		}
+	})
+
+	t.Run("upstream payer echoes the declaration and pays", func(t *testing.T) {
+		var pr x402.PaymentRequired
+		getJSON(t, "GET", site+"/weather", &pr)
+		if n := len(pr.Extensions); n < 7<<10 || n > 8<<10+16 {
+			t.Fatalf("the declaration is %d bytes, want it near the 8 KiB bound", n)
+		}
+		cmd := exec.Command("node", "pay.mjs", site+"/weather")
+		cmd.Dir = nodePayer(t)
+		cmd.Env = append(os.Environ(), "X402_KEY=0x"+fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 6))))
+		out, err := cmd.Output()
+		var res struct {
+			Status  int                 `json:"status"`
+			Body    string              `json:"body"`
+			Receipt x402.SettleResponse `json:"receipt"`
+		}
+		if err != nil || json.Unmarshal(out, &res) != nil || res.Status != 200 || !res.Receipt.Success ||
+			!strings.Contains(res.Body, "21.5") || !strings.EqualFold(res.Receipt.Payer, crypto.PubkeyToAddress(mustKey(t, 6).PublicKey).Hex()) {
+			t.Fatalf("node payer: %v %s", err, out)
 		}
 	})
 
@@ -250,6 +277,8 @@ func TestBazaarRefused(t *testing.T) {
 	}{
 		{"oversized input schema", BazaarConfig{Path: "/a", InputSchema: json.RawMessage(big)}, "more than the 16384 allowed"},
 		{"oversized output schema", BazaarConfig{Path: "/a", OutputSchema: json.RawMessage(big)}, "output_schema"},
+		{"declaration over 8 KiB", BazaarConfig{Path: "/a", InputSchema: json.RawMessage(`{"description":"` + strings.Repeat("i", 4500) + `"}`),
+			OutputSchema: json.RawMessage(`{"description":"` + strings.Repeat("o", 4500) + `"}`)}, "more than the 8192 allowed"},
 		{"oversized example", BazaarConfig{Path: "/a", InputExample: json.RawMessage(big)}, "input_example"},
 		{"a URL to fetch", BazaarConfig{Path: "/a", InputSchema: json.RawMessage(`"https://evil.example/schema.json"`)}, "want a JSON object"},
 		{"external $ref", BazaarConfig{Path: "/a", InputSchema: json.RawMessage(`{"properties":{"q":{"$ref":"https://evil.example/s.json"}}}`)}, "$ref is not allowed"},
