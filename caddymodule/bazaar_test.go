@@ -70,6 +70,9 @@ http://127.0.0.1:{{site}} {
 	handle /facilitator/* {
 		x402_facilitator
 	}
+	handle {
+		respond "free"
+	}
 }
 `
 
@@ -232,6 +235,16 @@ func TestBazaarDiscovery(t *testing.T) {
 				resp.Header.Get("Cache-Control") != "public, max-age=300" {
 				t.Fatalf("GET %s: %d %v %v", tc.path, resp.StatusCode, resp.Header, md)
 			}
+		}
+		// Only that path: a longer name is the site's own.
+		resp, err := http.Get(site + "/.well-known/oauth-protected-resourcex")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || string(body) != "free" {
+			t.Fatalf("GET /.well-known/oauth-protected-resourcex: %d %q", resp.StatusCode, body)
 		}
 		var refused map[string]any
 		if resp := getJSON(t, "POST", site+"/.well-known/oauth-protected-resource", &refused); resp.StatusCode != 405 ||

@@ -164,9 +164,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.paywall, err = paywall.New(paywall.Config{
-		Extensions: extensions,
-		Accepts:    offers, Facilitator: fac, Origin: h.Origin, Guard: guard,
+		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
+		Extensions:    extensions,
 		AssetDecimals: decimals,
 		Hooks:         paywall.Hooks{Verified: h.verified, Settled: h.settled},
 	})

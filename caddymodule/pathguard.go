@@ -3,7 +3,6 @@ package caddymodule
 import (
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -37,6 +36,10 @@ func init() {
 //
 // with reason one of path_parameter, backslash, encoded_slash,
 // dot_segment, control_character, line_separator, bad_encoding.
+//
+// A path that passes and is /.well-known/oauth-protected-resource, or
+// below it, is answered by the guard with the site's RFC 9728
+// protected-resource metadata (see docs/discovery.md).
 type PathGuard struct {
 	// AllowPathParams lets ";" through (raw or %3B), for an upstream that
 	// needs path parameters, such as a servlet container's ;jsessionid.
@@ -82,11 +85,9 @@ type pathRefusedBody struct {
 func (g *PathGuard) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	why := g.rule.check(r)
 	if why == "" {
-		if strings.HasPrefix(r.URL.Path, wellKnownPath) {
+		if suffix, ok := metadataPath(r); ok {
 			return g.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
-				if !g.serveMetadata(w, r) {
-					return next.ServeHTTP(w, r)
-				}
+				g.serveMetadata(w, r, suffix)
 				return nil
 			})
 		}

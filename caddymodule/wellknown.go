@@ -29,25 +29,29 @@ type resourceMetadata struct {
 	PaidResources []string `json:"x402_resources,omitempty"`
 }
 
-// serveMetadata answers GET (or HEAD) /.well-known/oauth-protected-resource
-// and /.well-known/oauth-protected-resource/<path> (RFC 9728 section 3.1)
-// with the site's metadata, and reports whether r was such a request. The
-// resource is the request's own scheme and Host, as the paywall's 402
-// names it (client X-Forwarded-* headers are not used), plus the path
-// after the well-known prefix. x402_resources lists the discoverable
-// routes (bazaar) of this origin. Nothing in it is secret.
-func (g *PathGuard) serveMetadata(w http.ResponseWriter, r *http.Request) bool {
-	path := r.URL.EscapedPath()
-	suffix, ok := strings.CutPrefix(path, wellKnownPath)
+// metadataPath reports whether r asks for the metadata:
+// /.well-known/oauth-protected-resource, or below it for a resource with a
+// path (RFC 9728 section 3.1), whose path it returns.
+func metadataPath(r *http.Request) (string, bool) {
+	suffix, ok := strings.CutPrefix(r.URL.EscapedPath(), wellKnownPath)
 	if !ok || (suffix != "" && suffix[0] != '/') {
-		return false
+		return "", false
 	}
+	return suffix, true
+}
+
+// serveMetadata answers a request for the site's metadata: for GET or
+// HEAD, the metadata of the resource at the request's own scheme and Host,
+// as the paywall's 402 names it (client X-Forwarded-* headers are not
+// used), plus suffix. x402_resources lists the discoverable routes
+// (bazaar) of this origin. Nothing in it is secret.
+func (g *PathGuard) serveMetadata(w http.ResponseWriter, r *http.Request, suffix string) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
 		writeJSON(w, http.StatusMethodNotAllowed, pathRefusedBody{Error: "method_not_allowed", Message: "GET only"})
-		return true
+		return
 	}
 	scheme := "http"
 	if r.TLS != nil {
@@ -66,7 +70,6 @@ func (g *PathGuard) serveMetadata(w http.ResponseWriter, r *http.Request) bool {
 	h.Set("Cache-Control", "public, max-age=300")
 	h.Set("Access-Control-Allow-Origin", "*")
 	writeJSON(w, http.StatusOK, md)
-	return true
 }
 
 // writeJSON writes v as the JSON answer with status.
