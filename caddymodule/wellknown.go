@@ -33,6 +33,9 @@ type resourceMetadata struct {
 // /.well-known/oauth-protected-resource, or below it for a resource with a
 // path (RFC 9728 section 3.1), whose path it returns.
 func metadataPath(r *http.Request) (string, bool) {
+	if !strings.HasPrefix(r.URL.Path, wellKnownPath) {
+		return "", false // every other request: no escaping work
+	}
 	suffix, ok := strings.CutPrefix(r.URL.EscapedPath(), wellKnownPath)
 	if !ok || (suffix != "" && suffix[0] != '/') {
 		return "", false
