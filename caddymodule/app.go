@@ -176,10 +176,11 @@ type App struct {
 	// minutes.
 	SponsorLimits *SponsorLimitsConfig `json:"sponsor_limits,omitempty"`
 
-	chain    *sharedChain  // the embedded facilitator; nil with FacilitatorURL
-	chainKey string        // chain's key in the pool, while held
-	tunables chainTunables // what this config puts in force in chain
-	services []heldService // the handlers' pooled services, to start
+	chain    *sharedChain         // the embedded facilitator; nil with FacilitatorURL
+	chainKey string               // chain's key in the pool, while held
+	tunables chainTunables        // what this config puts in force in chain
+	services []heldService        // the handlers' pooled services, to start
+	catalog  *facilitator.Catalog // the discoverable routes, for /discovery/resources
 	log      *zap.Logger
 }
 
@@ -234,6 +235,7 @@ func (*App) CaddyModule() caddy.ModuleInfo {
 // configuration first, since the hold's identity is built from it.
 func (a *App) Provision(ctx caddy.Context) error {
 	a.log = ctx.Logger()
+	a.catalog = new(facilitator.Catalog)
 	if err := a.expand(); err != nil {
 		return err
 	}

@@ -178,6 +178,17 @@ func parseDirective[T any, PT interface {
 //		max_timeout     <duration>
 //		settle_before
 //		facilitator_url <url>
+//		bazaar {        (see BazaarConfig)
+//			path          <path>
+//			method        <method>
+//			body_type     <json|form-data|text>
+//			input_schema  <JSON Schema>
+//			output_schema <JSON Schema>
+//			input_example  <JSON object>
+//			output_example <JSON object>
+//			category      <category>
+//			tags          <tag>...
+//		}
 //	}
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // the directive name
@@ -195,6 +206,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"schemes": listOption(&h.Schemes), "scheme": listOption(&h.Schemes),
 		"max_timeout":   durationOption(&h.MaxTimeout),
 		"settle_before": flagOption(&h.SettleBefore),
+		"bazaar":        unmarshalBazaar(&h.Bazaar),
 	})
 }
 

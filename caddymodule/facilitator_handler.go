@@ -57,6 +57,7 @@ func (f *FacilitatorHandler) Provision(ctx caddy.Context) error {
 	f.handler = &facilitator.Handler{
 		Facilitator: app.chain, Network: app.networkID(), Logger: ctx.Logger(),
 		Offers: &app.chain.offers, AuthorizeSettle: app.chain.authorizeSettle, ClientIP: clientIP,
+		Catalog: app.catalog,
 	}
 	return nil
 }

@@ -91,6 +91,10 @@ type Handler struct {
 	// The URL of a remote facilitator that this route uses instead of the
 	// x402 app's. By default the route uses the x402 app's facilitator.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
+	// Declares the route discoverable (x402's bazaar extension): its 402
+	// carries extensions.bazaar, and the embedded facilitator lists it at
+	// GET /discovery/resources. Needs origin. Off by default.
+	Bazaar *BazaarConfig `json:"bazaar,omitempty"`
 
 	app     *App // this config's x402 app, once provisioned
 	paywall *paywall.Paywall
@@ -101,6 +105,7 @@ type Handler struct {
 	log         *zap.Logger
 	offered     *facilitator.OfferSet // where issued was added, to remove it
 	issued      []x402.PaymentRequirements
+	listed      *facilitator.DiscoveryResource // in app.catalog, to remove it
 	access      accessLog
 }
 
@@ -156,9 +161,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		h.offered = &c.offers
 	}
 	h.issued = offers
+	extensions, err := h.discoverable(offers)
+	if err != nil {
+		return err
+	}
 	h.paywall, err = paywall.New(paywall.Config{
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
+		Extensions:    extensions,
 		AssetDecimals: decimals,
 		Hooks:         paywall.Hooks{Verified: h.verified, Settled: h.settled},
 	})
@@ -226,6 +236,9 @@ func (h *Handler) Validate() error {
 	}
 	if h.Origin != "" && !strings.HasPrefix(h.Origin, "http://") && !strings.HasPrefix(h.Origin, "https://") {
 		errs = append(errs, fmt.Errorf("x402 origin %q: want http:// or https:// and a host", h.Origin))
+	}
+	if h.Bazaar != nil {
+		errs = append(errs, h.Bazaar.validate(h.Origin))
 	}
 	return errors.Join(errs...)
 }
@@ -329,6 +342,10 @@ func (h *Handler) Cleanup() error {
 	if h.offered != nil {
 		h.offered.Remove(h.issued...)
 		h.offered = nil
+	}
+	if h.listed != nil {
+		h.app.catalog.Remove(h.listed)
+		h.listed = nil
 	}
 	// The collectors stay usable by requests still running.
 	return release(&h.metricsHold)

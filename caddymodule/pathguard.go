@@ -7,6 +7,8 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/facilitator"
 )
 
 func init() {
@@ -34,6 +36,10 @@ func init() {
 //
 // with reason one of path_parameter, backslash, encoded_slash,
 // dot_segment, control_character, line_separator, bad_encoding.
+//
+// A path that passes and is /.well-known/oauth-protected-resource, or
+// below it, is answered by the guard with the site's RFC 9728
+// protected-resource metadata (see docs/discovery.md).
 type PathGuard struct {
 	// AllowPathParams lets ";" through (raw or %3B), for an upstream that
 	// needs path parameters, such as a servlet container's ;jsessionid.
@@ -42,9 +48,10 @@ type PathGuard struct {
 	// default: ";" is refused.
 	AllowPathParams bool `json:"allow_path_params,omitempty"`
 
-	rule   pathRule
-	log    *zap.Logger
-	access accessLog
+	rule    pathRule
+	log     *zap.Logger
+	access  accessLog
+	catalog *facilitator.Catalog // the x402 app's discoverable routes, if any
 }
 
 // CaddyModule returns the Caddy module information.
@@ -57,6 +64,13 @@ func (g *PathGuard) Provision(ctx caddy.Context) error {
 	g.log = ctx.Logger()
 	g.access = newAccessLog(ctx)
 	g.rule = pathRule{allowParams: g.AllowPathParams}
+	app, err := ctx.AppIfConfigured("x402")
+	if err != nil {
+		return nil // no x402 app: the metadata lists no routes
+	}
+	if a, ok := app.(*App); ok {
+		g.catalog = a.catalog
+	}
 	return nil
 }
 
@@ -71,6 +85,12 @@ type pathRefusedBody struct {
 func (g *PathGuard) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	why := g.rule.check(r)
 	if why == "" {
+		if suffix, ok := metadataPath(r); ok {
+			return g.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
+				g.serveMetadata(w, r, suffix)
+				return nil
+			})
+		}
 		return next.ServeHTTP(w, r)
 	}
 	// Answered here, not returned as an error: Caddy's error log would

@@ -81,6 +81,8 @@ type Handler struct {
 	BodyTimeout time.Duration
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
+	// Catalog is what GET /discovery/resources lists; nil answers it 404.
+	Catalog *Catalog
 
 	limitsMu sync.Mutex
 	limiters map[string]*rate.Limiter
@@ -136,8 +138,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if h.method(w, r, http.MethodPost) {
 			h.sponsor(w, r)
 		}
+	case "resources": // /discovery/resources
+		if h.method(w, r, http.MethodGet) {
+			h.discovery(w, r)
+		}
 	default:
-		edge.WriteJSON(w, http.StatusNotFound, errorBody{Error: "not_found", Message: "routes are /health, /supported, /verify, /settle and /sponsor"})
+		edge.WriteJSON(w, http.StatusNotFound, errorBody{Error: "not_found", Message: "routes are /health, /supported, /verify, /settle, /sponsor and /discovery/resources"})
 	}
 }
 

@@ -36,6 +36,7 @@ func (p *Paywall) Challenge(r *http.Request, msg string) *x402.PaymentRequired {
 		Error:       msg,
 		Resource:    p.resource(r),
 		Accepts:     p.cfg.Accepts,
+		Extensions:  p.cfg.Extensions,
 	}
 	p.declarePaymentIdentifier(pr)
 	return pr

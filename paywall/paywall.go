@@ -49,6 +49,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -100,6 +101,9 @@ type Config struct {
 	Origin string
 	// Description and MimeType describe the resource in challenges.
 	Description, MimeType string
+	// Extensions is the challenge's extensions object, such as
+	// {"bazaar":{…}}, sent as it is in every 402; nil sends none.
+	Extensions json.RawMessage
 	// AssetDecimals maps lowercase asset addresses to their decimals, so the
 	// browser paywall page can show prices in whole tokens.
 	AssetDecimals map[string]uint8
