@@ -36,9 +36,8 @@ func (p *Paywall) Challenge(r *http.Request, msg string) *x402.PaymentRequired {
 		Error:       msg,
 		Resource:    p.resource(r),
 		Accepts:     p.cfg.Accepts,
-		Extensions:  p.cfg.Extensions,
+		Extensions:  p.extensions,
 	}
-	p.declarePaymentIdentifier(pr)
 	return pr
 }
 

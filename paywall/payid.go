@@ -71,22 +71,21 @@ type PaymentIdentifiers interface {
 // meaning.
 var paymentIdentifierDeclaration = json.RawMessage(`{"info":{"required":false},"schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"required":{"type":"boolean"},"id":{"type":"string","minLength":16,"maxLength":128,"pattern":"^[a-zA-Z0-9_-]+$"}},"required":["required"]}}`)
 
-// declarePaymentIdentifier adds the extension's declaration to pr's
-// extensions when the paywall has an index.
-func (p *Paywall) declarePaymentIdentifier(pr *x402.PaymentRequired) {
-	if p.cfg.PaymentIDs == nil {
-		return
-	}
+// withPaymentIdentifier adds the extension's declaration to a 402's
+// extensions, keeping the others (a route's Bazaar declaration, say).
+func withPaymentIdentifier(extensions json.RawMessage) json.RawMessage {
 	ext := map[string]json.RawMessage{}
-	if len(pr.Extensions) > 0 && !bytes.Equal(pr.Extensions, []byte("null")) {
-		if err := json.Unmarshal(pr.Extensions, &ext); err != nil {
-			return
+	if len(extensions) > 0 && !bytes.Equal(extensions, []byte("null")) {
+		if err := json.Unmarshal(extensions, &ext); err != nil {
+			return extensions
 		}
 	}
 	ext[PaymentIdentifierExtension] = paymentIdentifierDeclaration
-	if b, err := json.Marshal(ext); err == nil {
-		pr.Extensions = b
+	b, err := json.Marshal(ext)
+	if err != nil {
+		return extensions
 	}
+	return b
 }
 
 // paymentIdentifier reads the identifier a payment carries: "" when it

@@ -177,6 +177,10 @@ func (c *Config) Validate() error {
 // Paywall guards one resource. It is safe for concurrent use.
 type Paywall struct {
 	cfg Config
+	// extensions are the 402's: Config.Extensions, with the
+	// payment-identifier declaration when Config.PaymentIDs is set, made
+	// once rather than for every challenge.
+	extensions json.RawMessage
 }
 
 // New returns a Paywall.
@@ -196,7 +200,11 @@ func New(cfg Config) (*Paywall, error) {
 	if cfg.Guard == nil {
 		cfg.Guard = new(Guard)
 	}
-	return &Paywall{cfg: cfg}, nil
+	p := &Paywall{cfg: cfg, extensions: cfg.Extensions}
+	if cfg.PaymentIDs != nil {
+		p.extensions = withPaymentIdentifier(cfg.Extensions)
+	}
+	return p, nil
 }
 
 // Handler returns next behind the paywall.
