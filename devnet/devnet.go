@@ -570,11 +570,7 @@ func (d *Devnet) Close() error {
 }
 
 // Wait returns the receipt of a transaction once it is mined, polling the
-// devnet every few milliseconds (bind.WaitMined polls once a second). It
-// returns once the transaction pool has also taken in the transaction's
-// block: the pool learns of a new head in the background, and until it
-// has, it judges a transaction that spends what the mined one gave
-// against the state before it ("insufficient funds" for gas just funded).
+// devnet every few milliseconds (bind.WaitMined polls once a second).
 func (d *Devnet) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	client, err := ethclient.DialContext(ctx, d.URL)
 	if err != nil {
@@ -584,11 +580,6 @@ func (d *Devnet) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, er
 	for {
 		r, err := client.TransactionReceipt(ctx, hash)
 		if err == nil {
-			if d.backend != nil {
-				if err := d.backend.TxPool().Sync(); err != nil {
-					return nil, fmt.Errorf("devnet: syncing the pool: %w", err)
-				}
-			}
 			return r, nil
 		}
 		select {
