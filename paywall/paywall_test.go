@@ -361,8 +361,19 @@ func (e *env) send(key *ecdsa.PrivateKey, to common.Address, data []byte, value 
 		ChainID: e.chain.ChainID, Nonce: nonce, To: &to, Data: data, Value: value, Gas: 100_000,
 		GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11),
 	})
-	if err := e.eth.SendTransaction(ctx, tx); err != nil {
-		e.t.Fatal(err)
+	// The pool takes in a new block in the background: until it has, a
+	// transaction that spends what the last one gave (gas just funded) is
+	// judged against the state before it. Send again until the pool has
+	// caught up, for as long as a lost transaction would take to notice.
+	for deadline := time.Now().Add(time.Minute); ; {
+		err := e.eth.SendTransaction(ctx, tx)
+		if err == nil {
+			break
+		}
+		if !strings.Contains(err.Error(), "insufficient funds") || time.Now().After(deadline) {
+			e.t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	if r, err := e.chain.Wait(ctx, tx.Hash()); err != nil || r.Status != 1 {
 		e.t.Fatalf("tx: %v %v", r, err)
