@@ -158,7 +158,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
 		AssetDecimals: decimals,
-		Hooks:         paywall.Hooks{Verified: h.verified, Settled: h.settled},
+		Hooks:         paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled},
 	})
 	return err
 }
@@ -276,10 +276,17 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 	return offers, decimals, nil
 }
 
-func (h *Handler) verified(r *http.Request, scheme string, res *x402.VerifyResponse, took time.Duration) {
-	h.metrics.verify.WithLabelValues(scheme).Observe(took.Seconds())
+// verified is the paywall's AfterVerify hook: the verify histogram, the
+// request's observation, and the payer and scheme placeholders.
+func (h *Handler) verified(r *http.Request, e *paywall.Event) {
+	res, scheme := e.Verify, e.Offer.Scheme
+	if res == nil {
+		return // the facilitator did not answer: the paywall answers 503
+	}
+	h.metrics.verify.WithLabelValues(scheme).Observe(e.Took.Seconds())
 	if obs := observationOf(r); obs != nil {
 		obs.verified, obs.valid = true, res.IsValid
+		obs.offer = e.Offer // priced for this request
 	}
 	if !res.IsValid {
 		return
@@ -290,7 +297,11 @@ func (h *Handler) verified(r *http.Request, scheme string, res *x402.VerifyRespo
 	}
 }
 
-func (h *Handler) settled(r *http.Request, scheme string, res *x402.SettleResponse, took time.Duration) {
+// settled is the paywall's AfterSettle and OnSettleFailure hook: the
+// settle histogram, the request's result, the tx placeholder and the
+// settlement log line.
+func (h *Handler) settled(r *http.Request, e *paywall.Event) {
+	res, scheme, took := e.Settle, e.Offer.Scheme, e.Took
 	h.metrics.settle.WithLabelValues(scheme).Observe(took.Seconds())
 	result := resultSettled
 	switch {
