@@ -64,10 +64,14 @@ type Handler struct {
 	PayTo string `json:"pay_to"`
 	// The price in whole tokens, such as "0.01", converted to atomic units
 	// with each asset's decimals. Exactly one of price and amount is
-	// required.
+	// required. It may be a placeholder, such as {vars.price} set by map,
+	// resolved for each request: the 402 then carries that request's
+	// price and a payment must accept exactly it. A placeholder that
+	// resolves empty or to no valid price answers 500, never free. Only
+	// exact is offered at such a price.
 	Price string `json:"price,omitempty"`
 	// The price in atomic units of the asset, such as "10000". Exactly one
-	// of price and amount is required.
+	// of price and amount is required. It may be a placeholder, as price.
 	Amount string `json:"amount,omitempty"`
 	// The addresses of the tokens accepted, each one of the x402 app's
 	// assets. Default: every asset of the x402 app.
@@ -101,6 +105,7 @@ type Handler struct {
 	log         *zap.Logger
 	offered     *facilitator.OfferSet // where issued was added, to remove it
 	issued      []x402.PaymentRequirements
+	decimals    map[string]uint8 // of the offered assets, by lowercase address
 	access      accessLog
 }
 
@@ -153,8 +158,16 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		c.offers.Add(offers...)
 		h.offered = &c.offers
 	}
-	h.issued = offers
+	h.issued, h.decimals = offers, decimals
+	var pricer paywall.Pricer
+	if h.perRequest() {
+		// Its offers have no amount until a request comes, so the offer
+		// set above keeps none of them: an uncredentialed caller of the
+		// embedded facilitator settles only fixed prices.
+		pricer = h.quote
+	}
 	h.paywall, err = paywall.New(paywall.Config{
+		Pricer:  pricer,
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
 		AssetDecimals: decimals,
@@ -188,6 +201,13 @@ func (h *Handler) Validate() error {
 		errs = append(errs, errors.New("x402 needs a price (whole tokens, such as 0.01) or an amount (atomic units)"))
 	case h.Price != "" && h.Amount != "":
 		errs = append(errs, errors.New("x402 takes a price or an amount, not both"))
+	case h.perRequest():
+		for _, s := range h.Schemes {
+			if s == x402.SchemeAANative {
+				errs = append(errs, errors.New("x402: aa-native needs a fixed price (its sponsor pays gas only for the routes' fixed offers); a placeholder price offers exact only"))
+				break
+			}
+		}
 	case h.Amount != "":
 		if _, err := x402.ParseAmount(h.Amount); err != nil {
 			errs = append(errs, fmt.Errorf("x402 amount: %w", err))
@@ -211,7 +231,7 @@ func (h *Handler) Validate() error {
 			errs = append(errs, fmt.Errorf("x402: asset %s is not among the x402 app's assets", want))
 		}
 	}
-	if h.Price != "" && h.app != nil {
+	if h.Price != "" && !h.perRequest() && h.app != nil {
 		for _, a := range h.app.assets() {
 			if _, err := paywall.ParsePrice(h.Price, assetDecimals(a)); err != nil {
 				errs = append(errs, fmt.Errorf("x402 price: %w", err))
@@ -256,7 +276,9 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 		d := assetDecimals(a)
 		decimals[strings.ToLower(a.Address)] = d
 		amount := h.Amount
-		if h.Price != "" {
+		if h.perRequest() {
+			amount = "" // priced for each request
+		} else if h.Price != "" {
 			var err error
 			if amount, err = paywall.ParsePrice(h.Price, d); err != nil {
 				return nil, nil, fmt.Errorf("x402 price: %w", err)

@@ -1,0 +1,181 @@
+package caddymodule
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// pricesCaddyfile prices /chat per model, from the merchant's own table:
+// the client names a model (X-Model), map turns it into a price, and a
+// model the table does not know, or whose entry is not a price, has none.
+const pricesCaddyfile = `{
+	admin 127.0.0.1:{{admin}}
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:{{chain}}
+		store_path {{store}}
+	}
+}
+
+http://127.0.0.1:{{upstream}} {
+	respond "answer of {http.request.header.X-Model}"
+}
+
+http://127.0.0.1:{{api}} {
+	x402_path_guard
+	map {http.request.header.X-Model} {model_price} {
+		small 0.01
+		large 0.02
+		broken 0.01.1
+		zero 0
+		blank ""
+	}
+	handle /chat {
+		x402 {model_price} {
+			pay_to {{merchant}}
+		}
+		reverse_proxy 127.0.0.1:{{upstream}}
+	}
+	handle /atomic {
+		x402 {
+			amount {vars.atomic}
+			pay_to {{merchant}}
+		}
+		reverse_proxy 127.0.0.1:{{upstream}}
+	}
+	vars /atomic atomic 15000
+}
+`
+
+// TestPlaceholderPrice: one Caddy route at two prices, set by map from
+// the request. Each 402 carries its request's price; a payment signed for
+// the cheap request is refused on the dear one (amount_mismatch) with
+// every balance unchanged; each request paid at its own price is served
+// and the merchant gets exactly that; a placeholder that resolves to no
+// price (unknown model, empty, zero, not a number) answers 500 JSON, paid
+// or not, and serves nothing.
+func TestPlaceholderPrice(t *testing.T) {
+	ports := map[string]int{}
+	for _, name := range []string{"admin", "chain", "upstream", "api"} {
+		ports[name] = freePort(t)
+	}
+	merchant := common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906") // test account #3
+	cf := strings.ReplaceAll(pricesCaddyfile, "{{store}}", filepath.Join(t.TempDir(), "x402.db"))
+	cf = strings.ReplaceAll(cf, "{{merchant}}", merchant.Hex())
+	for name, port := range ports {
+		cf = strings.ReplaceAll(cf, "{{"+name+"}}", fmt.Sprint(port))
+	}
+	cfgJSON, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "prices.Caddyfile"})
+	if err != nil {
+		t.Fatalf("adapting: %v", err)
+	}
+	if err := caddy.Load(cfgJSON, true); err != nil {
+		t.Fatalf("loading: %v", err)
+	}
+	t.Cleanup(func() { caddy.Stop() })
+	eth, err := ethclient.Dial(fmt.Sprintf("http://127.0.0.1:%d", ports["chain"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eth.Close)
+	e := &e2e{t: t, api: fmt.Sprintf("http://127.0.0.1:%d", ports["api"]), eth: eth,
+		token: common.HexToAddress("0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"), merchant: merchant}
+	payer, _ := devnet.DeriveKey(devnet.TestMnemonic, 5)
+	payerAddr := crypto.PubkeyToAddress(payer.PublicKey)
+
+	// challenge is path's 402 for model, and its exact offer.
+	challenge := func(t *testing.T, path, model string) (*x402.PaymentRequired, x402.PaymentRequirements) {
+		t.Helper()
+		resp, body := e.get(path, "", "X-Model", model)
+		pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if resp.StatusCode != http.StatusPaymentRequired || err != nil || len(pr.Accepts) != 1 {
+			t.Fatalf("%s %s unpaid: %d %v %s", path, model, resp.StatusCode, err, body)
+		}
+		return pr, pr.Accepts[0]
+	}
+	pay := func(t *testing.T, pr *x402.PaymentRequired, offer x402.PaymentRequirements) string {
+		t.Helper()
+		p, err := (&client.Transport{Key: payer, MaxAmount: big.NewInt(20_000)}).Pay(pr, &offer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := x402.EncodeHeader(p)
+		return h
+	}
+
+	smallPR, small := challenge(t, "/chat", "small")
+	largePR, large := challenge(t, "/chat", "large")
+	atomicPR, atomic := challenge(t, "/atomic", "")
+	if small.Amount != "10000" || large.Amount != "20000" || atomic.Amount != "15000" || small.Scheme != x402.SchemeExact {
+		t.Fatalf("prices: small %s, large %s, atomic %s", small.Amount, large.Amount, atomic.Amount)
+	}
+
+	t.Run("the cheap payment on the dear request is refused", func(t *testing.T) {
+		payerBefore, merchantBefore := e.balance(payerAddr), e.balance(merchant)
+		resp, body := e.get("/chat", pay(t, smallPR, small), "X-Model", "large")
+		pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if resp.StatusCode != http.StatusPaymentRequired || err != nil || !strings.HasPrefix(pr.Error, string(x402.ReasonAmountMismatch)) || strings.Contains(body, "answer of") {
+			t.Fatalf("%d %q %+v", resp.StatusCode, body, pr)
+		}
+		if e.balance(payerAddr).Cmp(payerBefore) != 0 || e.balance(merchant).Cmp(merchantBefore) != 0 {
+			t.Fatal("a refused payment moved tokens")
+		}
+	})
+	t.Run("each request is paid at its own price", func(t *testing.T) {
+		for _, tc := range []struct {
+			path, model string
+			pr          *x402.PaymentRequired
+			offer       x402.PaymentRequirements
+			want        int64
+		}{
+			{"/chat", "large", largePR, large, 20_000},
+			{"/chat", "small", smallPR, small, 10_000},
+			{"/atomic", "", atomicPR, atomic, 15_000},
+		} {
+			merchantBefore := e.balance(merchant)
+			resp, body := e.get(tc.path, pay(t, tc.pr, tc.offer), "X-Model", tc.model)
+			receipt, ok, err := client.Receipt(resp)
+			if resp.StatusCode != 200 || body != "answer of "+tc.model || !ok || err != nil || !receipt.Success {
+				t.Fatalf("%s %s: %d %q %+v %v", tc.path, tc.model, resp.StatusCode, body, receipt, err)
+			}
+			if r, err := waitReceipt(eth, receipt.TransactionHash); err != nil || r.Status != 1 {
+				t.Fatalf("settlement %s: %v %v", receipt.TransactionHash, r, err)
+			}
+			if got := new(big.Int).Sub(e.balance(merchant), merchantBefore); got.Int64() != tc.want {
+				t.Fatalf("%s %s: the merchant got %s, want %d", tc.path, tc.model, got, tc.want)
+			}
+		}
+	})
+	t.Run("no price, no access", func(t *testing.T) {
+		payerBefore := e.balance(payerAddr)
+		payment := pay(t, smallPR, small)
+		for _, model := range []string{"unknown", "", "broken", "zero", "blank"} {
+			for _, p := range []string{"", payment} {
+				resp, body := e.get("/chat", p, "X-Model", model)
+				var answer struct{ Error string }
+				if resp.StatusCode != http.StatusInternalServerError || json.Unmarshal([]byte(body), &answer) != nil || answer.Error == "" ||
+					resp.Header.Get(x402.HeaderPaymentRequired) != "" || strings.Contains(body, "answer of") {
+					t.Fatalf("model %q (paid %v): %d %q", model, p != "", resp.StatusCode, body)
+				}
+			}
+		}
+		if e.balance(payerAddr).Cmp(payerBefore) != 0 {
+			t.Fatal("a request without a price moved tokens")
+		}
+	})
+}
