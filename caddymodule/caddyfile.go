@@ -178,6 +178,12 @@ func parseDirective[T any, PT interface {
 //		max_timeout     <duration>
 //		settle_before
 //		facilitator_url <url>
+//		price_service   <url> {
+//			headers  <name>...
+//			cache    <duration>
+//			timeout  <duration>
+//			fallback <whole tokens>
+//		}
 //	}
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // the directive name
@@ -195,6 +201,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"schemes": listOption(&h.Schemes), "scheme": listOption(&h.Schemes),
 		"max_timeout":   durationOption(&h.MaxTimeout),
 		"settle_before": flagOption(&h.SettleBefore),
+		"price_service": h.parsePriceService,
 	})
 }
 

@@ -92,6 +92,9 @@ type Handler struct {
 	// that must not run twice. By default settlement happens when the
 	// upstream answers 2xx or 3xx, and an error answer is not charged.
 	SettleBefore bool `json:"settle_before,omitempty"`
+	// Asks an HTTP service for the price of each request, instead of price
+	// and amount.
+	PriceService *PriceServiceConfig `json:"price_service,omitempty"`
 	// The URL of a remote facilitator that this route uses instead of the
 	// x402 app's. By default the route uses the x402 app's facilitator.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
@@ -160,10 +163,17 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.issued, h.decimals = offers, decimals
 	var pricer paywall.Pricer
-	if h.perRequest() {
-		// Its offers have no amount until a request comes, so the offer
-		// set above keeps none of them: an uncredentialed caller of the
-		// embedded facilitator settles only fixed prices.
+	// Its offers have no amount until a request comes, so the offer set
+	// above keeps none of them: an uncredentialed caller of the embedded
+	// facilitator settles only fixed prices.
+	switch {
+	case h.PriceService != nil:
+		s, err := h.priceService()
+		if err != nil {
+			return err
+		}
+		pricer = h.quoteService(s)
+	case h.perRequest():
 		pricer = h.quote
 	}
 	h.paywall, err = paywall.New(paywall.Config{
@@ -181,6 +191,9 @@ func (h *Handler) expand() error {
 	vals := []configValue{
 		{"x402 pay_to", &h.PayTo}, {"x402 origin", &h.Origin}, {"x402 facilitator_url", &h.FacilitatorURL},
 	}
+	if h.PriceService != nil {
+		vals = append(vals, configValue{"x402 price_service", &h.PriceService.URL})
+	}
 	for i := range h.Assets {
 		vals = append(vals, configValue{"x402 asset", &h.Assets[i]})
 	}
@@ -197,16 +210,26 @@ func (h *Handler) Validate() error {
 		errs = append(errs, err)
 	}
 	switch {
+	case h.PriceService != nil:
+		if h.Price != "" || h.Amount != "" {
+			errs = append(errs, errors.New("x402 takes a price, an amount or a price_service, not two"))
+		}
+		if u := h.PriceService.URL; !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			errs = append(errs, fmt.Errorf("x402 price_service %q: want an http:// or https:// URL", u))
+		}
+		if h.PriceService.Cache < 0 || h.PriceService.Timeout < 0 {
+			errs = append(errs, errors.New("x402 price_service cache and timeout must not be negative"))
+		}
+		if slices.Contains(h.Schemes, x402.SchemeAANative) {
+			errs = append(errs, errors.New("x402: aa-native needs a fixed price (its sponsor pays gas only for the routes' fixed offers); a price_service offers exact only"))
+		}
 	case h.Price == "" && h.Amount == "":
 		errs = append(errs, errors.New("x402 needs a price (whole tokens, such as 0.01) or an amount (atomic units)"))
 	case h.Price != "" && h.Amount != "":
 		errs = append(errs, errors.New("x402 takes a price or an amount, not both"))
 	case h.perRequest():
-		for _, s := range h.Schemes {
-			if s == x402.SchemeAANative {
-				errs = append(errs, errors.New("x402: aa-native needs a fixed price (its sponsor pays gas only for the routes' fixed offers); a placeholder price offers exact only"))
-				break
-			}
+		if slices.Contains(h.Schemes, x402.SchemeAANative) {
+			errs = append(errs, errors.New("x402: aa-native needs a fixed price (its sponsor pays gas only for the routes' fixed offers); a placeholder price offers exact only"))
 		}
 	case h.Amount != "":
 		if _, err := x402.ParseAmount(h.Amount); err != nil {
@@ -276,7 +299,7 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 		d := assetDecimals(a)
 		decimals[strings.ToLower(a.Address)] = d
 		amount := h.Amount
-		if h.perRequest() {
+		if h.perRequest() || h.PriceService != nil {
 			amount = "" // priced for each request
 		} else if h.Price != "" {
 			var err error

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/paywall"
@@ -59,24 +61,103 @@ func (h *Handler) resolve(r *http.Request) (paywall.Quote, error) {
 	case len(v) > maxResolvedPrice:
 		return paywall.Quote{}, fmt.Errorf("the placeholder resolved to %d bytes, not a price", len(v))
 	}
+	q := paywall.Quote{Price: v}
 	if h.Price == "" {
-		amount, err := x402.ParseAmount(v)
+		q = paywall.Quote{Amount: v}
+	}
+	if err := h.checkQuote(q); err != nil {
+		return paywall.Quote{}, err
+	}
+	return q, nil
+}
+
+// PriceServiceConfig asks an HTTP service for the price of each request to
+// a route (see paywall.PriceService for the query and the answer). It
+// fails closed: when the service is down, slow or answers no valid price,
+// the route charges Fallback, or answers 503 with Retry-After when there
+// is none; never free.
+type PriceServiceConfig struct {
+	// The URL the queries are POSTed to, required. A placeholder
+	// ({env.*}, {file.*}) is resolved when the config is loaded.
+	URL string `json:"url"`
+	// The request headers sent with each query, and part of the cache
+	// key. None by default.
+	Headers []string `json:"headers,omitempty"`
+	// How long an answer is kept for the same method, path and headers.
+	// Default: 0, ask for every request.
+	Cache caddy.Duration `json:"cache,omitempty"`
+	// How long a query may take. Default: 2s.
+	Timeout caddy.Duration `json:"timeout,omitempty"`
+	// The price in whole tokens charged when the service fails. Default:
+	// none, so the route answers 503.
+	Fallback string `json:"fallback,omitempty"`
+}
+
+// parsePriceService reads `price_service <url> { … }`.
+func (h *Handler) parsePriceService(d *caddyfile.Dispenser) error {
+	var s PriceServiceConfig
+	if !d.Args(&s.URL) || d.NextArg() {
+		return d.Err("price_service takes a URL, then an optional block")
+	}
+	if err := parseBlock(d, d.Nesting(), "price_service option", map[string]option{
+		"headers": listOption(&s.Headers), "header": listOption(&s.Headers),
+		"cache": durationOption(&s.Cache), "timeout": durationOption(&s.Timeout),
+		"fallback": stringOption(&s.Fallback),
+	}); err != nil {
+		return err
+	}
+	h.PriceService = &s
+	return nil
+}
+
+// checkQuote checks that q is a price, or an amount, for every offered
+// asset.
+func (h *Handler) checkQuote(q paywall.Quote) error {
+	if q.Price == "" {
+		amount, err := x402.ParseAmount(q.Amount)
 		if err == nil && amount.Sign() == 0 {
 			err = errors.New("amount must be greater than zero")
 		}
-		if err != nil {
-			return paywall.Quote{}, err
-		}
-		return paywall.Quote{Amount: v}, nil
+		return err
 	}
 	for _, o := range h.issued {
 		d, ok := h.decimals[strings.ToLower(o.Asset)]
 		if !ok {
-			return paywall.Quote{}, fmt.Errorf("asset %s has no decimals", o.Asset)
+			return fmt.Errorf("asset %s has no decimals", o.Asset)
 		}
-		if _, err := paywall.ParsePrice(v, d); err != nil {
-			return paywall.Quote{}, err
+		if _, err := paywall.ParsePrice(q.Price, d); err != nil {
+			return err
 		}
 	}
-	return paywall.Quote{Price: v}, nil
+	return nil
+}
+
+// priceService builds the route's paywall.PriceService, from a provisioned
+// handler.
+func (h *Handler) priceService() (*paywall.PriceService, error) {
+	c := h.PriceService
+	s := &paywall.PriceService{
+		URL: c.URL, Headers: c.Headers, Cache: time.Duration(c.Cache), Timeout: time.Duration(c.Timeout),
+		Valid: h.checkQuote,
+	}
+	if c.Fallback != "" {
+		s.Fallback = &paywall.Quote{Price: c.Fallback}
+		if err := h.checkQuote(*s.Fallback); err != nil {
+			return nil, fmt.Errorf("x402 price_service fallback: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// quoteService is the Pricer of a route with a price service: it logs why
+// the service failed, when the route has no fallback.
+func (h *Handler) quoteService(s *paywall.PriceService) paywall.Pricer {
+	return func(r *http.Request) (paywall.Quote, error) {
+		q, err := s.Quote(r)
+		if err != nil {
+			h.log.Error("x402 price_service", zap.String("url", h.PriceService.URL),
+				zap.String("uri", r.RequestURI), zap.Error(err))
+		}
+		return q, err
+	}
 }

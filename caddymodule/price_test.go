@@ -3,10 +3,13 @@ package caddymodule
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
@@ -17,6 +20,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -177,5 +181,216 @@ func TestPlaceholderPrice(t *testing.T) {
 		if e.balance(payerAddr).Cmp(payerBefore) != 0 {
 			t.Fatal("a request without a price moved tokens")
 		}
+	})
+}
+
+const priceServiceCaddyfile = `{
+	admin 127.0.0.1:{{admin}}
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:{{chain}}
+		store_path {{store}}
+	}
+}
+
+http://127.0.0.1:{{upstream}} {
+	respond "answer of {http.request.header.X-Model}"
+}
+
+http://127.0.0.1:{{api}} {
+	x402_path_guard
+	handle /svc {
+		x402 {
+			pay_to {{merchant}}
+			price_service {{service}} {
+				headers X-Model
+				cache 1h
+				fallback 0.03
+			}
+		}
+		reverse_proxy 127.0.0.1:{{upstream}}
+	}
+	handle /strict {
+		x402 {
+			pay_to {{merchant}}
+			price_service {{service}} {
+				header X-Model
+				timeout 300ms
+			}
+		}
+		reverse_proxy 127.0.0.1:{{upstream}}
+	}
+}
+`
+
+// TestPriceService: routes priced by an HTTP service (a real server in the
+// test, stopped halfway). The service gets the method, path and the named
+// header only; its answers are cached; an answer that is no price, a
+// service that hangs past the timeout, and a service that is down give the
+// route's fallback price, or 503 with Retry-After without one, never the
+// resource for free; a payment for a cheaper answer is refused.
+func TestPriceService(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	calls := map[string]int{}
+	var leaked []string
+	service := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q paywall.PriceQuery
+		if err := json.NewDecoder(r.Body).Decode(&q); err != nil || r.Method != http.MethodPost || q.Method != http.MethodGet {
+			http.Error(w, "bad query", http.StatusBadRequest)
+			return
+		}
+		model := q.Headers["X-Model"]
+		mu.Lock()
+		calls[q.Path+" "+model]++
+		for name := range q.Headers {
+			if name != "X-Model" {
+				leaked = append(leaked, name)
+			}
+		}
+		mu.Unlock()
+		switch model {
+		case "small":
+			io.WriteString(w, `{"price":"0.01"}`)
+		case "large":
+			io.WriteString(w, `{"amount":"20000","description":"the large model"}`)
+		case "garbage":
+			io.WriteString(w, `{"price":"0.0000001"}`)
+		case "hang":
+			<-release
+		default:
+			http.Error(w, "unknown model", http.StatusNotFound)
+		}
+	}))
+	t.Cleanup(service.Close)
+	t.Cleanup(func() { close(release) }) // runs first: the hung handler returns
+
+	ports := map[string]int{}
+	for _, name := range []string{"admin", "chain", "upstream", "api"} {
+		ports[name] = freePort(t)
+	}
+	merchant := common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906")
+	cf := strings.ReplaceAll(priceServiceCaddyfile, "{{store}}", filepath.Join(t.TempDir(), "x402.db"))
+	cf = strings.ReplaceAll(cf, "{{merchant}}", merchant.Hex())
+	cf = strings.ReplaceAll(cf, "{{service}}", service.URL)
+	for name, port := range ports {
+		cf = strings.ReplaceAll(cf, "{{"+name+"}}", fmt.Sprint(port))
+	}
+	cfgJSON, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "pricesvc.Caddyfile"})
+	if err != nil {
+		t.Fatalf("adapting: %v", err)
+	}
+	if err := caddy.Load(cfgJSON, true); err != nil {
+		t.Fatalf("loading: %v", err)
+	}
+	t.Cleanup(func() { caddy.Stop() })
+	eth, err := ethclient.Dial(fmt.Sprintf("http://127.0.0.1:%d", ports["chain"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eth.Close)
+	e := &e2e{t: t, api: fmt.Sprintf("http://127.0.0.1:%d", ports["api"]), eth: eth,
+		token: common.HexToAddress("0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"), merchant: merchant}
+	payer, _ := devnet.DeriveKey(devnet.TestMnemonic, 6)
+	payerAddr := crypto.PubkeyToAddress(payer.PublicKey)
+
+	challenge := func(t *testing.T, path, model string) (*x402.PaymentRequired, x402.PaymentRequirements) {
+		t.Helper()
+		resp, body := e.get(path, "", "X-Model", model, "Authorization", "Bearer not-for-the-price-service")
+		pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if resp.StatusCode != http.StatusPaymentRequired || err != nil || len(pr.Accepts) != 1 {
+			t.Fatalf("%s %s unpaid: %d %v %s", path, model, resp.StatusCode, err, body)
+		}
+		return pr, pr.Accepts[0]
+	}
+	pay := func(t *testing.T, pr *x402.PaymentRequired, offer x402.PaymentRequirements) string {
+		t.Helper()
+		p, err := (&client.Transport{Key: payer, MaxAmount: big.NewInt(30_000)}).Pay(pr, &offer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := x402.EncodeHeader(p)
+		return h
+	}
+	// paid pays path at offer and checks the merchant got want.
+	paid := func(t *testing.T, path, model string, pr *x402.PaymentRequired, offer x402.PaymentRequirements, want int64) {
+		t.Helper()
+		before := e.balance(merchant)
+		resp, body := e.get(path, pay(t, pr, offer), "X-Model", model)
+		receipt, ok, err := client.Receipt(resp)
+		if resp.StatusCode != 200 || body != "answer of "+model || !ok || err != nil || !receipt.Success {
+			t.Fatalf("%s %s paid: %d %q %+v %v", path, model, resp.StatusCode, body, receipt, err)
+		}
+		if r, err := waitReceipt(eth, receipt.TransactionHash); err != nil || r.Status != 1 {
+			t.Fatalf("settlement: %v %v", r, err)
+		}
+		if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != want {
+			t.Fatalf("%s %s: the merchant got %s, want %d", path, model, got, want)
+		}
+	}
+	// unavailable checks that path answers 503 JSON with Retry-After for
+	// model, paid or not, and serves nothing.
+	unavailable := func(t *testing.T, path, model, payment string) {
+		t.Helper()
+		before := e.balance(payerAddr)
+		for _, p := range []string{"", payment} {
+			resp, body := e.get(path, p, "X-Model", model)
+			var answer struct{ Error string }
+			if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || json.Unmarshal([]byte(body), &answer) != nil ||
+				answer.Error == "" || strings.Contains(body, "answer of") {
+				t.Fatalf("%s %s (paid %v): %d %q", path, model, p != "", resp.StatusCode, body)
+			}
+		}
+		if e.balance(payerAddr).Cmp(before) != 0 {
+			t.Fatal("a request without a price moved tokens")
+		}
+	}
+
+	smallPR, small := challenge(t, "/svc", "small")
+	challenge(t, "/svc", "small")
+	largePR, large := challenge(t, "/svc", "large")
+	_, garbage := challenge(t, "/svc", "garbage")
+	if small.Amount != "10000" || large.Amount != "20000" || largePR.Resource.Description != "the large model" || garbage.Amount != "30000" {
+		t.Fatalf("prices: small %s, large %s %q, garbage %s (the fallback)", small.Amount, large.Amount, largePR.Resource.Description, garbage.Amount)
+	}
+	mu.Lock()
+	if calls["/svc small"] != 1 || len(leaked) != 0 {
+		t.Fatalf("calls %v (the second small should come from the cache), headers leaked %v", calls, leaked)
+	}
+	mu.Unlock()
+
+	t.Run("the cheap answer's payment on the dear request is refused", func(t *testing.T) {
+		payerBefore, merchantBefore := e.balance(payerAddr), e.balance(merchant)
+		resp, body := e.get("/svc", pay(t, smallPR, small), "X-Model", "large")
+		pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if resp.StatusCode != http.StatusPaymentRequired || err != nil || !strings.HasPrefix(pr.Error, string(x402.ReasonAmountMismatch)) || strings.Contains(body, "answer of") {
+			t.Fatalf("%d %q %+v", resp.StatusCode, body, pr)
+		}
+		if e.balance(payerAddr).Cmp(payerBefore) != 0 || e.balance(merchant).Cmp(merchantBefore) != 0 {
+			t.Fatal("a refused payment moved tokens")
+		}
+	})
+	t.Run("paid at the service's price", func(t *testing.T) {
+		paid(t, "/svc", "large", largePR, large, 20_000)
+	})
+	t.Run("no valid answer without a fallback is 503", func(t *testing.T) {
+		payment := pay(t, smallPR, small)
+		for _, model := range []string{"garbage", "unknown", "hang"} {
+			unavailable(t, "/strict", model, payment)
+		}
+	})
+	t.Run("the service down", func(t *testing.T) {
+		service.CloseClientConnections()
+		service.Listener.Close()
+		unavailable(t, "/strict", "small", pay(t, smallPR, small))
+		// The cache still answers what it has, the fallback the rest.
+		if _, o := challenge(t, "/svc", "small"); o.Amount != "10000" {
+			t.Fatalf("cached small: %s", o.Amount)
+		}
+		pr, o := challenge(t, "/svc", "medium")
+		if o.Amount != "30000" {
+			t.Fatalf("fallback: %s", o.Amount)
+		}
+		paid(t, "/svc", "medium", pr, o, 30_000)
 	})
 }

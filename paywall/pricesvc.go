@@ -183,4 +183,3 @@ func (s *PriceService) keep(key string, q Quote) {
 	}
 	s.cache[key] = cachedQuote{quote: q, expires: now.Add(s.Cache)}
 }
-
