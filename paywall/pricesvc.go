@@ -31,7 +31,8 @@ type PriceService struct {
 	// Headers are the request headers sent with each query (and part of
 	// the cache key); no other header leaves the server.
 	Headers []string
-	// Cache is how long an answer is kept; 0 asks for every request.
+	// Cache is how long an answer is kept; 0 asks for every request. At
+	// most 10,000 answers are kept, and none for a query over 4 KiB.
 	Cache time.Duration
 	// Timeout bounds one query; default 2 s.
 	Timeout time.Duration
@@ -66,6 +67,10 @@ type PriceAnswer struct {
 // maxCachedQuotes bounds the cache: clients choose paths and header values,
 // so past it, expired answers are dropped, and if none was, all of them.
 const maxCachedQuotes = 10_000
+
+// maxCacheKey bounds a cached query: a longer one (large header values)
+// is asked every time rather than kept, so the cache stays small.
+const maxCacheKey = 4 << 10
 
 // maxAnswer bounds a price service's answer.
 const maxAnswer = 64 << 10
@@ -162,7 +167,7 @@ func (s *PriceService) cached(key string) (Quote, bool) {
 }
 
 func (s *PriceService) keep(key string, q Quote) {
-	if s.Cache <= 0 {
+	if s.Cache <= 0 || len(key) > maxCacheKey {
 		return
 	}
 	now := time.Now()
