@@ -172,7 +172,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		if err != nil {
 			return err
 		}
-		pricer = h.quoteService(s)
+		pricer = s.Pricer()
 	case h.perRequest():
 		pricer = h.quote
 	}

@@ -138,7 +138,7 @@ func (h *Handler) priceService() (*paywall.PriceService, error) {
 	c := h.PriceService
 	s := &paywall.PriceService{
 		URL: c.URL, Headers: c.Headers, Cache: time.Duration(c.Cache), Timeout: time.Duration(c.Timeout),
-		Valid: h.checkQuote,
+		Valid: h.checkQuote, Failed: h.priceServiceFailed,
 	}
 	if c.Fallback != "" {
 		s.Fallback = &paywall.Quote{Price: c.Fallback}
@@ -149,15 +149,14 @@ func (h *Handler) priceService() (*paywall.PriceService, error) {
 	return s, nil
 }
 
-// quoteService is the Pricer of a route with a price service: it logs why
-// the service failed, when the route has no fallback.
-func (h *Handler) quoteService(s *paywall.PriceService) paywall.Pricer {
-	return func(r *http.Request) (paywall.Quote, error) {
-		q, err := s.Quote(r)
-		if err != nil {
-			h.log.Error("x402 price_service", zap.String("url", h.PriceService.URL),
-				zap.String("uri", r.RequestURI), zap.Error(err))
-		}
-		return q, err
+// priceServiceFailed logs a failed price query: a warning when the
+// fallback priced the request, an error when it was answered 503. The
+// service's URL is not logged, as its path or query may carry a secret.
+func (h *Handler) priceServiceFailed(r *http.Request, err error) {
+	fields := []zap.Field{zap.String("uri", r.RequestURI), zap.Bool("fallback", h.PriceService.Fallback != ""), zap.Error(err)}
+	if h.PriceService.Fallback != "" {
+		h.log.Warn("x402 price_service", fields...)
+		return
 	}
+	h.log.Error("x402 price_service", fields...)
 }

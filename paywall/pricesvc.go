@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -41,8 +42,13 @@ type PriceService struct {
 	// Valid, when set, checks an answer (that its price is one for every
 	// offered asset, say): an answer it refuses is a failed query.
 	Valid func(Quote) error
-	// Client makes the queries; default a client of its own.
+	// Client makes the queries; default http.DefaultClient.
 	Client *http.Client
+	// Failed, when set, is told of each failed query, whether Fallback
+	// priced the request or not, so that a service that is down does not go
+	// unnoticed. The error holds no part of the URL but its host and port
+	// (a dial error names them): its path or query may carry a secret.
+	Failed func(r *http.Request, err error)
 
 	mu    sync.Mutex
 	cache map[string]cachedQuote
@@ -105,6 +111,9 @@ func (s *PriceService) Quote(r *http.Request) (Quote, error) {
 	}
 	q, err := s.ask(r.Context(), body)
 	if err != nil {
+		if s.Failed != nil {
+			s.Failed(r, err)
+		}
 		if s.Fallback != nil {
 			return *s.Fallback, nil
 		}
@@ -120,7 +129,7 @@ func (s *PriceService) ask(ctx context.Context, body []byte) (Quote, error) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.URL, bytes.NewReader(body))
 	if err != nil {
-		return Quote{}, fmt.Errorf("price service: %w", err)
+		return Quote{}, errors.New("price service: the URL does not parse")
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -130,6 +139,9 @@ func (s *PriceService) ask(ctx context.Context, body []byte) (Quote, error) {
 	}
 	resp, err := c.Do(req)
 	if err != nil {
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			err = ue.Err // without the URL
+		}
 		return Quote{}, fmt.Errorf("price service: %w", err)
 	}
 	defer resp.Body.Close()

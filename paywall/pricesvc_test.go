@@ -32,9 +32,12 @@ func TestPriceServiceQuote(t *testing.T) {
 		}
 	}))
 	t.Cleanup(srv.Close)
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
 	fallback := &paywall.Quote{Price: "9"}
 	for _, tc := range []struct {
 		name     string
+		down     bool // ask a service that is down
 		fallback *paywall.Quote
 		path     string
 		header   string // the value of X-Size, asked twice
@@ -47,9 +50,16 @@ func TestPriceServiceQuote(t *testing.T) {
 		{name: "failed, with a fallback", fallback: fallback, path: "/fail", calls: 2, want: *fallback},
 		{name: "failed, without", path: "/fail", calls: 2, err: paywall.ErrPriceUnavailable},
 		{name: "both price and amount", path: "/both", calls: 2, err: paywall.ErrPriceUnavailable},
+		{name: "down, with a fallback", down: true, fallback: fallback, path: "/a", want: *fallback},
+		{name: "down, without", down: true, path: "/a", err: paywall.ErrPriceUnavailable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &paywall.PriceService{URL: srv.URL, Headers: []string{"x-size"}, Cache: time.Hour, Fallback: tc.fallback}
+			var failed []string
+			s := &paywall.PriceService{URL: srv.URL, Headers: []string{"x-size"}, Cache: time.Hour, Fallback: tc.fallback,
+				Failed: func(r *http.Request, err error) { failed = append(failed, err.Error()) }}
+			if tc.down {
+				s.URL = down.URL + "/price?key=secret"
+			}
 			before := calls.Load()
 			for range 2 {
 				r := httptest.NewRequest("GET", tc.path, nil)
@@ -61,6 +71,16 @@ func TestPriceServiceQuote(t *testing.T) {
 			}
 			if got := calls.Load() - before; got != tc.calls {
 				t.Fatalf("%d queries, want %d", got, tc.calls)
+			}
+			// Every failed query is reported, fallback or not, without the URL
+			// (its path and query may carry a key).
+			if wantFailed := tc.down || tc.path == "/fail" || tc.path == "/both"; len(failed) != 2 && wantFailed || len(failed) != 0 && !wantFailed {
+				t.Fatalf("reported failures %q", failed)
+			}
+			for _, f := range failed {
+				if strings.Contains(f, "secret") || strings.Contains(f, "/price") {
+					t.Fatalf("a failure names the URL: %s", f)
+				}
 			}
 		})
 	}
