@@ -289,7 +289,7 @@ func TestPriceService(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(eth.Close)
-	e := &e2e{t: t, api: fmt.Sprintf("http://127.0.0.1:%d", ports["api"]), eth: eth,
+	e := &e2e{t: t, api: fmt.Sprintf("http://127.0.0.1:%d", ports["api"]), eth: eth, admin: fmt.Sprintf("http://127.0.0.1:%d", ports["admin"]),
 		token: common.HexToAddress("0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"), merchant: merchant}
 	payer, _ := devnet.DeriveKey(devnet.TestMnemonic, 6)
 	payerAddr := crypto.PubkeyToAddress(payer.PublicKey)
@@ -374,9 +374,16 @@ func TestPriceService(t *testing.T) {
 		paid(t, "/svc", "large", largePR, large, 20_000)
 	})
 	t.Run("no valid answer without a fallback is 503", func(t *testing.T) {
+		// Counted as unavailable, paid or not (the metrics are the
+		// process's: count the difference).
+		result := map[string]string{"result": resultUnavailable}
+		before := e.metrics().sum("caddy_x402_payments_total", result)
 		payment := pay(t, smallPR, small)
 		for _, model := range []string{"garbage", "unknown", "hang"} {
 			unavailable(t, "/strict", model, payment)
+		}
+		if got := e.metrics().sum("caddy_x402_payments_total", result) - before; got != 6 {
+			t.Fatalf("caddy_x402_payments_total{result=%q} went up by %v, want 6", resultUnavailable, got)
 		}
 	})
 	t.Run("the service down", func(t *testing.T) {
