@@ -11,9 +11,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -400,4 +402,47 @@ func TestPriceService(t *testing.T) {
 		}
 		paid(t, "/svc", "medium", pr, o, 30_000)
 	})
+}
+
+// TestPriceConfig: price_service reads its block, and a route refuses a
+// price it cannot hold to: two prices, a URL that is not http(s), and
+// aa-native at a price set per request.
+func TestPriceConfig(t *testing.T) {
+	t.Parallel()
+	const payTo = "\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n"
+	for _, tc := range []struct {
+		name, input, want string // want: part of the error, or "" for none
+	}{
+		{"placeholder price", "x402 {vars.price} {" + payTo + "}", ""},
+		{"placeholder amount", "x402 {" + payTo + " amount {http.request.header.X-Units}\n}", ""},
+		{"price service", "x402 {" + payTo + " price_service http://127.0.0.1:4000/price {\n headers X-Model X-Region\n cache 30s\n timeout 1s\n fallback 0.05\n }\n}", ""},
+		{"price service without a URL", "x402 {" + payTo + " price_service\n}", "price_service takes a URL"},
+		{"price service with two URLs", "x402 {" + payTo + " price_service http://a http://b\n}", "price_service takes a URL"},
+		{"unknown price service option", "x402 {" + payTo + " price_service http://a {\n retries 3\n }\n}", `unknown price_service option "retries"`},
+		{"price service and a price", "x402 0.01 {" + payTo + " price_service http://127.0.0.1:4000\n}", "not two"},
+		{"price service not http", "x402 {" + payTo + " price_service file:///etc/prices\n}", "want an http:// or https:// URL"},
+		{"price service with aa-native", "x402 {" + payTo + " schemes aa-native\n price_service http://127.0.0.1:4000\n}", "aa-native needs a fixed price"},
+		{"placeholder price with aa-native", "x402 {vars.price} {" + payTo + " schemes exact aa-native\n}", "aa-native needs a fixed price"},
+		{"fixed price still checked", "x402 {" + payTo + " amount 0x10\n}", "x402 amount"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var h Handler
+			err := h.UnmarshalCaddyfile(caddyfile.NewTestDispenser(tc.input))
+			if err == nil {
+				err = h.Validate()
+			}
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+	var h Handler
+	if err := h.UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402 {" + payTo + " price_service http://127.0.0.1:4000/price {\n headers X-Model X-Region\n cache 30s\n timeout 1s\n fallback 0.05\n }\n}")); err != nil {
+		t.Fatal(err)
+	}
+	s := h.PriceService
+	if s == nil || s.URL != "http://127.0.0.1:4000/price" || len(s.Headers) != 2 || time.Duration(s.Cache) != 30*time.Second || time.Duration(s.Timeout) != time.Second || s.Fallback != "0.05" {
+		t.Fatalf("parsed %+v", s)
+	}
 }
