@@ -207,6 +207,8 @@ http://127.0.0.1:{{api}} {
 			price_service {{service}} {
 				headers X-Model
 				cache 1h
+				# Long, so that a loaded machine never sees the fallback instead.
+				timeout 1m
 				fallback 0.03
 			}
 		}

@@ -55,7 +55,7 @@ func TestPriceServiceQuote(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var failed []string
-			s := &paywall.PriceService{URL: srv.URL, Headers: []string{"x-size"}, Cache: time.Hour, Fallback: tc.fallback,
+			s := &paywall.PriceService{URL: srv.URL, Headers: []string{"x-size"}, Cache: time.Hour, Timeout: time.Minute, Fallback: tc.fallback,
 				Failed: func(r *http.Request, err error) { failed = append(failed, err.Error()) }}
 			if tc.down {
 				s.URL = down.URL + "/price?key=secret"
