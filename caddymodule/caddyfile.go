@@ -189,6 +189,12 @@ func parseDirective[T any, PT interface {
 //			category      <category>
 //			tags          <tag>...
 //		}
+//		price_service   <url> {
+//			headers  <name>...
+//			cache    <duration>
+//			timeout  <duration>
+//			fallback <whole tokens>
+//		}
 //	}
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // the directive name
@@ -207,6 +213,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"max_timeout":   durationOption(&h.MaxTimeout),
 		"settle_before": flagOption(&h.SettleBefore),
 		"bazaar":        unmarshalBazaar(&h.Bazaar),
+		"price_service": h.parsePriceService,
 	})
 }
 

@@ -64,10 +64,14 @@ type Handler struct {
 	PayTo string `json:"pay_to"`
 	// The price in whole tokens, such as "0.01", converted to atomic units
 	// with each asset's decimals. Exactly one of price and amount is
-	// required.
+	// required. It may be a placeholder, such as {vars.price} set by map,
+	// resolved for each request: the 402 then carries that request's
+	// price and a payment must accept exactly it. A placeholder that
+	// resolves empty or to no valid price answers 500, never free. Only
+	// exact is offered at such a price.
 	Price string `json:"price,omitempty"`
 	// The price in atomic units of the asset, such as "10000". Exactly one
-	// of price and amount is required.
+	// of price and amount is required. It may be a placeholder, as price.
 	Amount string `json:"amount,omitempty"`
 	// The addresses of the tokens accepted, each one of the x402 app's
 	// assets. Default: every asset of the x402 app.
@@ -88,6 +92,9 @@ type Handler struct {
 	// that must not run twice. By default settlement happens when the
 	// upstream answers 2xx or 3xx, and an error answer is not charged.
 	SettleBefore bool `json:"settle_before,omitempty"`
+	// Asks an HTTP service for the price of each request, instead of price
+	// and amount.
+	PriceService *PriceServiceConfig `json:"price_service,omitempty"`
 	// The URL of a remote facilitator that this route uses instead of the
 	// x402 app's. By default the route uses the x402 app's facilitator.
 	FacilitatorURL string `json:"facilitator_url,omitempty"`
@@ -106,6 +113,7 @@ type Handler struct {
 	offered     *facilitator.OfferSet // where issued was added, to remove it
 	issued      []x402.PaymentRequirements
 	listed      *facilitator.DiscoveryResource // in app.catalog, to remove it
+	decimals    map[string]uint8               // of the offered assets, by lowercase address
 	access      accessLog
 }
 
@@ -160,17 +168,32 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		c.offers.Add(offers...)
 		h.offered = &c.offers
 	}
-	h.issued = offers
+	h.issued, h.decimals = offers, decimals
 	extensions, err := h.discoverable(offers)
 	if err != nil {
 		return err
 	}
+	var pricer paywall.Pricer
+	// Its offers have no amount until a request comes, so the offer set
+	// above keeps none of them: an uncredentialed caller of the embedded
+	// facilitator settles only fixed prices.
+	switch {
+	case h.PriceService != nil:
+		s, err := h.priceService()
+		if err != nil {
+			return err
+		}
+		pricer = s.Pricer()
+	case h.perRequest():
+		pricer = h.quote
+	}
 	h.paywall, err = paywall.New(paywall.Config{
+		Pricer:  pricer,
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
 		Extensions:    extensions,
 		AssetDecimals: decimals,
-		Hooks:         paywall.Hooks{Verified: h.verified, Settled: h.settled},
+		Hooks:         paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled},
 	})
 	return err
 }
@@ -179,6 +202,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 func (h *Handler) expand() error {
 	vals := []configValue{
 		{"x402 pay_to", &h.PayTo}, {"x402 origin", &h.Origin}, {"x402 facilitator_url", &h.FacilitatorURL},
+	}
+	if h.PriceService != nil {
+		vals = append(vals, configValue{"x402 price_service", &h.PriceService.URL})
 	}
 	for i := range h.Assets {
 		vals = append(vals, configValue{"x402 asset", &h.Assets[i]})
@@ -196,10 +222,27 @@ func (h *Handler) Validate() error {
 		errs = append(errs, err)
 	}
 	switch {
+	case h.PriceService != nil:
+		if h.Price != "" || h.Amount != "" {
+			errs = append(errs, errors.New("x402 takes a price, an amount or a price_service, not two"))
+		}
+		if u := h.PriceService.URL; !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			errs = append(errs, fmt.Errorf("x402 price_service %q: want an http:// or https:// URL", u))
+		}
+		if h.PriceService.Cache < 0 || h.PriceService.Timeout < 0 {
+			errs = append(errs, errors.New("x402 price_service cache and timeout must not be negative"))
+		}
+		if slices.Contains(h.Schemes, x402.SchemeAANative) {
+			errs = append(errs, errors.New("x402: aa-native needs a fixed price (its sponsor pays gas only for the routes' fixed offers); a price_service offers exact only"))
+		}
 	case h.Price == "" && h.Amount == "":
 		errs = append(errs, errors.New("x402 needs a price (whole tokens, such as 0.01) or an amount (atomic units)"))
 	case h.Price != "" && h.Amount != "":
 		errs = append(errs, errors.New("x402 takes a price or an amount, not both"))
+	case h.perRequest():
+		if slices.Contains(h.Schemes, x402.SchemeAANative) {
+			errs = append(errs, errors.New("x402: aa-native needs a fixed price (its sponsor pays gas only for the routes' fixed offers); a placeholder price offers exact only"))
+		}
 	case h.Amount != "":
 		if _, err := x402.ParseAmount(h.Amount); err != nil {
 			errs = append(errs, fmt.Errorf("x402 amount: %w", err))
@@ -223,7 +266,7 @@ func (h *Handler) Validate() error {
 			errs = append(errs, fmt.Errorf("x402: asset %s is not among the x402 app's assets", want))
 		}
 	}
-	if h.Price != "" && h.app != nil {
+	if h.Price != "" && !h.perRequest() && h.app != nil {
 		for _, a := range h.app.assets() {
 			if _, err := paywall.ParsePrice(h.Price, assetDecimals(a)); err != nil {
 				errs = append(errs, fmt.Errorf("x402 price: %w", err))
@@ -271,7 +314,9 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 		d := assetDecimals(a)
 		decimals[strings.ToLower(a.Address)] = d
 		amount := h.Amount
-		if h.Price != "" {
+		if h.perRequest() || h.PriceService != nil {
+			amount = "" // priced for each request
+		} else if h.Price != "" {
 			var err error
 			if amount, err = paywall.ParsePrice(h.Price, d); err != nil {
 				return nil, nil, fmt.Errorf("x402 price: %w", err)
@@ -291,10 +336,17 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 	return offers, decimals, nil
 }
 
-func (h *Handler) verified(r *http.Request, scheme string, res *x402.VerifyResponse, took time.Duration) {
-	h.metrics.verify.WithLabelValues(scheme).Observe(took.Seconds())
+// verified is the paywall's AfterVerify hook: the verify histogram, the
+// request's observation, and the payer and scheme placeholders.
+func (h *Handler) verified(r *http.Request, e *paywall.Event) {
+	res, scheme := e.Verify, e.Offer.Scheme
+	if res == nil {
+		return // the facilitator did not answer: the paywall answers 503
+	}
+	h.metrics.verify.WithLabelValues(scheme).Observe(e.Took.Seconds())
 	if obs := observationOf(r); obs != nil {
 		obs.verified, obs.valid = true, res.IsValid
+		obs.offer = e.Offer // priced for this request
 	}
 	if !res.IsValid {
 		return
@@ -305,7 +357,11 @@ func (h *Handler) verified(r *http.Request, scheme string, res *x402.VerifyRespo
 	}
 }
 
-func (h *Handler) settled(r *http.Request, scheme string, res *x402.SettleResponse, took time.Duration) {
+// settled is the paywall's AfterSettle and OnSettleFailure hook: the
+// settle histogram, the request's result, the tx placeholder and the
+// settlement log line.
+func (h *Handler) settled(r *http.Request, e *paywall.Event) {
+	res, scheme, took := e.Settle, e.Offer.Scheme, e.Took
 	h.metrics.settle.WithLabelValues(scheme).Observe(took.Seconds())
 	result := resultSettled
 	switch {

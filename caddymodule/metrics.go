@@ -33,7 +33,7 @@ const (
 	resultInvalid       = "invalid"        // a payment refused: malformed, not for an offer, or failing verification
 	resultSettled       = "settled"        // paid
 	resultSettleFailed  = "settle_failed"  // settlement failed: answered 402
-	resultUnavailable   = "unavailable"    // not verified or settled yet: answered 503, retry
+	resultUnavailable   = "unavailable"    // not verified or settled yet, or not priced yet: answered 503, retry
 	resultUpstreamError = "upstream_error" // a valid payment, not charged: the upstream failed
 )
 
@@ -111,8 +111,16 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 	}
 	payment := r.Header.Get(x402.HeaderPaymentSignature)
 	if payment == "" {
-		h.count(r, nil, resultUnpaid) // the paywall answers 402
-		return serve(w, r)
+		// The paywall answers 402, or 503 when the request's price is not
+		// available (its price service is down).
+		rec := caddyhttp.NewResponseRecorder(w, nil, nil)
+		err := serve(rec, r)
+		result := resultUnpaid
+		if rec.Status() == http.StatusServiceUnavailable {
+			result = resultUnavailable
+		}
+		h.count(r, nil, result)
+		return err
 	}
 	h.metrics.inFlight.Inc()
 	defer h.metrics.inFlight.Dec()

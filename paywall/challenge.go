@@ -24,7 +24,7 @@ func (p *Paywall) resource(r *http.Request) *x402.Resource {
 	}
 	return &x402.Resource{
 		URL:         strings.TrimRight(origin, "/") + r.URL.RequestURI(),
-		Description: p.cfg.Description,
+		Description: p.pricedOf(r).description,
 		MimeType:    p.cfg.MimeType,
 	}
 }
@@ -35,7 +35,7 @@ func (p *Paywall) Challenge(r *http.Request, msg string) *x402.PaymentRequired {
 		X402Version: x402.Version,
 		Error:       msg,
 		Resource:    p.resource(r),
-		Accepts:     p.cfg.Accepts,
+		Accepts:     p.pricedOf(r).accepts,
 		Extensions:  p.extensions,
 	}
 	return pr

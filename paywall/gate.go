@@ -67,7 +67,7 @@ func (g *gate) WriteHeader(status int) {
 		g.w.WriteHeader(status) // the handler failed: nothing is charged
 		return
 	}
-	res, ok := g.paywall.settle(g.ctx, g.r, g.req)
+	res, ok, stop := g.paywall.settle(g.ctx, g.r, g.req)
 	g.res = res
 	if !ok {
 		// The handler's answer is dropped, headers included, and the
@@ -77,7 +77,7 @@ func (g *gate) WriteHeader(status int) {
 				g.w.Header().Del(k)
 			}
 		}
-		g.paywall.refuse(g.w, g.r, res)
+		g.paywall.refuse(g.w, g.r, res, stop)
 		g.dropped = true
 		return
 	}
@@ -88,10 +88,10 @@ func (g *gate) WriteHeader(status int) {
 
 // settle is SettleBefore's: settle, or answer the failure.
 func (g *gate) settle() bool {
-	res, ok := g.paywall.settle(g.ctx, g.r, g.req)
+	res, ok, stop := g.paywall.settle(g.ctx, g.r, g.req)
 	g.res = res
 	if !ok {
-		g.paywall.refuse(g.w, g.r, res)
+		g.paywall.refuse(g.w, g.r, res, stop)
 		return false
 	}
 	g.paid = true
@@ -124,8 +124,15 @@ func (g *gate) Flush() {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (g *gate) Unwrap() http.ResponseWriter { return g.w }
 
-// settle runs the settlement and reports the outcome.
-func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyRequest) (*x402.SettleResponse, bool) {
+// settle runs the settlement and reports the outcome, or the error of a
+// BeforeSettle hook that refused it (then nothing was settled).
+func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyRequest) (*x402.SettleResponse, bool, error) {
+	ev := &Event{Offer: &req.PaymentRequirements, Payment: &req.PaymentPayload}
+	if h := p.cfg.Hooks.BeforeSettle; h != nil {
+		if err := h(r, ev); err != nil {
+			return nil, false, err
+		}
+	}
 	began := time.Now()
 	sctx, span := startSpan(ctx, spanSettle, &req.PaymentRequirements)
 	res, _ := p.cfg.Facilitator.Settle(sctx, req)
@@ -133,17 +140,26 @@ func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyR
 		res = &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorBundlerUnreachable, Message: "the facilitator did not answer"}
 	}
 	edge.EndSettle(span, res)
-	if h := p.cfg.Hooks.Settled; h != nil {
-		h(r, req.PaymentRequirements.Scheme, res, time.Since(began))
+	ev.Settle, ev.Took = res, time.Since(began)
+	if h := p.cfg.Hooks.AfterSettle; h != nil && res.Success {
+		h(r, ev)
 	}
-	return res, res.Success
+	if h := p.cfg.Hooks.OnSettleFailure; h != nil && !res.Success {
+		h(r, ev)
+	}
+	return res, res.Success, nil
 }
 
 // refuse answers a failed settlement: 503 with Retry-After when the outcome
 // is not known yet (in_flight, bundler_unreachable, receipt_timeout), so the
 // client retries rather than paying again; otherwise 402 with the failure in
-// PAYMENT-RESPONSE.
-func (p *Paywall) refuse(w http.ResponseWriter, r *http.Request, res *x402.SettleResponse) {
+// PAYMENT-RESPONSE. A BeforeSettle hook's refusal (stop) is answered as
+// Abort says.
+func (p *Paywall) refuse(w http.ResponseWriter, r *http.Request, res *x402.SettleResponse, stop error) {
+	if stop != nil {
+		p.abort(w, r, stop)
+		return
+	}
 	setPaymentResponse(w, res)
 	switch res.ErrorCode {
 	case x402.ErrorInFlight, x402.ErrorBundlerUnreachable, x402.ErrorReceiptTimeout, x402.ErrorInternal:

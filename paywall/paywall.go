@@ -78,16 +78,6 @@ type Responder interface {
 	Served(ctx context.Context, req *x402.SettleRequest) error
 }
 
-// Hooks are called as a paid request goes through; any may be nil. They let
-// an adapter record metrics and expose the payer and transaction.
-type Hooks struct {
-	// Verified is called after verification, before the protected handler
-	// runs, with the verification's duration.
-	Verified func(r *http.Request, scheme string, res *x402.VerifyResponse, took time.Duration)
-	// Settled is called after settlement with its duration.
-	Settled func(r *http.Request, scheme string, res *x402.SettleResponse, took time.Duration)
-}
-
 // Config configures a Paywall.
 type Config struct {
 	// Accepts are the offers of the protected resource; at least one.
@@ -111,7 +101,10 @@ type Config struct {
 	// that are not idempotent. By default settlement happens when the
 	// handler answers with success.
 	SettleBefore bool
-	// Hooks observe paid requests.
+	// Pricer, when set, prices each request (see Pricer): the offers'
+	// Amount is then left empty and set per request.
+	Pricer Pricer
+	// Hooks observe paid requests, and may refuse them (see Hooks).
 	Hooks Hooks
 	// Timeout bounds verification and settlement; default 60 s.
 	Timeout time.Duration
@@ -161,7 +154,11 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("no offers: a paid route needs at least one accepted payment"))
 	}
 	for i := range c.Accepts {
-		if err := c.Accepts[i].Validate(); err != nil {
+		o := c.Accepts[i]
+		if c.Pricer != nil && o.Amount == "" {
+			o.Amount = "1" // priced per request
+		}
+		if err := o.Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("offer %d: %w", i, err))
 		}
 	}
@@ -238,6 +235,11 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		preflight(w, r)
 		return nil
 	}
+	// The price of this request, fixed before the challenge or the match.
+	r, ok := p.price(w, r)
+	if !ok {
+		return nil
+	}
 	value := r.Header.Get(x402.HeaderPaymentSignature)
 	if value == "" {
 		p.challenge(w, r, http.StatusPaymentRequired, "")
@@ -253,7 +255,7 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		p.challenge(w, r, http.StatusBadRequest, fmt.Sprintf("%s: %s does not decode: %v", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, err))
 		return nil
 	}
-	offer, xerr := p.match(&payment.Accepted)
+	offer, xerr := p.match(r, &payment.Accepted)
 	if xerr != nil {
 		p.challenge(w, r, http.StatusPaymentRequired, xerr.Error())
 		return nil
@@ -292,12 +294,20 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// with the payment, for the facilitator's record of the sale: the
 	// payer's own paymentPayload.resource is whatever the payer wrote.
 	req := &x402.VerifyRequest{X402Version: x402.Version, PaymentPayload: *payment, PaymentRequirements: *offer, Resource: p.resource(r)}
+	ev := &Event{Offer: offer, Payment: payment}
+	if h := p.cfg.Hooks.BeforeVerify; h != nil {
+		if err := h(r, ev); err != nil {
+			p.abort(w, r, err)
+			return nil
+		}
+	}
 	began := time.Now()
 	vctx, span := startSpan(ctx, spanVerify, offer)
 	vres, err := p.cfg.Facilitator.Verify(vctx, req)
 	edge.EndVerify(span, vres, err)
-	if h := p.cfg.Hooks.Verified; h != nil && vres != nil {
-		h(r, offer.Scheme, vres, time.Since(began))
+	if h := p.cfg.Hooks.AfterVerify; h != nil {
+		ev.Verify, ev.VerifyErr, ev.Took = vres, err, time.Since(began)
+		h(r, ev)
 	}
 	if err != nil {
 		unavailable(w, "the payment could not be verified right now; retry")
@@ -346,10 +356,10 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	return nil
 }
 
-// match finds the offer a payment accepted. It compares scheme, network,
+// match finds the offer of r a payment accepted. It compares scheme, network,
 // asset, amount and payTo (not the whole object, which clients may
 // re-serialize) and names the first field that matches no offer.
-func (p *Paywall) match(accepted *x402.PaymentRequirements) (*x402.PaymentRequirements, *x402.Error) {
+func (p *Paywall) match(r *http.Request, accepted *x402.PaymentRequirements) (*x402.PaymentRequirements, *x402.Error) {
 	type check struct {
 		reason x402.InvalidReason
 		field  string
@@ -362,9 +372,10 @@ func (p *Paywall) match(accepted *x402.PaymentRequirements) (*x402.PaymentRequir
 		{x402.ReasonAmountMismatch, "amount", func(o *x402.PaymentRequirements) bool { return sameAmount(o.Amount, accepted.Amount) }},
 		{x402.ReasonInvalidInnerPayload, "payTo", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.PayTo, accepted.PayTo) }},
 	}
-	candidates := make([]*x402.PaymentRequirements, len(p.cfg.Accepts))
-	for i := range p.cfg.Accepts {
-		candidates[i] = &p.cfg.Accepts[i]
+	accepts := p.pricedOf(r).accepts // the amounts of this request
+	candidates := make([]*x402.PaymentRequirements, len(accepts))
+	for i := range accepts {
+		candidates[i] = &accepts[i]
 	}
 	for _, c := range checks {
 		var kept []*x402.PaymentRequirements

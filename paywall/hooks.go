@@ -1,0 +1,104 @@
+package paywall
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Hooks are called as a paid request goes through the paywall; any may be
+// nil. They let a Go user (and the Caddy module, whose metrics, settlement
+// log and {http.x402.*} placeholders are built on them) observe payments,
+// and let the Before hooks refuse one.
+//
+// The order for one paid request is BeforeVerify, AfterVerify, then, once
+// the protected handler answers with success (or before it runs, with
+// SettleBefore), BeforeSettle and either AfterSettle or OnSettleFailure. A
+// request without a payment, or whose payment does not decode or matches
+// none of the offers, calls no hook.
+//
+// Hooks run on the request's goroutine, synchronously: a slow hook delays
+// the answer. They must treat the Event and what it points to as read-only.
+type Hooks struct {
+	// BeforeVerify is called before the facilitator verifies the payment.
+	// A non-nil error refuses the request before anything is verified or
+	// settled: see Abort for the answer.
+	BeforeVerify func(r *http.Request, e *Event) error
+	// AfterVerify is called after verification, whatever its outcome, with
+	// Verify (nil when the facilitator did not answer), VerifyErr and Took
+	// set. A valid payment goes on to the protected handler.
+	AfterVerify func(r *http.Request, e *Event)
+	// BeforeSettle is called before the facilitator settles a verified
+	// payment. A non-nil error refuses the request and nothing is settled;
+	// the protected handler's answer, if it already ran, is dropped, so
+	// nothing is served unpaid. See Abort for the answer.
+	BeforeSettle func(r *http.Request, e *Event) error
+	// AfterSettle is called after a successful settlement, with Settle and
+	// Took set, before the paid answer is written.
+	AfterSettle func(r *http.Request, e *Event)
+	// OnSettleFailure is called after a settlement that failed or whose
+	// outcome is not known yet (Settle.ErrorCode says which), with Settle
+	// and Took set, before the refusal is written.
+	OnSettleFailure func(r *http.Request, e *Event)
+}
+
+// Event is what the hooks see of one paid request.
+type Event struct {
+	// Offer is the offer the payment accepted, with the amount priced for
+	// this request.
+	Offer *x402.PaymentRequirements
+	// Payment is the decoded PAYMENT-SIGNATURE.
+	Payment *x402.PaymentPayload
+	// Verify is the facilitator's verification, once it answered.
+	Verify *x402.VerifyResponse
+	// VerifyErr is why verification could not run (the payment's fate is
+	// not known: the client gets 503 and retries).
+	VerifyErr error
+	// Settle is the settlement's outcome, in AfterSettle and
+	// OnSettleFailure.
+	Settle *x402.SettleResponse
+	// Took is how long the verification (in AfterVerify) or settlement (in
+	// AfterSettle and OnSettleFailure) took.
+	Took time.Duration
+}
+
+// Abort is an error a Before hook returns to refuse a request with its own
+// status and message. Status 402 answers with the route's challenge (error
+// set to Message); any other status in 400-599 answers a JSON
+// {"error": Message}. A hook error that is not an Abort, or an Abort with a
+// status outside 400-599, answers 403 {"error":"refused"}, so a hook's
+// internal error text never reaches the client.
+type Abort struct {
+	Status  int
+	Message string
+}
+
+// Error returns the message.
+func (a *Abort) Error() string { return a.Message }
+
+// abort answers a request that a Before hook refused with err.
+func (p *Paywall) abort(w http.ResponseWriter, r *http.Request, err error) {
+	status, msg := http.StatusForbidden, "refused"
+	if a, ok := errors.AsType[*Abort](err); ok && a.Status >= 400 && a.Status <= 599 {
+		status, msg = a.Status, a.Message
+	}
+	if status == http.StatusPaymentRequired {
+		p.challenge(w, r, status, msg)
+		return
+	}
+	answerJSON(w, status, msg)
+}
+
+// answerJSON writes {"error": msg} with status.
+func answerJSON(w http.ResponseWriter, status int, msg string) {
+	body, _ := json.Marshal(struct {
+		Error string `json:"error"`
+	}{msg})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}
