@@ -24,32 +24,27 @@ import (
 // it, instead of forwarding them: a node whose indexer is behind.
 func indexingReceipts(t *testing.T, url string, times int64) (proxy string, answered *atomic.Int64) {
 	answered = new(atomic.Int64)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
+	return rpcProxy(t, url, func(w http.ResponseWriter, body []byte) bool {
 		var req struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
 		}
-		if !bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) && json.Unmarshal(body, &req) == nil &&
-			req.Method == "eth_getTransactionReceipt" && answered.Add(1) <= times {
-			w.Header().Set("Content-Type", "application/json")
-			json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{
-				"code": -32000, "message": "transaction indexing is in progress", "data": "transaction indexing is in progress",
-			}})
-			return
+		if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) || json.Unmarshal(body, &req) != nil ||
+			req.Method != "eth_getTransactionReceipt" || answered.Add(1) > times {
+			return false
 		}
-		resp, err := http.Post(url, "application/json", bytes.NewReader(body))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
 		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(resp.StatusCode)
-		io.Copy(w, resp.Body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, answered
+		json.NewEncoder(w).Encode(indexingRefusal(req.ID))
+		return true
+	}), answered
+}
+
+// indexingRefusal is go-ethereum's answer to a lookup while its
+// transaction indexer is behind, exactly as the node sends it.
+func indexingRefusal(id json.RawMessage) map[string]any {
+	return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{
+		"code": -32000, "message": "transaction indexing is in progress", "data": "transaction indexing is in progress",
+	}}
 }
 
 // With Confirmations, the settle reads the receipt again once its block is
@@ -133,11 +128,6 @@ func indexingSwitch(t *testing.T, url string) (proxy string, indexing *atomic.Bo
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 	}
-	refusal := func(id json.RawMessage) map[string]any {
-		return map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{
-			"code": -32000, "message": "transaction indexing is in progress", "data": "transaction indexing is in progress",
-		}}
-	}
 	lookup := func(m string) bool { return m == "eth_getTransactionReceipt" || m == "eth_getTransactionByHash" }
 	forward := func(body []byte) (json.RawMessage, error) {
 		resp, err := http.Post(url, "application/json", bytes.NewReader(body))
@@ -157,7 +147,7 @@ func indexingSwitch(t *testing.T, url string) (proxy string, indexing *atomic.Bo
 				var c call
 				json.Unmarshal(raw, &c)
 				if indexing.Load() && lookup(c.Method) {
-					out[i] = refusal(c.ID)
+					out[i] = indexingRefusal(c.ID)
 					continue
 				}
 				res, err := forward(raw)
@@ -172,7 +162,7 @@ func indexingSwitch(t *testing.T, url string) (proxy string, indexing *atomic.Bo
 		}
 		var c call
 		if json.Unmarshal(body, &c) == nil && indexing.Load() && lookup(c.Method) {
-			json.NewEncoder(w).Encode(refusal(c.ID))
+			json.NewEncoder(w).Encode(indexingRefusal(c.ID))
 			return
 		}
 		res, err := forward(body)

@@ -24,10 +24,22 @@ import (
 // it: an RPC gateway that lost one batch.
 func loseOneBroadcast(t *testing.T, url string) (proxy string, lost *atomic.Bool) {
 	lost = new(atomic.Bool)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
+	return rpcProxy(t, url, func(w http.ResponseWriter, body []byte) bool {
 		if bytes.Contains(body, []byte("eth_sendRawTransaction")) && lost.CompareAndSwap(false, true) {
 			http.Error(w, "bad gateway", http.StatusBadGateway)
+			return true
+		}
+		return false
+	}), lost
+}
+
+// rpcProxy is a JSON-RPC proxy in front of url for the tests that fake a
+// node's fault: answer gets every request body first and answers it itself
+// (returning true), or lets it through to url unchanged.
+func rpcProxy(t *testing.T, url string, answer func(w http.ResponseWriter, body []byte) bool) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if answer(w, body) {
 			return
 		}
 		resp, err := http.Post(url, "application/json", bytes.NewReader(body))
@@ -41,7 +53,7 @@ func loseOneBroadcast(t *testing.T, url string) (proxy string, lost *atomic.Bool
 		io.Copy(w, resp.Body)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL, lost
+	return srv.URL
 }
 
 // One lost broadcast used to leave a nonce gap that stalled every later
