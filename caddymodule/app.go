@@ -46,31 +46,18 @@ const NetworkDevnet = "devnet"
 // when the config is loaded. The keys (settler_key, paymaster_key,
 // facilitator_key) must be placeholders.
 type App struct {
-	// The chain that payments are taken on, required: "devnet" runs the
-	// embedded dev chain, a demo on which anyone can mint the token and
-	// whose keys are public; anything else is the CAIP-2 id of a real chain,
-	// such as "eip155:8453", reached through rpc. There is no default, so
-	// that a config without it cannot take payments on the dev chain by
-	// mistake.
-	Network string `json:"network,omitempty"`
-	// The chain's JSON-RPC URL (http, https, ws or wss). Required unless
-	// network is devnet, whose own RPC server is used.
-	RPC string `json:"rpc,omitempty"`
-	// The host:port that the embedded dev chain's JSON-RPC server listens
-	// on, only with network devnet. Default: 127.0.0.1:8545; port 0 picks a
-	// free one.
-	DevnetAddr string `json:"devnet_addr,omitempty"`
-	// The hex private key that submits settlements and pays their gas. It
-	// must be an {env.*} or {file.*} placeholder, so that the key itself
-	// never appears in the config or the admin API. Required, except on the
-	// devnet, where it defaults to test account #0.
-	SettlerKey string `json:"settler_key,omitempty"`
-	// The settlement store, a bbolt file. Default: x402/<network>.db under
-	// Caddy's data directory; on the devnet, whose chain lives in memory, a
-	// temporary file removed at shutdown. The store records the network it
-	// was created for, and refuses to serve another: a dev chain's store
-	// never serves a real chain.
-	StorePath string `json:"store_path,omitempty"`
+	// The network of an app that takes payments on one chain: the options
+	// of NetworkConfig written at the top level (network, rpc, settler_key,
+	// assets and the rest) are its shorthand. Exclusive with networks.
+	NetworkConfig
+	// The networks of an app that takes payments on several chains, one
+	// entry each; none may repeat another's network. The first is the
+	// primary network: the store of its facilitator holds the API keys
+	// (facilitator, paymaster), the payment-identifier index and the
+	// dashboard's admin, and x402_paymaster, x402_txapi and aa-native
+	// serve it. Exclusive with the top-level network options. Unset by
+	// default.
+	Networks []NetworkConfig `json:"networks,omitempty"`
 	// The PostgreSQL URL of a store that several Caddy replicas share (a
 	// fleet). It holds the settlement records, the settler key's nonce
 	// journal and delivery lease, the paymaster's keys and ledger, and the
@@ -80,18 +67,16 @@ type App struct {
 	// holds the password. Unset by default: the store is then the bbolt file
 	// of store_path, for one instance; the two are exclusive. Not for
 	// network devnet, whose chain lives in one process's memory: a fleet on
-	// a dev chain runs it apart and names its rpc and CAIP-2 id.
+	// a dev chain runs it apart and names its rpc and CAIP-2 id. With
+	// several networks, each keeps its tables in a schema of its own (see
+	// NetworkConfig.DatabaseSchema).
 	Database string `json:"database,omitempty"`
-	// The most connections this replica's pool opens to the database.
-	// Default: 10. Each replica also holds up to three more (the delivery
-	// lease, the journal's notifications, a migration), so the server's
-	// max_connections must exceed replicas × (this + 3).
+	// The most connections this replica's pool opens to the database, for
+	// each network. Default: 10. Each replica also holds up to three more
+	// (the delivery lease, the journal's notifications, a migration), so
+	// the server's max_connections must exceed replicas × networks × (this
+	// + 3).
 	DatabaseMaxConns int `json:"database_max_conns,omitempty"`
-	// The PostgreSQL schema of the store's tables, created if missing, so
-	// that x402 keeps apart from the application's tables (or two fleets
-	// share a database). Default: the connection's search_path, usually
-	// public.
-	DatabaseSchema string `json:"database_schema,omitempty"`
 	// With database (store postgres): how long a payment that a replica
 	// claimed and then stopped settling (it died before storing its
 	// transaction) waits before another replica settles it; its payer's
@@ -99,26 +84,9 @@ type App struct {
 	// claim to stored transaction (bounded by the settle's timeout, 2m).
 	// Default: 5m.
 	ClaimTakeover caddy.Duration `json:"claim_takeover,omitempty"`
-	// The allowlisted tokens that paid routes may ask for. On the devnet the
-	// default is its stablecoin; on other networks at least one is required.
-	Assets []AssetConfig `json:"assets,omitempty"`
 	// How long a settlement waits for its receipt before the request is
 	// answered 503 (the settlement stays pending). Default: 30s.
 	ReceiptTimeout caddy.Duration `json:"receipt_timeout,omitempty"`
-	// How many blocks must be on top of a settlement's block before the
-	// payment counts as settled and the request is served. At that depth the
-	// receipt is read again, so a settlement that a reorganisation moved or
-	// dropped is waited for again (and broadcast again) instead of being
-	// reported.
-	//
-	// Default: 0, which serves as soon as the transaction is mined, as
-	// upstream x402 facilitators do; it is right on the devnet, which
-	// reorganises only when a test tells it to. On a chain that can
-	// reorganise, set the depth its reorganisations stay within (every
-	// settle then waits that many blocks longer); at most 64. Whatever the
-	// value, settlements are followed 64 blocks deep afterwards, and one
-	// that a reorganisation dropped is broadcast again.
-	Confirmations int `json:"confirmations,omitempty"`
 	// How long the store keeps a settlement record once it is final (settled
 	// or failed); older ones are deleted every hour, with their place in the
 	// dashboard's listings and reports. Default: 30 days; the least is 24
@@ -137,7 +105,82 @@ type App struct {
 	// only the payments of its own paid routes. It is an {env.*} or {file.*}
 	// placeholder, never a literal. Unset by default.
 	FacilitatorKey string `json:"facilitator_key,omitempty"`
+	// Bounds on anonymous sponsorship through /sponsor, which needs no
+	// credential. Defaults: 30 a minute and 10 outstanding per client
+	// address, 10 a minute per smart account, 40 outstanding in all (keep it
+	// under the paymaster project's max_in_flight), each valid for 2
+	// minutes.
+	SponsorLimits *SponsorLimitsConfig `json:"sponsor_limits,omitempty"`
 
+	chains    []*sharedChain       // each network's embedded facilitator; none with FacilitatorURL
+	chain     *sharedChain         // the primary network's: chains[0], or nil
+	router    *networkRouter       // over chains, when there are several
+	chainKeys []string             // chains' keys in the pool, while held
+	tunables  chainTunables        // what this config puts in force in chain
+	services  []heldService        // the handlers' pooled services, to start
+	catalog   *facilitator.Catalog // the discoverable routes, for /discovery/resources
+	log       *zap.Logger
+}
+
+// NetworkConfig is one chain that an x402 app takes payments on: its
+// RPC, settler key, store, assets, confirmations and (optional) aa-native
+// contracts. Each network has a facilitator of its own (its own sender,
+// nonces and store), so that one network's outage answers 503 only on its
+// offers while the others keep settling.
+type NetworkConfig struct {
+	// The chain that payments are taken on, required: "devnet" runs the
+	// embedded dev chain, a demo on which anyone can mint the token and
+	// whose keys are public; anything else is the CAIP-2 id of a real chain,
+	// such as "eip155:8453", reached through rpc. There is no default, so
+	// that a config without it cannot take payments on the dev chain by
+	// mistake.
+	Network string `json:"network,omitempty"`
+	// The chain's JSON-RPC URL (http, https, ws or wss). Required unless
+	// network is devnet, whose own RPC server is used.
+	RPC string `json:"rpc,omitempty"`
+	// The host:port that the embedded dev chain's JSON-RPC server listens
+	// on, only with network devnet. Default: 127.0.0.1:8545; port 0 picks a
+	// free one.
+	DevnetAddr string `json:"devnet_addr,omitempty"`
+	// The chain id of the embedded dev chain, only with network devnet, so
+	// that two dev chains can run side by side or a dev chain can stand in
+	// for a named one (84532, Base Sepolia, for x402 v1 clients, which know
+	// networks by name). Default: 31337.
+	ChainID uint64 `json:"chain_id,omitempty"`
+	// The hex private key that submits settlements and pays their gas. It
+	// must be an {env.*} or {file.*} placeholder, so that the key itself
+	// never appears in the config or the admin API. Required, except on the
+	// devnet, where it defaults to test account #0.
+	SettlerKey string `json:"settler_key,omitempty"`
+	// The settlement store, a bbolt file. Default: x402/<network>.db under
+	// Caddy's data directory; on the devnet, whose chain lives in memory, a
+	// temporary file removed at shutdown. The store records the network it
+	// was created for, and refuses to serve another: a dev chain's store
+	// never serves a real chain.
+	StorePath string `json:"store_path,omitempty"`
+	// The PostgreSQL schema of the store's tables, created if missing, so
+	// that x402 keeps apart from the application's tables (or two fleets
+	// share a database). Default: the connection's search_path, usually
+	// public; with several networks, x402_<network> (such as
+	// x402_eip155_8453), so that no two share one.
+	DatabaseSchema string `json:"database_schema,omitempty"`
+	// The allowlisted tokens that paid routes may ask for. On the devnet the
+	// default is its stablecoin; on other networks at least one is required.
+	Assets []AssetConfig `json:"assets,omitempty"`
+	// How many blocks must be on top of a settlement's block before the
+	// payment counts as settled and the request is served. At that depth the
+	// receipt is read again, so a settlement that a reorganisation moved or
+	// dropped is waited for again (and broadcast again) instead of being
+	// reported.
+	//
+	// Default: 0, which serves as soon as the transaction is mined, as
+	// upstream x402 facilitators do; it is right on the devnet, which
+	// reorganises only when a test tells it to. On a chain that can
+	// reorganise, set the depth its reorganisations stay within (every
+	// settle then waits that many blocks longer); at most 64. Whatever the
+	// value, settlements are followed 64 blocks deep afterwards, and one
+	// that a reorganisation dropped is broadcast again.
+	Confirmations int `json:"confirmations,omitempty"`
 	// The ERC-4337 v0.6 EntryPoint contract of the aa-native scheme. On the
 	// devnet it defaults to the predeployed one. aa-native is off unless
 	// entry_point, account_factory, settlement and paymaster are all known.
@@ -169,19 +212,6 @@ type App struct {
 	// operations are submitted to. Unset by default: the built-in bundler
 	// submits them.
 	BundlerURL string `json:"bundler_url,omitempty"`
-	// Bounds on anonymous sponsorship through /sponsor, which needs no
-	// credential. Defaults: 30 a minute and 10 outstanding per client
-	// address, 10 a minute per smart account, 40 outstanding in all (keep it
-	// under the paymaster project's max_in_flight), each valid for 2
-	// minutes.
-	SponsorLimits *SponsorLimitsConfig `json:"sponsor_limits,omitempty"`
-
-	chain    *sharedChain         // the embedded facilitator; nil with FacilitatorURL
-	chainKey string               // chain's key in the pool, while held
-	tunables chainTunables        // what this config puts in force in chain
-	services []heldService        // the handlers' pooled services, to start
-	catalog  *facilitator.Catalog // the discoverable routes, for /discovery/resources
-	log      *zap.Logger
 }
 
 // heldService is a pooled service that a handler of the app's config holds.
@@ -231,8 +261,8 @@ func (*App) CaddyModule() caddy.ModuleInfo {
 }
 
 // Provision resolves the configuration and takes a hold on the shared
-// chain and facilitator, without starting them. It checks the
-// configuration first, since the hold's identity is built from it.
+// chain and facilitator of each network, without starting them. It checks
+// the configuration first, since the holds' identities are built from it.
 func (a *App) Provision(ctx caddy.Context) error {
 	a.log = ctx.Logger()
 	a.catalog = new(facilitator.Catalog)
@@ -245,17 +275,28 @@ func (a *App) Provision(ctx caddy.Context) error {
 	if a.FacilitatorURL != "" {
 		return nil
 	}
-	plan, err := a.plan()
-	if err != nil {
-		return err
+	nets := a.networks()
+	for _, n := range nets {
+		plan, err := a.plan(n, len(nets) > 1)
+		if err != nil {
+			return err
+		}
+		v, _, err := pool.LoadOrNew(plan.key(), func() (caddy.Destructor, error) { return newSharedChain(plan), nil })
+		if err != nil {
+			return err
+		}
+		c := v.(*sharedChain)
+		a.chains, a.chainKeys = append(a.chains, c), append(a.chainKeys, plan.key())
+		if err := c.check(plan.fixed); err != nil {
+			return err
+		}
 	}
-	v, _, err := pool.LoadOrNew(plan.key(), func() (caddy.Destructor, error) { return newSharedChain(plan), nil })
-	if err != nil {
-		return err
+	a.chain = a.chains[0]
+	if len(a.chains) > 1 {
+		a.router = &networkRouter{chains: a.chains}
 	}
-	a.chain, a.chainKey = v.(*sharedChain), plan.key()
 	if reg := ctx.GetMetricsRegistry(); reg != nil {
-		if err := reg.Register(reorgCollector{a.chain}); err != nil {
+		if err := reg.Register(reorgCollector{a.chains}); err != nil {
 			a.log.Warn("not exporting caddy_x402_settlement_reorgs_total", zap.Error(err))
 		}
 	}
@@ -263,21 +304,40 @@ func (a *App) Provision(ctx caddy.Context) error {
 	if a.SponsorLimits != nil {
 		a.tunables.SponsorLimits = *a.SponsorLimits
 	}
-	return a.chain.check(plan.fixed)
+	return nil
+}
+
+// networks is the app's networks: the blocks of Networks, or the
+// top-level shorthand, or none.
+func (a *App) networks() []*NetworkConfig {
+	if len(a.Networks) > 0 {
+		nets := make([]*NetworkConfig, len(a.Networks))
+		for i := range a.Networks {
+			nets[i] = &a.Networks[i]
+		}
+		return nets
+	}
+	if a.Network == "" {
+		return nil
+	}
+	return []*NetworkConfig{&a.NetworkConfig}
 }
 
 // expand resolves the placeholders of the options that take them.
 func (a *App) expand() error {
-	vals := []configValue{
-		{"x402 network", &a.Network}, {"x402 rpc", &a.RPC}, {"x402 devnet_addr", &a.DevnetAddr},
-		{"x402 store_path", &a.StorePath}, {"x402 facilitator_url", &a.FacilitatorURL},
-		{"x402 entry_point", &a.EntryPoint}, {"x402 account_factory", &a.AccountFactory},
-		{"x402 settlement", &a.Settlement}, {"x402 paymaster", &a.Paymaster},
-		{"x402 paymaster_url", &a.PaymasterURL}, {"x402 sponsor_url", &a.SponsorURL},
-		{"x402 bundler_url", &a.BundlerURL},
-	}
-	for i := range a.Assets {
-		vals = append(vals, configValue{fmt.Sprintf("x402 asset %d", i), &a.Assets[i].Address})
+	vals := []configValue{{"x402 facilitator_url", &a.FacilitatorURL}}
+	for _, n := range append([]*NetworkConfig{&a.NetworkConfig}, a.networks()...) {
+		vals = append(vals,
+			configValue{"x402 network", &n.Network}, configValue{"x402 rpc", &n.RPC}, configValue{"x402 devnet_addr", &n.DevnetAddr},
+			configValue{"x402 store_path", &n.StorePath},
+			configValue{"x402 entry_point", &n.EntryPoint}, configValue{"x402 account_factory", &n.AccountFactory},
+			configValue{"x402 settlement", &n.Settlement}, configValue{"x402 paymaster", &n.Paymaster},
+			configValue{"x402 paymaster_url", &n.PaymasterURL}, configValue{"x402 sponsor_url", &n.SponsorURL},
+			configValue{"x402 bundler_url", &n.BundlerURL},
+		)
+		for i := range n.Assets {
+			vals = append(vals, configValue{fmt.Sprintf("x402 asset %d", i), &n.Assets[i].Address})
+		}
 	}
 	return expand(vals...)
 }
@@ -290,20 +350,17 @@ var errNoNetwork = errors.New("the x402 app has no network: add the global optio
 
 // Validate checks the configuration. It has no side effects.
 func (a *App) Validate() error {
-	if a.Network == "" {
+	if len(a.Networks) > 0 && !a.NetworkConfig.isZero() {
+		return errors.New("x402: give the network options (network, rpc, settler_key, asset, …) either at the top level, for one network, or in network blocks, for several; not both")
+	}
+	nets := a.networks()
+	if len(nets) == 0 {
 		return errNoNetwork
 	}
-	devnetOn := a.Network == NetworkDevnet
 	errs := []error{checkSecrets(
-		configValue{"settler_key", &a.SettlerKey}, configValue{"paymaster_key", &a.PaymasterKey},
 		configValue{"facilitator_key", &a.FacilitatorKey}, configValue{"store postgres (database)", &a.Database},
 	)}
-	switch {
-	case a.Database != "" && a.StorePath != "":
-		errs = append(errs, errors.New("store: a PostgreSQL database and a store_path are exclusive; give one"))
-	case a.Database != "" && devnetOn:
-		errs = append(errs, errors.New("store postgres: the embedded devnet's chain lives in this process's memory, so a shared database would outlive it; run the dev chain apart and give its rpc and CAIP-2 network, or use the default store"))
-	case a.Database != "" && a.FacilitatorURL != "":
+	if a.Database != "" && a.FacilitatorURL != "" {
 		errs = append(errs, errors.New("store postgres: with facilitator_url there is no embedded facilitator to keep a store"))
 	}
 	if a.DatabaseMaxConns < 0 {
@@ -312,8 +369,92 @@ func (a *App) Validate() error {
 	if a.ClaimTakeover < 0 || (a.ClaimTakeover > 0 && a.Database == "") {
 		errs = append(errs, errors.New("claim_takeover is a positive duration, for store postgres"))
 	}
-	if a.DatabaseSchema != "" {
-		if err := (postgres.Config{URL: "postgres://", Schema: a.DatabaseSchema}).Validate(); err != nil {
+	if r := time.Duration(a.SettlementRetention); r > 0 && r < store.MinRetention {
+		return fmt.Errorf("settlement_retention %v: want at least %v, or off", r, store.MinRetention)
+	}
+	if a.ReceiptTimeout < 0 {
+		errs = append(errs, errors.New("receipt_timeout must not be negative"))
+	}
+	if l := a.SponsorLimits; l != nil && (l.PerClient < 0 || l.PerClientOutstanding < 0 || l.PerSender < 0 || l.MaxOutstanding < 0 || l.Validity < 0) {
+		errs = append(errs, errors.New("sponsor_limits must not be negative"))
+	}
+	seen := map[string]bool{}
+	places := map[string]string{} // store paths, schemas and devnet addresses in use
+	taken := func(kind, v, network string) {
+		if v == "" {
+			return
+		}
+		if other, ok := places[kind+"|"+v]; ok {
+			errs = append(errs, fmt.Errorf("networks %s and %s share %s %q; give each its own", other, network, kind, v))
+		}
+		places[kind+"|"+v] = network
+	}
+	multi := len(nets) > 1
+	for i, n := range nets {
+		id := n.id()
+		if seen[id] {
+			errs = append(errs, fmt.Errorf("network %s is given twice", id))
+		}
+		seen[id] = true
+		err := n.validate(a)
+		if err != nil && multi {
+			err = fmt.Errorf("network %s: %w", n.Network, err)
+		}
+		errs = append(errs, err)
+		if multi && i > 0 && n.aaContracts() != nil {
+			errs = append(errs, fmt.Errorf("network %s: aa-native is served on the first network only (its /sponsor, paymaster and bundler); give its contracts in the first network block", n.Network))
+		}
+		taken("store_path", n.StorePath, n.Network)
+		if a.Database != "" {
+			taken("database_schema", n.schema(multi), n.Network)
+		}
+		if n.Network == NetworkDevnet {
+			if addr := cmp.Or(n.DevnetAddr, wellknown.Addr); !anyPort(addr) {
+				taken("devnet_addr", addr, n.Network)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// isZero reports whether no network option is set.
+func (n *NetworkConfig) isZero() bool {
+	return n.Network == "" && n.RPC == "" && n.DevnetAddr == "" && n.ChainID == 0 && n.SettlerKey == "" &&
+		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 &&
+		n.EntryPoint == "" && n.AccountFactory == "" && n.Settlement == "" && n.Paymaster == "" &&
+		n.PaymasterURL == "" && n.PaymasterKey == "" && n.SponsorURL == "" && n.BundlerURL == ""
+}
+
+// id is the network's CAIP-2 id, as far as the configuration says: a
+// devnet's is its chain id's.
+func (n *NetworkConfig) id() string {
+	if n.Network == NetworkDevnet {
+		return x402.FormatNetwork(cmp.Or(n.ChainID, wellknown.ChainID))
+	}
+	return n.Network
+}
+
+// schema is the PostgreSQL schema of the network's store: its own, or,
+// in an app of several networks, one named after it.
+func (n *NetworkConfig) schema(multi bool) string {
+	if n.DatabaseSchema != "" || !multi {
+		return n.DatabaseSchema
+	}
+	return "x402_" + strings.NewReplacer(":", "_", "-", "_").Replace(strings.ToLower(n.id()))
+}
+
+// validate checks one network of a.
+func (n *NetworkConfig) validate(a *App) error {
+	devnetOn := n.Network == NetworkDevnet
+	errs := []error{checkSecrets(configValue{"settler_key", &n.SettlerKey}, configValue{"paymaster_key", &n.PaymasterKey})}
+	switch {
+	case a.Database != "" && n.StorePath != "":
+		errs = append(errs, errors.New("store: a PostgreSQL database and a store_path are exclusive; give one"))
+	case a.Database != "" && devnetOn:
+		errs = append(errs, errors.New("store postgres: the embedded devnet's chain lives in this process's memory, so a shared database would outlive it; run the dev chain apart and give its rpc and CAIP-2 network, or use the default store"))
+	}
+	if n.DatabaseSchema != "" {
+		if err := (postgres.Config{URL: "postgres://", Schema: n.DatabaseSchema}).Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("database_schema: %w", err))
 		}
 	}
@@ -324,27 +465,30 @@ func (a *App) Validate() error {
 		errs = append(errs, errors.New("with facilitator_url, network must be the facilitator's CAIP-2 id (such as eip155:8453) and assets must be listed"))
 	}
 	if !devnetOn {
-		if _, err := x402.ParseNetwork(a.Network); err != nil {
+		if _, err := x402.ParseNetwork(n.Network); err != nil {
 			errs = append(errs, fmt.Errorf("network: %w (or %q for the embedded dev chain)", err, NetworkDevnet))
 		}
-		if len(a.Assets) == 0 {
+		if len(n.Assets) == 0 {
 			errs = append(errs, errors.New("assets: at least one token is required outside the devnet"))
 		}
-		if a.FacilitatorURL == "" && (a.RPC == "" || a.SettlerKey == "") {
+		if a.FacilitatorURL == "" && (n.RPC == "" || n.SettlerKey == "") {
 			errs = append(errs, errors.New("rpc and settler_key are required to run a facilitator outside the devnet (or set facilitator_url)"))
 		}
-		if a.DevnetAddr != "" {
+		if n.DevnetAddr != "" {
 			errs = append(errs, fmt.Errorf("devnet_addr is only for network %s", NetworkDevnet))
 		}
-		if a.PaymasterURL != "" && a.PaymasterKey == "" && a.aaContracts() != nil {
+		if n.ChainID != 0 {
+			errs = append(errs, fmt.Errorf("chain_id is only for network %s (a real chain's id is in its CAIP-2 network)", NetworkDevnet))
+		}
+		if n.PaymasterURL != "" && n.PaymasterKey == "" && n.aaContracts() != nil {
 			errs = append(errs, errors.New("paymaster_key is required with paymaster_url outside the devnet"))
 		}
-	} else if a.DevnetAddr != "" {
-		if _, _, err := wellknown.SplitAddr(a.DevnetAddr); err != nil {
+	} else if n.DevnetAddr != "" {
+		if _, _, err := wellknown.SplitAddr(n.DevnetAddr); err != nil {
 			errs = append(errs, fmt.Errorf("devnet_addr: %w", err))
 		}
 	}
-	for i, as := range a.Assets {
+	for i, as := range n.Assets {
 		if as.Name == "" || as.Version == "" {
 			errs = append(errs, fmt.Errorf("asset %d: address, EIP-712 name and version are required", i))
 		}
@@ -353,33 +497,25 @@ func (a *App) Validate() error {
 		}
 	}
 	errs = append(errs, checkAddresses(
-		configValue{"entry_point", &a.EntryPoint}, configValue{"account_factory", &a.AccountFactory},
-		configValue{"settlement", &a.Settlement}, configValue{"paymaster", &a.Paymaster},
+		configValue{"entry_point", &n.EntryPoint}, configValue{"account_factory", &n.AccountFactory},
+		configValue{"settlement", &n.Settlement}, configValue{"paymaster", &n.Paymaster},
 	))
-	if r := time.Duration(a.SettlementRetention); r > 0 && r < store.MinRetention {
-		return fmt.Errorf("settlement_retention %v: want at least %v, or off", r, store.MinRetention)
-	}
-	if a.Confirmations < 0 || a.Confirmations > facilitator.ReorgDepth {
-		return fmt.Errorf("confirmations %d: want 0 to %d", a.Confirmations, facilitator.ReorgDepth)
-	}
-	if a.ReceiptTimeout < 0 {
-		errs = append(errs, errors.New("receipt_timeout must not be negative"))
-	}
-	if l := a.SponsorLimits; l != nil && (l.PerClient < 0 || l.PerClientOutstanding < 0 || l.PerSender < 0 || l.MaxOutstanding < 0 || l.Validity < 0) {
-		errs = append(errs, errors.New("sponsor_limits must not be negative"))
+	if n.Confirmations < 0 || n.Confirmations > facilitator.ReorgDepth {
+		errs = append(errs, fmt.Errorf("confirmations %d: want 0 to %d", n.Confirmations, facilitator.ReorgDepth))
 	}
 	return errors.Join(errs...)
 }
 
-// plan resolves a valid configuration into what the shared chain is: its
+// plan resolves a valid network of a into what its shared chain is: its
 // identity, the settler key and the defaults of the devnet. It reads the
-// key's placeholder, and opens nothing.
-func (a *App) plan() (*chainPlan, error) {
-	p := &chainPlan{network: a.Network, devnet: a.Network == NetworkDevnet, storePath: a.StorePath}
-	p.fixed = chainFixed{RPC: a.RPC, DevnetAddr: a.DevnetAddr, BundlerURL: a.BundlerURL, PaymasterURL: a.PaymasterURL, Assets: a.Assets}
+// keys' placeholders, and opens nothing.
+func (a *App) plan(n *NetworkConfig, multi bool) (*chainPlan, error) {
+	p := &chainPlan{network: n.Network, devnet: n.Network == NetworkDevnet, storePath: n.StorePath}
+	p.fixed = chainFixed{RPC: n.RPC, DevnetAddr: n.DevnetAddr, BundlerURL: n.BundlerURL, PaymasterURL: n.PaymasterURL, Assets: n.Assets}
 	if p.devnet {
-		p.network = x402.FormatNetwork(wellknown.ChainID)
-		p.fixed.DevnetAddr = cmp.Or(a.DevnetAddr, wellknown.Addr)
+		p.network = n.id()
+		p.fixed.ChainID = cmp.Or(n.ChainID, wellknown.ChainID)
+		p.fixed.DevnetAddr = cmp.Or(n.DevnetAddr, wellknown.Addr)
 		if len(p.fixed.Assets) == 0 {
 			p.fixed.Assets = []AssetConfig{devnetAsset()}
 		}
@@ -390,11 +526,11 @@ func (a *App) plan() (*chainPlan, error) {
 		p.fixed.Assets[i].Address = common.HexToAddress(p.fixed.Assets[i].Address).Hex()
 	}
 	var err error
-	p.fixed.Confirmations = a.Confirmations
-	if a.SettlerKey == "" {
+	p.fixed.Confirmations = n.Confirmations
+	if n.SettlerKey == "" {
 		p.settler, err = wellknown.DeriveKey(wellknown.TestMnemonic, 0)
 	} else {
-		p.settler, err = secretKey("settler_key", a.SettlerKey)
+		p.settler, err = secretKey("settler_key", n.SettlerKey)
 	}
 	if err != nil {
 		return nil, err
@@ -404,7 +540,7 @@ func (a *App) plan() (*chainPlan, error) {
 			return nil, err
 		}
 		p.fixed.DatabaseMaxConns = cmp.Or(a.DatabaseMaxConns, 10)
-		p.schema = a.DatabaseSchema
+		p.schema = n.schema(multi)
 		p.fixed.ClaimTakeover = a.ClaimTakeover
 	} else if p.storePath == "" && !p.devnet {
 		p.storePath = filepath.Join(caddy.AppDataDir(), "x402", strings.ReplaceAll(p.network, ":", "-")+".db")
@@ -414,28 +550,28 @@ func (a *App) plan() (*chainPlan, error) {
 			return nil, fmt.Errorf("store_path: %w", err)
 		}
 	}
-	if c := a.aaContracts(); c != nil {
-		p.aa = &facilitator.AANative{EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster, BundlerURL: a.BundlerURL}
+	if c := n.aaContracts(); c != nil {
+		p.aa = &facilitator.AANative{EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster, BundlerURL: n.BundlerURL}
 		p.fixed.EntryPoint, p.fixed.AccountFactory, p.fixed.Settlement, p.fixed.Paymaster = c.EntryPoint, c.AccountFactory, c.Settlement, c.Paymaster
-		if a.PaymasterURL != "" {
+		if n.PaymasterURL != "" {
 			key := DevPaymasterKey
-			if a.PaymasterKey != "" {
-				if key, err = secret("paymaster_key", a.PaymasterKey); err != nil {
+			if n.PaymasterKey != "" {
+				if key, err = secret("paymaster_key", n.PaymasterKey); err != nil {
 					return nil, err
 				}
 			}
 			p.fixed.PaymasterKey = key
-			p.aa.Sponsor = &paymaster.Client{URL: a.PaymasterURL, APIKey: key, Header: "X-Paymaster-Api-Key"}
+			p.aa.Sponsor = &paymaster.Client{URL: n.PaymasterURL, APIKey: key, Header: "X-Paymaster-Api-Key"}
 		}
 	}
 	return p, nil
 }
 
-// aaContracts are the aa-native contracts, with the devnet's as defaults,
-// or nil when aa-native is off.
-func (a *App) aaContracts() *wellknown.Contracts {
+// aaContracts are the network's aa-native contracts, with the devnet's as
+// defaults, or nil when aa-native is off.
+func (n *NetworkConfig) aaContracts() *wellknown.Contracts {
 	var def wellknown.Contracts
-	if a.Network == NetworkDevnet {
+	if n.Network == NetworkDevnet {
 		def = wellknown.GenesisContracts()
 	}
 	addr := func(v string, d common.Address) common.Address {
@@ -445,8 +581,8 @@ func (a *App) aaContracts() *wellknown.Contracts {
 		return d
 	}
 	c := &wellknown.Contracts{
-		EntryPoint: addr(a.EntryPoint, def.EntryPoint), AccountFactory: addr(a.AccountFactory, def.AccountFactory),
-		Settlement: addr(a.Settlement, def.Settlement), Paymaster: addr(a.Paymaster, def.Paymaster),
+		EntryPoint: addr(n.EntryPoint, def.EntryPoint), AccountFactory: addr(n.AccountFactory, def.AccountFactory),
+		Settlement: addr(n.Settlement, def.Settlement), Paymaster: addr(n.Paymaster, def.Paymaster),
 	}
 	if c.EntryPoint == (common.Address{}) || c.AccountFactory == (common.Address{}) || c.Settlement == (common.Address{}) || c.Paymaster == (common.Address{}) {
 		return nil
@@ -471,15 +607,17 @@ func (a *App) hold(what string, svc, tunables any, start func() error) error {
 	return nil
 }
 
-// Start opens the shared chain and facilitator, and the handlers' services,
-// if an earlier config has not, and puts this config's tunables in force
-// in them.
+// Start opens each network's shared chain and facilitator, and the
+// handlers' services, if an earlier config has not, and puts this
+// config's tunables in force in them.
 func (a *App) Start() error {
+	for _, c := range a.chains {
+		if err := c.start(a.tunables, a.log); err != nil {
+			return err
+		}
+	}
 	if a.chain == nil {
 		return nil
-	}
-	if err := a.chain.start(a.tunables, a.log); err != nil {
-		return err
 	}
 	for _, h := range a.services {
 		if err := h.start(); err != nil {
@@ -494,28 +632,65 @@ func (a *App) Start() error {
 // through them. The last Cleanup of a config that holds them closes them.
 func (*App) Stop() error { return nil }
 
-// Cleanup releases this config's hold on the shared chain and facilitator;
-// the last holder closes them.
-func (a *App) Cleanup() error { return release(&a.chainKey) }
-
-// networkID is the CAIP-2 id payments use.
-func (a *App) networkID() string {
-	if a.chain != nil {
-		return a.chain.plan.network
+// Cleanup releases this config's holds on the shared chains and
+// facilitators; the last holder closes them.
+func (a *App) Cleanup() error {
+	var errs []error
+	for i := range a.chainKeys {
+		errs = append(errs, release(&a.chainKeys[i]))
 	}
-	return a.Network
+	return errors.Join(errs...)
 }
 
-// assets is the allowlist in force.
+// netOffer is what a network offers paid routes: its CAIP-2 id, its
+// allowlisted assets and its aa-native extra (nil when off).
+type netOffer struct {
+	network string
+	assets  []AssetConfig
+	aa      *x402.Extra
+	chain   *sharedChain // nil with a remote facilitator
+}
+
+// offerable is what each network offers, in the order of the config.
+func (a *App) offerable() []netOffer {
+	if len(a.chains) > 0 {
+		out := make([]netOffer, len(a.chains))
+		for i, c := range a.chains {
+			out[i] = netOffer{network: c.plan.network, assets: c.plan.fixed.Assets, chain: c}
+			if aa := c.plan.aa; aa != nil && i == 0 && a.networks()[0].SponsorURL != "" {
+				out[i].aa = &x402.Extra{EntryPoint: aa.EntryPoint.Hex(), Factory: aa.Factory.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.networks()[0].SponsorURL}
+			}
+		}
+		return out
+	}
+	var out []netOffer
+	for _, n := range a.networks() {
+		out = append(out, netOffer{network: n.id(), assets: n.Assets})
+	}
+	return out
+}
+
+// assets is the primary network's allowlist, in force.
 func (a *App) assets() []AssetConfig {
 	if a.chain != nil {
 		return a.chain.plan.fixed.Assets
 	}
-	return a.Assets
+	return a.networks()[0].Assets
+}
+
+// networkID is the CAIP-2 id of the primary network.
+func (a *App) networkID() string {
+	if a.chain != nil {
+		return a.chain.plan.network
+	}
+	if nets := a.networks(); len(nets) > 0 {
+		return nets[0].id()
+	}
+	return ""
 }
 
 // facilitator is what verifies and settles for a route: the embedded
-// service, or a remote one.
+// service (of each network), or a remote one.
 func (a *App) facilitator(url string) (facilitator.Facilitator, error) {
 	if url == "" {
 		url = a.FacilitatorURL
@@ -534,16 +709,10 @@ func (a *App) facilitator(url string) (facilitator.Facilitator, error) {
 	if a.chain == nil {
 		return nil, errors.New("the x402 app has no embedded facilitator")
 	}
-	return a.chain, nil
-}
-
-// aaExtra is the extra of aa-native offers, or nil when aa-native is off.
-func (a *App) aaExtra() *x402.Extra {
-	if a.chain == nil || a.chain.plan.aa == nil || a.SponsorURL == "" {
-		return nil
+	if a.router != nil {
+		return a.router, nil
 	}
-	aa := a.chain.plan.aa
-	return &x402.Extra{EntryPoint: aa.EntryPoint.Hex(), Factory: aa.Factory.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.SponsorURL}
+	return a.chain, nil
 }
 
 // embeddedApp returns the x402 app for a handler that needs its embedded

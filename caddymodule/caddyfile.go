@@ -40,6 +40,7 @@ func init() {
 //		network         devnet | <caip-2 id>
 //		rpc             <url>
 //		devnet_addr     <host:port>
+//		chain_id        <id>        (devnet; default 31337)
 //		settler_key     {env.NAME} | {file.PATH}
 //		store_path      <path>
 //		store           bolt <path> | postgres {env.NAME} | {file.PATH}
@@ -66,6 +67,22 @@ func init() {
 //			validity               <duration> (default 2m)
 //		}
 //	}
+//
+// An app of several networks gives each its own block, with the network
+// options above (rpc through bundler_url, store_path and database_schema;
+// not store, which names the database all share):
+//
+//	x402 {
+//		network eip155:8453 {
+//			rpc         {env.BASE_RPC}
+//			settler_key {env.BASE_SETTLER_KEY}
+//			asset       0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 "USD Coin" 2
+//		}
+//		network eip155:84532 {
+//			…
+//		}
+//		receipt_timeout 30s
+//	}
 func parseGlobal(d *caddyfile.Dispenser, _ any) (any, error) {
 	app := new(App)
 	if err := app.UnmarshalCaddyfile(d); err != nil {
@@ -80,24 +97,73 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	if d.NextArg() {
 		return d.ArgErr()
 	}
-	return parseBlock(d, 0, "x402 option", map[string]option{
-		"network": stringOption(&a.Network), "rpc": stringOption(&a.RPC), "devnet_addr": stringOption(&a.DevnetAddr),
-		"settler_key": stringOption(&a.SettlerKey), "store_path": stringOption(&a.StorePath),
+	options := a.NetworkConfig.options()
+	for name, read := range map[string]option{
+		"network":         a.parseNetwork,
 		"facilitator_url": stringOption(&a.FacilitatorURL), "facilitator_key": stringOption(&a.FacilitatorKey),
-		"entry_point": stringOption(&a.EntryPoint), "account_factory": stringOption(&a.AccountFactory),
-		"settlement": stringOption(&a.Settlement), "paymaster": stringOption(&a.Paymaster),
-		"paymaster_url": stringOption(&a.PaymasterURL), "paymaster_key": stringOption(&a.PaymasterKey),
-		"sponsor_url": stringOption(&a.SponsorURL), "bundler_url": stringOption(&a.BundlerURL),
 		"receipt_timeout":      durationOption(&a.ReceiptTimeout),
 		"database_max_conns":   countOption(&a.DatabaseMaxConns),
-		"database_schema":      stringOption(&a.DatabaseSchema),
 		"claim_takeover":       durationOption(&a.ClaimTakeover),
-		"confirmations":        confirmationsOption(&a.Confirmations),
 		"settlement_retention": retentionOption(&a.SettlementRetention),
 		"store":                a.parseStore,
-		"asset":                a.parseAsset,
 		"sponsor_limits":       a.parseSponsorLimits,
-	})
+	} {
+		options[name] = read
+	}
+	return parseBlock(d, 0, "x402 option", options)
+}
+
+// options are the Caddyfile options of a network, at the top level (one
+// network) or in a network block.
+func (n *NetworkConfig) options() map[string]option {
+	return map[string]option{
+		"rpc": stringOption(&n.RPC), "devnet_addr": stringOption(&n.DevnetAddr),
+		"settler_key": stringOption(&n.SettlerKey), "store_path": stringOption(&n.StorePath),
+		"entry_point": stringOption(&n.EntryPoint), "account_factory": stringOption(&n.AccountFactory),
+		"settlement": stringOption(&n.Settlement), "paymaster": stringOption(&n.Paymaster),
+		"paymaster_url": stringOption(&n.PaymasterURL), "paymaster_key": stringOption(&n.PaymasterKey),
+		"sponsor_url": stringOption(&n.SponsorURL), "bundler_url": stringOption(&n.BundlerURL),
+		"database_schema": stringOption(&n.DatabaseSchema),
+		"confirmations":   confirmationsOption(&n.Confirmations),
+		"chain_id": valueOption(func(v string) error {
+			id, err := strconv.ParseUint(v, 10, 64)
+			if err != nil || id == 0 {
+				return errors.New("want a positive whole number")
+			}
+			n.ChainID = id
+			return nil
+		}),
+		"asset": n.parseAsset,
+	}
+}
+
+// parseNetwork reads `network <id>`, the one network whose options are
+// at the top level, or `network <id> { … }`, one of several, whose
+// options are in its block.
+func (a *App) parseNetwork(d *caddyfile.Dispenser) error {
+	var id string
+	if !d.Args(&id) || d.NextArg() {
+		return d.Err("network takes exactly one value, optionally with a block of its options")
+	}
+	n := NetworkConfig{Network: id}
+	options := n.options()
+	block := false
+	for d.NextBlock(1) {
+		block = true
+		read, ok := options[d.Val()]
+		if !ok {
+			return d.Errf("unknown option %q in the block of network %s", d.Val(), id)
+		}
+		if err := read(d); err != nil {
+			return err
+		}
+	}
+	if block {
+		a.Networks = append(a.Networks, n)
+	} else {
+		a.Network = id
+	}
+	return nil
 }
 
 // parseStore reads `store bolt <path>` (the same as store_path) or `store
@@ -109,7 +175,7 @@ func (a *App) parseStore(d *caddyfile.Dispenser) error {
 	}
 	switch args[0] {
 	case "bolt":
-		a.StorePath = args[1]
+		a.StorePath = args[1] // the shorthand network's; a network block has store_path
 	case "postgres":
 		a.Database = args[1]
 	default:
@@ -119,7 +185,7 @@ func (a *App) parseStore(d *caddyfile.Dispenser) error {
 }
 
 // parseAsset reads `asset <address> <name> <version> [<decimals>]`.
-func (a *App) parseAsset(d *caddyfile.Dispenser) error {
+func (n *NetworkConfig) parseAsset(d *caddyfile.Dispenser) error {
 	args := d.RemainingArgs()
 	if len(args) < 3 || len(args) > 4 {
 		return d.Errf("asset takes <address> <eip712-name> <eip712-version> [<decimals>], got %d values", len(args))
@@ -132,7 +198,7 @@ func (a *App) parseAsset(d *caddyfile.Dispenser) error {
 		}
 		as.Decimals = uint8(dec)
 	}
-	a.Assets = append(a.Assets, as)
+	n.Assets = append(n.Assets, as)
 	return nil
 }
 
@@ -170,6 +236,7 @@ func parseDirective[T any, PT interface {
 //		pay_to          <address>
 //		price           <whole tokens, such as 0.01>
 //		amount          <atomic units>
+//		networks        <caip-2 id>...  (default: every network of the x402 app)
 //		asset           <address>...
 //		schemes         <scheme>...
 //		description     <text>
@@ -210,6 +277,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"origin": stringOption(&h.Origin), "facilitator_url": stringOption(&h.FacilitatorURL),
 		"asset": listOption(&h.Assets), "assets": listOption(&h.Assets),
 		"schemes": listOption(&h.Schemes), "scheme": listOption(&h.Schemes),
+		"networks": listOption(&h.Networks), "network": listOption(&h.Networks),
 		"max_timeout":   durationOption(&h.MaxTimeout),
 		"settle_before": flagOption(&h.SettleBefore),
 		"bazaar":        unmarshalBazaar(&h.Bazaar),

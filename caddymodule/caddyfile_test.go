@@ -171,27 +171,24 @@ func TestAppValidate(t *testing.T) {
 		app  App
 		want string
 	}{
-		{"literal key", App{Network: "devnet", SettlerKey: "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}, "must be an {env.*} or {file.*} placeholder"},
-		{"bad network", App{Network: "base"}, "not a CAIP-2 id"},
-		{"real chain without rpc", App{Network: "eip155:8453", Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, "rpc and settler_key are required"},
-		{"real chain without assets", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}"}, "at least one token"},
-		{"remote facilitator on devnet", App{Network: "devnet", FacilitatorURL: "http://f"}, "CAIP-2 id"},
-		{"bad asset", App{Network: "devnet", Assets: []AssetConfig{{Address: "usdc"}}}, "asset 0"},
+		{"literal key", App{NetworkConfig: NetworkConfig{Network: "devnet", SettlerKey: "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}}, "must be an {env.*} or {file.*} placeholder"},
+		{"bad network", App{NetworkConfig: NetworkConfig{Network: "base"}}, "not a CAIP-2 id"},
+		{"real chain without rpc", App{NetworkConfig: NetworkConfig{Network: "eip155:8453", Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}}, "rpc and settler_key are required"},
+		{"real chain without assets", App{NetworkConfig: NetworkConfig{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}"}}, "at least one token"},
+		{"remote facilitator on devnet", App{NetworkConfig: NetworkConfig{Network: "devnet"}, FacilitatorURL: "http://f"}, "CAIP-2 id"},
+		{"bad asset", App{NetworkConfig: NetworkConfig{Network: "devnet", Assets: []AssetConfig{{Address: "usdc"}}}}, "asset 0"},
 		{"no network", App{}, "add the global option `x402 { network devnet }`"},
 		{"no network, remote facilitator", App{FacilitatorURL: "http://f"}, "`x402 { network devnet }`"},
-		{"asset checksum", App{Network: "devnet", Assets: []AssetConfig{{Address: "0x833589fcD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}},
+		{"asset checksum", App{NetworkConfig: NetworkConfig{Network: "devnet", Assets: []AssetConfig{{Address: "0x833589fcD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}},
 			`asset 0: address "0x833589fcD6eDb6E08f4c7C32D4f71b54bdA02913" fails its EIP-55 checksum (did you mean 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913?)`},
-		{"entry_point checksum", App{Network: "devnet", EntryPoint: "0x5fbDB2315678afecb367f032d93F642f64180aa3"},
+		{"entry_point checksum", App{NetworkConfig: NetworkConfig{Network: "devnet", EntryPoint: "0x5fbDB2315678afecb367f032d93F642f64180aa3"}},
 			`entry_point "0x5fbDB2315678afecb367f032d93F642f64180aa3" fails its EIP-55 checksum (did you mean 0x5FbDB2315678afecb367f032d93F642f64180aa3?)`},
-		{"settlement checksum", App{Network: "devnet", Settlement: "0xdc64a140Aa3E981100a9becA4E685f962f0cF6C9"}, "settlement \"0xdc64a140Aa3E981100a9becA4E685f962f0cF6C9\" fails its EIP-55 checksum (did you mean 0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9?)"},
-		{"devnet_addr on a real chain", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", DevnetAddr: "127.0.0.1:8545",
-			Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, "devnet_addr is only for network devnet"},
-		{"literal database URL", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", Database: "postgres://x402:ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80@db/x402",
-			Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, "store postgres (database) must be an {env.*} or {file.*} placeholder"},
-		{"database and store_path", App{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", Database: "{env.DB}", StorePath: "/x.db",
-			Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, "exclusive"},
-		{"database on the embedded devnet", App{Network: "devnet", Database: "{env.DB}"}, "run the dev chain apart"},
-		{"negative database_max_conns", App{Network: "devnet", DatabaseMaxConns: -1}, "database_max_conns must not be negative"},
+		{"settlement checksum", App{NetworkConfig: NetworkConfig{Network: "devnet", Settlement: "0xdc64a140Aa3E981100a9becA4E685f962f0cF6C9"}}, "settlement \"0xdc64a140Aa3E981100a9becA4E685f962f0cF6C9\" fails its EIP-55 checksum (did you mean 0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9?)"},
+		{"devnet_addr on a real chain", App{NetworkConfig: NetworkConfig{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", DevnetAddr: "127.0.0.1:8545", Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}}, "devnet_addr is only for network devnet"},
+		{"literal database URL", App{NetworkConfig: NetworkConfig{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, Database: "postgres://x402:ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80@db/x402"}, "store postgres (database) must be an {env.*} or {file.*} placeholder"},
+		{"database and store_path", App{NetworkConfig: NetworkConfig{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}", StorePath: "/x.db", Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, Database: "{env.DB}"}, "exclusive"},
+		{"database on the embedded devnet", App{NetworkConfig: NetworkConfig{Network: "devnet"}, Database: "{env.DB}"}, "run the dev chain apart"},
+		{"negative database_max_conns", App{NetworkConfig: NetworkConfig{Network: "devnet"}, DatabaseMaxConns: -1}, "database_max_conns must not be negative"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -251,8 +248,8 @@ func TestSecretKeyErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := App{Network: "devnet", SettlerKey: tc.placeholder}
-			_, err := a.plan()
+			a := App{NetworkConfig: NetworkConfig{Network: "devnet", SettlerKey: tc.placeholder}}
+			_, err := a.plan(&a.NetworkConfig, false)
 			if err == nil || strings.Contains(err.Error(), "not-a-key-0123") || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}

@@ -77,6 +77,9 @@ type chainFixed struct {
 	RPC string `json:"rpc"`
 	// DevnetAddr is App.DevnetAddr with its default; empty off the devnet.
 	DevnetAddr string `json:"devnet_addr"`
+	// ChainID is NetworkConfig.ChainID with its default; zero off the
+	// devnet.
+	ChainID uint64 `json:"chain_id"`
 	// Assets are App.Assets with the devnet's default, their addresses
 	// checksummed.
 	Assets []AssetConfig `json:"assets"`
@@ -292,7 +295,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	}()
 	storePath := p.storePath
 	if p.devnet {
-		d, derr := startDevnet(ctx, p.fixed.DevnetAddr, log.Named("devnet"))
+		d, derr := startDevnet(ctx, p.fixed.DevnetAddr, p.fixed.ChainID, log.Named("devnet"))
 		if derr != nil {
 			return nil, fmt.Errorf("starting the devnet: %w", derr)
 		}

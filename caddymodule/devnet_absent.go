@@ -19,7 +19,7 @@ var errNoDevnet = errors.New(`network devnet: this Caddy was built with the node
 
 // startDevnet is refused in a build without the dev chain; App.Validate
 // refuses network devnet before it is reached.
-func startDevnet(context.Context, string, *zap.Logger) (*devChain, error) {
+func startDevnet(context.Context, string, uint64, *zap.Logger) (*devChain, error) {
 	return nil, errNoDevnet
 }
 

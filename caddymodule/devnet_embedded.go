@@ -33,8 +33,8 @@ var errNoDevnet error
 
 // startDevnet starts the embedded dev chain on addr, and checks that its
 // contracts are where the offers, built before it started, say they are.
-func startDevnet(ctx context.Context, addr string, log *zap.Logger) (*devChain, error) {
-	d, err := devnet.Start(ctx, devnet.Config{Addr: addr, Logger: log})
+func startDevnet(ctx context.Context, addr string, chainID uint64, log *zap.Logger) (*devChain, error) {
+	d, err := devnet.Start(ctx, devnet.Config{Addr: addr, ChainID: chainID, Logger: log})
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func startDevnet(ctx context.Context, addr string, log *zap.Logger) (*devChain, 
 	got := d.Contracts
 	if got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory || got.Paymaster != want.Paymaster ||
 		got.Token != want.Token || got.Settlement != want.Settlement ||
-		d.Token.Name != tok.Name || d.Token.Version != tok.Version || d.Token.Decimals != tok.Decimals || d.ChainID.Uint64() != wellknown.ChainID {
+		d.Token.Name != tok.Name || d.Token.Version != tok.Version || d.Token.Decimals != tok.Decimals || d.ChainID.Uint64() != chainID {
 		d.Close()
 		return nil, errors.New("the devnet's contracts are not at the addresses of wellknown.GenesisContracts; update it with the devnet's genesis")
 	}

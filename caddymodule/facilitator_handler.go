@@ -29,7 +29,9 @@ func init() {
 }
 
 // FacilitatorHandler is http.handlers.x402_facilitator: it serves the x402
-// app's embedded facilitator at /health, /supported, /verify and /settle
+// app's embedded facilitator (of every network of the app: /supported
+// lists them all, and /verify and /settle go to the payment's network's)
+// at /health, /supported, /verify and /settle
 // (matched on the last path segment, so it can sit under any prefix). It
 // answers every request itself; other paths get a JSON 404.
 type FacilitatorHandler struct {
@@ -54,9 +56,19 @@ func (f *FacilitatorHandler) Provision(ctx caddy.Context) error {
 	if app.chain == nil {
 		return errors.New("x402_facilitator: the x402 app uses a remote facilitator (facilitator_url); there is no embedded one to serve")
 	}
+	// One network's facilitator, or, in an app of several, the router
+	// that sends each payment to its network's (the API keys are the
+	// primary network's store's).
+	var (
+		fac    facilitator.Facilitator = app.chain
+		offers facilitator.Offers      = &app.chain.offers
+	)
+	if app.router != nil {
+		fac, offers = app.router, app.router
+	}
 	f.handler = &facilitator.Handler{
-		Facilitator: app.chain, Network: app.networkID(), Logger: ctx.Logger(),
-		Offers: &app.chain.offers, AuthorizeSettle: app.chain.authorizeSettle, ClientIP: clientIP,
+		Facilitator: fac, Network: app.networkID(), Logger: ctx.Logger(),
+		Offers: offers, AuthorizeSettle: app.chain.authorizeSettle, ClientIP: clientIP,
 		Catalog: app.catalog,
 	}
 	return nil

@@ -11,8 +11,7 @@ import (
 // the route's facilitator client; a literal key is refused unechoed.
 func TestFacilitatorKey(t *testing.T) {
 	t.Setenv("X402_TEST_FACILITATOR_KEY", "pmk_secret_value")
-	a := &App{Network: "eip155:8453", FacilitatorURL: "https://facilitator.example", FacilitatorKey: "{env.X402_TEST_FACILITATOR_KEY}",
-		Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}
+	a := &App{NetworkConfig: NetworkConfig{Network: "eip155:8453", Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}, FacilitatorURL: "https://facilitator.example", FacilitatorKey: "{env.X402_TEST_FACILITATOR_KEY}"}
 	if err := a.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -73,11 +73,17 @@ type Handler struct {
 	// The price in atomic units of the asset, such as "10000". Exactly one
 	// of price and amount is required. It may be a placeholder, as price.
 	Amount string `json:"amount,omitempty"`
-	// The addresses of the tokens accepted, each one of the x402 app's
-	// assets. Default: every asset of the x402 app.
+	// The networks whose payments the route accepts, each one of the x402
+	// app's, by CAIP-2 id (devnet names the embedded dev chain). The 402
+	// offers one accept per network, asset and scheme. Default: every
+	// network of the x402 app.
+	Networks []string `json:"networks,omitempty"`
+	// The addresses of the tokens accepted, each an asset of one of the
+	// route's networks. Default: every asset of the route's networks.
 	Assets []string `json:"assets,omitempty"`
 	// The payment schemes offered: exact, and aa-native when the x402 app
-	// has the aa-native contracts and sponsor_url. Default: ["exact"].
+	// has the aa-native contracts and sponsor_url (aa-native is offered on
+	// the network that has them, the app's first). Default: ["exact"].
 	Schemes []string `json:"schemes,omitempty"`
 	// A description of the resource, shown to payers. Empty by default.
 	Description string `json:"description,omitempty"`
@@ -106,11 +112,11 @@ type Handler struct {
 	app     *App // this config's x402 app, once provisioned
 	paywall *paywall.Paywall
 	metrics *metrics
-	network string // the network label of the metrics
+	network string // the network label of the metrics for requests without an offer
 	// metricsHold is metricsKey while the handler holds the metrics.
 	metricsHold string
 	log         *zap.Logger
-	offered     *facilitator.OfferSet // where issued was added, to remove it
+	offered     []issuedOffer // what was added to the facilitators' offer sets, to remove it
 	issued      []x402.PaymentRequirements
 	listed      *facilitator.DiscoveryResource // in app.catalog, to remove it
 	decimals    map[string]uint8               // of the offered assets, by lowercase address
@@ -148,7 +154,6 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.metricsHold = metricsKey
-	h.network = h.app.networkID()
 	fac, err := h.app.facilitator(h.FacilitatorURL)
 	if err != nil {
 		return err
@@ -157,16 +162,23 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	h.network = h.networkLabel()
 	var guard *paywall.Guard
 	var payIDs paywall.PaymentIdentifiers
 	if c := h.app.chain; c != nil {
 		guard = &c.guard // one for every route of this server
 		payIDs = &c.payIDs
-		// The embedded facilitator settles and sponsors, for callers
-		// without a credential, only what the routes offer; an offer is
-		// withdrawn when its route is unloaded.
-		c.offers.Add(offers...)
-		h.offered = &c.offers
+		// The embedded facilitator of each network settles and sponsors,
+		// for callers without a credential, only what the routes offer on
+		// it; an offer is withdrawn when its route is unloaded.
+		for _, o := range offers {
+			for _, n := range h.app.offerable() {
+				if n.network == o.Network && n.chain != nil {
+					n.chain.offers.Add(o)
+					h.offered = append(h.offered, issuedOffer{&n.chain.offers, o})
+				}
+			}
+		}
 	}
 	h.issued, h.decimals = offers, decimals
 	extensions, err := h.discoverable(offers)
@@ -248,12 +260,14 @@ func (h *Handler) Validate() error {
 			errs = append(errs, fmt.Errorf("x402 amount: %w", err))
 		}
 	}
+	nets, err := h.networks()
+	errs = append(errs, err)
 	for _, s := range h.Schemes {
 		switch s {
 		case x402.SchemeExact:
 		case x402.SchemeAANative:
-			if h.app != nil && h.app.aaExtra() == nil {
-				errs = append(errs, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url"))
+			if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return n.aa != nil }) {
+				errs = append(errs, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url (on its first network, among the route's)"))
 			}
 		default:
 			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native)", s))
@@ -262,15 +276,18 @@ func (h *Handler) Validate() error {
 	for _, want := range h.Assets {
 		if _, err := configAddress("x402 asset", want); err != nil {
 			errs = append(errs, err)
-		} else if h.app != nil && !slices.ContainsFunc(h.app.assets(), func(a AssetConfig) bool { return strings.EqualFold(a.Address, want) }) {
-			errs = append(errs, fmt.Errorf("x402: asset %s is not among the x402 app's assets", want))
+		} else if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return hasAsset(n.assets, want) }) {
+			errs = append(errs, fmt.Errorf("x402: asset %s is not among the assets of the route's networks", want))
 		}
 	}
 	if h.Price != "" && !h.perRequest() && h.app != nil {
-		for _, a := range h.app.assets() {
-			if _, err := paywall.ParsePrice(h.Price, assetDecimals(a)); err != nil {
-				errs = append(errs, fmt.Errorf("x402 price: %w", err))
-				break
+	prices:
+		for _, n := range nets {
+			for _, a := range n.assets {
+				if _, err := paywall.ParsePrice(h.Price, assetDecimals(a)); err != nil {
+					errs = append(errs, fmt.Errorf("x402 price: %w", err))
+					break prices
+				}
 			}
 		}
 	}
@@ -289,20 +306,75 @@ func (h *Handler) Validate() error {
 // assetDecimals is a's decimals, 6 by default.
 func assetDecimals(a AssetConfig) uint8 { return cmp.Or(a.Decimals, 6) }
 
-// offers is every (scheme, asset) pair of the route, from a valid
-// configuration.
+// issuedOffer is an offer of the route in the offer set of its network's
+// facilitator.
+type issuedOffer struct {
+	set   *facilitator.OfferSet
+	offer x402.PaymentRequirements
+}
+
+// hasAsset reports whether address is among assets.
+func hasAsset(assets []AssetConfig, address string) bool {
+	return slices.ContainsFunc(assets, func(a AssetConfig) bool { return strings.EqualFold(a.Address, address) })
+}
+
+// networks is what the route's networks offer: every network of the x402
+// app, or those that Networks names. Before the app is known, it is
+// empty.
+func (h *Handler) networks() ([]netOffer, error) {
+	if h.app == nil {
+		return nil, nil
+	}
+	all := h.app.offerable()
+	if len(h.Networks) == 0 {
+		return all, nil
+	}
+	var chosen []netOffer
+	var errs []error
+	for _, want := range h.Networks {
+		i := slices.IndexFunc(all, func(n netOffer) bool { return n.network == want })
+		if want == NetworkDevnet {
+			i = slices.IndexFunc(h.app.networks(), func(n *NetworkConfig) bool { return n.Network == NetworkDevnet })
+		}
+		switch {
+		case i < 0:
+			names := make([]string, len(all))
+			for j, n := range all {
+				names[j] = n.network
+			}
+			errs = append(errs, fmt.Errorf("x402 networks: %q is not a network of the x402 app (%s)", want, strings.Join(names, ", ")))
+		case slices.ContainsFunc(chosen, func(n netOffer) bool { return n.network == all[i].network }):
+			errs = append(errs, fmt.Errorf("x402 networks: %q is named twice", want))
+		default:
+			chosen = append(chosen, all[i])
+		}
+	}
+	return chosen, errors.Join(errs...)
+}
+
+// networkLabel is the network label of the metrics of a request that
+// accepted no offer (an unpaid one): the route's networks, joined by
+// commas, so that the series stay bounded by the config.
+func (h *Handler) networkLabel() string {
+	nets, _ := h.networks()
+	names := make([]string, len(nets))
+	for i, n := range nets {
+		names[i] = n.network
+	}
+	return strings.Join(names, ",")
+}
+
+// offers is every (network, asset, scheme) offer of the route, from a
+// valid configuration, with the decimals of the assets by network and
+// lowercase address.
 func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error) {
 	schemes := h.Schemes
 	if len(schemes) == 0 {
 		schemes = []string{x402.SchemeExact}
 	}
-	chosen := h.app.assets()
-	if len(h.Assets) > 0 {
-		chosen = nil
-		for _, want := range h.Assets {
-			i := slices.IndexFunc(h.app.assets(), func(a AssetConfig) bool { return strings.EqualFold(a.Address, want) })
-			chosen = append(chosen, h.app.assets()[i]) // Validate checked it is there
-		}
+	nets, err := h.networks()
+	if err != nil {
+		return nil, nil, err
 	}
 	timeout := int(time.Duration(h.MaxTimeout) / time.Second)
 	if timeout <= 0 {
@@ -310,27 +382,37 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 	}
 	var offers []x402.PaymentRequirements
 	decimals := map[string]uint8{}
-	for _, a := range chosen {
-		d := assetDecimals(a)
-		decimals[strings.ToLower(a.Address)] = d
-		amount := h.Amount
-		if h.perRequest() || h.PriceService != nil {
-			amount = "" // priced for each request
-		} else if h.Price != "" {
-			var err error
-			if amount, err = paywall.ParsePrice(h.Price, d); err != nil {
-				return nil, nil, fmt.Errorf("x402 price: %w", err)
+	for _, n := range nets {
+		for _, a := range n.assets {
+			if len(h.Assets) > 0 && !slices.ContainsFunc(h.Assets, func(want string) bool { return strings.EqualFold(want, a.Address) }) {
+				continue
 			}
-		}
-		for _, s := range schemes {
-			extra := &x402.Extra{Name: a.Name, Version: a.Version}
-			if s == x402.SchemeAANative {
-				extra = h.app.aaExtra()
+			d := assetDecimals(a)
+			if prev, ok := decimals[strings.ToLower(a.Address)]; ok && prev != d {
+				return nil, nil, fmt.Errorf("x402: token %s has %d decimals on one network and %d on another; a route prices it in one unit, so give it networks of one kind", a.Address, prev, d)
 			}
-			offers = append(offers, x402.PaymentRequirements{
-				Scheme: s, Network: h.app.networkID(), Amount: amount, Asset: a.Address, PayTo: h.PayTo,
-				MaxTimeoutSeconds: timeout, Extra: extra,
-			})
+			decimals[strings.ToLower(a.Address)] = d
+			amount := h.Amount
+			if h.perRequest() || h.PriceService != nil {
+				amount = "" // priced for each request
+			} else if h.Price != "" {
+				if amount, err = paywall.ParsePrice(h.Price, d); err != nil {
+					return nil, nil, fmt.Errorf("x402 price: %w", err)
+				}
+			}
+			for _, s := range schemes {
+				extra := &x402.Extra{Name: a.Name, Version: a.Version}
+				if s == x402.SchemeAANative {
+					if n.aa == nil {
+						continue // aa-native is served on the first network only
+					}
+					extra = n.aa
+				}
+				offers = append(offers, x402.PaymentRequirements{
+					Scheme: s, Network: n.network, Amount: amount, Asset: a.Address, PayTo: h.PayTo,
+					MaxTimeoutSeconds: timeout, Extra: extra,
+				})
+			}
 		}
 	}
 	return offers, decimals, nil
@@ -395,10 +477,10 @@ func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 // Cleanup withdraws the route's offers from the embedded facilitator and
 // releases its hold on the metrics.
 func (h *Handler) Cleanup() error {
-	if h.offered != nil {
-		h.offered.Remove(h.issued...)
-		h.offered = nil
+	for _, o := range h.offered {
+		o.set.Remove(o.offer)
 	}
+	h.offered = nil
 	if h.listed != nil {
 		h.app.catalog.Remove(h.listed)
 		h.listed = nil

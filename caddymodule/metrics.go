@@ -157,7 +157,11 @@ func (h *Handler) count(r *http.Request, offer *x402.PaymentRequirements, result
 			host = h
 		}
 	}
-	h.metrics.payments.WithLabelValues(server, host, h.network, asset, scheme, result).Inc()
+	network := h.network
+	if offer != nil {
+		network = offer.Network
+	}
+	h.metrics.payments.WithLabelValues(server, host, network, asset, scheme, result).Inc()
 }
 
 // acceptedOffer is the route's offer that a payment header accepts, by
@@ -204,11 +208,11 @@ var reorgsDesc = prometheus.NewDesc("caddy_x402_settlement_reorgs_total",
 	[]string{"network", "outcome"}, nil)
 
 // reorgCollector exports the finality watcher's counts of the running
-// facilitator of one chain. It reads them when scraped, so a reload that
-// keeps the chain keeps the counts; they start at zero with the
-// facilitator.
+// facilitator of each chain, labelled by network. It reads them when
+// scraped, so a reload that keeps the chains keeps the counts; they start
+// at zero with each facilitator.
 type reorgCollector struct {
-	chain *sharedChain
+	chains []*sharedChain
 }
 
 // Describe implements prometheus.Collector.
@@ -216,12 +220,14 @@ func (c reorgCollector) Describe(ch chan<- *prometheus.Desc) { ch <- reorgsDesc 
 
 // Collect implements prometheus.Collector.
 func (c reorgCollector) Collect(ch chan<- prometheus.Metric) {
-	run, err := c.chain.running()
-	if err != nil || run.fac == nil {
-		return
-	}
-	r := run.fac.Reorganised()
-	for outcome, n := range map[string]uint64{"moved": r.Moved, "dropped": r.Dropped, "reverted": r.Reverted} {
-		ch <- prometheus.MustNewConstMetric(reorgsDesc, prometheus.CounterValue, float64(n), c.chain.plan.network, outcome)
+	for _, chain := range c.chains {
+		run, err := chain.running()
+		if err != nil || run.fac == nil {
+			continue
+		}
+		r := run.fac.Reorganised()
+		for outcome, n := range map[string]uint64{"moved": r.Moved, "dropped": r.Dropped, "reverted": r.Reverted} {
+			ch <- prometheus.MustNewConstMetric(reorgsDesc, prometheus.CounterValue, float64(n), chain.plan.network, outcome)
+		}
 	}
 }

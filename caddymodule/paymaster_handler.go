@@ -189,7 +189,7 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 			return err
 		}
 	}
-	key := strings.Join([]string{"x402_paymaster", app.chainKey, crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex()}, "|")
+	key := strings.Join([]string{"x402_paymaster", app.chainKeys[0], crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex()}, "|")
 	t := paymasterTunables{Projects: slices.Clone(h.Projects), Validity: h.Validity, MaxBatch: h.MaxBatch}
 	log := ctx.Logger()
 	chainID := app.chain.plan.chainID()

@@ -189,7 +189,7 @@ func (h *TxAPIHandler) Provision(ctx caddy.Context) error {
 	if err := h.Validate(); err != nil {
 		return err
 	}
-	key := strings.Join([]string{"x402_txapi", app.chainKey, h.wallet.Hex()}, "|")
+	key := strings.Join([]string{"x402_txapi", app.chainKeys[0], h.wallet.Hex()}, "|")
 	cfg := txapi.Config{
 		Token: common.HexToAddress(token), TokenDecimals: cmp.Or(h.decimals, 6),
 		ClientIP: clientIP, Logger: ctx.Logger(),

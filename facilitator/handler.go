@@ -354,7 +354,11 @@ func (h *Handler) authorizeSettle(w http.ResponseWriter, r *http.Request, req *x
 	payTo, _ := x402.ParseAddress(pr.PayTo)
 	asset, _ := x402.ParseAddress(pr.Asset)
 	amount, _ := x402.ParseAmount(pr.Amount)
-	if h.Offers != nil && h.Offers.Issued(pr.Scheme, payTo, asset, amount) {
+	if no, ok := h.Offers.(NetworkOffers); ok {
+		if no.IssuedOn(pr.Network, pr.Scheme, payTo, asset, amount) {
+			return 0, ""
+		}
+	} else if h.Offers != nil && h.Offers.Issued(pr.Scheme, payTo, asset, amount) {
 		return 0, ""
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="x402 facilitator"`)

@@ -20,6 +20,16 @@ type Offers interface {
 	Issued(scheme string, payTo, asset common.Address, amount *big.Int) bool
 }
 
+// NetworkOffers are Offers that know the network of each offer, such as
+// those of an app of several networks: the handler asks IssuedOn, so that
+// an anonymous settle pays an offer on the network it was made on.
+type NetworkOffers interface {
+	Offers
+	// IssuedOn reports whether some offer of scheme on network asks for
+	// amount of asset paid to payTo.
+	IssuedOn(network, scheme string, payTo, asset common.Address, amount *big.Int) bool
+}
+
 // OfferSet is a concurrent multiset of offers: a paywall adds its offers
 // when it starts and removes them when it stops, and an offer is issued
 // while any paywall holds it. Its zero value is empty and ready.
