@@ -276,8 +276,8 @@ func (a *App) Provision(ctx caddy.Context) error {
 		return nil
 	}
 	nets := a.networks()
-	for _, n := range nets {
-		plan, err := a.plan(n, len(nets) > 1)
+	for i, n := range nets {
+		plan, err := a.plan(n, len(nets) > 1, i == 0)
 		if err != nil {
 			return err
 		}
@@ -401,8 +401,8 @@ func (a *App) Validate() error {
 			err = fmt.Errorf("network %s: %w", n.Network, err)
 		}
 		errs = append(errs, err)
-		if multi && i > 0 && n.aaContracts() != nil {
-			errs = append(errs, fmt.Errorf("network %s: aa-native is served on the first network only (its /sponsor, paymaster and bundler); give its contracts in the first network block", n.Network))
+		if multi && i > 0 && (n.EntryPoint != "" || n.AccountFactory != "" || n.Settlement != "" || n.Paymaster != "" || n.SponsorURL != "" || n.PaymasterURL != "" || n.BundlerURL != "") {
+			errs = append(errs, fmt.Errorf("network %s: aa-native is served on the first network only (its /sponsor, paymaster and bundler); give its contracts, sponsor_url, paymaster_url and bundler_url in the first network block", n.Network))
 		}
 		taken("store_path", n.StorePath, n.Network)
 		if a.Database != "" {
@@ -507,9 +507,10 @@ func (n *NetworkConfig) validate(a *App) error {
 }
 
 // plan resolves a valid network of a into what its shared chain is: its
-// identity, the settler key and the defaults of the devnet. It reads the
-// keys' placeholders, and opens nothing.
-func (a *App) plan(n *NetworkConfig, multi bool) (*chainPlan, error) {
+// identity, the settler key and the defaults of the devnet. Only the
+// primary network serves aa-native. It reads the keys' placeholders, and
+// opens nothing.
+func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 	p := &chainPlan{network: n.Network, devnet: n.Network == NetworkDevnet, storePath: n.StorePath}
 	p.fixed = chainFixed{RPC: n.RPC, DevnetAddr: n.DevnetAddr, BundlerURL: n.BundlerURL, PaymasterURL: n.PaymasterURL, Assets: n.Assets}
 	if p.devnet {
@@ -550,7 +551,7 @@ func (a *App) plan(n *NetworkConfig, multi bool) (*chainPlan, error) {
 			return nil, fmt.Errorf("store_path: %w", err)
 		}
 	}
-	if c := n.aaContracts(); c != nil {
+	if c := n.aaContracts(); c != nil && primary {
 		p.aa = &facilitator.AANative{EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster, BundlerURL: n.BundlerURL}
 		p.fixed.EntryPoint, p.fixed.AccountFactory, p.fixed.Settlement, p.fixed.Paymaster = c.EntryPoint, c.AccountFactory, c.Settlement, c.Paymaster
 		if n.PaymasterURL != "" {

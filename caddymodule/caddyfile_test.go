@@ -249,7 +249,7 @@ func TestSecretKeyErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			a := App{NetworkConfig: NetworkConfig{Network: "devnet", SettlerKey: tc.placeholder}}
-			_, err := a.plan(&a.NetworkConfig, false)
+			_, err := a.plan(&a.NetworkConfig, false, true)
 			if err == nil || strings.Contains(err.Error(), "not-a-key-0123") || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}

@@ -111,7 +111,7 @@ type chainFixed struct {
 
 // key is the plan's key in the usage pool: its identity.
 func (p *chainPlan) key() string {
-	return "x402|" + p.storeNetwork() + "|" + p.storeName() + "|" + crypto.PubkeyToAddress(p.settler.PublicKey).Hex()
+	return "x402|" + p.storeNetwork() + "|" + p.network + "|" + p.storeName() + "|" + crypto.PubkeyToAddress(p.settler.PublicKey).Hex()
 }
 
 // storeName names the plan's store in keys and messages: the bbolt file's

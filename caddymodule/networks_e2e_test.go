@@ -20,27 +20,30 @@ import (
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/store/postgres/pgtest"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // networksCaddyfile is an app of two networks, two dev chains standing
-// for real ones, each with its own settler store; /paid/ is offered on
-// both, /b/ on the second only.
+// for real ones, each with its own store (a bbolt file, or a schema of
+// one PostgreSQL database); /paid/ is offered on both, /b/ on the second
+// only.
 const networksCaddyfile = `{
 	x402 {
 		network eip155:{{idA}} {
 			rpc {{rpcA}}
 			settler_key {env.X402_NETWORKS_SETTLER_KEY}
 			asset {{tokenA}} "{{nameA}}" "{{versionA}}" 6
-			store_path {{dir}}/a.db
+			{{storeA}}
 		}
 		network eip155:{{idB}} {
 			rpc {{rpcB}}
 			settler_key {env.X402_NETWORKS_SETTLER_KEY}
 			asset {{tokenB}} "{{nameB}}" "{{versionB}}" 6
-			store_path {{dir}}/b.db
+			{{storeB}}
 		}
 		receipt_timeout 5s
+		{{store}}
 	}
 }
 
@@ -73,10 +76,24 @@ http://127.0.0.1:{{fac}} {
 // the merchant; a route limited to one network offers only it. Then the
 // second chain dies: its payments answer 503 with Retry-After while the
 // first's keep settling, /health names the dead network, and the metrics
-// count each payment under its own network.
+// count each payment under its own network. It runs with a bbolt store
+// per network, and with one PostgreSQL database in which each network
+// keeps its own schema.
 func TestSeveralNetworks(t *testing.T) {
-	a, b := startChain(t, 31337), startChain(t, 84532)
 	dir := t.TempDir()
+	t.Run("bolt", func(t *testing.T) {
+		testSeveralNetworks(t, "", "store_path "+filepath.ToSlash(dir)+"/a.db", "store_path "+filepath.ToSlash(dir)+"/b.db")
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := pgtest.URL(t, "the several-networks test on PostgreSQL")
+		t.Setenv("X402_NETWORKS_DB", url)
+		testSeveralNetworks(t, "store postgres {env.X402_NETWORKS_DB}",
+			"database_schema "+pgtest.Schema(t, url, "x402_neta_"), "database_schema "+pgtest.Schema(t, url, "x402_netb_"))
+	})
+}
+
+func testSeveralNetworks(t *testing.T, storeOpt, storeA, storeB string) {
+	a, b := startChain(t, 31337), startChain(t, 84532)
 	settler := mustKey(t, 0)
 	t.Setenv("X402_NETWORKS_SETTLER_KEY", fmt.Sprintf("%x", crypto.FromECDSA(settler)))
 	merchant := crypto.PubkeyToAddress(mustKey(t, 2).PublicKey)
@@ -84,7 +101,7 @@ func TestSeveralNetworks(t *testing.T) {
 	cf := strings.NewReplacer(
 		"{{idA}}", a.ChainID.String(), "{{rpcA}}", a.URL, "{{tokenA}}", a.Token.Address.Hex(), "{{nameA}}", a.Token.Name, "{{versionA}}", a.Token.Version,
 		"{{idB}}", b.ChainID.String(), "{{rpcB}}", b.URL, "{{tokenB}}", b.Token.Address.Hex(), "{{nameB}}", b.Token.Name, "{{versionB}}", b.Token.Version,
-		"{{dir}}", filepath.ToSlash(dir), "{{merchant}}", merchant.Hex(),
+		"{{store}}", storeOpt, "{{storeA}}", storeA, "{{storeB}}", storeB, "{{merchant}}", merchant.Hex(),
 		"{{api}}", fmt.Sprint(api), "{{fac}}", fmt.Sprint(fac),
 	).Replace(networksCaddyfile)
 	if _, err := runCaddyfile(t, cf); err != nil {
@@ -200,9 +217,13 @@ func TestSeveralNetworks(t *testing.T) {
 	// Each payment is counted under its own network.
 	_, metrics := httpGet(t, base+"/metrics", nil)
 	for network, want := range map[string]string{netA: "2", netB: "1"} {
-		line := fmt.Sprintf(`caddy_x402_payments_total{asset="%s",host="127.0.0.1",network="%s",result="settled",scheme="exact",server="srv0"} %s`, chains[network].Token.Address.Hex(), network, want)
-		if !strings.Contains(metrics, line) {
-			t.Errorf("metrics lack %s", line)
+		labels := fmt.Sprintf(`asset="%s",host="127.0.0.1",network="%s",result="settled",scheme="exact",server=`, chains[network].Token.Address.Hex(), network)
+		found := false
+		for _, l := range strings.Split(metrics, "\n") {
+			found = found || strings.Contains(l, labels) && strings.HasSuffix(l, "} "+want)
+		}
+		if !found {
+			t.Errorf("metrics lack %s settled payments on %s", want, network)
 		}
 	}
 	if t.Failed() {
@@ -253,3 +274,101 @@ func grepLines(s, sub string) string {
 	return strings.Join(out, "\n")
 }
 
+
+// TestSeveralNetworksRefused: what a config of several networks gets
+// wrong is refused when it loads, naming the network and the option.
+func TestSeveralNetworksRefused(t *testing.T) {
+	t.Setenv("X402_NETWORKS_REFUSED_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
+	const usdc = `asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 "USD Coin" 2`
+	block := func(network, extra string) string {
+		return "\t\tnetwork " + network + " {\n\t\t\trpc http://127.0.0.1:9\n\t\t\tsettler_key {env.X402_NETWORKS_REFUSED_KEY}\n\t\t\t" + usdc + "\n\t\t\t" + extra + "\n\t\t}\n"
+	}
+	site := "http://:8080 {\n\tx402_path_guard\n\tx402 0.01 {\n\t\tpay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n\t\t%s\n\t}\n\trespond \"paid\"\n}\n"
+	tests := []struct{ name, app, route, want string }{
+		{"top level and blocks", "\t\trpc http://127.0.0.1:9\n" + block("eip155:8453", ""), "", "either at the top level, for one network, or in network blocks"},
+		{"network twice", block("eip155:8453", "") + block("eip155:8453", ""), "", "network eip155:8453 is given twice"},
+		{"shared store_path", block("eip155:8453", "store_path /tmp/x402-shared.db") + block("eip155:84532", "store_path /tmp/x402-shared.db"), "", `networks eip155:8453 and eip155:84532 share store_path "/tmp/x402-shared.db"`},
+		{"shared schema", "\t\tstore postgres {env.X402_NETWORKS_REFUSED_KEY}\n" + block("eip155:8453", "database_schema x402") + block("eip155:84532", "database_schema x402"), "", `share database_schema "x402"`},
+		{"aa-native on the second network", block("eip155:8453", "") + block("eip155:84532", "entry_point 0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789\n\t\t\taccount_factory 0x9406Cc6185a346906296840746125a0E44976454\n\t\t\tsettlement 0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9\n\t\t\tpaymaster 0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0"), "", "network eip155:84532: aa-native is served on the first network only"},
+		{"chain_id on a real chain", block("eip155:8453", "chain_id 8453") + block("eip155:84532", ""), "", "network eip155:8453: chain_id is only for network devnet"},
+		{"route on another network", block("eip155:8453", "") + block("eip155:84532", ""), "networks eip155:1", `x402 networks: "eip155:1" is not a network of the x402 app (eip155:8453, eip155:84532)`},
+		{"route names a network twice", block("eip155:8453", "") + block("eip155:84532", ""), "networks eip155:8453 eip155:8453", `"eip155:8453" is named twice`},
+		{"asset of no route network", block("eip155:8453", "") + block("eip155:84532", ""), "networks eip155:84532\n\t\tasset 0x036CbD53842c5426634e7929541eC2318f3dCF7e", "is not among the assets of the route's networks"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cf := "{\n\tx402 {\n" + tc.app + "\t}\n}\n" + fmt.Sprintf(site, tc.route)
+			err := validateCaddyfile(t, cf)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q\n%s", err, tc.want, cf)
+			}
+		})
+	}
+}
+
+// TestNetworkSchemas: in an app of several networks on PostgreSQL, each
+// network's tables are in a schema named after it unless its block names
+// one; a single network keeps the connection's search_path.
+func TestNetworkSchemas(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		n     NetworkConfig
+		multi bool
+		want  string
+	}{
+		{NetworkConfig{Network: "eip155:8453"}, false, ""},
+		{NetworkConfig{Network: "eip155:8453"}, true, "x402_eip155_8453"},
+		{NetworkConfig{Network: "eip155:8453", DatabaseSchema: "shop"}, true, "shop"},
+		{NetworkConfig{Network: "devnet", ChainID: 84532}, true, "x402_eip155_84532"},
+	}
+	for _, tc := range tests {
+		if got := tc.n.schema(tc.multi); got != tc.want {
+			t.Errorf("schema of %+v (several networks: %v) = %q, want %q", tc.n, tc.multi, got, tc.want)
+		}
+	}
+}
+
+// TestTwoEmbeddedDevnets: an app may run two embedded dev chains, told
+// apart by chain_id (84532 stands in for Base Sepolia, a network that x402
+// v1 clients know by name); a payment on the second settles there.
+func TestTwoEmbeddedDevnets(t *testing.T) {
+	api := freePort(t)
+	cf := fmt.Sprintf(`{
+	x402 {
+		network devnet {
+			devnet_addr 127.0.0.1:0
+		}
+		network devnet {
+			chain_id 84532
+			devnet_addr 127.0.0.1:0
+		}
+	}
+}
+http://127.0.0.1:%d {
+	x402_path_guard
+	x402 0.01 {
+		pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+	}
+	respond "paid content"
+}
+`, api)
+	if _, err := runCaddyfile(t, cf); err != nil {
+		t.Fatal(err)
+	}
+	base := fmt.Sprintf("http://127.0.0.1:%d/", api)
+	resp, body := httpGet(t, base, nil)
+	pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+	if err != nil || len(pr.Accepts) != 2 || pr.Accepts[0].Network != "eip155:31337" || pr.Accepts[1].Network != "eip155:84532" {
+		t.Fatalf("402: %d %s %+v (%v)", resp.StatusCode, body, pr, err)
+	}
+	p, err := (&client.Transport{Key: mustKey(t, 1), MaxAmount: big.NewInt(1 << 62)}).Pay(pr, &pr.Accepts[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := x402.EncodeHeader(p)
+	resp, body = httpGet(t, base, map[string]string{x402.HeaderPaymentSignature: h})
+	receipt, err := x402.DecodePaymentResponse(resp.Header.Get(x402.HeaderPaymentResponse))
+	if resp.StatusCode != 200 || err != nil || !receipt.Success || receipt.Network != "eip155:84532" {
+		t.Fatalf("paying on the second devnet: %d %s %+v (%v)", resp.StatusCode, body, receipt, err)
+	}
+}
