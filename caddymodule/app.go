@@ -246,10 +246,13 @@ type AssetConfig struct {
 	// {file.*} placeholder; a mixed-case address must carry a valid EIP-55
 	// checksum.
 	Address string `json:"address"`
-	// The token's EIP-712 domain name (USDC on Base: "USD Coin"), required.
-	Name string `json:"name"`
-	// The token's EIP-712 domain version (USDC on Base: "2"), required.
-	Version string `json:"version"`
+	// The token's EIP-712 domain name (USDC on Base: "USD Coin"), for
+	// exact payments (EIP-3009). A token without EIP-3009 has neither name
+	// nor version, and is paid with aa-native only.
+	Name string `json:"name,omitempty"`
+	// The token's EIP-712 domain version (USDC on Base: "2"), given with
+	// name.
+	Version string `json:"version,omitempty"`
 	// The token's decimals, which convert human prices such as 0.01 to
 	// atomic units. Default: 6.
 	Decimals uint8 `json:"decimals,omitempty"`
@@ -489,8 +492,11 @@ func (n *NetworkConfig) validate(a *App) error {
 		}
 	}
 	for i, as := range n.Assets {
-		if as.Name == "" || as.Version == "" {
-			errs = append(errs, fmt.Errorf("asset %d: address, EIP-712 name and version are required", i))
+		if (as.Name == "") != (as.Version == "") {
+			errs = append(errs, fmt.Errorf("asset %d: give the EIP-712 name and version together, or neither (a token without EIP-3009, paid with aa-native only)", i))
+		}
+		if as.Name == "" && n.aaContracts() == nil {
+			errs = append(errs, fmt.Errorf("asset %d: without an EIP-712 name and version it can be paid with aa-native only, which this network does not have (entry_point, account_factory, settlement, paymaster)", i))
 		}
 		if _, err := configAddress(fmt.Sprintf("asset %d: address", i), as.Address); err != nil {
 			errs = append(errs, err)

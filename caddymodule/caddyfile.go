@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
@@ -184,17 +185,27 @@ func (a *App) parseStore(d *caddyfile.Dispenser) error {
 	return nil
 }
 
-// parseAsset reads `asset <address> <name> <version> [<decimals>]`.
+// parseAsset reads `asset <address> <name> <version> [<decimals>]`, or
+// `asset <address> [<decimals>]` for a token without EIP-3009 (no EIP-712
+// domain), which is paid with aa-native only.
 func (n *NetworkConfig) parseAsset(d *caddyfile.Dispenser) error {
 	args := d.RemainingArgs()
-	if len(args) < 3 || len(args) > 4 {
-		return d.Errf("asset takes <address> <eip712-name> <eip712-version> [<decimals>], got %d values", len(args))
+	var as AssetConfig
+	var decimals string
+	switch len(args) {
+	case 1, 2:
+		as.Address = args[0]
+		decimals = strings.Join(args[1:], "")
+	case 3, 4:
+		as = AssetConfig{Address: args[0], Name: args[1], Version: args[2]}
+		decimals = strings.Join(args[3:], "")
+	default:
+		return d.Errf("asset takes <address> <eip712-name> <eip712-version> [<decimals>], or <address> [<decimals>] for a token without EIP-3009, got %d values", len(args))
 	}
-	as := AssetConfig{Address: args[0], Name: args[1], Version: args[2]}
-	if len(args) == 4 {
-		dec, err := strconv.ParseUint(args[3], 10, 8)
+	if decimals != "" {
+		dec, err := strconv.ParseUint(decimals, 10, 8)
 		if err != nil || dec > 36 {
-			return d.Errf("asset decimals %q: want a whole number from 0 to 36", args[3])
+			return d.Errf("asset decimals %q: want a whole number from 0 to 36", decimals)
 		}
 		as.Decimals = uint8(dec)
 	}

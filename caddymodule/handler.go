@@ -402,6 +402,9 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 			}
 			for _, s := range schemes {
 				extra := &x402.Extra{Name: a.Name, Version: a.Version}
+				if s == x402.SchemeExact && a.Name == "" {
+					continue // no EIP-3009: aa-native only
+				}
 				if s == x402.SchemeAANative {
 					if n.aa == nil {
 						continue // aa-native is served on the first network only

@@ -274,7 +274,6 @@ func grepLines(s, sub string) string {
 	return strings.Join(out, "\n")
 }
 
-
 // TestSeveralNetworksRefused: what a config of several networks gets
 // wrong is refused when it loads, naming the network and the option.
 func TestSeveralNetworksRefused(t *testing.T) {
@@ -370,5 +369,46 @@ http://127.0.0.1:%d {
 	receipt, err := x402.DecodePaymentResponse(resp.Header.Get(x402.HeaderPaymentResponse))
 	if resp.StatusCode != 200 || err != nil || !receipt.Success || receipt.Network != "eip155:84532" {
 		t.Fatalf("paying on the second devnet: %d %s %+v (%v)", resp.StatusCode, body, receipt, err)
+	}
+}
+
+// TestAssetWithoutEIP3009: a token given without an EIP-712 domain (one
+// without EIP-3009, as NERO's are) is offered with aa-native only, never
+// with exact, whose authorization it could not take; the facilitator
+// runs without exact when no asset has a domain.
+func TestAssetWithoutEIP3009(t *testing.T) {
+	api, fac := freePort(t), freePort(t)
+	cf := fmt.Sprintf(`{
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:0
+		asset %s 6
+		sponsor_url http://127.0.0.1:%d/sponsor
+	}
+}
+http://127.0.0.1:%d {
+	x402_path_guard
+	x402 0.01 {
+		pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+		schemes exact aa-native
+	}
+	respond "paid content"
+}
+http://127.0.0.1:%d {
+	x402_facilitator
+}
+`, devnetAsset().Address, fac, api, fac)
+	if _, err := runCaddyfile(t, cf); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := httpGet(t, fmt.Sprintf("http://127.0.0.1:%d/", api), nil)
+	pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+	if err != nil || len(pr.Accepts) != 1 || pr.Accepts[0].Scheme != x402.SchemeAANative {
+		t.Fatalf("402: %d %s %+v (%v), want one aa-native accept", resp.StatusCode, body, pr, err)
+	}
+	_, body = httpGet(t, fmt.Sprintf("http://127.0.0.1:%d/supported", fac), nil)
+	var sup x402.Supported
+	if err := json.Unmarshal([]byte(body), &sup); err != nil || len(sup.Kinds) != 1 || sup.Kinds[0].Scheme != x402.SchemeAANative {
+		t.Fatalf("/supported: %s (%v), want aa-native only", body, err)
 	}
 }

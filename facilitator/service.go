@@ -90,7 +90,9 @@ type Config struct {
 	// SettlerKey signs settlement transactions and pays their gas. It is
 	// never logged or returned.
 	SettlerKey *ecdsa.PrivateKey
-	// Assets are the allowlisted tokens of the exact scheme.
+	// Assets are the allowlisted tokens: those with an EIP-712 name and
+	// version (EIP-3009 tokens) are paid with exact and aa-native, those
+	// without with aa-native only.
 	Assets []Asset
 	// Records are the settlement records, from the store the Caddy app
 	// opens and closes after the service (a store.Backend).
@@ -252,9 +254,19 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("the RPC serves chain %s, but the network is %s", got, cfg.Network)
 	}
 	ledger := new(payers)
-	ex, err := exact.New(exact.Config{ChainID: chainID, Assets: cfg.Assets, Chain: client, Now: cfg.Now, Committed: ledger.committed})
-	if err != nil {
-		return nil, err
+	// exact takes the assets with an EIP-712 domain (EIP-3009 tokens); an
+	// asset without one is paid with aa-native only.
+	var signed []Asset
+	for _, as := range cfg.Assets {
+		if as.Name != "" {
+			signed = append(signed, as)
+		}
+	}
+	var ex *exact.Scheme
+	if len(signed) > 0 || cfg.AANative == nil {
+		if ex, err = exact.New(exact.Config{ChainID: chainID, Assets: signed, Chain: client, Now: cfg.Now, Committed: ledger.committed}); err != nil {
+			return nil, err
+		}
 	}
 	// The sender replaces a stuck transaction (higher fees, same nonce) and
 	// tells the service first, which records it in every settlement the
@@ -269,7 +281,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, log: log, payers: ledger,
 		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
 	}
-	s.register(ex)
+	if ex != nil {
+		s.register(ex)
+	}
 	if a := cfg.AANative; a != nil {
 		a.SponsorLimits.defaults()
 		assets := make([]common.Address, len(cfg.Assets))
