@@ -78,7 +78,7 @@ func adminAPI(ctx context.Context) (http.Handler, error) {
 	run.adminMu.Lock()
 	defer run.adminMu.Unlock()
 	if run.admin == nil {
-		d, err := newDashboard(app.chain, run, nil, app.log.Named("admin"))
+		d, err := newDashboard(app.chain, run, nil, app.log.Named("admin"), dashboardLinks{})
 		if err != nil {
 			return nil, err
 		}

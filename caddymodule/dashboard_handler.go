@@ -1,10 +1,12 @@
 package caddymodule
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/big"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -29,7 +31,10 @@ func init() {
 
 // DashboardHandler is http.handlers.x402_dashboard: the operator's web
 // app (overview, payments, projects, keys, audit log) over the x402 app's
-// store and paymaster. It has no authentication of its own: put it behind
+// store and paymaster. In an app of several networks it serves the
+// primary network's at its path prefix and each other network's overview
+// and payments under <prefix>networks/<caip-2 id>/, with a switch between
+// them on every page. It has no authentication of its own: put it behind
 // basic_auth (or another authentication handler) in the same route. The
 // authenticated user is written to the audit log.
 type DashboardHandler struct {
@@ -50,8 +55,13 @@ type DashboardHandler struct {
 	low *big.Int
 	log *zap.Logger
 	mu  sync.Mutex
-	run *chainRun    // the run web was made for
-	web http.Handler // the web app of run
+	web map[*sharedChain]builtWeb // each network's web app, made on first use
+}
+
+// builtWeb is a network's web app and the run it was made for.
+type builtWeb struct {
+	run *chainRun
+	web http.Handler
 }
 
 // CaddyModule returns the Caddy module information.
@@ -99,9 +109,15 @@ func (h *DashboardHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ c
 		http.Error(w, "x402_dashboard: no authenticated user; put basic_auth (or another authentication handler) before x402_dashboard in its route, or set allow_anonymous if another layer guards it", http.StatusForbidden)
 		return nil
 	}
-	web, err := h.webApp(r.Context())
+	chain, base := h.route(r.URL.Path)
+	if chain == nil {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		http.Error(w, "x402_dashboard: no such network", http.StatusNotFound)
+		return nil
+	}
+	web, err := h.webApp(r.Context(), chain, base)
 	if err != nil {
-		h.log.Error("the dashboard cannot run", zap.Error(err))
+		h.log.Error("the dashboard cannot run", zap.String("network", chain.plan.network), zap.Error(err))
 		http.Error(w, "the dashboard is not available: the x402 facilitator did not start", http.StatusServiceUnavailable)
 		return nil
 	}
@@ -109,29 +125,90 @@ func (h *DashboardHandler) ServeHTTP(w http.ResponseWriter, r *http.Request, _ c
 	return nil
 }
 
-// webApp returns the web app of the running chain, made on first use.
-func (h *DashboardHandler) webApp(ctx context.Context) (http.Handler, error) {
-	run, err := h.app.chain.wait(ctx)
+// prefix is the dashboard's path prefix, ending in /.
+func (h *DashboardHandler) prefix() string {
+	p := cmp.Or(h.PathPrefix, "/")
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return p
+}
+
+// networkBase is the path of a network's dashboard: the prefix for the
+// primary network, <prefix>networks/<id>/ for the others.
+func (h *DashboardHandler) networkBase(c *sharedChain) string {
+	if c == h.app.chain {
+		return h.prefix()
+	}
+	return h.prefix() + "networks/" + c.plan.network + "/"
+}
+
+// route is the network whose dashboard serves path, and that dashboard's
+// base, or nil for a network the app does not have.
+func (h *DashboardHandler) route(path string) (*sharedChain, string) {
+	rest, ok := strings.CutPrefix(path, h.prefix()+"networks/")
+	if !ok || len(h.app.chains) < 2 {
+		return h.app.chain, h.prefix()
+	}
+	id, _, _ := strings.Cut(rest, "/")
+	for _, c := range h.app.chains[1:] {
+		if c.plan.network == id {
+			return c, h.networkBase(c)
+		}
+	}
+	return nil, ""
+}
+
+// webApp returns the web app of a network's running chain, made on first
+// use.
+func (h *DashboardHandler) webApp(ctx context.Context, c *sharedChain, base string) (http.Handler, error) {
+	run, err := c.wait(ctx)
 	if err != nil {
 		return nil, err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.run == run {
-		return h.web, nil
+	if b, ok := h.web[c]; ok && b.run == run {
+		return b.web, nil
 	}
-	d, err := newDashboard(h.app.chain, run, h.low, h.log)
+	d, err := newDashboard(c, run, h.low, h.log, h.links(c))
 	if err != nil {
 		return nil, err
 	}
-	h.run, h.web = run, d.Web(h.PathPrefix)
-	return h.web, nil
+	if h.web == nil {
+		h.web = map[*sharedChain]builtWeb{}
+	}
+	web := d.Web(base)
+	h.web[c] = builtWeb{run, web}
+	return web, nil
+}
+
+// links are the network switch's entries, and the primary dashboard's
+// base for a secondary network's pages; none for an app of one network.
+func (h *DashboardHandler) links(c *sharedChain) dashboardLinks {
+	if len(h.app.chains) < 2 {
+		return dashboardLinks{}
+	}
+	var l dashboardLinks
+	for _, other := range h.app.chains {
+		l.networks = append(l.networks, dashboard.NetworkLink{Network: other.plan.network, Base: h.networkBase(other)})
+	}
+	if c != h.app.chain {
+		l.adminBase = h.prefix()
+	}
+	return l
+}
+
+// dashboardLinks are what a network's dashboard links to of the others.
+type dashboardLinks struct {
+	networks  []dashboard.NetworkLink
+	adminBase string
 }
 
 // newDashboard makes the dashboard of a running chain: its store's
 // payments and audit log, the paymaster that runs on it, and the
 // balances read from its chain.
-func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger) (*dashboard.Dashboard, error) {
+func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger, links dashboardLinks) (*dashboard.Dashboard, error) {
 	audit, err := dashboard.OpenAudit(run.store)
 	if err != nil {
 		return nil, err
@@ -151,7 +228,7 @@ func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger) 
 	settler := crypto.PubkeyToAddress(c.plan.settler.PublicKey)
 	return dashboard.New(dashboard.Config{
 		Payments: run.store, Audit: audit, Sponsorship: runSponsorship{run}, Assets: assets, Network: c.plan.network,
-		LowBalance: low, Secret: secret, Logger: log,
+		LowBalance: low, Secret: secret, Logger: log, Networks: links.networks, AdminBase: links.adminBase,
 		Balances: func(ctx context.Context) (dashboard.Balances, error) { return balances(ctx, run, settler) },
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"net/http"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,7 +68,15 @@ http://127.0.0.1:{{api}} {
 }
 
 http://127.0.0.1:{{fac}} {
-	x402_facilitator
+	handle /dashboard/* {
+		x402_dashboard {
+			path_prefix /dashboard/
+			allow_anonymous
+		}
+	}
+	handle {
+		x402_facilitator
+	}
 }
 `
 
@@ -212,6 +222,35 @@ func testSeveralNetworks(t *testing.T, storeOpt, storeA, storeB string) {
 	}
 	if health.Status != "degraded" || health.Dependencies["chain "+netB] != "unreachable" || health.Dependencies["chain "+netA] != "ok" {
 		t.Fatalf("/health with %s down: %d %s", netB, resp.StatusCode, body)
+	}
+
+	// The dashboard shows each network's payments on its own page, with
+	// a switch between them; the second network's has no keys of its own.
+	txs := map[string][]string{}
+	for _, network := range []string{netA, netB} {
+		path := "/dashboard/payments"
+		if network == netB {
+			path = "/dashboard/networks/" + netB + "/payments"
+		}
+		resp, page := httpGet(t, facURL+path, nil)
+		if resp.StatusCode != 200 || !strings.Contains(page, `href="/dashboard/networks/`+netB+`/payments"`) || !strings.Contains(page, `href="/dashboard/payments"`) {
+			t.Fatalf("dashboard of %s: %d, without the network switch:\n%s", network, resp.StatusCode, page)
+		}
+		txs[network] = regexp.MustCompile(`0x[0-9a-f]{64}`).FindAllString(page, -1)
+	}
+	for _, tx := range txs[netB] {
+		if slices.Contains(txs[netA], tx) {
+			t.Errorf("the dashboard of %s shows %s, a transaction of %s", netA, tx, netB)
+		}
+	}
+	if len(txs[netA]) == 0 || len(txs[netB]) == 0 {
+		t.Errorf("dashboard transactions by network: %v", txs)
+	}
+	if resp, _ := httpGet(t, facURL+"/dashboard/networks/"+netB+"/keys", nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the second network's dashboard serves keys: %d", resp.StatusCode)
+	}
+	if resp, _ := httpGet(t, facURL+"/dashboard/networks/eip155:1/", nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the dashboard of a network the app does not have: %d", resp.StatusCode)
 	}
 
 	// Each payment is counted under its own network.

@@ -73,6 +73,16 @@ type Config struct {
 	Assets []Asset
 	// Network is the CAIP-2 id of the chain, shown on the pages.
 	Network string
+	// Networks are the dashboards of every network of an app of several,
+	// this one's among them, for the pages' network switch; empty for one
+	// network.
+	Networks []NetworkLink
+	// AdminBase, when set, makes this the dashboard of a network other
+	// than the primary one: it shows that network's overview and payments
+	// only, and its pages link to the projects, keys and audit log of the
+	// primary network's dashboard, at AdminBase (a path ending in /),
+	// since the API keys and the audit log live in the primary's store.
+	AdminBase string
 	// LowBalance is the settler balance, in wei, below which the overview
 	// warns; default 0.05 ETH.
 	LowBalance *big.Int
@@ -83,6 +93,14 @@ type Config struct {
 	Now func() time.Time
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
+}
+
+// NetworkLink is one network's dashboard, for the network switch.
+type NetworkLink struct {
+	// Network is the CAIP-2 id.
+	Network string
+	// Base is the path of its dashboard, ending in /.
+	Base string
 }
 
 // Validate reports what is wrong with the configuration.

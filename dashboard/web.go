@@ -40,7 +40,13 @@ type page struct {
 	Title   string
 	Page    string // the navigation entry
 	Base    string // the dashboard's path prefix, ending in /
-	Network string
+	// AdminBase is the prefix of the projects, keys and audit pages: Base,
+	// or the primary network's dashboard's.
+	AdminBase string
+	Network   string
+	// Networks are every network's dashboard, for the switch; empty for
+	// one network.
+	Networks []NetworkLink
 	User    string
 	Token   string // the forms' CSRF token
 	Error   string
@@ -95,16 +101,18 @@ func (d *Dashboard) Web(base string) http.Handler {
 		}
 		d.writeCSV(w, r, q)
 	})
-	get("/projects", d.projectsPage)
-	post("/projects", d.createProjectForm)
-	get("/projects/{name}", d.projectPage)
-	post("/projects/{name}/limits", d.limitsForm)
-	post("/projects/{name}/topups", d.topUpForm)
-	get("/keys", d.keysPage)
-	post("/keys", d.createKeyForm)
-	post("/keys/{id}/rotate", d.rotateKeyForm)
-	post("/keys/{id}/disable", d.disableKeyForm)
-	get("/audit", d.auditPage)
+	if d.cfg.AdminBase == "" { // the primary network's: the keys and the audit log
+		get("/projects", d.projectsPage)
+		post("/projects", d.createProjectForm)
+		get("/projects/{name}", d.projectPage)
+		post("/projects/{name}/limits", d.limitsForm)
+		post("/projects/{name}/topups", d.topUpForm)
+		get("/keys", d.keysPage)
+		post("/keys", d.createKeyForm)
+		post("/keys/{id}/rotate", d.rotateKeyForm)
+		post("/keys/{id}/disable", d.disableKeyForm)
+		get("/audit", d.auditPage)
+	}
 	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
 		d.serveStatic(w, r, base)
 	})
@@ -157,7 +165,11 @@ func securityHeaders(h http.Handler) http.Handler {
 
 func (d *Dashboard) newPage(r *http.Request, base string) *page {
 	user := actor(r, "")
-	return &page{Base: base, Network: d.cfg.Network, User: user, Token: d.token(user)}
+	admin := base
+	if d.cfg.AdminBase != "" {
+		admin = d.cfg.AdminBase
+	}
+	return &page{Base: base, AdminBase: admin, Network: d.cfg.Network, Networks: d.cfg.Networks, User: user, Token: d.token(user)}
 }
 
 // render writes a page. It renders to a buffer first, so a template error
