@@ -2,10 +2,12 @@ package caddymodule
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -112,14 +114,17 @@ type App struct {
 	// minutes.
 	SponsorLimits *SponsorLimitsConfig `json:"sponsor_limits,omitempty"`
 
-	chains    []*sharedChain       // each network's embedded facilitator; none with FacilitatorURL
-	chain     *sharedChain         // the primary network's: chains[0], or nil
-	router    *networkRouter       // over chains, when there are several
-	chainKeys []string             // chains' keys in the pool, while held
-	tunables  chainTunables        // what this config puts in force in chain
-	services  []heldService        // the handlers' pooled services, to start
-	catalog   *facilitator.Catalog // the discoverable routes, for /discovery/resources
-	log       *zap.Logger
+	chains    []*sharedChain // each network's embedded facilitator; none with FacilitatorURL
+	chain     *sharedChain   // the primary network's: chains[0], or nil
+	router    *networkRouter // over chains, when there are several
+	chainKeys []string       // chains' keys in the pool, while held
+	// The background starts of networks that did not start with the
+	// config, stopped by Cleanup; nil until one is needed.
+	retries  *retrier
+	tunables chainTunables        // what this config puts in force in chain
+	services []heldService        // the handlers' pooled services, to start
+	catalog  *facilitator.Catalog // the discoverable routes, for /discovery/resources
+	log      *zap.Logger
 }
 
 // NetworkConfig is one chain that an x402 app takes payments on: its
@@ -618,8 +623,17 @@ func (a *App) hold(what string, svc, tunables any, start func() error) error {
 // handlers' services, if an earlier config has not, and puts this
 // config's tunables in force in them.
 func (a *App) Start() error {
-	for _, c := range a.chains {
-		if err := c.start(a.tunables, a.log); err != nil {
+	for i, c := range a.chains {
+		err := c.start(a.tunables, a.log)
+		if err != nil && i > 0 {
+			// Another network than the primary: Caddy starts without it,
+			// its offers answer 503, and it is opened again in the
+			// background until it starts or this config is unloaded.
+			a.log.Warn("a network did not start; its payments answer 503 until it does, retrying", zap.String("network", c.plan.network), zap.Error(err))
+			a.retry(c)
+			continue
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -634,6 +648,41 @@ func (a *App) Start() error {
 	return nil
 }
 
+// networkRetry is how often a network that did not start is tried again.
+var networkRetry = 5 * time.Second
+
+// retrier runs the background starts of an app's networks.
+type retrier struct {
+	ctx  context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+}
+
+// retry opens c again every networkRetry until it starts or the config is
+// cleaned up.
+func (a *App) retry(c *sharedChain) {
+	if a.retries == nil {
+		ctx, stop := context.WithCancel(context.Background())
+		a.retries = &retrier{ctx: ctx, stop: stop}
+	}
+	r := a.retries
+	r.wg.Go(func() {
+		t := time.NewTicker(networkRetry)
+		defer t.Stop()
+		for {
+			select {
+			case <-r.ctx.Done():
+				return
+			case <-t.C:
+			}
+			if err := c.start(a.tunables, a.log); err == nil {
+				a.log.Info("the network started", zap.String("network", c.plan.network))
+				return
+			}
+		}
+	})
+}
+
 // Stop leaves the shared resources running: Caddy stops its apps in no
 // fixed order, so the http app may still be finishing requests that settle
 // through them. The last Cleanup of a config that holds them closes them.
@@ -642,6 +691,10 @@ func (*App) Stop() error { return nil }
 // Cleanup releases this config's holds on the shared chains and
 // facilitators; the last holder closes them.
 func (a *App) Cleanup() error {
+	if r := a.retries; r != nil {
+		r.stop()
+		r.wg.Wait()
+	}
 	var errs []error
 	for i := range a.chainKeys {
 		errs = append(errs, release(&a.chainKeys[i]))

@@ -451,3 +451,84 @@ http://127.0.0.1:%d {
 		t.Fatalf("/supported: %s (%v), want aa-native only", body, err)
 	}
 }
+
+// TestNetworkDownAtStart: a network other than the first whose chain is
+// down when Caddy starts does not stop Caddy: the first network takes
+// payments, the second's answer 503 with Retry-After, and once its chain
+// answers it starts in the background and its payments settle.
+func TestNetworkDownAtStart(t *testing.T) {
+	defer func(d time.Duration) { networkRetry = d }(networkRetry)
+	networkRetry = 200 * time.Millisecond
+	a := startChain(t, 31337)
+	portB := freePort(t)
+	t.Setenv("X402_DOWN_SETTLER_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
+	api := freePort(t)
+	dir := filepath.ToSlash(t.TempDir())
+	cf := fmt.Sprintf(`{
+	x402 {
+		network eip155:31337 {
+			rpc %s
+			settler_key {env.X402_DOWN_SETTLER_KEY}
+			asset %s "%s" "%s" 6
+			store_path %s/a.db
+		}
+		network eip155:84532 {
+			rpc http://127.0.0.1:%d
+			settler_key {env.X402_DOWN_SETTLER_KEY}
+			asset %s "%s" "%s" 6
+			store_path %s/b.db
+		}
+	}
+}
+http://127.0.0.1:%d {
+	x402_path_guard
+	x402 0.01 {
+		pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+	}
+	respond "paid content"
+}
+`, a.URL, a.Token.Address.Hex(), a.Token.Name, a.Token.Version, dir, portB, a.Token.Address.Hex(), a.Token.Name, a.Token.Version, dir, api)
+	if _, err := runCaddyfile(t, cf); err != nil {
+		t.Fatalf("Caddy did not start with its second network down: %v", err)
+	}
+	base := fmt.Sprintf("http://127.0.0.1:%d/", api)
+	pay := func(network string) *http.Response {
+		t.Helper()
+		resp, body := httpGet(t, base, nil)
+		pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if err != nil || len(pr.Accepts) != 2 {
+			t.Fatalf("402: %d %s (%v)", resp.StatusCode, body, err)
+		}
+		i := slices.IndexFunc(pr.Accepts, func(o x402.PaymentRequirements) bool { return o.Network == network })
+		p, err := (&client.Transport{Key: mustKey(t, 1), MaxAmount: big.NewInt(1 << 62)}).Pay(pr, &pr.Accepts[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := x402.EncodeHeader(p)
+		resp, _ = httpGet(t, base, map[string]string{x402.HeaderPaymentSignature: h})
+		return resp
+	}
+	if resp := pay("eip155:31337"); resp.StatusCode != 200 {
+		t.Fatalf("paying on the first network: %d", resp.StatusCode)
+	}
+	if resp := pay("eip155:84532"); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("paying on the network that is down: %d (Retry-After %q), want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b, err := devnet.Start(ctx, devnet.Config{Addr: fmt.Sprintf("127.0.0.1:%d", portB), ChainID: 84532})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	for {
+		resp := pay("eip155:84532")
+		if resp.StatusCode == 200 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the second network never started once its chain answered: %d", resp.StatusCode)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
