@@ -228,7 +228,7 @@ func (p *Paywall) Serve(w http.ResponseWriter, r *http.Request, next http.Handle
 // and the error is returned for the caller to answer (a handler that writes
 // nothing and succeeds is an empty 200, which is settled).
 func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request) error) error {
-	w.Header().Add("Access-Control-Expose-Headers", x402.HeaderPaymentRequired+", "+x402.HeaderPaymentResponse)
+	w.Header().Add("Access-Control-Expose-Headers", x402.HeaderPaymentRequired+", "+x402.HeaderPaymentResponse+", "+x402.HeaderXPaymentResponse)
 	// A CORS preflight carries no payment: the paywall answers it, and it
 	// never reaches next, which might serve the paid content to it.
 	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
@@ -240,20 +240,9 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	if !ok {
 		return nil
 	}
-	value := r.Header.Get(x402.HeaderPaymentSignature)
-	if value == "" {
-		p.challenge(w, r, http.StatusPaymentRequired, "")
-		return nil
-	}
-	payment, err := x402.DecodePaymentPayload(value)
-	if err != nil {
-		var tooLarge *x402.HeaderTooLargeError
-		if errors.As(err, &tooLarge) {
-			p.challenge(w, r, http.StatusRequestHeaderFieldsTooLarge, fmt.Sprintf("%s: %s is %d bytes, over the %d-byte limit", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, tooLarge.Size, x402.MaxHeaderSize))
-			return nil
-		}
-		p.challenge(w, r, http.StatusBadRequest, fmt.Sprintf("%s: %s does not decode: %v", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, err))
-		return nil
+	r, payment := p.payment(w, r)
+	if payment == nil {
+		return nil // answered: the challenge, or the payment's refusal
 	}
 	offer, xerr := p.match(r, &payment.Accepted)
 	if xerr != nil {
@@ -329,6 +318,7 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// unsettled authorization stays spendable until it expires, so it must
 	// not reach the upstream's logs.
 	r.Header.Del(x402.HeaderPaymentSignature)
+	r.Header.Del(x402.HeaderXPayment)
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
 	// Runs after g.served (deferred below), so a result is recorded once
 	// its response was.
@@ -424,14 +414,14 @@ func isUpgrade(r *http.Request) bool {
 }
 
 // preflight answers a CORS preflight of a paid route: 204, allowing the
-// requested method and headers (PAYMENT-SIGNATURE among them) from any
+// requested method and headers (PAYMENT-SIGNATURE or X-PAYMENT among them) from any
 // origin. Payments are bearer values, not cookies, so no credentials are
 // allowed and any origin may ask.
 func preflight(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, PATCH, DELETE")
-	allowed := x402.HeaderPaymentSignature + ", Content-Type"
+	allowed := x402.HeaderPaymentSignature + ", " + x402.HeaderXPayment + ", Content-Type"
 	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" && len(req) <= 1024 {
 		allowed = req
 	}
