@@ -221,10 +221,12 @@ func readRequest(w http.ResponseWriter, r *http.Request) (req *x402.VerifyReques
 	if err != nil {
 		return nil, false, http.StatusBadRequest, "body is not a JSON request: " + err.Error()
 	}
-	if req.X402Version == x402.VersionV1 || req.PaymentPayload.X402Version == x402.VersionV1 {
-		// An x402 v1 merchant's request: decoded again as v1 and verified
-		// or settled as the v2 request it converts to, against the same
-		// requirements (see x402.VerifyRequestV1).
+	if req.PaymentPayload.X402Version == x402.VersionV1 {
+		// A v1 payment, from an x402 v1 merchant: the request is decoded
+		// again as v1 and verified or settled as the v2 request it
+		// converts to, against the same requirements (see
+		// x402.VerifyRequestV1). The payment's own version decides, as a
+		// v2 payment in a request that says 1 is a v2 request's mistake.
 		if req, err = x402.ParseVerifyRequestV1(body); err != nil {
 			return nil, false, http.StatusBadRequest, "x402 v1 request: " + err.Error()
 		}

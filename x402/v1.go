@@ -197,7 +197,7 @@ func (r *PaymentRequirementsV1) V2() (PaymentRequirements, error) {
 func (p *PaymentPayloadV1) Validate() error {
 	var errs []error
 	if p.X402Version != VersionV1 {
-		errs = append(errs, fmt.Errorf("x402Version is %d, want %d in %s", p.X402Version, VersionV1, HeaderXPayment))
+		errs = append(errs, fmt.Errorf("x402Version is %d, want %d", p.X402Version, VersionV1))
 	}
 	if p.Scheme == "" {
 		errs = append(errs, errors.New("scheme is missing"))
