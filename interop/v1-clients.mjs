@@ -57,11 +57,12 @@ async function viaAxios() {
       if (payment) sent.push(payment);
       return config;
     });
-    const res = await api.get(url, { responseType: 'text', transformResponse: (x) => x });
+    // axios parses the JSON bodies: x402-axios reads the 402's as an object.
+    const res = await api.get(url);
     const header = res.headers['x-payment-response'];
     return {
       status: res.status,
-      body: res.data,
+      body: typeof res.data === 'string' ? res.data : JSON.stringify(res.data),
       receipt: header ? decodeAxiosResponse(header) : null,
       v2Receipt: 'payment-response' in res.headers,
       payment: sent[0] ?? null,
