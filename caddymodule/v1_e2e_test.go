@@ -31,6 +31,9 @@ const v1Caddyfile = `{
 
 http://127.0.0.1:{{port}} {
 	x402_path_guard
+	log {
+		output file {{accesslog}}
+	}
 	handle /paid/* {
 		x402 0.01 {
 			pay_to {{merchant}}
@@ -45,12 +48,14 @@ http://127.0.0.1:{{port}} {
 
 // v1Site runs v1Caddyfile with the app's chain given by network (the
 // lines of the x402 global option that name it) and returns the site's
-// URL.
-func v1Site(t *testing.T, network string, merchant common.Address) string {
+// URL and the path of its access log.
+func v1Site(t *testing.T, network string, merchant common.Address) (site, accessLog string) {
 	t.Helper()
 	port := freePort(t)
+	accessLog = filepath.Join(t.TempDir(), "access.log")
 	cf := strings.NewReplacer(
 		"{{network}}", network,
+		"{{accesslog}}", accessLog,
 		"{{store}}", filepath.Join(t.TempDir(), "x402.db"),
 		"{{port}}", fmt.Sprint(port),
 		"{{merchant}}", merchant.Hex(),
@@ -58,7 +63,7 @@ func v1Site(t *testing.T, network string, merchant common.Address) string {
 	if _, err := runCaddyfile(t, cf); err != nil {
 		t.Fatalf("caddy run: %v", err)
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d", port)
+	return fmt.Sprintf("http://127.0.0.1:%d", port), accessLog
 }
 
 // v1Interop returns interop/ with the v1 clients installed (npm ci when
@@ -136,8 +141,9 @@ func v1Clients(t *testing.T, dir, url string, fetchKey, axiosKey uint32) (challe
 // authorization x402-fetch sent, presented again as v2 (PAYMENT-SIGNATURE)
 // or as v1, is refused as a replay; so is a v2 payment (with a
 // payment identifier) presented again as v1. A v1 payment is held to the
-// path guard like any other, and garbage in X-PAYMENT is a JSON 400. Not
-// parallel: Caddy runs one config at a time.
+// path guard like any other, garbage in X-PAYMENT is a JSON 4xx, and the
+// access log shows X-PAYMENT as REDACTED. Not parallel: Caddy runs one
+// config at a time.
 func TestV1Clients(t *testing.T) {
 	dir := v1Interop(t)
 	chain := startChain(t, 84532)
@@ -145,7 +151,7 @@ func TestV1Clients(t *testing.T) {
 	t.Setenv("X402_V1_SETTLER_KEY", fmt.Sprintf("%x", crypto.FromECDSA(settler)))
 	t.Setenv("X402_V1_RPC", chain.URL)
 	merchant := chain.Accounts[3].Address
-	site := v1Site(t, fmt.Sprintf("network eip155:84532\n\t\trpc {env.X402_V1_RPC}\n\t\tsettler_key {env.X402_V1_SETTLER_KEY}\n\t\tasset %s %q %s 6",
+	site, accessLog := v1Site(t, fmt.Sprintf("network eip155:84532\n\t\trpc {env.X402_V1_RPC}\n\t\tsettler_key {env.X402_V1_SETTLER_KEY}\n\t\tasset %s %q %s 6",
 		chain.Token.Address.Hex(), chain.Token.Name, chain.Token.Version), merchant)
 	eth, err := ethclient.Dial(chain.URL)
 	if err != nil {
@@ -281,6 +287,21 @@ func TestV1Clients(t *testing.T) {
 	if got := new(big.Int).Sub(e.balance(merchant), before); got.Cmp(paid) != 0 {
 		t.Fatalf("the merchant got %s, want %s: one payment, one response", got, paid)
 	}
+
+	t.Run("the access log shows X-PAYMENT as REDACTED", func(t *testing.T) {
+		logged, err := os.ReadFile(accessLog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(logged), `"X-Payment":["REDACTED"]`) {
+			t.Fatalf("no redacted X-PAYMENT in the access log:\n%s", logged)
+		}
+		for _, p := range []string{fetch.Payment, axios.Payment} {
+			if p != "" && strings.Contains(string(logged), p[:64]) {
+				t.Fatal("the access log holds a payment")
+			}
+		}
+	})
 }
 
 // TestV1ClientsOnV2OnlyRoute: on the devnet's own chain (31337), which x402
@@ -292,7 +313,7 @@ func TestV1Clients(t *testing.T) {
 func TestV1ClientsOnV2OnlyRoute(t *testing.T) {
 	dir := v1Interop(t)
 	merchant := common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906") // test account #3
-	site := v1Site(t, fmt.Sprintf("network devnet\n\t\tdevnet_addr 127.0.0.1:%d", freePort(t)), merchant)
+	site, _ := v1Site(t, fmt.Sprintf("network devnet\n\t\tdevnet_addr 127.0.0.1:%d", freePort(t)), merchant)
 	challenge, fetch, axios := v1Clients(t, dir, site+"/paid/report", 1, 2)
 	msg, _ := challenge["error"].(string)
 	if challenge["x402Version"] != 2.0 || !strings.Contains(msg, "x402 v2 only") || !strings.Contains(msg, "eip155:31337") {
