@@ -8,6 +8,11 @@
 // an in-process facilitator.Service and a remote facilitator.Client both
 // fit, and it runs with or without Caddy.
 //
+// x402 v1 clients pay the same routes: they read the 402's JSON body,
+// which is the v1 challenge where v1 can pay an offer, and pay in
+// X-PAYMENT, which the paywall converts to the v2 payment it is and holds
+// to the same offer, guard and replay key (see v1.go).
+//
 // Money rules: nothing is served without a settled payment, nothing is
 // settled without being served, and one payment pays for one response. By
 // default settlement happens when the protected handler writes its status:
