@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -43,6 +44,9 @@ http://127.0.0.1:{{port}} {
 		respond "paid content"
 	}
 	respond /free "free content"
+	handle /metrics {
+		metrics
+	}
 }
 `
 
@@ -141,9 +145,10 @@ func v1Clients(t *testing.T, dir, url string, fetchKey, axiosKey uint32) (challe
 // authorization x402-fetch sent, presented again as v2 (PAYMENT-SIGNATURE)
 // or as v1, is refused as a replay; so is a v2 payment (with a
 // payment identifier) presented again as v1. A v1 payment is held to the
-// path guard like any other, garbage in X-PAYMENT is a JSON 4xx, and the
-// access log shows X-PAYMENT as REDACTED. Not parallel: Caddy runs one
-// config at a time.
+// path guard like any other, garbage in X-PAYMENT is a JSON 4xx, v1
+// payments count as settled in caddy_x402_payments_total, and the access
+// log shows X-PAYMENT as REDACTED. Not parallel: Caddy runs one config at
+// a time.
 func TestV1Clients(t *testing.T) {
 	dir := v1Interop(t)
 	chain := startChain(t, 84532)
@@ -158,7 +163,7 @@ func TestV1Clients(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eth.Close()
-	e := &e2e{t: t, eth: eth, api: site, token: chain.Token.Address}
+	e := &e2e{t: t, eth: eth, api: site, admin: site, token: chain.Token.Address} // the site serves /metrics
 	paid := big.NewInt(0)
 	before := e.balance(merchant)
 	const price = 10_000
@@ -287,6 +292,18 @@ func TestV1Clients(t *testing.T) {
 	if got := new(big.Int).Sub(e.balance(merchant), before); got.Cmp(paid) != 0 {
 		t.Fatalf("the merchant got %s, want %s: one payment, one response", got, paid)
 	}
+
+	t.Run("v1 payments are counted as payments", func(t *testing.T) {
+		want := float64(new(big.Int).Div(paid, big.NewInt(price)).Int64())
+		settled := map[string]string{"network": "eip155:84532", "scheme": "exact", "asset": chain.Token.Address.Hex(), "result": "settled"}
+		got := e.metrics().sum("caddy_x402_payments_total", settled)
+		for deadline := time.Now().Add(10 * time.Second); got != want && time.Now().Before(deadline); got = e.metrics().sum("caddy_x402_payments_total", settled) {
+			time.Sleep(20 * time.Millisecond) // polling for the last handler to count
+		}
+		if got != want {
+			t.Fatalf("caddy_x402_payments_total%v = %v, want %v", settled, got, want)
+		}
+	})
 
 	t.Run("the access log shows X-PAYMENT as REDACTED", func(t *testing.T) {
 		logged, err := os.ReadFile(accessLog)
