@@ -355,19 +355,27 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 // asset, amount and payTo (not the whole object, which clients may
 // re-serialize) and names the first field that matches no offer.
 func (p *Paywall) match(r *http.Request, accepted *x402.PaymentRequirements) (*x402.PaymentRequirements, *x402.Error) {
-	type check struct {
-		reason x402.InvalidReason
-		field  string
-		same   func(o *x402.PaymentRequirements) bool
-	}
-	checks := []check{
+	return narrow(p.pricedOf(r).accepts, "accepted", []offerCheck{ // the amounts of this request
 		{x402.ReasonSchemeMismatch, "scheme", func(o *x402.PaymentRequirements) bool { return o.Scheme == accepted.Scheme }},
 		{x402.ReasonNetworkMismatch, "network", func(o *x402.PaymentRequirements) bool { return o.Network == accepted.Network }},
 		{x402.ReasonAssetNotAllowed, "asset", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.Asset, accepted.Asset) }},
 		{x402.ReasonAmountMismatch, "amount", func(o *x402.PaymentRequirements) bool { return sameAmount(o.Amount, accepted.Amount) }},
 		{x402.ReasonInvalidInnerPayload, "payTo", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.PayTo, accepted.PayTo) }},
-	}
-	accepts := p.pricedOf(r).accepts // the amounts of this request
+	})
+}
+
+// offerCheck is one field a payment must share with the offer it pays, and
+// the reason it is refused with when no offer does.
+type offerCheck struct {
+	reason x402.InvalidReason
+	field  string
+	same   func(o *x402.PaymentRequirements) bool
+}
+
+// narrow applies the checks in order to the offers, keeping those that
+// pass, and returns the first left; when a check leaves none, the refusal
+// names its field (as "<what> <field> matches none of the offers").
+func narrow(accepts []x402.PaymentRequirements, what string, checks []offerCheck) (*x402.PaymentRequirements, *x402.Error) {
 	candidates := make([]*x402.PaymentRequirements, len(accepts))
 	for i := range accepts {
 		candidates[i] = &accepts[i]
@@ -380,7 +388,7 @@ func (p *Paywall) match(r *http.Request, accepted *x402.PaymentRequirements) (*x
 			}
 		}
 		if len(kept) == 0 {
-			return nil, x402.Invalid(c.reason, "accepted %s matches none of the offers", c.field)
+			return nil, x402.Invalid(c.reason, "%s %s matches none of the offers", what, c.field)
 		}
 		candidates = kept
 	}

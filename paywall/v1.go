@@ -108,34 +108,16 @@ func (p *Paywall) acceptV1(r *http.Request, v1 *x402.PaymentPayloadV1) (*x402.Pa
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "the exact payload does not decode: %v", err)
 	}
 	auth := ex.Authorization
-	type check struct {
-		reason x402.InvalidReason
-		field  string
-		same   func(o *x402.PaymentRequirements) bool
-	}
-	checks := []check{
+	offer, xerr := narrow(accepts, "the x402 v1 payment's", []offerCheck{
 		{x402.ReasonSchemeMismatch, "scheme", func(o *x402.PaymentRequirements) bool { return o.Scheme == v1.Scheme }},
 		{x402.ReasonNetworkMismatch, "network", func(o *x402.PaymentRequirements) bool { return o.Network == network }},
 		{x402.ReasonInvalidInnerPayload, "authorization.to (payTo)", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.PayTo, auth.To) }},
 		{x402.ReasonAmountMismatch, "authorization.value (amount)", func(o *x402.PaymentRequirements) bool { return sameAmount(o.Amount, auth.Value) }},
+	})
+	if xerr != nil {
+		return nil, xerr
 	}
-	var candidates []*x402.PaymentRequirements
-	for i := range accepts {
-		candidates = append(candidates, &accepts[i])
-	}
-	for _, c := range checks {
-		var kept []*x402.PaymentRequirements
-		for _, o := range candidates {
-			if c.same(o) {
-				kept = append(kept, o)
-			}
-		}
-		if len(kept) == 0 {
-			return nil, x402.Invalid(c.reason, "the x402 v1 payment's %s matches none of the offers", c.field)
-		}
-		candidates = kept
-	}
-	payment, err := v1.V2(*candidates[0])
+	payment, err := v1.V2(*offer)
 	if err != nil {
 		return nil, x402.Invalid(x402.ReasonNetworkMismatch, "%v", err)
 	}
@@ -187,11 +169,12 @@ func challengeBody(r *http.Request, pr *x402.PaymentRequired) any {
 	if len(accepts) > 0 {
 		return &x402.PaymentRequiredV1{X402Version: x402.VersionV1, Error: pr.Error, Accepts: accepts}
 	}
-	if pr.Error == "" || (isV1(r) && !strings.Contains(pr.Error, "x402 v2 only")) {
+	v2 := v2Only(pr.Accepts)
+	if pr.Error == "" || (isV1(r) && !strings.HasSuffix(pr.Error, v2)) {
 		body := *pr
-		body.Error = v2Only(pr.Accepts)
+		body.Error = v2
 		if pr.Error != "" {
-			body.Error = pr.Error + "; " + body.Error
+			body.Error = pr.Error + "; " + v2
 		}
 		return &body
 	}
