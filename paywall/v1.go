@@ -89,8 +89,9 @@ func (p *Paywall) undecodable(w http.ResponseWriter, r *http.Request, header str
 // when its scheme and network are the payment's and its payTo and amount
 // are the authorization's to and value; the field that matches no offer
 // names the refusal. Where several assets share all four, the first offer
-// is taken: the authorization's signature covers its token, so a payment
-// for another one fails verification rather than paying the wrong price.
+// is taken, the only one of them the v1 challenge lists (challengeBody):
+// the authorization's signature covers its token, so a payment for
+// another one fails verification rather than paying the wrong price.
 func (p *Paywall) acceptV1(r *http.Request, v1 *x402.PaymentPayloadV1) (*x402.PaymentPayload, *x402.Error) {
 	accepts := p.pricedOf(r).accepts
 	if !slices.ContainsFunc(accepts, payableV1) {
@@ -162,7 +163,13 @@ func v2Only(accepts []x402.PaymentRequirements) string {
 func challengeBody(r *http.Request, pr *x402.PaymentRequired) any {
 	var accepts []x402.PaymentRequirementsV1
 	for i := range pr.Accepts {
-		if o, ok := pr.Accepts[i].V1(pr.Resource); ok {
+		o, ok := pr.Accepts[i].V1(pr.Resource)
+		// A v1 payment names no token: among offers that share network,
+		// payee and amount, it pays the first (see acceptV1), so only the
+		// first is offered to v1 clients.
+		if ok && !slices.ContainsFunc(accepts, func(a x402.PaymentRequirementsV1) bool {
+			return a.Network == o.Network && strings.EqualFold(a.PayTo, o.PayTo) && sameAmount(a.MaxAmountRequired, o.MaxAmountRequired)
+		}) {
 			accepts = append(accepts, o)
 		}
 	}

@@ -92,6 +92,10 @@ func TestV1Challenge(t *testing.T) {
 	aa := offer
 	aa.Scheme = x402.SchemeAANative
 	local := benchOffer // eip155:31337, which v1 does not name
+	otherToken := offer // same network, payee and price: v1 cannot tell them apart
+	otherToken.Asset = "0x1111111111111111111111111111111111111111"
+	cheaper := otherToken
+	cheaper.Amount = "5000"
 	tests := []struct {
 		name    string
 		accepts []x402.PaymentRequirements
@@ -99,6 +103,8 @@ func TestV1Challenge(t *testing.T) {
 	}{
 		{"v1 network", []x402.PaymentRequirements{offer}, 1},
 		{"mixed", []x402.PaymentRequirements{local, aa, offer}, 1},
+		{"two tokens at one price", []x402.PaymentRequirements{offer, otherToken}, 1},
+		{"two tokens at two prices", []x402.PaymentRequirements{offer, cheaper}, 2},
 		{"no v1 network", []x402.PaymentRequirements{local}, 0},
 		{"aa-native only", []x402.PaymentRequirements{aa}, 0},
 	}
