@@ -201,6 +201,17 @@ func TestV1PaysTheRoute(t *testing.T) {
 	}
 }
 
+// serveCounting serves the report behind the env's paywall and counts the
+// requests that reach it.
+func (e *env) serveCounting() (*httptest.Server, *atomic.Int32) {
+	served := new(atomic.Int32)
+	srv := e.serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		report(w, r)
+	}), nil)
+	return srv, served
+}
+
 // TestV1ReplayAcrossVersions: one authorization buys one response,
 // whichever version presents it: sent as v1 and then as v2, or as v2 and
 // then as v1, the second is refused as a replay and the upstream runs once
@@ -208,11 +219,7 @@ func TestV1PaysTheRoute(t *testing.T) {
 func TestV1ReplayAcrossVersions(t *testing.T) {
 	t.Parallel()
 	e := newEnvOn(t, baseSepolia)
-	var served atomic.Int32
-	srv := e.serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		served.Add(1)
-		report(w, r)
-	}), nil)
+	srv, served := e.serveCounting()
 	tests := []struct {
 		name          string
 		first, second string // header names
@@ -247,11 +254,7 @@ func TestV1ReplayAcrossVersions(t *testing.T) {
 func TestV1Refusals(t *testing.T) {
 	t.Parallel()
 	e := newEnvOn(t, baseSepolia)
-	var served atomic.Int32
-	srv := e.serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		served.Add(1)
-		report(w, r)
-	}), nil)
+	srv, served := e.serveCounting()
 	key := e.chain.Accounts[1].Key
 	with := func(mutate func(*x402.PaymentRequirements)) *x402.PaymentPayload {
 		o := e.offer
