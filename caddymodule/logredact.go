@@ -35,10 +35,11 @@ import (
 )
 
 // secretHeaders are the canonical keys of the request headers whose values
-// must never be logged: a payment, which can be spent until it expires if
-// it is never settled, and API keys.
+// must never be logged: a payment (x402 v2's or v1's), which can be spent
+// until it expires if it is never settled, and API keys.
 var secretHeaders = []string{
 	http.CanonicalHeaderKey(x402.HeaderPaymentSignature),
+	http.CanonicalHeaderKey(x402.HeaderXPayment),
 	"X-Api-Key",
 	"X-Paymaster-Api-Key",
 }

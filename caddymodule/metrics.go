@@ -111,6 +111,9 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 	}
 	payment := r.Header.Get(x402.HeaderPaymentSignature)
 	if payment == "" {
+		payment = r.Header.Get(x402.HeaderXPayment) // an x402 v1 payment
+	}
+	if payment == "" {
 		// The paywall answers 402, or 503 when the request's price is not
 		// available (its price service is down).
 		rec := caddyhttp.NewResponseRecorder(w, nil, nil)
@@ -165,15 +168,24 @@ func (h *Handler) count(r *http.Request, offer *x402.PaymentRequirements, result
 }
 
 // acceptedOffer is the route's offer that a payment header accepts, by
-// scheme, network and asset, or nil.
+// scheme, network and asset, or nil. An x402 v1 payment names no asset:
+// its offer is the first of its scheme and network (the paywall's
+// AfterVerify hook puts the one it paid in its place once verified).
 func (h *Handler) acceptedOffer(header string) *x402.PaymentRequirements {
-	p, err := x402.DecodePaymentPayload(header)
-	if err != nil {
+	var scheme, network, asset string
+	if p, err := x402.DecodePaymentPayload(header); err == nil {
+		scheme, network, asset = p.Accepted.Scheme, p.Accepted.Network, p.Accepted.Asset
+	} else if v1, err := x402.DecodePaymentPayloadV1(header); err == nil {
+		scheme = v1.Scheme
+		if network, _ = x402.NetworkFromV1(v1.Network); network == "" {
+			return nil
+		}
+	} else {
 		return nil
 	}
 	for i := range h.issued {
 		o := &h.issued[i]
-		if o.Scheme == p.Accepted.Scheme && o.Network == p.Accepted.Network && strings.EqualFold(o.Asset, p.Accepted.Asset) {
+		if o.Scheme == scheme && o.Network == network && (asset == "" || strings.EqualFold(o.Asset, asset)) {
 			return o
 		}
 	}

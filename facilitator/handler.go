@@ -192,13 +192,15 @@ func (h *Handler) supported(w http.ResponseWriter, r *http.Request) {
 	edge.WriteJSON(w, http.StatusOK, res)
 }
 
-// readRequest decodes a verify or settle body. On failure it returns the
-// HTTP status and a message.
-func readRequest(w http.ResponseWriter, r *http.Request) (*x402.VerifyRequest, int, string) {
+// readRequest decodes a verify or settle body, in version 2's form, and
+// reports whether it was an x402 v1 request (whose answer then names its
+// network as v1 does). On failure it returns the HTTP status and a
+// message.
+func readRequest(w http.ResponseWriter, r *http.Request) (req *x402.VerifyRequest, v1 bool, status int, msg string) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" {
-			return nil, http.StatusUnsupportedMediaType, fmt.Sprintf("content type %q: want application/json", ct)
+			return nil, false, http.StatusUnsupportedMediaType, fmt.Sprintf("content type %q: want application/json", ct)
 		}
 	}
 	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxBodySize), r.ContentLength)
@@ -206,23 +208,34 @@ func readRequest(w http.ResponseWriter, r *http.Request) (*x402.VerifyRequest, i
 		var tooLarge *http.MaxBytesError
 		switch {
 		case errors.As(err, &tooLarge):
-			return nil, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", MaxBodySize)
+			return nil, false, http.StatusRequestEntityTooLarge, fmt.Sprintf("body over %d bytes", MaxBodySize)
 		case errors.Is(err, os.ErrDeadlineExceeded):
-			return nil, http.StatusRequestTimeout, "the body was not received in time"
+			return nil, false, http.StatusRequestTimeout, "the body was not received in time"
 		}
-		return nil, http.StatusBadRequest, "reading the body failed"
+		return nil, false, http.StatusBadRequest, "reading the body failed"
 	}
 	if len(body) == 0 {
-		return nil, http.StatusBadRequest, "empty body; want a JSON request"
+		return nil, false, http.StatusBadRequest, "empty body; want a JSON request"
 	}
-	req, err := x402.ParseVerifyRequest(body)
+	req, err = x402.ParseVerifyRequest(body)
 	if err != nil {
-		return nil, http.StatusBadRequest, "body is not a JSON request: " + err.Error()
+		return nil, false, http.StatusBadRequest, "body is not a JSON request: " + err.Error()
+	}
+	if req.PaymentPayload.X402Version == x402.VersionV1 {
+		// A v1 payment, from an x402 v1 merchant: the request is decoded
+		// again as v1 and verified or settled as the v2 request it
+		// converts to, against the same requirements (see
+		// x402.VerifyRequestV1). The payment's own version decides, as a
+		// v2 payment in a request that says 1 is a v2 request's mistake.
+		if req, err = x402.ParseVerifyRequestV1(body); err != nil {
+			return nil, false, http.StatusBadRequest, "x402 v1 request: " + err.Error()
+		}
+		return req, true, 0, ""
 	}
 	if err := req.Validate(); err != nil {
-		return nil, http.StatusBadRequest, err.Error()
+		return nil, false, http.StatusBadRequest, err.Error()
 	}
-	return req, 0, ""
+	return req, false, 0, ""
 }
 
 // readBody reads a request body of size bytes (-1 if unknown) in one
@@ -247,7 +260,7 @@ func readBody(r io.Reader, size int64) ([]byte, error) {
 }
 
 func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
-	req, status, msg := readRequest(w, r)
+	req, _, status, msg := readRequest(w, r)
 	if req == nil {
 		edge.WriteJSON(w, status, &x402.VerifyResponse{InvalidReason: x402.ReasonMalformedRequest, InvalidMessage: msg})
 		return
@@ -269,7 +282,7 @@ func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
-	req, status, msg := readRequest(w, r)
+	req, v1, status, msg := readRequest(w, r)
 	if req == nil {
 		edge.WriteJSON(w, status, &x402.SettleResponse{
 			X402Version: x402.Version, Network: h.Network,
@@ -314,7 +327,12 @@ func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
 	if status == http.StatusServiceUnavailable || status == http.StatusConflict {
 		w.Header().Set("Retry-After", RetryAfterSeconds)
 	}
-	edge.WriteJSON(w, status, res)
+	if v1 {
+		v := res.V1() // the network by its v1 name, for a v1 merchant
+		edge.WriteJSON(w, status, &v)
+	} else {
+		edge.WriteJSON(w, status, res)
+	}
 	if res.Success {
 		// The receipt left: for this facilitator, the payment bought its
 		// response (the caller's retries, with the same idempotency key,

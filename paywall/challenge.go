@@ -57,7 +57,7 @@ func (p *Paywall) challenge(w http.ResponseWriter, r *http.Request, status int, 
 		page.Execute(w, pageData{PaymentRequired: pr, Offers: p.describe(pr.Accepts)})
 		return
 	}
-	body, _ := json.Marshal(pr)
+	body, _ := json.Marshal(challengeBody(r, pr))
 	h.Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(append(body, '\n'))
@@ -66,7 +66,7 @@ func (p *Paywall) challenge(w http.ResponseWriter, r *http.Request, status int, 
 // wantsHTML reports whether r is a browser navigation: it prefers text/html.
 func wantsHTML(r *http.Request) bool {
 	accept := r.Header.Get("Accept")
-	return strings.Contains(accept, "text/html") && r.Header.Get(x402.HeaderPaymentSignature) == ""
+	return strings.Contains(accept, "text/html") && r.Header.Get(x402.HeaderPaymentSignature) == "" && r.Header.Get(x402.HeaderXPayment) == ""
 }
 
 type pageData struct {

@@ -82,7 +82,7 @@ func (g *gate) WriteHeader(status int) {
 		return
 	}
 	g.paid = true
-	setPaymentResponse(g.w, res)
+	setPaymentResponse(g.w, g.r, res)
 	g.w.WriteHeader(status)
 }
 
@@ -95,7 +95,7 @@ func (g *gate) settle() bool {
 		return false
 	}
 	g.paid = true
-	setPaymentResponse(g.w, res)
+	setPaymentResponse(g.w, g.r, res)
 	return true
 }
 
@@ -160,7 +160,7 @@ func (p *Paywall) refuse(w http.ResponseWriter, r *http.Request, res *x402.Settl
 		p.abort(w, r, stop)
 		return
 	}
-	setPaymentResponse(w, res)
+	setPaymentResponse(w, r, res)
 	switch res.ErrorCode {
 	case x402.ErrorInFlight, x402.ErrorBundlerUnreachable, x402.ErrorReceiptTimeout, x402.ErrorInternal:
 		unavailable(w, "the payment could not be settled yet ("+string(res.ErrorCode)+"); retry with the same payment")
@@ -171,10 +171,4 @@ func (p *Paywall) refuse(w http.ResponseWriter, r *http.Request, res *x402.Settl
 		msg = res.Message
 	}
 	p.challenge(w, r, http.StatusPaymentRequired, msg)
-}
-
-func setPaymentResponse(w http.ResponseWriter, res *x402.SettleResponse) {
-	if value, err := x402.EncodeHeader(res); err == nil {
-		w.Header().Set(x402.HeaderPaymentResponse, value)
-	}
 }

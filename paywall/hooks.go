@@ -50,7 +50,9 @@ type Event struct {
 	// Offer is the offer the payment accepted, with the amount priced for
 	// this request.
 	Offer *x402.PaymentRequirements
-	// Payment is the decoded PAYMENT-SIGNATURE.
+	// Payment is the decoded PAYMENT-SIGNATURE, or an X-PAYMENT (x402 v1)
+	// as the v2 payment it converts to, with the offer it paid as
+	// accepted.
 	Payment *x402.PaymentPayload
 	// Verify is the facilitator's verification, once it answered.
 	Verify *x402.VerifyResponse

@@ -279,7 +279,7 @@ func paymentIDConflict(w http.ResponseWriter, id string) {
 func paymentIDReplay(w http.ResponseWriter, id string, result json.RawMessage) {
 	var res x402.SettleResponse
 	if json.Unmarshal(result, &res) == nil {
-		setPaymentResponse(w, &res)
+		setPaymentResponse(w, nil, &res) // only v2 payments carry an identifier
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")

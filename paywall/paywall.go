@@ -8,6 +8,11 @@
 // an in-process facilitator.Service and a remote facilitator.Client both
 // fit, and it runs with or without Caddy.
 //
+// x402 v1 clients pay the same routes: they read the 402's JSON body,
+// which is the v1 challenge where v1 can pay an offer, and pay in
+// X-PAYMENT, which the paywall converts to the v2 payment it is and holds
+// to the same offer, guard and replay key (see v1.go).
+//
 // Money rules: nothing is served without a settled payment, nothing is
 // settled without being served, and one payment pays for one response. By
 // default settlement happens when the protected handler writes its status:
@@ -228,7 +233,7 @@ func (p *Paywall) Serve(w http.ResponseWriter, r *http.Request, next http.Handle
 // and the error is returned for the caller to answer (a handler that writes
 // nothing and succeeds is an empty 200, which is settled).
 func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request) error) error {
-	w.Header().Add("Access-Control-Expose-Headers", x402.HeaderPaymentRequired+", "+x402.HeaderPaymentResponse)
+	w.Header().Add("Access-Control-Expose-Headers", x402.HeaderPaymentRequired+", "+x402.HeaderPaymentResponse+", "+x402.HeaderXPaymentResponse)
 	// A CORS preflight carries no payment: the paywall answers it, and it
 	// never reaches next, which might serve the paid content to it.
 	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
@@ -240,20 +245,9 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	if !ok {
 		return nil
 	}
-	value := r.Header.Get(x402.HeaderPaymentSignature)
-	if value == "" {
-		p.challenge(w, r, http.StatusPaymentRequired, "")
-		return nil
-	}
-	payment, err := x402.DecodePaymentPayload(value)
-	if err != nil {
-		var tooLarge *x402.HeaderTooLargeError
-		if errors.As(err, &tooLarge) {
-			p.challenge(w, r, http.StatusRequestHeaderFieldsTooLarge, fmt.Sprintf("%s: %s is %d bytes, over the %d-byte limit", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, tooLarge.Size, x402.MaxHeaderSize))
-			return nil
-		}
-		p.challenge(w, r, http.StatusBadRequest, fmt.Sprintf("%s: %s does not decode: %v", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, err))
-		return nil
+	r, payment := p.payment(w, r)
+	if payment == nil {
+		return nil // answered: the challenge, or the payment's refusal
 	}
 	offer, xerr := p.match(r, &payment.Accepted)
 	if xerr != nil {
@@ -329,6 +323,7 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// unsettled authorization stays spendable until it expires, so it must
 	// not reach the upstream's logs.
 	r.Header.Del(x402.HeaderPaymentSignature)
+	r.Header.Del(x402.HeaderXPayment)
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
 	// Runs after g.served (deferred below), so a result is recorded once
 	// its response was.
@@ -360,19 +355,27 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 // asset, amount and payTo (not the whole object, which clients may
 // re-serialize) and names the first field that matches no offer.
 func (p *Paywall) match(r *http.Request, accepted *x402.PaymentRequirements) (*x402.PaymentRequirements, *x402.Error) {
-	type check struct {
-		reason x402.InvalidReason
-		field  string
-		same   func(o *x402.PaymentRequirements) bool
-	}
-	checks := []check{
+	return narrow(p.pricedOf(r).accepts, "accepted", []offerCheck{ // the amounts of this request
 		{x402.ReasonSchemeMismatch, "scheme", func(o *x402.PaymentRequirements) bool { return o.Scheme == accepted.Scheme }},
 		{x402.ReasonNetworkMismatch, "network", func(o *x402.PaymentRequirements) bool { return o.Network == accepted.Network }},
 		{x402.ReasonAssetNotAllowed, "asset", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.Asset, accepted.Asset) }},
 		{x402.ReasonAmountMismatch, "amount", func(o *x402.PaymentRequirements) bool { return sameAmount(o.Amount, accepted.Amount) }},
 		{x402.ReasonInvalidInnerPayload, "payTo", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.PayTo, accepted.PayTo) }},
-	}
-	accepts := p.pricedOf(r).accepts // the amounts of this request
+	})
+}
+
+// offerCheck is one field a payment must share with the offer it pays, and
+// the reason it is refused with when no offer does.
+type offerCheck struct {
+	reason x402.InvalidReason
+	field  string
+	same   func(o *x402.PaymentRequirements) bool
+}
+
+// narrow applies the checks in order to the offers, keeping those that
+// pass, and returns the first left; when a check leaves none, the refusal
+// names its field (as "<what> <field> matches none of the offers").
+func narrow(accepts []x402.PaymentRequirements, what string, checks []offerCheck) (*x402.PaymentRequirements, *x402.Error) {
 	candidates := make([]*x402.PaymentRequirements, len(accepts))
 	for i := range accepts {
 		candidates[i] = &accepts[i]
@@ -385,7 +388,7 @@ func (p *Paywall) match(r *http.Request, accepted *x402.PaymentRequirements) (*x
 			}
 		}
 		if len(kept) == 0 {
-			return nil, x402.Invalid(c.reason, "accepted %s matches none of the offers", c.field)
+			return nil, x402.Invalid(c.reason, "%s %s matches none of the offers", what, c.field)
 		}
 		candidates = kept
 	}
@@ -424,14 +427,14 @@ func isUpgrade(r *http.Request) bool {
 }
 
 // preflight answers a CORS preflight of a paid route: 204, allowing the
-// requested method and headers (PAYMENT-SIGNATURE among them) from any
+// requested method and headers (PAYMENT-SIGNATURE or X-PAYMENT among them) from any
 // origin. Payments are bearer values, not cookies, so no credentials are
 // allowed and any origin may ask.
 func preflight(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", "*")
 	h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, PATCH, DELETE")
-	allowed := x402.HeaderPaymentSignature + ", Content-Type"
+	allowed := x402.HeaderPaymentSignature + ", " + x402.HeaderXPayment + ", Content-Type"
 	if req := r.Header.Get("Access-Control-Request-Headers"); req != "" && len(req) <= 1024 {
 		allowed = req
 	}

@@ -46,7 +46,14 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
+	return newEnvOn(t, 0)
+}
+
+// newEnvOn is newEnv on a devnet with chainID (0: the devnet's default),
+// which stands for the real chain of that id.
+func newEnvOn(t *testing.T, chainID uint64) *env {
+	t.Helper()
+	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0", ChainID: chainID})
 	if err != nil {
 		t.Fatal(err)
 	}

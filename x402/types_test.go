@@ -29,6 +29,9 @@ func TestGoldenRoundTrip(t *testing.T) {
 		{"settle_response_upstream_failure", func() any { return new(SettleResponse) }},
 		{"supported", func() any { return new(Supported) }},
 		{"health", func() any { return new(Health) }},
+		{"payment_required_v1", func() any { return new(PaymentRequiredV1) }},
+		{"payment_payload_v1", func() any { return new(PaymentPayloadV1) }},
+		{"verify_request_v1", func() any { return new(VerifyRequestV1) }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
