@@ -37,9 +37,9 @@ var pages = sync.OnceValue(func() map[string]*template.Template {
 
 // page is what every page's template gets.
 type page struct {
-	Title   string
-	Page    string // the navigation entry
-	Base    string // the dashboard's path prefix, ending in /
+	Title string
+	Page  string // the navigation entry
+	Base  string // the dashboard's path prefix, ending in /
 	// AdminBase is the prefix of the projects, keys and audit pages: Base,
 	// or the primary network's dashboard's.
 	AdminBase string
@@ -47,12 +47,12 @@ type page struct {
 	// Networks are every network's dashboard, for the switch; empty for
 	// one network.
 	Networks []NetworkLink
-	User    string
-	Token   string // the forms' CSRF token
-	Error   string
-	Done    string
-	Data    any
-	Charts  any
+	User     string
+	Token    string // the forms' CSRF token
+	Error    string
+	Done     string
+	Data     any
+	Charts   any
 }
 
 // maxForm bounds a form body.
