@@ -114,15 +114,16 @@ func TestReadmePayerOutput(t *testing.T) {
 	}
 	// The ports are held until all are chosen, so no two are the same,
 	// and replaced in one pass, so a new port is never rewritten.
-	ports := distinctFreePorts(t, "8080", "9000", "4021", "4338", "4339", "chain")
+	ports := distinctFreePorts(t, "8080", "9000", "4021", "4338", "4339", "chain", "chain2")
 	cf := regexp.MustCompile(`:(8080|9000|4021|4338|4339)\b`).ReplaceAllStringFunc(string(example), func(m string) string {
 		return fmt.Sprintf(":%d", ports[m[1:]])
 	})
-	chain := ports["chain"]
-	cf = strings.Replace(cf, "\t\tnetwork devnet\n", fmt.Sprintf("\t\tnetwork devnet\n\t\tdevnet_addr 127.0.0.1:%d\n", chain), 1)
+	chain, chain2 := ports["chain"], ports["chain2"]
+	cf = strings.Replace(cf, "devnet_addr 127.0.0.1:8545\n", fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain), 1)
+	cf = strings.Replace(cf, "devnet_addr 127.0.0.1:8546\n", fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain2), 1)
 	cf = strings.Replace(cf, "{\n", "{\n\tadmin off\n", 1)
 	cf = strings.ReplaceAll(cf, "output stderr", "output discard")
-	if !strings.Contains(cf, "devnet_addr") {
+	if !strings.Contains(cf, fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain2)) {
 		t.Fatal("Caddyfile.example no longer says `network devnet`; update this test")
 	}
 	cfgJSON, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(cf), map[string]any{"filename": "Caddyfile.example"})
@@ -135,6 +136,16 @@ func TestReadmePayerOutput(t *testing.T) {
 	defer caddy.Stop()
 
 	api := fmt.Sprintf("http://localhost:%d", ports["8080"])
+	// The demo's second dev chain stands for base-sepolia, so upstream's
+	// x402 v1 clients pay it too, beside the v2 payers below.
+	t.Run("x402 v1 clients", func(t *testing.T) {
+		_, fetch, axios := v1Clients(t, v1Interop(t), api+"/paid/report", 5, 6)
+		for name, r := range map[string]v1ClientResult{"x402-fetch": fetch, "x402-axios": axios} {
+			if r.Status != 200 || !strings.Contains(r.Body, "the paid report") || r.Receipt == nil || r.Receipt.Network != "base-sepolia" || r.Receipt.Transaction == "" {
+				t.Errorf("%s paying the demo: %+v", name, r)
+			}
+		}
+	})
 	for _, c := range cmds {
 		t.Run(c.file+" "+strings.Join(c.args, " "), func(t *testing.T) {
 			args := []string{"run", "./examples/payer"}
