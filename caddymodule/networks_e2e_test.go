@@ -82,7 +82,7 @@ http://127.0.0.1:{{fac}} {
 
 // TestSeveralNetworks: one Caddy takes payments on two chains of
 // different chain ids. The 402 offers one accept per network; /supported
-// lists both; a payment on each settles on its own chain, paid once, to
+// lists both (and the v1 kind of the one v1 names); a payment on each settles on its own chain, paid once, to
 // the merchant; a route limited to one network offers only it. Then the
 // second chain dies: its payments answer 503 with Retry-After while the
 // first's keep settling, /health names the dead network, and the metrics
@@ -155,9 +155,10 @@ func testSeveralNetworks(t *testing.T, storeOpt, storeA, storeB string) {
 	}
 	var kinds []string
 	for _, k := range sup.Kinds {
-		kinds = append(kinds, k.Scheme+"@"+k.Network)
+		kinds = append(kinds, fmt.Sprintf("v%d %s@%s", k.X402Version, k.Scheme, k.Network))
 	}
-	if fmt.Sprint(kinds) != fmt.Sprint([]string{"exact@" + netA, "exact@" + netB}) {
+	// 84532 has a v1 name, base-sepolia, which v1 clients pay in.
+	if fmt.Sprint(kinds) != fmt.Sprint([]string{"v2 exact@" + netA, "v2 exact@" + netB, "v1 exact@base-sepolia"}) {
 		t.Fatalf("/supported kinds %v", kinds)
 	}
 

@@ -52,6 +52,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
@@ -412,6 +413,11 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 		}
 		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: sch.Name(), Networks: []string{s.cfg.Network}, Assets: assets})
 		sup.Kinds = append(sup.Kinds, kind)
+	}
+	// x402 v1 clients and servers pay exact on the networks v1 names,
+	// which /verify and /settle take in v1 bodies.
+	if name, ok := x402.NetworkV1Name(s.cfg.Network); ok && slices.ContainsFunc(s.schemeOrder, func(sch scheme.Scheme) bool { return sch.Name() == x402.SchemeExact }) {
+		sup.Kinds = append(sup.Kinds, x402.SupportedKind{X402Version: 1, Scheme: x402.SchemeExact, Network: name})
 	}
 	return sup, nil
 }
