@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -425,6 +428,16 @@ func (a *App) Validate() error {
 	return errors.Join(errs...)
 }
 
+// validRPC reports whether rpc is a URL that go-ethereum's client dials:
+// http, https, ws or wss with a host, or an IPC socket's absolute path.
+func validRPC(rpc string) bool {
+	if strings.HasPrefix(rpc, "/") {
+		return true
+	}
+	u, err := url.Parse(rpc)
+	return err == nil && u.Host != "" && (u.Scheme == "http" || u.Scheme == "https" || u.Scheme == "ws" || u.Scheme == "wss")
+}
+
 // isZero reports whether no network option is set.
 func (n *NetworkConfig) isZero() bool {
 	return n.Network == "" && n.RPC == "" && n.DevnetAddr == "" && n.ChainID == 0 && n.SettlerKey == "" &&
@@ -478,6 +491,9 @@ func (n *NetworkConfig) validate(a *App) error {
 		}
 		if len(n.Assets) == 0 {
 			errs = append(errs, errors.New("assets: at least one token is required outside the devnet"))
+		}
+		if n.RPC != "" && !validRPC(n.RPC) {
+			errs = append(errs, fmt.Errorf("rpc %q: want an http://, https://, ws:// or wss:// URL (or the absolute path of an IPC socket)", n.RPC))
 		}
 		if a.FacilitatorURL == "" && (n.RPC == "" || n.SettlerKey == "") {
 			errs = append(errs, errors.New("rpc and settler_key are required to run a facilitator outside the devnet (or set facilitator_url)"))
@@ -625,12 +641,14 @@ func (a *App) hold(what string, svc, tunables any, start func() error) error {
 func (a *App) Start() error {
 	for i, c := range a.chains {
 		err := c.start(a.tunables, a.log)
-		if err != nil && i > 0 {
-			// Another network than the primary: Caddy starts without it,
-			// its offers answer 503, and it is opened again in the
+		if err != nil && unreachable(err) {
+			// The chain does not answer: Caddy starts without it, as a
+			// sidecar must (its free routes serve), the network's
+			// payments answer 503, and it is opened again in the
 			// background until it starts or this config is unloaded.
-			a.log.Warn("a network did not start; its payments answer 503 until it does, retrying", zap.String("network", c.plan.network), zap.Error(err))
-			a.retry(c)
+			// The primary network's services start with it.
+			a.log.Warn("a network's chain does not answer; its payments answer 503 until it does, retrying", zap.String("network", c.plan.network), zap.Error(err))
+			a.retry(c, i == 0)
 			continue
 		}
 		if err != nil {
@@ -640,12 +658,37 @@ func (a *App) Start() error {
 	if a.chain == nil {
 		return nil
 	}
+	if _, err := a.chain.running(); err != nil {
+		a.startServices() // they fail at once, so their requests answer 503 until the retry starts them
+		return nil
+	}
 	for _, h := range a.services {
 		if err := h.start(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// startServices starts the handlers' services, logging what fails.
+func (a *App) startServices() {
+	for _, h := range a.services {
+		if err := h.start(); err != nil {
+			a.log.Warn("a service did not start", zap.Error(err))
+		}
+	}
+}
+
+// unreachable reports whether err says that a chain's RPC did not answer
+// (refused, reset, timed out, a name that does not resolve), rather than
+// that the configuration is wrong (another chain id, a store of another
+// network), which no retry mends.
+func unreachable(err error) bool {
+	var netErr net.Error
+	var opErr *net.OpError
+	var dnsErr *net.DNSError
+	return errors.As(err, &opErr) || errors.As(err, &dnsErr) || (errors.As(err, &netErr) && netErr.Timeout()) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // networkRetry is how often a network that did not start is tried again.
@@ -659,8 +702,8 @@ type retrier struct {
 }
 
 // retry opens c again every networkRetry until it starts or the config is
-// cleaned up.
-func (a *App) retry(c *sharedChain) {
+// cleaned up; then, for the primary network, the handlers' services.
+func (a *App) retry(c *sharedChain, primary bool) {
 	if a.retries == nil {
 		ctx, stop := context.WithCancel(context.Background())
 		a.retries = &retrier{ctx: ctx, stop: stop}
@@ -677,6 +720,9 @@ func (a *App) retry(c *sharedChain) {
 			}
 			if err := c.start(a.tunables, a.log); err == nil {
 				a.log.Info("the network started", zap.String("network", c.plan.network))
+				if primary {
+					a.startServices()
+				}
 				return
 			}
 		}

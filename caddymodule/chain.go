@@ -437,11 +437,13 @@ func (c *sharedChain) Supported(ctx context.Context) (*x402.Supported, error) {
 	return run.fac.Supported(ctx)
 }
 
-// Health is the running facilitator's.
+// Health is the running facilitator's; a facilitator that has not started
+// (its chain did not answer) is degraded, its chain unreachable.
 func (c *sharedChain) Health(ctx context.Context) (*x402.Health, error) {
 	run, err := c.wait(ctx)
 	if err != nil {
-		return nil, err
+		return &x402.Health{Status: "degraded", Network: c.plan.network, Service: facilitator.ServiceName, Version: facilitator.Version,
+			Dependencies: map[string]string{"chain": "unreachable"}}, err
 	}
 	return run.fac.Health(ctx)
 }

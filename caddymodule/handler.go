@@ -11,6 +11,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/ethereum/go-ethereum/common"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/facilitator"
@@ -230,8 +231,10 @@ func (h *Handler) Validate() error {
 	var errs []error
 	if h.PayTo == "" {
 		errs = append(errs, errors.New("x402 needs pay_to, the address that receives payments"))
-	} else if _, err := configAddress("x402 pay_to", h.PayTo); err != nil {
+	} else if addr, err := configAddress("x402 pay_to", h.PayTo); err != nil {
 		errs = append(errs, err)
+	} else if addr == (common.Address{}) {
+		errs = append(errs, errors.New("x402 pay_to is the zero address, whose payments no one can spend: give the merchant's address"))
 	}
 	switch {
 	case h.PriceService != nil:

@@ -533,3 +533,133 @@ http://127.0.0.1:%d {
 		time.Sleep(200 * time.Millisecond)
 	}
 }
+
+// TestChainDownAtStart: Caddy starts, as a sidecar must, while its only
+// chain's RPC does not answer: the free route serves, an unpaid request
+// gets its 402, a payment answers 503 with Retry-After, /health is
+// degraded (503); once the chain answers, the payment settles. A config
+// that is wrong rather than unreachable (an RPC of another chain id) is
+// still refused at start.
+func TestChainDownAtStart(t *testing.T) {
+	defer func(d time.Duration) { networkRetry = d }(networkRetry)
+	networkRetry = 200 * time.Millisecond
+	port := freePort(t)
+	t.Setenv("X402_SIDECAR_SETTLER_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
+	api, fac := freePort(t), freePort(t)
+	token := devnetAsset()
+	cf := fmt.Sprintf(`{
+	x402 {
+		network eip155:84532
+		rpc http://127.0.0.1:%d
+		settler_key {env.X402_SIDECAR_SETTLER_KEY}
+		asset %s "%s" "%s" 6
+		store_path %s/sidecar.db
+	}
+}
+http://127.0.0.1:%d {
+	x402_path_guard
+	handle /paid/* {
+		x402 0.01 {
+			pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+		}
+		respond "paid content"
+	}
+	handle /free {
+		respond "free content"
+	}
+}
+http://127.0.0.1:%d {
+	x402_facilitator
+}
+`, port, token.Address, token.Name, token.Version, filepath.ToSlash(t.TempDir()), api, fac)
+	stop, err := runCaddyfile(t, cf)
+	if err != nil {
+		t.Fatalf("Caddy did not start with its chain down: %v", err)
+	}
+	base := fmt.Sprintf("http://127.0.0.1:%d", api)
+	if resp, body := httpGet(t, base+"/free", nil); resp.StatusCode != 200 || body != "free content" {
+		t.Fatalf("the free route with the chain down: %d %s", resp.StatusCode, body)
+	}
+	pay := func() *http.Response {
+		t.Helper()
+		resp, body := httpGet(t, base+"/paid/x", nil)
+		pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if resp.StatusCode != http.StatusPaymentRequired || err != nil {
+			t.Fatalf("unpaid: %d %s (%v)", resp.StatusCode, body, err)
+		}
+		p, err := (&client.Transport{Key: mustKey(t, 1), MaxAmount: big.NewInt(1 << 62)}).Pay(pr, &pr.Accepts[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := x402.EncodeHeader(p)
+		resp, _ = httpGet(t, base+"/paid/x", map[string]string{x402.HeaderPaymentSignature: h})
+		return resp
+	}
+	if resp := pay(); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("paying with the chain down: %d (Retry-After %q), want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	resp, body := httpGet(t, fmt.Sprintf("http://127.0.0.1:%d/health", fac), nil)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(body, `"degraded"`) || !strings.Contains(body, `"chain":"unreachable"`) {
+		t.Fatalf("/health with the chain down: %d %s", resp.StatusCode, body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	chain, err := devnet.Start(ctx, devnet.Config{Addr: fmt.Sprintf("127.0.0.1:%d", port), ChainID: 84532})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { chain.Close() })
+	for {
+		resp := pay()
+		if resp.StatusCode == 200 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("payments never resumed once the chain answered: %d", resp.StatusCode)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	// Another chain's RPC is a mistake, not an outage.
+	stop()
+	other := startChain(t, 31337)
+	wrong := strings.Replace(cf, fmt.Sprintf("rpc http://127.0.0.1:%d", port), "rpc "+other.URL, 1)
+	wrong = strings.Replace(wrong, "sidecar.db", "sidecar-wrong.db", 1)
+	if _, err := runCaddyfile(t, wrong); err == nil || !strings.Contains(err.Error(), "the RPC serves chain 31337, but the network is eip155:84532") {
+		t.Fatalf("an RPC of another chain: %v", err)
+	}
+}
+
+// TestSidecarMistakesRefused: `caddy validate` refuses a pay_to of the
+// zero address and an rpc without a scheme.
+func TestSidecarMistakesRefused(t *testing.T) {
+	t.Setenv("X402_MISTAKE_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
+	tests := []struct{ name, rpc, payTo, want string }{
+		{"zero pay_to", "http://127.0.0.1:9", "0x0000000000000000000000000000000000000000", "pay_to is the zero address"},
+		{"rpc without a scheme", "127.0.0.1:8545", "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", `rpc "127.0.0.1:8545": want an http://, https://, ws:// or wss:// URL`},
+		{"rpc of another scheme", "ftp://node", "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", `rpc "ftp://node"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cf := fmt.Sprintf(`{
+	x402 {
+		network eip155:8453
+		rpc %s
+		settler_key {env.X402_MISTAKE_KEY}
+		asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 "USD Coin" 2 6
+	}
+}
+http://:8080 {
+	x402_path_guard
+	x402 0.01 {
+		pay_to %s
+	}
+	respond "paid"
+}
+`, tc.rpc, tc.payTo)
+			if err := validateCaddyfile(t, cf); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"slices"
 	"sync"
@@ -83,7 +84,8 @@ func (r *networkRouter) Supported(ctx context.Context) (*x402.Supported, error) 
 }
 
 // Health asks every network's facilitator at once. The answer is ok when
-// all are; otherwise degraded, with each network's chain (and database)
+// all are; otherwise degraded (200 while one network works, 503 when none
+// does), with each network's chain (and database)
 // named "chain <network>" in the dependencies, so a monitor sees which
 // network is down while the others keep taking payments. A network whose
 // facilitator has not started is unreachable.
@@ -93,21 +95,32 @@ func (r *networkRouter) Health(ctx context.Context) (*x402.Health, error) {
 	for i, c := range r.chains {
 		wg.Go(func() {
 			h, err := c.Health(ctx)
-			if err != nil || h == nil {
+			if h == nil {
 				h = &x402.Health{Status: "degraded", Dependencies: map[string]string{"chain": "unreachable"}}
+			}
+			if err != nil {
+				h.Status = "degraded"
 			}
 			res[i] = h
 		})
 	}
 	wg.Wait()
 	all := &x402.Health{Status: "ok", Network: r.chains[0].plan.network, Service: facilitator.ServiceName, Version: facilitator.Version, Dependencies: map[string]string{}}
+	up := 0
 	for i, h := range res {
 		if h.Status != "ok" {
 			all.Status = "degraded"
+		} else {
+			up++
 		}
 		for dep, state := range h.Dependencies {
 			all.Dependencies[dep+" "+r.chains[i].plan.network] = state
 		}
+	}
+	if up == 0 {
+		// Nothing can be paid: 503, so that a readiness probe takes the
+		// instance out. While one network works, /health answers 200.
+		return all, errors.New("no network's facilitator is healthy")
 	}
 	return all, nil
 }
