@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,6 +125,12 @@ func TestReadmePayerOutput(t *testing.T) {
 	cf = strings.Replace(cf, "devnet_addr 127.0.0.1:8546\n", fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain2), 1)
 	cf = strings.Replace(cf, "{\n", "{\n\tadmin off\n", 1)
 	cf = strings.ReplaceAll(cf, "output stderr", "output discard")
+	// The upstream (the merchant's app) shows what X-Payer it got on /free.
+	const free = "respond /free `{\"free\":\"anyone can read this\"}`"
+	if !strings.Contains(cf, free) {
+		t.Fatal("Caddyfile.example's upstream no longer answers /free as this test expects; update it")
+	}
+	cf = strings.Replace(cf, free, `respond /free "payer=[{http.request.header.X-Payer}]"`, 1)
 	if !strings.Contains(cf, fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain2)) {
 		t.Fatal("Caddyfile.example no longer says `network devnet`; update this test")
 	}
@@ -136,6 +144,18 @@ func TestReadmePayerOutput(t *testing.T) {
 	defer caddy.Stop()
 
 	api := fmt.Sprintf("http://localhost:%d", ports["8080"])
+	// A client's own X-Payer does not reach the upstream on a free route.
+	req, _ := http.NewRequest(http.MethodGet, api+"/free", nil)
+	req.Header.Set("X-Payer", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	if resp, err := http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(body) != "payer=[]" {
+			t.Errorf("/free with a client's X-Payer: the upstream got %q, want none", body)
+		}
+	}
 	// The demo's second dev chain stands for base-sepolia, so upstream's
 	// x402 v1 clients pay it too, beside the v2 payers below.
 	t.Run("x402 v1 clients", func(t *testing.T) {
