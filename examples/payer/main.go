@@ -7,11 +7,13 @@
 // mnemonic, at most 0.05 tokens of 6 decimals, in the exact scheme.
 // -scheme aa-native pays from the key's ERC-4337 smart account instead (it
 // deploys itself on its first payment; the devnet funds the test keys'
-// smart accounts). Use -key (or the X402_KEY environment variable) for
-// another key.
+// smart accounts). Give another key in the X402_KEY environment variable:
+// -key works too, but a key on the command line shows in ps and in the
+// shell's history, and the payer warns of it.
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -33,12 +35,17 @@ const devnetAccount1 = "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b
 
 func main() {
 	url := flag.String("url", "http://localhost:8080/paid/report", "the paid URL")
-	keyHex := flag.String("key", os.Getenv("X402_KEY"), "hex private key of the payer (default: devnet test account #1)")
+	keyHex := flag.String("key", os.Getenv("X402_KEY"), "hex private key of the payer (default: X402_KEY, else devnet test account #1); prefer X402_KEY, since a key on the command line shows in ps")
 	maxPrice := flag.String("max", "0.05", "the most to pay, in whole tokens")
 	decimals := flag.Uint("decimals", 6, "the token's decimals, for -max")
 	scheme := flag.String("scheme", "exact", "exact (EIP-3009 from the key's address) or aa-native (ERC-4337 from the key's smart account)")
 	rpcURL := flag.String("rpc", "http://127.0.0.1:8545", "the chain's JSON-RPC (aa-native reads the smart account from it)")
 	flag.Parse()
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "key" {
+			fmt.Fprintln(os.Stderr, "warning: -key puts the private key where ps and the shell's history show it; pass it in X402_KEY instead")
+		}
+	})
 
 	if *keyHex == "" {
 		*keyHex = devnetAccount1
@@ -66,6 +73,13 @@ func main() {
 	switch {
 	case err != nil:
 		fail("PAYMENT-RESPONSE does not decode: " + err.Error())
+	case !ok && resp.StatusCode == http.StatusServiceUnavailable:
+		// Nothing was paid: the same request may be sent again, and the
+		// client signs a new payment (or the server finishes the old one).
+		fmt.Printf("the server is busy (503): retry after %s s\n", cmp.Or(resp.Header.Get("Retry-After"), "a few"))
+		os.Exit(1)
+	case !ok && resp.StatusCode == http.StatusPaymentRequired:
+		fail("the payment was refused (402): " + string(body))
 	case !ok:
 		fmt.Println("(no payment was needed)")
 	case receipt.Success:
