@@ -128,6 +128,7 @@ type App struct {
 	services []heldService        // the handlers' pooled services, to start
 	catalog  *facilitator.Catalog // the discoverable routes, for /discovery/resources
 	log      *zap.Logger
+	ctx      caddy.Context // the config's, for the start log of announce
 }
 
 // NetworkConfig is one chain that an x402 app takes payments on: its
@@ -275,7 +276,7 @@ func (*App) CaddyModule() caddy.ModuleInfo {
 // chain and facilitator of each network, without starting them. It checks
 // the configuration first, since the holds' identities are built from it.
 func (a *App) Provision(ctx caddy.Context) error {
-	a.log = ctx.Logger()
+	a.log, a.ctx = ctx.Logger(), ctx
 	a.catalog = new(facilitator.Catalog)
 	if err := a.expand(); err != nil {
 		return err
@@ -656,10 +657,12 @@ func (a *App) Start() error {
 		}
 	}
 	if a.chain == nil {
+		a.announce()
 		return nil
 	}
 	if _, err := a.chain.running(); err != nil {
 		a.startServices() // they fail at once, so their requests answer 503 until the retry starts them
+		a.announce()
 		return nil
 	}
 	for _, h := range a.services {
@@ -667,6 +670,7 @@ func (a *App) Start() error {
 			return err
 		}
 	}
+	a.announce()
 	return nil
 }
 

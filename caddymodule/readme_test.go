@@ -123,7 +123,8 @@ func TestReadmePayerOutput(t *testing.T) {
 	chain, chain2 := ports["chain"], ports["chain2"]
 	cf = strings.Replace(cf, "devnet_addr 127.0.0.1:8545\n", fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain), 1)
 	cf = strings.Replace(cf, "devnet_addr 127.0.0.1:8546\n", fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain2), 1)
-	cf = strings.Replace(cf, "{\n", "{\n\tadmin off\n", 1)
+	startLog := filepath.Join(t.TempDir(), "caddy.log")
+	cf = strings.Replace(cf, "{\n", fmt.Sprintf("{\n\tadmin off\n\tlog {\n\t\toutput file %s\n\t}\n", filepath.ToSlash(startLog)), 1)
 	cf = strings.ReplaceAll(cf, "output stderr", "output discard")
 	// The upstream (the merchant's app) shows what X-Payer it got on /free.
 	const free = "respond /free `{\"free\":\"anyone can read this\"}`"
@@ -144,6 +145,19 @@ func TestReadmePayerOutput(t *testing.T) {
 	defer caddy.Stop()
 
 	api := fmt.Sprintf("http://localhost:%d", ports["8080"])
+	// One line for people per site: where it is and what it serves, and
+	// on the demo the dashboard's login.
+	logged, _ := os.ReadFile(startLog)
+	for _, want := range []string{
+		fmt.Sprintf("x402: http://localhost:%d serves a paid API (1 paid route)", ports["8080"]),
+		fmt.Sprintf("x402: http://localhost:%d serves the facilitator (/health, /supported, /verify, /settle), the developer API (/api/v1/)", ports["4021"]),
+		fmt.Sprintf("x402: http://localhost:%d serves the paymaster (JSON-RPC)", ports["4338"]),
+		fmt.Sprintf("x402: http://localhost:%d serves the dashboard (the demo's login: user admin, password x402-demo-local-only)", ports["4339"]),
+	} {
+		if !strings.Contains(string(logged), want) {
+			t.Errorf("the start log lacks %q:\n%s", want, grepLines(string(logged), "x402: "))
+		}
+	}
 	// A client's own X-Payer does not reach the upstream on a free route.
 	req, _ := http.NewRequest(http.MethodGet, api+"/free", nil)
 	req.Header.Set("X-Payer", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
