@@ -57,6 +57,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"strings"
 	"sync"
@@ -102,6 +103,16 @@ type Config struct {
 	// AssetDecimals maps lowercase asset addresses to their decimals, so the
 	// browser paywall page can show prices in whole tokens.
 	AssetDecimals map[string]uint8
+	// PageTemplate, when set, is the source of an html/template that
+	// renders the browser paywall page instead of the default one, given
+	// PageData; it must include {{.Script}} for the page to pay. A
+	// template that fails to render shows the default page.
+	PageTemplate string
+	// WalletNetworks describe networks to the browser page's wallets, by
+	// CAIP-2 id, adding to or replacing the built-in ones (see
+	// WalletNetwork): their names, and the public RPC URL a wallet that
+	// does not know a network is asked to add.
+	WalletNetworks map[string]WalletNetwork
 	// SettleBefore settles before the protected handler runs, for handlers
 	// that are not idempotent. By default settlement happens when the
 	// handler answers with success.
@@ -170,6 +181,11 @@ func (c *Config) Validate() error {
 	if c.Facilitator == nil {
 		errs = append(errs, errors.New("facilitator is missing"))
 	}
+	if c.PageTemplate != "" {
+		if _, err := parsePageTemplate(c.PageTemplate); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if c.Origin != "" && !strings.HasPrefix(c.Origin, "http://") && !strings.HasPrefix(c.Origin, "https://") {
 		errs = append(errs, fmt.Errorf("origin %q: want http:// or https:// and a host", c.Origin))
 	}
@@ -183,6 +199,8 @@ type Paywall struct {
 	// payment-identifier declaration when Config.PaymentIDs is set, made
 	// once rather than for every challenge.
 	extensions json.RawMessage
+	// template is Config.PageTemplate's, parsed; nil for the default page.
+	template *template.Template
 }
 
 // New returns a Paywall.
@@ -203,6 +221,9 @@ func New(cfg Config) (*Paywall, error) {
 		cfg.Guard = new(Guard)
 	}
 	p := &Paywall{cfg: cfg, extensions: cfg.Extensions}
+	if cfg.PageTemplate != "" {
+		p.template, _ = parsePageTemplate(cfg.PageTemplate) // checked by Validate
+	}
 	if cfg.PaymentIDs != nil {
 		p.extensions = withPaymentIdentifier(cfg.Extensions)
 	}
