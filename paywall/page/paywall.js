@@ -31,7 +31,7 @@
   var payBtn = el('button', { id: 'x402-pay-button', type: 'button', hidden: '' });
   var retryBtn = el('button', { id: 'x402-retry', type: 'button', hidden: '', text: 'Try again with the same payment' });
   var result = el('div', { id: 'x402-result', class: 'result' });
-  root.replaceChildren(status, account, choices, el('div', { class: 'row' }, [connectBtn, payBtn, retryBtn]), result);
+  root.replaceChildren(account, status, choices, el('div', { class: 'row' }, [connectBtn, payBtn, retryBtn]), result);
 
   var provider = null, walletName = 'your wallet', from = null, busy = false, pending = null;
   var sel = payable.length ? payable[0] : -1;
@@ -78,7 +78,7 @@
     sel = i;
     document.querySelectorAll('#x402-offers li').forEach(function (li) {
       var on = Number(li.getAttribute('data-offer')) === i;
-      li.classList.toggle('on', on);
+      li.classList.toggle('on', on && payable.length > 1);
       var r = li.querySelector('input');
       if (r) r.checked = on;
     });
@@ -174,8 +174,15 @@
     say('error', 'The wallet answered: ' + ((e && e.message) || String(e)), 'bad');
   }
 
-  // prepare puts the wallet on the offer's network and checks the balance.
+  // prepare puts the wallet on the offer's network and checks the balance,
+  // once at a time (a switch of network also tells chainChanged).
+  var preparing = false;
   async function prepare() {
+    if (preparing) return;
+    preparing = true;
+    try { await check(); } finally { preparing = false; }
+  }
+  async function check() {
     payBtn.hidden = false;
     payBtn.disabled = true;
     payBtn.onclick = pay;
@@ -203,10 +210,10 @@
       payBtn.disabled = false;
       payBtn.onclick = prepare;
       var how = code(e) === 4001 ? 'You declined to switch networks.' : code(e) === 4902 ? walletName + ' does not know this network: add it to ' + walletName + ' first.' : '';
-      return say('wrong-network', (how ? how + ' ' : '') + 'This payment is on ' + net + ': switch ' + walletName + ' to it to pay.', 'bad');
+      return say('wrong-network', (how ? how + ' ' : '') + 'Switch ' + walletName + ' to ' + net + ' to pay.', 'bad');
     }
     account.hidden = false;
-    account.textContent = 'Account ' + from + ' on ' + m.network.name;
+    account.replaceChildren('Account ', el('code', { title: from, text: short(from) }), ' on ' + m.network.name);
     payBtn.textContent = 'Pay ' + price(sel);
     say('balance', 'Reading your balance…');
     var bal = null;
@@ -215,7 +222,7 @@
       bal = BigInt(out && out !== '0x' ? out : 0);
     } catch (e) { /* the balance is shown when it can be read */ }
     var token = m.decimals == null ? ' atomic units of ' + m.token : ' ' + m.token;
-    if (bal !== null) account.textContent += ' · balance ' + units(bal, m.decimals) + token;
+    if (bal !== null) account.append(' · balance ', el('strong', { text: units(bal, m.decimals) + token }));
     if (bal !== null && bal < BigInt(o.amount)) {
       payBtn.textContent = 'Check the balance again';
       payBtn.disabled = false;
@@ -274,7 +281,7 @@
     busy = true;
     pending = header;
     retryBtn.hidden = true;
-    payBtn.disabled = true;
+    payBtn.hidden = true;
     for (var attempt = 0; attempt < 20; attempt++) {
       say(attempt ? 'pending' : 'sending', attempt ? 'Trying again with the same payment…' : 'Paying…', attempt ? 'wait' : '');
       var resp = null;
@@ -300,6 +307,7 @@
       var why = '';
       try { why = unb64(resp.headers.get('PAYMENT-REQUIRED')).error; } catch (e) { /* the body says */ }
       if (!why) try { why = (await resp.json()).error; } catch (e) { /* no reason */ }
+      payBtn.hidden = false;
       payBtn.disabled = false;
       payBtn.onclick = pay;
       return say('declined', 'The payment was not accepted: ' + (why || 'no reason given') + '. Nothing was charged; you can pay again.', 'bad');
@@ -311,6 +319,9 @@
     account.hidden = true;
     var paid = receipt && receipt.success;
     if (paid) {
+      var kicker = document.getElementById('x402-kicker'), other = document.getElementById('x402-other');
+      if (kicker) kicker.textContent = 'Paid';
+      if (other) other.hidden = true;
       var tx = receipt.transaction || '';
       status.replaceChildren();
       say('paid', 'Paid ' + price(sel) + ' on ' + m.network.name + (tx ? ': transaction ' : '.'), 'ok');
