@@ -544,6 +544,10 @@ func TestPaywallPageInBrowser(t *testing.T) {
 			t.Errorf("wallet_addEthereumChain: %s; the wallet is on %d", ws.added, ws.chain)
 		}
 		tb.shot(t, "3-ready")
+		// The card alone, as docs/images/paywall.png shows it.
+		if png := tabValue(t, tb, chromedp.Screenshot(chromedp.CSS("main"))); len(png) > 0 {
+			os.WriteFile(filepath.Join(tb.shots, "readme-paywall.png"), png, 0o644)
+		}
 		tb.do(t, chromedp.Click(chromedp.CSS("#x402-pay-button")))
 		msg = tb.state(t, "paid")
 		if !strings.Contains(msg, "Paid 0.01 Devnet USD on Devnet: transaction 0x") {

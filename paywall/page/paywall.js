@@ -283,7 +283,7 @@
     retryBtn.hidden = true;
     payBtn.hidden = true;
     for (var attempt = 0; attempt < 20; attempt++) {
-      say(attempt ? 'pending' : 'sending', attempt ? 'Trying again with the same payment…' : 'Paying…', attempt ? 'wait' : '');
+      say(attempt ? 'pending' : 'sending', attempt ? 'Settlement pending: trying again with the same payment. You will not be asked to sign again.' : 'Paying…', attempt ? 'wait' : '');
       var resp = null;
       try {
         resp = await fetch(location.href, { headers: { 'PAYMENT-SIGNATURE': header, Accept: 'text/html,application/json;q=0.9,*/*;q=0.8' }, cache: 'no-store', credentials: 'same-origin' });
@@ -318,6 +318,8 @@
     payBtn.hidden = true;
     account.hidden = true;
     var paid = receipt && receipt.success;
+    // The answer first, then the state that says it is there.
+    try { await show(resp); } catch (e) { result.replaceChildren(el('p', { class: 'note bad', text: 'The answer could not be shown: ' + e.message })); }
     if (paid) {
       var kicker = document.getElementById('x402-kicker'), other = document.getElementById('x402-other');
       if (kicker) kicker.textContent = 'Paid';
@@ -334,7 +336,6 @@
     } else {
       say('unpaid', 'The server answered ' + resp.status + (resp.ok ? '' : ' and charged nothing') + '.', resp.ok ? '' : 'bad');
     }
-    await show(resp);
   }
 
   // show puts the answer in the page: HTML in a sandboxed frame (no
