@@ -133,7 +133,9 @@ var knownNetworks = map[string]WalletNetwork{
 	"eip155:43114":    {Name: "Avalanche C-Chain", RPCURL: "https://api.avax.network/ext/bc/C/rpc", ExplorerURL: "https://snowtrace.io", Currency: "AVAX"},
 	"eip155:84532":    {Name: "Base Sepolia", RPCURL: "https://sepolia.base.org", ExplorerURL: "https://sepolia.basescan.org"},
 	"eip155:11155111": {Name: "Sepolia", RPCURL: "https://ethereum-sepolia-rpc.publicnode.com", ExplorerURL: "https://sepolia.etherscan.io"},
-	"eip155:31337":    {Name: "caddy-x402 devnet"},
+	// The devnet's default address (devnet_addr moves it; WalletNetworks
+	// then says where), which Anvil and Hardhat use for this id too.
+	"eip155:31337": {Name: "caddy-x402 devnet", RPCURL: "http://127.0.0.1:8545"},
 }
 
 // walletNetwork is what the page knows of network: the configuration's,
