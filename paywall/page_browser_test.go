@@ -482,9 +482,10 @@ func TestPaywallPageInBrowser(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"report":"paid content","quarter":"Q3","revenue":[12,15,19]}`)
 	})
-	serve := func(fac paywall.Facilitator, wallets map[string]paywall.WalletNetwork, content http.Handler) (*httptest.Server, *payments) {
+	serve := func(fac paywall.Facilitator, wallets map[string]paywall.WalletNetwork, content http.Handler, template ...string) (*httptest.Server, *payments) {
 		pw, err := paywall.New(paywall.Config{
-			Accepts: []x402.PaymentRequirements{e.offer}, Facilitator: fac,
+			PageTemplate: strings.Join(template, ""),
+			Accepts:      []x402.PaymentRequirements{e.offer}, Facilitator: fac,
 			Description: "The quarterly report", MimeType: "application/json",
 			AssetDecimals:  map[string]uint8{strings.ToLower(e.offer.Asset): 6},
 			WalletNetworks: wallets,
@@ -693,6 +694,28 @@ func TestPaywallPageInBrowser(t *testing.T) {
 		}
 		if got, err := os.ReadFile(filepath.Join(dir, "q3-report.pdf")); err != nil || string(got) != string(pdf) {
 			t.Errorf("the file downloaded: %q, %v", got, err)
+		}
+	})
+
+	t.Run("a merchant's template, the script in its head", func(t *testing.T) {
+		srv, _ := serve(e.fac, nil, report, `<!doctype html><html><head><meta name="viewport" content="width=device-width">{{.Script}}`+
+			`<style nonce="{{.Nonce}}">body{font-family:serif;background:#fdf6e3;padding:1rem}</style></head>`+
+			`<body><h1>The Shop</h1><p>{{.Resource.Description}}: {{range .Offers}}{{.Price}} {{.Token}}{{end}}</p></body></html>`)
+		key := e.fund(price)
+		payer := crypto.PubkeyToAddress(key.PublicKey)
+		before := e.balance(payer)
+		tb := b.tab(t, newTestWallet(e, key, devnetID))
+		tb.open(t, srv.URL+"/reports/q3")
+		tb.do(t, chromedp.Click(chromedp.CSS("#x402-connect")))
+		tb.state(t, "ready")
+		tb.do(t, chromedp.Click(chromedp.CSS("#x402-pay-button")))
+		tb.state(t, "paid")
+		if got := tb.text(t, "#x402-result pre"); !strings.Contains(got, `"report": "paid content"`) {
+			t.Errorf("the content shown: %q", got)
+		}
+		tb.shot(t, "11-template-paid")
+		if spent := new(big.Int).Sub(before, e.balance(payer)); spent.Int64() != price {
+			t.Errorf("the payer paid %s, want %d", spent, price)
 		}
 	})
 }
