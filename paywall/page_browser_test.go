@@ -35,6 +35,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
+	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -482,10 +483,10 @@ func TestPaywallPageInBrowser(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"report":"paid content","quarter":"Q3","revenue":[12,15,19]}`)
 	})
-	serve := func(fac paywall.Facilitator, wallets map[string]paywall.WalletNetwork, content http.Handler, template ...string) (*httptest.Server, *payments) {
+	serveOffers := func(offers []x402.PaymentRequirements, fac paywall.Facilitator, wallets map[string]paywall.WalletNetwork, content http.Handler, template ...string) (*httptest.Server, *payments) {
 		pw, err := paywall.New(paywall.Config{
 			PageTemplate: strings.Join(template, ""),
-			Accepts:      []x402.PaymentRequirements{e.offer}, Facilitator: fac,
+			Accepts:      offers, Facilitator: fac,
 			Description: "The quarterly report", MimeType: "application/json",
 			AssetDecimals:  map[string]uint8{strings.ToLower(e.offer.Asset): 6},
 			WalletNetworks: wallets,
@@ -497,6 +498,9 @@ func TestPaywallPageInBrowser(t *testing.T) {
 		srv := httptest.NewServer(p.wrap(pw.Handler(content)))
 		t.Cleanup(srv.Close)
 		return srv, p
+	}
+	serve := func(fac paywall.Facilitator, wallets map[string]paywall.WalletNetwork, content http.Handler, template ...string) (*httptest.Server, *payments) {
+		return serveOffers([]x402.PaymentRequirements{e.offer}, fac, wallets, content, template...)
 	}
 	srv, paid := serve(e.fac, map[string]paywall.WalletNetwork{x402.FormatNetwork(devnetID): {Name: "Devnet", RPCURL: e.chain.URL}}, report)
 	url := srv.URL + "/reports/q3"
@@ -716,6 +720,56 @@ func TestPaywallPageInBrowser(t *testing.T) {
 		tb.shot(t, "11-template-paid")
 		if spent := new(big.Int).Sub(before, e.balance(payer)); spent.Int64() != price {
 			t.Errorf("the payer paid %s, want %d", spent, price)
+		}
+	})
+
+	t.Run("a payment the server refuses: 402, pay again", func(t *testing.T) {
+		key := e.fund(price)
+		payer := crypto.PubkeyToAddress(key.PublicKey)
+		w := newTestWallet(e, key, devnetID)
+		tb := b.tab(t, w)
+		tb.open(t, url)
+		tb.do(t, chromedp.Click(chromedp.CSS("#x402-connect")))
+		tb.state(t, "ready")
+		// The tokens leave after the page read the balance: the signed
+		// payment no longer verifies.
+		e.send(key, e.chain.Token.Address, contracts.NewDevUSD().PackTransfer(e.chain.Accounts[8].Address, big.NewInt(price)), nil)
+		tb.do(t, chromedp.Click(chromedp.CSS("#x402-pay-button")))
+		if msg := tb.state(t, "declined"); !strings.Contains(msg, "The payment was not accepted: invalid_inner_payload: insufficient balance") || !strings.Contains(msg, "Nothing was charged") {
+			t.Errorf("status %q", msg)
+		}
+		// The balance shown is read again.
+		for deadline := time.Now().Add(time.Minute); !strings.Contains(tb.text(t, "#x402-account"), "balance 0 Devnet USD"); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the account line: %q", tb.text(t, "#x402-account"))
+			}
+		}
+		tb.shot(t, "12-declined")
+		if e.balance(payer).Sign() != 0 || w.state().signed != 1 {
+			t.Errorf("balance %s, %d signatures", e.balance(payer), w.state().signed)
+		}
+	})
+
+	t.Run("two offers, the second chosen", func(t *testing.T) {
+		second := e.offer
+		second.PayTo, second.Amount = e.chain.Accounts[3].Address.Hex(), fmt.Sprint(2*price)
+		srv, _ := serveOffers([]x402.PaymentRequirements{e.offer, second}, e.fac, nil, report)
+		key := e.fund(2 * price)
+		payer := crypto.PubkeyToAddress(key.PublicKey)
+		before, merchant2 := e.balance(payer), e.balance(e.chain.Accounts[3].Address)
+		tb := b.tab(t, newTestWallet(e, key, devnetID))
+		tb.open(t, srv.URL+"/reports/q3")
+		tb.do(t, chromedp.Click(chromedp.CSS("#x402-connect")))
+		tb.state(t, "ready")
+		tb.do(t, chromedp.Click(chromedp.CSS(`#x402-offers input[value="1"]`)))
+		if msg := tb.state(t, "ready"); !strings.Contains(msg, "0.02 Devnet USD") || tb.text(t, "#x402-pay-button") != "Pay 0.02 Devnet USD" {
+			t.Errorf("status %q, button %q", msg, tb.text(t, "#x402-pay-button"))
+		}
+		tb.shot(t, "13-two-offers")
+		tb.do(t, chromedp.Click(chromedp.CSS("#x402-pay-button")))
+		tb.state(t, "paid")
+		if spent, got := new(big.Int).Sub(before, e.balance(payer)), new(big.Int).Sub(e.balance(e.chain.Accounts[3].Address), merchant2); spent.Int64() != 2*price || got.Int64() != 2*price {
+			t.Errorf("the payer paid %s and the second offer's payee got %s; want %d", spent, got, 2*price)
 		}
 	})
 }

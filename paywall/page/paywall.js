@@ -192,6 +192,7 @@
       payBtn.onclick = pay;
       choose(sel);
       var o = accepts[sel], m = meta[sel], net = m.network.name + ' (chain id ' + m.chainId + ')';
+      say('checking', 'Checking ' + walletName + '…');
       try {
         if (await chainId() !== m.chainId) {
           say('switching', 'Asking ' + walletName + ' to switch to ' + net + '…');
@@ -216,17 +217,9 @@
         var how = code(e) === 4001 ? 'You declined to switch networks.' : code(e) === 4902 ? walletName + ' does not know this network: add it to ' + walletName + ' first.' : '';
         return say('wrong-network', (how ? how + ' ' : '') + 'Switch ' + walletName + ' to ' + net + ' to pay.', 'bad');
       }
-      account.hidden = false;
-      account.replaceChildren('Account ', el('code', { title: from, text: short(from) }), ' on ' + m.network.name);
       payBtn.textContent = 'Pay ' + price(sel);
       say('balance', 'Reading your balance…');
-      var bal = null;
-      try {
-        var out = await provider.request({ method: 'eth_call', params: [{ to: o.asset, data: '0x70a08231' + from.slice(2).toLowerCase().padStart(64, '0') }, 'latest'] });
-        bal = BigInt(out && out !== '0x' ? out : 0);
-      } catch (e) { /* the balance is shown when it can be read */ }
-      var token = m.decimals == null ? ' atomic units of ' + m.token : ' ' + m.token;
-      if (bal !== null) account.append(' · balance ', el('strong', { text: units(bal, m.decimals) + token }));
+      var bal = await balance(), token = m.decimals == null ? ' atomic units of ' + m.token : ' ' + m.token;
       if (bal !== null && bal < BigInt(o.amount)) {
         payBtn.textContent = 'Check the balance again';
         payBtn.disabled = false;
@@ -235,6 +228,20 @@
       }
       payBtn.disabled = false;
       say('ready', 'Paying asks ' + walletName + ' to sign a transfer of ' + price(sel) + ' to ' + short(o.payTo) + '.');
+    }
+
+    // balance reads the account's balance of the chosen offer's token and
+    // shows it; null when the wallet cannot say.
+    async function balance() {
+      var o = accepts[sel], m = meta[sel], bal = null;
+      account.hidden = false;
+      account.replaceChildren('Account ', el('code', { title: from, text: short(from) }), ' on ' + m.network.name);
+      try {
+        var out = await provider.request({ method: 'eth_call', params: [{ to: o.asset, data: '0x70a08231' + from.slice(2).toLowerCase().padStart(64, '0') }, 'latest'] });
+        bal = BigInt(out && out !== '0x' ? out : 0);
+      } catch (e) { return null; }
+      account.append(' · balance ', el('strong', { text: units(bal, m.decimals) + (m.decimals == null ? ' atomic units of ' : ' ') + m.token }));
+      return bal;
     }
 
     async function pay() {
@@ -314,7 +321,8 @@
         payBtn.hidden = false;
         payBtn.disabled = false;
         payBtn.onclick = pay;
-        return say('declined', 'The payment was not accepted: ' + (why || 'no reason given') + '. Nothing was charged; you can pay again.', 'bad');
+        say('declined', 'The payment was not accepted: ' + (why || 'no reason given') + '. Nothing was charged; you can pay again.', 'bad');
+        return balance();
       }
       pending = null;
       var receipt = null;
