@@ -50,7 +50,7 @@ func (p *Paywall) challenge(w http.ResponseWriter, r *http.Request, status int, 
 	}
 	h.Set("Cache-Control", "no-store")
 	if wantsHTML(r) {
-		p.writePage(w, status, pr) // page.go
+		p.writePage(w, r, status, pr) // page.go
 		return
 	}
 	body, _ := json.Marshal(challengeBody(r, pr))

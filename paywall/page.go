@@ -184,6 +184,9 @@ func (p *Paywall) offers(accepts []x402.PaymentRequirements) []PageOffer {
 type scriptData struct {
 	Challenge *x402.PaymentRequired `json:"challenge"`
 	Offers    []scriptOffer         `json:"offers"`
+	// Method is the request's: the page repeats only a GET, which has no
+	// body to send again.
+	Method string `json:"method"`
 }
 
 type scriptOffer struct {
@@ -205,12 +208,12 @@ func pagePolicy(nonce string) string {
 }
 
 // writePage answers a browser's navigation with the paywall page.
-func (p *Paywall) writePage(w http.ResponseWriter, status int, pr *x402.PaymentRequired) {
+func (p *Paywall) writePage(w http.ResponseWriter, r *http.Request, status int, pr *x402.PaymentRequired) {
 	var raw [18]byte
 	rand.Read(raw[:])
 	nonce := base64.RawURLEncoding.EncodeToString(raw[:])
 	offers := p.offers(pr.Accepts)
-	sd := scriptData{Challenge: pr, Offers: make([]scriptOffer, len(offers))}
+	sd := scriptData{Challenge: pr, Offers: make([]scriptOffer, len(offers)), Method: r.Method}
 	for i, o := range offers {
 		so := scriptOffer{ChainID: o.ChainID, Price: o.Price, Token: o.Token, Payable: o.Payable, Network: p.walletNetwork(o.Network)}
 		if so.Network.Name == "" {

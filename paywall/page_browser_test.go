@@ -381,6 +381,12 @@ func (tb *tab) state(t *testing.T, want string) string {
 	}
 }
 
+// has reports whether an element matches sel now.
+func (tb *tab) has(t *testing.T, sel string) bool {
+	t.Helper()
+	return tabValue(t, tb, chromedp.Evaluate[bool](fmt.Sprintf(`document.querySelector(%q) !== null`, sel)))
+}
+
 // text is the text of the element sel.
 func (tb *tab) text(t *testing.T, sel string) string {
 	t.Helper()
@@ -771,5 +777,23 @@ func TestPaywallPageInBrowser(t *testing.T) {
 		if spent, got := new(big.Int).Sub(before, e.balance(payer)), new(big.Int).Sub(e.balance(e.chain.Accounts[3].Address), merchant2); spent.Int64() != 2*price || got.Int64() != 2*price {
 			t.Errorf("the payer paid %s and the second offer's payee got %s; want %d", spent, got, 2*price)
 		}
+	})
+
+	t.Run("a POST is left to x402 clients", func(t *testing.T) {
+		w := newTestWallet(e, e.fund(price), devnetID)
+		tb := b.tab(t, w)
+		tb.do(t, chromedp.Navigate("about:blank"))
+		resp, err := chromedp.RunResponse(tb.ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+			`const f = document.createElement('form'); f.method = 'post'; f.action = %q; document.body.append(f); f.submit()`, url)))
+		if err != nil || resp.Status != http.StatusPaymentRequired {
+			t.Fatalf("POST: %v %v", resp, err)
+		}
+		if msg := tb.state(t, "unpayable"); !strings.Contains(msg, "not for a POST request: use an x402 client") {
+			t.Errorf("status %q", msg)
+		}
+		if tb.has(t, "#x402-connect:not([hidden])") || w.count("eth_requestAccounts") != 0 {
+			t.Error("the page offers to pay a POST")
+		}
+		tb.shot(t, "14-post")
 	})
 }

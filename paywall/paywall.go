@@ -22,6 +22,14 @@
 // again). With SettleBefore the payment is settled before the handler runs,
 // for handlers that must not run twice.
 //
+// # The browser page
+//
+// A browser's navigation gets its 402 as a page that pays with the
+// visitor's wallet (EIP-6963 or window.ethereum, eth_signTypedData_v4) and
+// repeats the request with PAYMENT-SIGNATURE: one response, its script and
+// style inline under a per-response CSP nonce, nothing else loaded (see
+// page.go, and Config.PageTemplate for a merchant's own).
+//
 // # Tracing
 //
 // A paid request that reaches the facilitator records two OpenTelemetry

@@ -96,9 +96,10 @@
         label.prepend(r);
       });
     }
-    if (sel < 0) {
+    if (sel < 0 || data.method !== 'GET') {
       connectBtn.hidden = true;
-      say('unpayable', 'None of these offers can be paid from the browser: use an x402 client (below).', 'bad');
+      say('unpayable', sel < 0 ? 'None of these offers can be paid from the browser: use an x402 client (below).' :
+        'This page can pay only for a plain link (GET), not for a ' + data.method + ' request: use an x402 client (below).', 'bad');
       return;
     }
     choose(sel);
