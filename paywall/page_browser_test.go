@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -417,6 +418,25 @@ func (tb *tab) shot(t *testing.T, name string) {
 	}
 }
 
+// shotDark saves the page at desktop width in the dark color scheme.
+func (tb *tab) shotDark(t *testing.T, name string) {
+	t.Helper()
+	dark := func(on bool) {
+		params := emulation.SetEmulatedMediaParams{}
+		if on {
+			params.Features = []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}
+		}
+		if _, err := chromedp.Call(tb.ctx, emulation.SetEmulatedMedia, params); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dark(true)
+	defer dark(false)
+	if err := os.WriteFile(filepath.Join(tb.shots, name+"-dark.png"), tabValue(t, tb, chromedp.FullScreenshot(100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // seen returns the requests the tab made so far.
 func (tb *tab) seen() ([]seen, map[network.RequestID]float64) {
 	tb.mu.Lock()
@@ -555,6 +575,7 @@ func TestPaywallPageInBrowser(t *testing.T) {
 			t.Errorf("wallet_addEthereumChain: %s; the wallet is on %d", ws.added, ws.chain)
 		}
 		tb.shot(t, "3-ready")
+		tb.shotDark(t, "3-ready")
 		// The card alone, as docs/images/paywall.png shows it.
 		if png := tabValue(t, tb, chromedp.Screenshot(chromedp.CSS("main"))); len(png) > 0 {
 			os.WriteFile(filepath.Join(tb.shots, "readme-paywall.png"), png, 0o644)
@@ -568,6 +589,7 @@ func TestPaywallPageInBrowser(t *testing.T) {
 			t.Errorf("the content shown: %q", got)
 		}
 		tb.shot(t, "4-paid")
+		tb.shotDark(t, "4-paid")
 		if got := new(big.Int).Sub(before, e.balance(payer)); got.Int64() != price || w.state().signed != 1 || len(paid.list()) != 1 {
 			t.Errorf("the payer paid %s with %d signatures and %d paid requests; want %d, once", got, w.state().signed, len(paid.list()), price)
 		}
