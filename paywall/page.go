@@ -204,7 +204,7 @@ type scriptOffer struct {
 // runs no script.
 func pagePolicy(nonce string) string {
 	return "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce + "'; " +
-		"img-src data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+		"img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }
 
 // writePage answers a browser's navigation with the paywall page.
