@@ -256,6 +256,7 @@ func parseDirective[T any, PT interface {
 //		max_timeout     <duration>
 //		settle_before
 //		facilitator_url <url>
+//		paywall_template <file>
 //		bazaar {        (see BazaarConfig)
 //			path          <path>
 //			method        <method>
@@ -285,7 +286,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	return parseBlock(d, 0, "x402 subdirective", map[string]option{
 		"pay_to": stringOption(&h.PayTo), "price": stringOption(&h.Price), "amount": stringOption(&h.Amount),
 		"description": stringOption(&h.Description), "mime_type": stringOption(&h.MimeType),
-		"origin": stringOption(&h.Origin), "facilitator_url": stringOption(&h.FacilitatorURL),
+		"origin": stringOption(&h.Origin), "facilitator_url": stringOption(&h.FacilitatorURL), "paywall_template": stringOption(&h.PaywallTemplate),
 		"asset": listOption(&h.Assets), "assets": listOption(&h.Assets),
 		"schemes": listOption(&h.Schemes), "scheme": listOption(&h.Schemes),
 		"networks": listOption(&h.Networks), "network": listOption(&h.Networks),

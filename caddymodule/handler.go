@@ -109,6 +109,12 @@ type Handler struct {
 	// carries extensions.bazaar, and the embedded facilitator lists it at
 	// GET /discovery/resources. Needs origin. Off by default.
 	Bazaar *BazaarConfig `json:"bazaar,omitempty"`
+	// The path of an html/template file that renders the browser paywall
+	// page (the 402 a browser's navigation gets) instead of the default
+	// page, given the same data (paywall.PageData); it must include
+	// {{.Script}} for the page to pay. Read when the configuration is
+	// loaded. Empty by default: the default page.
+	PaywallTemplate string `json:"paywall_template,omitempty"`
 
 	app     *App // this config's x402 app, once provisioned
 	paywall *paywall.Paywall
@@ -200,10 +206,14 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	case h.perRequest():
 		pricer = h.quote
 	}
+	page, err := h.pageTemplate()
+	if err != nil {
+		return err
+	}
 	h.paywall, err = paywall.New(paywall.Config{
 		Pricer:  pricer,
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs,
-		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
+		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore, PageTemplate: page,
 		Extensions:    extensions,
 		AssetDecimals: decimals,
 		Hooks:         paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled},

@@ -22,6 +22,14 @@
 // again). With SettleBefore the payment is settled before the handler runs,
 // for handlers that must not run twice.
 //
+// # The browser page
+//
+// A browser's navigation gets its 402 as a page that pays with the
+// visitor's wallet (EIP-6963 or window.ethereum, eth_signTypedData_v4) and
+// repeats the request with PAYMENT-SIGNATURE: one response, its script and
+// style inline under a per-response CSP nonce, nothing else loaded (see
+// page.go, and Config.PageTemplate for a merchant's own).
+//
 // # Tracing
 //
 // A paid request that reaches the facilitator records two OpenTelemetry
@@ -57,6 +65,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"strings"
 	"sync"
@@ -102,6 +111,16 @@ type Config struct {
 	// AssetDecimals maps lowercase asset addresses to their decimals, so the
 	// browser paywall page can show prices in whole tokens.
 	AssetDecimals map[string]uint8
+	// PageTemplate, when set, is the source of an html/template that
+	// renders the browser paywall page instead of the default one, given
+	// PageData; it must include {{.Script}} for the page to pay. A
+	// template that fails to render shows the default page.
+	PageTemplate string
+	// WalletNetworks describe networks to the browser page's wallets, by
+	// CAIP-2 id, adding to or replacing the built-in ones (see
+	// WalletNetwork): their names, and the public RPC URL a wallet that
+	// does not know a network is asked to add.
+	WalletNetworks map[string]WalletNetwork
 	// SettleBefore settles before the protected handler runs, for handlers
 	// that are not idempotent. By default settlement happens when the
 	// handler answers with success.
@@ -170,6 +189,11 @@ func (c *Config) Validate() error {
 	if c.Facilitator == nil {
 		errs = append(errs, errors.New("facilitator is missing"))
 	}
+	if c.PageTemplate != "" {
+		if _, err := parsePageTemplate(c.PageTemplate); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if c.Origin != "" && !strings.HasPrefix(c.Origin, "http://") && !strings.HasPrefix(c.Origin, "https://") {
 		errs = append(errs, fmt.Errorf("origin %q: want http:// or https:// and a host", c.Origin))
 	}
@@ -183,6 +207,8 @@ type Paywall struct {
 	// payment-identifier declaration when Config.PaymentIDs is set, made
 	// once rather than for every challenge.
 	extensions json.RawMessage
+	// template is Config.PageTemplate's, parsed; nil for the default page.
+	template *template.Template
 }
 
 // New returns a Paywall.
@@ -203,6 +229,9 @@ func New(cfg Config) (*Paywall, error) {
 		cfg.Guard = new(Guard)
 	}
 	p := &Paywall{cfg: cfg, extensions: cfg.Extensions}
+	if cfg.PageTemplate != "" {
+		p.template, _ = parsePageTemplate(cfg.PageTemplate) // checked by Validate
+	}
 	if cfg.PaymentIDs != nil {
 		p.extensions = withPaymentIdentifier(cfg.Extensions)
 	}
