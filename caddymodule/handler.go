@@ -108,6 +108,9 @@ type Handler struct {
 	// carries extensions.bazaar, and the embedded facilitator lists it at
 	// GET /discovery/resources. Needs origin. Off by default.
 	Bazaar *BazaarConfig `json:"bazaar,omitempty"`
+	// Makes a payment buy its payer a window of access to the route (see
+	// AccessConfig). Off by default: one payment pays for one response.
+	Access *AccessConfig `json:"access,omitempty"`
 
 	app     *App // this config's x402 app, once provisioned
 	paywall *paywall.Paywall
@@ -185,6 +188,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	access, err := h.accessWindows()
+	if err != nil {
+		return err
+	}
 	var pricer paywall.Pricer
 	// Its offers have no amount until a request comes, so the offer set
 	// above keeps none of them: an uncredentialed caller of the embedded
@@ -201,7 +208,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.paywall, err = paywall.New(paywall.Config{
 		Pricer:  pricer,
-		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs,
+		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs, Access: access,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
 		Extensions:    extensions,
 		AssetDecimals: decimals,
@@ -299,6 +306,9 @@ func (h *Handler) Validate() error {
 	}
 	if h.Bazaar != nil {
 		errs = append(errs, h.Bazaar.validate(h.Origin))
+	}
+	if h.Access != nil {
+		errs = append(errs, h.Access.validate())
 	}
 	return errors.Join(errs...)
 }
