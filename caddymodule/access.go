@@ -235,6 +235,16 @@ func (c *chainWindows) Use(ctx context.Context, scope, payer string) (time.Time,
 	return w.Expires, ok, err
 }
 
+// Live implements paywall.AccessWindows.
+func (c *chainWindows) Live(ctx context.Context, scope, payer string) (bool, error) {
+	ws, err := c.windows(ctx)
+	if err != nil {
+		return false, err
+	}
+	w, ok, err := ws.Lookup(scope, payer)
+	return ok && w.Live(time.Now()), err
+}
+
 // UseNonce implements paywall.AccessWindows.
 func (c *chainWindows) UseNonce(ctx context.Context, nonce string, until time.Time) (bool, error) {
 	ws, err := c.windows(ctx)

@@ -59,6 +59,9 @@ type AccessWindows interface {
 	// d, or extends a live one by d, with budget more requests (0: no
 	// limit), the paid one spent. It returns the window's end.
 	Open(ctx context.Context, scope, payer string, d time.Duration, budget int64, tx string) (time.Time, error)
+	// Live reports whether payer has a live window on scope, changing
+	// nothing.
+	Live(ctx context.Context, scope, payer string) (bool, error)
 	// Use spends one request of payer's live window on scope, and returns
 	// its end; false when there is no live window.
 	Use(ctx context.Context, scope, payer string) (time.Time, bool, error)
@@ -168,10 +171,11 @@ func (p *Paywall) serveWindow(w http.ResponseWriter, r *http.Request, next func(
 	}
 	var payer, proof string
 	var why error
+	var nonce *signInNonce
 	switch {
 	case signIn != "" && a.Recover != nil:
 		proof = ProofSignIn
-		payer, why = p.signedIn(r, signIn)
+		payer, nonce, why = p.signedIn(r, signIn)
 	case cookie != nil && len(a.Keys) > 0:
 		proof = ProofCookie
 		payer, why = p.cookiePayer(r, cookie.Value)
@@ -179,13 +183,11 @@ func (p *Paywall) serveWindow(w http.ResponseWriter, r *http.Request, next func(
 		return stripped, false, nil // a proof this route does not take: pay
 	}
 	if why == nil {
-		_, ok, err := a.Windows.Use(r.Context(), p.scope(r), payer)
-		switch {
-		case err != nil:
+		var err error
+		why, err = p.spend(r, payer, nonce)
+		if err != nil {
 			unavailable(w, "the access window could not be checked right now; retry")
 			return r, true, nil
-		case !ok:
-			why = errors.New("no access window of this payer is open on this route: it expired, its requests are spent, or it was bought elsewhere")
 		}
 	}
 	if why != nil {
@@ -196,6 +198,39 @@ func (p *Paywall) serveWindow(w http.ResponseWriter, r *http.Request, next func(
 		a.Served(stripped, payer, proof)
 	}
 	return stripped, true, next(w, stripped)
+}
+
+// errNoWindow refuses a proof whose payer has no live window here.
+var errNoWindow = errors.New("no access window of this payer is open on this route: it expired, its requests are spent, or it was bought elsewhere")
+
+// signInNonce is a sign-in's nonce, to be spent with its request.
+type signInNonce struct {
+	nonce string
+	until time.Time
+}
+
+// spend spends one request of payer's window for r, and the sign-in's
+// nonce if there is one. It returns why the request is refused, or an
+// error when the store cannot answer. A sign-in's nonce is written only
+// for a payer with a live window, so proofs signed by keys that paid
+// nothing write nothing.
+func (p *Paywall) spend(r *http.Request, payer string, nonce *signInNonce) (why, err error) {
+	ws, scope := p.cfg.Access.Windows, p.scope(r)
+	if nonce != nil {
+		live, err := ws.Live(r.Context(), scope, payer)
+		if err != nil || !live {
+			return errNoWindow, err
+		}
+		fresh, err := ws.UseNonce(r.Context(), nonce.nonce, nonce.until)
+		if err != nil || !fresh {
+			return errors.New("nonce was used already: sign the fresh challenge of this 402"), err
+		}
+	}
+	_, ok, err := ws.Use(r.Context(), scope, payer)
+	if err != nil || !ok {
+		return errNoWindow, err
+	}
+	return nil, nil
 }
 
 // withoutProofs is r without its sign-in header and access cookie, which
@@ -223,49 +258,53 @@ func (p *Paywall) withoutProofs(r *http.Request) *http.Request {
 	return r2
 }
 
-// signedIn checks a SIGN-IN-WITH-X proof for r and returns its payer.
-func (p *Paywall) signedIn(r *http.Request, header string) (string, error) {
+// signedIn checks a SIGN-IN-WITH-X proof for r and returns its payer and
+// its nonce, which spend uses up.
+func (p *Paywall) signedIn(r *http.Request, header string) (string, *signInNonce, error) {
+	payer, msg, err := p.checkSignIn(r, header)
+	if err != nil {
+		return "", nil, err
+	}
+	issued, _, _ := msg.Times()
+	return payer, &signInNonce{nonce: msg.Nonce, until: issued.Add(signInMaxAge + clockSkew)}, nil
+}
+
+// checkSignIn checks a SIGN-IN-WITH-X proof for r, all but its nonce.
+func (p *Paywall) checkSignIn(r *http.Request, header string) (string, *siwx.Payload, error) {
 	msg, err := siwx.Parse(header)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	origin := p.origin(r)
 	u, err := url.Parse(msg.URI)
 	switch {
 	case err != nil || u.Scheme+"://"+u.Host != origin:
-		return "", errors.New("uri is not of this origin")
+		return "", nil, errors.New("uri is not of this origin")
 	case msg.Domain != strings.TrimPrefix(strings.TrimPrefix(origin, "https://"), "http://"):
-		return "", errors.New("domain is not this origin's")
+		return "", nil, errors.New("domain is not this origin's")
 	case msg.URI != p.resource(r).URL:
-		return "", errors.New("uri is not this resource")
+		return "", nil, errors.New("uri is not this resource")
 	}
 	if !p.signInChain(msg.ChainID) {
-		return "", fmt.Errorf("chain %s is not one of this route's", msg.ChainID)
+		return "", nil, fmt.Errorf("chain %s is not one of this route's", msg.ChainID)
 	}
 	now := time.Now()
 	issued, expires, notBefore := msg.Times()
 	switch {
 	case now.Sub(issued) > signInMaxAge:
-		return "", errors.New("issued more than five minutes ago")
+		return "", nil, errors.New("issued more than five minutes ago")
 	case issued.Sub(now) > clockSkew:
-		return "", errors.New("issued in the future")
+		return "", nil, errors.New("issued in the future")
 	case !expires.IsZero() && !now.Before(expires):
-		return "", errors.New("expired")
+		return "", nil, errors.New("expired")
 	case !notBefore.IsZero() && now.Before(notBefore):
-		return "", errors.New("not valid yet")
+		return "", nil, errors.New("not valid yet")
 	}
 	payer, err := msg.Verify(p.cfg.Access.Recover)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	fresh, err := p.cfg.Access.Windows.UseNonce(r.Context(), msg.Nonce, issued.Add(signInMaxAge+clockSkew))
-	if err != nil {
-		return "", errors.New("the nonce could not be recorded right now; retry")
-	}
-	if !fresh {
-		return "", errors.New("nonce was used already: sign the fresh challenge of this 402")
-	}
-	return payer, nil
+	return payer, msg, nil
 }
 
 // signInChains are the chains of the route's offers, which sign-in

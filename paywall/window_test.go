@@ -39,6 +39,11 @@ func (s storeWindows) Use(_ context.Context, scope, payer string) (time.Time, bo
 	return w.Expires, ok, err
 }
 
+func (s storeWindows) Live(_ context.Context, scope, payer string) (bool, error) {
+	w, ok, err := s.ws.Lookup(scope, payer)
+	return ok && w.Live(time.Now()), err
+}
+
 func (s storeWindows) UseNonce(_ context.Context, nonce string, until time.Time) (bool, error) {
 	return s.ws.UseNonce(nonce, until, time.Now())
 }
@@ -175,8 +180,10 @@ func TestAccessWindow(t *testing.T) {
 		t.Fatalf("declaration %+v", d)
 	}
 
-	// A sign-in before paying is refused: no window.
-	if resp, _ := fetchWith(t, srv.URL+"/r", siwx.Header, signIn(t, first, payer.Key, nil)); resp.StatusCode != 402 ||
+	// A sign-in before paying is refused: no window. Its nonce is not
+	// spent (nothing is written for a payer without a window).
+	early := signIn(t, first, payer.Key, nil)
+	if resp, _ := fetchWith(t, srv.URL+"/r", siwx.Header, early); resp.StatusCode != 402 ||
 		!strings.Contains(challengeError(t, resp), "no access window") {
 		t.Fatalf("sign-in before paying: %d %q", resp.StatusCode, challengeError(t, resp))
 	}
@@ -205,6 +212,7 @@ func TestAccessWindow(t *testing.T) {
 		headers []string
 	}{
 		{"a sign-in proof", []string{siwx.Header, replayed}},
+		{"the sign-in refused before paying", []string{siwx.Header, early}},
 		{"another fresh sign-in proof", []string{siwx.Header, signIn(t, fresh(), payer.Key, nil)}},
 		{"the cookie", []string{"Cookie", withCookie(cookie)}},
 	}
