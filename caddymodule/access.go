@@ -92,9 +92,14 @@ func (h *Handler) parseAccessKey(d *caddyfile.Dispenser) error {
 	return nil
 }
 
-// validate checks the access configuration.
-func (a *AccessConfig) validate() error {
+// validate checks the access configuration of a route, priced per
+// request or not.
+func (a *AccessConfig) validate(perRequest bool) error {
 	var errs []error
+	if perRequest {
+		// A window bought at one request's price would serve the dearest.
+		errs = append(errs, errors.New("x402 access needs a fixed price: a window bought at one request's price (a placeholder or a price_service) would serve requests priced higher"))
+	}
 	if a.Duration <= 0 {
 		errs = append(errs, errors.New("x402 access needs a positive duration, such as `access 1h` (access_key alone opens no window)"))
 	}
@@ -171,10 +176,14 @@ func recoverAddress(hash [32]byte, sig [65]byte) ([20]byte, error) {
 }
 
 // windowServed is the paywall's Access.Served: the payer placeholder, as
-// for a paid request, and a log line.
+// for a paid request, the window result of caddy_x402_payments_total, and
+// a debug log line.
 func (h *Handler) windowServed(r *http.Request, payer, proof string) {
 	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
 		repl.Set("http.x402.payer", payer)
+	}
+	if obs := observationOf(r); obs != nil {
+		obs.result = resultWindow
 	}
 	h.log.Debug("x402 access window", zap.String("payer", payer), zap.String("proof", proof), zap.String("host", r.Host), zap.String("uri", r.URL.Path))
 }

@@ -392,6 +392,7 @@ func TestAccessCaddyfile(t *testing.T) {
 	for _, c := range []struct{ name, input, want string }{
 		{"access_key alone", head + " access_key {env.K}\n}", "access 1h"},
 		{"a literal key", head + " access 1h\n access_key s3cr3t-0123456789abcdef0123456789abcdef\n}", "placeholder"},
+		{"a price per request", "x402 {vars.price} {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n access 1h\n}", "fixed price"},
 	} {
 		var h Handler
 		if err := h.UnmarshalCaddyfile(caddyfile.NewTestDispenser(c.input)); err != nil {

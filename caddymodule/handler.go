@@ -308,7 +308,7 @@ func (h *Handler) Validate() error {
 		errs = append(errs, h.Bazaar.validate(h.Origin))
 	}
 	if h.Access != nil {
-		errs = append(errs, h.Access.validate())
+		errs = append(errs, h.Access.validate(h.PriceService != nil || h.perRequest()))
 	}
 	return errors.Join(errs...)
 }
