@@ -209,22 +209,27 @@ type signInNonce struct {
 	until time.Time
 }
 
-// spend spends one request of payer's window for r, and the sign-in's
-// nonce if there is one. It returns why the request is refused, or an
+// spend spends one request of payer's window for r (a window without a
+// budget is only read), and the sign-in's nonce if there is one. It returns why the request is refused, or an
 // error when the store cannot answer. A sign-in's nonce is written only
 // for a payer with a live window, so proofs signed by keys that paid
 // nothing write nothing.
 func (p *Paywall) spend(r *http.Request, payer string, nonce *signInNonce) (why, err error) {
 	ws, scope := p.cfg.Access.Windows, p.scope(r)
-	if nonce != nil {
+	if nonce != nil || p.cfg.Access.Requests == 0 {
 		live, err := ws.Live(r.Context(), scope, payer)
 		if err != nil || !live {
 			return errNoWindow, err
 		}
+	}
+	if nonce != nil {
 		fresh, err := ws.UseNonce(r.Context(), nonce.nonce, nonce.until)
 		if err != nil || !fresh {
 			return errors.New("nonce was used already: sign the fresh challenge of this 402"), err
 		}
+	}
+	if p.cfg.Access.Requests == 0 {
+		return nil, nil // no budget to spend: the window being live is enough
 	}
 	_, ok, err := ws.Use(r.Context(), scope, payer)
 	if err != nil || !ok {

@@ -48,7 +48,7 @@ func (s storeWindows) UseNonce(_ context.Context, nonce string, until time.Time)
 	return s.ws.UseNonce(nonce, until, time.Now())
 }
 
-func openWindows(t *testing.T) storeWindows {
+func openWindows(t testing.TB) storeWindows {
 	t.Helper()
 	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "windows.db")})
 	if err != nil {
@@ -82,7 +82,7 @@ var (
 
 // signIn answers the sign-in challenge of a 402 as @x402/extensions'
 // client does, signed by key, after edit changes the payload.
-func signIn(t *testing.T, resp *http.Response, key *ecdsa.PrivateKey, edit func(p *siwx.Payload)) string {
+func signIn(t testing.TB, resp *http.Response, key *ecdsa.PrivateKey, edit func(p *siwx.Payload)) string {
 	t.Helper()
 	pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
 	if err != nil {
@@ -403,4 +403,76 @@ func TestAccessConfigValidate(t *testing.T) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
+}
+
+// BenchmarkAccessWindow measures the paywall's work on a request served
+// from a window, with its windows in a bbolt store on disk: with the
+// cookie (an HMAC and a read of the window, or with a budget a durable
+// write that spends one request of it), and with sign-in-with-x (the 402
+// that issues the challenge, then the signature's recovery, the read and
+// the durable write of the nonce; the client's signing is not timed). Compare
+// BenchmarkPaidRequest, the paywall's own work on a paid request, which
+// adds the facilitator's verification and the settlement on chain.
+func BenchmarkAccessWindow(b *testing.B) {
+	windows := openWindows(b)
+	handler := func(requests int64) http.Handler {
+		pw, err := paywall.New(paywall.Config{Accepts: []x402.PaymentRequirements{benchOffer}, Facilitator: accepting{},
+			Access: &paywall.Access{Duration: time.Hour, Requests: requests, Route: "bench", Windows: windows, Recover: recoverEth, Keys: [][]byte{keyA}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return pw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "paid content") }))
+	}
+	h := handler(0)
+	serve := func(header ...string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, "/report", nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	paid := serve(x402.HeaderPaymentSignature, signedPayment(b, benchOffer))
+	cookie := paid.Result().Cookies()
+	if paid.Code != 200 || len(cookie) != 1 {
+		b.Fatalf("paid: %d %v", paid.Code, cookie)
+	}
+	b.Run("cookie", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if rec := serve("Cookie", cookie[0].Name+"="+cookie[0].Value); rec.Code != 200 {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+		}
+	})
+	b.Run("cookie with a budget", func(b *testing.B) {
+		h = handler(1 << 40)
+		defer func() { h = handler(0) }()
+		paid := serve(x402.HeaderPaymentSignature, signedPayment(b, benchOffer))
+		c := paid.Result().Cookies()[0]
+		b.ReportAllocs()
+		for b.Loop() {
+			if rec := serve("Cookie", c.Name+"="+c.Value); rec.Code != 200 {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+		}
+	})
+	b.Run("sign-in-with-x", func(b *testing.B) {
+		key, _ := crypto.GenerateKey()
+		payer := strings.ToLower(crypto.PubkeyToAddress(key.PublicKey).Hex())
+		if _, err := windows.ws.Open("bench|http://example.com", payer, time.Hour, 0, "0x", time.Now()); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			challenge := serve().Result()
+			b.StopTimer()
+			proof := signIn(b, challenge, key, nil)
+			b.StartTimer()
+			if rec := serve(siwx.Header, proof); rec.Code != 200 {
+				b.Fatalf("%d %s", rec.Code, rec.Body)
+			}
+		}
+	})
 }
