@@ -31,7 +31,8 @@ type AccessWindow struct {
 	// Budget is how many requests it serves in all, the paid ones
 	// included; 0 is no limit.
 	Budget int64 `json:"budget,omitempty"`
-	// Used is how many it served.
+	// Used is how many it served: the paid ones, and the others as Use
+	// spends them (the paywall spends them only under a budget).
 	Used int64 `json:"used"`
 	// Transaction is the hash of the last settlement that opened or
 	// extended it.
