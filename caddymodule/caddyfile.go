@@ -274,6 +274,11 @@ func parseDirective[T any, PT interface {
 //			timeout  <duration>
 //			fallback <whole tokens>
 //		}
+//		access <duration> {  (see AccessConfig)
+//			requests <n>
+//			route    <name>
+//		}
+//		access_key <placeholder>...
 //	}
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // the directive name
@@ -294,6 +299,8 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"settle_before": flagOption(&h.SettleBefore),
 		"bazaar":        unmarshalBazaar(&h.Bazaar),
 		"price_service": h.parsePriceService,
+		"access":        h.parseAccess,
+		"access_key":    h.parseAccessKey,
 	})
 }
 

@@ -115,6 +115,9 @@ type Handler struct {
 	// {{.Script}} for the page to pay. Read when the configuration is
 	// loaded. Empty by default: the default page.
 	PaywallTemplate string `json:"paywall_template,omitempty"`
+	// Makes a payment buy its payer a window of access to the route (see
+	// AccessConfig). Off by default: one payment pays for one response.
+	Access *AccessConfig `json:"access,omitempty"`
 
 	app     *App // this config's x402 app, once provisioned
 	paywall *paywall.Paywall
@@ -192,6 +195,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	access, err := h.accessWindows()
+	if err != nil {
+		return err
+	}
 	var pricer paywall.Pricer
 	// Its offers have no amount until a request comes, so the offer set
 	// above keeps none of them: an uncredentialed caller of the embedded
@@ -212,7 +219,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	}
 	h.paywall, err = paywall.New(paywall.Config{
 		Pricer:  pricer,
-		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs,
+		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs, Access: access,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore, PageTemplate: page,
 		Extensions:    extensions,
 		AssetDecimals: decimals,
@@ -312,6 +319,9 @@ func (h *Handler) Validate() error {
 	}
 	if h.Bazaar != nil {
 		errs = append(errs, h.Bazaar.validate(h.Origin))
+	}
+	if h.Access != nil {
+		errs = append(errs, h.Access.validate(h.PriceService != nil || h.perRequest()))
 	}
 	return errors.Join(errs...)
 }

@@ -31,15 +31,18 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/caddy-x402/caddy-x402/siwx"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // secretHeaders are the canonical keys of the request headers whose values
 // must never be logged: a payment (x402 v2's or v1's), which can be spent
-// until it expires if it is never settled, and API keys.
+// until it expires if it is never settled, a sign-in-with-x proof, which
+// an access window serves until its nonce is spent, and API keys.
 var secretHeaders = []string{
 	http.CanonicalHeaderKey(x402.HeaderPaymentSignature),
 	http.CanonicalHeaderKey(x402.HeaderXPayment),
+	http.CanonicalHeaderKey(siwx.Header),
 	"X-Api-Key",
 	"X-Paymaster-Api-Key",
 }

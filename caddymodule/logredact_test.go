@@ -358,6 +358,7 @@ func TestLogRedactHelpers(t *testing.T) {
 			{http.Header{"PAYMENT-SIGNATURE": {"x"}}, true},
 			{http.Header{"x-api-key": {"x"}}, true},
 			{http.Header{"X-Paymaster-Api-Key": {"x"}}, true},
+			{http.Header{"Sign-In-With-X": {"x"}}, true},
 			{http.Header{"Payment-Response": {"x"}, "Authorization": {"x"}}, false},
 			{nil, false},
 		} {

@@ -35,6 +35,7 @@ const (
 	resultSettleFailed  = "settle_failed"  // settlement failed: answered 402
 	resultUnavailable   = "unavailable"    // not verified or settled yet, or not priced yet: answered 503, retry
 	resultUpstreamError = "upstream_error" // a valid payment, not charged: the upstream failed
+	resultWindow        = "window"         // no payment: served from the payer's access window
 )
 
 func newMetrics() *metrics {
@@ -42,7 +43,7 @@ func newMetrics() *metrics {
 	return &metrics{
 		payments: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: ns, Subsystem: sub, Name: "payments_total",
-			Help: "Requests to paid routes by server, host, network, asset, scheme and result (unpaid, invalid, settled, settle_failed, unavailable, upstream_error).",
+			Help: "Requests to paid routes by server, host, network, asset, scheme and result (unpaid, invalid, settled, settle_failed, unavailable, upstream_error, window).",
 		}, []string{"server", "host", "network", "asset", "scheme", "result"}),
 		verify: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: ns, Subsystem: sub, Name: "verify_duration_seconds",
@@ -115,11 +116,17 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 	}
 	if payment == "" {
 		// The paywall answers 402, or 503 when the request's price is not
-		// available (its price service is down).
+		// available (its price service is down), or serves the payer's
+		// access window (which marks obs).
+		obs := new(observation)
+		r = r.WithContext(context.WithValue(r.Context(), observationKey{}, obs))
 		rec := caddyhttp.NewResponseRecorder(w, nil, nil)
 		err := serve(rec, r)
 		result := resultUnpaid
-		if rec.Status() == http.StatusServiceUnavailable {
+		switch {
+		case obs.result == resultWindow:
+			result = resultWindow
+		case rec.Status() == http.StatusServiceUnavailable:
 			result = resultUnavailable
 		}
 		h.count(r, nil, result)

@@ -34,7 +34,7 @@ func (p *Paywall) Challenge(r *http.Request, msg string) *x402.PaymentRequired {
 		Error:       msg,
 		Resource:    p.resource(r),
 		Accepts:     p.pricedOf(r).accepts,
-		Extensions:  p.extensions,
+		Extensions:  p.extensionsFor(r),
 	}
 	return pr
 }

@@ -83,6 +83,7 @@ func (g *gate) WriteHeader(status int) {
 	}
 	g.paid = true
 	setPaymentResponse(g.w, g.r, res)
+	g.paywall.openWindow(g.ctx, g.w, g.r, res)
 	g.w.WriteHeader(status)
 }
 
@@ -96,6 +97,7 @@ func (g *gate) settle() bool {
 	}
 	g.paid = true
 	setPaymentResponse(g.w, g.r, res)
+	g.paywall.openWindow(g.ctx, g.w, g.r, res)
 	return true
 }
 

@@ -142,6 +142,9 @@ type Config struct {
 	// the same identifier and payment get the original settlement result
 	// without paying again, another payment under it gets 409.
 	PaymentIDs PaymentIdentifiers
+	// Access, when set, makes a settled payment buy its payer a window of
+	// access to the route (see window.go).
+	Access *Access
 }
 
 // Guard tracks the payments in use by requests in flight. It is safe for
@@ -196,6 +199,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Origin != "" && !strings.HasPrefix(c.Origin, "http://") && !strings.HasPrefix(c.Origin, "https://") {
 		errs = append(errs, fmt.Errorf("origin %q: want http:// or https:// and a host", c.Origin))
+	}
+	if c.Access != nil {
+		errs = append(errs, c.Access.validate())
 	}
 	return errors.Join(errs...)
 }
@@ -273,6 +279,13 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	r, ok := p.price(w, r)
 	if !ok {
 		return nil
+	}
+	if p.cfg.Access != nil {
+		var done bool
+		var err error
+		if r, done, err = p.serveWindow(w, r, next); done {
+			return err
+		}
 	}
 	r, payment := p.payment(w, r)
 	if payment == nil {

@@ -63,6 +63,7 @@ func settled(r store.Record) store.Record {
 func Run(t *testing.T, b Backend) {
 	runKV(t, b)
 	runPaymentIDs(t, b)
+	runAccessWindows(t, b)
 	runReport(t, b)
 	runPrune(t, b)
 	t.Run("claims are exclusive under concurrency", func(t *testing.T) {
