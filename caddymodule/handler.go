@@ -221,9 +221,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		Pricer:  pricer,
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs, Access: access,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore, PageTemplate: page,
-		Extensions:    extensions,
-		AssetDecimals: decimals,
-		Hooks:         paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled},
+		WalletNetworks: h.walletNetworks(),
+		Extensions:     extensions,
+		AssetDecimals:  decimals,
+		Hooks:          paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled},
 	})
 	return err
 }
@@ -328,6 +329,21 @@ func (h *Handler) Validate() error {
 
 // assetDecimals is a's decimals, 6 by default.
 func assetDecimals(a AssetConfig) uint8 { return cmp.Or(a.Decimals, 6) }
+
+// walletNetworks tells the browser page's wallets where the app's dev
+// chains are (their JSON-RPC on devnet_addr), so that a wallet is asked to
+// add the right one; a dev chain on a port chosen at start is left to the
+// visitor.
+func (h *Handler) walletNetworks() map[string]paywall.WalletNetwork {
+	out := map[string]paywall.WalletNetwork{}
+	for _, c := range h.app.chains {
+		if !c.plan.devnet || anyPort(c.plan.fixed.DevnetAddr) {
+			continue
+		}
+		out[c.plan.network] = paywall.WalletNetwork{Name: fmt.Sprintf("caddy-x402 devnet (chain id %d)", c.plan.fixed.ChainID), RPCURL: "http://" + c.plan.fixed.DevnetAddr}
+	}
+	return out
+}
 
 // issuedOffer is an offer of the route in the offer set of its network's
 // facilitator.
