@@ -19,6 +19,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/store/postgres"
+	"github.com/caddy-x402/caddy-x402/tokens"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -245,12 +246,23 @@ type SponsorLimitsConfig struct {
 	Validity caddy.Duration `json:"validity,omitempty"`
 }
 
-// AssetConfig is an allowlisted token.
+// AssetConfig is an allowlisted token: a well-known one by name (token),
+// or any by address. Either way the facilitator reads the token's EIP-712
+// domain and decimals from the chain when it starts, and refuses a
+// configuration that disagrees with them, naming the right values.
 type AssetConfig struct {
-	// The token's contract address, required. It may be an {env.*} or
-	// {file.*} placeholder; a mixed-case address must carry a valid EIP-55
-	// checksum.
-	Address string `json:"address"`
+	// A well-known token of the network by name, case-insensitively: usdc
+	// on Ethereum, OP Mainnet, Polygon, Base, Arbitrum One and Base
+	// Sepolia (Circle's USDC), dusd on the devnet (its stablecoin). It
+	// fills in the address, the EIP-712 name and version and the
+	// decimals from the table of package tokens (see docs/tokens.md);
+	// those given as well must agree with it. Exclusive with a token given
+	// by address only.
+	Token string `json:"token,omitempty"`
+	// The token's contract address, required without token. It may be an
+	// {env.*} or {file.*} placeholder; a mixed-case address must carry a
+	// valid EIP-55 checksum.
+	Address string `json:"address,omitempty"`
 	// The token's EIP-712 domain name (USDC on Base: "USD Coin"), for
 	// exact payments (EIP-3009). A token without EIP-3009 has neither name
 	// nor version, and is paid with aa-native only.
@@ -261,6 +273,8 @@ type AssetConfig struct {
 	// The token's decimals, which convert human prices such as 0.01 to
 	// atomic units. Default: 6.
 	Decimals uint8 `json:"decimals,omitempty"`
+
+	known *tokens.Token // the table's entry for this network and address, once resolved
 }
 
 // CaddyModule returns the Caddy module information.
@@ -275,6 +289,9 @@ func (a *App) Provision(ctx caddy.Context) error {
 	a.log = ctx.Logger()
 	a.catalog = new(facilitator.Catalog)
 	if err := a.expand(); err != nil {
+		return err
+	}
+	if err := a.resolveAssets(); err != nil {
 		return err
 	}
 	if err := a.Validate(); err != nil {
@@ -625,6 +642,11 @@ func (a *App) hold(what string, svc, tunables any, start func() error) error {
 func (a *App) Start() error {
 	for i, c := range a.chains {
 		err := c.start(a.tunables, a.log)
+		if err == nil {
+			if err := c.checkTokens(); err != nil {
+				return err // a wrong configuration, on any network
+			}
+		}
 		if err != nil && i > 0 {
 			// Another network than the primary: Caddy starts without it,
 			// its offers answer 503, and it is opened again in the

@@ -120,6 +120,7 @@ type Handler struct {
 	issued      []x402.PaymentRequirements
 	listed      *facilitator.DiscoveryResource // in app.catalog, to remove it
 	decimals    map[string]uint8               // of the offered assets, by lowercase address
+	usd         map[string]bool                // the offered assets pegged to the dollar, by lowercase address
 	access      accessLog
 }
 
@@ -181,6 +182,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		}
 	}
 	h.issued, h.decimals = offers, decimals
+	var symbols map[string]string
+	h.usd, symbols = h.assetInfo()
 	extensions, err := h.discoverable(offers)
 	if err != nil {
 		return err
@@ -205,6 +208,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore,
 		Extensions:    extensions,
 		AssetDecimals: decimals,
+		USDAssets:     h.usd,
+		AssetSymbols:  symbols,
 		Hooks:         paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled},
 	})
 	return err
@@ -274,7 +279,7 @@ func (h *Handler) Validate() error {
 		}
 	}
 	for _, want := range h.Assets {
-		if _, err := configAddress("x402 asset", want); err != nil {
+		if _, err := configAddress("x402 asset", want); err != nil && isAddressLike(want) {
 			errs = append(errs, err)
 		} else if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return hasAsset(n.assets, want) }) {
 			errs = append(errs, fmt.Errorf("x402: asset %s is not among the assets of the route's networks", want))
@@ -284,8 +289,8 @@ func (h *Handler) Validate() error {
 	prices:
 		for _, n := range nets {
 			for _, a := range n.assets {
-				if _, err := paywall.ParsePrice(h.Price, assetDecimals(a)); err != nil {
-					errs = append(errs, fmt.Errorf("x402 price: %w", err))
+				if _, err := priceOf(h.Price, a); err != nil {
+					errs = append(errs, fmt.Errorf("x402 price, in %s: %w", assetName(a), err))
 					break prices
 				}
 			}
@@ -313,9 +318,9 @@ type issuedOffer struct {
 	offer x402.PaymentRequirements
 }
 
-// hasAsset reports whether address is among assets.
+// hasAsset reports whether address (or a token's name) is among assets.
 func hasAsset(assets []AssetConfig, address string) bool {
-	return slices.ContainsFunc(assets, func(a AssetConfig) bool { return strings.EqualFold(a.Address, address) })
+	return slices.ContainsFunc(assets, func(a AssetConfig) bool { return a.matches(address) })
 }
 
 // networks is what the route's networks offer: every network of the x402
@@ -384,7 +389,7 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 	decimals := map[string]uint8{}
 	for _, n := range nets {
 		for _, a := range n.assets {
-			if len(h.Assets) > 0 && !slices.ContainsFunc(h.Assets, func(want string) bool { return strings.EqualFold(want, a.Address) }) {
+			if len(h.Assets) > 0 && !slices.ContainsFunc(h.Assets, a.matches) {
 				continue
 			}
 			d := assetDecimals(a)
@@ -396,8 +401,8 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 			if h.perRequest() || h.PriceService != nil {
 				amount = "" // priced for each request
 			} else if h.Price != "" {
-				if amount, err = paywall.ParsePrice(h.Price, d); err != nil {
-					return nil, nil, fmt.Errorf("x402 price: %w", err)
+				if amount, err = priceOf(h.Price, a); err != nil {
+					return nil, nil, fmt.Errorf("x402 price, in %s: %w", assetName(a), err)
 				}
 			}
 			for _, s := range schemes {

@@ -291,7 +291,10 @@ func TestKubernetesExampleValidates(t *testing.T) {
 	t.Run("caddy run", func(t *testing.T) {
 		// Starting dials the RPC in the environment and opens the store on
 		// the volume.
-		stop, err := runCaddyfile(t, strings.ReplaceAll(caddyfile, "http://:8080", fmt.Sprintf("http://127.0.0.1:%d", freePort(t))))
+		// The dev chain stands in for Base with its own token, as the
+		// facilitator reads the asset's domain from the chain at start.
+		cf := standInToken(t, caddyfile, chain)
+		stop, err := runCaddyfile(t, strings.ReplaceAll(cf, "http://:8080", fmt.Sprintf("http://127.0.0.1:%d", freePort(t))))
 		if err != nil {
 			t.Fatalf("caddy run: %v", err)
 		}

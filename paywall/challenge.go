@@ -76,12 +76,15 @@ type pageData struct {
 
 // describe renders offers for people. An amount is shown in whole tokens
 // when the asset's decimals are configured, and in atomic units otherwise,
-// so the page never misstates a price.
+// so the page never misstates a price; the token by its symbol when it is
+// configured, and by its address otherwise.
 func (p *Paywall) describe(offers []x402.PaymentRequirements) []string {
 	out := make([]string, len(offers))
 	for i, o := range offers {
 		token := o.Asset
-		if o.Extra != nil && o.Extra.Name != "" {
+		if sym := p.cfg.AssetSymbols[strings.ToLower(o.Asset)]; sym != "" {
+			token = sym
+		} else if o.Extra != nil && o.Extra.Name != "" {
 			token = o.Extra.Name + " (" + o.Asset + ")"
 		}
 		amount := o.Amount + " atomic units of " + token
