@@ -325,3 +325,50 @@ http://127.0.0.1:%d {
 		t.Fatalf("the error log has no line naming the token's domain:\n%s", logs)
 	}
 }
+
+// TestDevnetTokenByName: on the devnet `asset dusd` names its stablecoin
+// and `$0.01` prices in dollars: the 402 asks for 10000 atomic units, the
+// browser page names the token dUSD rather than its address, and a
+// payment settles.
+func TestDevnetTokenByName(t *testing.T) {
+	api := freePort(t)
+	cf := fmt.Sprintf(`{
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:0
+		asset dusd
+	}
+}
+http://127.0.0.1:%d {
+	x402_path_guard
+	x402 $0.01 {
+		pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+		asset dusd
+	}
+	respond "paid content"
+}
+`, api)
+	if _, err := runCaddyfile(t, cf); err != nil {
+		t.Fatal(err)
+	}
+	base := fmt.Sprintf("http://127.0.0.1:%d/", api)
+	tok := devnetAsset().Address
+	resp, body := httpGet(t, base, map[string]string{"Accept": "text/html"})
+	if resp.StatusCode != http.StatusPaymentRequired || !strings.Contains(body, "<li>0.01 dUSD to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC") || strings.Contains(body, tok) {
+		t.Fatalf("page: %d\n%s\nwant 0.01 dUSD, not %s", resp.StatusCode, body, tok)
+	}
+	resp, body = httpGet(t, base, nil)
+	pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+	if err != nil || len(pr.Accepts) != 1 || pr.Accepts[0].Amount != "10000" || pr.Accepts[0].Asset != tok {
+		t.Fatalf("402: %d %s %+v (%v)", resp.StatusCode, body, pr, err)
+	}
+	p, err := (&client.Transport{Key: mustKey(t, 1), MaxAmount: big.NewInt(10000)}).Pay(pr, &pr.Accepts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := x402.EncodeHeader(p)
+	resp, body = httpGet(t, base, map[string]string{x402.HeaderPaymentSignature: h})
+	if resp.StatusCode != 200 || body != "paid content" {
+		t.Fatalf("paying: %d %s", resp.StatusCode, body)
+	}
+}

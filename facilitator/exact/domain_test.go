@@ -129,3 +129,24 @@ func TestCheckTokens(t *testing.T) {
 		}
 	})
 }
+
+// FuzzTokenAnswers: whatever a token answers to the five reads, decoding
+// and comparing it neither panics nor takes an answer that does not name
+// the configured domain for one that does.
+func FuzzTokenAnswers(f *testing.F) {
+	word := func(b byte) []byte { w := make([]byte, 32); w[31] = b; return w }
+	f.Add([]byte{}, []byte{}, []byte{}, word(6), word(1))
+	f.Add(word(0x0f), append(word(32), word(3)...), []byte("x"), word(255), []byte{1, 2})
+	f.Fuzz(func(t *testing.T, domain, name, version, decimals, separator []byte) {
+		a := Asset{Address: common.HexToAddress("0x00000000000000000000000000000000000000aa"), Name: "USD Coin", Version: "2", Decimals: 6}
+		var st tokenState
+		for j, out := range [][]byte{domain, name, version, decimals, separator} {
+			st.decode(j, out)
+		}
+		err := st.compare(a, big.NewInt(8453))
+		if err == nil && st.domain == nil && (st.separator == nil || *st.separator != DomainSeparator(a.Name, a.Version, big.NewInt(8453), a.Address)) &&
+			(st.name == nil || *st.name != a.Name || st.version == nil || *st.version != a.Version) {
+			t.Fatalf("took a token whose answers do not name the domain: %+v", st)
+		}
+	})
+}
