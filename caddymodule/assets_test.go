@@ -372,3 +372,33 @@ http://127.0.0.1:%d {
 		t.Fatalf("paying: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestReadmeRealChainValidates: the README's Caddyfile for a real chain,
+// `asset usdc` on Base Sepolia priced `$0.001`, validates offline as
+// `caddy validate` does (nothing reads the chain), once pay_to is an
+// address, and its route asks for 1000 atomic units of Base Sepolia's
+// USDC.
+func TestReadmeRealChainValidates(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, _ := fencedBlocks(string(b))
+	i := slices.IndexFunc(blocks, func(bl fencedBlock) bool {
+		return bl.lang == "caddyfile" && strings.Contains(bl.body, "network eip155:84532") &&
+			strings.Contains(bl.body, "asset usdc") && strings.Contains(bl.body, "x402 $0.001 {")
+	})
+	if i < 0 {
+		t.Fatal("the README has no Caddyfile with network eip155:84532, asset usdc and x402 $0.001")
+	}
+	t.Setenv("X402_SETTLER_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
+	cf := strings.ReplaceAll(blocks[i].body, "0xYourAddress", "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC")
+	if err := validateCaddyfile(t, cf); err != nil {
+		t.Fatalf("caddy validate of the README's Caddyfile (line %d): %v", blocks[i].line, err)
+	}
+	usdc, _ := tokens.Lookup("eip155:84532", "usdc")
+	amount, err := priceOf("$0.001", AssetConfig{Address: usdc.Address.Hex(), Decimals: usdc.Decimals, known: &usdc})
+	if err != nil || amount != "1000" {
+		t.Fatalf("$0.001 of Base Sepolia's USDC: %q (%v), want 1000", amount, err)
+	}
+}

@@ -63,8 +63,9 @@ type Handler struct {
 	// is refused rather than paid to.
 	PayTo string `json:"pay_to"`
 	// The price in whole tokens, such as "0.01", converted to atomic units
-	// with each asset's decimals. Exactly one of price and amount is
-	// required. It may be a placeholder, such as {vars.price} set by map,
+	// with each asset's decimals, or in US dollars, such as "$0.01", when
+	// every offered asset is pegged 1:1 to the dollar (USDC: see package
+	// tokens). Exactly one of price and amount is required. It may be a placeholder, such as {vars.price} set by map,
 	// resolved for each request: the 402 then carries that request's
 	// price and a payment must accept exactly it. A placeholder that
 	// resolves empty or to no valid price answers 500, never free. Only
@@ -78,8 +79,9 @@ type Handler struct {
 	// offers one accept per network, asset and scheme. Default: every
 	// network of the x402 app.
 	Networks []string `json:"networks,omitempty"`
-	// The addresses of the tokens accepted, each an asset of one of the
-	// route's networks. Default: every asset of the route's networks.
+	// The tokens accepted, by address or by name (usdc), each an asset of
+	// one of the route's networks. Default: every asset of the route's
+	// networks.
 	Assets []string `json:"assets,omitempty"`
 	// The payment schemes offered: exact, and aa-native when the x402 app
 	// has the aa-native contracts and sponsor_url (aa-native is offered on

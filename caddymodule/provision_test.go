@@ -358,7 +358,7 @@ http://127.0.0.1:%d {
 	t.Setenv("X402_TEST_RPC", chain.URL)
 	t.Setenv("X402_TEST_SETTLER", fmt.Sprintf("%x", crypto.FromECDSA(settler)))
 	realCaddyfile := func(path string) string {
-		return fmt.Sprintf(`{
+		return standInToken(t, fmt.Sprintf(`{
 	x402 {
 		network eip155:8453
 		rpc {env.X402_TEST_RPC}
@@ -367,7 +367,7 @@ http://127.0.0.1:%d {
 		asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 "USD Coin" 2 6
 	}
 }
-`, path)
+`, path), chain)
 	}
 
 	t.Run("a devnet store is refused for a real chain", func(t *testing.T) {
