@@ -553,6 +553,7 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 	p.fixed.Assets = append([]AssetConfig(nil), p.fixed.Assets...)
 	for i := range p.fixed.Assets {
 		p.fixed.Assets[i].Address = common.HexToAddress(p.fixed.Assets[i].Address).Hex()
+		p.fixed.Assets[i].Token = "" // resolved: `asset usdc` is its address, domain and decimals
 	}
 	var err error
 	p.fixed.Confirmations = n.Confirmations

@@ -192,6 +192,32 @@ http://127.0.0.1:%d {
 			}
 		})
 	}
+	t.Run("on reload", func(t *testing.T) {
+		// A reload that adds a network whose token is misnamed is
+		// refused, naming the token's values, and the running config
+		// keeps serving.
+		other := startChain(t, 84532)
+		dir, api := filepath.ToSlash(t.TempDir()), freePort(t)
+		network := func(id, rpc, asset, store string) string {
+			return fmt.Sprintf("\t\tnetwork %s {\n\t\t\trpc %s\n\t\t\tsettler_key {env.X402_TOKENS_SETTLER_KEY}\n\t\t\tasset %s\n\t\t\tstore_path %s/%s.db\n\t\t}\n", id, rpc, asset, dir, store)
+		}
+		config := func(networks string) string {
+			return fmt.Sprintf("{\n\tx402 {\n%s\t}\n}\nhttp://127.0.0.1:%d {\n\tx402_path_guard\n\tx402 0.01 {\n\t\tpay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n\t}\n\trespond \"paid\"\n}\n", networks, api)
+		}
+		first := network("eip155:31337", chain.URL, fmt.Sprintf(`%s "Devnet USD" 1 6`, tok), "a")
+		if _, err := runCaddyfile(t, config(first)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := runCaddyfile(t, config(first+network("eip155:84532", other.URL, fmt.Sprintf(`%s "Devnet USDX" 1 6`, other.Token.Address.Hex()), "b")))
+		if err == nil || !strings.Contains(err.Error(), "network eip155:84532") || !strings.Contains(err.Error(), cases[0].want) {
+			t.Fatalf("reload: %v, want %q", err, cases[0].want)
+		}
+		resp, body := httpGet(t, fmt.Sprintf("http://127.0.0.1:%d/", api), nil)
+		pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if err != nil || len(pr.Accepts) != 1 || pr.Accepts[0].Network != "eip155:31337" {
+			t.Fatalf("the running config after the refused reload: %d %s (%v)", resp.StatusCode, body, err)
+		}
+	})
 	t.Run("network devnet", func(t *testing.T) {
 		cf := fmt.Sprintf(`{
 	x402 {
