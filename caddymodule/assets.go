@@ -61,10 +61,8 @@ func (n *NetworkConfig) resolveAsset(as *AssetConfig) error {
 	if !ok {
 		return nil
 	}
-	if as.Name != "" || as.Version != "" {
-		if err := agrees(as, t, "the "+t.Symbol+" of "+t.Chain+" at "+t.Address.Hex()); err != nil {
-			return err
-		}
+	if err := agrees(as, t, "the "+t.Symbol+" of "+t.Chain+" at "+t.Address.Hex()); err != nil {
+		return err
 	}
 	as.known = &t
 	return nil

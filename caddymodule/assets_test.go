@@ -118,6 +118,7 @@ func TestKnownTokensRefused(t *testing.T) {
 		{"usdc on the devnet", devnetCf("usdc", "0.01"), `"usdc" is not a token of the devnet, whose stablecoin is dusd`},
 		{"wrong domain by address", knownTokenCaddyfile("eip155:8453", `0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 "USDC" 2 6`, "0.01"), `has EIP-712 name "USD Coin" version "2", not "USDC" "2"`},
 		{"wrong decimals by address", knownTokenCaddyfile("eip155:84532", `0x036CbD53842c5426634e7929541eC2318f3dCF7e USDC 2 18`, "0.01"), "6 decimals, not 18"},
+		{"wrong decimals without a domain", knownTokenCaddyfile("eip155:84532", `0x036CbD53842c5426634e7929541eC2318f3dCF7e 18`, "0.01"), "the USDC of Base Sepolia at 0x036CbD53842c5426634e7929541eC2318f3dCF7e has 6 decimals, not 18"},
 		{"dollars of an unknown token", knownTokenCaddyfile("eip155:8453", `0x4200000000000000000000000000000000000006 "Wrapped Ether" 1 18`, "$0.01"), `price "$0.01" is in US dollars, but the token is not one known to be pegged`},
 		{"dollars and too many places", knownTokenCaddyfile("eip155:8453", "usdc", "$0.0000001"), "more than 6 decimal places"},
 	} {

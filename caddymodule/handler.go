@@ -65,11 +65,12 @@ type Handler struct {
 	// The price in whole tokens, such as "0.01", converted to atomic units
 	// with each asset's decimals, or in US dollars, such as "$0.01", when
 	// every offered asset is pegged 1:1 to the dollar (USDC: see package
-	// tokens). Exactly one of price and amount is required. It may be a placeholder, such as {vars.price} set by map,
-	// resolved for each request: the 402 then carries that request's
-	// price and a payment must accept exactly it. A placeholder that
-	// resolves empty or to no valid price answers 500, never free. Only
-	// exact is offered at such a price.
+	// tokens). Exactly one of price and amount is required. It may be a
+	// placeholder, such as {vars.price} set by map, resolved for each
+	// request: the 402 then carries that request's price and a payment
+	// must accept exactly it. A placeholder that resolves empty or to no
+	// valid price answers 500, never free. Only exact is offered at such a
+	// price.
 	Price string `json:"price,omitempty"`
 	// The price in atomic units of the asset, such as "10000". Exactly one
 	// of price and amount is required. It may be a placeholder, as price.
