@@ -22,6 +22,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/store/postgres"
+	"github.com/caddy-x402/caddy-x402/tokens"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -249,12 +250,23 @@ type SponsorLimitsConfig struct {
 	Validity caddy.Duration `json:"validity,omitempty"`
 }
 
-// AssetConfig is an allowlisted token.
+// AssetConfig is an allowlisted token: a well-known one by name (token),
+// or any by address. Either way the facilitator reads the token's EIP-712
+// domain and decimals from the chain when it starts, and refuses a
+// configuration that disagrees with them, naming the right values.
 type AssetConfig struct {
-	// The token's contract address, required. It may be an {env.*} or
-	// {file.*} placeholder; a mixed-case address must carry a valid EIP-55
-	// checksum.
-	Address string `json:"address"`
+	// A well-known token of the network by name, case-insensitively: usdc
+	// on Ethereum, OP Mainnet, Polygon, Base, Arbitrum One and Base
+	// Sepolia (Circle's USDC), dusd on the devnet (its stablecoin). It
+	// fills in the address, the EIP-712 name and version and the
+	// decimals from the table of package tokens (see docs/tokens.md);
+	// those given as well must agree with it. Exclusive with a token given
+	// by address only.
+	Token string `json:"token,omitempty"`
+	// The token's contract address, required without token. It may be an
+	// {env.*} or {file.*} placeholder; a mixed-case address must carry a
+	// valid EIP-55 checksum.
+	Address string `json:"address,omitempty"`
 	// The token's EIP-712 domain name (USDC on Base: "USD Coin"), for
 	// exact payments (EIP-3009). A token without EIP-3009 has neither name
 	// nor version, and is paid with aa-native only.
@@ -265,6 +277,8 @@ type AssetConfig struct {
 	// The token's decimals, which convert human prices such as 0.01 to
 	// atomic units. Default: 6.
 	Decimals uint8 `json:"decimals,omitempty"`
+
+	known *tokens.Token // the table's entry for this network and address, once resolved
 }
 
 // CaddyModule returns the Caddy module information.
@@ -279,6 +293,9 @@ func (a *App) Provision(ctx caddy.Context) error {
 	a.log, a.ctx = ctx.Logger(), ctx
 	a.catalog = new(facilitator.Catalog)
 	if err := a.expand(); err != nil {
+		return err
+	}
+	if err := a.resolveAssets(); err != nil {
 		return err
 	}
 	if err := a.Validate(); err != nil {
@@ -553,6 +570,7 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 	p.fixed.Assets = append([]AssetConfig(nil), p.fixed.Assets...)
 	for i := range p.fixed.Assets {
 		p.fixed.Assets[i].Address = common.HexToAddress(p.fixed.Assets[i].Address).Hex()
+		p.fixed.Assets[i].Token = "" // resolved: `asset usdc` is its address, domain and decimals
 	}
 	var err error
 	p.fixed.Confirmations = n.Confirmations
@@ -642,6 +660,11 @@ func (a *App) hold(what string, svc, tunables any, start func() error) error {
 func (a *App) Start() error {
 	for i, c := range a.chains {
 		err := c.start(a.tunables, a.log)
+		if err == nil {
+			if err := c.checkTokens(); err != nil {
+				return err // a wrong configuration, on any network
+			}
+		}
 		if err != nil && unreachable(err) {
 			// The chain does not answer: Caddy starts without it, as a
 			// sidecar must (its free routes serve), the network's

@@ -48,7 +48,7 @@ func init() {
 //		database_max_conns <n>      (with store postgres; default 10)
 //		database_schema <name>      (with store postgres; default search_path)
 //		claim_takeover  <duration>  (with store postgres; default 5m)
-//		asset           <address> <eip712-name> <eip712-version> [<decimals>]
+//		asset           <token> | <address> <eip712-name> <eip712-version> [<decimals>]
 //		receipt_timeout <duration>
 //		facilitator_url <url>
 //		facilitator_key {env.NAME} | {file.PATH}  (Bearer key for facilitator_url)
@@ -185,13 +185,22 @@ func (a *App) parseStore(d *caddyfile.Dispenser) error {
 	return nil
 }
 
-// parseAsset reads `asset <address> <name> <version> [<decimals>]`, or
-// `asset <address> [<decimals>]` for a token without EIP-3009 (no EIP-712
-// domain), which is paid with aa-native only.
+// parseAsset reads `asset <token>`, a well-known token by name (usdc,
+// or dusd on the devnet), `asset <address> <name> <version>
+// [<decimals>]`, or `asset <address> [<decimals>]` for a token without
+// EIP-3009 (no EIP-712 domain), which is paid with aa-native only. An
+// address is 0x… or a placeholder; anything else is a token's name.
 func (n *NetworkConfig) parseAsset(d *caddyfile.Dispenser) error {
 	args := d.RemainingArgs()
 	var as AssetConfig
 	var decimals string
+	if len(args) > 0 && !isAddressLike(args[0]) && !strings.HasPrefix(args[0], "{") {
+		if len(args) > 1 {
+			return d.Errf("asset %s names a well-known token, which takes no more values (its address, EIP-712 domain and decimals come from the table); give a token by its address to set them", args[0])
+		}
+		n.Assets = append(n.Assets, AssetConfig{Token: args[0]})
+		return nil
+	}
 	switch len(args) {
 	case 1, 2:
 		as.Address = args[0]
@@ -200,7 +209,7 @@ func (n *NetworkConfig) parseAsset(d *caddyfile.Dispenser) error {
 		as = AssetConfig{Address: args[0], Name: args[1], Version: args[2]}
 		decimals = strings.Join(args[3:], "")
 	default:
-		return d.Errf("asset takes <address> <eip712-name> <eip712-version> [<decimals>], or <address> [<decimals>] for a token without EIP-3009, got %d values", len(args))
+		return d.Errf("asset takes a well-known token's name (such as usdc), <address> <eip712-name> <eip712-version> [<decimals>], or <address> [<decimals>] for a token without EIP-3009, got %d values", len(args))
 	}
 	if decimals != "" {
 		dec, err := strconv.ParseUint(decimals, 10, 8)
@@ -245,10 +254,10 @@ func parseDirective[T any, PT interface {
 //
 //	x402 [<price>] {
 //		pay_to          <address>
-//		price           <whole tokens, such as 0.01>
+//		price           <whole tokens, such as 0.01> | $<US dollars, such as $0.01>
 //		amount          <atomic units>
 //		networks        <caip-2 id>...  (default: every network of the x402 app)
-//		asset           <address>...
+//		asset           <address> | <token>...
 //		schemes         <scheme>...
 //		description     <text>
 //		mime_type       <type>

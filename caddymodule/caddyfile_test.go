@@ -141,7 +141,7 @@ func TestAppCaddyfileErrors(t *testing.T) {
 		{"argument", "x402 devnet", "wrong argument count"},
 		{"unknown", "x402 {\n colour blue\n}", `unknown x402 option "colour"`},
 		{"asset arity", "x402 {\n asset 0xabc USDC\n}", `asset decimals "USDC": want a whole number from 0 to 36`},
-		{"asset arity", "x402 {\n asset 0xabc a b 6 7\n}", "asset takes <address> <eip712-name> <eip712-version> [<decimals>], or <address> [<decimals>] for a token without EIP-3009, got 5 values"},
+		{"asset arity", "x402 {\n asset 0xabc a b 6 7\n}", "<address> <eip712-name> <eip712-version> [<decimals>], or <address> [<decimals>] for a token without EIP-3009, got 5 values"},
 		{"asset decimals", "x402 {\n asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 USDC 2 many\n}", `asset decimals "many"`},
 		{"receipt timeout", "x402 {\n receipt_timeout later\n}", `receipt_timeout "later"`},
 		{"confirmations", "x402 {\n confirmations -1\n}", `confirmations "-1": want a whole number of blocks`},

@@ -22,12 +22,12 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/store/postgres"
+	"github.com/caddy-x402/caddy-x402/tokens"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -316,7 +316,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	}
 	assets := make([]facilitator.Asset, len(p.fixed.Assets))
 	for i, as := range p.fixed.Assets {
-		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version}
+		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version, Decimals: assetDecimals(as)}
 	}
 	var (
 		st      store.Backend
@@ -391,7 +391,8 @@ func claimFacilitatorStore(st store.Backend, path, network, caip2 string, log *z
 
 // devnetAsset is the devnet's stablecoin, the default asset on the devnet.
 func devnetAsset() AssetConfig {
-	return AssetConfig{Address: wellknown.GenesisContracts().Token.Hex(), Name: wellknown.TokenName, Version: wellknown.TokenVersion, Decimals: wellknown.TokenDecimals}
+	t := tokens.DevUSD("")
+	return AssetConfig{Address: t.Address.Hex(), Name: t.Name, Version: t.Version, Decimals: t.Decimals, known: &t}
 }
 
 // devChain is a running embedded dev chain, as startDevnet starts it.

@@ -220,6 +220,9 @@ func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger, 
 	assets := make([]dashboard.Asset, len(c.plan.fixed.Assets))
 	for i, a := range c.plan.fixed.Assets {
 		sym := a.Name
+		if a.symbol() != "" {
+			sym = a.symbol() // USDC, from the table of well-known tokens
+		}
 		if c.plan.devnet && common.HexToAddress(a.Address) == wellknown.GenesisContracts().Token {
 			sym = wellknown.TokenSymbol
 		}

@@ -300,7 +300,7 @@ func TestEndToEnd(t *testing.T) {
 	})
 	t.Run("browser gets HTML", func(t *testing.T) {
 		resp, body := e.get("/paid/report", "", "Accept", "text/html")
-		if resp.StatusCode != 402 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, "0.01 Devnet USD") {
+		if resp.StatusCode != 402 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, "0.01 dUSD") {
 			t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 		}
 	})

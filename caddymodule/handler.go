@@ -64,12 +64,14 @@ type Handler struct {
 	// is refused rather than paid to.
 	PayTo string `json:"pay_to"`
 	// The price in whole tokens, such as "0.01", converted to atomic units
-	// with each asset's decimals. Exactly one of price and amount is
-	// required. It may be a placeholder, such as {vars.price} set by map,
-	// resolved for each request: the 402 then carries that request's
-	// price and a payment must accept exactly it. A placeholder that
-	// resolves empty or to no valid price answers 500, never free. Only
-	// exact is offered at such a price.
+	// with each asset's decimals, or in US dollars, such as "$0.01", when
+	// every offered asset is pegged 1:1 to the dollar (USDC: see package
+	// tokens). Exactly one of price and amount is required. It may be a
+	// placeholder, such as {vars.price} set by map, resolved for each
+	// request: the 402 then carries that request's price and a payment
+	// must accept exactly it. A placeholder that resolves empty or to no
+	// valid price answers 500, never free. Only exact is offered at such a
+	// price.
 	Price string `json:"price,omitempty"`
 	// The price in atomic units of the asset, such as "10000". Exactly one
 	// of price and amount is required. It may be a placeholder, as price.
@@ -79,8 +81,9 @@ type Handler struct {
 	// offers one accept per network, asset and scheme. Default: every
 	// network of the x402 app.
 	Networks []string `json:"networks,omitempty"`
-	// The addresses of the tokens accepted, each an asset of one of the
-	// route's networks. Default: every asset of the route's networks.
+	// The tokens accepted, by address or by name (usdc), each an asset of
+	// one of the route's networks. Default: every asset of the route's
+	// networks.
 	Assets []string `json:"assets,omitempty"`
 	// The payment schemes offered: exact, and aa-native when the x402 app
 	// has the aa-native contracts and sponsor_url (aa-native is offered on
@@ -130,6 +133,7 @@ type Handler struct {
 	issued      []x402.PaymentRequirements
 	listed      *facilitator.DiscoveryResource // in app.catalog, to remove it
 	decimals    map[string]uint8               // of the offered assets, by lowercase address
+	usd         map[string]bool                // the offered assets pegged to the dollar, by lowercase address
 	access      accessLog
 }
 
@@ -191,6 +195,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		}
 	}
 	h.issued, h.decimals = offers, decimals
+	var symbols map[string]string
+	h.usd, symbols = h.assetInfo()
 	extensions, err := h.discoverable(offers)
 	if err != nil {
 		return err
@@ -224,6 +230,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		WalletNetworks: h.walletNetworks(),
 		Extensions:     extensions,
 		AssetDecimals:  decimals,
+		USDAssets:      h.usd,
+		AssetSymbols:   symbols,
 		Hooks:          paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled},
 	})
 	return err
@@ -295,7 +303,7 @@ func (h *Handler) Validate() error {
 		}
 	}
 	for _, want := range h.Assets {
-		if _, err := configAddress("x402 asset", want); err != nil {
+		if _, err := configAddress("x402 asset", want); err != nil && isAddressLike(want) {
 			errs = append(errs, err)
 		} else if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return hasAsset(n.assets, want) }) {
 			errs = append(errs, fmt.Errorf("x402: asset %s is not among the assets of the route's networks", want))
@@ -305,8 +313,8 @@ func (h *Handler) Validate() error {
 	prices:
 		for _, n := range nets {
 			for _, a := range n.assets {
-				if _, err := paywall.ParsePrice(h.Price, assetDecimals(a)); err != nil {
-					errs = append(errs, fmt.Errorf("x402 price: %w", err))
+				if _, err := priceOf(h.Price, a); err != nil {
+					errs = append(errs, fmt.Errorf("x402 price, in %s: %w", assetName(a), err))
 					break prices
 				}
 			}
@@ -352,9 +360,9 @@ type issuedOffer struct {
 	offer x402.PaymentRequirements
 }
 
-// hasAsset reports whether address is among assets.
+// hasAsset reports whether address (or a token's name) is among assets.
 func hasAsset(assets []AssetConfig, address string) bool {
-	return slices.ContainsFunc(assets, func(a AssetConfig) bool { return strings.EqualFold(a.Address, address) })
+	return slices.ContainsFunc(assets, func(a AssetConfig) bool { return a.matches(address) })
 }
 
 // networks is what the route's networks offer: every network of the x402
@@ -423,7 +431,7 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 	decimals := map[string]uint8{}
 	for _, n := range nets {
 		for _, a := range n.assets {
-			if len(h.Assets) > 0 && !slices.ContainsFunc(h.Assets, func(want string) bool { return strings.EqualFold(want, a.Address) }) {
+			if len(h.Assets) > 0 && !slices.ContainsFunc(h.Assets, a.matches) {
 				continue
 			}
 			d := assetDecimals(a)
@@ -435,8 +443,8 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 			if h.perRequest() || h.PriceService != nil {
 				amount = "" // priced for each request
 			} else if h.Price != "" {
-				if amount, err = paywall.ParsePrice(h.Price, d); err != nil {
-					return nil, nil, fmt.Errorf("x402 price: %w", err)
+				if amount, err = priceOf(h.Price, a); err != nil {
+					return nil, nil, fmt.Errorf("x402 price, in %s: %w", assetName(a), err)
 				}
 			}
 			for _, s := range schemes {

@@ -516,7 +516,7 @@ func TestKubernetesFleetExampleValidates(t *testing.T) {
 		probePort := c.port(t, c.ReadinessProbe.HTTPGet.Port)
 		httpAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 		probeAddr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-		cf := ex.caddyfile
+		cf := standInToken(t, ex.caddyfile, chain) // the chain's own token for USDC
 		for from, to := range map[string]string{
 			fmt.Sprintf("http://:%d ", httpPort):  "http://" + httpAddr + " ",
 			fmt.Sprintf("http://:%d ", probePort): "http://" + probeAddr + " ",

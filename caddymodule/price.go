@@ -125,7 +125,7 @@ func (h *Handler) checkQuote(q paywall.Quote) error {
 		if !ok {
 			return fmt.Errorf("asset %s has no decimals", o.Asset)
 		}
-		if _, err := paywall.ParsePrice(q.Price, d); err != nil {
+		if _, err := paywall.ParseAssetPrice(q.Price, d, h.usd[strings.ToLower(o.Asset)]); err != nil {
 			return err
 		}
 	}

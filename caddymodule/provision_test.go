@@ -291,7 +291,10 @@ func TestKubernetesExampleValidates(t *testing.T) {
 	t.Run("caddy run", func(t *testing.T) {
 		// Starting dials the RPC in the environment and opens the store on
 		// the volume.
-		stop, err := runCaddyfile(t, strings.ReplaceAll(caddyfile, "http://:8080", fmt.Sprintf("http://127.0.0.1:%d", freePort(t))))
+		// The dev chain stands in for Base with its own token, as the
+		// facilitator reads the asset's domain from the chain at start.
+		cf := standInToken(t, caddyfile, chain)
+		stop, err := runCaddyfile(t, strings.ReplaceAll(cf, "http://:8080", fmt.Sprintf("http://127.0.0.1:%d", freePort(t))))
 		if err != nil {
 			t.Fatalf("caddy run: %v", err)
 		}
@@ -355,7 +358,7 @@ http://127.0.0.1:%d {
 	t.Setenv("X402_TEST_RPC", chain.URL)
 	t.Setenv("X402_TEST_SETTLER", fmt.Sprintf("%x", crypto.FromECDSA(settler)))
 	realCaddyfile := func(path string) string {
-		return fmt.Sprintf(`{
+		return standInToken(t, fmt.Sprintf(`{
 	x402 {
 		network eip155:8453
 		rpc {env.X402_TEST_RPC}
@@ -364,7 +367,7 @@ http://127.0.0.1:%d {
 		asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 "USD Coin" 2 6
 	}
 }
-`, path)
+`, path), chain)
 	}
 
 	t.Run("a devnet store is refused for a real chain", func(t *testing.T) {

@@ -209,6 +209,7 @@ type Service struct {
 		sponsorLimits  SponsorLimits
 	}
 	payers *payers
+	tokens *tokenChecks // the allowlisted tokens against the chain
 
 	mu       sync.Mutex
 	inFlight map[common.Hash]struct{}
@@ -254,6 +255,14 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if got.Cmp(chainID) != 0 {
 		return nil, fmt.Errorf("the RPC serves chain %s, but the network is %s", got, cfg.Network)
 	}
+	// The tokens are read before anything else is set up: one that
+	// disagrees with its configuration has its payments refused (and the
+	// caller, TokenMismatches), and one the chain did not answer for is
+	// read again before its first payment.
+	tokens := newTokenChecks(client, chainID, cfg.Assets, log)
+	checkCtx, cancel = context.WithTimeout(ctx, cfg.RPCTimeout)
+	tokens.checkAll(checkCtx)
+	cancel()
 	ledger := new(payers)
 	// exact takes the assets with an EIP-712 domain (EIP-3009 tokens); an
 	// asset without one is paid with aa-native only.
@@ -279,7 +288,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s = &Service{
-		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, log: log, payers: ledger,
+		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, log: log, payers: ledger, tokens: tokens,
 		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
 	}
 	if ex != nil {

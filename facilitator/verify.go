@@ -85,6 +85,9 @@ func (s *Service) verifyScheme(ctx context.Context, req *x402.VerifyRequest, p *
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
+	if err := s.tokens.ready(ctx, p.asset); err != nil {
+		return err
+	}
 	return p.of.Verify(ctx, p.pay, req)
 }
 

@@ -96,7 +96,8 @@ type PageOffer struct {
 	Atomic bool
 	// Decimals are the asset's decimals, when known (Atomic is false).
 	Decimals uint8
-	// Token names the asset: its EIP-712 name, or its address.
+	// Token names the asset: its symbol (Config.AssetSymbols), else its
+	// EIP-712 name, else its address.
 	Token string
 	// Payable reports whether the page can pay the offer with a browser
 	// wallet: an exact offer on an eip155 network that names the token's
@@ -155,7 +156,9 @@ func (p *Paywall) offers(accepts []x402.PaymentRequirements) []PageOffer {
 		if name := p.walletNetwork(o.Network).Name; name != "" {
 			po.NetworkName = name
 		}
-		if o.Extra != nil && o.Extra.Name != "" {
+		if sym := p.cfg.AssetSymbols[strings.ToLower(o.Asset)]; sym != "" {
+			po.Token = sym
+		} else if o.Extra != nil && o.Extra.Name != "" {
 			po.Token = o.Extra.Name
 		}
 		if d, ok := p.cfg.AssetDecimals[strings.ToLower(o.Asset)]; ok {

@@ -121,6 +121,14 @@ type Config struct {
 	// WalletNetwork): their names, and the public RPC URL a wallet that
 	// does not know a network is asked to add.
 	WalletNetworks map[string]WalletNetwork
+	// USDAssets holds the lowercase addresses of the assets pegged 1:1 to
+	// the US dollar, whose prices may be written in dollars ("$0.01", see
+	// ParseAssetPrice). Nil holds none.
+	USDAssets map[string]bool
+	// AssetSymbols maps lowercase asset addresses to the tokens' symbols,
+	// such as USDC, which the browser paywall page shows instead of their
+	// addresses.
+	AssetSymbols map[string]string
 	// SettleBefore settles before the protected handler runs, for handlers
 	// that are not idempotent. By default settlement happens when the
 	// handler answers with success.

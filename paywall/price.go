@@ -16,7 +16,20 @@ import (
 // refuses signs, exponents, zero, and more fractional digits than the token
 // has, rather than round a price.
 func ParsePrice(price string, decimals uint8) (string, error) {
-	v, err := x402.ParseDecimal(price, decimals)
+	return ParseAssetPrice(price, decimals, false)
+}
+
+// ParseAssetPrice converts a price into atomic units of a token with the
+// given decimals: in whole tokens, such as "0.01", or, for a token pegged
+// 1:1 to the US dollar (usd), in dollars, such as "$0.01", the way
+// merchants write prices. A price in dollars of a token that is not
+// pegged is refused, as a price in dollars would be a guess at its rate.
+func ParseAssetPrice(price string, decimals uint8, usd bool) (string, error) {
+	number, dollars := strings.CutPrefix(price, "$")
+	if dollars && !usd {
+		return "", fmt.Errorf("price %q is in US dollars, but the token is not one known to be pegged 1:1 to the dollar; give the price in whole tokens (such as %q) or an amount in atomic units", price, number)
+	}
+	v, err := x402.ParseDecimal(number, decimals)
 	if err != nil {
 		return "", fmt.Errorf("price %w", err)
 	}
@@ -27,7 +40,9 @@ func ParsePrice(price string, decimals uint8) (string, error) {
 // Price and Amount.
 type Quote struct {
 	// Price is in whole tokens, such as "0.01", converted to atomic units
-	// with each offered asset's decimals (Config.AssetDecimals).
+	// with each offered asset's decimals (Config.AssetDecimals), or in US
+	// dollars, such as "$0.01", when every offered asset is pegged to the
+	// dollar (Config.USDAssets).
 	Price string
 	// Amount is in atomic units of every offered asset, such as "10000".
 	Amount string
@@ -90,11 +105,12 @@ func (p *Paywall) quote(r *http.Request) (*priced, error) {
 	for i := range accepts {
 		amount := q.Amount
 		if q.Price != "" {
-			d, ok := p.cfg.AssetDecimals[strings.ToLower(accepts[i].Asset)]
+			key := strings.ToLower(accepts[i].Asset)
+			d, ok := p.cfg.AssetDecimals[key]
 			if !ok {
 				return nil, fmt.Errorf("asset %s has no decimals to convert the price %q", accepts[i].Asset, q.Price)
 			}
-			if amount, err = ParsePrice(q.Price, d); err != nil {
+			if amount, err = ParseAssetPrice(q.Price, d, p.cfg.USDAssets[key]); err != nil {
 				return nil, err
 			}
 		}

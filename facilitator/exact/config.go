@@ -18,6 +18,9 @@ type Asset struct {
 	// Name and Version are the token's EIP-712 domain name and version, as
 	// the contract has them (USDC: "USD Coin" or "USDC", and "2").
 	Name, Version string
+	// Decimals, if not zero, is what the token's decimals() must answer
+	// (see CheckTokens); verification does not use it.
+	Decimals uint8
 }
 
 // Chain is the chain access verification needs: batched JSON-RPC calls.
