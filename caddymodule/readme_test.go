@@ -158,6 +158,16 @@ func TestReadmePayerOutput(t *testing.T) {
 			t.Errorf("the start log lacks %q:\n%s", want, grepLines(string(logged), "x402: "))
 		}
 	}
+	// The demo's paid report is discoverable on its facilitator.
+	if resp, err := http.Get(fmt.Sprintf("http://localhost:%d/discovery/resources", ports["4021"])); err != nil {
+		t.Fatal(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), fmt.Sprintf(`"resource":"http://localhost:%d/paid/report"`, ports["8080"])) {
+			t.Errorf("the demo's /discovery/resources: %d %s", resp.StatusCode, body)
+		}
+	}
 	// A client's own X-Payer does not reach the upstream on a free route.
 	req, _ := http.NewRequest(http.MethodGet, api+"/free", nil)
 	req.Header.Set("X-Payer", "0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
