@@ -381,8 +381,8 @@ http://127.0.0.1:%d {
 	base := fmt.Sprintf("http://127.0.0.1:%d/", api)
 	tok := devnetAsset().Address
 	resp, body := httpGet(t, base, map[string]string{"Accept": "text/html"})
-	if resp.StatusCode != http.StatusPaymentRequired || !strings.Contains(body, "<li>0.01 dUSD to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC") || strings.Contains(body, tok) {
-		t.Fatalf("page: %d\n%s\nwant 0.01 dUSD, not %s", resp.StatusCode, body, tok)
+	if resp.StatusCode != http.StatusPaymentRequired || !strings.Contains(body, `<span class="price">0.01 dUSD</span>`) {
+		t.Fatalf("page: %d\n%s\nwant the price as 0.01 dUSD (token %s)", resp.StatusCode, body, tok)
 	}
 	resp, body = httpGet(t, base, nil)
 	pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))

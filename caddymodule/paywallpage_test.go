@@ -72,7 +72,7 @@ http://127.0.0.1:%d {
 	page, csp := string(body), resp.Header.Get("Content-Security-Policy")
 	nonce, _, _ := strings.Cut(strings.TrimPrefix(csp[strings.Index(csp, "script-src 'nonce-"):], "script-src 'nonce-"), "'")
 	if resp.StatusCode != 402 || resp.Header.Get("Cache-Control") != "no-store" || nonce == "" ||
-		!strings.Contains(page, "<h1>Buy the shop&#39;s report</h1>") || !strings.Contains(page, `<p class="mine">0.25 USD Coin on Base</p>`) ||
+		!strings.Contains(page, "<h1>Buy the shop&#39;s report</h1>") || !strings.Contains(page, `<p class="mine">0.25 USDC on Base</p>`) ||
 		!strings.Contains(page, `<script nonce="`+nonce+`" data-paywall=`) {
 		t.Fatalf("%d, policy %q:\n%s", resp.StatusCode, csp, page)
 	}

@@ -24,6 +24,7 @@ type gate struct {
 	decided bool                 // the status has been decided
 	dropped bool                 // settlement failed: the handler's output is discarded
 	paid    bool                 // settlement succeeded
+	upgrade bool                 // an upgrade: next may hijack the connection, which is then not flushed
 	res     *x402.SettleResponse // the settlement's result, once settled or refused
 }
 
@@ -40,7 +41,9 @@ func (g *gate) served() {
 		// Out of the process's buffers first: once Served is recorded, a
 		// retry of the payment is refused, so the response must be able
 		// to reach the payer even if the process dies now.
-		http.NewResponseController(g.w).Flush()
+		if !g.upgrade {
+			http.NewResponseController(g.w).Flush()
+		}
 		// A process that dies here (a test build stops at this point; see
 		// fault.go) may have answered without recording it: the
 		// facilitator bounds what that can give away, one more response

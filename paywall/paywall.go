@@ -382,6 +382,8 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// connection to next for as long as it likes: settle before it starts,
 	// or a payer could move its tokens away mid-session and pay nothing.
 	if p.cfg.SettleBefore || isUpgrade(r) {
+		// A connection next hijacked cannot be flushed (net/http panics).
+		g.upgrade = isUpgrade(r)
 		if !g.settle() {
 			return nil
 		}
