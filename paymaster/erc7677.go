@@ -225,7 +225,7 @@ func (s *Service) paymasterStubData(ctx context.Context, c *call) (any, *Error) 
 	if op.CallGasLimit.Sign() == 0 {
 		op.CallGasLimit = big.NewInt(250_000)
 	}
-	if err := s.checkGas(&op); err != nil {
+	if err := s.checkGas(&op, true); err != nil {
 		return nil, err
 	}
 	if _, err := s.lookLimits(ctx, p, &op, maxCost(&op), now); err != nil {
@@ -266,7 +266,7 @@ func (s *Service) paymasterDataOp(ctx context.Context, c *call) (any, *Error) {
 		span.SetAttributes(edge.AttrSender.String(req.op.Sender.Hex()))
 	}
 	op := req.op
-	if err := s.sponsorCore(ctx, c, p, &op, req.sc); err != nil {
+	if err := s.sponsorCore(ctx, c, p, &op, req.sc, true); err != nil {
 		return nil, err
 	}
 	return PaymasterData{PaymasterAndData: op.PaymasterAndData, Sponsor: &Sponsor{Name: p.cfg.Name}}, nil

@@ -172,7 +172,7 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 	if cerr != nil {
 		return nil, cerr
 	}
-	if err := s.sponsorCore(ctx, c, p, &op, sc); err != nil {
+	if err := s.sponsorCore(ctx, c, p, &op, sc, false); err != nil {
 		return nil, err
 	}
 	return encodeUserOp(&op), nil
@@ -245,10 +245,11 @@ func (s *Service) fillFees(ctx context.Context, c *call, p *project, op *contrac
 
 // sponsorCore sponsors op for project p under context sc: it fills the
 // gas and fee fields left empty (none, when the caller has refused empty
-// ones), checks them against the bounds and the project's limits, signs,
-// simulates and reserves the operation's maximum cost. On success op
-// carries its paymasterAndData; its other fields are as given or filled.
-func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *contracts.UserOperation, sc sponsorContext) *Error {
+// ones: asGiven), checks them against the bounds and the project's limits,
+// signs, simulates and reserves the operation's maximum cost. On success
+// op carries its paymasterAndData; its other fields are as given or
+// filled.
+func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *contracts.UserOperation, sc sponsorContext, asGiven bool) *Error {
 	now := s.cfg.Now()
 	validUntil, verr := s.validUntil(sc, now)
 	if verr != nil {
@@ -260,7 +261,7 @@ func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *cont
 	if err := s.fillGas(ctx, op); err != nil {
 		return err
 	}
-	if err := s.checkGas(op); err != nil {
+	if err := s.checkGas(op, asGiven); err != nil {
 		return err
 	}
 	cost := maxCost(op)
@@ -442,7 +443,8 @@ func (s *Service) preVerificationGas(op contracts.UserOperation) *big.Int {
 // itself. The fee alone is not enough: a caller who inflates
 // preVerificationGas and then bundles the operation itself collects the
 // difference from the paymaster's deposit as the bundle's beneficiary.
-func (s *Service) checkGas(op *contracts.UserOperation) *Error {
+// asGiven (ERC-7677) changes the advice: there the paymaster fills nothing.
+func (s *Service) checkGas(op *contracts.UserOperation, asGiven bool) *Error {
 	verification := s.cfg.MaxVerificationGas
 	if len(op.InitCode) > 0 {
 		verification = s.cfg.MaxDeployVerificationGas
@@ -460,7 +462,11 @@ func (s *Service) checkGas(op *contracts.UserOperation) *Error {
 		{"preVerificationGas", op.PreVerificationGas, pvgBound},
 	} {
 		if f.v.Cmp(f.bound) > 0 {
-			return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("%s %s is over this paymaster's bound of %s; send 0x to let it fill the field", f.name, f.v, f.bound)}
+			hint := "send 0x to let it fill the field"
+			if asGiven {
+				hint = "estimate it without padding, or use pm_sponsor_userop to have the paymaster fill it"
+			}
+			return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("%s %s is over this paymaster's bound of %s; %s", f.name, f.v, f.bound, hint)}
 		}
 	}
 	return nil
