@@ -51,7 +51,7 @@ const stubSignature = await (async () => {
     if (!/^0x(?:[0-9a-f]{2})*?00/.test(sig) && sig.length === 132) return sig;
   }
 })();
-let bundler; // the bundler client, made once the account is
+let bundler; // the bundler client, made below once the account exists
 
 // SimpleAccount of @account-abstraction/contracts 0.6.0, which viem does
 // not ship: the owner signs the v0.6 userOpHash as an Ethereum message.
