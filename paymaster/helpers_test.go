@@ -47,7 +47,13 @@ type env struct {
 // file, as the Caddy app runs it.
 func newEnv(t testing.TB, projects ...Project) *env {
 	t.Helper()
-	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
+	return newEnvOn(t, devnet.Config{Addr: "127.0.0.1:0"}, projects...)
+}
+
+// newEnvOn is newEnv on a devnet of configuration dc.
+func newEnvOn(t testing.TB, dc devnet.Config, projects ...Project) *env {
+	t.Helper()
+	d, err := devnet.Start(context.Background(), dc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,6 +87,9 @@ var methods = map[string]method{
 	"pm_entrypoints":      {scope: ScopeRead, run: (*Service).entrypoints},
 	"pm_supported_tokens": {scope: ScopeRead, run: (*Service).supportedTokens},
 	"pm_sponsor_userop":   {scope: ScopeSponsor, run: (*Service).sponsor},
+	// ERC-7677, for EntryPoint v0.6 (erc7677.go).
+	"pm_getPaymasterStubData": {scope: ScopeSponsor, run: (*Service).paymasterStubData},
+	"pm_getPaymasterData":     {scope: ScopeSponsor, run: (*Service).paymasterData},
 }
 
 // ServeHTTP serves JSON-RPC 2.0 over POST (single calls, batches and
@@ -268,7 +271,7 @@ func (s *Service) prepare(raw json.RawMessage, headerKey string) pending {
 func (s *Service) authenticate(req *request, headerKey string) (method, *call, *Error) {
 	m, ok := methods[req.Method]
 	if !ok {
-		return m, nil, &Error{Code: codeMethodNotFound, Message: fmt.Sprintf("method %q not found; methods: pm_entrypoints, pm_supported_tokens, pm_sponsor_userop", req.Method)}
+		return m, nil, &Error{Code: codeMethodNotFound, Message: fmt.Sprintf("method %q not found; methods: pm_entrypoints, pm_supported_tokens, pm_sponsor_userop, pm_getPaymasterStubData, pm_getPaymasterData", req.Method)}
 	}
 	var params []json.RawMessage
 	if len(bytes.TrimSpace(req.Params)) > 0 && string(bytes.TrimSpace(req.Params)) != "null" {

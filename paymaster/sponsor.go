@@ -143,12 +143,9 @@ func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
 
 // sponsorOp is sponsor without its span.
 func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
-	p, perr := s.projectOf(c)
+	p, perr := s.sponsoringProject(c)
 	if perr != nil {
 		return nil, perr
-	}
-	if p == nil {
-		return nil, &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the key's project %q is not configured on this paymaster", c.key.Project)}
 	}
 	if len(c.params) < 2 {
 		return nil, &Error{Code: codeInvalidParams, Message: "params: want [userOp, entryPoint, context]"}
@@ -167,29 +164,68 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 	if err := s.checkEntryPoint(c.params[1]); err != nil {
 		return nil, err
 	}
+	var rawContext json.RawMessage
+	if len(c.params) >= 3 {
+		rawContext = c.params[2]
+	}
+	sc, cerr := decodeSponsorContext(rawContext)
+	if cerr != nil {
+		return nil, cerr
+	}
+	if err := s.sponsorCore(ctx, c, p, &op, sc, false); err != nil {
+		return nil, err
+	}
+	return encodeUserOp(&op), nil
+}
+
+// sponsoringProject is the key's project for a sponsorship: it must be
+// configured (or stored) on this paymaster.
+func (s *Service) sponsoringProject(c *call) (*project, *Error) {
+	p, perr := s.projectOf(c)
+	if perr != nil {
+		return nil, perr
+	}
+	if p == nil {
+		return nil, &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the key's project %q is not configured on this paymaster", c.key.Project)}
+	}
+	return p, nil
+}
+
+// decodeSponsorContext parses a sponsorship context ({type, token?,
+// validUntil?}; null or absent is type 0). Unknown fields are ignored.
+func decodeSponsorContext(raw json.RawMessage) (sponsorContext, *Error) {
 	sc := sponsorContext{}
-	if len(c.params) >= 3 && string(c.params[2]) != "null" {
-		if err := json.Unmarshal(c.params[2], &sc); err != nil {
-			return nil, &Error{Code: codeInvalidParams, Message: "context: want {type, token?, validUntil?}"}
+	if len(bytes.TrimSpace(raw)) > 0 && string(bytes.TrimSpace(raw)) != "null" {
+		if err := json.Unmarshal(raw, &sc); err != nil {
+			return sc, &Error{Code: codeInvalidParams, Message: "context: want {type, token?, validUntil?}"}
 		}
 	}
 	if sc.Type != nil && *sc.Type != 0 {
-		return nil, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("sponsorship type %d (gas paid in an ERC-20 token) is not supported by this paymaster; use type 0 (free gas)", *sc.Type)}
+		return sc, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("sponsorship type %d (gas paid in an ERC-20 token) is not supported by this paymaster; use type 0 (free gas)", *sc.Type)}
 	}
+	return sc, nil
+}
 
-	now := s.cfg.Now()
+// validUntil is the end of a sponsorship's validity asked at now: the
+// service's validity, or the context's validUntil (more than 5 s ahead,
+// at most an hour).
+func (s *Service) validUntil(sc sponsorContext, now time.Time) (time.Time, *Error) {
 	validUntil := now.Add(time.Duration(s.validity.Load()))
 	if sc.ValidUntil != nil {
-		if int64(*sc.ValidUntil) <= now.Unix()+5 {
-			return nil, &Error{Code: codeOutOfTimeRange, Message: fmt.Sprintf("validUntil %d is not more than 5 s in the future (now %d); rebuild the operation and resend", *sc.ValidUntil, now.Unix())}
+		if int64(min(*sc.ValidUntil, 1<<62)) <= now.Unix()+5 {
+			return validUntil, &Error{Code: codeOutOfTimeRange, Message: fmt.Sprintf("validUntil %d is not more than 5 s in the future (now %d); rebuild the operation and resend", *sc.ValidUntil, now.Unix())}
 		}
 		validUntil = time.Unix(int64(min(*sc.ValidUntil, uint64(now.Add(time.Hour).Unix()))), 0)
 	}
+	return validUntil, nil
+}
 
-	// Fees: fill maxFeePerGas from the network, and hold it to the ceiling.
+// fillFees fills the fee fields the payer left empty from the network, and
+// holds maxFeePerGas to the project's ceiling.
+func (s *Service) fillFees(ctx context.Context, c *call, p *project, op *contracts.UserOperation) *Error {
 	ceiling, err := s.feeCeiling(ctx, c, p)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if op.MaxPriorityFeePerGas.Sign() == 0 {
 		op.MaxPriorityFeePerGas = big.NewInt(1_000_000_000)
@@ -197,57 +233,83 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 	if op.MaxFeePerGas.Sign() == 0 {
 		base, err := s.baseFee(ctx, c)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		op.MaxFeePerGas = new(big.Int).Add(new(big.Int).Mul(base, big.NewInt(2)), op.MaxPriorityFeePerGas)
 	}
 	if op.MaxFeePerGas.Cmp(ceiling) > 0 {
-		return nil, &Error{Code: codeThrottled, Message: fmt.Sprintf("maxFeePerGas %s is over the ceiling of %s wei", op.MaxFeePerGas, ceiling)}
+		return &Error{Code: codeThrottled, Message: fmt.Sprintf("maxFeePerGas %s is over the ceiling of %s wei", op.MaxFeePerGas, ceiling)}
 	}
-	if err := s.fillGas(ctx, &op); err != nil {
-		return nil, err
+	return nil
+}
+
+// sponsorCore sponsors op for project p under context sc: it fills the
+// gas and fee fields left empty (none, when the caller has refused empty
+// ones: asGiven), checks them against the bounds and the project's limits,
+// signs, simulates and reserves the operation's maximum cost. On success
+// op carries its paymasterAndData; its other fields are as given or
+// filled.
+func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *contracts.UserOperation, sc sponsorContext, asGiven bool) *Error {
+	now := s.cfg.Now()
+	validUntil, verr := s.validUntil(sc, now)
+	if verr != nil {
+		return verr
 	}
-	if err := s.checkGas(&op); err != nil {
-		return nil, err
+	if err := s.fillFees(ctx, c, p, op); err != nil {
+		return err
 	}
-	cost := maxCost(&op)
+	if err := s.fillGas(ctx, op); err != nil {
+		return err
+	}
+	if err := s.checkGas(op, asGiven); err != nil {
+		return err
+	}
+	cost := maxCost(op)
 
 	// A cheap look at the limits before the chain work; the real
 	// reservation is taken atomically at the end.
-	owner, err := s.ownerOf(ctx, &op)
+	owner, err := s.lookLimits(ctx, p, op, cost, now)
 	if err != nil {
-		return nil, err
-	}
-	s.refresh(ctx, now, false)
-	if err := s.paused(op.Sender, owner, now); err != nil {
-		return nil, err
-	}
-	led, lerr := s.loadProject(p.cfg.Name)
-	if lerr != nil {
-		s.log.Error("reading the paymaster's ledger", zap.Error(lerr))
-		return nil, errLedger()
-	}
-	if err := led.check(p, op.Sender, cost, now); err != nil {
-		return nil, err
+		return err
 	}
 
-	if err := s.sign(ctx, &op, uint64(validUntil.Unix())); err != nil {
-		return nil, err
+	if err := s.sign(ctx, op, uint64(validUntil.Unix())); err != nil {
+		return err
 	}
-	if err := s.simulate(ctx, &op); err != nil {
-		return nil, err
+	if err := s.simulate(ctx, op); err != nil {
+		return err
 	}
 	r := reservation{
-		Hash: contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID), Cost: cost,
+		Hash: contracts.UserOpHash(*op, s.cfg.EntryPoint, s.cfg.ChainID), Cost: cost,
 		ValidUntil: validUntil.Unix(), Sender: op.Sender, Owner: owner,
 	}
 	if err := s.reserve(p, r, now); err != nil {
-		return nil, err
+		return err
 	}
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
 		span.SetAttributes(edge.AttrUserOpHash.String(r.Hash.Hex()))
 	}
-	return encodeUserOp(&op), nil
+	return nil
+}
+
+// lookLimits is a look, without a reservation, at whether p's limits and
+// the failure pause let op of maximum cost be sponsored now; it returns
+// the account's owner.
+func (s *Service) lookLimits(ctx context.Context, p *project, op *contracts.UserOperation, cost *big.Int, now time.Time) (common.Address, *Error) {
+	owner, err := s.ownerOf(ctx, op)
+	if err != nil {
+		return owner, err
+	}
+	s.refresh(ctx, now, false)
+	if err := s.paused(op.Sender, owner, now); err != nil {
+		return owner, err
+	}
+	led, lerr := s.loadProject(p.cfg.Name)
+	if lerr != nil {
+		s.log.Error("reading the paymaster's ledger", zap.Error(lerr))
+		return owner, errLedger()
+	}
+	return owner, led.check(p, op.Sender, cost, now)
 }
 
 // errLedger answers a request the ledger could not serve; the cause is
@@ -381,7 +443,8 @@ func (s *Service) preVerificationGas(op contracts.UserOperation) *big.Int {
 // itself. The fee alone is not enough: a caller who inflates
 // preVerificationGas and then bundles the operation itself collects the
 // difference from the paymaster's deposit as the bundle's beneficiary.
-func (s *Service) checkGas(op *contracts.UserOperation) *Error {
+// asGiven (ERC-7677) changes the advice: there the paymaster fills nothing.
+func (s *Service) checkGas(op *contracts.UserOperation, asGiven bool) *Error {
 	verification := s.cfg.MaxVerificationGas
 	if len(op.InitCode) > 0 {
 		verification = s.cfg.MaxDeployVerificationGas
@@ -399,7 +462,11 @@ func (s *Service) checkGas(op *contracts.UserOperation) *Error {
 		{"preVerificationGas", op.PreVerificationGas, pvgBound},
 	} {
 		if f.v.Cmp(f.bound) > 0 {
-			return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("%s %s is over this paymaster's bound of %s; send 0x to let it fill the field", f.name, f.v, f.bound)}
+			hint := "send 0x to let it fill the field"
+			if asGiven {
+				hint = "estimate it without padding, or use pm_sponsor_userop to have the paymaster fill it"
+			}
+			return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("%s %s is over this paymaster's bound of %s; %s", f.name, f.v, f.bound, hint)}
 		}
 	}
 	return nil
