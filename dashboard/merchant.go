@@ -317,6 +317,10 @@ func (d *Dashboard) refusedPage(w http.ResponseWriter, r *http.Request, p *page)
 }
 
 func (d *Dashboard) webhooksPage(w http.ResponseWriter, r *http.Request, p *page) {
+	if d.cfg.Deliveries == nil {
+		d.renderError(w, p, http.StatusNotFound, "Page not found: no webhook is configured.")
+		return
+	}
 	list, err := d.cfg.Deliveries()
 	if err != nil {
 		d.fail(w, r, p, err)

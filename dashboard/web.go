@@ -122,9 +122,7 @@ func (d *Dashboard) Web(base string) http.Handler {
 		post("/keys/{id}/rotate", d.rotateKeyForm)
 		post("/keys/{id}/disable", d.disableKeyForm)
 		get("/audit", d.auditPage)
-		if d.cfg.Deliveries != nil {
-			get("/webhooks", d.webhooksPage)
-		}
+		get("/webhooks", d.webhooksPage)
 	}
 	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
 		d.serveStatic(w, r, base)
