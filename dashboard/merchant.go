@@ -274,8 +274,10 @@ type refusalsData struct {
 	Counts []store.RefusalCount
 	Total  int64
 	Recent []RefusalView
-	// Failed are the failed settlements of the last 7 days by code.
-	Failed map[string]int
+	// Failed are the failed settlements of the last 7 days by code, and
+	// FailedTotal their number.
+	Failed      map[string]int
+	FailedTotal int
 }
 
 func (d *Dashboard) refusals(ctx context.Context) (*refusalsData, error) {
@@ -302,7 +304,7 @@ func (d *Dashboard) refusals(ctx context.Context) (*refusalsData, error) {
 	if err != nil {
 		return nil, err
 	}
-	data.Failed = rep.Failures
+	data.Failed, data.FailedTotal = rep.Failures, rep.Failed
 	return data, nil
 }
 
