@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/store/postgres"
+	"github.com/caddy-x402/caddy-x402/store/postgres/pgtest"
 )
 
 var secret = []byte("0123456789abcdef0123456789abcdef")
@@ -162,12 +164,38 @@ func TestDeliveries(t *testing.T) {
 // once.
 func TestOneDeliveryAcrossReplicas(t *testing.T) {
 	t.Parallel()
+	kv := space(t)
+	oneDeliveryAcross(t, []store.KV{kv, kv, kv})
+}
+
+// TestOneDeliveryAcrossReplicasOnPostgres is the same with three
+// connections to one PostgreSQL schema, as three Caddy replicas have.
+func TestOneDeliveryAcrossReplicasOnPostgres(t *testing.T) {
+	t.Parallel()
+	url := pgtest.URL(t, "webhook deliveries shared by a fleet")
+	schema := pgtest.Schema(t, url, "webhook")
+	var kvs []store.KV
+	for range 3 {
+		st, err := postgres.Open(context.Background(), postgres.Config{URL: url, Schema: schema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		kv, err := st.Bucket(Space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kvs = append(kvs, kv)
+	}
+	oneDeliveryAcross(t, kvs)
+}
+
+func oneDeliveryAcross(t *testing.T, kvs []store.KV) {
 	rc := &receiver{}
 	srv := httptest.NewServer(rc)
 	defer srv.Close()
-	kv := space(t)
 	var senders []*Sender
-	for range 3 {
+	for _, kv := range kvs {
 		s, err := New(Config{URL: srv.URL, Secret: secret, Store: kv})
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +210,7 @@ func TestOneDeliveryAcrossReplicas(t *testing.T) {
 			}
 		}
 	}
-	list := drain(t, kv, senders...)
+	list := drain(t, kvs[0], senders...)
 	if len(list) != n || len(rc.events()) != n {
 		t.Fatalf("%d deliveries, %d POSTed; want %d each", len(list), len(rc.events()), n)
 	}
@@ -192,6 +220,52 @@ func TestOneDeliveryAcrossReplicas(t *testing.T) {
 			t.Errorf("event %s delivered twice", e.ID)
 		}
 		seen[e.ID] = true
+	}
+}
+
+// TestDeliveriesSurviveARestart: a delivery kept by one process whose
+// receiver was down is sent by the next process over the same store file.
+func TestDeliveriesSurviveARestart(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "x402.db")
+	rc := &receiver{statuses: []int{503}}
+	srv := httptest.NewServer(rc)
+	defer srv.Close()
+	open := func() (*store.Store, store.KV) {
+		st, err := store.Open(store.Config{Path: path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kv, err := st.Bucket(Space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, kv
+	}
+	st, kv := open()
+	first, err := New(Config{URL: srv.URL, Secret: secret, Store: kv, Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Enqueue(event("0xrestart")); err != nil {
+		t.Fatal(err)
+	}
+	first.deliverDue(context.Background()) // answered 503: pending
+	if list, _ := List(kv, 10); len(list) != 1 || list[0].State != StatePending || list[0].Attempts != 1 {
+		t.Fatalf("before the restart: %+v", list)
+	}
+	st.Close()
+	st, kv = open()
+	defer st.Close()
+	second, err := New(Config{URL: srv.URL, Secret: secret, Store: kv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list := drain(t, kv, second); len(list) != 1 || list[0].State != StateDelivered || list[0].Attempts != 2 {
+		t.Fatalf("after the restart: %+v", list)
+	}
+	if got := rc.events(); len(got) != 1 || got[0].Transaction != "0xrestart" {
+		t.Errorf("the receiver got %+v", got)
 	}
 }
 
