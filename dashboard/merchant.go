@@ -239,15 +239,23 @@ func (d *Dashboard) earners(m map[string]*tally) []Earner {
 // revenueDays are the windows the revenue page offers.
 var revenueDays = []int{1, 7, 30, 90}
 
+// parseDays reads the revenue window's days: 30 when empty.
+func parseDays(s string) (int, error) {
+	if s == "" {
+		return 30, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || !slices.Contains(revenueDays, n) {
+		return 0, badRequest("days %q: want 1, 7, 30 or 90", clip(s))
+	}
+	return n, nil
+}
+
 func (d *Dashboard) revenuePage(w http.ResponseWriter, r *http.Request, p *page) {
-	days := 30
-	if s := r.URL.Query().Get("days"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || !slices.Contains(revenueDays, n) {
-			d.renderError(w, p, http.StatusBadRequest, "days: want 1, 7, 30 or 90")
-			return
-		}
-		days = n
+	days, err := parseDays(r.URL.Query().Get("days"))
+	if err != nil {
+		d.renderError(w, p, http.StatusBadRequest, publicError(err))
+		return
 	}
 	rep, err := d.revenueReport(r.Context(), days)
 	if err != nil {

@@ -169,3 +169,23 @@ func TestNoLinkToNotFound(t *testing.T) {
 		}
 	}
 }
+
+// TestMerchantAPI: the admin API's revenue and refusals, exact amounts.
+func TestMerchantAPI(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	alice := common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
+	f.settle(time.Now().UTC().Add(-time.Minute), alice, 1_234_567, "", "http://shop/paid/big")
+	var rep RevenueReport
+	if code := f.call("GET", "/revenue?days=1", "", &rep); code != 200 || rep.Count != 1 || rep.USD != "1234567000000000000" || len(rep.Routes) != 1 || rep.Routes[0].Revenue[0].Amount != "1234567" {
+		t.Errorf("GET /revenue: %d %+v", code, rep)
+	}
+	var e struct{ Code string }
+	if code := f.call("GET", "/revenue?days=2", "", &e); code != 400 || e.Code == "" {
+		t.Errorf("GET /revenue?days=2: %d %+v", code, e)
+	}
+	var s store.RefusalSummary
+	if code := f.call("GET", "/refusals", "", &s); code != 200 || s.Counts == nil || s.Recent == nil {
+		t.Errorf("GET /refusals without refusals: %d %+v", code, s)
+	}
+}
