@@ -146,10 +146,10 @@ func (s *session) revenue(t *testing.T) {
 	payer, _ := devnet.DeriveKey(devnet.TestMnemonic, 1)
 	from := crypto.PubkeyToAddress(payer.PublicKey).Hex()
 	routes, payers := b.rows(t, "#routes"), b.rows(t, "#payers")
-	if len(routes) != 1 || routes[0][0] != "/paid/report" || routes[0][1] != "1" || routes[0][2] != "0.01 dUSD" || routes[0][3] != "$0.01" {
+	if len(routes) != 1 || routes[0][0] != "/paid/report" || routes[0][1] != "1" || routes[0][2] != "$0.01" || routes[0][3] != "0.01 dUSD" {
 		t.Errorf("revenue per route: %q", routes)
 	}
-	if len(payers) != 1 || !strings.EqualFold(payers[0][0], from) || payers[0][3] != "$0.01" {
+	if len(payers) != 1 || !strings.EqualFold(payers[0][0], from) || payers[0][2] != "$0.01" {
 		t.Errorf("revenue per payer: %q", payers)
 	}
 	if got := b.text(t, "#revenue-usd"); got != "$0.01" {
