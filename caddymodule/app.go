@@ -669,7 +669,9 @@ func (a *App) Start() error {
 			return err
 		}
 	}
-	a.startMerchant()
+	if err := a.startMerchant(); err != nil {
+		return err
+	}
 	if a.chain == nil {
 		a.announce()
 		return nil

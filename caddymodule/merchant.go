@@ -139,21 +139,35 @@ type merchant struct {
 	mu       sync.Mutex
 	refusals map[*chainRun]*store.Refusals
 	senders  []*webhook.Sender // nil until the primary network runs
+	secrets  [][]byte          // the webhooks' keys, resolved at Start
 }
 
 // startMerchant starts the refusals' flusher and, with webhooks, their
-// senders once the primary network runs. Cleanup stops them.
-func (a *App) startMerchant() {
+// senders once the primary network runs; a webhook secret that is unset
+// or shorter than 16 bytes fails it. Cleanup stops them.
+func (a *App) startMerchant() error {
 	if a.chain == nil || a.merchant != nil {
-		return
+		return nil
+	}
+	secrets := make([][]byte, len(a.Webhooks))
+	for i, w := range a.Webhooks {
+		key, err := secret("x402 webhook secret", w.Secret)
+		if err != nil {
+			return err
+		}
+		if len(key) < 16 {
+			return fmt.Errorf("x402 webhook secret %s: want at least 16 bytes", w.Secret)
+		}
+		secrets[i] = []byte(key)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	m := &merchant{app: a, ctx: ctx, stop: stop, refusals: map[*chainRun]*store.Refusals{}}
+	m := &merchant{app: a, ctx: ctx, stop: stop, refusals: map[*chainRun]*store.Refusals{}, secrets: secrets}
 	a.merchant = m
 	m.wg.Go(m.flushLoop)
 	if len(a.Webhooks) > 0 {
 		m.wg.Go(m.runWebhooks)
 	}
+	return nil
 }
 
 // stopMerchant stops the goroutines and writes the last refusals.
@@ -331,14 +345,9 @@ func (m *merchant) runWebhooks() {
 		return
 	}
 	var senders []*webhook.Sender
-	for _, w := range m.app.Webhooks {
-		key, err := secret("x402 webhook secret", w.Secret)
-		if err != nil {
-			m.app.log.Error("a webhook's secret; it is not sent", zap.Error(err))
-			continue
-		}
+	for i, w := range m.app.Webhooks {
 		s, err := webhook.New(webhook.Config{
-			URL: w.URL, Secret: []byte(key), Events: w.Events, Store: kv, Logger: m.app.log.Named("webhook"),
+			URL: w.URL, Secret: m.secrets[i], Events: w.Events, Store: kv, Logger: m.app.log.Named("webhook"),
 			OnFinal: func(d webhook.Delivery) {
 				detail := fmt.Sprintf("%s %s after %d attempt(s)", d.Event.Type, d.Event.ID, d.Attempts)
 				if d.Error != "" {

@@ -161,3 +161,18 @@ func TestMerchantEndToEnd(t *testing.T) {
 		t.Errorf("the receiver: %+v, refused %q", events, bad)
 	}
 }
+
+// TestWebhookSecretRefused: a webhook whose secret is unset or too short
+// fails the config's start, rather than sending nothing unnoticed.
+func TestWebhookSecretRefused(t *testing.T) {
+	for _, tc := range []struct{ name, value string }{{"unset", ""}, {"short", "0123456789"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("X402_MERCHANT_WEBHOOK_SECRET", tc.value)
+			cf := strings.NewReplacer("{{chain}}", fmt.Sprint(freePort(t)), "{{hook}}", "http://127.0.0.1:9", "{{api}}", fmt.Sprint(freePort(t))).Replace(merchantCaddyfile)
+			_, err := runCaddyfile(t, cf)
+			if err == nil || !strings.Contains(err.Error(), "webhook secret") {
+				t.Fatalf("started: %v", err)
+			}
+		})
+	}
+}
