@@ -104,9 +104,14 @@ func startDemo(t *testing.T) *demo {
 	}
 	cf := string(example)
 	ports := map[string]int{}
+	// In two passes, so that a free port that starts with one of the
+	// demo's (43385) is not replaced again.
 	for _, port := range []string{"8080", "9000", "4021", "4338", "4339"} {
 		ports[port] = freePort(t)
-		cf = strings.ReplaceAll(cf, ":"+port, fmt.Sprintf(":%d", ports[port]))
+		cf = strings.ReplaceAll(cf, ":"+port, ":{{port "+port+"}}")
+	}
+	for port, free := range ports {
+		cf = strings.ReplaceAll(cf, "{{port "+port+"}}", fmt.Sprint(free))
 	}
 	chain, chain2, admin := freePort(t), freePort(t), freePort(t)
 	cf = strings.Replace(cf, "devnet_addr 127.0.0.1:8545\n", fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain), 1)
