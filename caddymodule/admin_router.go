@@ -78,7 +78,9 @@ func adminAPI(ctx context.Context) (http.Handler, error) {
 	run.adminMu.Lock()
 	defer run.adminMu.Unlock()
 	if run.admin == nil {
-		d, err := newDashboard(app.chain, run, nil, app.log.Named("admin"), dashboardLinks{})
+		// The revenue and refusals of the run; made once per run, so its
+		// explorer and webhooks are those of the config that made it.
+		d, err := newDashboard(app.chain, run, nil, app.log.Named("admin"), dashboardLinks{merchant: app.merchantView(app.chain, run)})
 		if err != nil {
 			return nil, err
 		}

@@ -64,6 +64,11 @@ type App struct {
 	// serve it. Exclusive with the top-level network options. Unset by
 	// default.
 	Networks []NetworkConfig `json:"networks,omitempty"`
+	// The merchant's webhooks: each settled payment, and each whose
+	// settlement failed, is POSTed to them, signed, and retried; the
+	// deliveries are kept in the primary network's store. Unset by
+	// default.
+	Webhooks []WebhookConfig `json:"webhooks,omitempty"`
 	// The PostgreSQL URL of a store that several Caddy replicas share (a
 	// fleet). It holds the settlement records, the settler key's nonce
 	// journal and delivery lease, the paymaster's keys and ledger, and the
@@ -120,6 +125,7 @@ type App struct {
 
 	chains    []*sharedChain // each network's embedded facilitator; none with FacilitatorURL
 	chain     *sharedChain   // the primary network's: chains[0], or nil
+	merchant  *merchant      // refusals and webhooks, from Start on
 	router    *networkRouter // over chains, when there are several
 	chainKeys []string       // chains' keys in the pool, while held
 	// The background starts of networks that did not start with the
@@ -157,6 +163,12 @@ type NetworkConfig struct {
 	// for a named one (84532, Base Sepolia, for x402 v1 clients, which know
 	// networks by name). Default: 31337.
 	ChainID uint64 `json:"chain_id,omitempty"`
+	// The block explorer of the chain, such as https://basescan.org, that
+	// the dashboard links transactions (<explorer>/tx/<hash>) and
+	// addresses to; "off" links none. Default: the explorer of a
+	// well-known chain id (Ethereum, Base, their Sepolia testnets, OP,
+	// Arbitrum, Polygon, Avalanche); none on the devnet.
+	Explorer string `json:"explorer,omitempty"`
 	// The hex private key that submits settlements and pays their gas. It
 	// must be an {env.*} or {file.*} placeholder, so that the key itself
 	// never appears in the config or the admin API. Required, except on the
@@ -389,6 +401,7 @@ func (a *App) Validate() error {
 	errs := []error{checkSecrets(
 		configValue{"facilitator_key", &a.FacilitatorKey}, configValue{"store postgres (database)", &a.Database},
 	)}
+	errs = append(errs, a.validateMerchant())
 	if a.Database != "" && a.FacilitatorURL != "" {
 		errs = append(errs, errors.New("store postgres: with facilitator_url there is no embedded facilitator to keep a store"))
 	}
@@ -679,6 +692,9 @@ func (a *App) Start() error {
 			return err
 		}
 	}
+	if err := a.startMerchant(); err != nil {
+		return err
+	}
 	if a.chain == nil {
 		a.announce()
 		return nil
@@ -764,6 +780,7 @@ func (*App) Stop() error { return nil }
 // Cleanup releases this config's holds on the shared chains and
 // facilitators; the last holder closes them.
 func (a *App) Cleanup() error {
+	a.stopMerchant()
 	if r := a.retries; r != nil {
 		r.stop()
 		r.wg.Wait()

@@ -108,6 +108,7 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"settlement_retention": retentionOption(&a.SettlementRetention),
 		"store":                a.parseStore,
 		"sponsor_limits":       a.parseSponsorLimits,
+		"webhook":              a.parseWebhook,
 	} {
 		options[name] = read
 	}
@@ -125,6 +126,7 @@ func (n *NetworkConfig) options() map[string]option {
 		"paymaster_url": stringOption(&n.PaymasterURL), "paymaster_key": stringOption(&n.PaymasterKey),
 		"sponsor_url": stringOption(&n.SponsorURL), "bundler_url": stringOption(&n.BundlerURL),
 		"database_schema": stringOption(&n.DatabaseSchema),
+		"explorer":        stringOption(&n.Explorer),
 		"confirmations":   confirmationsOption(&n.Confirmations),
 		"chain_id": valueOption(func(v string) error {
 			id, err := strconv.ParseUint(v, 10, 64)

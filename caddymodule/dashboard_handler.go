@@ -171,7 +171,9 @@ func (h *DashboardHandler) webApp(ctx context.Context, c *sharedChain, base stri
 	if b, ok := h.web[c]; ok && b.run == run {
 		return b.web, nil
 	}
-	d, err := newDashboard(c, run, h.low, h.log, h.links(c))
+	links := h.links(c)
+	links.merchant = h.app.merchantView(c, run)
+	d, err := newDashboard(c, run, h.low, h.log, links)
 	if err != nil {
 		return nil, err
 	}
@@ -203,6 +205,7 @@ func (h *DashboardHandler) links(c *sharedChain) dashboardLinks {
 type dashboardLinks struct {
 	networks  []dashboard.NetworkLink
 	adminBase string
+	merchant  func(*dashboard.Config) // the merchant's pages (merchant.go)
 }
 
 // newDashboard makes the dashboard of a running chain: its store's
@@ -229,11 +232,15 @@ func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger, 
 		assets[i] = dashboard.Asset{Address: common.HexToAddress(a.Address), Symbol: sym, Decimals: a.Decimals}
 	}
 	settler := crypto.PubkeyToAddress(c.plan.settler.PublicKey)
-	return dashboard.New(dashboard.Config{
+	cfg := dashboard.Config{
 		Payments: run.store, Audit: audit, Sponsorship: runSponsorship{run}, Assets: assets, Network: c.plan.network,
 		LowBalance: low, Secret: secret, Logger: log, Networks: links.networks, AdminBase: links.adminBase,
 		Balances: func(ctx context.Context) (dashboard.Balances, error) { return balances(ctx, run, settler) },
-	})
+	}
+	if links.merchant != nil {
+		links.merchant(&cfg)
+	}
+	return dashboard.New(cfg)
 }
 
 // balances reads the settler's balance and the paymaster's deposit in one

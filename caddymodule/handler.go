@@ -481,6 +481,7 @@ func (h *Handler) verified(r *http.Request, e *paywall.Event) {
 		obs.offer = e.Offer // priced for this request
 	}
 	if !res.IsValid {
+		h.app.merchant.refused(r, e)
 		return
 	}
 	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
@@ -494,6 +495,7 @@ func (h *Handler) verified(r *http.Request, e *paywall.Event) {
 // settlement log line.
 func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 	res, scheme, took := e.Settle, e.Offer.Scheme, e.Took
+	h.app.merchant.settlement(r, e)
 	h.metrics.settle.WithLabelValues(scheme).Observe(took.Seconds())
 	result := resultSettled
 	switch {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/store"
 )
 
 // OpenAPI is the admin API's OpenAPI 3.1 description, served at
@@ -67,6 +68,22 @@ func (d *Dashboard) API(prefix string) http.Handler {
 			list = []Payment{}
 		}
 		return http.StatusOK, map[string]any{"payments": list, "next": next}, err
+	})
+	handle("GET /revenue", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		days, err := parseDays(r.URL.Query().Get("days"))
+		if err != nil {
+			return 0, nil, err
+		}
+		rep, err := d.revenueReport(r.Context(), days)
+		return http.StatusOK, rep, err
+	})
+	handle("GET /refusals", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		s := store.RefusalSummary{Counts: []store.RefusalCount{}, Recent: []store.Refusal{}}
+		if d.cfg.Refusals == nil {
+			return http.StatusOK, s, nil
+		}
+		s, err := d.cfg.Refusals()
+		return http.StatusOK, s, err
 	})
 	handle("GET /payments.csv", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
 		q, err := parseQuery(r.URL.Query())

@@ -24,6 +24,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/webhook"
 )
 
 // Payments lists and summarizes the settlement records; every store
@@ -41,6 +42,9 @@ type Asset struct {
 	Symbol string
 	// Decimals is its number of decimals.
 	Decimals uint8
+	// USD is set for a token pegged to the US dollar, whose amounts are
+	// also shown in USD; New sets it with USDPegged.
+	USD bool
 }
 
 // Balances are the operator's balances on chain.
@@ -89,6 +93,21 @@ type Config struct {
 	// Secret keys the web forms' tokens; at least 32 bytes. Replicas that
 	// serve one dashboard must share it.
 	Secret []byte
+	// Refusals reads the payments refused before settlement (failed
+	// verification): counters by reason and route, and the last ones; nil
+	// shows none.
+	Refusals func() (store.RefusalSummary, error)
+	// Deliveries lists the webhook deliveries, newest first; nil when no
+	// webhook is configured, and the page is then not shown.
+	Deliveries func() ([]webhook.Delivery, error)
+	// Explorer is the block explorer of the network, such as
+	// https://basescan.org: transactions link to <Explorer>/tx/<hash> and
+	// addresses to <Explorer>/address/<address>. Empty links none.
+	Explorer string
+	// HasPaymaster reports whether a paymaster runs, for the navigation:
+	// the projects and keys pages are linked only then. Nil: whether
+	// Sponsorship is set.
+	HasPaymaster func() bool
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives diagnostics; nil logs nothing.
@@ -150,6 +169,7 @@ func New(cfg Config) (*Dashboard, error) {
 	}
 	d := &Dashboard{cfg: cfg, audit: &audit{store: cfg.Audit, now: cfg.Now}, log: log, assets: make(map[common.Address]Asset, len(cfg.Assets))}
 	for _, a := range cfg.Assets {
+		a.USD = a.USD || USDPegged(a)
 		d.assets[a.Address] = a
 	}
 	return d, nil

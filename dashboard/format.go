@@ -59,6 +59,17 @@ var templateFuncs = map[string]any{
 		}
 		return formatUnits(v, 9)
 	},
+	// pair passes two values to a partial template, as .A and .B.
+	"pair": func(a, b any) struct{ A, B any } { return struct{ A, B any }{a, b} },
+	// earners passes a revenue table to the "earners" partial.
+	"earners": func(id, label string, list []Earner, payer bool, explorer string) any {
+		return struct {
+			ID, Label string
+			List      []Earner
+			Payer     bool
+			Explorer  string
+		}{id, label, list, payer, explorer}
+	},
 	"datetime": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") },
 	"date":     func(t time.Time) string { return t.UTC().Format(time.DateOnly) },
 }

@@ -24,6 +24,12 @@ type Overview struct {
 	// Day is the last 24 hours by hour; Week the last 7 days by day.
 	Day  Window `json:"day"`
 	Week Window `json:"week"`
+	// WeekUSD is the last 7 days' revenue in USD-pegged tokens, in USD
+	// for reading.
+	WeekUSD string `json:"weekUsd"`
+	// Refused counts the payments refused before settlement (failed
+	// verification), all time.
+	Refused int64 `json:"refused"`
 }
 
 // Window is the settlements of a period.
@@ -82,6 +88,24 @@ func (d *Dashboard) overview(ctx context.Context) (*Overview, error) {
 	}
 	if o.Week, err = d.window(ctx, weekStart, now, 24*time.Hour, "day"); err != nil {
 		return nil, err
+	}
+	usd := new(big.Int)
+	for _, r := range o.Week.Revenue {
+		if v, ok := new(big.Int).SetString(r.Amount, 10); ok {
+			if u := d.usdOf(r.Asset, v); u != nil {
+				usd.Add(usd, u)
+			}
+		}
+	}
+	o.WeekUSD = usdString(usd)
+	if d.cfg.Refusals != nil {
+		if s, err := d.cfg.Refusals(); err != nil {
+			d.log.Warn("reading the refused payments", errField(err))
+		} else {
+			for _, c := range s.Counts {
+				o.Refused += c.Count
+			}
+		}
 	}
 	return o, nil
 }

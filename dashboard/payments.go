@@ -68,9 +68,20 @@ func (d *Dashboard) payment(r *store.Record) Payment {
 	return p
 }
 
-// amount formats an amount of asset in whole units with its symbol, or in
-// base units for an unknown asset.
+// amount formats an amount of asset in whole units with its symbol,
+// rounded for reading, or in base units for an unknown asset.
 func (d *Dashboard) amount(asset common.Address, v *big.Int) string {
+	if v == nil {
+		return ""
+	}
+	if a, ok := d.assets[asset]; ok {
+		return readable(v, a.Decimals, a.USD) + " " + a.Symbol
+	}
+	return v.String() + " units"
+}
+
+// amountExact is amount without rounding, for the CSV.
+func (d *Dashboard) amountExact(asset common.Address, v *big.Int) string {
 	if v == nil {
 		return ""
 	}
@@ -78,6 +89,15 @@ func (d *Dashboard) amount(asset common.Address, v *big.Int) string {
 		return formatUnits(v, a.Decimals) + " " + a.Symbol
 	}
 	return v.String() + " units"
+}
+
+// usdExact is an amount of a USD-pegged token in USD, exact; empty for
+// another token.
+func (d *Dashboard) usdExact(asset common.Address, v *big.Int) string {
+	if u := d.usdOf(asset, v); u != nil {
+		return formatUnits(u, usdDecimals)
+	}
+	return ""
 }
 
 // symbol names an asset: its symbol, or its shortened address.
@@ -180,7 +200,7 @@ func (d *Dashboard) payments(ctx context.Context, q store.Query) ([]Payment, str
 const maxCSVRows = 100_000
 
 // csvHeader names the CSV export's columns.
-var csvHeader = []string{"time", "resource", "description", "payer", "pay_to", "asset", "amount", "amount_display", "scheme", "network", "status", "error", "transaction", "latency_ms"}
+var csvHeader = []string{"time", "resource", "description", "payer", "pay_to", "asset", "amount", "amount_display", "scheme", "network", "status", "error", "transaction", "latency_ms", "amount_usd"}
 
 // writeCSV streams the payments that q selects as CSV, page by page. Every
 // cell is written by csvWriter, safe for spreadsheets.
@@ -205,7 +225,8 @@ func (d *Dashboard) writeCSV(w http.ResponseWriter, r *http.Request, q store.Que
 			if p.LatencyMS > 0 {
 				lat = strconv.FormatInt(p.LatencyMS, 10)
 			}
-			cw.write([]string{p.Time.UTC().Format(time.RFC3339Nano), p.Resource, p.Description, p.Payer.Hex(), p.PayTo.Hex(), p.Asset.Hex(), p.Amount, p.Display, p.Scheme, p.Network, p.Status, p.Error, p.Transaction, lat})
+			amount, _ := new(big.Int).SetString(p.Amount, 10)
+			cw.write([]string{p.Time.UTC().Format(time.RFC3339Nano), p.Resource, p.Description, p.Payer.Hex(), p.PayTo.Hex(), p.Asset.Hex(), p.Amount, d.amountExact(p.Asset, amount), p.Scheme, p.Network, p.Status, p.Error, p.Transaction, lat, d.usdExact(p.Asset, amount)})
 			rows++
 		}
 		if next == "" || rows >= maxCSVRows {

@@ -29,7 +29,7 @@ var staticFS embed.FS
 // pages are the parsed templates, one set per page.
 var pages = sync.OnceValue(func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"overview", "payments", "projects", "project", "keys", "audit", "error"} {
+	for _, name := range []string{"overview", "payments", "projects", "project", "keys", "audit", "error", "revenue", "refused", "webhooks"} {
 		m[name] = template.Must(template.New(name).Funcs(templateFuncs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html", "templates/"+name+".html"))
 	}
 	return m
@@ -53,6 +53,14 @@ type page struct {
 	Done     string
 	Data     any
 	Charts   any
+	// Explorer is the network's block explorer, for links; empty for
+	// none.
+	Explorer string
+	// Sponsorship is set when a paymaster runs: the projects and keys
+	// are linked.
+	Sponsorship bool
+	// Webhooks is set when a webhook is configured: its page is linked.
+	Webhooks bool
 }
 
 // maxForm bounds a form body.
@@ -93,6 +101,8 @@ func (d *Dashboard) Web(base string) http.Handler {
 	}
 	get("/{$}", d.overviewPage)
 	get("/payments", d.paymentsPage)
+	get("/revenue", d.revenuePage)
+	get("/refused", d.refusedPage)
 	mux.HandleFunc("GET /payments.csv", func(w http.ResponseWriter, r *http.Request) {
 		q, err := parseQuery(r.URL.Query())
 		if err != nil {
@@ -112,6 +122,7 @@ func (d *Dashboard) Web(base string) http.Handler {
 		post("/keys/{id}/rotate", d.rotateKeyForm)
 		post("/keys/{id}/disable", d.disableKeyForm)
 		get("/audit", d.auditPage)
+		get("/webhooks", d.webhooksPage)
 	}
 	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
 		d.serveStatic(w, r, base)
@@ -169,7 +180,8 @@ func (d *Dashboard) newPage(r *http.Request, base string) *page {
 	if d.cfg.AdminBase != "" {
 		admin = d.cfg.AdminBase
 	}
-	return &page{Base: base, AdminBase: admin, Network: d.cfg.Network, Networks: d.cfg.Networks, User: user, Token: d.token(user)}
+	return &page{Base: base, AdminBase: admin, Network: d.cfg.Network, Networks: d.cfg.Networks, User: user, Token: d.token(user),
+		Explorer: strings.TrimRight(d.cfg.Explorer, "/"), Sponsorship: d.hasPaymaster(), Webhooks: d.cfg.Deliveries != nil}
 }
 
 // render writes a page. It renders to a buffer first, so a template error

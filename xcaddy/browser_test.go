@@ -89,6 +89,7 @@ type demo struct {
 	admin     string // host:port of Caddy's admin endpoint
 	env       []string
 	log       *lockedBuffer
+	hooks     *hookReceiver // the demo's webhook
 }
 
 // startDemo runs Caddyfile.example, with every port replaced by a free one
@@ -103,9 +104,14 @@ func startDemo(t *testing.T) *demo {
 	}
 	cf := string(example)
 	ports := map[string]int{}
+	// In two passes, so that a free port that starts with one of the
+	// demo's (43385) is not replaced again.
 	for _, port := range []string{"8080", "9000", "4021", "4338", "4339"} {
 		ports[port] = freePort(t)
-		cf = strings.ReplaceAll(cf, ":"+port, fmt.Sprintf(":%d", ports[port]))
+		cf = strings.ReplaceAll(cf, ":"+port, ":{{port "+port+"}}")
+	}
+	for port, free := range ports {
+		cf = strings.ReplaceAll(cf, "{{port "+port+"}}", fmt.Sprint(free))
 	}
 	chain, chain2, admin := freePort(t), freePort(t), freePort(t)
 	cf = strings.Replace(cf, "devnet_addr 127.0.0.1:8545\n", fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain), 1)
@@ -115,6 +121,8 @@ func startDemo(t *testing.T) *demo {
 	if !strings.Contains(cf, fmt.Sprintf("devnet_addr 127.0.0.1:%d\n", chain2)) || !strings.Contains(cf, dashboard+" {") || !strings.Contains(cf, "basic_auth") {
 		t.Fatal("Caddyfile.example no longer has `network devnet` and the dashboard on http://localhost:4339 behind basic_auth; update this test")
 	}
+	hooks := newHookReceiver(t)
+	cf = hooks.withWebhook(cf)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "Caddyfile")
 	if err := os.WriteFile(path, []byte(cf), 0o600); err != nil {
@@ -127,7 +135,8 @@ func startDemo(t *testing.T) *demo {
 		paymaster: fmt.Sprintf("http://127.0.0.1:%d", ports["4338"]),
 		chain:     fmt.Sprintf("http://127.0.0.1:%d", chain),
 		admin:     fmt.Sprintf("127.0.0.1:%d", admin),
-		env:       append(os.Environ(), "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir, "HOME="+dir),
+		env:       append(os.Environ(), "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir, "HOME="+dir, "X402_DEMO_WEBHOOK_SECRET="+demoWebhookSecret),
+		hooks:     hooks,
 		log:       new(lockedBuffer),
 	}
 	cmd := exec.Command(bin, "run", "--config", path, "--adapter", "caddyfile")
@@ -535,6 +544,9 @@ func TestDashboardBrowser(t *testing.T) {
 		{"forged posts are refused and change nothing", s.forgedPosts},
 		{"disabling in the browser stops sponsorship", s.disable},
 		{"a payment shows on the payments page with its mined transaction, and in the CSV", s.pay},
+		{"a tampered payment is refused and counted by reason and route", s.refused},
+		{"the payment is on the revenue page per route and payer, in dUSD and USD", s.revenue},
+		{"the webhook gets the settled payment, signed, and the page and audit log show it", s.webhooks},
 		{"wrong or no credentials get 401", s.credentials},
 		{"caddy x402 key create works while the demo runs and is audited", s.cliKey},
 		{"the pages at desktop and phone width", s.pages},
@@ -1014,6 +1026,8 @@ func (s *session) pages(t *testing.T) {
 		{"/projects/browser-test", "project"},
 		{"/keys", "keys"},
 		{"/audit", "audit"},
+		{"/", "overview"},
+		{"/payments?state=failed", "payments-failed"},
 	} {
 		b.open(t, p.path)
 		b.shotBoth(t, p.name)

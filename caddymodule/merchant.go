@@ -1,0 +1,417 @@
+package caddymodule
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/ethereum/go-ethereum/common"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/dashboard"
+	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/webhook"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// WebhookConfig is a merchant's webhook: settled and failed payments are
+// POSTed to it, signed with HMAC-SHA256.
+type WebhookConfig struct {
+	// The URL events are POSTed to: http or https. A redirect is followed
+	// only on the same host.
+	URL string `json:"url"`
+	// The HMAC-SHA256 key of the signatures, at least 16 bytes. It must be
+	// an {env.*} or {file.*} placeholder.
+	Secret string `json:"secret"`
+	// The events sent: settled, failed. Default: both.
+	Events []string `json:"events,omitempty"`
+}
+
+// parseWebhook reads `webhook <url> { secret <placeholder> events … }`.
+func (a *App) parseWebhook(d *caddyfile.Dispenser) error {
+	var w WebhookConfig
+	if !d.Args(&w.URL) || d.NextArg() {
+		return d.Err("webhook takes exactly one URL and a block with its secret")
+	}
+	for d.NextBlock(1) {
+		switch d.Val() {
+		case "secret":
+			if !d.Args(&w.Secret) || d.NextArg() {
+				return d.Err("webhook secret takes exactly one value")
+			}
+		case "events":
+			w.Events = d.RemainingArgs()
+			if len(w.Events) == 0 {
+				return d.Err("webhook events takes settled, failed or both")
+			}
+		default:
+			return d.Errf("unknown option %q in the block of webhook %s", d.Val(), w.URL)
+		}
+	}
+	a.Webhooks = append(a.Webhooks, w)
+	return nil
+}
+
+// validateMerchant checks the webhooks and the explorers.
+func (a *App) validateMerchant() error {
+	var errs []error
+	for _, w := range a.Webhooks {
+		if u, err := url.Parse(w.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+			errs = append(errs, fmt.Errorf("x402 webhook %q: want an http or https URL without credentials", w.URL))
+		}
+		if w.Secret == "" {
+			errs = append(errs, fmt.Errorf("x402 webhook %s: secret is required", w.URL))
+		}
+		for _, e := range w.Events {
+			if !slices.Contains(webhook.Events, e) {
+				errs = append(errs, fmt.Errorf("x402 webhook %s: event %q: want settled or failed", w.URL, e))
+			}
+		}
+		errs = append(errs, checkSecrets(configValue{"x402 webhook secret", &w.Secret}))
+	}
+	if len(a.Webhooks) > 0 && a.FacilitatorURL != "" {
+		errs = append(errs, errors.New("x402 webhook needs the embedded facilitator, whose store keeps the deliveries; it does not work with facilitator_url"))
+	}
+	for _, n := range append([]*NetworkConfig{&a.NetworkConfig}, a.networks()...) {
+		if n.Explorer == "" || n.Explorer == "off" {
+			continue
+		}
+		if u, err := url.Parse(n.Explorer); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			errs = append(errs, fmt.Errorf("x402 explorer %q: want an http or https URL without a query", n.Explorer))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// knownExplorers are the block explorers of well-known chains, by CAIP-2
+// id: the default of NetworkConfig.Explorer.
+var knownExplorers = map[string]string{
+	"eip155:1":        "https://etherscan.io",
+	"eip155:11155111": "https://sepolia.etherscan.io",
+	"eip155:8453":     "https://basescan.org",
+	"eip155:84532":    "https://sepolia.basescan.org",
+	"eip155:10":       "https://optimistic.etherscan.io",
+	"eip155:42161":    "https://arbiscan.io",
+	"eip155:137":      "https://polygonscan.com",
+	"eip155:43114":    "https://snowtrace.io",
+}
+
+// explorer is the block explorer of a network: its explorer option, or
+// the well-known chain's; none on the devnet (whose chain id may stand in
+// for a real one) or with explorer off.
+func explorer(n *NetworkConfig, plan *chainPlan) string {
+	switch {
+	case n != nil && n.Explorer == "off":
+		return ""
+	case n != nil && n.Explorer != "":
+		return strings.TrimRight(n.Explorer, "/")
+	case plan.devnet:
+		return ""
+	}
+	return knownExplorers[plan.network]
+}
+
+// refusalFlush is how often the refusals recorded in memory are written
+// to the store.
+var refusalFlush = 5 * time.Second
+
+// merchant is what an x402 app keeps for the merchant's view: the
+// refusals of each network (recorded in memory, flushed to the store) and
+// the webhook senders (on the primary network's store).
+type merchant struct {
+	app  *App
+	ctx  context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+
+	mu       sync.Mutex
+	refusals map[*chainRun]*store.Refusals
+	senders  []*webhook.Sender // nil until the primary network runs
+	secrets  [][]byte          // the webhooks' keys, resolved at Start
+}
+
+// startMerchant starts the refusals' flusher and, with webhooks, their
+// senders once the primary network runs; a webhook secret that is unset
+// or shorter than 16 bytes fails it. Cleanup stops them.
+func (a *App) startMerchant() error {
+	if a.chain == nil || a.merchant != nil {
+		return nil
+	}
+	secrets := make([][]byte, len(a.Webhooks))
+	for i, w := range a.Webhooks {
+		key, err := secret("x402 webhook secret", w.Secret)
+		if err != nil {
+			return err
+		}
+		if len(key) < 16 {
+			return fmt.Errorf("x402 webhook secret %s: want at least 16 bytes", w.Secret)
+		}
+		secrets[i] = []byte(key)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	m := &merchant{app: a, ctx: ctx, stop: stop, refusals: map[*chainRun]*store.Refusals{}, secrets: secrets}
+	a.merchant = m
+	m.wg.Go(m.flushLoop)
+	if len(a.Webhooks) > 0 {
+		m.wg.Go(m.runWebhooks)
+	}
+	return nil
+}
+
+// stopMerchant stops the goroutines and writes the last refusals.
+func (a *App) stopMerchant() {
+	m := a.merchant
+	if m == nil {
+		return
+	}
+	m.stop()
+	m.wg.Wait()
+	m.flush()
+}
+
+func (m *merchant) flushLoop() {
+	t := time.NewTicker(refusalFlush)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.ctx.Done():
+			return
+		case <-t.C:
+			m.flush()
+		}
+	}
+}
+
+func (m *merchant) flush() {
+	m.mu.Lock()
+	list := make([]*store.Refusals, 0, len(m.refusals))
+	for _, r := range m.refusals {
+		list = append(list, r)
+	}
+	m.mu.Unlock()
+	for _, r := range list {
+		if err := r.Flush(); err != nil {
+			m.app.log.Warn("writing the refused payments", zap.Error(err))
+		}
+	}
+}
+
+// chainOf is the running chain of a network, or nil.
+func (m *merchant) chainOf(network string) *chainRun {
+	for _, c := range m.app.chains {
+		if c.plan.network == network {
+			if run, err := c.running(); err == nil {
+				return run
+			}
+		}
+	}
+	return nil
+}
+
+// refused is the paywall's AfterVerify hook for a payment that failed
+// verification: it is counted, by reason and route, in its network's
+// store.
+func (m *merchant) refused(r *http.Request, e *paywall.Event) {
+	if m == nil || e.Verify == nil || e.Verify.IsValid || e.Offer == nil {
+		return
+	}
+	run := m.chainOf(e.Offer.Network)
+	if run == nil {
+		return
+	}
+	m.mu.Lock()
+	rec := m.refusals[run]
+	if rec == nil {
+		var err error
+		if rec, err = store.OpenRefusals(run.store); err != nil {
+			m.mu.Unlock()
+			m.app.log.Warn("opening the refused payments", zap.Error(err))
+			return
+		}
+		m.refusals[run] = rec
+	}
+	m.mu.Unlock()
+	reason := string(e.Verify.InvalidReason)
+	if !slices.Contains(x402.InvalidReasons, e.Verify.InvalidReason) {
+		reason = "other" // a remote facilitator's own words are not kept
+	}
+	payer := ""
+	if common.IsHexAddress(e.Verify.Payer) {
+		payer = common.HexToAddress(e.Verify.Payer).Hex()
+	}
+	rec.Record(store.Refusal{
+		Time: time.Now().UTC(), Reason: reason, Route: requestPath(r), Payer: payer,
+		Scheme: e.Offer.Scheme, Network: e.Offer.Network, Amount: e.Offer.Amount, Asset: e.Offer.Asset,
+	})
+}
+
+// requestPath is the path of the request as the client sent it, whatever
+// rewrites did.
+func requestPath(r *http.Request) string {
+	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil {
+		return orig.URL.Path
+	}
+	return r.URL.Path
+}
+
+// settlement is the paywall's AfterSettle and OnSettleFailure hook for the
+// webhooks: a settled payment, or one whose settlement failed for good (a
+// transient failure is retried by the client, and is no event).
+func (m *merchant) settlement(r *http.Request, e *paywall.Event) {
+	if m == nil || e.Settle == nil || e.Offer == nil {
+		return
+	}
+	res := e.Settle
+	typ := webhook.EventSettled
+	if !res.Success {
+		if res.ErrorCode.Transient() || res.ErrorCode == x402.ErrorInFlight || res.ErrorCode == x402.ErrorInternal {
+			return
+		}
+		typ = webhook.EventFailed
+	}
+	m.mu.Lock()
+	senders := m.senders
+	m.mu.Unlock()
+	if len(senders) == 0 {
+		return
+	}
+	key := res.TransactionHash
+	if key == "" && e.Payment != nil {
+		raw, _ := json.Marshal(e.Payment.Payload)
+		h := sha256.Sum256(raw)
+		key = hex.EncodeToString(h[:])
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	ev := webhook.Event{
+		ID: webhook.EventID(typ, e.Offer.Network, key), Type: typ, Time: time.Now().UTC(), Network: e.Offer.Network,
+		Resource: scheme + "://" + r.Host + requestPath(r), Scheme: e.Offer.Scheme, Payer: res.Payer, PayTo: e.Offer.PayTo,
+		Asset: cmpOr(res.Asset, e.Offer.Asset), Amount: cmpOr(res.Amount, e.Offer.Amount), Transaction: res.TransactionHash,
+	}
+	if !res.Success {
+		ev.Error = string(res.ErrorCode)
+	}
+	for _, s := range senders {
+		if err := s.Enqueue(ev); err != nil {
+			m.app.log.Warn("keeping a webhook delivery", zap.String("event", ev.ID), zap.Error(err))
+		}
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// runWebhooks waits for the primary network to run, makes the senders
+// over its store, and runs them until the config is cleaned up.
+func (m *merchant) runWebhooks() {
+	var run *chainRun
+	for run == nil {
+		if r, err := m.app.chain.running(); err == nil {
+			run = r
+			break
+		}
+		select {
+		case <-m.ctx.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+	kv, err := run.store.Bucket(webhook.Space)
+	if err != nil {
+		m.app.log.Error("opening the webhook deliveries; no webhook is sent", zap.Error(err))
+		return
+	}
+	audit, err := dashboard.OpenAudit(run.store)
+	if err != nil {
+		m.app.log.Error("opening the audit log; no webhook is sent", zap.Error(err))
+		return
+	}
+	var senders []*webhook.Sender
+	for i, w := range m.app.Webhooks {
+		s, err := webhook.New(webhook.Config{
+			URL: w.URL, Secret: m.secrets[i], Events: w.Events, Store: kv, Logger: m.app.log.Named("webhook"),
+			OnFinal: func(d webhook.Delivery) {
+				detail := fmt.Sprintf("%s %s after %d attempt(s)", d.Event.Type, d.Event.ID, d.Attempts)
+				if d.Error != "" {
+					detail += ": " + d.Error
+				}
+				if err := dashboard.Record(audit, "webhook", "webhook."+d.State, d.Webhook, detail); err != nil {
+					m.app.log.Warn("auditing a webhook delivery", zap.Error(err))
+				}
+			},
+		})
+		if err != nil {
+			m.app.log.Error("a webhook is not sent", zap.Error(err))
+			continue
+		}
+		senders = append(senders, s)
+	}
+	m.mu.Lock()
+	m.senders = senders
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range senders {
+		wg.Go(func() { s.Run(m.ctx, 2*time.Second) })
+	}
+	wg.Wait()
+}
+
+// merchantView fills a network's dashboard's merchant pages: its
+// refusals, the explorer, whether the primary network's paymaster runs,
+// and the webhook deliveries (in the primary network's store).
+func (a *App) merchantView(c *sharedChain, run *chainRun) func(*dashboard.Config) {
+	var n *NetworkConfig
+	for i, other := range a.chains {
+		if other == c && i < len(a.networks()) {
+			n = a.networks()[i]
+		}
+	}
+	return func(cfg *dashboard.Config) {
+		cfg.Explorer = explorer(n, c.plan)
+		cfg.Refusals = func() (store.RefusalSummary, error) {
+			r, err := store.OpenRefusals(run.store)
+			if err != nil {
+				return store.RefusalSummary{}, err
+			}
+			return r.Summary()
+		}
+		cfg.HasPaymaster = func() bool {
+			if a.chain == nil {
+				return false
+			}
+			primary, err := a.chain.running()
+			return err == nil && primary.sponsor.Load() != nil
+		}
+		if len(a.Webhooks) > 0 {
+			cfg.Deliveries = func() ([]webhook.Delivery, error) {
+				primary, err := a.chain.running()
+				if err != nil {
+					return nil, err
+				}
+				kv, err := primary.store.Bucket(webhook.Space)
+				if err != nil {
+					return nil, err
+				}
+				return webhook.List(kv, 200)
+			}
+		}
+	}
+}
