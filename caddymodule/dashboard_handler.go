@@ -229,7 +229,7 @@ func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger, 
 		if c.plan.devnet && common.HexToAddress(a.Address) == wellknown.GenesisContracts().Token {
 			sym = wellknown.TokenSymbol
 		}
-		assets[i] = dashboard.Asset{Address: common.HexToAddress(a.Address), Symbol: sym, Decimals: a.Decimals}
+		assets[i] = dashboard.Asset{Address: common.HexToAddress(a.Address), Symbol: sym, Decimals: a.Decimals, USD: a.usdPegged()}
 	}
 	settler := crypto.PubkeyToAddress(c.plan.settler.PublicKey)
 	cfg := dashboard.Config{

@@ -84,7 +84,7 @@ func newFixtureOn(t *testing.T, st store.Backend) *fixture {
 	settler := chain.Accounts[0].Address
 	d, err := New(Config{
 		Payments: st, Audit: bucket("x402_audit"), Sponsorship: svc, Network: "eip155:31337",
-		Assets: []Asset{{Address: chain.Contracts.Token, Symbol: "dUSD", Decimals: 6}},
+		Assets: []Asset{{Address: chain.Contracts.Token, Symbol: "dUSD", Decimals: 6, USD: true}},
 		Secret: bytes.Repeat([]byte{7}, 32),
 		Balances: func(ctx context.Context) (Balances, error) {
 			var bal hexutil.Big

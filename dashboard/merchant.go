@@ -18,15 +18,10 @@ import (
 )
 
 // USDPegged reports whether a token is pegged to the US dollar, so that
-// its amounts are shown in USD too. Until the table of well-known tokens
-// lands, it knows the devnet's dUSD and USDC by symbol.
-func USDPegged(a Asset) bool {
-	switch strings.ToUpper(a.Symbol) {
-	case "DUSD", "USDC":
-		return true
-	}
-	return false
-}
+// its amounts are shown in USD too: what its Asset says (the caller knows
+// it from the table of well-known tokens, package tokens). A token the
+// caller does not know is never taken for a dollar.
+func USDPegged(a Asset) bool { return a.USD }
 
 // usdDecimals is the scale of the USD totals: every USD-pegged amount is
 // brought to it before it is added.

@@ -189,3 +189,22 @@ func TestMerchantAPI(t *testing.T) {
 		t.Errorf("GET /refusals without refusals: %d %+v", code, s)
 	}
 }
+
+// TestUSDPeggedIsTheCallers: a token is shown in dollars only when its
+// Asset says so (the caller's table of well-known tokens): a token that
+// merely calls itself USDC is not taken for a dollar.
+func TestUSDPeggedIsTheCallers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		a    Asset
+		want bool
+	}{
+		{Asset{Symbol: "USDC"}, false},
+		{Asset{Symbol: "dUSD"}, false},
+		{Asset{Symbol: "USDC", USD: true}, true},
+	} {
+		if got := USDPegged(tc.a); got != tc.want {
+			t.Errorf("USDPegged(%+v) = %v, want %v", tc.a, got, tc.want)
+		}
+	}
+}
