@@ -243,13 +243,7 @@ func (s *Service) paymasterStubData(ctx context.Context, c *call) (any, *Error) 
 // context): the real sponsorship of the operation with its gas and fee
 // fields as given, signed and reserved as pm_sponsor_userop does.
 func (s *Service) paymasterData(ctx context.Context, c *call) (any, *Error) {
-	ctx, span := startSpan(ctx, spanSponsor)
-	if span.IsRecording() {
-		span.SetAttributes(attrProject.String(c.key.Project))
-	}
-	res, rerr := s.paymasterDataOp(ctx, c)
-	endSponsor(span, rerr)
-	return res, rerr
+	return s.inSponsorSpan(ctx, c, s.paymasterDataOp)
 }
 
 // paymasterDataOp is paymasterData without its span.

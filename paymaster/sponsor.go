@@ -132,11 +132,17 @@ func readBaseFee(ctx context.Context, chain Chain) (*big.Int, *Error) {
 
 // sponsor is pm_sponsor_userop(userOp, [apiKey], entryPoint, context).
 func (s *Service) sponsor(ctx context.Context, c *call) (any, *Error) {
+	return s.inSponsorSpan(ctx, c, s.sponsorOp)
+}
+
+// inSponsorSpan runs a sponsorship method, op, in the sponsor span, named
+// by the key's project and ended with op's refusal, if any.
+func (s *Service) inSponsorSpan(ctx context.Context, c *call, op func(context.Context, *call) (any, *Error)) (any, *Error) {
 	ctx, span := startSpan(ctx, spanSponsor)
 	if span.IsRecording() {
 		span.SetAttributes(attrProject.String(c.key.Project))
 	}
-	res, rerr := s.sponsorOp(ctx, c)
+	res, rerr := op(ctx, c)
 	endSponsor(span, rerr)
 	return res, rerr
 }
