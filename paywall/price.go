@@ -33,6 +33,11 @@ func ParseAssetPrice(price string, decimals uint8, usd bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("price %w", err)
 	}
+	// The amount must be one a payment can carry (a uint256 above zero):
+	// a price too large for it would make an offer no payer can meet.
+	if _, err := x402.ParseAmount(v.String()); err != nil {
+		return "", fmt.Errorf("price %q: %w", price, err)
+	}
 	return v.String(), nil
 }
 
