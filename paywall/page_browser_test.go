@@ -604,6 +604,45 @@ func TestPaywallPageInBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("a window: pay once, reload and see the content without paying", func(t *testing.T) {
+		// The route sells an hour of access: the paid answer sets the
+		// access cookie, and a reload of the page within the hour is
+		// served the content, with no 402, no signature and no payment.
+		pw, err := paywall.New(paywall.Config{
+			Accepts: []x402.PaymentRequirements{e.offer}, Facilitator: e.fac,
+			Description: "The quarterly report", MimeType: "application/json",
+			AssetDecimals:  map[string]uint8{strings.ToLower(e.offer.Asset): 6},
+			WalletNetworks: map[string]paywall.WalletNetwork{x402.FormatNetwork(devnetID): {Name: "Devnet", RPCURL: e.chain.URL}},
+			Access:         &paywall.Access{Duration: time.Hour, Route: "page-window", Windows: openWindows(t), Recover: recoverEth, Keys: [][]byte{keyA}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		windowPaid := new(payments)
+		wsrv := httptest.NewServer(windowPaid.wrap(pw.Handler(report)))
+		t.Cleanup(wsrv.Close)
+		wurl := wsrv.URL + "/reports/q3"
+		key := e.fund(3 * price)
+		payer := crypto.PubkeyToAddress(key.PublicKey)
+		w := newTestWallet(e, key, devnetID, devnetID)
+		before := e.balance(payer)
+		tb := b.tab(t, w)
+		tb.open(t, wurl)
+		tb.do(t, chromedp.Click(chromedp.CSS("#x402-connect")))
+		tb.state(t, "ready")
+		tb.do(t, chromedp.Click(chromedp.CSS("#x402-pay-button")))
+		tb.state(t, "paid")
+		tb.do(t, chromedp.Navigate(wurl))
+		var body string
+		body = tabValue(t, tb, chromedp.Text(chromedp.CSS("body")))
+		if !strings.Contains(body, `"report":"paid content"`) {
+			t.Errorf("the reload within the window shows %q, want the content", body)
+		}
+		if got := new(big.Int).Sub(before, e.balance(payer)); got.Int64() != price || w.state().signed != 1 || len(windowPaid.list()) != 1 {
+			t.Errorf("pay once and reload: the payer paid %s with %d signatures and %d paid requests; want %d, once", got, w.state().signed, len(windowPaid.list()), price)
+		}
+	})
+
 	t.Run("refusing to sign", func(t *testing.T) {
 		key := e.fund(price)
 		payer := crypto.PubkeyToAddress(key.PublicKey)
