@@ -131,7 +131,8 @@ type App struct {
 	// The background starts of networks that did not start with the
 	// config, stopped by Cleanup; nil until one is needed.
 	retries  *retrier
-	tunables chainTunables        // what this config puts in force in chain
+	tunables chainTunables        // what this config puts in force in every chain; see tunablesOf
+	plans    []*chainPlan         // this config's plan of each of chains
 	services []heldService        // the handlers' pooled services, to start
 	catalog  *facilitator.Catalog // the discoverable routes, for /discovery/resources
 	log      *zap.Logger
@@ -327,7 +328,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 			return err
 		}
 		c := v.(*sharedChain)
-		a.chains, a.chainKeys = append(a.chains, c), append(a.chainKeys, plan.key())
+		a.chains, a.chainKeys, a.plans = append(a.chains, c), append(a.chainKeys, plan.key()), append(a.plans, plan)
 		if err := c.check(plan.fixed); err != nil {
 			return err
 		}
@@ -570,20 +571,21 @@ func (n *NetworkConfig) validate(a *App) error {
 // opens nothing.
 func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 	p := &chainPlan{network: n.Network, devnet: n.Network == NetworkDevnet, storePath: n.StorePath}
-	p.fixed = chainFixed{RPC: n.RPC, DevnetAddr: n.DevnetAddr, BundlerURL: n.BundlerURL, PaymasterURL: n.PaymasterURL, Assets: n.Assets}
+	p.fixed = chainFixed{DevnetAddr: n.DevnetAddr, BundlerURL: n.BundlerURL, PaymasterURL: n.PaymasterURL}
+	p.rpc, p.assets = n.RPC, n.Assets
 	if p.devnet {
 		p.network = n.id()
 		p.fixed.ChainID = cmp.Or(n.ChainID, wellknown.ChainID)
 		p.fixed.DevnetAddr = cmp.Or(n.DevnetAddr, wellknown.Addr)
-		if len(p.fixed.Assets) == 0 {
-			p.fixed.Assets = []AssetConfig{devnetAsset()}
+		if len(p.assets) == 0 {
+			p.assets = []AssetConfig{devnetAsset()}
 		}
 	}
 	// One spelling per address, so that a change of case is no change.
-	p.fixed.Assets = append([]AssetConfig(nil), p.fixed.Assets...)
-	for i := range p.fixed.Assets {
-		p.fixed.Assets[i].Address = common.HexToAddress(p.fixed.Assets[i].Address).Hex()
-		p.fixed.Assets[i].Token = "" // resolved: `asset usdc` is its address, domain and decimals
+	p.assets = append([]AssetConfig(nil), p.assets...)
+	for i := range p.assets {
+		p.assets[i].Address = common.HexToAddress(p.assets[i].Address).Hex()
+		p.assets[i].Token = "" // resolved: `asset usdc` is its address, domain and decimals
 	}
 	var err error
 	p.fixed.Confirmations = n.Confirmations
@@ -672,20 +674,21 @@ func (a *App) hold(what string, svc, tunables any, start func() error) error {
 // config's tunables in force in them.
 func (a *App) Start() error {
 	for i, c := range a.chains {
-		err := c.start(a.tunables, a.log)
+		err := c.start(a.tunablesOf(i), a.log)
 		if err == nil {
 			if err := c.checkTokens(); err != nil {
 				return err // a wrong configuration, on any network
 			}
 		}
-		if err != nil && unreachable(err) {
-			// The chain does not answer: Caddy starts without it, as a
+		if err != nil && unreachable(err) && !c.opened.Load() {
+			// The chain does not answer (an open chain's new rpc that
+			// does not is a reload's error): Caddy starts without it, as a
 			// sidecar must (its free routes serve), the network's
 			// payments answer 503, and it is opened again in the
 			// background until it starts or this config is unloaded.
 			// The primary network's services start with it.
 			a.log.Warn("a network's chain does not answer; its payments answer 503 until it does, retrying", zap.String("network", c.plan.network), zap.Error(err))
-			a.retry(c, i == 0)
+			a.retry(c, i)
 			continue
 		}
 		if err != nil {
@@ -746,7 +749,7 @@ type retrier struct {
 
 // retry opens c again every networkRetry until it starts or the config is
 // cleaned up; then, for the primary network, the handlers' services.
-func (a *App) retry(c *sharedChain, primary bool) {
+func (a *App) retry(c *sharedChain, i int) {
 	if a.retries == nil {
 		ctx, stop := context.WithCancel(context.Background())
 		a.retries = &retrier{ctx: ctx, stop: stop}
@@ -761,15 +764,27 @@ func (a *App) retry(c *sharedChain, primary bool) {
 				return
 			case <-t.C:
 			}
-			if err := c.start(a.tunables, a.log); err == nil {
+			// Only if no config started it meanwhile: a newer config's
+			// tunables are not to be undone by this one's.
+			if started, err := c.startClosed(a.tunablesOf(i), a.log); err == nil {
+				if !started {
+					return
+				}
 				a.log.Info("the network started", zap.String("network", c.plan.network))
-				if primary {
+				if i == 0 {
 					a.startServices()
 				}
 				return
 			}
 		}
 	})
+}
+
+// tunablesOf is what this config puts in force in its i-th chain.
+func (a *App) tunablesOf(i int) chainTunables {
+	t := a.tunables
+	t.RPC, t.Assets = a.plans[i].rpc, a.plans[i].assets
+	return t
 }
 
 // Stop leaves the shared resources running: Caddy stops its apps in no
@@ -806,7 +821,7 @@ func (a *App) offerable() []netOffer {
 	if len(a.chains) > 0 {
 		out := make([]netOffer, len(a.chains))
 		for i, c := range a.chains {
-			out[i] = netOffer{network: c.plan.network, assets: c.plan.fixed.Assets, chain: c}
+			out[i] = netOffer{network: c.plan.network, assets: a.plans[i].assets, chain: c}
 			if aa := c.plan.aa; aa != nil && i == 0 && a.networks()[0].SponsorURL != "" {
 				out[i].aa = &x402.Extra{EntryPoint: aa.EntryPoint.Hex(), Factory: aa.Factory.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.networks()[0].SponsorURL}
 			}
@@ -822,8 +837,8 @@ func (a *App) offerable() []netOffer {
 
 // assets is the primary network's allowlist, in force.
 func (a *App) assets() []AssetConfig {
-	if a.chain != nil {
-		return a.chain.plan.fixed.Assets
+	if len(a.plans) > 0 {
+		return a.plans[0].assets
 	}
 	return a.networks()[0].Assets
 }

@@ -12,8 +12,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -47,6 +47,15 @@ type sharedChain struct {
 	payIDs chainPaymentIDs      // the payment-identifier index, in the store
 }
 
+// assetsInForce is the allowlist the running facilitator has, or the first
+// config's before it started.
+func (c *sharedChain) assetsInForce() []AssetConfig {
+	if run, err := c.running(); err == nil {
+		return *run.assets.Load()
+	}
+	return c.plan.assets
+}
+
 func newSharedChain(plan *chainPlan) *sharedChain {
 	c := &sharedChain{pooled: newPooled[*chainRun, chainTunables]("the x402 facilitator", plan.fixed), plan: plan}
 	c.payIDs.chain = c
@@ -59,9 +68,11 @@ type chainPlan struct {
 	network   string // CAIP-2
 	devnet    bool
 	settler   *ecdsa.PrivateKey
-	storePath string // empty on the devnet (a temporary file) and with database
-	database  string // the PostgreSQL URL of a fleet's store, resolved; never shown
-	schema    string // its schema, or empty for the connection's search_path
+	storePath string        // empty on the devnet (a temporary file) and with database
+	rpc       string        // the RPC's URL; empty on the devnet (a tunable)
+	assets    []AssetConfig // the allowlist, resolved (a tunable)
+	database  string        // the PostgreSQL URL of a fleet's store, resolved; never shown
+	schema    string        // its schema, or empty for the connection's search_path
 	// aa is the aa-native configuration without its sponsor limits (a
 	// tunable), or nil when aa-native is off.
 	aa    *facilitator.AANative
@@ -73,16 +84,11 @@ type chainPlan struct {
 // restarted. The fields are compared by changedOptions and named by their
 // json tags.
 type chainFixed struct {
-	// RPC is App.RPC; empty on the devnet.
-	RPC string `json:"rpc"`
 	// DevnetAddr is App.DevnetAddr with its default; empty off the devnet.
 	DevnetAddr string `json:"devnet_addr"`
 	// ChainID is NetworkConfig.ChainID with its default; zero off the
 	// devnet.
 	ChainID uint64 `json:"chain_id"`
-	// Assets are App.Assets with the devnet's default, their addresses
-	// checksummed.
-	Assets []AssetConfig `json:"assets"`
 	// EntryPoint is App.EntryPoint with the devnet's default, zero when
 	// aa-native is off; and so are AccountFactory, Settlement and
 	// Paymaster.
@@ -138,6 +144,12 @@ func (p *chainPlan) storeNetwork() string {
 // chainTunables are the options of the x402 app that a reload puts in
 // force in the running facilitator.
 type chainTunables struct {
+	// RPC is the network's rpc; empty on the devnet. A reload moves the
+	// connection over HTTP to it (see chainRun.moveRPC).
+	RPC string `json:"rpc"`
+	// Assets are the network's assets with the devnet's default, their
+	// addresses checksummed (see facilitator.Service.SetAssets).
+	Assets []AssetConfig `json:"assets"`
 	// ReceiptTimeout is App.ReceiptTimeout.
 	ReceiptTimeout caddy.Duration `json:"receipt_timeout"`
 	// SponsorLimits are App.SponsorLimits, zero when unset.
@@ -150,8 +162,25 @@ type chainTunables struct {
 // defaultSettlementRetention is App.SettlementRetention's default.
 const defaultSettlementRetention = 30 * 24 * time.Hour
 
-// apply puts t in force in the running facilitator.
+// apply puts t in force in the running facilitator. A new rpc or
+// allowlist is checked against the chain first, and refused (the old one
+// staying in force) if the chain disagrees or does not answer.
 func (t chainTunables) apply(run *chainRun, old chainTunables) error {
+	if t.RPC != old.RPC {
+		if err := run.moveRPC(t.RPC); err != nil {
+			return err
+		}
+	}
+	if changedOptions(chainTunables{Assets: t.Assets}, chainTunables{Assets: old.Assets}) != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := run.fac.SetAssets(ctx, facilitatorAssets(t.Assets))
+		cancel()
+		if err != nil {
+			return err
+		}
+		run.assets.Store(&t.Assets)
+		run.log.Info("the allowlist changed", zap.Int("assets", len(t.Assets)))
+	}
 	if t.ReceiptTimeout != old.ReceiptTimeout {
 		run.fac.SetReceiptTimeout(time.Duration(t.ReceiptTimeout))
 	}
@@ -201,8 +230,10 @@ type chainRun struct {
 	fac     *facilitator.Service
 	devnet  *devChain
 	rpcURL  string
-	chain   *rpc.Client   // the one JSON-RPC connection of the chain's services
-	store   store.Backend // the one store of the chain's services
+	chain   *rpc.Client                   // the one JSON-RPC connection of the chain's services
+	target  *rpcTarget                    // where chain sends its calls, over HTTP; nil otherwise
+	assets  atomic.Pointer[[]AssetConfig] // the allowlist in force
+	store   store.Backend                 // the one store of the chain's services
 	tempDir string
 	keys    *paymaster.Keys // the API keys in the store
 	pruner  *store.Pruner   // deletes old final records; nil when off
@@ -240,7 +271,12 @@ func (r *chainRun) close() error {
 // start opens the chain and the facilitator, if no config has yet, and
 // puts t in force.
 func (c *sharedChain) start(t chainTunables, log *zap.Logger) error {
-	return c.pooled.start(t, func(t chainTunables) (*chainRun, func() error, error) {
+	return c.pooled.start(t, c.opener(log))
+}
+
+// opener opens c's chain run for the pool.
+func (c *sharedChain) opener(log *zap.Logger) func(chainTunables) (*chainRun, func() error, error) {
+	return func(t chainTunables) (*chainRun, func() error, error) {
 		if err := c.clash(); err != nil {
 			return nil, nil, err
 		}
@@ -249,7 +285,13 @@ func (c *sharedChain) start(t chainTunables, log *zap.Logger) error {
 			return nil, nil, err
 		}
 		return run, run.close, nil
-	})
+	}
+}
+
+// startClosed starts c with t if no config has, and reports whether it
+// did (see pooled.startClosed).
+func (c *sharedChain) startClosed(t chainTunables, log *zap.Logger) (bool, error) {
+	return c.pooled.startClosed(t, c.opener(log))
 }
 
 // clash refuses to open a second facilitator with the settler of a running
@@ -287,7 +329,8 @@ func anyPort(addr string) bool {
 func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTunables) (_ *chainRun, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	run := &chainRun{rpcURL: p.fixed.RPC, log: log}
+	run := &chainRun{rpcURL: t.RPC, log: log}
+	run.assets.Store(&t.Assets)
 	defer func() {
 		if err != nil {
 			run.close()
@@ -314,10 +357,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 		c.SponsorLimits = t.SponsorLimits.limits()
 		aa = &c
 	}
-	assets := make([]facilitator.Asset, len(p.fixed.Assets))
-	for i, as := range p.fixed.Assets {
-		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version, Decimals: assetDecimals(as)}
-	}
+	assets := facilitatorAssets(t.Assets)
 	var (
 		st      store.Backend
 		journal store.Journal
@@ -339,7 +379,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 		// In process: no HTTP on the settle path, and new heads are
 		// pushed to the receipt watcher instead of polled for.
 		run.chain = run.devnet.attach()
-	} else if run.chain, err = dialChain(ctx, run.rpcURL); err != nil {
+	} else if run.chain, run.target, err = dialChain(ctx, run.rpcURL); err != nil {
 		return nil, fmt.Errorf("dialing the chain: %w", err)
 	}
 	fac, err := facilitator.New(ctx, facilitator.Config{
@@ -387,6 +427,15 @@ func claimFacilitatorStore(st store.Backend, path, network, caip2 string, log *z
 		log.Warn("removed the devnet's public paymaster key from the store; it is held in memory on the devnet only", zap.String("store", path))
 	}
 	return nil
+}
+
+// facilitatorAssets is assets for the facilitator.
+func facilitatorAssets(assets []AssetConfig) []facilitator.Asset {
+	out := make([]facilitator.Asset, len(assets))
+	for i, as := range assets {
+		out[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version, Decimals: assetDecimals(as)}
+	}
+	return out
 }
 
 // devnetAsset is the devnet's stablecoin, the default asset on the devnet.
@@ -491,11 +540,17 @@ func (p *chainPlan) chainID() *big.Int {
 // and 4.7% decompressing small JSON answers (issue 14's profile of
 // /verify); keeping up to 64 connections alive and taking answers
 // uncompressed gave 1.45x the /verify throughput at 32 connections.
-func dialChain(ctx context.Context, url string) (*rpc.Client, error) {
-	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
-		return rpc.DialContext(ctx, url) // WebSocket or IPC: one connection
+func dialChain(ctx context.Context, rawURL string) (*rpc.Client, *rpcTarget, error) {
+	if !httpRPC(rawURL) {
+		c, err := rpc.DialContext(ctx, rawURL) // WebSocket or IPC: one connection
+		return c, nil, err
 	}
-	return rpc.DialOptions(ctx, url, rpc.WithHTTPClient(&http.Client{Transport: chainTransport()}))
+	target, err := newRPCTarget(rawURL, chainTransport())
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := rpc.DialOptions(ctx, rpcPlaceholder, rpc.WithHTTPClient(&http.Client{Transport: target}))
+	return c, target, err
 }
 
 // chainTransport is the HTTP transport of a chain connection.

@@ -220,8 +220,9 @@ func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger, 
 	if err != nil {
 		return nil, err
 	}
-	assets := make([]dashboard.Asset, len(c.plan.fixed.Assets))
-	for i, a := range c.plan.fixed.Assets {
+	inForce := c.assetsInForce()
+	assets := make([]dashboard.Asset, len(inForce))
+	for i, a := range inForce {
 		sym := a.Name
 		if a.symbol() != "" {
 			sym = a.symbol() // USDC, from the table of well-known tokens

@@ -39,7 +39,7 @@ func TestDialChainPoolsConnections(t *testing.T) {
 	}
 	ts.Start()
 	defer ts.Close()
-	c, err := dialChain(context.Background(), ts.URL)
+	c, _, err := dialChain(context.Background(), ts.URL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,20 +91,39 @@ func (p *pooled[S, T]) check(fixed any) error {
 // start opens the service with t if no config has yet, or else puts t in
 // force in it. open returns the service and what closes it.
 func (p *pooled[S, T]) start(t T, open func(T) (S, func() error, error)) error {
+	_, err := p.startOrApply(t, open, true)
+	return err
+}
+
+// startClosed opens the service with t if no config has yet, and reports
+// whether it did; a service already open is left as it is.
+func (p *pooled[S, T]) startClosed(t T, open func(T) (S, func() error, error)) (bool, error) {
+	return p.startOrApply(t, open, false)
+}
+
+// startOrApply is start, which puts t in force in an open service only if
+// apply.
+func (p *pooled[S, T]) startOrApply(t T, open func(T) (S, func() error, error), apply bool) (bool, error) {
 	p.starting.Lock() // one start at a time; requests take mu meanwhile
 	defer p.starting.Unlock()
 	p.mu.Lock()
 	if p.open {
-		defer p.mu.Unlock()
-		changed := changedOptions(p.tunables, t)
-		if len(changed) == 0 {
-			return nil
+		svc, old := p.svc, p.tunables
+		p.mu.Unlock()
+		changed := changedOptions(old, t)
+		if !apply || len(changed) == 0 {
+			return false, nil
 		}
-		if err := t.apply(p.svc, p.tunables); err != nil {
-			return fmt.Errorf("%s: putting the new %s in force: %w", p.what, strings.Join(changed, ", "), err)
+		// Requests go on meanwhile, with what is in force: an apply may
+		// ask the chain. starting keeps other starts out, and the
+		// caller's config holds the service, so it is not destructed.
+		if err := t.apply(svc, old); err != nil {
+			return false, fmt.Errorf("%s: putting the new %s in force: %w", p.what, strings.Join(changed, ", "), err)
 		}
+		p.mu.Lock()
 		p.tunables = t
-		return nil
+		p.mu.Unlock()
+		return false, nil
 	}
 	p.err = nil // requests wait for this start
 	p.mu.Unlock()
@@ -118,12 +137,12 @@ func (p *pooled[S, T]) start(t T, open func(T) (S, func() error, error)) error {
 		p.err = fmt.Errorf("starting %s: %w", p.what, err)
 		close(p.ready)
 		p.ready = make(chan struct{})
-		return p.err
+		return false, p.err
 	}
 	p.open, p.svc, p.tunables, p.close = true, svc, t, closer
 	p.opened.Store(true)
 	close(p.ready)
-	return nil
+	return true, nil
 }
 
 // errNotStarted answers a request that reaches a pooled service before any

@@ -34,7 +34,7 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 		}
 		receipt = confirmed
 	}
-	if s.schemes[rec.Scheme] == nil {
+	if s.table().byName[rec.Scheme] == nil {
 		// A settlement of a scheme this facilitator no longer settles
 		// (aa-native turned off since): it cannot be read, so its record
 		// stays unfinished, for a facilitator that can.
@@ -159,7 +159,7 @@ func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (*x402.Sett
 	if rec.UserOpHash != (common.Hash{}) {
 		r.UserOpHash, r.RequestHash = rec.UserOpHash.Hex(), rec.RequestHash.Hex()
 	}
-	o := s.schemes[rec.Scheme].Outcome(rec, receipt)
+	o := s.table().byName[rec.Scheme].Outcome(rec, receipt)
 	if o.Verdict == scheme.Paid {
 		r.Success = true
 	} else {

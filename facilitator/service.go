@@ -54,6 +54,7 @@ import (
 	"math/big"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -62,7 +63,6 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
@@ -192,15 +192,14 @@ type Service struct {
 	eth      *ethclient.Client
 	store    store.Settlements
 	sender   *sender.Sender
-	aa       *aanative.Scheme // also in schemes; for sponsorship and its offers' extra
 	bundler  *bundler.BuiltIn
 	external *bundler.External
 	log      *zap.Logger
 
-	// schemes are the payment schemes this facilitator settles, by name
-	// (see register); schemeOrder holds them in registration order.
-	schemes     map[string]scheme.Scheme
-	schemeOrder []scheme.Scheme
+	// tab is the allowlist's scheme table in force; tabMu serializes
+	// SetAssets.
+	tab   atomic.Pointer[schemeTable]
+	tabMu sync.Mutex
 
 	sponsors sponsorBudget
 	tunable  struct {
@@ -209,7 +208,6 @@ type Service struct {
 		sponsorLimits  SponsorLimits
 	}
 	payers *payers
-	tokens *tokenChecks // the allowlisted tokens against the chain
 
 	mu       sync.Mutex
 	inFlight map[common.Hash]struct{}
@@ -259,25 +257,15 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	// disagrees with its configuration has its payments refused (and the
 	// caller, TokenMismatches), and one the chain did not answer for is
 	// read again before its first payment.
-	tokens := newTokenChecks(client, chainID, cfg.Assets, log)
-	checkCtx, cancel = context.WithTimeout(ctx, cfg.RPCTimeout)
-	tokens.checkAll(checkCtx)
-	cancel()
 	ledger := new(payers)
-	// exact takes the assets with an EIP-712 domain (EIP-3009 tokens); an
-	// asset without one is paid with aa-native only.
-	var signed []Asset
-	for _, as := range cfg.Assets {
-		if as.Name != "" {
-			signed = append(signed, as)
-		}
+	cfg.Logger = log
+	tab, err := newSchemeTable(&cfg, chainID, client, cfg.Assets, ledger.committed)
+	if err != nil {
+		return nil, err
 	}
-	var ex *exact.Scheme
-	if len(signed) > 0 || cfg.AANative == nil {
-		if ex, err = exact.New(exact.Config{ChainID: chainID, Assets: signed, Chain: client, Now: cfg.Now, Committed: ledger.committed}); err != nil {
-			return nil, err
-		}
-	}
+	checkCtx, cancel = context.WithTimeout(ctx, cfg.RPCTimeout)
+	tab.tokens.checkAll(checkCtx)
+	cancel()
 	// The sender replaces a stuck transaction (higher fees, same nonce) and
 	// tells the service first, which records it in every settlement the
 	// transaction carries; s is set before anything is sent.
@@ -288,26 +276,12 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, err
 	}
 	s = &Service{
-		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, log: log, payers: ledger, tokens: tokens,
+		cfg: cfg, chainID: chainID, rpc: client, eth: eth, store: cfg.Records, sender: snd, log: log, payers: ledger,
 		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
 	}
-	if ex != nil {
-		s.register(ex)
-	}
+	s.tab.Store(tab)
 	if a := cfg.AANative; a != nil {
 		a.SponsorLimits.defaults()
-		assets := make([]common.Address, len(cfg.Assets))
-		for i, as := range cfg.Assets {
-			assets[i] = as.Address
-		}
-		if s.aa, err = aanative.New(aanative.Config{
-			ChainID: chainID, EntryPoint: a.EntryPoint, Factory: a.Factory, Settlement: a.Settlement, Paymaster: a.Paymaster,
-			Assets: assets, Chain: client, Committed: ledger.committed, Now: cfg.Now,
-		}); err != nil {
-			s.Close()
-			return nil, err
-		}
-		s.register(s.aa)
 		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler")}
 		if a.BundlerURL != "" {
 			if s.external, err = bundler.Dial(ctx, a.BundlerURL, a.EntryPoint); err != nil {
@@ -326,16 +300,6 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	s.wg.Add(1)
 	go s.watchFinality(fctx, cmp.Or(cfg.FinalityCheck, time.Second))
 	return s, nil
-}
-
-// register adds a payment scheme to the table that decode looks schemes
-// up in, by the name requirements give.
-func (s *Service) register(sch scheme.Scheme) {
-	if s.schemes == nil {
-		s.schemes = make(map[string]scheme.Scheme)
-	}
-	s.schemes[sch.Name()] = sch
-	s.schemeOrder = append(s.schemeOrder, sch)
 }
 
 // Close stops the service's background work (the bundler, the sender's
@@ -404,18 +368,19 @@ func (s *Service) Health(ctx context.Context) (*x402.Health, error) {
 // Supported lists what this facilitator settles, in the spec's form and
 // upstream's: each scheme of its table, in registration order.
 func (s *Service) Supported(context.Context) (*x402.Supported, error) {
-	assets := make([]string, 0, len(s.cfg.Assets))
-	for _, a := range s.cfg.Assets {
+	tab := s.table()
+	assets := make([]string, 0, len(tab.assets))
+	for _, a := range tab.assets {
 		assets = append(assets, a.Address.Hex())
 	}
 	sup := &x402.Supported{
 		X402Version: x402.Version,
-		Schemes:     make([]x402.SupportedScheme, 0, len(s.schemeOrder)),
-		Kinds:       make([]x402.SupportedKind, 0, len(s.schemeOrder)),
+		Schemes:     make([]x402.SupportedScheme, 0, len(tab.order)),
+		Kinds:       make([]x402.SupportedKind, 0, len(tab.order)),
 		Extensions:  []string{},
 		Signers:     map[string][]string{"eip155:*": {s.sender.Address().Hex()}},
 	}
-	for _, sch := range s.schemeOrder {
+	for _, sch := range tab.order {
 		kind := x402.SupportedKind{X402Version: x402.Version, Scheme: sch.Name(), Network: s.cfg.Network}
 		if ex, ok := sch.(extraOffer); ok {
 			kind.Extra = ex.Extra("")
@@ -425,7 +390,7 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 	}
 	// x402 v1 clients and servers pay exact on the networks v1 names,
 	// which /verify and /settle take in v1 bodies.
-	if name, ok := x402.NetworkV1Name(s.cfg.Network); ok && slices.ContainsFunc(s.schemeOrder, func(sch scheme.Scheme) bool { return sch.Name() == x402.SchemeExact }) {
+	if name, ok := x402.NetworkV1Name(s.cfg.Network); ok && slices.ContainsFunc(tab.order, func(sch scheme.Scheme) bool { return sch.Name() == x402.SchemeExact }) {
 		sup.Kinds = append(sup.Kinds, x402.SupportedKind{X402Version: 1, Scheme: x402.SchemeExact, Network: name})
 	}
 	return sup, nil

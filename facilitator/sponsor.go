@@ -217,7 +217,8 @@ func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, c
 
 // sponsorOperation is SponsorOperation without its span.
 func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
-	if s.aa == nil || s.cfg.AANative.Sponsor == nil {
+	aa := s.table().aa
+	if aa == nil || s.cfg.AANative.Sponsor == nil {
 		return op, &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
 	}
 	decoded, err := contracts.UserOperationHex(op).Decode(true)
@@ -225,7 +226,7 @@ func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, c
 		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "userOp: " + err.Error()}
 	}
 	callData, _ := hexutil.Decode(op.CallData)
-	settle, err := s.aa.ParseCallData(callData)
+	settle, err := aa.ParseCallData(callData)
 	if err != nil {
 		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "only x402 settlements are sponsored: " + err.Error()}
 	}

@@ -128,4 +128,4 @@ func (t *tokenChecks) mismatches() error {
 // before its first payment. The payments in such a token are refused; a
 // caller that starts the service for a configuration should refuse that
 // configuration instead.
-func (s *Service) TokenMismatches() error { return s.tokens.mismatches() }
+func (s *Service) TokenMismatches() error { return s.table().tokens.mismatches() }

@@ -43,7 +43,7 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 	if err := acceptedScheme(req); err != nil {
 		return nil, err
 	}
-	of, ok := s.schemes[req.PaymentRequirements.Scheme]
+	of, ok := s.table().byName[req.PaymentRequirements.Scheme]
 	if !ok {
 		return nil, x402.Invalid(x402.ReasonSchemeMismatch, "scheme %q is not supported; this facilitator settles %s", req.PaymentRequirements.Scheme, strings.Join(s.schemeNames(), " and "))
 	}
@@ -71,8 +71,9 @@ func acceptedScheme(req *x402.VerifyRequest) error {
 // schemeNames are the names of the schemes this facilitator settles, in
 // the order they were registered.
 func (s *Service) schemeNames() []string {
-	names := make([]string, len(s.schemeOrder))
-	for i, sch := range s.schemeOrder {
+	order := s.table().order
+	names := make([]string, len(order))
+	for i, sch := range order {
 		names[i] = sch.Name()
 	}
 	return names
@@ -85,7 +86,7 @@ func (s *Service) verifyScheme(ctx context.Context, req *x402.VerifyRequest, p *
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
-	if err := s.tokens.ready(ctx, p.asset); err != nil {
+	if err := s.table().tokens.ready(ctx, p.asset); err != nil {
 		return err
 	}
 	return p.of.Verify(ctx, p.pay, req)

@@ -1,0 +1,115 @@
+package facilitator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
+	"github.com/caddy-x402/caddy-x402/facilitator/exact"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
+)
+
+// schemeTable is what an allowlist makes of the service: the payment
+// schemes, by name and in registration order, and the tokens' checks
+// against the chain. It is never changed once in force: SetAssets puts a
+// new table in force whole, and what is in flight finishes with the table
+// it began with.
+type schemeTable struct {
+	assets []Asset
+	byName map[string]scheme.Scheme
+	order  []scheme.Scheme
+	aa     *aanative.Scheme // also in byName; for sponsorship; nil when off
+	tokens *tokenChecks
+}
+
+// newSchemeTable builds the schemes of cfg for assets, with the tokens'
+// checks (not yet run).
+func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []Asset, committed func(payer, token common.Address) *big.Int) (*schemeTable, error) {
+	t := &schemeTable{assets: assets, byName: make(map[string]scheme.Scheme), tokens: newTokenChecks(client, chainID, assets, cfg.Logger)}
+	// exact takes the assets with an EIP-712 domain (EIP-3009 tokens); an
+	// asset without one is paid with aa-native only.
+	var signed []Asset
+	for _, as := range assets {
+		if as.Name != "" {
+			signed = append(signed, as)
+		}
+	}
+	if len(signed) > 0 || cfg.AANative == nil {
+		ex, err := exact.New(exact.Config{ChainID: chainID, Assets: signed, Chain: client, Now: cfg.Now, Committed: committed})
+		if err != nil {
+			return nil, err
+		}
+		t.register(ex)
+	}
+	if a := cfg.AANative; a != nil {
+		addrs := make([]common.Address, len(assets))
+		for i, as := range assets {
+			addrs[i] = as.Address
+		}
+		aa, err := aanative.New(aanative.Config{
+			ChainID: chainID, EntryPoint: a.EntryPoint, Factory: a.Factory, Settlement: a.Settlement, Paymaster: a.Paymaster,
+			Assets: addrs, Chain: client, Committed: committed, Now: cfg.Now,
+		})
+		if err != nil {
+			return nil, err
+		}
+		t.aa = aa
+		t.register(aa)
+	}
+	return t, nil
+}
+
+// register adds a payment scheme to the table that decode looks schemes
+// up in, by the name requirements give.
+func (t *schemeTable) register(sch scheme.Scheme) {
+	t.byName[sch.Name()] = sch
+	t.order = append(t.order, sch)
+}
+
+// table is the scheme table in force.
+func (s *Service) table() *schemeTable { return s.tab.Load() }
+
+// SetAssets puts a new allowlist in force, as a configuration reload that
+// adds, removes or changes an asset does, without a restart: the new
+// tokens are checked against the chain first (those the old allowlist
+// already had, unchanged, keep their check), and a token the chain
+// contradicts refuses the whole change, naming the right values, and
+// leaves the old allowlist in force. A token the chain does not answer for
+// is checked before its first payment, as at New. Payments verified or
+// settling meanwhile finish with the allowlist they began with; records of
+// a removed asset still settle and are still read.
+func (s *Service) SetAssets(ctx context.Context, assets []Asset) error {
+	if len(assets) == 0 {
+		return errors.New("no assets are allowlisted")
+	}
+	s.tabMu.Lock()
+	defer s.tabMu.Unlock()
+	old := s.table()
+	t, err := newSchemeTable(&s.cfg, s.chainID, s.rpc, assets, s.payers.committed)
+	if err != nil {
+		return err
+	}
+	old.tokens.mu.Lock()
+	for addr, c := range t.tokens.byAddr {
+		if prev, ok := old.tokens.byAddr[addr]; ok && prev.asset == c.asset && prev.done {
+			c.done, c.err = true, prev.err
+		}
+	}
+	old.tokens.mu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	t.tokens.checkAll(cctx)
+	cancel()
+	if err := t.tokens.mismatches(); err != nil {
+		return fmt.Errorf("the new allowlist is refused: %w", err)
+	}
+	s.tab.Store(t)
+	return nil
+}
+
+// ChainID is the id of the chain the service settles on.
+func (s *Service) ChainID() *big.Int { return new(big.Int).Set(s.chainID) }
