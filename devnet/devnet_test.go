@@ -192,7 +192,7 @@ func TestPredeployedState(t *testing.T) {
 	}
 	// Contracts sit at the deployer's first create addresses, as a script
 	// deploying them in order would put them.
-	for i, addr := range []common.Address{c.Contracts.EntryPoint, c.Contracts.AccountFactory, c.Contracts.Paymaster, c.Contracts.Token, c.Contracts.Settlement} {
+	for i, addr := range []common.Address{c.Contracts.EntryPoint, c.Contracts.AccountFactory, c.Contracts.Paymaster, c.Contracts.Token, c.Contracts.Settlement, c.Contracts.Batch} {
 		if want := crypto.CreateAddress(deployer, uint64(i)); addr != want {
 			t.Errorf("contract %d at %s, want %s", i, addr, want)
 		}
@@ -204,7 +204,7 @@ func TestPredeployedState(t *testing.T) {
 	// Code that does not link the chain reads them from package wellknown.
 	want := wellknown.GenesisContracts()
 	if got := c.Contracts; got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory ||
-		got.Paymaster != want.Paymaster || got.Token != want.Token || got.Settlement != want.Settlement {
+		got.Paymaster != want.Paymaster || got.Token != want.Token || got.Settlement != want.Settlement || got.Batch != want.Batch {
 		t.Errorf("contracts %+v, wellknown.GenesisContracts %+v", got, want)
 	}
 	head, err := c.client.HeaderByNumber(ctx, nil)
