@@ -52,14 +52,15 @@ type Batching struct {
 	// 0 (the default) sends a payment at once when nothing is being sent.
 	MaxWait time.Duration
 	// MaxGas bounds a batch's estimated gas; a larger batch is split.
-	// Default 8,000,000.
+	// Default 12,000,000, which with headroom stays under the 2^24
+	// per-transaction cap of EIP-7825 (Osaka).
 	MaxGas uint64
 }
 
 // The defaults of Batching.
 const (
 	DefaultBatchPayments = 50
-	DefaultBatchGas      = 8_000_000
+	DefaultBatchGas      = 12_000_000
 )
 
 // batcher gathers exact payments into X402Batch transactions.
