@@ -513,7 +513,7 @@ var (
 // ownLogs narrows a successful receipt to the logs of rec's exact payment,
 // so that a transaction that carries several payments (a batch) never
 // counts one payment's transfer for another: the token's
-// AuthorizationUsed(payer, nonce) whose key is rec's and the log after it
+// AuthorizationUsed(payer, nonce) whose key is rec's and the logs beside it
 // (its Transfer). failed is true if the batch contract logged the
 // payment's transfer as failed. A receipt with no AuthorizationUsed log and
 // no log of the batch contract (a lone settlement of another mechanism) is
@@ -530,8 +530,12 @@ func (s *Service) ownLogs(rec *store.Record, receipt *types.Receipt) (own *types
 			multi = true
 			if l.Address == rec.Asset && common.BytesToAddress(l.Topics[1][:]) == rec.Payer &&
 				exact.AuthorizationKey(s.chainID, rec.Asset, rec.Payer, l.Topics[2]) == rec.Key {
+				// The payment was settled (the token marks an
+				// authorization used only with its transfer): its
+				// Transfer is beside it, after it in EIP-3009's
+				// reference and USDC, before it in some tokens.
 				c := *receipt
-				c.Logs = receipt.Logs[i:min(i+2, len(receipt.Logs))]
+				c.Logs = receipt.Logs[max(i-1, 0):min(i+2, len(receipt.Logs))]
 				return &c, false
 			}
 		case s.cfg.Batch != nil && l.Address == s.cfg.Batch.Contract:

@@ -3,6 +3,7 @@ package facilitator
 import (
 	"context"
 	"math/big"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -261,5 +262,86 @@ func TestPackBatchRoundTrip(t *testing.T) {
 		if hexutil.Encode(contracts.PackBatch(got[i:i+1])) != hexutil.Encode(contracts.PackBatch(items[i:i+1])) {
 			t.Errorf("item %d reads back as %+v", i, got[i])
 		}
+	}
+}
+
+// A restart while a batch is pending: each payment's record holds the
+// batch's transaction, the new process reconciles each, and each payer's
+// retry (same idempotency key) is handed its receipt, once.
+func TestBatchRestart(t *testing.T) {
+	t.Parallel()
+	const n, price = 5, 3_000
+	e := newEnv(t, envOptions{blockPeriod: 2 * time.Second, receiptTimeout: 20 * time.Millisecond, batch: &Batching{MaxPayments: n, MaxWait: time.Minute}})
+	merchant := common.Address{0x46}
+	reqs, keys := make([]*x402.VerifyRequest, n), make([]string, n)
+	for i := range reqs {
+		reqs[i], keys[i] = e.pay(e.chain.Accounts[1+i], merchant, price), "restart-"+string(rune('a'+i))
+	}
+	var tx string
+	for i, r := range e.settleAll(reqs, keys) {
+		if r.ErrorCode != x402.ErrorReceiptTimeout || (tx != "" && r.TransactionHash != tx) {
+			t.Fatalf("payment %d before its block: %+v", i, r)
+		}
+		tx = r.TransactionHash
+	}
+	e.stop()
+	e.start()
+	if _, err := e.chain.Wait(context.Background(), common.HexToHash(tx)); err != nil {
+		t.Fatal(err)
+	}
+	e.stop()
+	e.cfg.ReceiptTimeout = time.Minute
+	e.start()
+	for i, r := range e.settleAll(reqs, keys) {
+		if !r.Success || r.TransactionHash != tx {
+			t.Errorf("payment %d after the restart: %+v", i, r)
+		}
+	}
+	if got, want := e.balance(merchant), big.NewInt(n*price); got.Cmp(want) != 0 {
+		t.Errorf("merchant holds %s, want %s", got, want)
+	}
+}
+
+// A reorganisation drops a batch after it was reported: the finality
+// watcher counts each of its payments, broadcasts it again, and the
+// merchant is paid each price once.
+func TestBatchReorg(t *testing.T) {
+	t.Parallel()
+	const n, price = 4, 2_000
+	e := newEnv(t, envOptions{batch: &Batching{MaxPayments: n, MaxWait: time.Minute}})
+	e.stop()
+	e.cfg.FinalityCheck = 20 * time.Millisecond
+	e.start()
+	merchant := common.Address{0x47}
+	reqs, keys := make([]*x402.VerifyRequest, n), make([]string, n)
+	for i := range reqs {
+		reqs[i], keys[i] = e.pay(e.chain.Accounts[1+i], merchant, price), "reorg-"+string(rune('a'+i))
+	}
+	res := e.settleAll(reqs, keys)
+	for i, r := range res {
+		if !r.Success || r.TransactionHash != res[0].TransactionHash {
+			t.Fatalf("payment %d: %+v", i, r)
+		}
+	}
+	waitUntil(t, "the watcher follows the settlements", func() bool {
+		e.svc.final.mu.Lock()
+		defer e.svc.final.mu.Unlock()
+		return len(e.svc.final.fresh) == 0
+	})
+	replaced, err := e.chain.Reorg(1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the watcher notices the reorganisation", func() bool { return e.svc.Reorganised().Total() == n })
+	if got := e.svc.Reorganised(); got.Reverted != 0 {
+		t.Errorf("reorganisations %+v", got)
+	}
+	var receipt *types.Receipt
+	waitUntil(t, "the batch is mined again", func() bool {
+		receipt, _ = e.eth.TransactionReceipt(context.Background(), common.HexToHash(res[0].TransactionHash))
+		return receipt != nil && !slices.Contains(replaced, receipt.BlockHash)
+	})
+	if got, want := e.balance(merchant), big.NewInt(n*price); receipt.Status != types.ReceiptStatusSuccessful || got.Cmp(want) != 0 {
+		t.Errorf("mined again with status %d; merchant holds %s, want %s", receipt.Status, got, want)
 	}
 }
