@@ -345,3 +345,61 @@ func TestBatchReorg(t *testing.T) {
 		t.Errorf("mined again with status %d; merchant holds %s, want %s", receipt.Status, got, want)
 	}
 }
+
+// A payment whose transfer fails when its batch is mined, through settle:
+// its payer moves its tokens away in the batch's block, ahead of it. The
+// payment is answered as a lone settlement whose transaction reverted, its
+// record is failed, and the batch's other payments settle.
+func TestBatchFailsWhenMined(t *testing.T) {
+	t.Parallel()
+	const n, price = 4, 5_000
+	e := newEnv(t, envOptions{blockPeriod: 3 * time.Second, receiptTimeout: time.Minute, batch: &Batching{MaxPayments: n, MaxWait: time.Minute}})
+	merchant := common.Address{0x48}
+	payers := make([]devnet.Account, n)
+	reqs, keys := make([]*x402.VerifyRequest, n), make([]string, n)
+	for i := range reqs {
+		payers[i] = e.fundPayer(price)
+		reqs[i], keys[i] = e.pay(payers[i], merchant, price), "mined-"+string(rune('a'+i))
+	}
+	var res []*x402.SettleResponse
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		res = e.settleAll(reqs, keys)
+	}()
+	waitUntil(t, "the batch is sent", func() bool {
+		e.svc.mu.Lock()
+		defer e.svc.mu.Unlock()
+		for _, keys := range e.svc.txKeys {
+			if len(keys) == n {
+				return true
+			}
+		}
+		return false
+	})
+	// Payer 1 empties its balance with a higher tip: mined first.
+	e.transfer(payers[1].Key, e.chain.Token.Address, nil, contracts.NewDevUSD().PackTransfer(common.Address{0x98}, big.NewInt(price)), 200e9)
+	<-done
+	for i, r := range res {
+		if i == 1 {
+			if r.Success || r.ErrorCode != x402.ErrorVerifyFailed || r.Message != "invalid_inner_payload: the settlement transaction reverted on chain" || r.TransactionHash != res[0].TransactionHash {
+				t.Errorf("the emptied payer's payment: %+v", r)
+			}
+			continue
+		}
+		if !r.Success || r.TransactionHash != res[0].TransactionHash {
+			t.Errorf("payment %d: %+v", i, r)
+		}
+	}
+	if got, want := e.balance(merchant), big.NewInt((n-1)*price); got.Cmp(want) != 0 {
+		t.Errorf("merchant holds %s, want %s", got, want)
+	}
+	rec, err := e.st.Get(e.svc.mustDecode(t, reqs[1]).key)
+	if err != nil || rec == nil || rec.State != store.StateFailed {
+		t.Errorf("the failed payment's record: %+v, %v", rec, err)
+	}
+	// Its retry gets the same answer; nothing is sent again.
+	if again := e.settleAll(reqs[1:2], keys[1:2])[0]; again.Success || again.Message != res[1].Message {
+		t.Errorf("retry of the failed payment: %+v", again)
+	}
+}
