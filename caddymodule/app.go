@@ -139,6 +139,24 @@ type App struct {
 	ctx      caddy.Context // the config's, for the start log of announce
 }
 
+// BatchConfig turns on batched settlement of a network's exact payments.
+type BatchConfig struct {
+	// The X402Batch contract. On the devnet it defaults to the predeployed
+	// one; elsewhere it is required (docs/facilitator.md#batching has how
+	// to deploy it). A mixed-case address must carry a valid EIP-55
+	// checksum.
+	Contract string `json:"contract,omitempty"`
+	// The most payments in one transaction. Default: 50.
+	MaxPayments int `json:"max_payments,omitempty"`
+	// How long the first payment of a batch waits for company. Default: 0,
+	// which sends a payment at once when no settlement is being sent, and
+	// batches only the payments that arrive meanwhile.
+	MaxWait caddy.Duration `json:"max_wait,omitempty"`
+	// The most gas a batch's transaction may need; a larger batch is split.
+	// Default: 12000000.
+	MaxGas uint64 `json:"max_gas,omitempty"`
+}
+
 // NetworkConfig is one chain that an x402 app takes payments on: its
 // RPC, settler key, store, assets, confirmations and (optional) aa-native
 // contracts. Each network has a facilitator of its own (its own sender,
@@ -204,6 +222,12 @@ type NetworkConfig struct {
 	// value, settlements are followed 64 blocks deep afterwards, and one
 	// that a reorganisation dropped is broadcast again.
 	Confirmations int `json:"confirmations,omitempty"`
+	// Batched settlement of exact payments: payments that arrive while a
+	// settlement is being sent go together in one transaction to the
+	// X402Batch contract, at about 0.6 of the gas a payment; a lone
+	// payment is sent on its own as without it. Off by default (unset).
+	// See docs/facilitator.md#batching.
+	Batch *BatchConfig `json:"batch,omitempty"`
 	// The ERC-4337 v0.6 EntryPoint contract of the aa-native scheme. On the
 	// devnet it defaults to the predeployed one. aa-native is off unless
 	// entry_point, account_factory, settlement and paymaster are all known.
@@ -473,7 +497,7 @@ func validRPC(rpc string) bool {
 // isZero reports whether no network option is set.
 func (n *NetworkConfig) isZero() bool {
 	return n.Network == "" && n.RPC == "" && n.DevnetAddr == "" && n.ChainID == 0 && n.SettlerKey == "" &&
-		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 &&
+		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 && n.Batch == nil &&
 		n.EntryPoint == "" && n.AccountFactory == "" && n.Settlement == "" && n.Paymaster == "" &&
 		n.PaymasterURL == "" && n.PaymasterKey == "" && n.SponsorURL == "" && n.BundlerURL == ""
 }
@@ -555,6 +579,18 @@ func (n *NetworkConfig) validate(a *App) error {
 			errs = append(errs, err)
 		}
 	}
+	if b := n.Batch; b != nil {
+		if b.Contract == "" && n.Network != NetworkDevnet {
+			errs = append(errs, errors.New("batch: the X402Batch contract is required outside the devnet"))
+		} else if b.Contract != "" {
+			if _, err := configAddress("batch: contract", b.Contract); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if b.MaxPayments < 0 || b.MaxWait < 0 {
+			errs = append(errs, errors.New("batch: max_payments and max_wait must not be negative"))
+		}
+	}
 	errs = append(errs, checkAddresses(
 		configValue{"entry_point", &n.EntryPoint}, configValue{"account_factory", &n.AccountFactory},
 		configValue{"settlement", &n.Settlement}, configValue{"paymaster", &n.Paymaster},
@@ -589,6 +625,14 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 	}
 	var err error
 	p.fixed.Confirmations = n.Confirmations
+	if b := n.Batch; b != nil {
+		fb := *b
+		if fb.Contract == "" {
+			fb.Contract = wellknown.GenesisContracts().Batch.Hex()
+		}
+		fb.Contract = common.HexToAddress(fb.Contract).Hex()
+		p.fixed.Batch = &fb
+	}
 	if n.SettlerKey == "" {
 		p.settler, err = wellknown.DeriveKey(wellknown.TestMnemonic, 0)
 	} else {

@@ -128,6 +128,7 @@ func (n *NetworkConfig) options() map[string]option {
 		"database_schema": stringOption(&n.DatabaseSchema),
 		"explorer":        stringOption(&n.Explorer),
 		"confirmations":   confirmationsOption(&n.Confirmations),
+		"batch":           n.parseBatch,
 		"chain_id": valueOption(func(v string) error {
 			id, err := strconv.ParseUint(v, 10, 64)
 			if err != nil || id == 0 {
@@ -138,6 +139,37 @@ func (n *NetworkConfig) options() map[string]option {
 		}),
 		"asset": n.parseAsset,
 	}
+}
+
+// parseBatch reads `batch [<contract>] { max_payments <n> max_wait
+// <duration> max_gas <gas> }`, each part optional.
+func (n *NetworkConfig) parseBatch(d *caddyfile.Dispenser) error {
+	b := &BatchConfig{}
+	args := d.RemainingArgs()
+	switch len(args) {
+	case 0:
+	case 1:
+		b.Contract = args[0]
+	default:
+		return d.Err("batch takes at most one value, the X402Batch contract, and a block of its options")
+	}
+	nesting := d.Nesting()
+	if err := parseBlock(d, nesting, "batch option", map[string]option{
+		"max_payments": countOption(&b.MaxPayments),
+		"max_wait":     durationOption(&b.MaxWait),
+		"max_gas": valueOption(func(v string) error {
+			g, err := strconv.ParseUint(v, 10, 64)
+			if err != nil || g < 100_000 {
+				return errors.New("want a whole number of gas, 100000 or more")
+			}
+			b.MaxGas = g
+			return nil
+		}),
+	}); err != nil {
+		return err
+	}
+	n.Batch = b
+	return nil
 }
 
 // parseNetwork reads `network <id>`, the one network whose options are

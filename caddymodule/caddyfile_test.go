@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/ethereum/go-ethereum/common"
@@ -111,6 +112,42 @@ func TestAppConfirmations(t *testing.T) {
 	}
 }
 
+// batch reaches the app, with its block, at the top level and in a
+// network's block; outside the devnet it needs its contract.
+func TestAppBatch(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, in string
+		want     BatchConfig
+		valid    bool
+	}{
+		{"devnet default", "x402 {\n network devnet\n batch\n}", BatchConfig{}, true},
+		{"options", "x402 {\n network devnet\n batch {\n  max_payments 200\n  max_wait 5ms\n  max_gas 12000000\n }\n}",
+			BatchConfig{MaxPayments: 200, MaxWait: caddy.Duration(5 * time.Millisecond), MaxGas: 12_000_000}, true},
+		{"contract", "x402 {\n network devnet\n batch 0x5FC8d32690cc91D4c39d9d3abcBD16989F875707\n}", BatchConfig{Contract: "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707"}, true},
+		{"network block", "x402 {\n network devnet {\n  batch {\n   max_wait 2ms\n  }\n }\n}", BatchConfig{MaxWait: caddy.Duration(2 * time.Millisecond)}, true},
+		{"real chain without contract", "x402 {\n network eip155:8453\n rpc https://rpc.example\n settler_key {env.KEY}\n asset usdc\n batch\n}", BatchConfig{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var a App
+			if err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser(tc.in)); err != nil {
+				t.Fatal(err)
+			}
+			b := a.Batch
+			if len(a.Networks) > 0 {
+				b = a.Networks[0].Batch
+			}
+			if b == nil || *b != tc.want {
+				t.Fatalf("batch parsed as %+v, want %+v", b, tc.want)
+			}
+			if err := a.Validate(); (err == nil) != tc.valid {
+				t.Fatalf("Validate = %v, want valid %v", err, tc.valid)
+			}
+		})
+	}
+}
+
 // settlement_retention reaches the app as a duration, off as -1, and
 // Validate refuses less than a day.
 func TestAppSettlementRetention(t *testing.T) {
@@ -148,6 +185,9 @@ func TestAppCaddyfileErrors(t *testing.T) {
 		{"retention", "x402 {\n settlement_retention never\n}", `settlement_retention "never": want a duration, such as 30d, or off`},
 		{"retention zero", "x402 {\n settlement_retention 0s\n}", `settlement_retention "0s": want a duration`},
 		{"network twice", "x402 {\n network a b\n}", "network takes exactly one value"},
+		{"batch values", "x402 {\n batch a b\n}", "batch takes at most one value"},
+		{"batch option", "x402 {\n batch {\n  colour blue\n }\n}", `unknown batch option "colour"`},
+		{"batch gas", "x402 {\n batch {\n  max_gas 10\n }\n}", `max_gas "10": want a whole number of gas`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -113,6 +113,20 @@ type chainFixed struct {
 	ClaimTakeover caddy.Duration `json:"claim_takeover"`
 	// Confirmations is App.Confirmations.
 	Confirmations int `json:"confirmations"`
+	// Batch is NetworkConfig.Batch with the devnet's contract as default,
+	// checksummed; nil when batching is off.
+	Batch *BatchConfig `json:"batch"`
+}
+
+// batching is the facilitator's Batch of f, nil when batching is off.
+func (f *chainFixed) batching() *facilitator.Batching {
+	if f.Batch == nil {
+		return nil
+	}
+	return &facilitator.Batching{
+		Contract: common.HexToAddress(f.Batch.Contract), MaxPayments: f.Batch.MaxPayments,
+		MaxWait: time.Duration(f.Batch.MaxWait), MaxGas: f.Batch.MaxGas,
+	}
 }
 
 // key is the plan's key in the usage pool: its identity.
@@ -385,7 +399,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	fac, err := facilitator.New(ctx, facilitator.Config{
 		Network: p.network, Chain: run.chain, Records: st, Journal: journal, SettlerKey: p.settler, Assets: assets, AANative: aa, Offers: offers,
 		ReceiptTimeout: time.Duration(t.ReceiptTimeout), ClaimTakeover: time.Duration(p.fixed.ClaimTakeover), Logger: log.Named("facilitator"),
-		Confirmations: uint64(p.fixed.Confirmations),
+		Confirmations: uint64(p.fixed.Confirmations), Batch: p.fixed.batching(),
 	})
 	if err != nil {
 		return nil, err

@@ -112,6 +112,7 @@ func writeBanner(w io.Writer, d *devnet.Devnet) {
 	fmt.Fprintf(tw, "SimpleAccountFactory\t%s\n", d.Contracts.AccountFactory)
 	fmt.Fprintf(tw, "VerifyingPaymaster\t%s  (signer %s)\n", d.Contracts.Paymaster, d.PaymasterSigner.Address)
 	fmt.Fprintf(tw, "X402Settlement\t%s\n", d.Contracts.Settlement)
+	fmt.Fprintf(tw, "X402Batch\t%s\n", d.Contracts.Batch)
 	tw.Flush()
 	fmt.Fprintf(w, "\nAccounts of the public test mnemonic %q.\nTheir keys are known to everyone: never use them on a real chain.\n\n", devnet.TestMnemonic)
 	for i, a := range d.Accounts {

@@ -4523,6 +4523,117 @@ func (verifyingPaymaster *VerifyingPaymaster) UnpackOwnershipTransferredEvent(lo
 	return out, nil
 }
 
+// X402BatchMetaData contains all meta data concerning the X402Batch contract.
+var X402BatchMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[],\"name\":\"Malformed\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"nonce\",\"type\":\"bytes32\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"reason\",\"type\":\"bytes\"}],\"name\":\"TransferFailed\",\"type\":\"event\"},{\"stateMutability\":\"nonpayable\",\"type\":\"fallback\"}]",
+	ID:  "24a43eb1e7c6519cc01e96e725fa01b5e0",
+	Bin: "0x6080604052348015600e575f5ffd5b5061060c8061001c5f395ff3fe608060405234801561000f575f5ffd5b505f366060816008610023609460016103fc565b61002d9083610415565b6100389060076103fc565b6100429190610415565b67ffffffffffffffff81111561005a5761005a61044d565b6040519080825280601f01601f191660200182016040528015610084576020820181803683370190505b5091505f5f5f5f5b8482101561033c575f8888848181106100a7576100a761047a565b60019586019592013560f81c9250508116156100f4578883896100cb8260146103fc565b926100d8939291906104a7565b6100e1916104ce565b60601c94506100f16014846103fc565b92505b60028116156101345788838961010b8260146103fc565b92610118939291906104a7565b610121916104ce565b60601c93506101316014846103fc565b92505b73ffffffffffffffffffffffffffffffffffffffff8516158061016b575073ffffffffffffffffffffffffffffffffffffffff8416155b8061017f5750609461017d8488610534565b105b156101b6576040517f07b6ad3f00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6101d8858585846004165f036101cd57601b6101d0565b601c5b60ff1661034c565b61032c57816007166001901b60f81b87600384901c815181106101fd576101fd61047a565b0160200180517fff00000000000000000000000000000000000000000000000000000000000000928316921691909117905f82901a9053506040513d81523d5f602083013e3d601f017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0168101602001604052898961027d8660346103fc565b906102898760546103fc565b92610296939291906104a7565b61029f91610547565b8a858b6102ad8260146103fc565b926102ba939291906104a7565b6102c3916104ce565b60601c73ffffffffffffffffffffffffffffffffffffffff168773ffffffffffffffffffffffffffffffffffffffff167f4b2474a4b3695e3e0876ceaeb673202c032c686f80a4cfe57af395f1676de7fb846040516103229190610583565b60405180910390a4505b506094919091019060010161008c565b5050505050915050805190602001f35b5f5f63e3ee160e60e01b9050604051818152843560601c6004820152856024820152601485013560801c6044820152602485013560c01c6064820152602c85013560c01c6084820152603485013560a48201528360c4820152605485013560e482015260748501356101048201525f5f610124835f8b5af1979650505050505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b8082018082111561040f5761040f6103cf565b92915050565b5f82610448577f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b500490565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f5f858511156104b5575f5ffd5b838611156104c1575f5ffd5b5050820193919092039150565b80357fffffffffffffffffffffffffffffffffffffffff000000000000000000000000811690601484101561052d577fffffffffffffffffffffffffffffffffffffffff000000000000000000000000808560140360031b1b82161691505b5092915050565b8181038181111561040f5761040f6103cf565b8035602083101561040f577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff602084900360031b1b1692915050565b602081525f82518060208401528060208501604085015e5f6040828501015260407fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8301168401019150509291505056fea2646970667358221220fa64af84b7cdb6e8e3ddcdaab8fa8139cd2505cacf83eacc13d93c73baa864cc64736f6c63430008250033",
+}
+
+// X402Batch is an auto generated Go binding around an Ethereum contract.
+type X402Batch struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *X402Batch) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewX402Batch creates a new instance of X402Batch.
+func NewX402Batch() *X402Batch {
+	parsed, err := X402BatchMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &X402Batch{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *X402Batch) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// X402BatchTransferFailed represents a TransferFailed event raised by the X402Batch contract.
+type X402BatchTransferFailed struct {
+	Token  common.Address
+	From   common.Address
+	Nonce  [32]byte
+	Reason []byte
+	Raw    *types.Log // Blockchain specific contextual infos
+}
+
+const X402BatchTransferFailedEventName = "TransferFailed"
+
+// ContractEventName returns the user-defined event name.
+func (X402BatchTransferFailed) ContractEventName() string {
+	return X402BatchTransferFailedEventName
+}
+
+// UnpackTransferFailedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event TransferFailed(address indexed token, address indexed from, bytes32 indexed nonce, bytes reason)
+func (x402Batch *X402Batch) UnpackTransferFailedEvent(log *types.Log) (*X402BatchTransferFailed, error) {
+	event := "TransferFailed"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != x402Batch.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(X402BatchTransferFailed)
+	if len(log.Data) > 0 {
+		if err := x402Batch.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range x402Batch.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (x402Batch *X402Batch) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], x402Batch.abi.Errors["Malformed"].ID.Bytes()[:4]) {
+		return x402Batch.UnpackMalformedError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// X402BatchMalformed represents a Malformed error raised by the X402Batch contract.
+type X402BatchMalformed struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error Malformed()
+func X402BatchMalformedErrorID() common.Hash {
+	return common.HexToHash("0x07b6ad3ff7dbc4002539ae21306d8899743aedf933b34101681c6906979f10a5")
+}
+
+// UnpackMalformedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error Malformed()
+func (x402Batch *X402Batch) UnpackMalformedError(raw []byte) (*X402BatchMalformed, error) {
+	out := new(X402BatchMalformed)
+	if err := x402Batch.abi.UnpackIntoInterface(out, "Malformed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // X402SettlementMetaData contains all meta data concerning the X402Settlement contract.
 var X402SettlementMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"tokens\",\"type\":\"address[]\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"requestHash\",\"type\":\"bytes32\"}],\"name\":\"AlreadySettled\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"TokenNotAllowed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAddress\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAmount\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroRequestHash\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"requestHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"payer\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"merchant\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Settled\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"bool\",\"name\":\"allowed\",\"type\":\"bool\"}],\"name\":\"TokenAllowed\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Unpaused\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"name\":\"isSettled\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"isTokenAllowed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"pause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"bool\",\"name\":\"allowed\",\"type\":\"bool\"}],\"name\":\"setTokenAllowed\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"merchant\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"requestHash\",\"type\":\"bytes32\"}],\"name\":\"settle\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unpause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",

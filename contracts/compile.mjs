@@ -23,6 +23,7 @@ if (!solc.version().startsWith(compilerVersion + '+')) {
 const wanted = [
   ['src/DevUSD.sol', 'DevUSD'],
   ['src/X402Settlement.sol', 'X402Settlement'],
+  ['src/X402Batch.sol', 'X402Batch'],
   // Test only: the dishonest account of the facilitator's tests, and a
   // paymaster that sponsors several operations of one sender at once.
   ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],

@@ -1,6 +1,7 @@
 // Package contracts holds caddy-x402's on-chain half: the Solidity sources of
-// the devnet stablecoin (DevUSD, an ERC-20 with EIP-3009) and of the aa-native
-// settlement contract (X402Settlement), the ERC-4337 v0.6 contracts they work
+// the devnet stablecoin (DevUSD, an ERC-20 with EIP-3009), of the aa-native
+// settlement contract (X402Settlement) and of the exact batch contract
+// (X402Batch, with its packed calldata in batch.go), the ERC-4337 v0.6 contracts they work
 // with (EntryPoint, SimpleAccountFactory, SimpleAccount, VerifyingPaymaster
 // from @account-abstraction/contracts@0.6.0), and abigen v2 bindings for all
 // of them. FreeRiderAccount (a dishonest account) and OpenPaymaster (a

@@ -451,6 +451,7 @@ func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 		zap.Stringer("account_factory", contracts.AccountFactory),
 		zap.Stringer("paymaster", contracts.Paymaster),
 		zap.Stringer("settlement", contracts.Settlement),
+		zap.Stringer("batch", contracts.Batch),
 		zap.Duration("took", time.Since(started)))
 	return d, nil
 }

@@ -144,6 +144,9 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	if c.Settlement, err = deploy("X402Settlement", &contracts.X402SettlementMetaData, settlement.PackConstructor([]common.Address{c.Token})); err != nil {
 		return nil, c, err
 	}
+	if c.Batch, err = deploy("X402Batch", &contracts.X402BatchMetaData, nil); err != nil {
+		return nil, c, err
+	}
 	// The factory deploys its SimpleAccount implementation in its constructor.
 	impl, _, err := runtime.Call(c.AccountFactory, factory.PackAccountImplementation(), cfg)
 	if err != nil {

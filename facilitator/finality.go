@@ -133,6 +133,17 @@ type watched struct {
 	block uint64      // its block's number; 0 while it is out of the chain
 	hash  common.Hash // its block's hash
 	payer common.Address
+	// scheme and asset tell, with key and payer, the payment's own logs
+	// in a transaction that carries several (see ownLogs).
+	scheme string
+	asset  common.Address
+}
+
+// reverted reports whether receipt did not settle w's payment: the
+// transaction reverted, or the payment's transfer failed in its batch.
+func (s *Service) reverted(w *watched, receipt *types.Receipt) bool {
+	return receipt.Status != types.ReceiptStatusSuccessful ||
+		s.batchFailed(&store.Record{Key: w.key, Payer: w.payer, Asset: w.asset, Scheme: w.scheme}, receipt)
 }
 
 // finality is the finality watcher's state.
@@ -165,7 +176,7 @@ func (s *Service) follow(rec *store.Record, receipt *types.Receipt) {
 	if receipt.BlockNumber == nil {
 		return
 	}
-	w := &watched{key: rec.Key, tx: receipt.TxHash, block: receipt.BlockNumber.Uint64(), hash: receipt.BlockHash, payer: rec.Payer}
+	w := &watched{key: rec.Key, tx: receipt.TxHash, block: receipt.BlockNumber.Uint64(), hash: receipt.BlockHash, payer: rec.Payer, scheme: rec.Scheme, asset: rec.Asset}
 	var tx types.Transaction
 	if len(rec.RawTx) > 0 && tx.UnmarshalBinary(rec.RawTx) == nil && tx.Hash() == receipt.TxHash {
 		w.raw = rec.RawTx
@@ -264,14 +275,14 @@ func (s *Service) checkFinality(ctx context.Context) {
 		case sender.Indexing(err):
 			keep = append(keep, w) // the node cannot tell yet: next time
 		case err == nil:
-			if w.block != 0 || receipt.Status != types.ReceiptStatusSuccessful {
+			if w.block != 0 || s.reverted(w, receipt) {
 				s.noteReorg(w, receipt)
 			} else {
 				s.log.Info("a settlement that left the chain in a reorganisation is mined again",
 					zap.Stringer("key", w.key), zap.Stringer("tx", w.tx), zap.Uint64("block", receipt.BlockNumber.Uint64()))
 			}
 			w.block, w.hash = receipt.BlockNumber.Uint64(), receipt.BlockHash
-			if receipt.Status == types.ReceiptStatusSuccessful {
+			if !s.reverted(w, receipt) {
 				keep = append(keep, w)
 			}
 		case errors.Is(err, ethereum.NotFound):
@@ -297,7 +308,7 @@ func (s *Service) noteReorg(w *watched, receipt *types.Receipt) {
 	switch {
 	case receipt == nil:
 		s.final.reorgs.Dropped++
-	case receipt.Status != types.ReceiptStatusSuccessful:
+	case s.reverted(w, receipt):
 		s.final.reorgs.Reverted++
 	default:
 		s.final.reorgs.Moved++
@@ -307,7 +318,7 @@ func (s *Service) noteReorg(w *watched, receipt *types.Receipt) {
 	case receipt == nil:
 		s.log.Warn("a settled payment's transaction left the chain in a reorganisation; broadcasting it again",
 			zap.Stringer("key", w.key), zap.Stringer("tx", w.tx), zap.Uint64("old_block", w.block))
-	case receipt.Status != types.ReceiptStatusSuccessful:
+	case s.reverted(w, receipt):
 		s.log.Error("a settled payment's transaction reverted when a reorganisation mined it again: the response it paid for was served unpaid",
 			zap.Stringer("key", w.key), zap.Stringer("tx", w.tx), zap.Stringer("payer", w.payer),
 			zap.Uint64("block", receipt.BlockNumber.Uint64()))

@@ -65,6 +65,8 @@ type envOptions struct {
 	// inProcess connects the service to the devnet in process (as Caddy
 	// does with its embedded devnet), not over HTTP.
 	inProcess bool
+	// batch turns batched settlement on, with the devnet's X402Batch.
+	batch *Batching
 }
 
 func newEnv(t *testing.T, o envOptions) *env { return newEnvB(t, o) }
@@ -92,6 +94,11 @@ func newEnvB(t testing.TB, o envOptions) *env {
 		Assets:         []Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
 		ReceiptTimeout: o.receiptTimeout,
 		Offers:         e.offers,
+	}
+	if o.batch != nil {
+		b := *o.batch
+		b.Contract = d.Contracts.Batch
+		e.cfg.Batch = &b
 	}
 	if o.aaNative {
 		e.cfg.AANative = e.startPaymaster()

@@ -129,11 +129,11 @@ func (s *Service) minedElsewhere(ctx context.Context, p *payment, rec *store.Rec
 }
 
 // conclude finishes a settlement whose transaction was mined, as finish
-// does; but if it reverted because the payment's authorization was used by
+// does; but if it (or its payment's transfer in its batch) reverted because the payment's authorization was used by
 // another transaction that paid the merchant (see minedElsewhere), that
 // transaction is the settlement.
 func (s *Service) conclude(ctx context.Context, p *payment, rec *store.Record, receipt *types.Receipt) *x402.SettleResponse {
-	if receipt.Status != types.ReceiptStatusSuccessful {
+	if receipt.Status != types.ReceiptStatusSuccessful || s.batchFailed(rec, receipt) {
 		if other := s.minedElsewhere(ctx, p, rec); other != nil {
 			receipt = other
 		}
@@ -159,7 +159,14 @@ func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (*x402.Sett
 	if rec.UserOpHash != (common.Hash{}) {
 		r.UserOpHash, r.RequestHash = rec.UserOpHash.Hex(), rec.RequestHash.Hex()
 	}
-	o := s.table().byName[rec.Scheme].Outcome(rec, receipt)
+	own, failed := s.ownLogs(rec, receipt)
+	o := s.table().byName[rec.Scheme].Outcome(rec, own)
+	if failed {
+		// Its transfer reverted inside its batch: the answer of a lone
+		// settlement whose transaction reverted.
+		o = scheme.Outcome{Verdict: scheme.Reverted, Code: x402.ErrorVerifyFailed,
+			Message: "invalid_inner_payload: the settlement transaction reverted on chain"}
+	}
 	if o.Verdict == scheme.Paid {
 		r.Success = true
 	} else {

@@ -130,6 +130,10 @@ type Config struct {
 	// FinalityCheck is how often the finality watcher compares the blocks
 	// of finished settlements with the chain; default 1 s.
 	FinalityCheck time.Duration
+	// Batch, if set, settles exact payments that arrive together in one
+	// X402Batch transaction (see batch.go); nil sends one transaction a
+	// payment.
+	Batch *Batching
 	// AANative enables the aa-native scheme; nil leaves it off.
 	AANative *AANative
 	// Offers are the payments this server's paywalls ask for: /sponsor
@@ -192,6 +196,7 @@ type Service struct {
 	eth      *ethclient.Client
 	store    store.Settlements
 	sender   *sender.Sender
+	batch    *batcher // nil without Config.Batch
 	bundler  *bundler.BuiltIn
 	external *bundler.External
 	log      *zap.Logger
@@ -280,6 +285,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		inFlight: make(map[common.Hash]struct{}), txKeys: make(map[common.Hash][]common.Hash),
 	}
 	s.tab.Store(tab)
+	// Batches are of EIP-3009 payments: none without an asset of exact
+	// (which a reload may add).
+	if cfg.Batch != nil {
+		s.batch = s.startBatching(ctx, *cfg.Batch)
+	}
 	if a := cfg.AANative; a != nil {
 		a.SponsorLimits.defaults()
 		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler")}
@@ -315,6 +325,9 @@ func (s *Service) Close() error {
 	}
 	if s.bundler != nil {
 		s.bundler.Close()
+	}
+	if s.batch != nil {
+		s.batch.close()
 	}
 	return s.sender.Close()
 }

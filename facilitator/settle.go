@@ -283,37 +283,28 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 // meanwhile (enter keeps out this process's other settles of it). In a
 // fleet the claim comes first, so that two replicas never sign one payment.
 func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record, claimed bool) *x402.SettleResponse {
+	if s.batch != nil {
+		if item, ok := s.batchItem(p); ok {
+			r := s.batch.join(ctx, s, &batchEntry{ctx: ctx, p: p, rec: rec, claimed: claimed, item: item})
+			switch {
+			case r.alone:
+				// Settled on its own, as without batching; it holds a
+				// send slot of the batcher until its transaction is out.
+				defer s.batch.idle(s)
+				claimed = r.claimed
+			case r.revert != nil:
+				return s.wouldRevert(ctx, p, rec, claimed, r.revert)
+			default:
+				return r.res
+			}
+		}
+	}
 	to, call := p.settlement.To, p.settlement.Data
 	_, span := startSpan(ctx, spanEstimate)
 	gas, err := s.sender.Estimate(ctx, to, call)
 	endCall(span, err, "estimate")
 	if err != nil {
-		if !claimed {
-			s.forget(p)
-			if errors.Is(err, sender.ErrUnreachable) {
-				return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
-			}
-			s.log.Info("a settlement's gas estimate reverts", zap.Stringer("payer", p.payer), zap.Error(err))
-			r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the transfer would revert on chain", p)
-			r.InvalidReason = x402.ReasonInvalidInnerPayload
-			return r
-		}
-		if !errors.Is(err, sender.ErrUnreachable) {
-			if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
-				// It reverts because the payment was settled already: by
-				// the transaction of a claim this one took over (its
-				// replica signed it, then died before storing it).
-				return s.adopt(ctx, p, rec, receipt)
-			}
-		}
-		s.release(p)
-		if errors.Is(err, sender.ErrUnreachable) {
-			return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
-		}
-		s.log.Info("a settlement's gas estimate reverts", zap.Stringer("payer", p.payer), zap.Error(err))
-		r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the transfer would revert on chain", p)
-		r.InvalidReason = x402.ReasonInvalidInnerPayload
-		return r
+		return s.wouldRevert(ctx, p, rec, claimed, err)
 	}
 	for attempt := 0; ; attempt++ {
 		_, span := startSpan(ctx, spanSign)
@@ -359,24 +350,64 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record, 
 		_, span = startSpan(ctx, spanSend)
 		err = s.sender.Send(ctx, tx)
 		endCall(span, err, "send")
-		switch {
-		case err == nil:
-			return nil
-		case errors.Is(err, sender.ErrNonceTooLow) && attempt < 3:
+		if errors.Is(err, sender.ErrNonceTooLow) && attempt < 3 {
 			continue // the nonce was taken; sign again with a fresh one
-		case errors.Is(err, sender.ErrUnreachable):
-			s.release(p)
+		}
+		return s.sent(p, tx, err)
+	}
+}
+
+// sent answers a settlement whose signed, stored transaction tx was sent
+// with err: nil once it is out.
+func (s *Service) sent(p *payment, tx *types.Transaction, err error) *x402.SettleResponse {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, sender.ErrUnreachable):
+		s.release(p)
+		return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+	case errors.Is(err, sender.ErrRejected), errors.Is(err, sender.ErrNonceTooLow):
+		s.release(p)
+		s.log.Error("the node refused a settlement", zap.Stringer("tx", tx.Hash()), zap.Error(err))
+		return s.failure(x402.ErrorInternal, "the settlement transaction was refused by the node", p)
+	default:
+		// Delivery unknown: keep the record; a retry resumes it.
+		s.log.Warn("broadcast outcome unknown", zap.Stringer("tx", tx.Hash()), zap.Error(err))
+		return s.failure(x402.ErrorBundlerUnreachable, "the settlement was sent but not confirmed; retry after Retry-After", p)
+	}
+}
+
+// wouldRevert answers a settlement whose call would not go through: its
+// gas estimate (or its batch's simulation) failed with err. Nothing was
+// sent; a claimed payment may have been settled by a transaction of a
+// claim this one took over.
+func (s *Service) wouldRevert(ctx context.Context, p *payment, rec *store.Record, claimed bool, err error) *x402.SettleResponse {
+	if !claimed {
+		s.forget(p)
+		if errors.Is(err, sender.ErrUnreachable) {
 			return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
-		case errors.Is(err, sender.ErrRejected), errors.Is(err, sender.ErrNonceTooLow):
-			s.release(p)
-			s.log.Error("the node refused a settlement", zap.Stringer("tx", tx.Hash()), zap.Error(err))
-			return s.failure(x402.ErrorInternal, "the settlement transaction was refused by the node", p)
-		default:
-			// Delivery unknown: keep the record; a retry resumes it.
-			s.log.Warn("broadcast outcome unknown", zap.Stringer("tx", tx.Hash()), zap.Error(err))
-			return s.failure(x402.ErrorBundlerUnreachable, "the settlement was sent but not confirmed; retry after Retry-After", p)
+		}
+		s.log.Info("a settlement's gas estimate reverts", zap.Stringer("payer", p.payer), zap.Error(err))
+		r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the transfer would revert on chain", p)
+		r.InvalidReason = x402.ReasonInvalidInnerPayload
+		return r
+	}
+	if !errors.Is(err, sender.ErrUnreachable) {
+		if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
+			// It reverts because the payment was settled already: by
+			// the transaction of a claim this one took over (its
+			// replica signed it, then died before storing it).
+			return s.adopt(ctx, p, rec, receipt)
 		}
 	}
+	s.release(p)
+	if errors.Is(err, sender.ErrUnreachable) {
+		return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
+	}
+	s.log.Info("a settlement's gas estimate reverts", zap.Stringer("payer", p.payer), zap.Error(err))
+	r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the transfer would revert on chain", p)
+	r.InvalidReason = x402.ReasonInvalidInnerPayload
+	return r
 }
 
 // releaseIf releases p's claim if it is claimed, and forgets it otherwise.

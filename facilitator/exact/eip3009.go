@@ -38,9 +38,14 @@ type Authorization struct {
 // It is unique per authorization because the token itself allows each
 // (from, nonce) once.
 func (a *Authorization) Key(chainID *big.Int, asset common.Address) common.Hash {
-	return crypto.Keccak256Hash(
-		common.LeftPadBytes(chainID.Bytes(), 32), asset.Bytes(), a.From.Bytes(), a.Nonce[:],
-	)
+	return AuthorizationKey(chainID, asset, a.From, a.Nonce)
+}
+
+// AuthorizationKey is the replay key of from's EIP-3009 authorization
+// nonce on asset (see Authorization.Key): what a settlement's
+// AuthorizationUsed log names is matched to its payment by it.
+func AuthorizationKey(chainID *big.Int, asset, from common.Address, nonce [32]byte) common.Hash {
+	return crypto.Keccak256Hash(common.LeftPadBytes(chainID.Bytes(), 32), asset.Bytes(), from.Bytes(), nonce[:])
 }
 
 // PayloadHash identifies the exact authorization, to tell a duplicate from a

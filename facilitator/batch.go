@@ -1,0 +1,563 @@
+package facilitator
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/facilitator/exact"
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
+	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// Batched settlement.
+//
+// With Config.Batch, exact (EIP-3009) payments that arrive together are
+// settled in one transaction to the X402Batch contract, which calls the
+// token's transferWithAuthorization for each and lets one fail without the
+// others. A payment that arrives while nothing is being sent is sent at
+// once on its own, as without batching (a lone payment costs what it
+// always did); payments that arrive while a transaction is being sent wait
+// for it, and the next transaction takes all of them (up to MaxPayments),
+// so a busy facilitator sends one transaction where it sent one a
+// payment. With MaxWait, the first payment also waits that long for
+// company.
+//
+// Everything after the transaction is per payment, as for a lone one:
+// each payment's record holds the batch's transaction (a replacement is
+// recorded in each, as for a bundle), its settle waits for the receipt,
+// and its outcome is read from its own logs: the token's
+// AuthorizationUsed(from, nonce) and the Transfer after it, or the
+// contract's TransferFailed, which is answered as a lone settlement whose
+// transaction reverted.
+
+// Batching configures batched settlement of exact payments.
+type Batching struct {
+	// Contract is the X402Batch contract.
+	Contract common.Address
+	// MaxPayments is the most payments in one transaction; default 50.
+	MaxPayments int
+	// MaxWait is how long the first payment of a batch waits for company;
+	// 0 (the default) sends a payment at once when nothing is being sent.
+	MaxWait time.Duration
+	// MaxGas bounds a batch's estimated gas; a larger batch is split.
+	// Default 12,000,000, which with headroom stays under the 2^24
+	// per-transaction cap of EIP-7825 (Osaka).
+	MaxGas uint64
+}
+
+// The defaults of Batching.
+const (
+	DefaultBatchPayments = 50
+	DefaultBatchGas      = 12_000_000
+)
+
+// batcher gathers exact payments into X402Batch transactions.
+type batcher struct {
+	cfg Batching
+
+	mu       sync.Mutex
+	queue    []*batchEntry
+	underway int // transactions being sent, batches and lone payments
+	timer    *time.Timer
+	closed   bool
+	wg       sync.WaitGroup // batches being sent
+}
+
+// batchEntry is one payment waiting for its batch.
+type batchEntry struct {
+	ctx     context.Context
+	p       *payment
+	rec     *store.Record
+	claimed bool
+	item    contracts.BatchItem
+	done    chan batchResult
+}
+
+// batchResult is what became of a payment handed to the batcher.
+type batchResult struct {
+	// alone: settle it on its own (broadcast's own path), then call idle.
+	alone bool
+	// claimed is whether its record is claimed now (for alone).
+	claimed bool
+	// revert: its transfer would revert; nothing was sent.
+	revert error
+	// res is the answer, nil once its batch is out.
+	res *x402.SettleResponse
+}
+
+// startBatching returns the batcher of cfg, or nil, with an error
+// logged, if the chain has no code at its contract: payments are then
+// sent one a transaction.
+func (s *Service) startBatching(ctx context.Context, cfg Batching) *batcher {
+	if cfg.MaxPayments <= 0 {
+		cfg.MaxPayments = DefaultBatchPayments
+	}
+	if cfg.MaxGas == 0 {
+		cfg.MaxGas = DefaultBatchGas
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	code, err := s.eth.CodeAt(ctx, cfg.Contract, nil)
+	if err != nil || len(code) == 0 {
+		s.log.Error("the batch contract has no code on the chain (see docs/facilitator.md#batching to deploy it); payments are settled one a transaction",
+			zap.Stringer("contract", cfg.Contract), zap.Error(err))
+		return nil
+	}
+	s.cfg.Batch = &cfg
+	return &batcher{cfg: cfg}
+}
+
+// batchItem is p's X402Batch item, if it can be batched: an EIP-3009
+// payment whose value and window fit the packed item.
+func (s *Service) batchItem(p *payment) (contracts.BatchItem, bool) {
+	a, ok := p.pay.Mechanism.(*exact.Authorization)
+	if !ok || p.settlement.To != p.asset || !contracts.BatchFits(a.Value, a.ValidAfter, a.ValidBefore) {
+		return contracts.BatchItem{}, false
+	}
+	if v := a.Signature[64]; v != 27 && v != 28 {
+		return contracts.BatchItem{}, false
+	}
+	it := contracts.BatchItem{
+		Token: p.asset, To: a.To, From: a.From, Value: a.Value,
+		ValidAfter: a.ValidAfter.Uint64(), ValidBefore: a.ValidBefore.Uint64(),
+		Nonce: a.Nonce, V: a.Signature[64],
+	}
+	copy(it.R[:], a.Signature[:32])
+	copy(it.S[:], a.Signature[32:64])
+	return it, true
+}
+
+// join hands e to the batcher and returns what became of it.
+func (b *batcher) join(ctx context.Context, s *Service, e *batchEntry) batchResult {
+	e.done = make(chan batchResult, 1)
+	b.mu.Lock()
+	if b.closed || (b.cfg.MaxWait == 0 && b.underway == 0 && len(b.queue) == 0) {
+		b.underway++
+		b.mu.Unlock()
+		return batchResult{alone: true, claimed: e.claimed}
+	}
+	b.queue = append(b.queue, e)
+	switch {
+	case len(b.queue) >= b.cfg.MaxPayments:
+		b.flushLocked(s)
+	case len(b.queue) == 1 && b.cfg.MaxWait > 0 && b.timer == nil:
+		b.timer = time.AfterFunc(b.cfg.MaxWait, func() {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if b.closed {
+				return // close sent the queue
+			}
+			b.timer = nil
+			b.flushLocked(s)
+		})
+	}
+	b.mu.Unlock()
+	select {
+	case r := <-e.done:
+		return r
+	case <-ctx.Done():
+		b.mu.Lock()
+		if i := slices.Index(b.queue, e); i >= 0 {
+			b.queue = slices.Delete(b.queue, i, i+1)
+			b.mu.Unlock()
+			return batchResult{revert: fmt.Errorf("%w: %v", sender.ErrUnreachable, ctx.Err())}
+		}
+		b.mu.Unlock()
+		// Taken into a batch: it answers within its own deadline.
+		return <-e.done
+	}
+}
+
+// idle ends a send: a lone payment's transaction or a batch is out. The
+// payments that waited meanwhile go next.
+func (b *batcher) idle(s *Service) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.underway--
+	if b.underway == 0 && len(b.queue) > 0 && b.timer == nil {
+		b.flushLocked(s)
+	}
+}
+
+// flushLocked sends the waiting payments (up to MaxPayments; the rest go
+// next): one alone, several as a batch. b.mu is held.
+func (b *batcher) flushLocked(s *Service) {
+	if len(b.queue) == 0 {
+		return
+	}
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	n := min(len(b.queue), b.cfg.MaxPayments)
+	group := slices.Clone(b.queue[:n])
+	b.queue = slices.Delete(b.queue, 0, n)
+	b.underway++
+	if len(group) == 1 {
+		group[0].done <- batchResult{alone: true, claimed: group[0].claimed}
+		return
+	}
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		s.sendBatch(group)
+	}()
+}
+
+// requeue puts entries back at the front of the queue, for the next batch.
+func (b *batcher) requeue(s *Service, entries []*batchEntry) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.queue = append(slices.Clone(entries), b.queue...)
+	if b.closed {
+		b.underway++
+		b.flushAlone(entries)
+	}
+}
+
+// flushAlone sends each of entries on its own; b.mu is held, and one send
+// slot is taken for each beyond the first.
+func (b *batcher) flushAlone(entries []*batchEntry) {
+	for i, e := range entries {
+		if i > 0 {
+			b.underway++
+		}
+		if j := slices.Index(b.queue, e); j >= 0 {
+			b.queue = slices.Delete(b.queue, j, j+1)
+		}
+		e.done <- batchResult{alone: true, claimed: e.claimed}
+	}
+}
+
+// close sends the waiting payments on their own and waits for the batches
+// being sent.
+func (b *batcher) close() {
+	b.mu.Lock()
+	b.closed = true
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	if len(b.queue) > 0 {
+		b.underway++
+		b.flushAlone(slices.Clone(b.queue))
+	}
+	b.mu.Unlock()
+	b.wg.Wait()
+}
+
+// batchTimeout bounds the sending of a batch whose payments' settles set
+// no deadline.
+const batchTimeout = 2 * time.Minute
+
+// sendBatch simulates, signs, records and broadcasts one batch, and
+// answers each of its payments. It holds one send slot, which it gives
+// back (idle) when the batch is out or given up; payments it hands back
+// to be sent alone take slots of their own.
+func (s *Service) sendBatch(group []*batchEntry) {
+	slot := true
+	defer func() {
+		if slot {
+			s.batch.idle(s)
+		}
+	}()
+	// A payment whose settle gave up before its batch is answered so.
+	var deadline time.Time
+	live := group[:0:0]
+	for _, e := range group {
+		if err := e.ctx.Err(); err != nil {
+			e.done <- batchResult{revert: fmt.Errorf("%w: %v", sender.ErrUnreachable, err)}
+			continue
+		}
+		d, ok := e.ctx.Deadline()
+		if !ok {
+			d = time.Now().Add(batchTimeout)
+		}
+		if d.After(deadline) {
+			deadline = d
+		}
+		live = append(live, e)
+	}
+	if len(live) == 0 {
+		return
+	}
+	ctx, cancel := context.WithDeadline(context.WithoutCancel(live[0].ctx), deadline)
+	defer cancel()
+	// Payments of one token to one recipient side by side share them.
+	slices.SortStableFunc(live, func(a, b *batchEntry) int {
+		return cmp.Or(a.item.Token.Cmp(b.item.Token), a.item.To.Cmp(b.item.To))
+	})
+	alone := func(entries []*batchEntry) {
+		s.batch.mu.Lock()
+		defer s.batch.mu.Unlock()
+		slot = false // the first takes over this batch's slot
+		for i, e := range entries {
+			if i > 0 {
+				s.batch.underway++
+			}
+			e.done <- batchResult{alone: true, claimed: e.claimed}
+		}
+	}
+	for {
+		if len(live) == 1 {
+			alone(live)
+			return
+		}
+		data := s.packBatch(live)
+		// One payment must never fail the others: simulate the batch and
+		// take out the payments whose transfer would revert.
+		failed, err := s.simulateBatch(ctx, data, len(live))
+		if err != nil {
+			if errors.Is(err, sender.ErrUnreachable) {
+				for _, e := range live {
+					e.done <- batchResult{revert: err}
+				}
+				return
+			}
+			s.log.Warn("a batch's simulation failed; its payments go alone", zap.Int("payments", len(live)), zap.Error(err))
+			alone(live)
+			return
+		}
+		if slices.Contains(failed, true) {
+			kept := live[:0:0]
+			for i, e := range live {
+				if failed[i] {
+					e.done <- batchResult{revert: errors.New("the transfer reverts in its batch's simulation")}
+				} else {
+					kept = append(kept, e)
+				}
+			}
+			live = kept
+			if len(live) == 0 {
+				return
+			}
+			continue
+		}
+		gas, err := s.sender.Estimate(ctx, s.cfg.Batch.Contract, data)
+		if err != nil {
+			if errors.Is(err, sender.ErrUnreachable) {
+				for _, e := range live {
+					e.done <- batchResult{revert: err}
+				}
+				return
+			}
+			s.log.Warn("a batch's gas estimate failed; its payments go alone", zap.Int("payments", len(live)), zap.Error(err))
+			alone(live)
+			return
+		}
+		if gas > s.batch.cfg.MaxGas {
+			// Too big for one transaction: send the first half now and
+			// the rest next.
+			half := len(live) / 2
+			s.batch.requeue(s, live[half:])
+			live = live[:half]
+			continue
+		}
+		s.signBatch(ctx, live, data, gas)
+		return
+	}
+}
+
+// packBatch is the X402Batch calldata of entries, in their order.
+func (s *Service) packBatch(entries []*batchEntry) []byte {
+	items := make([]contracts.BatchItem, len(entries))
+	for i, e := range entries {
+		items[i] = e.item
+	}
+	return contracts.PackBatch(items)
+}
+
+// simulateBatch runs a batch in an eth_call at the latest block and
+// returns which of its n payments' transfers would revert.
+func (s *Service) simulateBatch(ctx context.Context, data []byte, n int) ([]bool, error) {
+	var out hexutil.Bytes
+	call := map[string]any{"from": s.sender.Address(), "to": s.cfg.Batch.Contract, "data": hexutil.Bytes(data)}
+	if err := s.rpc.CallContext(ctx, &out, "eth_call", call, "latest"); err != nil {
+		var rerr interface{ ErrorCode() int }
+		if !errors.As(err, &rerr) {
+			return nil, fmt.Errorf("%w: simulating a batch: %v", sender.ErrUnreachable, err)
+		}
+		return nil, fmt.Errorf("simulating a batch: %w", err)
+	}
+	return contracts.BatchFailed(out, n)
+}
+
+// signBatch signs the batch transaction, records it in every payment's
+// record and broadcasts it, and answers each payment.
+func (s *Service) signBatch(ctx context.Context, live []*batchEntry, data []byte, gas uint64) {
+	for attempt := 0; ; attempt++ {
+		tx, err := s.sender.Sign(ctx, s.cfg.Batch.Contract, data, gas)
+		if err != nil {
+			for _, e := range live {
+				s.releaseIf(e.p, e.claimed)
+				if errors.Is(err, sender.ErrUnreachable) {
+					e.done <- batchResult{res: s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", e.p)}
+				} else {
+					e.done <- batchResult{res: s.failure(x402.ErrorInternal, "internal error", e.p)}
+				}
+			}
+			s.log.Error("signing a batch", zap.Error(err))
+			return
+		}
+		if !s.recordBatch(ctx, live, tx) {
+			return
+		}
+		err = s.sender.Send(ctx, tx)
+		if errors.Is(err, sender.ErrNonceTooLow) && attempt < 3 {
+			continue // the nonce was taken; sign again with a fresh one
+		}
+		if err == nil {
+			s.log.Debug("batch sent", zap.Stringer("tx", tx.Hash()), zap.Int("payments", len(live)), zap.Uint64("gas_limit", gas))
+		}
+		for _, e := range live {
+			e.done <- batchResult{res: s.sent(e.p, tx, err)}
+		}
+		return
+	}
+}
+
+// recordBatch stores tx in the record of every payment of a batch (claiming
+// those not claimed yet), concurrently, so that the store commits them
+// together. If any cannot be stored, nothing is sent: the payment whose
+// claim another settle holds is answered as such, and the others are sent
+// alone. It reports whether every record holds tx.
+func (s *Service) recordBatch(ctx context.Context, live []*batchEntry, tx *types.Transaction) bool {
+	raw, err := tx.MarshalBinary()
+	if err != nil {
+		s.sender.Release(tx.Nonce())
+		for _, e := range live {
+			s.releaseIf(e.p, e.claimed)
+			e.done <- batchResult{res: s.failure(x402.ErrorInternal, "internal error", e.p)}
+		}
+		return false
+	}
+	now := s.cfg.Now().UTC()
+	errs := make([]error, len(live))
+	lost := make([]*store.Record, len(live))
+	var wg sync.WaitGroup
+	for i, e := range live {
+		rec := e.rec
+		rec.State, rec.TxHash, rec.RawTx, rec.Updated = store.StateSubmitted, tx.Hash(), raw, now
+		s.carries(tx.Hash(), rec.Key)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			span := startStore(e.ctx, string(store.StateSubmitted))
+			if e.claimed {
+				errs[i] = s.store.Submit(rec)
+			} else {
+				existing, claimed, err := s.store.Claim(*rec)
+				switch {
+				case err != nil:
+					errs[i] = err
+				case !claimed:
+					lost[i], errs[i] = existing, errors.New("claimed by another settle")
+				default:
+					e.claimed = true
+				}
+			}
+			endCall(span, errs[i], "store")
+		}()
+	}
+	wg.Wait()
+	if !slices.ContainsFunc(errs, func(err error) bool { return err != nil }) {
+		return true
+	}
+	// Nothing goes out: each payment is settled again on its own (its
+	// record, if stored, holds a transaction never sent, which the next
+	// one replaces), or answered.
+	s.sender.Release(tx.Nonce())
+	var again []*batchEntry
+	for i, e := range live {
+		s.done(tx.Hash(), e.rec.Key)
+		switch {
+		case lost[i] != nil:
+			s.forget(e.p)
+			e.done <- batchResult{res: s.claimedElsewhere(lost[i], e.p)}
+		case errs[i] != nil:
+			s.log.Error("storing a batched settlement", zap.Error(errs[i]))
+			s.releaseIf(e.p, e.claimed)
+			e.done <- batchResult{res: s.failure(x402.ErrorInternal, "internal error", e.p)}
+		default:
+			e.rec.State, e.rec.TxHash, e.rec.RawTx = store.StateClaimed, common.Hash{}, nil
+			again = append(again, e)
+		}
+	}
+	s.batch.mu.Lock()
+	defer s.batch.mu.Unlock()
+	for _, e := range again {
+		s.batch.underway++
+		e.done <- batchResult{alone: true, claimed: e.claimed}
+	}
+	return false
+}
+
+// The logs a batched exact settlement is read from.
+var (
+	authorizationUsedTopic = contracts.NewDevUSD().GetABI().Events["AuthorizationUsed"].ID
+	transferFailedTopic    = contracts.NewX402Batch().GetABI().Events["TransferFailed"].ID
+)
+
+// ownLogs narrows a successful receipt to the logs of rec's exact payment,
+// so that a transaction that carries several payments (a batch) never
+// counts one payment's transfer for another: the token's
+// AuthorizationUsed(payer, nonce) whose key is rec's and the logs beside it
+// (its Transfer). failed is true if the batch contract logged the
+// payment's transfer as failed. A receipt with no AuthorizationUsed log and
+// no log of the batch contract (a lone settlement of another mechanism) is
+// returned as it is; one that has some but none of rec's payment has no
+// logs left.
+func (s *Service) ownLogs(rec *store.Record, receipt *types.Receipt) (own *types.Receipt, failed bool) {
+	if rec.Scheme != x402.SchemeExact || receipt.Status != types.ReceiptStatusSuccessful {
+		return receipt, false
+	}
+	multi := false
+	for i, l := range receipt.Logs {
+		switch {
+		case len(l.Topics) == 3 && l.Topics[0] == authorizationUsedTopic:
+			multi = true
+			if l.Address == rec.Asset && common.BytesToAddress(l.Topics[1][:]) == rec.Payer &&
+				exact.AuthorizationKey(s.chainID, rec.Asset, rec.Payer, l.Topics[2]) == rec.Key {
+				// The payment was settled (the token marks an
+				// authorization used only with its transfer): its
+				// Transfer is beside it, after it in EIP-3009's
+				// reference and USDC, before it in some tokens.
+				c := *receipt
+				c.Logs = receipt.Logs[max(i-1, 0):min(i+2, len(receipt.Logs))]
+				return &c, false
+			}
+		case s.cfg.Batch != nil && l.Address == s.cfg.Batch.Contract:
+			multi = true
+			if len(l.Topics) == 4 && l.Topics[0] == transferFailedTopic &&
+				common.BytesToAddress(l.Topics[1][:]) == rec.Asset && common.BytesToAddress(l.Topics[2][:]) == rec.Payer &&
+				exact.AuthorizationKey(s.chainID, rec.Asset, rec.Payer, l.Topics[3]) == rec.Key {
+				failed = true
+			}
+		}
+	}
+	if !multi {
+		return receipt, false
+	}
+	c := *receipt
+	c.Logs = nil
+	return &c, failed
+}
+
+// batchFailed reports whether receipt is of a batch in which rec's
+// payment's transfer failed.
+func (s *Service) batchFailed(rec *store.Record, receipt *types.Receipt) bool {
+	_, failed := s.ownLogs(rec, receipt)
+	return failed
+}
