@@ -43,6 +43,13 @@ type Hooks struct {
 	// outcome is not known yet (Settle.ErrorCode says which), with Settle
 	// and Took set, before the refusal is written.
 	OnSettleFailure func(r *http.Request, e *Event)
+	// OnServedUnpaid is called, on a route serving on broadcast (see
+	// Broadcast), when a settlement fails after its response was served,
+	// or its outcome is still not known when the paywall gives up on it,
+	// with Settle set to that outcome. It runs in the background, after
+	// the request was answered: r is read-only, and its context may be
+	// done.
+	OnServedUnpaid func(r *http.Request, e *Event)
 }
 
 // Event is what the hooks see of one paid request.
