@@ -192,7 +192,3 @@ func (h *Handler) servedUnpaid(r *http.Request, e *paywall.Event) {
 		zap.String("host", r.Host), zap.String("uri", requestPath(r)),
 		zap.String("error_code", string(res.ErrorCode)))
 }
-
-// reasonServedUnpaid is the reason a payment served on broadcast whose
-// settlement failed is recorded with among the dashboard's refusals.
-const reasonServedUnpaid = "served_unpaid"

@@ -281,7 +281,7 @@ func (m *merchant) servedUnpaid(r *http.Request, e *paywall.Event) {
 		payer = common.HexToAddress(e.Settle.Payer).Hex()
 	}
 	rec.Record(store.Refusal{
-		Time: time.Now().UTC(), Reason: reasonServedUnpaid, Route: requestPath(r), Payer: payer,
+		Time: time.Now().UTC(), Reason: dashboard.ReasonServedUnpaid, Route: requestPath(r), Payer: payer,
 		Scheme: e.Offer.Scheme, Network: e.Offer.Network, Amount: e.Offer.Amount, Asset: e.Offer.Asset,
 	})
 }
