@@ -178,12 +178,17 @@ func (h *Handler) broadcast() (*paywall.Broadcast, error) {
 	return out, nil
 }
 
-// servedUnpaid is the paywall's OnServedUnpaid hook: a payment served on
-// broadcast whose settlement failed (or whose outcome is still not known).
-// It is counted in caddy_x402_served_unpaid_total, logged, and recorded
-// on the dashboard's refused page as served_unpaid.
-func (h *Handler) servedUnpaid(r *http.Request, e *paywall.Event) {
+// broadcastFinal is the paywall's AfterBroadcast hook: the outcome of a
+// payment served on broadcast goes to the webhooks (held back at the
+// broadcast); one that is not a success was served unpaid, and is counted
+// in caddy_x402_served_unpaid_total, logged, and recorded on the
+// dashboard's refused page as served_unpaid.
+func (h *Handler) broadcastFinal(r *http.Request, e *paywall.Event) {
+	h.app.merchant.settlement(r, e)
 	res := e.Settle
+	if res.Success {
+		return
+	}
 	h.metrics.servedUnpaid.WithLabelValues(h.labels(r, e.Offer)...).Inc()
 	h.app.merchant.servedUnpaid(r, e)
 	h.log.Error("x402 served unpaid: a settlement failed after its response was served on broadcast",

@@ -241,7 +241,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		USDAssets:      h.usd,
 		AssetSymbols:   symbols,
 		Broadcast:      broadcast,
-		Hooks:          paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled, OnServedUnpaid: h.servedUnpaid},
+		Hooks:          paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled, AfterBroadcast: h.broadcastFinal},
 	})
 	return err
 }
@@ -507,7 +507,9 @@ func (h *Handler) verified(r *http.Request, e *paywall.Event) {
 // settlement log line.
 func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 	res, scheme, took := e.Settle, e.Offer.Scheme, e.Took
-	h.app.merchant.settlement(r, e)
+	if !e.Broadcast { // else the outcome goes to the webhooks from broadcastFinal
+		h.app.merchant.settlement(r, e)
+	}
 	h.metrics.settle.WithLabelValues(scheme).Observe(took.Seconds())
 	result := resultSettled
 	switch {

@@ -26,7 +26,7 @@ import (
 // inclusion, as without Broadcast; it is not refused. A settlement that
 // fails after its response was served (its payer moved its funds, or used
 // the authorization elsewhere, first) is served unpaid: the payer goes to
-// the penalty box and Hooks.OnServedUnpaid is called. So a payer, or a
+// the penalty box and Hooks.AfterBroadcast is told. So a payer, or a
 // crowd of them, gets at most the bounds for free.
 //
 // PAYMENT-RESPONSE then carries success true and the transaction, as
@@ -145,11 +145,15 @@ func (p *Paywall) settleOnce(ctx context.Context, req *x402.VerifyRequest) (res 
 	return res
 }
 
+// servedOn reports whether the request is answered on its settlement's
+// broadcast (and its outcome followed in the background).
+func (b *onBroadcast) servedOn() bool { return b != nil && b.written != nil }
+
 // servedOnBroadcast hands the rest of a response served on broadcast to
 // b.follow once it was written; it reports whether it did (then the
 // record that it was served is b.follow's to make).
 func (b *onBroadcast) servedOnBroadcast() bool {
-	if b == nil || b.written == nil {
+	if !b.servedOn() {
 		return false
 	}
 	close(b.written)
@@ -160,8 +164,8 @@ func (b *onBroadcast) servedOnBroadcast() bool {
 // (retrying, under the same idempotency key, one whose outcome is not
 // known), then for the response to be written, and records it: paid (the
 // facilitator is told it was served), or served unpaid (the payer goes to
-// the penalty box; Hooks.OnServedUnpaid). The reservation is released
-// either way.
+// the penalty box). The reservation is released either way, and
+// Hooks.AfterBroadcast told.
 func (b *onBroadcast) follow(ctx context.Context, req *x402.VerifyRequest, final <-chan *x402.SettleResponse) {
 	res := <-final
 	for deadline, pause := time.Now().Add(followFor), time.Second; unknownOutcome(res.ErrorCode) && time.Now().Before(deadline); pause = min(2*pause, 30*time.Second) {
@@ -176,12 +180,12 @@ func (b *onBroadcast) follow(ctx context.Context, req *x402.VerifyRequest, final
 			f.Served(ctx, req)
 		}
 		b.res.release(false)
-		return
+	} else {
+		// Only a definite failure is the payer's doing; an outcome still
+		// not known is reported served unpaid but boxes nobody.
+		b.res.release(!unknownOutcome(res.ErrorCode))
 	}
-	// Only a definite failure is the payer's doing; an outcome still not
-	// known is counted served unpaid but boxes nobody.
-	b.res.release(!unknownOutcome(res.ErrorCode))
-	if h := b.p.cfg.Hooks.OnServedUnpaid; h != nil {
-		h(b.r, &Event{Offer: &req.PaymentRequirements, Payment: &req.PaymentPayload, Settle: res})
+	if h := b.p.cfg.Hooks.AfterBroadcast; h != nil {
+		h(b.r, &Event{Offer: &req.PaymentRequirements, Payment: &req.PaymentPayload, Settle: res, Broadcast: true})
 	}
 }

@@ -75,7 +75,11 @@ func TestBroadcastPenalty(t *testing.T) {
 	pw, err := paywall.New(paywall.Config{
 		Accepts: []x402.PaymentRequirements{offer}, Facilitator: fac,
 		Broadcast: &paywall.Broadcast{Exposure: exposure, MaxInFlight: map[string]*big.Int{paywall.AssetKey(network, offer.Asset): big.NewInt(10 * price)}},
-		Hooks:     paywall.Hooks{OnServedUnpaid: func(_ *http.Request, e *paywall.Event) { unpaid <- e }},
+		Hooks: paywall.Hooks{AfterBroadcast: func(_ *http.Request, e *paywall.Event) {
+			if !e.Settle.Success {
+				unpaid <- e
+			}
+		}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -148,6 +148,7 @@ func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyR
 	began := time.Now()
 	sctx, span := startSpan(ctx, spanSettle, &req.PaymentRequirements)
 	res := p.settleVia(sctx, req, b)
+	ev.Broadcast = b.servedOn()
 	if res == nil {
 		res = &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorBundlerUnreachable, Message: "the facilitator did not answer"}
 	}
