@@ -20,6 +20,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/store/postgres"
 	"github.com/caddy-x402/caddy-x402/tokens"
@@ -122,6 +123,9 @@ type App struct {
 	// under the paymaster project's max_in_flight), each valid for 2
 	// minutes.
 	SponsorLimits *SponsorLimitsConfig `json:"sponsor_limits,omitempty"`
+	// The bound and penalty of the routes serving on broadcast, over them
+	// all (see SiteBroadcastConfig). Unset by default.
+	ServeOnBroadcast *SiteBroadcastConfig `json:"serve_on_broadcast,omitempty"`
 
 	chains    []*sharedChain // each network's embedded facilitator; none with FacilitatorURL
 	chain     *sharedChain   // the primary network's: chains[0], or nil
@@ -137,6 +141,8 @@ type App struct {
 	catalog  *facilitator.Catalog // the discoverable routes, for /discovery/resources
 	log      *zap.Logger
 	ctx      caddy.Context // the config's, for the start log of announce
+	// ledger is the routes' payments served on broadcast; see exposure.
+	ledger *paywall.Exposure
 }
 
 // BatchConfig turns on batched settlement of a network's exact payments.

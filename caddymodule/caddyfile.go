@@ -67,6 +67,10 @@ func init() {
 //			max_outstanding        <n>  (default 40)
 //			validity               <duration> (default 2m)
 //		}
+//		serve_on_broadcast {        (the site's bound; see SiteBroadcastConfig)
+//			max_in_flight <whole tokens> | $<US dollars>
+//			penalty       <duration> (default 24h)
+//		}
 //	}
 //
 // An app of several networks gives each its own block, with the network
@@ -109,6 +113,7 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"store":                a.parseStore,
 		"sponsor_limits":       a.parseSponsorLimits,
 		"webhook":              a.parseWebhook,
+		"serve_on_broadcast":   a.parseSiteBroadcast,
 	} {
 		options[name] = read
 	}
@@ -322,6 +327,10 @@ func parseDirective[T any, PT interface {
 //			route    <name>
 //		}
 //		access_key <placeholder>...
+//		serve_on_broadcast {  (see BroadcastConfig)
+//			max_per_payer <n>
+//			max_in_flight <whole tokens> | $<US dollars>
+//		}
 //	}
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // the directive name
@@ -337,7 +346,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"origin": stringOption(&h.Origin), "facilitator_url": stringOption(&h.FacilitatorURL), "paywall_template": stringOption(&h.PaywallTemplate),
 		"asset": listOption(&h.Assets), "assets": listOption(&h.Assets),
 		"schemes": listOption(&h.Schemes), "scheme": listOption(&h.Schemes),
-		"networks": listOption(&h.Networks), "network": listOption(&h.Networks),
+		"networks": listOption(&h.Networks), "network": listOption(&h.Networks), "serve_on_broadcast": h.parseBroadcast,
 		"max_timeout":   durationOption(&h.MaxTimeout),
 		"settle_before": flagOption(&h.SettleBefore),
 		"bazaar":        unmarshalBazaar(&h.Bazaar),

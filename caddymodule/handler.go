@@ -121,6 +121,10 @@ type Handler struct {
 	// Makes a payment buy its payer a window of access to the route (see
 	// AccessConfig). Off by default: one payment pays for one response.
 	Access *AccessConfig `json:"access,omitempty"`
+	// Serves a paid request once its settlement is broadcast rather than
+	// mined, within bounds (see BroadcastConfig). Off by default: the
+	// response waits for the settlement's inclusion.
+	ServeOnBroadcast *BroadcastConfig `json:"serve_on_broadcast,omitempty"`
 
 	app     *App // this config's x402 app, once provisioned
 	paywall *paywall.Paywall
@@ -223,6 +227,10 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	broadcast, err := h.broadcast()
+	if err != nil {
+		return err
+	}
 	h.paywall, err = paywall.New(paywall.Config{
 		Pricer:  pricer,
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs, Access: access,
@@ -232,7 +240,8 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		AssetDecimals:  decimals,
 		USDAssets:      h.usd,
 		AssetSymbols:   symbols,
-		Hooks:          paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled},
+		Broadcast:      broadcast,
+		Hooks:          paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled, AfterBroadcast: h.broadcastFinal},
 	})
 	return err
 }
@@ -331,6 +340,9 @@ func (h *Handler) Validate() error {
 	}
 	if h.Access != nil {
 		errs = append(errs, h.Access.validate(h.PriceService != nil || h.perRequest()))
+	}
+	if h.ServeOnBroadcast != nil {
+		errs = append(errs, h.ServeOnBroadcast.validate(h))
 	}
 	return errors.Join(errs...)
 }
@@ -495,7 +507,9 @@ func (h *Handler) verified(r *http.Request, e *paywall.Event) {
 // settlement log line.
 func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 	res, scheme, took := e.Settle, e.Offer.Scheme, e.Took
-	h.app.merchant.settlement(r, e)
+	if !e.Broadcast { // else the outcome goes to the webhooks from broadcastFinal
+		h.app.merchant.settlement(r, e)
+	}
 	h.metrics.settle.WithLabelValues(scheme).Observe(took.Seconds())
 	result := resultSettled
 	switch {

@@ -227,22 +227,10 @@ func (m *merchant) refused(r *http.Request, e *paywall.Event) {
 	if m == nil || e.Verify == nil || e.Verify.IsValid || e.Offer == nil {
 		return
 	}
-	run := m.chainOf(e.Offer.Network)
-	if run == nil {
+	rec := m.refusalsOf(e.Offer.Network)
+	if rec == nil {
 		return
 	}
-	m.mu.Lock()
-	rec := m.refusals[run]
-	if rec == nil {
-		var err error
-		if rec, err = store.OpenRefusals(run.store); err != nil {
-			m.mu.Unlock()
-			m.app.log.Warn("opening the refused payments", zap.Error(err))
-			return
-		}
-		m.refusals[run] = rec
-	}
-	m.mu.Unlock()
 	reason := string(e.Verify.InvalidReason)
 	if !slices.Contains(x402.InvalidReasons, e.Verify.InvalidReason) {
 		reason = "other" // a remote facilitator's own words are not kept
@@ -253,6 +241,47 @@ func (m *merchant) refused(r *http.Request, e *paywall.Event) {
 	}
 	rec.Record(store.Refusal{
 		Time: time.Now().UTC(), Reason: reason, Route: requestPath(r), Payer: payer,
+		Scheme: e.Offer.Scheme, Network: e.Offer.Network, Amount: e.Offer.Amount, Asset: e.Offer.Asset,
+	})
+}
+
+// refusalsOf is the refusal recorder of network's store, or nil if the
+// network does not run.
+func (m *merchant) refusalsOf(network string) *store.Refusals {
+	run := m.chainOf(network)
+	if run == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	rec := m.refusals[run]
+	if rec == nil {
+		var err error
+		if rec, err = store.OpenRefusals(run.store); err != nil {
+			m.app.log.Warn("opening the refused payments", zap.Error(err))
+			return nil
+		}
+		m.refusals[run] = rec
+	}
+	return rec
+}
+
+// servedUnpaid is recorded among the refusals, as served_unpaid: a
+// payment served on broadcast whose settlement failed.
+func (m *merchant) servedUnpaid(r *http.Request, e *paywall.Event) {
+	if m == nil || e.Offer == nil {
+		return
+	}
+	rec := m.refusalsOf(e.Offer.Network)
+	if rec == nil {
+		return
+	}
+	payer := ""
+	if e.Settle != nil && common.IsHexAddress(e.Settle.Payer) {
+		payer = common.HexToAddress(e.Settle.Payer).Hex()
+	}
+	rec.Record(store.Refusal{
+		Time: time.Now().UTC(), Reason: dashboard.ReasonServedUnpaid, Route: requestPath(r), Payer: payer,
 		Scheme: e.Offer.Scheme, Network: e.Offer.Network, Amount: e.Offer.Amount, Asset: e.Offer.Asset,
 	})
 }

@@ -22,6 +22,9 @@ type metrics struct {
 	verify   *prometheus.HistogramVec
 	settle   *prometheus.HistogramVec
 	inFlight prometheus.Gauge
+	// servedUnpaid counts the payments served on broadcast whose
+	// settlement then failed.
+	servedUnpaid *prometheus.CounterVec
 }
 
 // metricsKey is the collectors' key in the usage pool.
@@ -57,6 +60,10 @@ func newMetrics() *metrics {
 			Namespace: ns, Subsystem: sub, Name: "payments_in_flight",
 			Help: "Paid requests being verified, served or settled.",
 		}),
+		servedUnpaid: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "served_unpaid_total",
+			Help: "Payments served on broadcast (serve_on_broadcast) whose settlement then failed, or whose outcome was still not known when given up, by server, host, network, asset and scheme.",
+		}, []string{"server", "host", "network", "asset", "scheme"}),
 	}
 }
 
@@ -75,7 +82,7 @@ func holdMetrics(reg *prometheus.Registry) (*metrics, error) {
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.payments, m.verify, m.settle, m.inFlight} {
+	for _, c := range []prometheus.Collector{m.payments, m.verify, m.settle, m.inFlight, m.servedUnpaid} {
 		if err := reg.Register(c); err != nil {
 			// Another handler of the same config registered them.
 			if are, ok := errors.AsType[prometheus.AlreadyRegisteredError](err); !ok || are.ExistingCollector != c {
@@ -155,6 +162,12 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 // count adds one to caddy_x402_payments_total. Every label value comes from
 // the config, never from what the client sent, so the series are bounded.
 func (h *Handler) count(r *http.Request, offer *x402.PaymentRequirements, result string) {
+	h.metrics.payments.WithLabelValues(append(h.labels(r, offer), result)...).Inc()
+}
+
+// labels are the server, host, network, asset and scheme labels of a
+// request to the route, paying offer (nil if none).
+func (h *Handler) labels(r *http.Request, offer *x402.PaymentRequirements) []string {
 	var scheme, asset string
 	if offer != nil {
 		scheme, asset = offer.Scheme, offer.Asset
@@ -171,7 +184,7 @@ func (h *Handler) count(r *http.Request, offer *x402.PaymentRequirements, result
 	if offer != nil {
 		network = offer.Network
 	}
-	h.metrics.payments.WithLabelValues(server, host, network, asset, scheme, result).Inc()
+	return []string{server, host, network, asset, scheme}
 }
 
 // acceptedOffer is the route's offer that a payment header accepts, by

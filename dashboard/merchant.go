@@ -272,6 +272,11 @@ type RefusalView struct {
 	Display string
 }
 
+// ReasonServedUnpaid is the reason, among the refusals, of a payment
+// served on broadcast whose settlement then failed: its payer front-ran
+// it (see the paywall's serve-on-broadcast).
+const ReasonServedUnpaid = "served_unpaid"
+
 // refusalsData is what the refused page shows.
 type refusalsData struct {
 	Counts []store.RefusalCount
@@ -281,6 +286,9 @@ type refusalsData struct {
 	// FailedTotal their number.
 	Failed      map[string]int
 	FailedTotal int
+	// ServedUnpaid counts, among the refusals, the payments served on
+	// broadcast whose settlement then failed (reason served_unpaid).
+	ServedUnpaid int64
 }
 
 func (d *Dashboard) refusals(ctx context.Context) (*refusalsData, error) {
@@ -293,6 +301,9 @@ func (d *Dashboard) refusals(ctx context.Context) (*refusalsData, error) {
 		data.Counts = s.Counts
 		for _, c := range s.Counts {
 			data.Total += c.Count
+			if c.Reason == ReasonServedUnpaid {
+				data.ServedUnpaid += c.Count
+			}
 		}
 		for _, f := range s.Recent {
 			v := RefusalView{Refusal: f}

@@ -268,6 +268,7 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 	case p.settlement.Op != nil && s.external != nil:
 		return s.awaitExternal(ctx, p, rec)
 	}
+	s.announce(ctx, p, rec) // out: a caller serving on broadcast may answer now
 	return s.await(ctx, p, rec)
 }
 

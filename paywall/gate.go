@@ -26,6 +26,9 @@ type gate struct {
 	paid    bool                 // settlement succeeded
 	upgrade bool                 // an upgrade: next may hijack the connection, which is then not flushed
 	res     *x402.SettleResponse // the settlement's result, once settled or refused
+	// broadcast is the request's settlement on a route serving on
+	// broadcast; nil otherwise.
+	broadcast *onBroadcast
 }
 
 // faultAfterFlush is the fault-injection point between a paid response's
@@ -49,6 +52,9 @@ func (g *gate) served() {
 		// facilitator bounds what that can give away, one more response
 		// within the payment's validity window (facilitator/handover.go).
 		fault(faultAfterFlush)
+		if g.broadcast.servedOnBroadcast() {
+			return // recorded once the settlement is final
+		}
 		// A failure (the store is down) only leaves the payment as if its
 		// process had died before answering; the facilitator logs it.
 		f.Served(g.ctx, g.req)
@@ -70,7 +76,7 @@ func (g *gate) WriteHeader(status int) {
 		g.w.WriteHeader(status) // the handler failed: nothing is charged
 		return
 	}
-	res, ok, stop := g.paywall.settle(g.ctx, g.r, g.req)
+	res, ok, stop := g.paywall.settle(g.ctx, g.r, g.req, g.broadcast)
 	g.res = res
 	if !ok {
 		// The handler's answer is dropped, headers included, and the
@@ -92,7 +98,7 @@ func (g *gate) WriteHeader(status int) {
 
 // settle is SettleBefore's: settle, or answer the failure.
 func (g *gate) settle() bool {
-	res, ok, stop := g.paywall.settle(g.ctx, g.r, g.req)
+	res, ok, stop := g.paywall.settle(g.ctx, g.r, g.req, g.broadcast)
 	g.res = res
 	if !ok {
 		g.paywall.refuse(g.w, g.r, res, stop)
@@ -129,9 +135,10 @@ func (g *gate) Flush() {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (g *gate) Unwrap() http.ResponseWriter { return g.w }
 
-// settle runs the settlement and reports the outcome, or the error of a
-// BeforeSettle hook that refused it (then nothing was settled).
-func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyRequest) (*x402.SettleResponse, bool, error) {
+// settle runs the settlement and reports the outcome (with b, possibly
+// the provisional one of its broadcast), or the error of a BeforeSettle
+// hook that refused it (then nothing was settled).
+func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyRequest, b *onBroadcast) (*x402.SettleResponse, bool, error) {
 	ev := &Event{Offer: &req.PaymentRequirements, Payment: &req.PaymentPayload}
 	if h := p.cfg.Hooks.BeforeSettle; h != nil {
 		if err := h(r, ev); err != nil {
@@ -140,7 +147,8 @@ func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyR
 	}
 	began := time.Now()
 	sctx, span := startSpan(ctx, spanSettle, &req.PaymentRequirements)
-	res, _ := p.cfg.Facilitator.Settle(sctx, req)
+	res := p.settleVia(sctx, req, b)
+	ev.Broadcast = b.servedOn()
 	if res == nil {
 		res = &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorBundlerUnreachable, Message: "the facilitator did not answer"}
 	}

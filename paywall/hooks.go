@@ -43,6 +43,14 @@ type Hooks struct {
 	// outcome is not known yet (Settle.ErrorCode says which), with Settle
 	// and Took set, before the refusal is written.
 	OnSettleFailure func(r *http.Request, e *Event)
+	// AfterBroadcast is called, on a route serving on broadcast (see
+	// Broadcast), for a payment served on broadcast once its settlement is
+	// final, with Settle set to the outcome and Broadcast set. An outcome
+	// that is not Success was served unpaid: the settlement failed, or was
+	// still not known when the paywall gave up on it. It runs in the
+	// background, after the request was answered: r is read-only, and its
+	// context may be done.
+	AfterBroadcast func(r *http.Request, e *Event)
 }
 
 // Event is what the hooks see of one paid request.
@@ -65,6 +73,10 @@ type Event struct {
 	// Took is how long the verification (in AfterVerify) or settlement (in
 	// AfterSettle and OnSettleFailure) took.
 	Took time.Duration
+	// Broadcast marks a payment served on broadcast: in AfterSettle,
+	// Settle is then the provisional answer (the transaction is accepted,
+	// not mined), and AfterBroadcast follows with the outcome.
+	Broadcast bool
 }
 
 // Abort is an error a Before hook returns to refuse a request with its own

@@ -58,6 +58,7 @@
 package paywall
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -153,6 +154,10 @@ type Config struct {
 	// Access, when set, makes a settled payment buy its payer a window of
 	// access to the route (see window.go).
 	Access *Access
+	// Broadcast, when set, serves a paid request once its settlement is
+	// broadcast rather than mined, within bounds (see Broadcast). Nil, the
+	// default, serves after inclusion.
+	Broadcast *Broadcast
 }
 
 // Guard tracks the payments in use by requests in flight. It is safe for
@@ -211,6 +216,12 @@ func (c *Config) Validate() error {
 	if c.Access != nil {
 		errs = append(errs, c.Access.validate())
 	}
+	if c.Broadcast != nil {
+		errs = append(errs, c.Broadcast.validate())
+		if c.Access != nil {
+			errs = append(errs, errors.New("broadcast: a route with access windows serves after inclusion (a window must not open on an unsettled payment)"))
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -223,6 +234,11 @@ type Paywall struct {
 	extensions json.RawMessage
 	// template is Config.PageTemplate's, parsed; nil for the default page.
 	template *template.Template
+	// exposure, budget and perPayer are Config.Broadcast's ledger, this
+	// route's bound and in-flight amounts in it, and its count per payer.
+	exposure *Exposure
+	budget   routeBudget
+	perPayer int
 }
 
 // New returns a Paywall.
@@ -248,6 +264,9 @@ func New(cfg Config) (*Paywall, error) {
 	}
 	if cfg.PaymentIDs != nil {
 		p.extensions = withPaymentIdentifier(cfg.Extensions)
+	}
+	if b := cfg.Broadcast; b != nil {
+		p.exposure, p.budget.limit, p.perPayer = cmp.Or(b.Exposure, new(Exposure)), b.MaxInFlight, cmp.Or(b.MaxPerPayer, 1)
 	}
 	return p, nil
 }
@@ -374,7 +393,7 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// not reach the upstream's logs.
 	r.Header.Del(x402.HeaderPaymentSignature)
 	r.Header.Del(x402.HeaderXPayment)
-	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
+	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req, broadcast: p.newOnBroadcast(r, vres.Payer)}
 	// Runs after g.served (deferred below), so a result is recorded once
 	// its response was.
 	defer p.finishPaymentIdentifier(ctx, pid, g)
