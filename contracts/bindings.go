@@ -3958,6 +3958,709 @@ func (simpleAccountFactory *SimpleAccountFactory) UnpackGetAddress(data []byte) 
 	return out0, nil
 }
 
+// TokenPaymasterMetaData contains all meta data concerning the TokenPaymaster contract.
+var TokenPaymasterMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"tokenCost\",\"type\":\"uint256\"}],\"name\":\"GasPaidInToken\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"MODE_POSTPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"MODE_PREPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"decodeTerms\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"deposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"op\",\"type\":\"tuple\"},{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"}],\"name\":\"getHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"enumIPaymaster.PostOpMode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"}],\"name\":\"postOp\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"}],\"name\":\"tokenCost\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"verifyingSigner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"contractIERC20\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawToken\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "78fb911315d01f892e3c2e00df84805c46",
+	Bin: "0x60c060405234801561000f575f5ffd5b5060405161248038038061248083398101604081905261002e916100b6565b8161003833610050565b6001600160a01b039081166080521660a052506100ee565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6001600160a01b03811681146100b3575f5ffd5b50565b5f5f604083850312156100c7575f5ffd5b82516100d28161009f565b60208401519092506100e38161009f565b809150509250929050565b60805160a0516123396101475f395f81816101ea01526113ff01525f81816102cb0152818161046c015281816105320152818161074c0152818161080e0152818161089801528181610a8f0152610da101526123395ff3fe608060405260043610610157575f3560e01c8063b8202d8f116100bb578063c661b29211610071578063dccce60b11610057578063dccce60b146103a2578063f2fde38b146103b6578063f465c77e146103d5575f5ffd5b8063c661b29214610368578063d0e30db01461039a575f5ffd5b8063bb9fe6bf116100a1578063bb9fe6bf14610321578063c23a5cea14610335578063c399ec8814610354575f5ffd5b8063b8202d8f146102ed578063b8af33e414610302575f5ffd5b8063715018a611610110578063a9a23409116100f6578063a9a234091461026e578063aae665981461028d578063b0d691fe146102ba575f5ffd5b8063715018a6146102315780638da5cb5b14610245575f5ffd5b80631ab71ecd116101405780631ab71ecd1461018f578063205c2878146101ba57806323d9ac9b146101d9575f5ffd5b806301e336671461015b5780630396cb601461017c575b5f5ffd5b348015610166575f5ffd5b5061017a610175366004611bfc565b610402565b005b61017a61018a366004611c3a565b610430565b34801561019a575f5ffd5b506101a3600281565b60405160ff90911681526020015b60405180910390f35b3480156101c5575f5ffd5b5061017a6101d4366004611c5d565b6104de565b3480156101e4575f5ffd5b5061020c7f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020016101b1565b34801561023c575f5ffd5b5061017a610573565b348015610250575f5ffd5b505f5473ffffffffffffffffffffffffffffffffffffffff1661020c565b348015610279575f5ffd5b5061017a610288366004611cc5565b610586565b348015610298575f5ffd5b506102ac6102a7366004611d61565b6105a0565b6040519081526020016101b1565b3480156102c5575f5ffd5b5061020c7f000000000000000000000000000000000000000000000000000000000000000081565b3480156102f8575f5ffd5b506102ac61afc881565b34801561030d575f5ffd5b506102ac61031c366004611de6565b610723565b34801561032c575f5ffd5b5061017a610742565b348015610340575f5ffd5b5061017a61034f366004611e06565b6107c1565b34801561035f575f5ffd5b506102ac610868565b348015610373575f5ffd5b50610387610382366004611e21565b61091b565b6040516101b19796959493929190611e60565b61017a610a61565b3480156103ad575f5ffd5b506101a3600181565b3480156103c1575f5ffd5b5061017a6103d0366004611e06565b610ae7565b3480156103e0575f5ffd5b506103f46103ef366004611ef8565b610b9e565b6040516101b1929190611f8e565b61040a610bc1565b61042b73ffffffffffffffffffffffffffffffffffffffff84168383610c41565b505050565b610438610bc1565b6040517f0396cb6000000000000000000000000000000000000000000000000000000000815263ffffffff821660048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1690630396cb609034906024015f604051808303818588803b1580156104c4575f5ffd5b505af11580156104d6573d5f5f3e3d5ffd5b505050505050565b6104e6610bc1565b6040517f205c287800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8381166004830152602482018390527f0000000000000000000000000000000000000000000000000000000000000000169063205c2878906044015f604051808303815f87803b1580156104c4575f5ffd5b61057b610bc1565b6105845f610d15565b565b61058e610d89565b61059a84848484610e28565b50505050565b5f806105af6020890189611e06565b60208901356105c160408b018b611faf565b6040516105cf929190612010565b6040519081900390206105e560608c018c611faf565b6040516105f3929190612010565b6040805191829003822073ffffffffffffffffffffffffffffffffffffffff909516602083015281019290925260608201526080808201929092529089013560a08083019190915289013560c08083019190915289013560e0808301919091528901356101008083019190915289013561012082015261014001604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181528282528051602091820120908301819052469183019190915230606083015260ff8916608083015273ffffffffffffffffffffffffffffffffffffffff881660a083015260c0820187905265ffffffffffff80871660e08401528516610100830152915061012001604051602081830303815290604052805190602001209150509695505050505050565b5f6107398383670de0b6b3a76400006001610fb9565b90505b92915050565b61074a610bc1565b7f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1663bb9fe6bf6040518163ffffffff1660e01b81526004015f604051808303815f87803b1580156107af575f5ffd5b505af115801561059a573d5f5f3e3d5ffd5b6107c9610bc1565b6040517fc23a5cea00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301527f0000000000000000000000000000000000000000000000000000000000000000169063c23a5cea906024015f604051808303815f87803b15801561084f575f5ffd5b505af1158015610861573d5f5f3e3d5ffd5b5050505050565b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f907f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff16906370a0823190602401602060405180830381865afa1580156108f2573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610916919061201f565b905090565b5f808080803681609688146109b7576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152603260248201527f546f6b656e5061796d61737465723a207061796d6173746572416e644461746160448201527f206d75737420626520313530206279746573000000000000000000000000000060648201526084015b60405180910390fd5b888860148181106109ca576109ca612036565b919091013560f81c97506109e49050602960158a8c612063565b6109ed9161208a565b60601c9550610a00602f60298a8c612063565b610a09916120f0565b60d01c9450610a1c6035602f8a8c612063565b610a25916120f0565b60d01c9350610a38605560358a8c612063565b610a4191612155565b9250610a51609660558a8c612063565b9150915092959891949750929550565b6040517fb760faf90000000000000000000000000000000000000000000000000000000081523060048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff169063b760faf99034906024015f604051808303818588803b15801561084f575f5ffd5b610aef610bc1565b73ffffffffffffffffffffffffffffffffffffffff8116610b92576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f4f776e61626c653a206e6577206f776e657220697320746865207a65726f206160448201527f646472657373000000000000000000000000000000000000000000000000000060648201526084016109ae565b610b9b81610d15565b50565b60605f610ba9610d89565b610bb4858585611016565b915091505b935093915050565b5f5473ffffffffffffffffffffffffffffffffffffffff163314610584576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f4f776e61626c653a2063616c6c6572206973206e6f7420746865206f776e657260448201526064016109ae565b60405173ffffffffffffffffffffffffffffffffffffffff831660248201526044810182905261042b9084907fa9059cbb00000000000000000000000000000000000000000000000000000000906064015b604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181529190526020810180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167fffffffff0000000000000000000000000000000000000000000000000000000090931692909217909152611072565b5f805473ffffffffffffffffffffffffffffffffffffffff8381167fffffffffffffffffffffffff0000000000000000000000000000000000000000831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b3373ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610584576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f53656e646572206e6f7420456e747279506f696e74000000000000000000000060448201526064016109ae565b5f808080808080610e3b898b018b612191565b96509650965096509650965096505f818314610e6957610e6483610e5f4885612225565b61117f565b610e6b565b825b90505f610e7a8261afc8612238565b610e84908b612225565b90505f610e9a610e948389610723565b8761117f565b90507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff8b1601610f1f5760028e6002811115610eda57610eda61224f565b03610ee6575084610f41565b80861115610f1a57610f1a88610efc838961227c565b73ffffffffffffffffffffffffffffffffffffffff8c169190610c41565b610f41565b610f4173ffffffffffffffffffffffffffffffffffffffff8a16893084611194565b6040805160ff8c168152602081018990529081018390526060810182905273ffffffffffffffffffffffffffffffffffffffff808b1691908a16907f629033f2dc7ed0330edf2c3536ca09edbfc7b1c995dcf658570f6f873b3e8d059060800160405180910390a35050505050505050505050505050565b5f5f610fc68686866111f2565b90506001836002811115610fdc57610fdc61224f565b148015610ff857505f8480610ff357610ff361228f565b868809115b1561100b57611008600182612225565b90505b90505b949350505050565b60605f5f5f5f5f5f6110278a61131e565b9450945094509450945080611055575060408051602081019091525f815295506001179350610bb992505050565b6110628a8686868c61145f565b9a91995090975050505050505050565b5f6110d3826040518060400160405280602081526020017f5361666545524332303a206c6f772d6c6576656c2063616c6c206661696c65648152508573ffffffffffffffffffffffffffffffffffffffff1661187a9092919063ffffffff16565b905080515f14806110f35750808060200190518101906110f391906122bc565b61042b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602a60248201527f5361666545524332303a204552433230206f7065726174696f6e20646964206e60448201527f6f7420737563636565640000000000000000000000000000000000000000000060648201526084016109ae565b5f81831061118d5781610739565b5090919050565b60405173ffffffffffffffffffffffffffffffffffffffff8085166024830152831660448201526064810182905261059a9085907f23b872dd0000000000000000000000000000000000000000000000000000000090608401610c93565b5f80807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff858709858702925082811083820303915050805f036112485783828161123e5761123e61228f565b0492505050611317565b8084116112b1576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f4d6174683a206d756c446976206f766572666c6f77000000000000000000000060448201526064016109ae565b5f848688098519600190810187169687900496828603819004959092119093035f82900391909104909201919091029190911760038402600290811880860282030280860282030280860282030280860282030280860282030280860290910302029150505b9392505050565b5f80808080808036816113386103826101208c018c611faf565b959e50939c509a509096509450925090506113545f8585611888565b95505f61139a6113688c8c8c8c8a8a6105a0565b7f19457468657265756d205369676e6564204d6573736167653a0a3332000000005f908152601c91909152603c902090565b90505f5f6113dd8386868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152506118be92505050565b90925090505f8160048111156113f5576113f561224f565b14801561144d57507f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff168273ffffffffffffffffffffffffffffffffffffffff16145b97505050505050505091939590929450565b606060ff851660011480611476575060ff85166002145b6114dc576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f546f6b656e5061796d61737465723a20756e6b6e6f776e206d6f64650000000060448201526064016109ae565b5f8311611545576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601960248201527f546f6b656e5061796d61737465723a207a65726f20726174650000000000000060448201526064016109ae565b5f61156961155960e089013561afc8612238565b6115639085612225565b85610723565b90505f6115796020890189611e06565b90507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff8816016115cc576115c773ffffffffffffffffffffffffffffffffffffffff8716823085611194565b611810565b6040517f70a0823100000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301528391908816906370a0823190602401602060405180830381865afa158015611639573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061165d919061201f565b10156116eb576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602560248201527f546f6b656e5061796d61737465723a20746f6b656e2062616c616e636520746f60448201527f6f206c6f7700000000000000000000000000000000000000000000000000000060648201526084016109ae565b6040517fdd62ed3e00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff828116600483015230602483015283919088169063dd62ed3e90604401602060405180830381865afa15801561175e573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611782919061201f565b1015611810576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602160248201527f546f6b656e5061796d61737465723a20616c6c6f77616e636520746f6f206c6f60448201527f770000000000000000000000000000000000000000000000000000000000000060648201526084016109ae565b6040805160ff98909816602089015273ffffffffffffffffffffffffffffffffffffffff96871688820152951660608701526080860193909352505060a083015260e08381013560c084015261010093840135818401528151808403909101815292909101905290565b606061100e84845f85611900565b5f60d08265ffffffffffff16901b60a08465ffffffffffff16901b856118ae575f6118b1565b60015b60ff161717949350505050565b5f5f82516041036118f2576020830151604084015160608501515f1a6118e687828585611a15565b945094505050506118f9565b505f905060025b9250929050565b606082471015611992576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f416464726573733a20696e73756666696369656e742062616c616e636520666f60448201527f722063616c6c000000000000000000000000000000000000000000000000000060648201526084016109ae565b5f5f8673ffffffffffffffffffffffffffffffffffffffff1685876040516119ba91906122db565b5f6040518083038185875af1925050503d805f81146119f4576040519150601f19603f3d011682016040523d82523d5f602084013e6119f9565b606091505b5091509150611a0a87838387611afd565b979650505050505050565b5f807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0831115611a4a57505f90506003611af4565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015611a9b573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff8116611aee575f60019250925050611af4565b91505f90505b94509492505050565b60608315611b925782515f03611b8b5773ffffffffffffffffffffffffffffffffffffffff85163b611b8b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601d60248201527f416464726573733a2063616c6c20746f206e6f6e2d636f6e747261637400000060448201526064016109ae565b508161100e565b61100e8383815115611ba75781518083602001fd5b806040517f08c379a00000000000000000000000000000000000000000000000000000000081526004016109ae91906122f1565b73ffffffffffffffffffffffffffffffffffffffff81168114610b9b575f5ffd5b5f5f5f60608486031215611c0e575f5ffd5b8335611c1981611bdb565b92506020840135611c2981611bdb565b929592945050506040919091013590565b5f60208284031215611c4a575f5ffd5b813563ffffffff81168114611317575f5ffd5b5f5f60408385031215611c6e575f5ffd5b8235611c7981611bdb565b946020939093013593505050565b5f5f83601f840112611c97575f5ffd5b50813567ffffffffffffffff811115611cae575f5ffd5b6020830191508360208285010111156118f9575f5ffd5b5f5f5f5f60608587031215611cd8575f5ffd5b843560038110611ce6575f5ffd5b9350602085013567ffffffffffffffff811115611d01575f5ffd5b611d0d87828801611c87565b9598909750949560400135949350505050565b5f6101608284031215611d31575f5ffd5b50919050565b803560ff81168114611d47575f5ffd5b919050565b803565ffffffffffff81168114611d47575f5ffd5b5f5f5f5f5f5f60c08789031215611d76575f5ffd5b863567ffffffffffffffff811115611d8c575f5ffd5b611d9889828a01611d20565b965050611da760208801611d37565b94506040870135611db781611bdb565b935060608701359250611dcc60808801611d4c565b9150611dda60a08801611d4c565b90509295509295509295565b5f5f60408385031215611df7575f5ffd5b50508035926020909101359150565b5f60208284031215611e16575f5ffd5b813561131781611bdb565b5f5f60208385031215611e32575f5ffd5b823567ffffffffffffffff811115611e48575f5ffd5b611e5485828601611c87565b90969095509350505050565b60ff8816815273ffffffffffffffffffffffffffffffffffffffff8716602082015265ffffffffffff8616604082015265ffffffffffff8516606082015283608082015260c060a08201528160c0820152818360e08301375f81830160e090810191909152601f9092017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe01601019695505050505050565b5f5f5f60608486031215611f0a575f5ffd5b833567ffffffffffffffff811115611f20575f5ffd5b611f2c86828701611d20565b9660208601359650604090950135949350505050565b5f81518084528060208401602086015e5f6020828601015260207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011685010191505092915050565b604081525f611fa06040830185611f42565b90508260208301529392505050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe1843603018112611fe2575f5ffd5b83018035915067ffffffffffffffff821115611ffc575f5ffd5b6020019150368190038213156118f9575f5ffd5b818382375f9101908152919050565b5f6020828403121561202f575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f5f85851115612071575f5ffd5b8386111561207d575f5ffd5b5050820193919092039150565b80357fffffffffffffffffffffffffffffffffffffffff00000000000000000000000081169060148410156120e9577fffffffffffffffffffffffffffffffffffffffff000000000000000000000000808560140360031b1b82161691505b5092915050565b80357fffffffffffff000000000000000000000000000000000000000000000000000081169060068410156120e9577fffffffffffff0000000000000000000000000000000000000000000000000000808560060360031b1b82161691505092915050565b8035602083101561073c577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff602084900360031b1b1692915050565b5f5f5f5f5f5f5f60e0888a0312156121a7575f5ffd5b6121b088611d37565b965060208801356121c081611bdb565b955060408801356121d081611bdb565b969995985095966060810135965060808101359560a0820135955060c0909101359350915050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b8082018082111561073c5761073c6121f8565b808202811582820484141761073c5761073c6121f8565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b8181038181111561073c5761073c6121f8565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b5f602082840312156122cc575f5ffd5b81518015158114611317575f5ffd5b5f82518060208501845e5f920191825250919050565b602081525f6107396020830184611f4256fea2646970667358221220515f276ddc31c8f31e89b1cf20c64cbe88455110f3beef3d0a81529cb28bd58a64736f6c63430008250033",
+}
+
+// TokenPaymaster is an auto generated Go binding around an Ethereum contract.
+type TokenPaymaster struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *TokenPaymaster) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewTokenPaymaster creates a new instance of TokenPaymaster.
+func NewTokenPaymaster() *TokenPaymaster {
+	parsed, err := TokenPaymasterMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &TokenPaymaster{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *TokenPaymaster) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address anEntryPoint, address signer) returns()
+func (tokenPaymaster *TokenPaymaster) PackConstructor(anEntryPoint common.Address, signer common.Address) []byte {
+	enc, err := tokenPaymaster.abi.Pack("", anEntryPoint, signer)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackMODEPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1ab71ecd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) PackMODEPOSTPAY() []byte {
+	enc, err := tokenPaymaster.abi.Pack("MODE_POSTPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMODEPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1ab71ecd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) TryPackMODEPOSTPAY() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("MODE_POSTPAY")
+}
+
+// UnpackMODEPOSTPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1ab71ecd.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) UnpackMODEPOSTPAY(data []byte) (uint8, error) {
+	out, err := tokenPaymaster.abi.Unpack("MODE_POSTPAY", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackMODEPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdccce60b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) PackMODEPREPAY() []byte {
+	enc, err := tokenPaymaster.abi.Pack("MODE_PREPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMODEPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdccce60b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) TryPackMODEPREPAY() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("MODE_PREPAY")
+}
+
+// UnpackMODEPREPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xdccce60b.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) UnpackMODEPREPAY(data []byte) (uint8, error) {
+	out, err := tokenPaymaster.abi.Unpack("MODE_PREPAY", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackPOSTOPGAS is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8202d8f.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function POST_OP_GAS() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) PackPOSTOPGAS() []byte {
+	enc, err := tokenPaymaster.abi.Pack("POST_OP_GAS")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPOSTOPGAS is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8202d8f.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function POST_OP_GAS() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) TryPackPOSTOPGAS() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("POST_OP_GAS")
+}
+
+// UnpackPOSTOPGAS is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb8202d8f.
+//
+// Solidity: function POST_OP_GAS() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) UnpackPOSTOPGAS(data []byte) (*big.Int, error) {
+	out, err := tokenPaymaster.abi.Unpack("POST_OP_GAS", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (tokenPaymaster *TokenPaymaster) PackAddStake(unstakeDelaySec uint32) []byte {
+	enc, err := tokenPaymaster.abi.Pack("addStake", unstakeDelaySec)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (tokenPaymaster *TokenPaymaster) TryPackAddStake(unstakeDelaySec uint32) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("addStake", unstakeDelaySec)
+}
+
+// PackDecodeTerms is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc661b292.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymaster *TokenPaymaster) PackDecodeTerms(data []byte) []byte {
+	enc, err := tokenPaymaster.abi.Pack("decodeTerms", data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecodeTerms is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc661b292.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymaster *TokenPaymaster) TryPackDecodeTerms(data []byte) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("decodeTerms", data)
+}
+
+// DecodeTermsOutput serves as a container for the return parameters of contract
+// method DecodeTerms.
+type DecodeTermsOutput struct {
+	Mode       uint8
+	Token      common.Address
+	ValidUntil *big.Int
+	ValidAfter *big.Int
+	Rate       *big.Int
+	Signature  []byte
+}
+
+// UnpackDecodeTerms is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc661b292.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymaster *TokenPaymaster) UnpackDecodeTerms(data []byte) (DecodeTermsOutput, error) {
+	out, err := tokenPaymaster.abi.Unpack("decodeTerms", data)
+	outstruct := new(DecodeTermsOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.Mode = *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	outstruct.Token = *abi.ConvertType(out[1], new(common.Address)).(*common.Address)
+	outstruct.ValidUntil = abi.ConvertType(out[2], new(big.Int)).(*big.Int)
+	outstruct.ValidAfter = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
+	outstruct.Rate = abi.ConvertType(out[4], new(big.Int)).(*big.Int)
+	outstruct.Signature = *abi.ConvertType(out[5], new([]byte)).(*[]byte)
+	return *outstruct, nil
+}
+
+// PackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function deposit() payable returns()
+func (tokenPaymaster *TokenPaymaster) PackDeposit() []byte {
+	enc, err := tokenPaymaster.abi.Pack("deposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function deposit() payable returns()
+func (tokenPaymaster *TokenPaymaster) TryPackDeposit() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("deposit")
+}
+
+// PackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymaster *TokenPaymaster) PackEntryPoint() []byte {
+	enc, err := tokenPaymaster.abi.Pack("entryPoint")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymaster *TokenPaymaster) TryPackEntryPoint() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("entryPoint")
+}
+
+// UnpackEntryPoint is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb0d691fe.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymaster *TokenPaymaster) UnpackEntryPoint(data []byte) (common.Address, error) {
+	out, err := tokenPaymaster.abi.Unpack("entryPoint", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) PackGetDeposit() []byte {
+	enc, err := tokenPaymaster.abi.Pack("getDeposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) TryPackGetDeposit() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("getDeposit")
+}
+
+// UnpackGetDeposit is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc399ec88.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) UnpackGetDeposit(data []byte) (*big.Int, error) {
+	out, err := tokenPaymaster.abi.Unpack("getDeposit", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xaae66598.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymaster *TokenPaymaster) PackGetHash(op UserOperation, mode uint8, token common.Address, rate *big.Int, validUntil *big.Int, validAfter *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("getHash", op, mode, token, rate, validUntil, validAfter)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xaae66598.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymaster *TokenPaymaster) TryPackGetHash(op UserOperation, mode uint8, token common.Address, rate *big.Int, validUntil *big.Int, validAfter *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("getHash", op, mode, token, rate, validUntil, validAfter)
+}
+
+// UnpackGetHash is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xaae66598.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymaster *TokenPaymaster) UnpackGetHash(data []byte) ([32]byte, error) {
+	out, err := tokenPaymaster.abi.Unpack("getHash", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) PackOwner() []byte {
+	enc, err := tokenPaymaster.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) TryPackOwner() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := tokenPaymaster.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9a23409.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost) returns()
+func (tokenPaymaster *TokenPaymaster) PackPostOp(mode uint8, context []byte, actualGasCost *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("postOp", mode, context, actualGasCost)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9a23409.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackPostOp(mode uint8, context []byte, actualGasCost *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("postOp", mode, context, actualGasCost)
+}
+
+// PackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function renounceOwnership() returns()
+func (tokenPaymaster *TokenPaymaster) PackRenounceOwnership() []byte {
+	enc, err := tokenPaymaster.abi.Pack("renounceOwnership")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function renounceOwnership() returns()
+func (tokenPaymaster *TokenPaymaster) TryPackRenounceOwnership() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("renounceOwnership")
+}
+
+// PackTokenCost is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8af33e4.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymaster *TokenPaymaster) PackTokenCost(gasCost *big.Int, rate *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("tokenCost", gasCost, rate)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTokenCost is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8af33e4.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymaster *TokenPaymaster) TryPackTokenCost(gasCost *big.Int, rate *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("tokenCost", gasCost, rate)
+}
+
+// UnpackTokenCost is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb8af33e4.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymaster *TokenPaymaster) UnpackTokenCost(data []byte) (*big.Int, error) {
+	out, err := tokenPaymaster.abi.Unpack("tokenCost", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (tokenPaymaster *TokenPaymaster) PackTransferOwnership(newOwner common.Address) []byte {
+	enc, err := tokenPaymaster.abi.Pack("transferOwnership", newOwner)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackTransferOwnership(newOwner common.Address) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("transferOwnership", newOwner)
+}
+
+// PackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function unlockStake() returns()
+func (tokenPaymaster *TokenPaymaster) PackUnlockStake() []byte {
+	enc, err := tokenPaymaster.abi.Pack("unlockStake")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function unlockStake() returns()
+func (tokenPaymaster *TokenPaymaster) TryPackUnlockStake() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("unlockStake")
+}
+
+// PackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) PackVerifyingSigner() []byte {
+	enc, err := tokenPaymaster.abi.Pack("verifyingSigner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) TryPackVerifyingSigner() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("verifyingSigner")
+}
+
+// UnpackVerifyingSigner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x23d9ac9b.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) UnpackVerifyingSigner(data []byte) (common.Address, error) {
+	out, err := tokenPaymaster.abi.Unpack("verifyingSigner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (tokenPaymaster *TokenPaymaster) PackWithdrawStake(withdrawAddress common.Address) []byte {
+	enc, err := tokenPaymaster.abi.Pack("withdrawStake", withdrawAddress)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackWithdrawStake(withdrawAddress common.Address) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("withdrawStake", withdrawAddress)
+}
+
+// PackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (tokenPaymaster *TokenPaymaster) PackWithdrawTo(withdrawAddress common.Address, amount *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("withdrawTo", withdrawAddress, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackWithdrawTo(withdrawAddress common.Address, amount *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("withdrawTo", withdrawAddress, amount)
+}
+
+// PackWithdrawToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01e33667.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawToken(address token, address to, uint256 amount) returns()
+func (tokenPaymaster *TokenPaymaster) PackWithdrawToken(token common.Address, to common.Address, amount *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("withdrawToken", token, to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01e33667.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawToken(address token, address to, uint256 amount) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackWithdrawToken(token common.Address, to common.Address, amount *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("withdrawToken", token, to, amount)
+}
+
+// TokenPaymasterGasPaidInToken represents a GasPaidInToken event raised by the TokenPaymaster contract.
+type TokenPaymasterGasPaidInToken struct {
+	Sender    common.Address
+	Token     common.Address
+	Mode      uint8
+	Rate      *big.Int
+	GasCost   *big.Int
+	TokenCost *big.Int
+	Raw       *types.Log // Blockchain specific contextual infos
+}
+
+const TokenPaymasterGasPaidInTokenEventName = "GasPaidInToken"
+
+// ContractEventName returns the user-defined event name.
+func (TokenPaymasterGasPaidInToken) ContractEventName() string {
+	return TokenPaymasterGasPaidInTokenEventName
+}
+
+// UnpackGasPaidInTokenEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event GasPaidInToken(address indexed sender, address indexed token, uint8 mode, uint256 rate, uint256 gasCost, uint256 tokenCost)
+func (tokenPaymaster *TokenPaymaster) UnpackGasPaidInTokenEvent(log *types.Log) (*TokenPaymasterGasPaidInToken, error) {
+	event := "GasPaidInToken"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != tokenPaymaster.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(TokenPaymasterGasPaidInToken)
+	if len(log.Data) > 0 {
+		if err := tokenPaymaster.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range tokenPaymaster.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// TokenPaymasterOwnershipTransferred represents a OwnershipTransferred event raised by the TokenPaymaster contract.
+type TokenPaymasterOwnershipTransferred struct {
+	PreviousOwner common.Address
+	NewOwner      common.Address
+	Raw           *types.Log // Blockchain specific contextual infos
+}
+
+const TokenPaymasterOwnershipTransferredEventName = "OwnershipTransferred"
+
+// ContractEventName returns the user-defined event name.
+func (TokenPaymasterOwnershipTransferred) ContractEventName() string {
+	return TokenPaymasterOwnershipTransferredEventName
+}
+
+// UnpackOwnershipTransferredEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)
+func (tokenPaymaster *TokenPaymaster) UnpackOwnershipTransferredEvent(log *types.Log) (*TokenPaymasterOwnershipTransferred, error) {
+	event := "OwnershipTransferred"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != tokenPaymaster.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(TokenPaymasterOwnershipTransferred)
+	if len(log.Data) > 0 {
+		if err := tokenPaymaster.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range tokenPaymaster.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
 // VerifyingPaymasterMetaData contains all meta data concerning the VerifyingPaymaster contract.
 var VerifyingPaymasterMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"_entryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"_verifyingSigner\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"deposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"}],\"name\":\"getHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"}],\"name\":\"parsePaymasterAndData\",\"outputs\":[{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"enumIPaymaster.PostOpMode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"}],\"name\":\"postOp\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"senderNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"maxCost\",\"type\":\"uint256\"}],\"name\":\"validatePaymasterUserOp\",\"outputs\":[{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"verifyingSigner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",

@@ -23,6 +23,7 @@ if (!solc.version().startsWith(compilerVersion + '+')) {
 const wanted = [
   ['src/DevUSD.sol', 'DevUSD'],
   ['src/X402Settlement.sol', 'X402Settlement'],
+  ['src/TokenPaymaster.sol', 'TokenPaymaster'],
   // Test only: the dishonest account of the facilitator's tests, and a
   // paymaster that sponsors several operations of one sender at once.
   ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],
@@ -78,8 +79,13 @@ for (const [unit, name] of wanted) {
     console.error(`compile.mjs: ${unit}:${name} missing from solc output`);
     process.exit(1);
   }
+  // abigen v2 names a function's multi-value output after the function
+  // alone, so two contracts with validatePaymasterUserOp would clash. Only
+  // the EntryPoint calls it; TokenPaymaster's binding leaves it out
+  // (VerifyingPaymaster's keeps it).
+  const abi = name === 'TokenPaymaster' ? c.abi.filter((f) => f.name !== 'validatePaymasterUserOp') : c.abi;
   contracts[`${unit}:${name}`] = {
-    abi: c.abi,
+    abi,
     bin: c.evm.bytecode.object,
     'bin-runtime': c.evm.deployedBytecode.object,
   };

@@ -53,6 +53,10 @@ type Contracts struct {
 	Token common.Address
 	// Settlement is the X402Settlement contract, with Token allowlisted.
 	Settlement common.Address
+	// TokenPaymaster is the TokenPaymaster (gas paid in an ERC-20), signed
+	// for by the VerifyingPaymaster's signer, with an EntryPoint deposit
+	// and stake.
+	TokenPaymaster common.Address
 	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
 	// funded accounts, in the same order; each holds tokens, no code yet.
 	SmartAccounts []common.Address
@@ -60,9 +64,9 @@ type Contracts struct {
 
 // GenesisContracts returns where the default dev chain's genesis puts its
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
-// EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token
-// and the settlement contract with its nonces 0 to 4. Only those five
-// fields are set. Package devnet's tests hold the chain to it.
+// EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token,
+// the settlement contract and the TokenPaymaster with its nonces 0 to 5.
+// Only those six fields are set. Package devnet's tests hold the chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
 	if err != nil {
@@ -75,6 +79,7 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		Paymaster:      crypto.CreateAddress(deployer, 2),
 		Token:          crypto.CreateAddress(deployer, 3),
 		Settlement:     crypto.CreateAddress(deployer, 4),
+		TokenPaymaster: crypto.CreateAddress(deployer, 5),
 	}
 })
 
