@@ -26,9 +26,15 @@ const (
 // validAfter (6), rate (32), signature (65).
 const TokenPaymasterDataLength = 150
 
-// TokenPostOpGas is TokenPaymaster.POST_OP_GAS: the gas charged for its
-// postOp on top of the EntryPoint's actualGasCost.
-const TokenPostOpGas = 45_000
+// TokenMaxPostOpGas is TokenPaymaster.maxPostOpGas(mode): the most gas
+// charged for its postOp on top of the EntryPoint's actualGasCost, which
+// validation counts in an operation's maximum token cost.
+func TokenMaxPostOpGas(mode uint8) int64 {
+	if mode == TokenModePrepay {
+		return 15_000
+	}
+	return 50_000
+}
 
 // TokenTerms are what TokenPaymaster's signer signs for one operation:
 // how it pays, in which token, at which rate, and when.

@@ -145,10 +145,10 @@ func TestProjectLedgerAccounting(t *testing.T) {
 		for _, at := range []time.Time{now, now.Add(30 * time.Second)} {
 			l.reserve(reservation{Hash: h1, Cost: big.NewInt(1), ValidUntil: now.Add(time.Hour).Unix(), Sender: a}, at)
 		}
-		if err := l.check(p, a, big.NewInt(1), now.Add(59*time.Second)); err == nil || err.Code != codeThrottled || err.RetryAfter != time.Second {
+		if err := l.check(p, a, big.NewInt(1), false, now.Add(59*time.Second)); err == nil || err.Code != codeThrottled || err.RetryAfter != time.Second {
 			t.Fatalf("third within the minute: %+v", err)
 		}
-		if err := l.check(p, a, big.NewInt(1), now.Add(60*time.Second)); err != nil {
+		if err := l.check(p, a, big.NewInt(1), false, now.Add(60*time.Second)); err != nil {
 			t.Fatalf("after the first left the window: %+v", err)
 		}
 		if len(l.Senders[a]) != 1 {

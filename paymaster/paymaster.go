@@ -126,8 +126,15 @@ type Config struct {
 	EntryPoint common.Address
 	// Paymaster is the VerifyingPaymaster contract.
 	Paymaster common.Address
-	// Signer is the VerifyingPaymaster's verifyingSigner. Never logged.
+	// Signer is the VerifyingPaymaster's verifyingSigner, and the
+	// TokenPaymaster's. Never logged.
 	Signer *ecdsa.PrivateKey
+	// TokenPaymaster is the TokenPaymaster contract (contracts/src) of
+	// types 1 and 2, gas paid in an ERC-20; zero offers type 0 only.
+	TokenPaymaster common.Address
+	// Tokens are the ERC-20s accepted for gas (types 1 and 2), with their
+	// prices; SetTokens replaces them. They need TokenPaymaster.
+	Tokens []Token
 	// Chain is the chain's JSON-RPC.
 	Chain Chain
 	// Network is the network the Service sponsors on, "testnet" or
@@ -203,6 +210,9 @@ func (c *Config) Validate() error {
 	if err := validateProjects(c.Projects); err != nil {
 		errs = append(errs, err)
 	}
+	if err := validateTokens(c.Tokens, c.TokenPaymaster); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -248,6 +258,9 @@ type Service struct {
 
 	mu       sync.Mutex // guards projects
 	projects map[string]*project
+
+	tokens atomic.Pointer[[]Token] // with defaults; SetTokens swaps them
+	metas  metaCache
 
 	// refreshMu makes one refresh run at a time; it guards polled, when
 	// the EntryPoint's logs were last read.
@@ -298,6 +311,9 @@ func New(cfg Config) (*Service, error) {
 		ep: contracts.NewEntryPoint(), pm: contracts.NewVerifyingPaymaster(), account: contracts.NewSimpleAccount(), ledger: ledger,
 	}
 	if err := s.SetProjects(cfg.Projects); err != nil {
+		return nil, fmt.Errorf("paymaster config: %w", err)
+	}
+	if err := s.SetTokens(cfg.Tokens); err != nil {
 		return nil, fmt.Errorf("paymaster config: %w", err)
 	}
 	s.SetValidity(cfg.Validity)

@@ -29,9 +29,9 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 ///   [41:47] validUntil (uint48), [47:53] validAfter (uint48),
 ///   [53:85] rate (uint256: token units per 1e18 wei, markup included),
 ///   [85:150] signature of the signer over getHash (EIP-191).
-/// The token cost of gas g (wei) is ceil((g + POST_OP_GAS * gasPrice) *
+/// The token cost of gas g (wei) is ceil((g + postOpGas * gasPrice) *
 /// rate / 1e18): the postOp's own gas, which the EntryPoint adds after
-/// postOp returns, is covered by POST_OP_GAS. Validation reads only the
+/// postOp returns, is covered by the POST_OP_GAS constants. Validation reads only the
 /// sender's token balance and allowance (storage associated with the
 /// sender, and with this staked paymaster), as ERC-4337's storage rules
 /// allow a staked paymaster.
@@ -43,8 +43,15 @@ contract TokenPaymaster is BasePaymaster {
     uint8 public constant MODE_PREPAY = 1;
     /// @notice Mode 2: the actual cost is taken in postOp.
     uint8 public constant MODE_POSTPAY = 2;
-    /// @notice Gas charged for postOp itself, on top of actualGasCost.
-    uint256 public constant POST_OP_GAS = 45000;
+    /// @notice Gas charged for postOp itself, on top of actualGasCost, in
+    /// mode 1 (a refund between two warm balances: about 10,000 gas).
+    uint256 public constant POST_OP_GAS_PREPAY = 15000;
+    /// @notice The same in mode 2 (a transferFrom that writes the
+    /// allowance and the paymaster's cold balance: about 37,000 gas).
+    uint256 public constant POST_OP_GAS_POSTPAY = 40000;
+    /// @notice The same in mode 2 after postOp failed once
+    /// (postOpReverted), when the second postOp finds every slot cold again.
+    uint256 public constant POST_OP_GAS_REVERTED = 50000;
 
     uint256 private constant DATA_LENGTH = 150;
 
@@ -53,7 +60,7 @@ contract TokenPaymaster is BasePaymaster {
     address public immutable verifyingSigner;
 
     /// @notice Gas of an operation was paid in tokens. gasCost is the wei
-    /// charged (actualGasCost plus POST_OP_GAS at the operation's gas price),
+    /// charged (actualGasCost plus postOp's gas at the operation's gas price),
     /// tokenCost the tokens kept for it.
     event GasPaidInToken(
         address indexed sender, address indexed token, uint8 mode, uint256 rate, uint256 gasCost, uint256 tokenCost
@@ -106,6 +113,12 @@ contract TokenPaymaster is BasePaymaster {
         signature = data[85:150];
     }
 
+    /// @notice The most gas charged for postOp in mode, on top of
+    /// actualGasCost: what validation counts in an operation's maximum cost.
+    function maxPostOpGas(uint8 mode) public pure returns (uint256) {
+        return mode == MODE_PREPAY ? POST_OP_GAS_PREPAY : POST_OP_GAS_REVERTED;
+    }
+
     /// @notice The tokens gas of gasCost wei costs at rate, rounded up.
     function tokenCost(uint256 gasCost, uint256 rate) public pure returns (uint256) {
         return Math.mulDiv(gasCost, rate, 1e18, Math.Rounding.Up);
@@ -137,9 +150,9 @@ contract TokenPaymaster is BasePaymaster {
         require(mode == MODE_PREPAY || mode == MODE_POSTPAY, "TokenPaymaster: unknown mode");
         require(rate > 0, "TokenPaymaster: zero rate");
         // maxCost already holds verificationGasLimit thrice (validation and
-        // postOp); POST_OP_GAS is charged on top of actualGasCost, so it is
+        // postOp); postOp's gas is charged on top of actualGasCost, so it is
         // part of the most an operation can cost.
-        uint256 maxTokens = tokenCost(maxCost + POST_OP_GAS * op.maxFeePerGas, rate);
+        uint256 maxTokens = tokenCost(maxCost + maxPostOpGas(mode) * op.maxFeePerGas, rate);
         address sender = op.sender;
         if (mode == MODE_PREPAY) {
             IERC20(token).safeTransferFrom(sender, address(this), maxTokens);
@@ -182,7 +195,10 @@ contract TokenPaymaster is BasePaymaster {
         uint256 gasPrice = maxFeePerGas == maxPriorityFeePerGas
             ? maxFeePerGas
             : Math.min(maxFeePerGas, maxPriorityFeePerGas + block.basefee);
-        uint256 gasCost = actualGasCost + POST_OP_GAS * gasPrice;
+        uint256 postGas = mode == MODE_PREPAY
+            ? POST_OP_GAS_PREPAY
+            : (postMode == PostOpMode.postOpReverted ? POST_OP_GAS_REVERTED : POST_OP_GAS_POSTPAY);
+        uint256 gasCost = actualGasCost + postGas * gasPrice;
         uint256 cost = Math.min(tokenCost(gasCost, rate), maxTokens);
         if (mode == MODE_PREPAY) {
             // After a failed refund (postOpReverted) the prepayment is kept
