@@ -28,6 +28,8 @@ const wanted = [
   // paymaster that sponsors several operations of one sender at once.
   ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],
   ['src/OpenPaymaster.sol', 'OpenPaymaster'],
+  // Test only: a Chainlink price feed the paymaster's tests set.
+  ['src/TestPriceFeed.sol', 'TestPriceFeed'],
   ['@account-abstraction/contracts/core/EntryPoint.sol', 'EntryPoint'],
   ['@account-abstraction/contracts/samples/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
   ['@account-abstraction/contracts/samples/SimpleAccount.sol', 'SimpleAccount'],

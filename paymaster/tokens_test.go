@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -394,5 +395,83 @@ func TestDecodeSymbol(t *testing.T) {
 		if got := decodeSymbol(tc.out); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// deploy creates a contract from account 0 and returns its address.
+func (e *env) deploy(code []byte) common.Address {
+	e.t.Helper()
+	ctx := context.Background()
+	key := e.chain.Accounts[0].Key
+	nonce, _ := e.eth.PendingNonceAt(ctx, e.chain.Accounts[0].Address)
+	tx, _ := types.SignNewTx(key, types.LatestSignerForChainID(e.chain.ChainID), &types.DynamicFeeTx{
+		ChainID: e.chain.ChainID, Nonce: nonce, Data: code, Gas: 1_000_000, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11),
+	})
+	if err := e.eth.SendTransaction(ctx, tx); err != nil {
+		e.t.Fatal(err)
+	}
+	r, err := e.chain.Wait(ctx, tx.Hash())
+	if err != nil || r.Status != types.ReceiptStatusSuccessful {
+		e.t.Fatalf("deploying: %v %+v", err, r)
+	}
+	return r.ContractAddress
+}
+
+// A token priced by a Chainlink feed: a fresh round prices it (8-decimal
+// ETH/USD to a 6-decimal token, plus the markup); a stale round, or an
+// answer that is not positive, takes it off pm_supported_tokens' prices
+// and refuses its sponsorship with -32501, nothing reserved.
+func TestTokenGasPriceFeed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	feed := contracts.NewTestPriceFeed()
+	now := e.svc.cfg.Now().Unix()
+	addr := e.deploy(append(common.FromHex(contracts.TestPriceFeedMetaData.Bin), feed.PackConstructor(8, big.NewInt(2_500_00000000), big.NewInt(now))...))
+	markup := 100 // 1%
+	e.restart(func(c *Config) {
+		c.TokenPaymaster = e.chain.Contracts.TokenPaymaster
+		c.Tokens = []Token{{Address: e.chain.Token.Address, Feed: addr, FeedMaxAge: time.Hour, MarkupBps: &markup}}
+	})
+	a := e.tokenAccount(50_000_000, true)
+	supported := func() SupportedToken {
+		res, _ := e.call(e.readOnly, "pm_supported_tokens", map[string]any{}, e.chain.Contracts.EntryPoint.Hex())
+		var st SupportedTokens
+		if res.Error != nil || json.Unmarshal(res.Result, &st) != nil || len(st.Tokens) != 1 {
+			t.Fatalf("pm_supported_tokens: %s %+v", res.Result, res.Error)
+		}
+		return st.Tokens[0]
+	}
+	if got := supported(); got.Price != "2525.000000" || got.Rate != "2525000000" || got.Source != "feed" || got.Unavailable != "" {
+		t.Fatalf("fresh feed: %+v", got)
+	}
+	op := e.sponsorAs(unsigned(a, 1, false, e.settleCall(e.chain.Token.Address, 1)), map[string]any{"type": 2, "token": e.chain.Token.Address.Hex()})
+	if _, terms, _, _ := contracts.DecodeTokenPaymasterAndData(op.PaymasterAndData); terms.Rate.Int64() != 2_525_000_000 {
+		t.Fatalf("signed rate %s", terms.Rate)
+	}
+	if l := e.bundleAs(a, op); !l.event.Success || l.paid == nil {
+		t.Fatal("the feed-priced operation failed")
+	}
+	tests := []struct {
+		name    string
+		answer  int64
+		updated int64
+		want    string
+	}{
+		{"stale", 2_500_00000000, now - 2*3600, "last updated"},
+		{"zero", 0, now, "not positive"},
+		{"negative", -1, now, "not positive"},
+	}
+	for i, tc := range tests {
+		e.send(e.chain.Accounts[0].Key, addr, feed.PackSet(big.NewInt(tc.answer), big.NewInt(tc.updated)), 100_000)
+		if got := supported(); got.Price != "" || !strings.Contains(got.Unavailable, tc.want) || got.Symbol != "dUSD" {
+			t.Fatalf("%s: %+v", tc.name, got)
+		}
+		res, _ := e.call(e.sponsor, "pm_sponsor_userop", unsigned(a, int64(2+i), false, e.settleCall(e.chain.Token.Address, 1)), e.chain.Contracts.EntryPoint.Hex(), map[string]any{"type": 1, "token": e.chain.Token.Address.Hex()})
+		if res.Error == nil || res.Error.Code != codePaymasterRejected || !strings.Contains(res.Error.Message, tc.want) {
+			t.Fatalf("%s: sponsor %s %+v", tc.name, res.Result, res.Error)
+		}
+	}
+	if u := e.usage("demo"); u.InFlight != 0 {
+		t.Fatalf("refusals reserved: %+v", u)
 	}
 }
