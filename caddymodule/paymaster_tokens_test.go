@@ -11,7 +11,7 @@ import (
 // naming the option.
 func TestGasTokenCaddyfile(t *testing.T) {
 	t.Parallel()
-	const tok = "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707"
+	const tok = "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"
 	tests := []struct {
 		name, in string
 		markup   int // -1: the default
