@@ -462,3 +462,28 @@ func (s *Service) signToken(op *contracts.UserOperation, t contracts.TokenTerms,
 	op.PaymasterAndData = contracts.TokenPaymasterAndData(s.cfg.TokenPaymaster, t, sig)
 	return nil
 }
+
+// GasToken is an accepted gas token for operators: its entry of
+// pm_supported_tokens, and what the TokenPaymaster holds of it.
+type GasToken struct {
+	SupportedToken
+	// Collected is the TokenPaymaster's balance of the token, in token
+	// units: the gas paid in it and not yet withdrawn; nil if it could
+	// not be read.
+	Collected *big.Int
+}
+
+// GasTokens lists the tokens accepted for gas, priced now, with what the
+// TokenPaymaster has collected of each.
+func (s *Service) GasTokens(ctx context.Context) []GasToken {
+	list := s.supportedList(ctx)
+	out := make([]GasToken, len(list))
+	for i, st := range list {
+		out[i] = GasToken{SupportedToken: st}
+		bal, err := s.callView(ctx, common.HexToAddress(st.Token), append(slices.Clone(selBalanceOf), common.LeftPadBytes(s.cfg.TokenPaymaster.Bytes(), 32)...))
+		if err == nil {
+			out[i].Collected, _ = word(bal, 0)
+		}
+	}
+	return out
+}
