@@ -475,3 +475,41 @@ func TestTokenGasPriceFeed(t *testing.T) {
 		t.Fatalf("refusals reserved: %+v", u)
 	}
 }
+
+// ERC-7677 with {type, token}: the stub names the TokenPaymaster with the
+// current rate and 150 bytes, so gas estimated with it fits; the real data
+// is signed for the gas as given and lands, paid in tokens.
+func TestTokenGasERC7677(t *testing.T) {
+	t.Parallel()
+	e := newTokenEnv(t)
+	a := e.tokenAccount(50_000_000, true)
+	ep, chain := e.chain.Contracts.EntryPoint.Hex(), hexutil.EncodeBig(e.chain.ChainID)
+	sc := map[string]any{"type": 2, "token": e.chain.Token.Address.Hex()}
+	op := unsigned(a, 1, false, e.settleCall(e.chain.Token.Address, 1))
+	res, _ := e.call(e.sponsor, "pm_getPaymasterStubData", op, ep, chain, sc)
+	var stub PaymasterData
+	if res.Error != nil || json.Unmarshal(res.Result, &stub) != nil {
+		t.Fatalf("stub: %s %+v", res.Result, res.Error)
+	}
+	pm, terms, _, err := contracts.DecodeTokenPaymasterAndData(stub.PaymasterAndData)
+	if err != nil || pm != e.chain.Contracts.TokenPaymaster || terms.Mode != 2 || terms.Rate.Int64() != 3_150_000_000 {
+		t.Fatalf("stub paymasterAndData %x: %+v %v", stub.PaymasterAndData, terms, err)
+	}
+	filled := e.sponsorAs(op, sc) // the gas fields as a wallet would estimate them
+	op.CallGasLimit, op.VerificationGasLimit, op.PreVerificationGas = hexutil.EncodeBig(filled.CallGasLimit), hexutil.EncodeBig(filled.VerificationGasLimit), hexutil.EncodeBig(filled.PreVerificationGas)
+	op.MaxFeePerGas, op.MaxPriorityFeePerGas = hexutil.EncodeBig(filled.MaxFeePerGas), hexutil.EncodeBig(filled.MaxPriorityFeePerGas)
+	res, _ = e.call(e.sponsor, "pm_getPaymasterData", op, ep, chain, sc)
+	var data PaymasterData
+	if res.Error != nil || json.Unmarshal(res.Result, &data) != nil {
+		t.Fatalf("data: %s %+v", res.Result, res.Error)
+	}
+	op.PaymasterAndData = "0x"
+	final, err := contracts.UserOperationHex(op).Decode(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final.PaymasterAndData = data.PaymasterAndData
+	if l := e.bundleAs(a, final); !l.event.Success || l.paid == nil || l.paid.Mode != 2 {
+		t.Fatalf("the ERC-7677 operation: success %v, paid %+v", l.event.Success, l.paid)
+	}
+}
