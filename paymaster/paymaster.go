@@ -1,6 +1,8 @@
 // Package paymaster is the gas sponsor: a JSON-RPC 2.0 service that signs
 // ERC-4337 v0.6 UserOperations for the on-chain VerifyingPaymaster, so that
-// smart accounts pay for nothing but what they buy.
+// smart accounts pay for nothing but what they buy (type 0), or for the
+// TokenPaymaster, so that they pay their gas in an accepted ERC-20 at a
+// rate signed into the operation (types 1 and 2; Config.Tokens).
 //
 // Access is by API key (header X-API-Key, or the legacy second element of
 // params), each belonging to a project on testnet or mainnet with scopes
