@@ -3017,6 +3017,157 @@ func (c *OpenPaymaster) Instance(backend bind.ContractBackend, addr common.Addre
 	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
 }
 
+// SettablePriceFeedMetaData contains all meta data concerning the SettablePriceFeed contract.
+var SettablePriceFeedMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"decimals_\",\"type\":\"uint8\"},{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"latestRoundData\",\"outputs\":[{\"internalType\":\"uint80\",\"name\":\"roundId\",\"type\":\"uint80\"},{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"startedAt\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"},{\"internalType\":\"uint80\",\"name\":\"answeredInRound\",\"type\":\"uint80\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"}],\"name\":\"set\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "22e017b8527a3a953ace9a8e436fb01e5b",
+	Bin: "0x60a060405234801561000f575f5ffd5b506040516102e63803806102e683398101604081905261002e91610090565b60ff831660805261003f8282610047565b505050610100565b5f8281556001829055600280546001600160501b031691610067836100c9565b91906101000a8154816001600160501b0302191690836001600160501b03160217905550505050565b5f5f5f606084860312156100a2575f5ffd5b835160ff811681146100b2575f5ffd5b602085015160409095015190969495509392505050565b5f6001600160501b0382166002600160501b031981016100f757634e487b7160e01b5f52601160045260245ffd5b60010192915050565b6080516101cf6101175f395f604801526101cf5ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c8063313ce56714610043578063a22c554014610081578063feaf968c14610096575b5f5ffd5b61006a7f000000000000000000000000000000000000000000000000000000000000000081565b60405160ff90911681526020015b60405180910390f35b61009461008f366004610124565b6100d2565b005b6002545f546001546040805169ffffffffffffffffffff909416808552602085019390935283018190526060830152608082015260a001610078565b5f82815560018290556002805469ffffffffffffffffffff16916100f583610144565b91906101000a81548169ffffffffffffffffffff021916908369ffffffffffffffffffff160217905550505050565b5f5f60408385031215610135575f5ffd5b50508035926020909101359150565b5f69ffffffffffffffffffff821669ffffffffffffffffffff8103610190577f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b6001019291505056fea2646970667358221220809bb1916eb5d59feac9237da5a623caffd5a34db9fd8c8c0daf98266df14c1564736f6c63430008250033",
+}
+
+// SettablePriceFeed is an auto generated Go binding around an Ethereum contract.
+type SettablePriceFeed struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *SettablePriceFeed) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewSettablePriceFeed creates a new instance of SettablePriceFeed.
+func NewSettablePriceFeed() *SettablePriceFeed {
+	parsed, err := SettablePriceFeedMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &SettablePriceFeed{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *SettablePriceFeed) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(uint8 decimals_, int256 answer, uint256 updatedAt) returns()
+func (settablePriceFeed *SettablePriceFeed) PackConstructor(decimals_ uint8, answer *big.Int, updatedAt *big.Int) []byte {
+	enc, err := settablePriceFeed.abi.Pack("", decimals_, answer, updatedAt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackDecimals is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x313ce567.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decimals() view returns(uint8)
+func (settablePriceFeed *SettablePriceFeed) PackDecimals() []byte {
+	enc, err := settablePriceFeed.abi.Pack("decimals")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecimals is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x313ce567.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decimals() view returns(uint8)
+func (settablePriceFeed *SettablePriceFeed) TryPackDecimals() ([]byte, error) {
+	return settablePriceFeed.abi.Pack("decimals")
+}
+
+// UnpackDecimals is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x313ce567.
+//
+// Solidity: function decimals() view returns(uint8)
+func (settablePriceFeed *SettablePriceFeed) UnpackDecimals(data []byte) (uint8, error) {
+	out, err := settablePriceFeed.abi.Unpack("decimals", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackLatestRoundData is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfeaf968c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function latestRoundData() view returns(uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
+func (settablePriceFeed *SettablePriceFeed) PackLatestRoundData() []byte {
+	enc, err := settablePriceFeed.abi.Pack("latestRoundData")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackLatestRoundData is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfeaf968c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function latestRoundData() view returns(uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
+func (settablePriceFeed *SettablePriceFeed) TryPackLatestRoundData() ([]byte, error) {
+	return settablePriceFeed.abi.Pack("latestRoundData")
+}
+
+// LatestRoundDataOutput serves as a container for the return parameters of contract
+// method LatestRoundData.
+type LatestRoundDataOutput struct {
+	RoundId         *big.Int
+	Answer          *big.Int
+	StartedAt       *big.Int
+	UpdatedAt       *big.Int
+	AnsweredInRound *big.Int
+}
+
+// UnpackLatestRoundData is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xfeaf968c.
+//
+// Solidity: function latestRoundData() view returns(uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
+func (settablePriceFeed *SettablePriceFeed) UnpackLatestRoundData(data []byte) (LatestRoundDataOutput, error) {
+	out, err := settablePriceFeed.abi.Unpack("latestRoundData", data)
+	outstruct := new(LatestRoundDataOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.RoundId = abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	outstruct.Answer = abi.ConvertType(out[1], new(big.Int)).(*big.Int)
+	outstruct.StartedAt = abi.ConvertType(out[2], new(big.Int)).(*big.Int)
+	outstruct.UpdatedAt = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
+	outstruct.AnsweredInRound = abi.ConvertType(out[4], new(big.Int)).(*big.Int)
+	return *outstruct, nil
+}
+
+// PackSet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa22c5540.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function set(int256 answer, uint256 updatedAt) returns()
+func (settablePriceFeed *SettablePriceFeed) PackSet(answer *big.Int, updatedAt *big.Int) []byte {
+	enc, err := settablePriceFeed.abi.Pack("set", answer, updatedAt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa22c5540.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function set(int256 answer, uint256 updatedAt) returns()
+func (settablePriceFeed *SettablePriceFeed) TryPackSet(answer *big.Int, updatedAt *big.Int) ([]byte, error) {
+	return settablePriceFeed.abi.Pack("set", answer, updatedAt)
+}
+
 // SimpleAccountMetaData contains all meta data concerning the SimpleAccount contract.
 var SimpleAccountMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"previousAdmin\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"newAdmin\",\"type\":\"address\"}],\"name\":\"AdminChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"beacon\",\"type\":\"address\"}],\"name\":\"BeaconUpgraded\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"version\",\"type\":\"uint8\"}],\"name\":\"Initialized\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"contractIEntryPoint\",\"name\":\"entryPoint\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"}],\"name\":\"SimpleAccountInitialized\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"implementation\",\"type\":\"address\"}],\"name\":\"Upgraded\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"addDeposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"dest\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"func\",\"type\":\"bytes\"}],\"name\":\"execute\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"dest\",\"type\":\"address[]\"},{\"internalType\":\"bytes[]\",\"name\":\"func\",\"type\":\"bytes[]\"}],\"name\":\"executeBatch\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"anOwner\",\"type\":\"address\"}],\"name\":\"initialize\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155BatchReceived\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC721Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"proxiableUUID\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes4\",\"name\":\"interfaceId\",\"type\":\"bytes4\"}],\"name\":\"supportsInterface\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"tokensReceived\",\"outputs\":[],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newImplementation\",\"type\":\"address\"}],\"name\":\"upgradeTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newImplementation\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"upgradeToAndCall\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"missingAccountFunds\",\"type\":\"uint256\"}],\"name\":\"validateUserOp\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawDepositTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
@@ -3956,157 +4107,6 @@ func (simpleAccountFactory *SimpleAccountFactory) UnpackGetAddress(data []byte) 
 	}
 	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
 	return out0, nil
-}
-
-// TestPriceFeedMetaData contains all meta data concerning the TestPriceFeed contract.
-var TestPriceFeedMetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"decimals_\",\"type\":\"uint8\"},{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"latestRoundData\",\"outputs\":[{\"internalType\":\"uint80\",\"name\":\"roundId\",\"type\":\"uint80\"},{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"startedAt\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"},{\"internalType\":\"uint80\",\"name\":\"answeredInRound\",\"type\":\"uint80\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"}],\"name\":\"set\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
-	ID:  "e45e6d689d5b6f199c517a45060d7ad697",
-	Bin: "0x60a060405234801561000f575f5ffd5b506040516102e63803806102e683398101604081905261002e91610090565b60ff831660805261003f8282610047565b505050610100565b5f8281556001829055600280546001600160501b031691610067836100c9565b91906101000a8154816001600160501b0302191690836001600160501b03160217905550505050565b5f5f5f606084860312156100a2575f5ffd5b835160ff811681146100b2575f5ffd5b602085015160409095015190969495509392505050565b5f6001600160501b0382166002600160501b031981016100f757634e487b7160e01b5f52601160045260245ffd5b60010192915050565b6080516101cf6101175f395f604801526101cf5ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c8063313ce56714610043578063a22c554014610081578063feaf968c14610096575b5f5ffd5b61006a7f000000000000000000000000000000000000000000000000000000000000000081565b60405160ff90911681526020015b60405180910390f35b61009461008f366004610124565b6100d2565b005b6002545f546001546040805169ffffffffffffffffffff909416808552602085019390935283018190526060830152608082015260a001610078565b5f82815560018290556002805469ffffffffffffffffffff16916100f583610144565b91906101000a81548169ffffffffffffffffffff021916908369ffffffffffffffffffff160217905550505050565b5f5f60408385031215610135575f5ffd5b50508035926020909101359150565b5f69ffffffffffffffffffff821669ffffffffffffffffffff8103610190577f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b6001019291505056fea264697066735822122053401edbeb8ff6831316263a0b83ca6a5e7a235f6d09545acd9734c8c2585f5e64736f6c63430008250033",
-}
-
-// TestPriceFeed is an auto generated Go binding around an Ethereum contract.
-type TestPriceFeed struct {
-	abi abi.ABI
-}
-
-// GetABI returns the ABI associated with this contract binding.
-func (c *TestPriceFeed) GetABI() abi.ABI {
-	return c.abi
-}
-
-// NewTestPriceFeed creates a new instance of TestPriceFeed.
-func NewTestPriceFeed() *TestPriceFeed {
-	parsed, err := TestPriceFeedMetaData.ParseABI()
-	if err != nil {
-		panic(errors.New("invalid ABI: " + err.Error()))
-	}
-	return &TestPriceFeed{abi: *parsed}
-}
-
-// Instance creates a wrapper for a deployed contract instance at the given address.
-// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
-func (c *TestPriceFeed) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
-	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
-}
-
-// PackConstructor is the Go binding used to pack the parameters required for
-// contract deployment.
-//
-// Solidity: constructor(uint8 decimals_, int256 answer, uint256 updatedAt) returns()
-func (testPriceFeed *TestPriceFeed) PackConstructor(decimals_ uint8, answer *big.Int, updatedAt *big.Int) []byte {
-	enc, err := testPriceFeed.abi.Pack("", decimals_, answer, updatedAt)
-	if err != nil {
-		panic(err)
-	}
-	return enc
-}
-
-// PackDecimals is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x313ce567.  This method will panic if any
-// invalid/nil inputs are passed.
-//
-// Solidity: function decimals() view returns(uint8)
-func (testPriceFeed *TestPriceFeed) PackDecimals() []byte {
-	enc, err := testPriceFeed.abi.Pack("decimals")
-	if err != nil {
-		panic(err)
-	}
-	return enc
-}
-
-// TryPackDecimals is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0x313ce567.  This method will return an error
-// if any inputs are invalid/nil.
-//
-// Solidity: function decimals() view returns(uint8)
-func (testPriceFeed *TestPriceFeed) TryPackDecimals() ([]byte, error) {
-	return testPriceFeed.abi.Pack("decimals")
-}
-
-// UnpackDecimals is the Go binding that unpacks the parameters returned
-// from invoking the contract method with ID 0x313ce567.
-//
-// Solidity: function decimals() view returns(uint8)
-func (testPriceFeed *TestPriceFeed) UnpackDecimals(data []byte) (uint8, error) {
-	out, err := testPriceFeed.abi.Unpack("decimals", data)
-	if err != nil {
-		return *new(uint8), err
-	}
-	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
-	return out0, nil
-}
-
-// PackLatestRoundData is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xfeaf968c.  This method will panic if any
-// invalid/nil inputs are passed.
-//
-// Solidity: function latestRoundData() view returns(uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
-func (testPriceFeed *TestPriceFeed) PackLatestRoundData() []byte {
-	enc, err := testPriceFeed.abi.Pack("latestRoundData")
-	if err != nil {
-		panic(err)
-	}
-	return enc
-}
-
-// TryPackLatestRoundData is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xfeaf968c.  This method will return an error
-// if any inputs are invalid/nil.
-//
-// Solidity: function latestRoundData() view returns(uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
-func (testPriceFeed *TestPriceFeed) TryPackLatestRoundData() ([]byte, error) {
-	return testPriceFeed.abi.Pack("latestRoundData")
-}
-
-// LatestRoundDataOutput serves as a container for the return parameters of contract
-// method LatestRoundData.
-type LatestRoundDataOutput struct {
-	RoundId         *big.Int
-	Answer          *big.Int
-	StartedAt       *big.Int
-	UpdatedAt       *big.Int
-	AnsweredInRound *big.Int
-}
-
-// UnpackLatestRoundData is the Go binding that unpacks the parameters returned
-// from invoking the contract method with ID 0xfeaf968c.
-//
-// Solidity: function latestRoundData() view returns(uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
-func (testPriceFeed *TestPriceFeed) UnpackLatestRoundData(data []byte) (LatestRoundDataOutput, error) {
-	out, err := testPriceFeed.abi.Unpack("latestRoundData", data)
-	outstruct := new(LatestRoundDataOutput)
-	if err != nil {
-		return *outstruct, err
-	}
-	outstruct.RoundId = abi.ConvertType(out[0], new(big.Int)).(*big.Int)
-	outstruct.Answer = abi.ConvertType(out[1], new(big.Int)).(*big.Int)
-	outstruct.StartedAt = abi.ConvertType(out[2], new(big.Int)).(*big.Int)
-	outstruct.UpdatedAt = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
-	outstruct.AnsweredInRound = abi.ConvertType(out[4], new(big.Int)).(*big.Int)
-	return *outstruct, nil
-}
-
-// PackSet is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xa22c5540.  This method will panic if any
-// invalid/nil inputs are passed.
-//
-// Solidity: function set(int256 answer, uint256 updatedAt) returns()
-func (testPriceFeed *TestPriceFeed) PackSet(answer *big.Int, updatedAt *big.Int) []byte {
-	enc, err := testPriceFeed.abi.Pack("set", answer, updatedAt)
-	if err != nil {
-		panic(err)
-	}
-	return enc
-}
-
-// TryPackSet is the Go binding used to pack the parameters required for calling
-// the contract method with ID 0xa22c5540.  This method will return an error
-// if any inputs are invalid/nil.
-//
-// Solidity: function set(int256 answer, uint256 updatedAt) returns()
-func (testPriceFeed *TestPriceFeed) TryPackSet(answer *big.Int, updatedAt *big.Int) ([]byte, error) {
-	return testPriceFeed.abi.Pack("set", answer, updatedAt)
 }
 
 // TokenPaymasterMetaData contains all meta data concerning the TokenPaymaster contract.

@@ -29,7 +29,7 @@ const wanted = [
   ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],
   ['src/OpenPaymaster.sol', 'OpenPaymaster'],
   // Test only: a Chainlink price feed the paymaster's tests set.
-  ['src/TestPriceFeed.sol', 'TestPriceFeed'],
+  ['src/SettablePriceFeed.sol', 'SettablePriceFeed'],
   ['@account-abstraction/contracts/core/EntryPoint.sol', 'EntryPoint'],
   ['@account-abstraction/contracts/samples/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
   ['@account-abstraction/contracts/samples/SimpleAccount.sol', 'SimpleAccount'],

@@ -6,7 +6,7 @@
 // SimpleAccountFactory, SimpleAccount, VerifyingPaymaster from
 // @account-abstraction/contracts@0.6.0), and abigen v2 bindings for all of
 // them. FreeRiderAccount (a dishonest account), OpenPaymaster (a paymaster
-// that sponsors every operation) and TestPriceFeed (a settable Chainlink
+// that sponsors every operation) and SettablePriceFeed (a settable Chainlink
 // feed) are test-only: tests deploy them on a devnet; see their sources.
 //
 // The build is pinned: solc 0.8.37 from npm, standard JSON, optimizer on,

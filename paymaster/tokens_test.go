@@ -424,9 +424,9 @@ func (e *env) deploy(code []byte) common.Address {
 func TestTokenGasPriceFeed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	feed := contracts.NewTestPriceFeed()
+	feed := contracts.NewSettablePriceFeed()
 	now := e.svc.cfg.Now().Unix()
-	addr := e.deploy(append(common.FromHex(contracts.TestPriceFeedMetaData.Bin), feed.PackConstructor(8, big.NewInt(2_500_00000000), big.NewInt(now))...))
+	addr := e.deploy(append(common.FromHex(contracts.SettablePriceFeedMetaData.Bin), feed.PackConstructor(8, big.NewInt(2_500_00000000), big.NewInt(now))...))
 	markup := 100 // 1%
 	e.restart(func(c *Config) {
 		c.TokenPaymaster = e.chain.Contracts.TokenPaymaster

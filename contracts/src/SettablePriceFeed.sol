@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
-/// @title TestPriceFeed
+/// @title SettablePriceFeed
 /// @notice TEST ONLY: a Chainlink AggregatorV3 whose answer and update time
 /// anyone can set, so the paymaster's tests can price a gas token from a
 /// feed that is fresh, stale or broken. Never deploy it anywhere but a test
 /// chain.
-contract TestPriceFeed {
+contract SettablePriceFeed {
     /// @notice The answer's decimals (8 for Chainlink's USD feeds).
     uint8 public immutable decimals;
 
