@@ -406,6 +406,14 @@ func (g *PathGuard) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 //			calls_per_minute <n>
 //			max_fee_per_gas  <gwei>
 //		}
+//		token_paymaster <address>
+//		gas_token <address> {
+//			price      <tokens per ETH>
+//			price_feed <address>
+//			max_age    <duration>
+//			markup     <percent>%
+//			types      1 2
+//		}
 //	}
 func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next()
@@ -416,8 +424,39 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"signer_key": stringOption(&h.SignerKey), "entry_point": stringOption(&h.EntryPoint),
 		"paymaster": stringOption(&h.Paymaster), "dev_key": stringOption(&h.DevKey),
 		"validity": durationOption(&h.Validity), "max_batch": countOption(&h.MaxBatch),
-		"project": h.parseProject,
+		"project": h.parseProject, "token_paymaster": stringOption(&h.TokenPaymaster),
+		"gas_token": h.parseGasToken,
 	})
+}
+
+// parseGasToken reads `gas_token <address> { … }`.
+func (h *PaymasterHandler) parseGasToken(d *caddyfile.Dispenser) error {
+	var g GasTokenConfig
+	if !d.Args(&g.Address) || d.NextArg() {
+		return d.Err("gas_token takes a token address, then a block")
+	}
+	if err := parseBlock(d, 1, "gas_token option", map[string]option{
+		"price": stringOption(&g.Price), "price_feed": stringOption(&g.PriceFeed),
+		"max_age": durationOption(&g.MaxAge), "markup": stringOption(&g.Markup),
+		"types": func(d *caddyfile.Dispenser) error {
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.ArgErr()
+			}
+			for _, a := range args {
+				n, err := strconv.Atoi(a)
+				if err != nil || (n != 1 && n != 2) {
+					return d.Errf("types %q: want 1 and/or 2", a)
+				}
+				g.Types = append(g.Types, n)
+			}
+			return nil
+		},
+	}); err != nil {
+		return err
+	}
+	h.GasTokens = append(h.GasTokens, g)
+	return nil
 }
 
 // parseProject reads `project <name> { … }`.

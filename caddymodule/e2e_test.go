@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,6 +34,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -144,6 +146,10 @@ http://:{{paymaster}} {
 			balance 100
 			max_in_flight 500
 		}
+		gas_token {{token}} {
+			price 3000
+			markup 2.5%
+		}
 	}
 }
 `
@@ -244,6 +250,7 @@ func TestEndToEnd(t *testing.T) {
 		cf = strings.ReplaceAll(cf, "{{"+name+"}}", fmt.Sprint(port))
 	}
 	cf = strings.ReplaceAll(cf, "{{merchant}}", merchant.Hex())
+	cf = strings.ReplaceAll(cf, "{{token}}", wellknown.GenesisContracts().Token.Hex())
 	cf = strings.ReplaceAll(cf, "{{stream}}", stream.URL)
 	logFile := filepath.Join(t.TempDir(), "caddy.log")
 	cf = strings.ReplaceAll(cf, "{{logfile}}", logFile)
@@ -479,6 +486,16 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("health: %v", err)
 		}
 		resp.Body.Close()
+		// gas_token: dUSD at 3,000 per ETH plus 2.5%, through the
+		// predeployed TokenPaymaster.
+		st, err := pm.SupportedTokens(context.Background(), x402.UserOperation{}, eps[0])
+		if err != nil || len(st.Tokens) != 1 {
+			t.Fatalf("supported tokens: %+v %v", st, err)
+		}
+		if got := st.Tokens[0]; got.Symbol != "dUSD" || got.Price != "3075.000000" || got.MarkupBps != 250 ||
+			!slices.Equal(got.Types, []int{1, 2}) || got.Paymaster != wellknown.GenesisContracts().TokenPaymaster.Hex() {
+			t.Fatalf("dUSD for gas: %+v", got)
+		}
 	})
 	t.Run("api v1", func(t *testing.T) {
 		to := common.HexToAddress("0x2222222222222222222222222222222222222222")

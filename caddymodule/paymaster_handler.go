@@ -65,6 +65,14 @@ type PaymasterHandler struct {
 	// The most calls one JSON-RPC batch may hold. A longer batch is refused
 	// whole, before any call runs, with error -32602. Default: 10.
 	MaxBatch int `json:"max_batch,omitempty"`
+	// The TokenPaymaster contract (gas paid in an ERC-20, sponsorship
+	// types 1 and 2), signed for by signer_key. On the devnet it defaults
+	// to the predeployed one; elsewhere it is required with gas_tokens.
+	// Placeholders and checksums are as for entry_point.
+	TokenPaymaster string `json:"token_paymaster,omitempty"`
+	// The ERC-20s payers may pay their gas in (types 1 and 2). None by
+	// default: type 0 only.
+	GasTokens []GasTokenConfig `json:"gas_tokens,omitempty"`
 
 	service serviceHandler[*paymaster.Service, paymasterTunables]
 	devnet  bool // whether the x402 app runs the devnet, for Validate
@@ -95,6 +103,76 @@ type ProjectConfig struct {
 	MaxFeePerGas string `json:"max_fee_per_gas,omitempty"`
 }
 
+// GasTokenConfig is an ERC-20 accepted for gas, with its price: fixed
+// (price) or from a Chainlink AggregatorV3 feed (price_feed), one of them.
+type GasTokenConfig struct {
+	// The token's address. Its symbol and decimals are read from it.
+	Address string `json:"address"`
+	// A fixed price: how many whole tokens one ETH of gas costs, a decimal
+	// such as "3000".
+	Price string `json:"price,omitempty"`
+	// A Chainlink AggregatorV3 whose answer is the price of one ETH in the
+	// token's peg (ETH/USD for a dollar stablecoin).
+	PriceFeed string `json:"price_feed,omitempty"`
+	// How old the feed's latest round may be before the token is refused.
+	// Default: 2h.
+	MaxAge caddy.Duration `json:"max_age,omitempty"`
+	// The markup over the price, as a percentage such as "5%" or "0%".
+	// Default: 5%.
+	Markup string `json:"markup,omitempty"`
+	// The sponsorship types the token serves: 1 (prepaid, refunded) and/or
+	// 2 (paid after). Default: both.
+	Types []int `json:"types,omitempty"`
+}
+
+// token is g for the paymaster.
+func (g GasTokenConfig) token() (paymaster.Token, error) {
+	field := "x402_paymaster gas_token " + g.Address
+	t := paymaster.Token{Types: slices.Clone(g.Types), FeedMaxAge: time.Duration(g.MaxAge)}
+	if !common.IsHexAddress(g.Address) {
+		return t, fmt.Errorf("x402_paymaster gas_token %q: want a token address", g.Address)
+	}
+	t.Address = common.HexToAddress(g.Address)
+	if (g.Price == "") == (g.PriceFeed == "") {
+		return t, fmt.Errorf("%s: set either price (tokens per ETH) or price_feed", field)
+	}
+	if g.Price != "" {
+		p, ok := new(big.Rat).SetString(g.Price)
+		if !ok || p.Sign() <= 0 || strings.ContainsAny(g.Price, "/eE") {
+			return t, fmt.Errorf("%s price %q: want a positive decimal number of tokens per ETH", field, g.Price)
+		}
+		t.Price = p
+	}
+	if g.PriceFeed != "" {
+		if !common.IsHexAddress(g.PriceFeed) {
+			return t, fmt.Errorf("%s price_feed %q: want an address", field, g.PriceFeed)
+		}
+		t.Feed = common.HexToAddress(g.PriceFeed)
+	}
+	if g.Markup != "" {
+		bps, err := markupBps(g.Markup)
+		if err != nil {
+			return t, fmt.Errorf("%s markup %q: %w", field, g.Markup, err)
+		}
+		t.MarkupBps = &bps
+	}
+	return t, nil
+}
+
+// markupBps parses a percentage ("5%", "2.5%", "0%") into basis points.
+func markupBps(v string) (int, error) {
+	num, ok := strings.CutSuffix(strings.TrimSpace(v), "%")
+	r, rok := new(big.Rat).SetString(num)
+	if !ok || !rok || strings.ContainsAny(num, "/eE") || r.Sign() < 0 {
+		return 0, errors.New("want a percentage such as 5%")
+	}
+	r.Mul(r, big.NewRat(100, 1))
+	if !r.IsInt() || r.Num().Cmp(big.NewInt(100_000)) > 0 {
+		return 0, errors.New("want a percentage from 0% to 1000% in steps of 0.01%")
+	}
+	return int(r.Num().Int64()), nil
+}
+
 // CaddyModule returns the Caddy module information.
 func (*PaymasterHandler) CaddyModule() caddy.ModuleInfo {
 	return caddy.ModuleInfo{ID: "http.handlers.x402_paymaster", New: func() caddy.Module { return new(PaymasterHandler) }}
@@ -119,6 +197,8 @@ type paymasterTunables struct {
 	Validity caddy.Duration `json:"validity"`
 	// MaxBatch is PaymasterHandler.MaxBatch.
 	MaxBatch int `json:"max_batch"`
+	// GasTokens are PaymasterHandler.GasTokens.
+	GasTokens []GasTokenConfig `json:"gas_tokens"`
 }
 
 // apply puts t in force in the running service.
@@ -138,7 +218,34 @@ func (t paymasterTunables) apply(svc *paymaster.Service, old paymasterTunables) 
 	if t.MaxBatch != old.MaxBatch {
 		svc.SetMaxBatch(t.MaxBatch)
 	}
+	if !slices.EqualFunc(t.GasTokens, old.GasTokens, GasTokenConfig.equal) {
+		tokens, err := t.tokens()
+		if err != nil {
+			return err
+		}
+		if err := svc.SetTokens(tokens); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+func (g GasTokenConfig) equal(o GasTokenConfig) bool {
+	return g.Address == o.Address && g.Price == o.Price && g.PriceFeed == o.PriceFeed && g.MaxAge == o.MaxAge &&
+		g.Markup == o.Markup && slices.Equal(g.Types, o.Types)
+}
+
+// tokens are the gas tokens for the paymaster.
+func (t paymasterTunables) tokens() ([]paymaster.Token, error) {
+	tokens := make([]paymaster.Token, len(t.GasTokens))
+	for i, g := range t.GasTokens {
+		tok, err := g.token()
+		if err != nil {
+			return nil, err
+		}
+		tokens[i] = tok
+	}
+	return tokens, nil
 }
 
 // projects are the configured projects for the paymaster.
@@ -162,13 +269,17 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.devnet = app.chain.plan.devnet
-	if err := expand(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}); err != nil {
+	if err := expand(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster}); err != nil {
 		return err
 	}
 	if err := h.Validate(); err != nil {
 		return err
 	}
 	entryPoint, pm := common.HexToAddress(h.EntryPoint), common.HexToAddress(h.Paymaster)
+	var tokenPM common.Address
+	if h.TokenPaymaster != "" {
+		tokenPM = common.HexToAddress(h.TokenPaymaster)
+	}
 	var signer *ecdsa.PrivateKey
 	fixed := paymasterFixed{}
 	if h.devnet {
@@ -178,6 +289,9 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 		}
 		if h.Paymaster == "" {
 			pm = c.Paymaster
+		}
+		if h.TokenPaymaster == "" {
+			tokenPM = c.TokenPaymaster
 		}
 		if signer, err = wellknown.DeriveKey(wellknown.TestMnemonic, wellknown.PaymasterSignerIndex); err != nil {
 			return err
@@ -189,12 +303,12 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 			return err
 		}
 	}
-	key := strings.Join([]string{"x402_paymaster", app.chainKeys[0], crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex()}, "|")
-	t := paymasterTunables{Projects: slices.Clone(h.Projects), Validity: h.Validity, MaxBatch: h.MaxBatch}
+	key := strings.Join([]string{"x402_paymaster", app.chainKeys[0], crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex(), tokenPM.Hex()}, "|")
+	t := paymasterTunables{Projects: slices.Clone(h.Projects), Validity: h.Validity, MaxBatch: h.MaxBatch, GasTokens: slices.Clone(h.GasTokens)}
 	log := ctx.Logger()
 	chainID := app.chain.plan.chainID()
 	return h.service.provision(ctx, app, "x402_paymaster", key, fixed, t, func(run *chainRun, t paymasterTunables) (*paymaster.Service, func() error, error) {
-		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, Signer: signer, Validity: time.Duration(t.Validity), MaxBatch: t.MaxBatch, Logger: log}, t, fixed)
+		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, TokenPaymaster: tokenPM, Signer: signer, Validity: time.Duration(t.Validity), MaxBatch: t.MaxBatch, Logger: log}, t, fixed)
 	})
 }
 
@@ -202,7 +316,15 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 func (h *PaymasterHandler) Validate() error {
 	errs := []error{
 		checkSecrets(configValue{"x402_paymaster signer_key", &h.SignerKey}),
-		checkAddresses(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}),
+		checkAddresses(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster}),
+	}
+	for _, g := range h.GasTokens {
+		if _, err := g.token(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(h.GasTokens) > 0 && !h.devnet && h.TokenPaymaster == "" {
+		errs = append(errs, errors.New("x402_paymaster: gas_token needs token_paymaster (the TokenPaymaster contract) outside the devnet"))
 	}
 	if len(h.Projects) == 0 {
 		errs = append(errs, errors.New("x402_paymaster: at least one project is required"))
@@ -235,6 +357,9 @@ func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fix
 		return nil, nil, err
 	}
 	cfg.Projects = projects
+	if cfg.Tokens, err = t.tokens(); err != nil {
+		return nil, nil, err
+	}
 	// The keys, when they were last used, the projects created in the
 	// dashboard and the ledger (balance charged, daily spend,
 	// reservations, rate windows, suspensions) live in the x402 store, so

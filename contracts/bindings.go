@@ -3017,6 +3017,157 @@ func (c *OpenPaymaster) Instance(backend bind.ContractBackend, addr common.Addre
 	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
 }
 
+// SettablePriceFeedMetaData contains all meta data concerning the SettablePriceFeed contract.
+var SettablePriceFeedMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"decimals_\",\"type\":\"uint8\"},{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"latestRoundData\",\"outputs\":[{\"internalType\":\"uint80\",\"name\":\"roundId\",\"type\":\"uint80\"},{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"startedAt\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"},{\"internalType\":\"uint80\",\"name\":\"answeredInRound\",\"type\":\"uint80\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"}],\"name\":\"set\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "22e017b8527a3a953ace9a8e436fb01e5b",
+	Bin: "0x60a060405234801561000f575f5ffd5b506040516102e63803806102e683398101604081905261002e91610090565b60ff831660805261003f8282610047565b505050610100565b5f8281556001829055600280546001600160501b031691610067836100c9565b91906101000a8154816001600160501b0302191690836001600160501b03160217905550505050565b5f5f5f606084860312156100a2575f5ffd5b835160ff811681146100b2575f5ffd5b602085015160409095015190969495509392505050565b5f6001600160501b0382166002600160501b031981016100f757634e487b7160e01b5f52601160045260245ffd5b60010192915050565b6080516101cf6101175f395f604801526101cf5ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c8063313ce56714610043578063a22c554014610081578063feaf968c14610096575b5f5ffd5b61006a7f000000000000000000000000000000000000000000000000000000000000000081565b60405160ff90911681526020015b60405180910390f35b61009461008f366004610124565b6100d2565b005b6002545f546001546040805169ffffffffffffffffffff909416808552602085019390935283018190526060830152608082015260a001610078565b5f82815560018290556002805469ffffffffffffffffffff16916100f583610144565b91906101000a81548169ffffffffffffffffffff021916908369ffffffffffffffffffff160217905550505050565b5f5f60408385031215610135575f5ffd5b50508035926020909101359150565b5f69ffffffffffffffffffff821669ffffffffffffffffffff8103610190577f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b6001019291505056fea2646970667358221220809bb1916eb5d59feac9237da5a623caffd5a34db9fd8c8c0daf98266df14c1564736f6c63430008250033",
+}
+
+// SettablePriceFeed is an auto generated Go binding around an Ethereum contract.
+type SettablePriceFeed struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *SettablePriceFeed) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewSettablePriceFeed creates a new instance of SettablePriceFeed.
+func NewSettablePriceFeed() *SettablePriceFeed {
+	parsed, err := SettablePriceFeedMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &SettablePriceFeed{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *SettablePriceFeed) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(uint8 decimals_, int256 answer, uint256 updatedAt) returns()
+func (settablePriceFeed *SettablePriceFeed) PackConstructor(decimals_ uint8, answer *big.Int, updatedAt *big.Int) []byte {
+	enc, err := settablePriceFeed.abi.Pack("", decimals_, answer, updatedAt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackDecimals is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x313ce567.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decimals() view returns(uint8)
+func (settablePriceFeed *SettablePriceFeed) PackDecimals() []byte {
+	enc, err := settablePriceFeed.abi.Pack("decimals")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecimals is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x313ce567.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decimals() view returns(uint8)
+func (settablePriceFeed *SettablePriceFeed) TryPackDecimals() ([]byte, error) {
+	return settablePriceFeed.abi.Pack("decimals")
+}
+
+// UnpackDecimals is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x313ce567.
+//
+// Solidity: function decimals() view returns(uint8)
+func (settablePriceFeed *SettablePriceFeed) UnpackDecimals(data []byte) (uint8, error) {
+	out, err := settablePriceFeed.abi.Unpack("decimals", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackLatestRoundData is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfeaf968c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function latestRoundData() view returns(uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
+func (settablePriceFeed *SettablePriceFeed) PackLatestRoundData() []byte {
+	enc, err := settablePriceFeed.abi.Pack("latestRoundData")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackLatestRoundData is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfeaf968c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function latestRoundData() view returns(uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
+func (settablePriceFeed *SettablePriceFeed) TryPackLatestRoundData() ([]byte, error) {
+	return settablePriceFeed.abi.Pack("latestRoundData")
+}
+
+// LatestRoundDataOutput serves as a container for the return parameters of contract
+// method LatestRoundData.
+type LatestRoundDataOutput struct {
+	RoundId         *big.Int
+	Answer          *big.Int
+	StartedAt       *big.Int
+	UpdatedAt       *big.Int
+	AnsweredInRound *big.Int
+}
+
+// UnpackLatestRoundData is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xfeaf968c.
+//
+// Solidity: function latestRoundData() view returns(uint80 roundId, int256 answer, uint256 startedAt, uint256 updatedAt, uint80 answeredInRound)
+func (settablePriceFeed *SettablePriceFeed) UnpackLatestRoundData(data []byte) (LatestRoundDataOutput, error) {
+	out, err := settablePriceFeed.abi.Unpack("latestRoundData", data)
+	outstruct := new(LatestRoundDataOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.RoundId = abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	outstruct.Answer = abi.ConvertType(out[1], new(big.Int)).(*big.Int)
+	outstruct.StartedAt = abi.ConvertType(out[2], new(big.Int)).(*big.Int)
+	outstruct.UpdatedAt = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
+	outstruct.AnsweredInRound = abi.ConvertType(out[4], new(big.Int)).(*big.Int)
+	return *outstruct, nil
+}
+
+// PackSet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa22c5540.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function set(int256 answer, uint256 updatedAt) returns()
+func (settablePriceFeed *SettablePriceFeed) PackSet(answer *big.Int, updatedAt *big.Int) []byte {
+	enc, err := settablePriceFeed.abi.Pack("set", answer, updatedAt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa22c5540.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function set(int256 answer, uint256 updatedAt) returns()
+func (settablePriceFeed *SettablePriceFeed) TryPackSet(answer *big.Int, updatedAt *big.Int) ([]byte, error) {
+	return settablePriceFeed.abi.Pack("set", answer, updatedAt)
+}
+
 // SimpleAccountMetaData contains all meta data concerning the SimpleAccount contract.
 var SimpleAccountMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"previousAdmin\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"newAdmin\",\"type\":\"address\"}],\"name\":\"AdminChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"beacon\",\"type\":\"address\"}],\"name\":\"BeaconUpgraded\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"version\",\"type\":\"uint8\"}],\"name\":\"Initialized\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"contractIEntryPoint\",\"name\":\"entryPoint\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"}],\"name\":\"SimpleAccountInitialized\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"implementation\",\"type\":\"address\"}],\"name\":\"Upgraded\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"addDeposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"dest\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"func\",\"type\":\"bytes\"}],\"name\":\"execute\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"dest\",\"type\":\"address[]\"},{\"internalType\":\"bytes[]\",\"name\":\"func\",\"type\":\"bytes[]\"}],\"name\":\"executeBatch\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"anOwner\",\"type\":\"address\"}],\"name\":\"initialize\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155BatchReceived\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC721Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"proxiableUUID\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes4\",\"name\":\"interfaceId\",\"type\":\"bytes4\"}],\"name\":\"supportsInterface\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"tokensReceived\",\"outputs\":[],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newImplementation\",\"type\":\"address\"}],\"name\":\"upgradeTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newImplementation\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"upgradeToAndCall\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"missingAccountFunds\",\"type\":\"uint256\"}],\"name\":\"validateUserOp\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawDepositTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
@@ -3956,6 +4107,814 @@ func (simpleAccountFactory *SimpleAccountFactory) UnpackGetAddress(data []byte) 
 	}
 	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
 	return out0, nil
+}
+
+// TokenPaymasterMetaData contains all meta data concerning the TokenPaymaster contract.
+var TokenPaymasterMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"tokenCost\",\"type\":\"uint256\"}],\"name\":\"GasPaidInToken\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"MODE_POSTPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"MODE_PREPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_POSTPAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_PREPAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_REVERTED\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"decodeTerms\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"deposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"op\",\"type\":\"tuple\"},{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"}],\"name\":\"getHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"}],\"name\":\"maxPostOpGas\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"enumIPaymaster.PostOpMode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"}],\"name\":\"postOp\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"}],\"name\":\"tokenCost\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"verifyingSigner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"contractIERC20\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawToken\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "78fb911315d01f892e3c2e00df84805c46",
+	Bin: "0x60c060405234801561000f575f5ffd5b5060405161256238038061256283398101604081905261002e916100b6565b8161003833610050565b6001600160a01b039081166080521660a052506100ee565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6001600160a01b03811681146100b3575f5ffd5b50565b5f5f604083850312156100c7575f5ffd5b82516100d28161009f565b60208401519092506100e38161009f565b809150509250929050565b60805160a05161241b6101475f395f818161020b01526114c001525f818161032b015281816104d60152818161059c015281816107b6015281816108780152818161090201528181610af90152610e28015261241b5ff3fe608060405260043610610178575f3560e01c8063aae66598116100d1578063c661b2921161007c578063f2e0040211610057578063f2e0040214610401578063f2fde38b14610420578063f465c77e1461043f575f5ffd5b8063c661b292146103b3578063d0e30db0146103e5578063dccce60b146103ed575f5ffd5b8063bb9fe6bf116100ac578063bb9fe6bf1461036c578063c23a5cea14610380578063c399ec881461039f575f5ffd5b8063aae66598146102fb578063b0d691fe1461031a578063b8af33e41461034d575f5ffd5b806362c3a124116101315780639d033cee1161010c5780639d033cee146102b2578063a83ed1b9146102c7578063a9a23409146102dc575f5ffd5b806362c3a12414610252578063715018a6146102755780638da5cb5b14610289575f5ffd5b80631ab71ecd116101615780631ab71ecd146101b0578063205c2878146101db57806323d9ac9b146101fa575f5ffd5b806301e336671461017c5780630396cb601461019d575b5f5ffd5b348015610187575f5ffd5b5061019b610196366004611cc5565b61046c565b005b61019b6101ab366004611d03565b61049a565b3480156101bb575f5ffd5b506101c4600281565b60405160ff90911681526020015b60405180910390f35b3480156101e6575f5ffd5b5061019b6101f5366004611d26565b610548565b348015610205575f5ffd5b5061022d7f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020016101d2565b34801561025d575f5ffd5b5061026761c35081565b6040519081526020016101d2565b348015610280575f5ffd5b5061019b6105dd565b348015610294575f5ffd5b505f5473ffffffffffffffffffffffffffffffffffffffff1661022d565b3480156102bd575f5ffd5b50610267613a9881565b3480156102d2575f5ffd5b50610267619c4081565b3480156102e7575f5ffd5b5061019b6102f6366004611d8e565b6105f0565b348015610306575f5ffd5b50610267610315366004611e2a565b61060a565b348015610325575f5ffd5b5061022d7f000000000000000000000000000000000000000000000000000000000000000081565b348015610358575f5ffd5b50610267610367366004611eaf565b61078d565b348015610377575f5ffd5b5061019b6107ac565b34801561038b575f5ffd5b5061019b61039a366004611ecf565b61082b565b3480156103aa575f5ffd5b506102676108d2565b3480156103be575f5ffd5b506103d26103cd366004611eea565b610985565b6040516101d29796959493929190611f29565b61019b610acb565b3480156103f8575f5ffd5b506101c4600181565b34801561040c575f5ffd5b5061026761041b366004611fc1565b610b51565b34801561042b575f5ffd5b5061019b61043a366004611ecf565b610b6e565b34801561044a575f5ffd5b5061045e610459366004611fda565b610c25565b6040516101d2929190612070565b610474610c48565b61049573ffffffffffffffffffffffffffffffffffffffff84168383610cc8565b505050565b6104a2610c48565b6040517f0396cb6000000000000000000000000000000000000000000000000000000000815263ffffffff821660048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1690630396cb609034906024015f604051808303818588803b15801561052e575f5ffd5b505af1158015610540573d5f5f3e3d5ffd5b505050505050565b610550610c48565b6040517f205c287800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8381166004830152602482018390527f0000000000000000000000000000000000000000000000000000000000000000169063205c2878906044015f604051808303815f87803b15801561052e575f5ffd5b6105e5610c48565b6105ee5f610d9c565b565b6105f8610e10565b61060484848484610eaf565b50505050565b5f806106196020890189611ecf565b602089013561062b60408b018b612091565b6040516106399291906120f2565b60405190819003902061064f60608c018c612091565b60405161065d9291906120f2565b6040805191829003822073ffffffffffffffffffffffffffffffffffffffff909516602083015281019290925260608201526080808201929092529089013560a08083019190915289013560c08083019190915289013560e0808301919091528901356101008083019190915289013561012082015261014001604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181528282528051602091820120908301819052469183019190915230606083015260ff8916608083015273ffffffffffffffffffffffffffffffffffffffff881660a083015260c0820187905265ffffffffffff80871660e08401528516610100830152915061012001604051602081830303815290604052805190602001209150509695505050505050565b5f6107a38383670de0b6b3a7640000600161107a565b90505b92915050565b6107b4610c48565b7f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1663bb9fe6bf6040518163ffffffff1660e01b81526004015f604051808303815f87803b158015610819575f5ffd5b505af1158015610604573d5f5f3e3d5ffd5b610833610c48565b6040517fc23a5cea00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301527f0000000000000000000000000000000000000000000000000000000000000000169063c23a5cea906024015f604051808303815f87803b1580156108b9575f5ffd5b505af11580156108cb573d5f5f3e3d5ffd5b5050505050565b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f907f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff16906370a0823190602401602060405180830381865afa15801561095c573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906109809190612101565b905090565b5f80808080368160968814610a21576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152603260248201527f546f6b656e5061796d61737465723a207061796d6173746572416e644461746160448201527f206d75737420626520313530206279746573000000000000000000000000000060648201526084015b60405180910390fd5b88886014818110610a3457610a34612118565b919091013560f81c9750610a4e9050602960158a8c612145565b610a579161216c565b60601c9550610a6a602f60298a8c612145565b610a73916121d2565b60d01c9450610a866035602f8a8c612145565b610a8f916121d2565b60d01c9350610aa2605560358a8c612145565b610aab91612237565b9250610abb609660558a8c612145565b9150915092959891949750929550565b6040517fb760faf90000000000000000000000000000000000000000000000000000000081523060048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff169063b760faf99034906024015f604051808303818588803b1580156108b9575f5ffd5b5f60ff8216600114610b655761c3506107a6565b613a9892915050565b610b76610c48565b73ffffffffffffffffffffffffffffffffffffffff8116610c19576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f4f776e61626c653a206e6577206f776e657220697320746865207a65726f206160448201527f64647265737300000000000000000000000000000000000000000000000000006064820152608401610a18565b610c2281610d9c565b50565b60605f610c30610e10565b610c3b8585856110d7565b915091505b935093915050565b5f5473ffffffffffffffffffffffffffffffffffffffff1633146105ee576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f4f776e61626c653a2063616c6c6572206973206e6f7420746865206f776e65726044820152606401610a18565b60405173ffffffffffffffffffffffffffffffffffffffff83166024820152604481018290526104959084907fa9059cbb00000000000000000000000000000000000000000000000000000000906064015b604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181529190526020810180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167fffffffff0000000000000000000000000000000000000000000000000000000090931692909217909152611133565b5f805473ffffffffffffffffffffffffffffffffffffffff8381167fffffffffffffffffffffffff0000000000000000000000000000000000000000831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b3373ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016146105ee576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f53656e646572206e6f7420456e747279506f696e7400000000000000000000006044820152606401610a18565b5f808080808080610ec2898b018b612273565b96509650965096509650965096505f818314610ef057610eeb83610ee64885612307565b611240565b610ef2565b825b90505f60ff8916600114610f295760028d6002811115610f1457610f1461231a565b14610f2157619c40610f2d565b61c350610f2d565b613a985b90505f610f3a8383612347565b610f44908c612307565b90505f610f5a610f54838a61078d565b88611240565b90507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff8c1601610fdf5760028f6002811115610f9a57610f9a61231a565b03610fa6575085611001565b80871115610fda57610fda89610fbc838a61235e565b73ffffffffffffffffffffffffffffffffffffffff8d169190610cc8565b611001565b61100173ffffffffffffffffffffffffffffffffffffffff8b168a3084611255565b6040805160ff8d168152602081018a90529081018390526060810182905273ffffffffffffffffffffffffffffffffffffffff808c1691908b16907f629033f2dc7ed0330edf2c3536ca09edbfc7b1c995dcf658570f6f873b3e8d059060800160405180910390a3505050505050505050505050505050565b5f5f6110878686866112b3565b9050600183600281111561109d5761109d61231a565b1480156110b957505f84806110b4576110b4612371565b868809115b156110cc576110c9600182612307565b90505b90505b949350505050565b60605f5f5f5f5f5f6110e88a6113df565b9450945094509450945080611116575060408051602081019091525f815295506001179350610c4092505050565b6111238a8686868c611520565b9a91995090975050505050505050565b5f611194826040518060400160405280602081526020017f5361666545524332303a206c6f772d6c6576656c2063616c6c206661696c65648152508573ffffffffffffffffffffffffffffffffffffffff166119439092919063ffffffff16565b905080515f14806111b45750808060200190518101906111b4919061239e565b610495576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602a60248201527f5361666545524332303a204552433230206f7065726174696f6e20646964206e60448201527f6f742073756363656564000000000000000000000000000000000000000000006064820152608401610a18565b5f81831061124e57816107a3565b5090919050565b60405173ffffffffffffffffffffffffffffffffffffffff808516602483015283166044820152606481018290526106049085907f23b872dd0000000000000000000000000000000000000000000000000000000090608401610d1a565b5f80807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff858709858702925082811083820303915050805f03611309578382816112ff576112ff612371565b04925050506113d8565b808411611372576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f4d6174683a206d756c446976206f766572666c6f7700000000000000000000006044820152606401610a18565b5f848688098519600190810187169687900496828603819004959092119093035f82900391909104909201919091029190911760038402600290811880860282030280860282030280860282030280860282030280860282030280860290910302029150505b9392505050565b5f80808080808036816113f96103cd6101208c018c612091565b959e50939c509a509096509450925090506114155f8585611951565b95505f61145b6114298c8c8c8c8a8a61060a565b7f19457468657265756d205369676e6564204d6573736167653a0a3332000000005f908152601c91909152603c902090565b90505f5f61149e8386868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061198792505050565b90925090505f8160048111156114b6576114b661231a565b14801561150e57507f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff168273ffffffffffffffffffffffffffffffffffffffff16145b97505050505050505091939590929450565b606060ff851660011480611537575060ff85166002145b61159d576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f546f6b656e5061796d61737465723a20756e6b6e6f776e206d6f6465000000006044820152606401610a18565b5f8311611606576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601960248201527f546f6b656e5061796d61737465723a207a65726f2072617465000000000000006044820152606401610a18565b5f6116328760e0013561161888610b51565b6116229190612347565b61162c9085612307565b8561078d565b90505f6116426020890189611ecf565b90507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff8816016116955761169073ffffffffffffffffffffffffffffffffffffffff8716823085611255565b6118d9565b6040517f70a0823100000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301528391908816906370a0823190602401602060405180830381865afa158015611702573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906117269190612101565b10156117b4576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602560248201527f546f6b656e5061796d61737465723a20746f6b656e2062616c616e636520746f60448201527f6f206c6f770000000000000000000000000000000000000000000000000000006064820152608401610a18565b6040517fdd62ed3e00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff828116600483015230602483015283919088169063dd62ed3e90604401602060405180830381865afa158015611827573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061184b9190612101565b10156118d9576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602160248201527f546f6b656e5061796d61737465723a20616c6c6f77616e636520746f6f206c6f60448201527f77000000000000000000000000000000000000000000000000000000000000006064820152608401610a18565b6040805160ff98909816602089015273ffffffffffffffffffffffffffffffffffffffff96871688820152951660608701526080860193909352505060a083015260e08381013560c084015261010093840135818401528151808403909101815292909101905290565b60606110cf84845f856119c9565b5f60d08265ffffffffffff16901b60a08465ffffffffffff16901b85611977575f61197a565b60015b60ff161717949350505050565b5f5f82516041036119bb576020830151604084015160608501515f1a6119af87828585611ade565b945094505050506119c2565b505f905060025b9250929050565b606082471015611a5b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f416464726573733a20696e73756666696369656e742062616c616e636520666f60448201527f722063616c6c00000000000000000000000000000000000000000000000000006064820152608401610a18565b5f5f8673ffffffffffffffffffffffffffffffffffffffff168587604051611a8391906123bd565b5f6040518083038185875af1925050503d805f8114611abd576040519150601f19603f3d011682016040523d82523d5f602084013e611ac2565b606091505b5091509150611ad387838387611bc6565b979650505050505050565b5f807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0831115611b1357505f90506003611bbd565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015611b64573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff8116611bb7575f60019250925050611bbd565b91505f90505b94509492505050565b60608315611c5b5782515f03611c545773ffffffffffffffffffffffffffffffffffffffff85163b611c54576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601d60248201527f416464726573733a2063616c6c20746f206e6f6e2d636f6e74726163740000006044820152606401610a18565b50816110cf565b6110cf8383815115611c705781518083602001fd5b806040517f08c379a0000000000000000000000000000000000000000000000000000000008152600401610a1891906123d3565b73ffffffffffffffffffffffffffffffffffffffff81168114610c22575f5ffd5b5f5f5f60608486031215611cd7575f5ffd5b8335611ce281611ca4565b92506020840135611cf281611ca4565b929592945050506040919091013590565b5f60208284031215611d13575f5ffd5b813563ffffffff811681146113d8575f5ffd5b5f5f60408385031215611d37575f5ffd5b8235611d4281611ca4565b946020939093013593505050565b5f5f83601f840112611d60575f5ffd5b50813567ffffffffffffffff811115611d77575f5ffd5b6020830191508360208285010111156119c2575f5ffd5b5f5f5f5f60608587031215611da1575f5ffd5b843560038110611daf575f5ffd5b9350602085013567ffffffffffffffff811115611dca575f5ffd5b611dd687828801611d50565b9598909750949560400135949350505050565b5f6101608284031215611dfa575f5ffd5b50919050565b803560ff81168114611e10575f5ffd5b919050565b803565ffffffffffff81168114611e10575f5ffd5b5f5f5f5f5f5f60c08789031215611e3f575f5ffd5b863567ffffffffffffffff811115611e55575f5ffd5b611e6189828a01611de9565b965050611e7060208801611e00565b94506040870135611e8081611ca4565b935060608701359250611e9560808801611e15565b9150611ea360a08801611e15565b90509295509295509295565b5f5f60408385031215611ec0575f5ffd5b50508035926020909101359150565b5f60208284031215611edf575f5ffd5b81356113d881611ca4565b5f5f60208385031215611efb575f5ffd5b823567ffffffffffffffff811115611f11575f5ffd5b611f1d85828601611d50565b90969095509350505050565b60ff8816815273ffffffffffffffffffffffffffffffffffffffff8716602082015265ffffffffffff8616604082015265ffffffffffff8516606082015283608082015260c060a08201528160c0820152818360e08301375f81830160e090810191909152601f9092017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe01601019695505050505050565b5f60208284031215611fd1575f5ffd5b6107a382611e00565b5f5f5f60608486031215611fec575f5ffd5b833567ffffffffffffffff811115612002575f5ffd5b61200e86828701611de9565b9660208601359650604090950135949350505050565b5f81518084528060208401602086015e5f6020828601015260207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011685010191505092915050565b604081525f6120826040830185612024565b90508260208301529392505050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe18436030181126120c4575f5ffd5b83018035915067ffffffffffffffff8211156120de575f5ffd5b6020019150368190038213156119c2575f5ffd5b818382375f9101908152919050565b5f60208284031215612111575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f5f85851115612153575f5ffd5b8386111561215f575f5ffd5b5050820193919092039150565b80357fffffffffffffffffffffffffffffffffffffffff00000000000000000000000081169060148410156121cb577fffffffffffffffffffffffffffffffffffffffff000000000000000000000000808560140360031b1b82161691505b5092915050565b80357fffffffffffff000000000000000000000000000000000000000000000000000081169060068410156121cb577fffffffffffff0000000000000000000000000000000000000000000000000000808560060360031b1b82161691505092915050565b803560208310156107a6577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff602084900360031b1b1692915050565b5f5f5f5f5f5f5f60e0888a031215612289575f5ffd5b61229288611e00565b965060208801356122a281611ca4565b955060408801356122b281611ca4565b969995985095966060810135965060808101359560a0820135955060c0909101359350915050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b808201808211156107a6576107a66122da565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b80820281158282048414176107a6576107a66122da565b818103818111156107a6576107a66122da565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b5f602082840312156123ae575f5ffd5b815180151581146113d8575f5ffd5b5f82518060208501845e5f920191825250919050565b602081525f6107a3602083018461202456fea26469706673582212201812cc9d7ecb42d4389bd16024e8a40b458c49ead8092f46984370693cd125d264736f6c63430008250033",
+}
+
+// TokenPaymaster is an auto generated Go binding around an Ethereum contract.
+type TokenPaymaster struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *TokenPaymaster) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewTokenPaymaster creates a new instance of TokenPaymaster.
+func NewTokenPaymaster() *TokenPaymaster {
+	parsed, err := TokenPaymasterMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &TokenPaymaster{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *TokenPaymaster) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address anEntryPoint, address signer) returns()
+func (tokenPaymaster *TokenPaymaster) PackConstructor(anEntryPoint common.Address, signer common.Address) []byte {
+	enc, err := tokenPaymaster.abi.Pack("", anEntryPoint, signer)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackMODEPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1ab71ecd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) PackMODEPOSTPAY() []byte {
+	enc, err := tokenPaymaster.abi.Pack("MODE_POSTPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMODEPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1ab71ecd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) TryPackMODEPOSTPAY() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("MODE_POSTPAY")
+}
+
+// UnpackMODEPOSTPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1ab71ecd.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) UnpackMODEPOSTPAY(data []byte) (uint8, error) {
+	out, err := tokenPaymaster.abi.Unpack("MODE_POSTPAY", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackMODEPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdccce60b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) PackMODEPREPAY() []byte {
+	enc, err := tokenPaymaster.abi.Pack("MODE_PREPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMODEPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdccce60b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) TryPackMODEPREPAY() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("MODE_PREPAY")
+}
+
+// UnpackMODEPREPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xdccce60b.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymaster *TokenPaymaster) UnpackMODEPREPAY(data []byte) (uint8, error) {
+	out, err := tokenPaymaster.abi.Unpack("MODE_PREPAY", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackPOSTOPGASPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa83ed1b9.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function POST_OP_GAS_POSTPAY() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) PackPOSTOPGASPOSTPAY() []byte {
+	enc, err := tokenPaymaster.abi.Pack("POST_OP_GAS_POSTPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPOSTOPGASPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa83ed1b9.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function POST_OP_GAS_POSTPAY() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) TryPackPOSTOPGASPOSTPAY() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("POST_OP_GAS_POSTPAY")
+}
+
+// UnpackPOSTOPGASPOSTPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa83ed1b9.
+//
+// Solidity: function POST_OP_GAS_POSTPAY() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) UnpackPOSTOPGASPOSTPAY(data []byte) (*big.Int, error) {
+	out, err := tokenPaymaster.abi.Unpack("POST_OP_GAS_POSTPAY", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackPOSTOPGASPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9d033cee.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function POST_OP_GAS_PREPAY() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) PackPOSTOPGASPREPAY() []byte {
+	enc, err := tokenPaymaster.abi.Pack("POST_OP_GAS_PREPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPOSTOPGASPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9d033cee.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function POST_OP_GAS_PREPAY() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) TryPackPOSTOPGASPREPAY() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("POST_OP_GAS_PREPAY")
+}
+
+// UnpackPOSTOPGASPREPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x9d033cee.
+//
+// Solidity: function POST_OP_GAS_PREPAY() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) UnpackPOSTOPGASPREPAY(data []byte) (*big.Int, error) {
+	out, err := tokenPaymaster.abi.Unpack("POST_OP_GAS_PREPAY", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackPOSTOPGASREVERTED is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x62c3a124.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function POST_OP_GAS_REVERTED() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) PackPOSTOPGASREVERTED() []byte {
+	enc, err := tokenPaymaster.abi.Pack("POST_OP_GAS_REVERTED")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPOSTOPGASREVERTED is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x62c3a124.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function POST_OP_GAS_REVERTED() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) TryPackPOSTOPGASREVERTED() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("POST_OP_GAS_REVERTED")
+}
+
+// UnpackPOSTOPGASREVERTED is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x62c3a124.
+//
+// Solidity: function POST_OP_GAS_REVERTED() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) UnpackPOSTOPGASREVERTED(data []byte) (*big.Int, error) {
+	out, err := tokenPaymaster.abi.Unpack("POST_OP_GAS_REVERTED", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (tokenPaymaster *TokenPaymaster) PackAddStake(unstakeDelaySec uint32) []byte {
+	enc, err := tokenPaymaster.abi.Pack("addStake", unstakeDelaySec)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (tokenPaymaster *TokenPaymaster) TryPackAddStake(unstakeDelaySec uint32) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("addStake", unstakeDelaySec)
+}
+
+// PackDecodeTerms is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc661b292.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymaster *TokenPaymaster) PackDecodeTerms(data []byte) []byte {
+	enc, err := tokenPaymaster.abi.Pack("decodeTerms", data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecodeTerms is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc661b292.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymaster *TokenPaymaster) TryPackDecodeTerms(data []byte) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("decodeTerms", data)
+}
+
+// DecodeTermsOutput serves as a container for the return parameters of contract
+// method DecodeTerms.
+type DecodeTermsOutput struct {
+	Mode       uint8
+	Token      common.Address
+	ValidUntil *big.Int
+	ValidAfter *big.Int
+	Rate       *big.Int
+	Signature  []byte
+}
+
+// UnpackDecodeTerms is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc661b292.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymaster *TokenPaymaster) UnpackDecodeTerms(data []byte) (DecodeTermsOutput, error) {
+	out, err := tokenPaymaster.abi.Unpack("decodeTerms", data)
+	outstruct := new(DecodeTermsOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.Mode = *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	outstruct.Token = *abi.ConvertType(out[1], new(common.Address)).(*common.Address)
+	outstruct.ValidUntil = abi.ConvertType(out[2], new(big.Int)).(*big.Int)
+	outstruct.ValidAfter = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
+	outstruct.Rate = abi.ConvertType(out[4], new(big.Int)).(*big.Int)
+	outstruct.Signature = *abi.ConvertType(out[5], new([]byte)).(*[]byte)
+	return *outstruct, nil
+}
+
+// PackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function deposit() payable returns()
+func (tokenPaymaster *TokenPaymaster) PackDeposit() []byte {
+	enc, err := tokenPaymaster.abi.Pack("deposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function deposit() payable returns()
+func (tokenPaymaster *TokenPaymaster) TryPackDeposit() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("deposit")
+}
+
+// PackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymaster *TokenPaymaster) PackEntryPoint() []byte {
+	enc, err := tokenPaymaster.abi.Pack("entryPoint")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymaster *TokenPaymaster) TryPackEntryPoint() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("entryPoint")
+}
+
+// UnpackEntryPoint is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb0d691fe.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymaster *TokenPaymaster) UnpackEntryPoint(data []byte) (common.Address, error) {
+	out, err := tokenPaymaster.abi.Unpack("entryPoint", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) PackGetDeposit() []byte {
+	enc, err := tokenPaymaster.abi.Pack("getDeposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) TryPackGetDeposit() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("getDeposit")
+}
+
+// UnpackGetDeposit is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc399ec88.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymaster *TokenPaymaster) UnpackGetDeposit(data []byte) (*big.Int, error) {
+	out, err := tokenPaymaster.abi.Unpack("getDeposit", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xaae66598.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymaster *TokenPaymaster) PackGetHash(op UserOperation, mode uint8, token common.Address, rate *big.Int, validUntil *big.Int, validAfter *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("getHash", op, mode, token, rate, validUntil, validAfter)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xaae66598.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymaster *TokenPaymaster) TryPackGetHash(op UserOperation, mode uint8, token common.Address, rate *big.Int, validUntil *big.Int, validAfter *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("getHash", op, mode, token, rate, validUntil, validAfter)
+}
+
+// UnpackGetHash is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xaae66598.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,uint256,uint256,uint256,uint256,uint256,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymaster *TokenPaymaster) UnpackGetHash(data []byte) ([32]byte, error) {
+	out, err := tokenPaymaster.abi.Unpack("getHash", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackMaxPostOpGas is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2e00402.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function maxPostOpGas(uint8 mode) pure returns(uint256)
+func (tokenPaymaster *TokenPaymaster) PackMaxPostOpGas(mode uint8) []byte {
+	enc, err := tokenPaymaster.abi.Pack("maxPostOpGas", mode)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMaxPostOpGas is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2e00402.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function maxPostOpGas(uint8 mode) pure returns(uint256)
+func (tokenPaymaster *TokenPaymaster) TryPackMaxPostOpGas(mode uint8) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("maxPostOpGas", mode)
+}
+
+// UnpackMaxPostOpGas is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xf2e00402.
+//
+// Solidity: function maxPostOpGas(uint8 mode) pure returns(uint256)
+func (tokenPaymaster *TokenPaymaster) UnpackMaxPostOpGas(data []byte) (*big.Int, error) {
+	out, err := tokenPaymaster.abi.Unpack("maxPostOpGas", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) PackOwner() []byte {
+	enc, err := tokenPaymaster.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) TryPackOwner() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := tokenPaymaster.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9a23409.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost) returns()
+func (tokenPaymaster *TokenPaymaster) PackPostOp(mode uint8, context []byte, actualGasCost *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("postOp", mode, context, actualGasCost)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9a23409.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackPostOp(mode uint8, context []byte, actualGasCost *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("postOp", mode, context, actualGasCost)
+}
+
+// PackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function renounceOwnership() returns()
+func (tokenPaymaster *TokenPaymaster) PackRenounceOwnership() []byte {
+	enc, err := tokenPaymaster.abi.Pack("renounceOwnership")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function renounceOwnership() returns()
+func (tokenPaymaster *TokenPaymaster) TryPackRenounceOwnership() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("renounceOwnership")
+}
+
+// PackTokenCost is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8af33e4.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymaster *TokenPaymaster) PackTokenCost(gasCost *big.Int, rate *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("tokenCost", gasCost, rate)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTokenCost is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8af33e4.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymaster *TokenPaymaster) TryPackTokenCost(gasCost *big.Int, rate *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("tokenCost", gasCost, rate)
+}
+
+// UnpackTokenCost is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb8af33e4.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymaster *TokenPaymaster) UnpackTokenCost(data []byte) (*big.Int, error) {
+	out, err := tokenPaymaster.abi.Unpack("tokenCost", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (tokenPaymaster *TokenPaymaster) PackTransferOwnership(newOwner common.Address) []byte {
+	enc, err := tokenPaymaster.abi.Pack("transferOwnership", newOwner)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackTransferOwnership(newOwner common.Address) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("transferOwnership", newOwner)
+}
+
+// PackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function unlockStake() returns()
+func (tokenPaymaster *TokenPaymaster) PackUnlockStake() []byte {
+	enc, err := tokenPaymaster.abi.Pack("unlockStake")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function unlockStake() returns()
+func (tokenPaymaster *TokenPaymaster) TryPackUnlockStake() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("unlockStake")
+}
+
+// PackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) PackVerifyingSigner() []byte {
+	enc, err := tokenPaymaster.abi.Pack("verifyingSigner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) TryPackVerifyingSigner() ([]byte, error) {
+	return tokenPaymaster.abi.Pack("verifyingSigner")
+}
+
+// UnpackVerifyingSigner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x23d9ac9b.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymaster *TokenPaymaster) UnpackVerifyingSigner(data []byte) (common.Address, error) {
+	out, err := tokenPaymaster.abi.Unpack("verifyingSigner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (tokenPaymaster *TokenPaymaster) PackWithdrawStake(withdrawAddress common.Address) []byte {
+	enc, err := tokenPaymaster.abi.Pack("withdrawStake", withdrawAddress)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackWithdrawStake(withdrawAddress common.Address) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("withdrawStake", withdrawAddress)
+}
+
+// PackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (tokenPaymaster *TokenPaymaster) PackWithdrawTo(withdrawAddress common.Address, amount *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("withdrawTo", withdrawAddress, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackWithdrawTo(withdrawAddress common.Address, amount *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("withdrawTo", withdrawAddress, amount)
+}
+
+// PackWithdrawToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01e33667.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawToken(address token, address to, uint256 amount) returns()
+func (tokenPaymaster *TokenPaymaster) PackWithdrawToken(token common.Address, to common.Address, amount *big.Int) []byte {
+	enc, err := tokenPaymaster.abi.Pack("withdrawToken", token, to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01e33667.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawToken(address token, address to, uint256 amount) returns()
+func (tokenPaymaster *TokenPaymaster) TryPackWithdrawToken(token common.Address, to common.Address, amount *big.Int) ([]byte, error) {
+	return tokenPaymaster.abi.Pack("withdrawToken", token, to, amount)
+}
+
+// TokenPaymasterGasPaidInToken represents a GasPaidInToken event raised by the TokenPaymaster contract.
+type TokenPaymasterGasPaidInToken struct {
+	Sender    common.Address
+	Token     common.Address
+	Mode      uint8
+	Rate      *big.Int
+	GasCost   *big.Int
+	TokenCost *big.Int
+	Raw       *types.Log // Blockchain specific contextual infos
+}
+
+const TokenPaymasterGasPaidInTokenEventName = "GasPaidInToken"
+
+// ContractEventName returns the user-defined event name.
+func (TokenPaymasterGasPaidInToken) ContractEventName() string {
+	return TokenPaymasterGasPaidInTokenEventName
+}
+
+// UnpackGasPaidInTokenEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event GasPaidInToken(address indexed sender, address indexed token, uint8 mode, uint256 rate, uint256 gasCost, uint256 tokenCost)
+func (tokenPaymaster *TokenPaymaster) UnpackGasPaidInTokenEvent(log *types.Log) (*TokenPaymasterGasPaidInToken, error) {
+	event := "GasPaidInToken"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != tokenPaymaster.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(TokenPaymasterGasPaidInToken)
+	if len(log.Data) > 0 {
+		if err := tokenPaymaster.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range tokenPaymaster.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// TokenPaymasterOwnershipTransferred represents a OwnershipTransferred event raised by the TokenPaymaster contract.
+type TokenPaymasterOwnershipTransferred struct {
+	PreviousOwner common.Address
+	NewOwner      common.Address
+	Raw           *types.Log // Blockchain specific contextual infos
+}
+
+const TokenPaymasterOwnershipTransferredEventName = "OwnershipTransferred"
+
+// ContractEventName returns the user-defined event name.
+func (TokenPaymasterOwnershipTransferred) ContractEventName() string {
+	return TokenPaymasterOwnershipTransferredEventName
+}
+
+// UnpackOwnershipTransferredEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)
+func (tokenPaymaster *TokenPaymaster) UnpackOwnershipTransferredEvent(log *types.Log) (*TokenPaymasterOwnershipTransferred, error) {
+	event := "OwnershipTransferred"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != tokenPaymaster.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(TokenPaymasterOwnershipTransferred)
+	if len(log.Data) > 0 {
+		if err := tokenPaymaster.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range tokenPaymaster.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
 }
 
 // VerifyingPaymasterMetaData contains all meta data concerning the VerifyingPaymaster contract.

@@ -24,10 +24,13 @@ const wanted = [
   ['src/DevUSD.sol', 'DevUSD'],
   ['src/X402Settlement.sol', 'X402Settlement'],
   ['src/X402Batch.sol', 'X402Batch'],
+  ['src/TokenPaymaster.sol', 'TokenPaymaster'],
   // Test only: the dishonest account of the facilitator's tests, and a
   // paymaster that sponsors several operations of one sender at once.
   ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],
   ['src/OpenPaymaster.sol', 'OpenPaymaster'],
+  // Test only: a Chainlink price feed the paymaster's tests set.
+  ['src/SettablePriceFeed.sol', 'SettablePriceFeed'],
   ['@account-abstraction/contracts/core/EntryPoint.sol', 'EntryPoint'],
   ['@account-abstraction/contracts/samples/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
   ['@account-abstraction/contracts/samples/SimpleAccount.sol', 'SimpleAccount'],
@@ -79,8 +82,13 @@ for (const [unit, name] of wanted) {
     console.error(`compile.mjs: ${unit}:${name} missing from solc output`);
     process.exit(1);
   }
+  // abigen v2 names a function's multi-value output after the function
+  // alone, so two contracts with validatePaymasterUserOp would clash. Only
+  // the EntryPoint calls it; TokenPaymaster's binding leaves it out
+  // (VerifyingPaymaster's keeps it).
+  const abi = name === 'TokenPaymaster' ? c.abi.filter((f) => f.name !== 'validatePaymasterUserOp') : c.abi;
   contracts[`${unit}:${name}`] = {
-    abi: c.abi,
+    abi,
     bin: c.evm.bytecode.object,
     'bin-runtime': c.evm.deployedBytecode.object,
   };

@@ -1,12 +1,14 @@
 // Package contracts holds caddy-x402's on-chain half: the Solidity sources of
 // the devnet stablecoin (DevUSD, an ERC-20 with EIP-3009), of the aa-native
-// settlement contract (X402Settlement) and of the exact batch contract
-// (X402Batch, with its packed calldata in batch.go), the ERC-4337 v0.6 contracts they work
-// with (EntryPoint, SimpleAccountFactory, SimpleAccount, VerifyingPaymaster
-// from @account-abstraction/contracts@0.6.0), and abigen v2 bindings for all
-// of them. FreeRiderAccount (a dishonest account) and OpenPaymaster (a
-// paymaster that sponsors every operation) are test-only: the
-// facilitator's tests deploy them on a devnet; see their sources.
+// settlement contract (X402Settlement), of the exact batch contract
+// (X402Batch, with its packed calldata in batch.go) and of the paymaster for
+// gas paid in an ERC-20 (TokenPaymaster, with its paymasterAndData and
+// signing hash in Go), the ERC-4337 v0.6 contracts they work with
+// (EntryPoint, SimpleAccountFactory, SimpleAccount, VerifyingPaymaster from
+// @account-abstraction/contracts@0.6.0), and abigen v2 bindings for all of
+// them. FreeRiderAccount (a dishonest account), OpenPaymaster (a paymaster
+// that sponsors every operation) and SettablePriceFeed (a settable Chainlink
+// feed) are test-only: tests deploy them on a devnet; see their sources.
 //
 // The build is pinned: solc 0.8.37 from npm, standard JSON, optimizer on,
 // EVM version cancun. combined.json and bindings.go are generated and

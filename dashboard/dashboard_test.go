@@ -18,8 +18,11 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/store"
@@ -76,7 +79,9 @@ func newFixtureOn(t *testing.T, st store.Backend) *fixture {
 		ChainID: chain.ChainID, EntryPoint: chain.Contracts.EntryPoint, Paymaster: chain.Contracts.Paymaster,
 		Signer: chain.PaymasterSigner.Key, Chain: rc, Keys: bucket("paymaster_keys"), Ledger: bucket("paymaster_ledger"),
 		KeyUsage: bucket("paymaster_key_usage"), ProjectStore: bucket("paymaster_projects"),
-		Projects: []paymaster.Project{{Name: "demo", Balance: ether(10)}},
+		Projects:       []paymaster.Project{{Name: "demo", Balance: ether(10)}},
+		TokenPaymaster: chain.Contracts.TokenPaymaster,
+		Tokens:         []paymaster.Token{{Address: chain.Contracts.Token, Price: big.NewRat(3000, 1)}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -548,5 +553,40 @@ func TestConfigValidate(t *testing.T) {
 	t.Parallel()
 	if _, err := New(Config{}); err == nil || !strings.Contains(err.Error(), "Payments") || !strings.Contains(err.Error(), "Secret") {
 		t.Fatalf("empty config: %v", err)
+	}
+}
+
+// The projects page shows the tokens accepted for gas, their price with
+// the markup, and what the TokenPaymaster has collected.
+func TestWebGasTokens(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	// 2.5 dUSD collected: sent to the TokenPaymaster as gas payments are.
+	tok := contracts.NewDevUSD()
+	tpm := f.chain.Contracts.TokenPaymaster
+	key := f.chain.Accounts[1].Key
+	rc, err := rpc.Dial(f.chain.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	eth := ethclient.NewClient(rc)
+	nonce, _ := eth.PendingNonceAt(context.Background(), f.chain.Accounts[1].Address)
+	tx, _ := types.SignNewTx(key, types.LatestSignerForChainID(f.chain.ChainID), &types.DynamicFeeTx{
+		ChainID: f.chain.ChainID, Nonce: nonce, To: &f.chain.Contracts.Token, Data: tok.PackTransfer(tpm, big.NewInt(2_500_000)),
+		Gas: 100_000, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11),
+	})
+	if err := eth.SendTransaction(context.Background(), tx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.chain.Wait(context.Background(), tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	page := webClient{f: f, user: "admin"}.do("GET", "/projects", nil, "none")
+	body := page.Body.String()
+	for _, want := range []string{"Gas paid in tokens", `id="gas-tokens"`, "dUSD", "1, 2", "3150.000000", "5%", "fixed", "2.5 dUSD"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("GET /projects: no %q", want)
+		}
 	}
 }

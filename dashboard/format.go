@@ -39,6 +39,15 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // templateFuncs are the helpers of the page templates.
 var templateFuncs = map[string]any{
 	"eth": func(v *big.Int) string { return formatUnits(v, 18) },
+	// units shows an amount of a token of decimals; "?" if unknown.
+	"units": func(v *big.Int, decimals int) string {
+		if v == nil || decimals < 0 || decimals > 255 {
+			return "?"
+		}
+		return formatUnits(v, uint8(decimals))
+	},
+	// percent shows basis points as a percentage.
+	"percent": func(bps int) string { return formatUnits(big.NewInt(int64(bps)), 2) + "%" },
 	// ethShort is for reading, not for forms: at most 6 decimals, cut.
 	"ethShort": func(v *big.Int) string {
 		s := formatUnits(v, 18)

@@ -21,6 +21,12 @@ type Sponsorship interface {
 	Keys() *paymaster.Keys
 }
 
+// GasTokens is what a Sponsorship that accepts gas paid in tokens also
+// has; *paymaster.Service has it.
+type GasTokens interface {
+	GasTokens(ctx context.Context) []paymaster.GasToken
+}
+
 // sponsorship returns the paymaster, or ErrNoPaymaster.
 func (d *Dashboard) sponsorship() (Sponsorship, error) {
 	if d.cfg.Sponsorship == nil {

@@ -326,11 +326,16 @@ func (d *Dashboard) projectsPage(w http.ResponseWriter, r *http.Request, p *page
 		d.fail(w, r, p, err)
 		return
 	}
+	var tokens []paymaster.GasToken
+	if g, ok := s.(GasTokens); ok {
+		tokens = g.GasTokens(r.Context())
+	}
 	p.Title, p.Page = "Projects", "projects"
 	p.Data = struct {
-		Projects []paymaster.ProjectInfo
-		Defaults paymaster.Limits
-	}{list, defaultLimits()}
+		Projects  []paymaster.ProjectInfo
+		Defaults  paymaster.Limits
+		GasTokens []paymaster.GasToken
+	}{list, defaultLimits(), tokens}
 	d.render(w, http.StatusOK, "projects", p)
 }
 

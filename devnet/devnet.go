@@ -111,7 +111,8 @@ type Config struct {
 	// AccountTokens is each funded account's token balance in atomic units;
 	// default 1,000,000 tokens.
 	AccountTokens *big.Int
-	// PaymasterDeposit is the paymaster's EntryPoint deposit in wei;
+	// PaymasterDeposit is the EntryPoint deposit in wei of each paymaster
+	// (the VerifyingPaymaster and the TokenPaymaster);
 	// default 1,000 ETH.
 	PaymasterDeposit *big.Int
 	// TokenName, TokenSymbol and TokenVersion name the stablecoin and its
@@ -452,6 +453,7 @@ func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 		zap.Stringer("paymaster", contracts.Paymaster),
 		zap.Stringer("settlement", contracts.Settlement),
 		zap.Stringer("batch", contracts.Batch),
+		zap.Stringer("token_paymaster", contracts.TokenPaymaster),
 		zap.Duration("took", time.Since(started)))
 	return d, nil
 }

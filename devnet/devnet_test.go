@@ -192,7 +192,7 @@ func TestPredeployedState(t *testing.T) {
 	}
 	// Contracts sit at the deployer's first create addresses, as a script
 	// deploying them in order would put them.
-	for i, addr := range []common.Address{c.Contracts.EntryPoint, c.Contracts.AccountFactory, c.Contracts.Paymaster, c.Contracts.Token, c.Contracts.Settlement, c.Contracts.Batch} {
+	for i, addr := range []common.Address{c.Contracts.EntryPoint, c.Contracts.AccountFactory, c.Contracts.Paymaster, c.Contracts.Token, c.Contracts.Settlement, c.Contracts.Batch, c.Contracts.TokenPaymaster} {
 		if want := crypto.CreateAddress(deployer, uint64(i)); addr != want {
 			t.Errorf("contract %d at %s, want %s", i, addr, want)
 		}
@@ -204,7 +204,8 @@ func TestPredeployedState(t *testing.T) {
 	// Code that does not link the chain reads them from package wellknown.
 	want := wellknown.GenesisContracts()
 	if got := c.Contracts; got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory ||
-		got.Paymaster != want.Paymaster || got.Token != want.Token || got.Settlement != want.Settlement || got.Batch != want.Batch {
+		got.Paymaster != want.Paymaster || got.Token != want.Token || got.Settlement != want.Settlement || got.Batch != want.Batch ||
+		got.TokenPaymaster != want.TokenPaymaster {
 		t.Errorf("contracts %+v, wellknown.GenesisContracts %+v", got, want)
 	}
 	head, err := c.client.HeaderByNumber(ctx, nil)
@@ -262,16 +263,24 @@ func TestPredeployedState(t *testing.T) {
 	})
 	t.Run("paymaster", func(t *testing.T) {
 		ep := contracts.NewEntryPoint()
-		info, err := ep.UnpackGetDepositInfo(c.call(c.Contracts.EntryPoint, ep.PackGetDepositInfo(c.Contracts.Paymaster)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.Deposit.Cmp(DefaultPaymasterDeposit) != 0 || !info.Staked || info.Stake.Cmp(DefaultPaymasterStake) != 0 {
-			t.Fatalf("deposit info = %+v", info)
+		for _, pm := range []common.Address{c.Contracts.Paymaster, c.Contracts.TokenPaymaster} {
+			info, err := ep.UnpackGetDepositInfo(c.call(c.Contracts.EntryPoint, ep.PackGetDepositInfo(pm)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Deposit.Cmp(DefaultPaymasterDeposit) != 0 || !info.Staked || info.Stake.Cmp(DefaultPaymasterStake) != 0 {
+				t.Fatalf("deposit info of %s = %+v", pm, info)
+			}
 		}
 		epBalance, _ := c.client.BalanceAt(ctx, c.Contracts.EntryPoint, nil)
-		if want := new(big.Int).Add(DefaultPaymasterDeposit, DefaultPaymasterStake); epBalance.Cmp(want) != 0 {
-			t.Fatalf("EntryPoint holds %s wei, want %s", epBalance, want)
+		if want := new(big.Int).Add(DefaultPaymasterDeposit, DefaultPaymasterStake); epBalance.Cmp(new(big.Int).Mul(want, big.NewInt(2))) != 0 {
+			t.Fatalf("EntryPoint holds %s wei, want twice %s", epBalance, want)
+		}
+		tpm := contracts.NewTokenPaymaster()
+		tsigner, _ := tpm.UnpackVerifyingSigner(c.call(c.Contracts.TokenPaymaster, tpm.PackVerifyingSigner()))
+		towner, _ := tpm.UnpackOwner(c.call(c.Contracts.TokenPaymaster, tpm.PackOwner()))
+		if tsigner != c.PaymasterSigner.Address || towner != deployer {
+			t.Fatalf("token paymaster signer %s owner %s, want %s and %s", tsigner, towner, c.PaymasterSigner.Address, deployer)
 		}
 		pm := contracts.NewVerifyingPaymaster()
 		signer, _ := pm.UnpackVerifyingSigner(c.call(c.Contracts.Paymaster, pm.PackVerifyingSigner()))

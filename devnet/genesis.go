@@ -104,6 +104,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	// The deployer pays the deposit and stake; its genesis balance is set
 	// afterwards like every other account's.
 	budget := new(big.Int).Add(p.paymasterDeposit, p.paymasterStake)
+	budget.Mul(budget, big.NewInt(2)) // the VerifyingPaymaster's and the TokenPaymaster's
 	st.AddBalance(p.deployer, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified)
 
 	deploy := func(name string, md *bind.MetaData, args []byte) (common.Address, error) {
@@ -128,6 +129,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		paymaster  = contracts.NewVerifyingPaymaster()
 		token      = contracts.NewDevUSD()
 		settlement = contracts.NewX402Settlement()
+		tokenPM    = contracts.NewTokenPaymaster()
 	)
 	if c.EntryPoint, err = deploy("EntryPoint", &contracts.EntryPointMetaData, nil); err != nil {
 		return nil, c, err
@@ -145,6 +147,9 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		return nil, c, err
 	}
 	if c.Batch, err = deploy("X402Batch", &contracts.X402BatchMetaData, nil); err != nil {
+		return nil, c, err
+	}
+	if c.TokenPaymaster, err = deploy("TokenPaymaster", &contracts.TokenPaymasterMetaData, tokenPM.PackConstructor(c.EntryPoint, p.paymasterSigner)); err != nil {
 		return nil, c, err
 	}
 	// The factory deploys its SimpleAccount implementation in its constructor.
@@ -178,8 +183,17 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	if err := call("depositing for the paymaster", c.Paymaster, paymaster.PackDeposit(), p.paymasterDeposit); err != nil {
 		return nil, c, err
 	}
+	// The TokenPaymaster has the same deposit and stake: a staked
+	// paymaster may read its senders' token balances and allowances in
+	// validation under ERC-4337's storage rules.
+	if err := call("depositing for the token paymaster", c.TokenPaymaster, tokenPM.PackDeposit(), p.paymasterDeposit); err != nil {
+		return nil, c, err
+	}
 	if p.paymasterStake.Sign() > 0 {
 		if err := call("staking the paymaster", c.Paymaster, paymaster.PackAddStake(86400), p.paymasterStake); err != nil {
+			return nil, c, err
+		}
+		if err := call("staking the token paymaster", c.TokenPaymaster, tokenPM.PackAddStake(86400), p.paymasterStake); err != nil {
 			return nil, c, err
 		}
 	}

@@ -208,13 +208,22 @@ func (s *Service) paymasterStubData(ctx context.Context, c *call) (any, *Error) 
 		return nil, err
 	}
 	op := req.op
+	inToken := *req.sc.Type != TypeFree
+	var terms contracts.TokenTerms
+	if inToken {
+		var terr *Error
+		if terms, terr = s.tokenTerms(ctx, req.sc); terr != nil {
+			return nil, terr
+		}
+	}
+	pndLen := s.paymasterDataLength(inToken)
 	if err := s.fillFees(ctx, c, p, &op); err != nil {
 		return nil, err
 	}
 	// The limits are looked at with the gas given, or the defaults
 	// pm_sponsor_userop would fill for an empty field (no chain read).
 	if op.PreVerificationGas.Sign() == 0 {
-		op.PreVerificationGas = s.preVerificationGas(op)
+		op.PreVerificationGas = s.preVerificationGas(op, pndLen)
 	}
 	if op.VerificationGasLimit.Sign() == 0 {
 		op.VerificationGasLimit = big.NewInt(200_000)
@@ -225,15 +234,20 @@ func (s *Service) paymasterStubData(ctx context.Context, c *call) (any, *Error) 
 	if op.CallGasLimit.Sign() == 0 {
 		op.CallGasLimit = big.NewInt(250_000)
 	}
-	if err := s.checkGas(&op, true); err != nil {
+	if err := s.checkGas(&op, true, pndLen); err != nil {
 		return nil, err
 	}
-	if _, err := s.lookLimits(ctx, p, &op, maxCost(&op), now); err != nil {
+	if _, err := s.lookLimits(ctx, p, &op, maxCost(&op), inToken, now); err != nil {
 		return nil, err
 	}
 	final := false
+	stub := contracts.PaymasterAndData(s.cfg.Paymaster, stubValidUntil, 0, stubSignature)
+	if inToken {
+		terms.ValidUntil = stubValidUntil
+		stub = contracts.TokenPaymasterAndData(s.cfg.TokenPaymaster, terms, stubSignature)
+	}
 	return PaymasterData{
-		PaymasterAndData: contracts.PaymasterAndData(s.cfg.Paymaster, stubValidUntil, 0, stubSignature),
+		PaymasterAndData: stub,
 		IsFinal:          &final,
 		Sponsor:          &Sponsor{Name: p.cfg.Name},
 	}, nil

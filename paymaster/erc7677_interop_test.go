@@ -123,8 +123,15 @@ type erc7677Result struct {
 func TestERC7677Viem(t *testing.T) {
 	t.Parallel()
 	dir := interopDir(t)
-	// A real bundler needs a chain id other than 31337.
-	e := newEnvOn(t, devnet.Config{Addr: "127.0.0.1:0", ChainID: 1337}, Project{Name: "demo", Balance: ether(10)})
+	// A real bundler needs a chain id other than 31337. It reads the
+	// EntryPoint's logs from the block after the last one it has seen, and
+	// the devnet refuses a range that starts past its head: when the test
+	// runs slowly (-race, a loaded machine) and the bundler reads the first
+	// operation's block before the second operation arrives, a chain that
+	// seals only on demand never has that next block, and nothing is
+	// bundled again. A block a second keeps the head moving, as on a live
+	// chain.
+	e := newEnvOn(t, devnet.Config{Addr: "127.0.0.1:0", ChainID: 1337, BlockPeriod: time.Second}, Project{Name: "demo", Balance: ether(10)})
 	bundlerURL := e.startBundler(dir)
 
 	owner, _ := crypto.GenerateKey()

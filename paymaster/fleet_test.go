@@ -165,7 +165,7 @@ func (f *fleet) fixedGas(ops []x402.UserOperation, maxFee *big.Int) *big.Int {
 		if perr != nil {
 			f.t.Fatal(perr)
 		}
-		if g := f.svc.preVerificationGas(op); g.Cmp(pvg) > 0 {
+		if g := f.svc.preVerificationGas(op, f.svc.paymasterDataLength(false)); g.Cmp(pvg) > 0 {
 			pvg = g
 		}
 	}

@@ -179,6 +179,10 @@ type reservation struct {
 	ValidUntil int64          `json:"validUntil"`
 	Sender     common.Address `json:"sender"`
 	Owner      common.Address `json:"owner"`
+	// Token is the ERC-20 a type 1 or 2 operation pays its gas in; such
+	// an operation's Cost is 0: the payer's tokens, not the project's
+	// ETH, pay for it.
+	Token common.Address `json:"token,omitzero"`
 }
 
 // serviceLedger is the service's persisted state.
@@ -374,12 +378,20 @@ func (l *projectLedger) balance(base *big.Int) *big.Int {
 
 // check reports the first limit of p that an operation of maximum cost
 // from sender would breach, or nil. It rolls the day and prunes the rate
-// windows.
-func (l *projectLedger) check(p *project, sender common.Address, cost *big.Int, now time.Time) *Error {
+// windows. An operation paid in tokens (inToken) is held to the
+// per-operation cap, the rate and the operations in flight, but draws
+// nothing from the balance or the daily cap: its gas is paid in tokens.
+func (l *projectLedger) check(p *project, sender common.Address, cost *big.Int, inToken bool, now time.Time) *Error {
 	l.roll(now)
 	l.prune(now)
 	lim := p.limits(l)
 	left := l.balance(p.cfg.Balance)
+	if inToken && cost.Cmp(lim.MaxOpCost) > 0 {
+		return &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the operation's maximum cost of %s wei is over the per-operation cap of %s wei", cost, lim.MaxOpCost)}
+	}
+	if inToken {
+		cost = new(big.Int)
+	}
 	if cost.Cmp(lim.MaxOpCost) > 0 {
 		if left.Cmp(cost) < 0 {
 			return errBalance(p, left, cost) // the cap follows the funding: say what to do

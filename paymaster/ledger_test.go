@@ -145,14 +145,42 @@ func TestProjectLedgerAccounting(t *testing.T) {
 		for _, at := range []time.Time{now, now.Add(30 * time.Second)} {
 			l.reserve(reservation{Hash: h1, Cost: big.NewInt(1), ValidUntil: now.Add(time.Hour).Unix(), Sender: a}, at)
 		}
-		if err := l.check(p, a, big.NewInt(1), now.Add(59*time.Second)); err == nil || err.Code != codeThrottled || err.RetryAfter != time.Second {
+		if err := l.check(p, a, big.NewInt(1), false, now.Add(59*time.Second)); err == nil || err.Code != codeThrottled || err.RetryAfter != time.Second {
 			t.Fatalf("third within the minute: %+v", err)
 		}
-		if err := l.check(p, a, big.NewInt(1), now.Add(60*time.Second)); err != nil {
+		if err := l.check(p, a, big.NewInt(1), false, now.Add(60*time.Second)); err != nil {
 			t.Fatalf("after the first left the window: %+v", err)
 		}
 		if len(l.Senders[a]) != 1 {
 			t.Fatalf("window %v, want the second entry only", l.Senders[a])
+		}
+	})
+	t.Run("an operation paid in tokens draws neither balance nor daily cap", func(t *testing.T) {
+		t.Parallel()
+		l, _ := decodeProject(nil)
+		p := newProject(Project{Name: "p", TxPerMinute: 1, MaxInFlight: 10, Balance: big.NewInt(1000), DailyGasCap: big.NewInt(500), MaxOpCost: big.NewInt(600)}, NetworkTestnet)
+		l.reserve(reservation{Hash: h1, Cost: big.NewInt(450), ValidUntil: now.Add(time.Hour).Unix(), Sender: common.Address{1}}, now)
+		tests := []struct {
+			name    string
+			sender  common.Address
+			cost    int64
+			inToken bool
+			refused bool
+		}{
+			{"in ETH over the day's cap", common.Address{2}, 100, false, true},
+			{"in tokens over the day's cap", common.Address{2}, 100, true, false},
+			{"in tokens over the per-operation cap", common.Address{2}, 700, true, true},
+			{"in tokens over the sender's rate", common.Address{1}, 1, true, true},
+		}
+		for _, tc := range tests {
+			if err := l.check(p, tc.sender, big.NewInt(tc.cost), tc.inToken, now); (err != nil) != tc.refused {
+				t.Errorf("%s: %+v", tc.name, err)
+			}
+		}
+		l.reserve(reservation{Hash: h2, Cost: new(big.Int), Token: common.Address{7}, ValidUntil: now.Add(time.Hour).Unix(), Sender: common.Address{2}}, now)
+		l.land(h2, big.NewInt(300), now)
+		if l.Charged.Int64() != 450 || l.Spent.Int64() != 450 {
+			t.Fatalf("charged %s, spent %s after a token-paid operation landed; want 450 each", l.Charged, l.Spent)
 		}
 	})
 }

@@ -1,6 +1,8 @@
 // Package paymaster is the gas sponsor: a JSON-RPC 2.0 service that signs
 // ERC-4337 v0.6 UserOperations for the on-chain VerifyingPaymaster, so that
-// smart accounts pay for nothing but what they buy.
+// smart accounts pay for nothing but what they buy (type 0), or for the
+// TokenPaymaster, so that they pay their gas in an accepted ERC-20 at a
+// rate signed into the operation (types 1 and 2; Config.Tokens).
 //
 // Access is by API key (header X-API-Key, or the legacy second element of
 // params), each belonging to a project on testnet or mainnet with scopes
@@ -126,8 +128,15 @@ type Config struct {
 	EntryPoint common.Address
 	// Paymaster is the VerifyingPaymaster contract.
 	Paymaster common.Address
-	// Signer is the VerifyingPaymaster's verifyingSigner. Never logged.
+	// Signer is the VerifyingPaymaster's verifyingSigner, and the
+	// TokenPaymaster's. Never logged.
 	Signer *ecdsa.PrivateKey
+	// TokenPaymaster is the TokenPaymaster contract (contracts/src) of
+	// types 1 and 2, gas paid in an ERC-20; zero offers type 0 only.
+	TokenPaymaster common.Address
+	// Tokens are the ERC-20s accepted for gas (types 1 and 2), with their
+	// prices; SetTokens replaces them. They need TokenPaymaster.
+	Tokens []Token
 	// Chain is the chain's JSON-RPC.
 	Chain Chain
 	// Network is the network the Service sponsors on, "testnet" or
@@ -203,6 +212,9 @@ func (c *Config) Validate() error {
 	if err := validateProjects(c.Projects); err != nil {
 		errs = append(errs, err)
 	}
+	if err := validateTokens(c.Tokens, c.TokenPaymaster); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
@@ -248,6 +260,9 @@ type Service struct {
 
 	mu       sync.Mutex // guards projects
 	projects map[string]*project
+
+	tokens atomic.Pointer[[]Token] // with defaults; SetTokens swaps them
+	metas  metaCache
 
 	// refreshMu makes one refresh run at a time; it guards polled, when
 	// the EntryPoint's logs were last read.
@@ -298,6 +313,9 @@ func New(cfg Config) (*Service, error) {
 		ep: contracts.NewEntryPoint(), pm: contracts.NewVerifyingPaymaster(), account: contracts.NewSimpleAccount(), ledger: ledger,
 	}
 	if err := s.SetProjects(cfg.Projects); err != nil {
+		return nil, fmt.Errorf("paymaster config: %w", err)
+	}
+	if err := s.SetTokens(cfg.Tokens); err != nil {
 		return nil, fmt.Errorf("paymaster config: %w", err)
 	}
 	s.SetValidity(cfg.Validity)

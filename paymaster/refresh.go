@@ -96,6 +96,16 @@ func (s *Service) readLogs(ctx context.Context, now time.Time) error {
 	return s.expire(now)
 }
 
+// paymasterTopics are the topics of this service's paymasters: the
+// VerifyingPaymaster and, if set, the TokenPaymaster.
+func (s *Service) paymasterTopics() []common.Hash {
+	t := []common.Hash{common.BytesToHash(s.cfg.Paymaster.Bytes())}
+	if s.cfg.TokenPaymaster != (common.Address{}) {
+		t = append(t, common.BytesToHash(s.cfg.TokenPaymaster.Bytes()))
+	}
+	return t
+}
+
 // events reads this paymaster's UserOperationEvents in blocks from to to.
 func (s *Service) events(ctx context.Context, from, to uint64) ([]opEvent, error) {
 	var logs []struct {
@@ -108,7 +118,7 @@ func (s *Service) events(ctx context.Context, from, to uint64) ([]opEvent, error
 		"address":   s.cfg.EntryPoint,
 		"fromBlock": hexutil.Uint64(from),
 		"toBlock":   hexutil.Uint64(to),
-		"topics":    []any{userOperationEvent, nil, nil, common.BytesToHash(s.cfg.Paymaster.Bytes())},
+		"topics":    []any{userOperationEvent, nil, nil, s.paymasterTopics()},
 	}
 	if err := s.cfg.Chain.CallContext(ctx, &logs, "eth_getLogs", filter); err != nil {
 		return nil, fmt.Errorf("reading UserOperationEvent logs of blocks %d to %d: %w", from, to, err)
@@ -152,7 +162,7 @@ func (s *Service) apply(events []opEvent, to uint64, now time.Time) error {
 				continue
 			}
 			mine = true
-			if !ev.success {
+			if !ev.success && r.Token == (common.Address{}) {
 				// Its execution failed after validation passed: the
 				// paymaster paid for nothing. Its sender and owner are
 				// not sponsored again for a while.

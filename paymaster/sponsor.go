@@ -32,8 +32,9 @@ type SupportedTokens struct {
 	FreeGas bool `json:"freeGas"`
 	// Native describes the gas the paymaster pays in.
 	Native NativeGas `json:"native"`
-	// Tokens lists ERC-20 tokens accepted for gas (types 1 and 2); none.
-	Tokens []any `json:"tokens"`
+	// Tokens lists the ERC-20 tokens accepted for gas (types 1 and 2),
+	// priced now.
+	Tokens []SupportedToken `json:"tokens"`
 }
 
 // NativeGas is the native coin's gas information.
@@ -61,7 +62,7 @@ func (s *Service) supportedTokens(ctx context.Context, c *call) (any, *Error) {
 	return SupportedTokens{
 		FreeGas: true,
 		Native:  NativeGas{Symbol: "ETH", Decimals: 18, MaxFeePerGas: (*hexutil.Big)(ceiling), Paymaster: s.cfg.Paymaster.Hex()},
-		Tokens:  []any{},
+		Tokens:  s.supportedList(ctx),
 	}, nil
 }
 
@@ -206,8 +207,11 @@ func decodeSponsorContext(raw json.RawMessage) (sponsorContext, *Error) {
 			return sc, &Error{Code: codeInvalidParams, Message: "context: want {type, token?, validUntil?}"}
 		}
 	}
-	if sc.Type != nil && *sc.Type != 0 {
-		return sc, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("sponsorship type %d (gas paid in an ERC-20 token) is not supported by this paymaster; use type 0 (free gas)", *sc.Type)}
+	if sc.Type == nil {
+		sc.Type = new(int)
+	}
+	if *sc.Type < TypeFree || *sc.Type > TypePostpay {
+		return sc, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("sponsorship type %d is unknown: want 0 (free gas), 1 (gas prepaid in an ERC-20, the rest refunded) or 2 (gas paid in an ERC-20 after execution)", *sc.Type)}
 	}
 	return sc, nil
 }
@@ -261,25 +265,42 @@ func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *cont
 	if verr != nil {
 		return verr
 	}
+	// Types 1 and 2 are priced now; the rate is signed into the operation.
+	var terms contracts.TokenTerms
+	inToken := *sc.Type != TypeFree
+	if inToken {
+		var terr *Error
+		if terms, terr = s.tokenTerms(ctx, sc); terr != nil {
+			return terr
+		}
+	}
+	pndLen := s.paymasterDataLength(inToken)
 	if err := s.fillFees(ctx, c, p, op); err != nil {
 		return err
 	}
-	if err := s.fillGas(ctx, op); err != nil {
+	if err := s.fillGas(ctx, op, pndLen); err != nil {
 		return err
 	}
-	if err := s.checkGas(op, asGiven); err != nil {
+	if err := s.checkGas(op, asGiven, pndLen); err != nil {
 		return err
 	}
 	cost := maxCost(op)
 
 	// A cheap look at the limits before the chain work; the real
 	// reservation is taken atomically at the end.
-	owner, err := s.lookLimits(ctx, p, op, cost, now)
+	owner, err := s.lookLimits(ctx, p, op, cost, inToken, now)
 	if err != nil {
 		return err
 	}
 
-	if err := s.sign(ctx, op, uint64(validUntil.Unix())); err != nil {
+	if inToken {
+		if err := s.checkPayer(ctx, op, terms); err != nil {
+			return err
+		}
+		if err := s.signToken(op, terms, uint64(validUntil.Unix())); err != nil {
+			return err
+		}
+	} else if err := s.sign(ctx, op, uint64(validUntil.Unix())); err != nil {
 		return err
 	}
 	if err := s.simulate(ctx, op); err != nil {
@@ -289,7 +310,10 @@ func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *cont
 		Hash: contracts.UserOpHash(*op, s.cfg.EntryPoint, s.cfg.ChainID), Cost: cost,
 		ValidUntil: validUntil.Unix(), Sender: op.Sender, Owner: owner,
 	}
-	if err := s.reserve(p, r, now); err != nil {
+	if inToken {
+		r.Cost, r.Token = new(big.Int), terms.Token
+	}
+	if err := s.reserve(p, r, cost, now); err != nil {
 		return err
 	}
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
@@ -301,7 +325,7 @@ func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *cont
 // lookLimits is a look, without a reservation, at whether p's limits and
 // the failure pause let op of maximum cost be sponsored now; it returns
 // the account's owner.
-func (s *Service) lookLimits(ctx context.Context, p *project, op *contracts.UserOperation, cost *big.Int, now time.Time) (common.Address, *Error) {
+func (s *Service) lookLimits(ctx context.Context, p *project, op *contracts.UserOperation, cost *big.Int, inToken bool, now time.Time) (common.Address, *Error) {
 	owner, err := s.ownerOf(ctx, op)
 	if err != nil {
 		return owner, err
@@ -315,7 +339,7 @@ func (s *Service) lookLimits(ctx context.Context, p *project, op *contracts.User
 		s.log.Error("reading the paymaster's ledger", zap.Error(lerr))
 		return owner, errLedger()
 	}
-	return owner, led.check(p, op.Sender, cost, now)
+	return owner, led.check(p, op.Sender, cost, inToken, now)
 }
 
 // errLedger answers a request the ledger could not serve; the cause is
@@ -328,8 +352,9 @@ func errLedger() *Error {
 // configured project's as configured now (a reload may have changed them
 // since the request began), a stored project's as read for this request
 // (fn does no I/O of its own, as it runs inside the ledger's update).
-// Nothing is taken if a limit refuses it or the ledger fails.
-func (s *Service) reserve(p *project, r reservation, now time.Time) *Error {
+// Nothing is taken if a limit refuses it or the ledger fails. cost is the
+// operation's maximum cost (r.Cost is 0 for one paid in tokens).
+func (s *Service) reserve(p *project, r reservation, cost *big.Int, now time.Time) *Error {
 	name := p.cfg.Name
 	var refused *Error
 	err := s.updateProject(name, func(l *projectLedger) (bool, error) {
@@ -340,7 +365,7 @@ func (s *Service) reserve(p *project, r reservation, now time.Time) *Error {
 				return false, nil
 			}
 		}
-		if refused = l.check(p, r.Sender, r.Cost, now); refused != nil {
+		if refused = l.check(p, r.Sender, cost, r.Token != (common.Address{}), now); refused != nil {
 			return false, nil
 		}
 		l.reserve(r, now)
@@ -420,16 +445,25 @@ func maxCost(op *contracts.UserOperation) *big.Int {
 	return gas.Mul(gas, op.MaxFeePerGas)
 }
 
+// paymasterDataLength is the length of the final paymasterAndData: the
+// TokenPaymaster's (inToken) or the VerifyingPaymaster's.
+func (s *Service) paymasterDataLength(inToken bool) int {
+	if inToken {
+		return contracts.TokenPaymasterDataLength
+	}
+	return len(contracts.PaymasterAndData(s.cfg.Paymaster, 0, 0, make([]byte, contracts.PaymasterSignatureLength)))
+}
+
 // preVerificationGas is what a bundler charges an operation before its
 // validation runs, computed as ERC-4337 bundlers do (eth-infinitism's
 // calcPreVerificationGas, for a bundle of one): the calldata cost of the
-// ABI-packed operation with its final paymasterAndData and a 65-byte
+// ABI-packed operation with its final paymasterAndData (pndLen bytes) and a 65-byte
 // signature, plus the transaction's 21,000, 18,300 per operation and 4 per
 // packed word.
-func (s *Service) preVerificationGas(op contracts.UserOperation) *big.Int {
+func (s *Service) preVerificationGas(op contracts.UserOperation, pndLen int) *big.Int {
 	filler := func(n int) []byte { return bytes.Repeat([]byte{1}, n) }
 	op.PreVerificationGas = big.NewInt(21_000)
-	op.PaymasterAndData = filler(len(contracts.PaymasterAndData(s.cfg.Paymaster, 0, 0, make([]byte, 65))))
+	op.PaymasterAndData = filler(pndLen)
 	if len(op.Signature) < 65 {
 		op.Signature = filler(65)
 	}
@@ -450,12 +484,12 @@ func (s *Service) preVerificationGas(op contracts.UserOperation) *big.Int {
 // preVerificationGas and then bundles the operation itself collects the
 // difference from the paymaster's deposit as the bundle's beneficiary.
 // asGiven (ERC-7677) changes the advice: there the paymaster fills nothing.
-func (s *Service) checkGas(op *contracts.UserOperation, asGiven bool) *Error {
+func (s *Service) checkGas(op *contracts.UserOperation, asGiven bool, pndLen int) *Error {
 	verification := s.cfg.MaxVerificationGas
 	if len(op.InitCode) > 0 {
 		verification = s.cfg.MaxDeployVerificationGas
 	}
-	pvg := s.preVerificationGas(*op)
+	pvg := s.preVerificationGas(*op, pndLen)
 	pvgBound := new(big.Int).Add(pvg, new(big.Int).Div(pvg, big.NewInt(10)))
 	pvgBound.Add(pvgBound, big.NewInt(10_000))
 	for _, f := range []struct {
@@ -479,9 +513,9 @@ func (s *Service) checkGas(op *contracts.UserOperation, asGiven bool) *Error {
 }
 
 // fillGas fills the gas fields the payer left empty.
-func (s *Service) fillGas(ctx context.Context, op *contracts.UserOperation) *Error {
+func (s *Service) fillGas(ctx context.Context, op *contracts.UserOperation, pndLen int) *Error {
 	if op.PreVerificationGas.Sign() == 0 {
-		op.PreVerificationGas = s.preVerificationGas(*op)
+		op.PreVerificationGas = s.preVerificationGas(*op, pndLen)
 	}
 	if op.VerificationGasLimit.Sign() == 0 {
 		op.VerificationGasLimit = big.NewInt(200_000)

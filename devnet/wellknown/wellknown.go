@@ -56,6 +56,10 @@ type Contracts struct {
 	// Batch is the X402Batch contract, which settles many exact payments
 	// in one transaction.
 	Batch common.Address
+	// TokenPaymaster is the TokenPaymaster (gas paid in an ERC-20), signed
+	// for by the VerifyingPaymaster's signer, with an EntryPoint deposit
+	// and stake.
+	TokenPaymaster common.Address
 	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
 	// funded accounts, in the same order; each holds tokens, no code yet.
 	SmartAccounts []common.Address
@@ -64,8 +68,9 @@ type Contracts struct {
 // GenesisContracts returns where the default dev chain's genesis puts its
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
 // EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token,
-// the settlement contract and the batch contract with its nonces 0 to 5.
-// Only those six fields are set. Package devnet's tests hold the chain to it.
+// the settlement contract, the batch contract and the TokenPaymaster with
+// its nonces 0 to 6. Only those seven fields are set. Package devnet's tests
+// hold the chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
 	if err != nil {
@@ -79,6 +84,7 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		Token:          crypto.CreateAddress(deployer, 3),
 		Settlement:     crypto.CreateAddress(deployer, 4),
 		Batch:          crypto.CreateAddress(deployer, 5),
+		TokenPaymaster: crypto.CreateAddress(deployer, 6),
 	}
 })
 
