@@ -316,7 +316,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	}
 	assets := make([]facilitator.Asset, len(p.fixed.Assets))
 	for i, as := range p.fixed.Assets {
-		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version, Decimals: assetDecimals(as)}
+		assets[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version, Decimals: assetDecimals(as), Permit2: as.Permit2}
 	}
 	var (
 		st      store.Backend

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -201,6 +203,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	extensions = withEIP2612GasSponsoring(extensions, offers)
 	access, err := h.accessWindows()
 	if err != nil {
 		return err
@@ -449,6 +452,9 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 			}
 			for _, s := range schemes {
 				extra := &x402.Extra{Name: a.Name, Version: a.Version}
+				if a.Permit2 {
+					extra.AssetTransferMethod = x402.AssetTransferPermit2
+				}
 				if s == x402.SchemeExact && a.Name == "" {
 					continue // no EIP-3009: aa-native only
 				}
@@ -559,3 +565,32 @@ var (
 	_ caddy.CleanerUpper          = (*Handler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
 )
+
+// eip2612Declaration is upstream's declaration of the eip2612GasSponsoring
+// extension in a 402: the facilitator submits a payer's EIP-2612 permit of
+// Permit2 with its first Permit2 payment.
+var eip2612Declaration = json.RawMessage(`{"info":{"description":"The facilitator accepts EIP-2612 gasless Permit to ` + "`Permit2`" + ` canonical contract.","version":"1"}}`)
+
+// withEIP2612GasSponsoring adds eip2612GasSponsoring to a 402's extensions
+// when some offer is paid through Permit2, so that upstream's clients send
+// the permit of Permit2 with their first payment instead of asking the
+// payer to approve Permit2 in a transaction of its own.
+func withEIP2612GasSponsoring(extensions json.RawMessage, offers []x402.PaymentRequirements) json.RawMessage {
+	if !slices.ContainsFunc(offers, func(o x402.PaymentRequirements) bool {
+		return o.Extra != nil && o.Extra.AssetTransferMethod == x402.AssetTransferPermit2
+	}) {
+		return extensions
+	}
+	ext := map[string]json.RawMessage{}
+	if len(extensions) > 0 && string(extensions) != "null" {
+		if err := json.Unmarshal(extensions, &ext); err != nil {
+			return extensions
+		}
+	}
+	ext[exact.EIP2612GasSponsoring] = eip2612Declaration
+	out, err := json.Marshal(ext)
+	if err != nil {
+		return extensions
+	}
+	return out
+}
