@@ -61,12 +61,16 @@ func (e *env) permit2Pay(payer devnet.Account, req x402.PaymentRequirements, wit
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	witness := map[string]string{"to": t.To.Hex(), "validAfter": t.ValidAfter.String()}
+	if t.Upto {
+		witness["facilitator"] = t.Facilitator.Hex()
+	}
 	payload, _ := json.Marshal(map[string]any{
 		"signature": hexutil.Encode(sig),
 		"permit2Authorization": map[string]any{
 			"from": payer.Address.Hex(), "permitted": map[string]string{"token": t.Token.Hex(), "amount": t.Amount.String()},
 			"spender": t.Spender.Hex(), "nonce": t.Nonce.String(), "deadline": t.Deadline.String(),
-			"witness": map[string]string{"to": t.To.Hex(), "validAfter": t.ValidAfter.String()},
+			"witness": witness,
 		},
 	})
 	p := x402.PaymentPayload{X402Version: x402.Version, Accepted: req, Payload: payload}

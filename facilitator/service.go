@@ -58,6 +58,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
@@ -67,6 +68,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
+	"github.com/caddy-x402/caddy-x402/facilitator/upto"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -274,7 +276,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	var ex *exact.Scheme
 	if len(signed) > 0 || cfg.AANative == nil {
-		if ex, err = exact.New(exact.Config{ChainID: chainID, Assets: signed, Chain: client, Now: cfg.Now, Committed: ledger.committed}); err != nil {
+		if ex, err = exact.New(exact.Config{ChainID: chainID, Assets: signed, Chain: client, Now: cfg.Now, Committed: ledger.committed,
+			Settler: crypto.PubkeyToAddress(cfg.SettlerKey.PublicKey)}); err != nil {
 			return nil, err
 		}
 	}
@@ -293,6 +296,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	if ex != nil {
 		s.register(ex)
+		s.register(upto.New(ex))
 	}
 	if a := cfg.AANative; a != nil {
 		a.SponsorLimits.defaults()

@@ -42,6 +42,9 @@ type Config struct {
 	Assets []Asset
 	// Chain reads balances and authorization state.
 	Chain Chain
+	// Settler is the address that sends settlements: the facilitator an
+	// upto payment must name, and the sender of the simulations.
+	Settler common.Address
 	// MinValidity is how long an authorization must stay valid after
 	// verification, to leave time to settle; default 6 s.
 	MinValidity time.Duration

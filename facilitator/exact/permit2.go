@@ -36,6 +36,7 @@ import (
 var (
 	Permit2           = wellknown.Permit2
 	ExactPermit2Proxy = wellknown.ExactPermit2Proxy
+	UptoPermit2Proxy  = wellknown.UptoPermit2Proxy
 )
 
 // EIP2612GasSponsoring is the key of upstream's extension that carries an
@@ -52,6 +53,12 @@ type Permit2Payment struct {
 	// Permit is the EIP-2612 permit of Permit2 from the payment's
 	// eip2612GasSponsoring extension, or nil.
 	Permit *EIP2612Permit
+	// Upto marks an upto payment: its witness also names the one
+	// Facilitator that may settle it, its spender is the upto proxy, and
+	// Settle (at most Amount) is what the settlement moves.
+	Upto        bool
+	Facilitator common.Address
+	Settle      *big.Int
 }
 
 // EIP2612Permit is a payer's signed EIP-2612 permit of Permit2.
@@ -75,8 +82,9 @@ type permit2Wire struct {
 		Nonce    string `json:"nonce"`
 		Deadline string `json:"deadline"`
 		Witness  struct {
-			To         string `json:"to"`
-			ValidAfter string `json:"validAfter"`
+			To          string  `json:"to"`
+			Facilitator *string `json:"facilitator"`
+			ValidAfter  string  `json:"validAfter"`
 		} `json:"witness"`
 	} `json:"permit2Authorization"`
 }
@@ -160,6 +168,9 @@ func DecodePermit2(p *x402.PaymentPayload) (*Permit2Payment, error) {
 		To:         errs.address("permit2Authorization.witness.to", a.Witness.To),
 		ValidAfter: errs.number("permit2Authorization.witness.validAfter", a.Witness.ValidAfter),
 	}
+	if f := a.Witness.Facilitator; f != nil {
+		pp.Upto, pp.Facilitator = true, errs.address("permit2Authorization.witness.facilitator", *f)
+	}
 	if len(errs) > 0 {
 		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
 	}
@@ -220,7 +231,7 @@ func (p *Permit2Payment) Key(chainID *big.Int) common.Hash {
 // PayloadHash identifies the signed permit, to tell a duplicate from a
 // different payment under the same key.
 func (p *Permit2Payment) PayloadHash() common.Hash {
-	return crypto.Keccak256Hash(p.Token.Bytes(), p.Spender.Bytes(), p.To.Bytes(), word(p.Amount), word(p.Deadline), word(p.ValidAfter), p.Signature[:])
+	return crypto.Keccak256Hash(p.Token.Bytes(), p.Spender.Bytes(), p.To.Bytes(), p.Facilitator.Bytes(), word(p.Amount), word(p.Deadline), word(p.ValidAfter), p.Signature[:])
 }
 
 func word(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
@@ -249,6 +260,8 @@ var (
 	tokenPermissionsHash  = crypto.Keccak256Hash([]byte("TokenPermissions(address token,uint256 amount)"))
 	exactWitnessTypeHash  = crypto.Keccak256Hash([]byte("Witness(address to,uint256 validAfter)"))
 	exactPermitTypeHash   = crypto.Keccak256Hash([]byte("PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,Witness witness)TokenPermissions(address token,uint256 amount)Witness(address to,uint256 validAfter)"))
+	uptoWitnessTypeHash   = crypto.Keccak256Hash([]byte("Witness(address to,address facilitator,uint256 validAfter)"))
+	uptoPermitTypeHash    = crypto.Keccak256Hash([]byte("PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,Witness witness)TokenPermissions(address token,uint256 amount)Witness(address to,address facilitator,uint256 validAfter)"))
 	eip2612PermitTypeHash = crypto.Keccak256Hash([]byte("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)"))
 )
 
@@ -257,12 +270,17 @@ func Permit2Domain(chainID *big.Int) common.Hash {
 	return crypto.Keccak256Hash(permit2DomainTypeHash[:], crypto.Keccak256([]byte("Permit2")), word(chainID), word(new(big.Int).SetBytes(Permit2[:])))
 }
 
-// Permit2Digest is the EIP-712 hash the payer of an exact Permit2 payment
-// signs.
+// Permit2Digest is the EIP-712 hash the payer of an exact (or upto)
+// Permit2 payment signs.
 func Permit2Digest(chainID *big.Int, p *Permit2Payment) common.Hash {
 	permitted := crypto.Keccak256(tokenPermissionsHash[:], common.LeftPadBytes(p.Token[:], 32), word(p.Amount))
 	witness := crypto.Keccak256(exactWitnessTypeHash[:], common.LeftPadBytes(p.To[:], 32), word(p.ValidAfter))
-	structHash := crypto.Keccak256(exactPermitTypeHash[:], permitted, common.LeftPadBytes(p.Spender[:], 32), word(p.Nonce), word(p.Deadline), witness)
+	typeHash := exactPermitTypeHash
+	if p.Upto {
+		witness = crypto.Keccak256(uptoWitnessTypeHash[:], common.LeftPadBytes(p.To[:], 32), common.LeftPadBytes(p.Facilitator[:], 32), word(p.ValidAfter))
+		typeHash = uptoPermitTypeHash
+	}
+	structHash := crypto.Keccak256(typeHash[:], permitted, common.LeftPadBytes(p.Spender[:], 32), word(p.Nonce), word(p.Deadline), witness)
 	domain := Permit2Domain(chainID)
 	return crypto.Keccak256Hash([]byte{0x19, 0x01}, domain[:], structHash)
 }
@@ -290,24 +308,45 @@ func signedBy(digest common.Hash, sig [65]byte, signer common.Address, what stri
 	return nil
 }
 
-// target is where the settlement call goes: the exact Permit2 proxy.
-func (p *Permit2Payment) target() common.Address { return ExactPermit2Proxy }
+// target is where the settlement call goes: the exact or upto Permit2
+// proxy.
+func (p *Permit2Payment) target() common.Address {
+	if p.Upto {
+		return UptoPermit2Proxy
+	}
+	return ExactPermit2Proxy
+}
 
 // call is the settlement call: the proxy's settleWithPermit when the
 // payment carries an EIP-2612 permit, settle otherwise.
 func (p *Permit2Payment) call(*Scheme) []byte {
-	proxy := contracts.NewX402ExactPermit2Proxy()
 	permit := contracts.Permit2PermitTransferFrom{
 		Permitted: contracts.Permit2TokenPermissions{Token: p.Token, Amount: p.Amount},
 		Nonce:     p.Nonce, Deadline: p.Deadline,
 	}
-	witness := contracts.X402ExactPermit2ProxyWitness{To: p.To, ValidAfter: p.ValidAfter}
+	var permit2612 *contracts.X402Permit2ProxyEIP2612Permit
 	if e := p.Permit; e != nil {
 		var r, sv [32]byte
 		copy(r[:], e.Signature[:32])
 		copy(sv[:], e.Signature[32:64])
-		return proxy.PackSettleWithPermit(contracts.X402Permit2ProxyEIP2612Permit{Value: e.Amount, Deadline: e.Deadline, R: r, S: sv, V: e.Signature[64]},
-			permit, p.From, witness, p.Signature[:])
+		permit2612 = &contracts.X402Permit2ProxyEIP2612Permit{Value: e.Amount, Deadline: e.Deadline, R: r, S: sv, V: e.Signature[64]}
+	}
+	if p.Upto {
+		proxy := contracts.NewX402UptoPermit2Proxy()
+		amount := p.Settle
+		if amount == nil {
+			amount = p.Amount
+		}
+		witness := contracts.X402UptoPermit2ProxyWitness{To: p.To, Facilitator: p.Facilitator, ValidAfter: p.ValidAfter}
+		if permit2612 != nil {
+			return proxy.PackSettleWithPermit(*permit2612, permit, amount, p.From, witness, p.Signature[:])
+		}
+		return proxy.PackSettle(permit, amount, p.From, witness, p.Signature[:])
+	}
+	proxy := contracts.NewX402ExactPermit2Proxy()
+	witness := contracts.X402ExactPermit2ProxyWitness{To: p.To, ValidAfter: p.ValidAfter}
+	if permit2612 != nil {
+		return proxy.PackSettleWithPermit(*permit2612, permit, p.From, witness, p.Signature[:])
 	}
 	return proxy.PackSettle(permit, p.From, witness, p.Signature[:])
 }
@@ -327,14 +366,41 @@ func (p *Permit2Payment) verify(ctx context.Context, s *Scheme, _ *scheme.Paymen
 	if err != nil {
 		return err
 	}
+	if p.Upto {
+		return x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an upto permit (its witness names a facilitator), the requirements are exact")
+	}
 	if !s.permit2[asset] {
 		return x402.Invalid(x402.ReasonAssetNotAllowed, "asset %s is not paid through Permit2 here (its offers name assetTransferMethod eip3009)", asset)
 	}
+	return s.verifyPermit2(ctx, p, asset)
+}
+
+// scheme is the payment's scheme name.
+func (p *Permit2Payment) scheme() string {
+	if p.Upto {
+		return x402.SchemeUpto
+	}
+	return x402.SchemeExact
+}
+
+// moves is what the settlement transfers: Settle for upto, the permitted
+// amount for exact.
+func (p *Permit2Payment) moves() *big.Int {
+	if p.Upto && p.Settle != nil {
+		return p.Settle
+	}
+	return p.Amount
+}
+
+// verifyPermit2 is the checks an exact and an upto Permit2 payment share,
+// once the offer is matched: the spender, the window, the signatures and
+// the chain.
+func (s *Scheme) verifyPermit2(ctx context.Context, p *Permit2Payment, asset common.Address) error {
 	if p.Token != asset {
 		return x402.Invalid(x402.ReasonAssetNotAllowed, "permit2Authorization.permitted.token %s is not the asset %s", p.Token, asset)
 	}
-	if p.Spender != ExactPermit2Proxy {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2Authorization.spender %s is not x402's exact Permit2 proxy %s", p.Spender, ExactPermit2Proxy)
+	if want := p.target(); p.Spender != want {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2Authorization.spender %s is not x402's %s Permit2 proxy %s", p.Spender, p.scheme(), want)
 	}
 	now := s.cfg.Now()
 	if err := s.checkPermit2Window(p, now.Unix()); err != nil {
@@ -399,8 +465,9 @@ func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p 
 	var (
 		head                          struct{ Time hexutil.Uint64 }
 		balance, allowance, bits, sim hexutil.Bytes
-		proxy                         = ExactPermit2Proxy
+		proxy                         = p.target()
 		permit2                       = Permit2
+		amount                        = p.moves()
 	)
 	allowanceCall := append(append([]byte{}, selAllowance...), append(common.LeftPadBytes(p.From[:], 32), common.LeftPadBytes(Permit2[:], 32)...)...)
 	batch := []rpc.BatchElem{
@@ -408,7 +475,7 @@ func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p 
 		{Method: "eth_call", Args: []any{callArgs{To: &asset, Data: s.token.PackBalanceOf(p.From)}, "latest"}, Result: &balance},
 		{Method: "eth_call", Args: []any{callArgs{To: &asset, Data: allowanceCall}, "latest"}, Result: &allowance},
 		{Method: "eth_call", Args: []any{callArgs{To: &permit2, Data: permit2ABI.PackNonceBitmap(p.From, new(big.Int).Rsh(p.Nonce, 8))}, "latest"}, Result: &bits},
-		{Method: "eth_call", Args: []any{callArgs{To: &proxy, Data: p.call(s)}, "latest"}, Result: &sim},
+		{Method: "eth_call", Args: []any{simArgs{From: s.cfg.Settler, To: proxy, Data: p.call(s)}, "latest"}, Result: &sim},
 	}
 	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
 		return fmt.Errorf("reading chain state: %w", err)
@@ -429,15 +496,15 @@ func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p 
 		return x402.Invalid(x402.ReasonReplay, "Permit2 nonce %s of %s is already used or invalidated", p.Nonce, p.From)
 	}
 	bal := new(big.Int).SetBytes(balance)
-	if need := new(big.Int).Add(p.Amount, inFlight); bal.Cmp(need) < 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", p.From, bal, p.Amount, inFlight)
+	if need := new(big.Int).Add(amount, inFlight); bal.Cmp(need) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", p.From, bal, amount, inFlight)
 	}
 	allowed := new(big.Int).SetBytes(allowance)
 	if p.Permit == nil {
-		if need := new(big.Int).Add(p.Amount, inFlight); allowed.Cmp(need) < 0 {
-			return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2_allowance_required: %s allows Permit2 %s of the token; the payment needs %s and its settlements in flight %s (approve Permit2, or send an eip2612GasSponsoring permit)", p.From, allowed, p.Amount, inFlight)
+		if need := new(big.Int).Add(amount, inFlight); allowed.Cmp(need) < 0 {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2_allowance_required: %s allows Permit2 %s of the token; the payment needs %s and its settlements in flight %s (approve Permit2, or send an eip2612GasSponsoring permit)", p.From, allowed, amount, inFlight)
 		}
-	} else if inFlight.Sign() > 0 && allowed.Cmp(new(big.Int).Add(p.Amount, inFlight)) < 0 {
+	} else if inFlight.Sign() > 0 && allowed.Cmp(new(big.Int).Add(amount, inFlight)) < 0 {
 		// The permit sets the allowance to this payment's amount: it
 		// would take the allowance the settlements in flight count on.
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "a settlement of %s is in flight and this payment's EIP-2612 permit would replace its allowance; retry once it is mined", p.From)
@@ -450,6 +517,14 @@ func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p 
 		return fmt.Errorf("simulating the settlement: %w", err)
 	}
 	return nil
+}
+
+// simArgs are the arguments of the settlement's simulation: from the
+// settler, which the upto proxy requires to be the witness's facilitator.
+type simArgs struct {
+	From common.Address `json:"from"`
+	To   common.Address `json:"to"`
+	Data hexutil.Bytes  `json:"data"`
 }
 
 var _ mechanism = (*Permit2Payment)(nil)
