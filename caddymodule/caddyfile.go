@@ -322,6 +322,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"price_service": h.parsePriceService,
 		"access":        h.parseAccess,
 		"access_key":    h.parseAccessKey,
+		"upto":          h.parseUpto,
 	})
 }
 

@@ -91,6 +91,10 @@ type Handler struct {
 	// has the aa-native contracts and sponsor_url (aa-native is offered on
 	// the network that has them, the app's first). Default: ["exact"].
 	Schemes []string `json:"schemes,omitempty"`
+	// Upto, when set, makes the route's offers upto: the price is the
+	// maximum a payer signs for, and each response is charged for what
+	// it used (see UptoConfig). Needs the embedded facilitator.
+	Upto *UptoConfig `json:"upto,omitempty"`
 	// A description of the resource, shown to payers. Empty by default.
 	Description string `json:"description,omitempty"`
 	// The resource's media type, shown to payers. Empty by default.
@@ -204,6 +208,12 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	extensions = withEIP2612GasSponsoring(extensions, offers)
+	var usage *paywall.Usage
+	if h.Upto != nil {
+		if usage, err = h.Upto.usage(offers, decimals, h.usd); err != nil {
+			return err
+		}
+	}
 	access, err := h.accessWindows()
 	if err != nil {
 		return err
@@ -233,6 +243,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		WalletNetworks: h.walletNetworks(),
 		Extensions:     extensions,
 		AssetDecimals:  decimals,
+		Usage:          usage,
 		USDAssets:      h.usd,
 		AssetSymbols:   symbols,
 		Hooks:          paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled},
@@ -294,9 +305,15 @@ func (h *Handler) Validate() error {
 	}
 	nets, err := h.networks()
 	errs = append(errs, err)
+	if h.Upto != nil {
+		errs = append(errs, h.Upto.validate(h))
+		if h.app != nil && slices.ContainsFunc(nets, func(n netOffer) bool { return n.chain == nil }) {
+			errs = append(errs, errors.New("x402 upto needs the embedded facilitator, whose settler the payer names as the one that may settle"))
+		}
+	}
 	for _, s := range h.Schemes {
 		switch s {
-		case x402.SchemeExact:
+		case x402.SchemeExact, x402.SchemeUpto:
 		case x402.SchemeAANative:
 			if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return n.aa != nil }) {
 				errs = append(errs, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url (on its first network, among the route's)"))
@@ -422,6 +439,9 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 	if len(schemes) == 0 {
 		schemes = []string{x402.SchemeExact}
 	}
+	if h.Upto != nil {
+		schemes = []string{x402.SchemeUpto}
+	}
 	nets, err := h.networks()
 	if err != nil {
 		return nil, nil, err
@@ -463,6 +483,12 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 						continue // aa-native is served on the first network only
 					}
 					extra = n.aa
+				}
+				if s == x402.SchemeUpto {
+					if n.chain == nil {
+						continue // needs the embedded facilitator (Validate says so)
+					}
+					extra = &x402.Extra{Name: a.Name, Version: a.Version, FacilitatorAddress: n.chain.settler().Hex()}
 				}
 				offers = append(offers, x402.PaymentRequirements{
 					Scheme: s, Network: n.network, Amount: amount, Asset: a.Address, PayTo: h.PayTo,
@@ -577,7 +603,7 @@ var eip2612Declaration = json.RawMessage(`{"info":{"description":"The facilitato
 // payer to approve Permit2 in a transaction of its own.
 func withEIP2612GasSponsoring(extensions json.RawMessage, offers []x402.PaymentRequirements) json.RawMessage {
 	if !slices.ContainsFunc(offers, func(o x402.PaymentRequirements) bool {
-		return o.Extra != nil && o.Extra.AssetTransferMethod == x402.AssetTransferPermit2
+		return o.Scheme == x402.SchemeUpto || o.Extra != nil && o.Extra.AssetTransferMethod == x402.AssetTransferPermit2
 	}) {
 		return extensions
 	}

@@ -44,7 +44,7 @@ for (let i = 0; i < pays; i++) {
     body: await res.text(),
     receipt: header ? decodePaymentResponseHeader(header) : null,
     method: payment ? (payment.payload.permit2Authorization ? 'permit2' : 'eip3009') : null,
-    permit: Boolean(payment?.extensions?.eip2612GasSponsoring?.info),
+    permit: Boolean(payment?.extensions?.eip2612GasSponsoring?.info?.signature),
   });
 }
 const probe = await fetch(url);

@@ -67,6 +67,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -153,6 +154,9 @@ type Config struct {
 	// Access, when set, makes a settled payment buy its payer a window of
 	// access to the route (see window.go).
 	Access *Access
+	// Usage meters the responses of upto offers (see Usage); required
+	// when an offer's scheme is upto.
+	Usage *Usage
 }
 
 // Guard tracks the payments in use by requests in flight. It is safe for
@@ -210,6 +214,13 @@ func (c *Config) Validate() error {
 	}
 	if c.Access != nil {
 		errs = append(errs, c.Access.validate())
+	}
+	if slices.ContainsFunc(c.Accepts, func(o x402.PaymentRequirements) bool { return o.Scheme == x402.SchemeUpto }) {
+		if c.Usage == nil {
+			errs = append(errs, errors.New("an upto offer needs Usage, which meters its responses"))
+		} else {
+			errs = append(errs, c.Usage.Validate())
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -374,6 +385,9 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// not reach the upstream's logs.
 	r.Header.Del(x402.HeaderPaymentSignature)
 	r.Header.Del(x402.HeaderXPayment)
+	if offer.Scheme == x402.SchemeUpto {
+		return p.serveMetered(ctx, w, r, req, next)
+	}
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
 	// Runs after g.served (deferred below), so a result is recorded once
 	// its response was.

@@ -198,7 +198,11 @@ func decodeEIP2612(extensions json.RawMessage) (*EIP2612Permit, error) {
 		return nil, nil // extensions of other shapes are not ours to judge
 	}
 	info := exts[EIP2612GasSponsoring].Info
-	if info == nil {
+	if info == nil || info.From == "" || info.Asset == "" || info.Spender == "" || info.Amount == "" ||
+		info.Nonce == "" || info.Deadline == "" || info.Signature == "" || info.Version == "" {
+		// Upstream's clients echo the 402's declaration ({description,
+		// version}) when they send no permit: not a permit, as upstream
+		// reads it.
 		return nil, nil
 	}
 	var errs fieldErrs
