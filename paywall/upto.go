@@ -161,24 +161,29 @@ func (m *meter) owed(asset string, max *big.Int, ended time.Time) *big.Int {
 // client through a meter, then what it used is settled, once, with the
 // settle's requirements carrying the amount owed (upstream's convention),
 // and the result goes in the PAYMENT-RESPONSE trailer. It settles even if
-// the client went away or next failed (ctx outlives the request).
+// the client went away, next failed, or next panicked (reverse_proxy
+// aborts a response its client left with http.ErrAbortHandler): ctx
+// outlives the request, and the settlement is deferred.
 func (p *Paywall) serveMetered(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, next func(http.ResponseWriter, *http.Request) error) error {
 	m := &meter{w: w, usage: p.cfg.Usage}
-	err := next(m, r)
-	ended := time.Now()
+	defer p.settleUsage(ctx, w, r, req, m)
+	return next(m, r)
+}
+
+// settleUsage settles what m counted.
+func (p *Paywall) settleUsage(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, m *meter) {
 	max, _ := x402.ParseAmount(req.PaymentRequirements.Amount)
 	settle := *req
-	settle.PaymentRequirements.Amount = m.owed(req.PaymentRequirements.Asset, max, ended).String()
+	settle.PaymentRequirements.Amount = m.owed(req.PaymentRequirements.Asset, max, time.Now()).String()
 	res, ok, _ := p.settle(ctx, r, &settle)
 	if res != nil && m.decided {
-		if value, encErr := x402.EncodeHeader(res); encErr == nil {
+		if value, err := x402.EncodeHeader(res); err == nil {
 			w.Header().Set(x402.HeaderPaymentResponse, value) // the declared trailer
 		}
 	}
-	if ok {
-		if f, isResponder := p.cfg.Facilitator.(Responder); isResponder && res.TransactionHash != "" {
+	if ok && res.TransactionHash != "" {
+		if f, isResponder := p.cfg.Facilitator.(Responder); isResponder {
 			f.Served(ctx, &settle)
 		}
 	}
-	return err
 }
