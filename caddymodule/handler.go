@@ -489,6 +489,11 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 						continue // needs the embedded facilitator (Validate says so)
 					}
 					extra = &x402.Extra{Name: a.Name, Version: a.Version, FacilitatorAddress: n.chain.settler().Hex()}
+					if a.Permit2 {
+						// Its EIP-2612 permit approves Permit2 (the 402
+						// declares eip2612GasSponsoring).
+						extra.AssetTransferMethod = x402.AssetTransferPermit2
+					}
 				}
 				offers = append(offers, x402.PaymentRequirements{
 					Scheme: s, Network: n.network, Amount: amount, Asset: a.Address, PayTo: h.PayTo,
@@ -598,12 +603,15 @@ var (
 var eip2612Declaration = json.RawMessage(`{"info":{"description":"The facilitator accepts EIP-2612 gasless Permit to ` + "`Permit2`" + ` canonical contract.","version":"1"}}`)
 
 // withEIP2612GasSponsoring adds eip2612GasSponsoring to a 402's extensions
-// when some offer is paid through Permit2, so that upstream's clients send
-// the permit of Permit2 with their first payment instead of asking the
-// payer to approve Permit2 in a transaction of its own.
+// when some offer is in a token declared permit2 (one with EIP-2612), so
+// that upstream's clients send a permit of Permit2 with their payment
+// instead of asking the payer to approve Permit2 in a transaction of its
+// own. (Upstream's clients then try a permit for every Permit2 offer of
+// the 402: a route that also offers upto in a token without EIP-2612
+// should not offer both.)
 func withEIP2612GasSponsoring(extensions json.RawMessage, offers []x402.PaymentRequirements) json.RawMessage {
 	if !slices.ContainsFunc(offers, func(o x402.PaymentRequirements) bool {
-		return o.Scheme == x402.SchemeUpto || o.Extra != nil && o.Extra.AssetTransferMethod == x402.AssetTransferPermit2
+		return o.Extra != nil && o.Extra.AssetTransferMethod == x402.AssetTransferPermit2
 	}) {
 		return extensions
 	}

@@ -119,8 +119,10 @@ func (t *Transport) permitOfPermit2(ctx context.Context, offer *x402.PaymentRequ
 	if err := chain.BatchCallContext(ctx, batch); err != nil {
 		return nil, fmt.Errorf("x402 client: reading the allowance of Permit2: %w", err)
 	}
-	if err := errors.Join(batch[0].Error, batch[1].Error); err != nil {
-		return nil, fmt.Errorf("x402 client: reading the allowance of Permit2: %w", err)
+	if errors.Join(batch[0].Error, batch[1].Error) != nil {
+		// A token without EIP-2612 (no nonces): the payer must have
+		// approved Permit2 itself, and the facilitator says so if not.
+		return nil, nil
 	}
 	if new(big.Int).SetBytes(allowance).Cmp(pt.Amount) >= 0 {
 		return nil, nil
