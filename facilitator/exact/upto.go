@@ -2,6 +2,7 @@ package exact
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -26,6 +27,9 @@ func (s *Scheme) DecodeUpto(req *x402.VerifyRequest) (*scheme.Payment, error) {
 	if !isPermit2(req.PaymentPayload.Payload) {
 		if isUserOp(req.PaymentPayload.Payload) {
 			return nil, x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an aa-native UserOperation, the requirements are upto")
+		}
+		if isEIP3009(req.PaymentPayload.Payload) {
+			return nil, x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an exact EIP-3009 authorization, the requirements are upto")
 		}
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an upto payment: no permit2Authorization")
 	}
@@ -95,6 +99,14 @@ func (s *Scheme) VerifyUpto(ctx context.Context, pay *scheme.Payment, req *x402.
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "upto_facilitator_mismatch: the witness names facilitator %s; this facilitator settles from %s", p.Facilitator, s.cfg.Settler)
 	}
 	return s.verifyPermit2(ctx, p, asset)
+}
+
+// isEIP3009 reports whether payload has the shape of an EIP-3009 payment.
+func isEIP3009(payload []byte) bool {
+	var shape struct {
+		Authorization json.RawMessage `json:"authorization"`
+	}
+	return json.Unmarshal(payload, &shape) == nil && shape.Authorization != nil
 }
 
 // UptoSettlement is the upto proxy's settle (or settleWithPermit) of the
