@@ -313,13 +313,17 @@ func (h *Handler) Validate() error {
 	}
 	for _, s := range h.Schemes {
 		switch s {
-		case x402.SchemeExact, x402.SchemeUpto:
+		case x402.SchemeExact:
+		case x402.SchemeUpto:
+			if h.Upto == nil {
+				errs = append(errs, errors.New("x402 scheme upto needs the upto option (upto per_byte|per_second|usage_header …), which says what a response is charged"))
+			}
 		case x402.SchemeAANative:
 			if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return n.aa != nil }) {
 				errs = append(errs, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url (on its first network, among the route's)"))
 			}
 		default:
-			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native)", s))
+			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native; upto with the upto option)", s))
 		}
 	}
 	for _, want := range h.Assets {

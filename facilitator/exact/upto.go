@@ -101,6 +101,10 @@ func (s *Scheme) VerifyUpto(ctx context.Context, pay *scheme.Payment, req *x402.
 	return s.verifyPermit2(ctx, p, asset)
 }
 
+// Settler is the address this facilitator settles from, which an upto
+// payer names as its witness's facilitator.
+func (s *Scheme) Settler() common.Address { return s.cfg.Settler }
+
 // isEIP3009 reports whether payload has the shape of an EIP-3009 payment.
 func isEIP3009(payload []byte) bool {
 	var shape struct {

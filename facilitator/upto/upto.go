@@ -49,4 +49,10 @@ func (s *Scheme) Outcome(rec *store.Record, receipt *types.Receipt) scheme.Outco
 	return s.ex.Outcome(rec, receipt)
 }
 
+// Extra is what /supported advertises of upto, as upstream's upto
+// facilitator does: the facilitator a payer must name (the settler).
+func (s *Scheme) Extra(string) *x402.Extra {
+	return &x402.Extra{FacilitatorAddress: s.ex.Settler().Hex()}
+}
+
 var _ scheme.Scheme = (*Scheme)(nil)
