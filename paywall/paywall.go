@@ -385,7 +385,9 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// not reach the upstream's logs.
 	r.Header.Del(x402.HeaderPaymentSignature)
 	r.Header.Del(x402.HeaderXPayment)
-	if offer.Scheme == x402.SchemeUpto {
+	if offer.Scheme == x402.SchemeUpto && !isUpgrade(r) {
+		// An upgraded connection is not metered: like any upgrade, it
+		// settles before it starts, for the maximum (below).
 		return p.serveMetered(ctx, w, r, req, next)
 	}
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req}
