@@ -320,6 +320,11 @@ type AssetConfig struct {
 	// The token's decimals, which convert human prices such as 0.01 to
 	// atomic units. Default: 6.
 	Decimals uint8 `json:"decimals,omitempty"`
+	// Permit2 says the token has no EIP-3009 and is paid in exact through
+	// Permit2 and x402's exact Permit2 proxy (assetTransferMethod
+	// "permit2"); name and version are then its EIP-2612 domain, which
+	// payers use to approve Permit2 without gas (eip2612GasSponsoring).
+	Permit2 bool `json:"permit2,omitempty"`
 
 	known *tokens.Token // the table's entry for this network and address, once resolved
 }

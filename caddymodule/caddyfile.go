@@ -226,12 +226,18 @@ func (a *App) parseStore(d *caddyfile.Dispenser) error {
 
 // parseAsset reads `asset <token>`, a well-known token by name (usdc,
 // or dusd on the devnet), `asset <address> <name> <version>
-// [<decimals>]`, or `asset <address> [<decimals>]` for a token without
-// EIP-3009 (no EIP-712 domain), which is paid with aa-native only. An
-// address is 0x… or a placeholder; anything else is a token's name.
+// [<decimals>] [permit2]` (permit2: a token without EIP-3009 whose
+// EIP-2612 domain that is, paid in exact through Permit2), or `asset
+// <address> [<decimals>]` for a token without EIP-3009 (no EIP-712
+// domain), which is paid with aa-native only. An address is 0x… or a
+// placeholder; anything else is a token's name.
 func (n *NetworkConfig) parseAsset(d *caddyfile.Dispenser) error {
 	args := d.RemainingArgs()
 	var as AssetConfig
+	permit2 := false
+	if k := len(args); k >= 3 && args[k-1] == "permit2" {
+		args, permit2 = args[:k-1], true
+	}
 	var decimals string
 	if len(args) > 0 && !isAddressLike(args[0]) && !strings.HasPrefix(args[0], "{") {
 		if len(args) > 1 {
@@ -257,6 +263,10 @@ func (n *NetworkConfig) parseAsset(d *caddyfile.Dispenser) error {
 		}
 		as.Decimals = uint8(dec)
 	}
+	if permit2 && as.Name == "" {
+		return d.Errf("asset %s permit2: a token paid through Permit2 needs its EIP-2612 name and version (asset <address> <name> <version> [<decimals>] permit2)", as.Address)
+	}
+	as.Permit2 = permit2
 	n.Assets = append(n.Assets, as)
 	return nil
 }
@@ -353,6 +363,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"price_service": h.parsePriceService,
 		"access":        h.parseAccess,
 		"access_key":    h.parseAccessKey,
+		"upto":          h.parseUpto,
 	})
 }
 

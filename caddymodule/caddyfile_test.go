@@ -68,6 +68,7 @@ func TestHandlerCaddyfileErrors(t *testing.T) {
 		{"bad timeout", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n max_timeout soon\n}", `max_timeout "soon"`},
 		{"settle_before with arg", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n settle_before yes\n}", "wrong argument count"},
 		{"empty schemes", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n schemes\n}", "wrong argument count"},
+		{"upto unit", "x402 0.01 {\n pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n upto per_token 1\n}", "upto takes per_byte"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -180,6 +181,7 @@ func TestAppCaddyfileErrors(t *testing.T) {
 		{"asset arity", "x402 {\n asset 0xabc USDC\n}", `asset decimals "USDC": want a whole number from 0 to 36`},
 		{"asset arity", "x402 {\n asset 0xabc a b 6 7\n}", "<address> <eip712-name> <eip712-version> [<decimals>], or <address> [<decimals>] for a token without EIP-3009, got 5 values"},
 		{"asset decimals", "x402 {\n asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 USDC 2 many\n}", `asset decimals "many"`},
+		{"permit2 without a domain", "x402 {\n asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 6 permit2\n}", "needs its EIP-2612 name and version"},
 		{"receipt timeout", "x402 {\n receipt_timeout later\n}", `receipt_timeout "later"`},
 		{"confirmations", "x402 {\n confirmations -1\n}", `confirmations "-1": want a whole number of blocks`},
 		{"retention", "x402 {\n settlement_retention never\n}", `settlement_retention "never": want a duration, such as 30d, or off`},
@@ -260,7 +262,12 @@ func TestHandlerValidate(t *testing.T) {
 		{"no price", Handler{PayTo: payTo}, "needs a price"},
 		{"price and amount", Handler{PayTo: payTo, Price: "0.01", Amount: "5"}, "not both"},
 		{"bad amount", Handler{PayTo: payTo, Amount: "-5"}, "x402 amount"},
-		{"unknown scheme", Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"upto"}}, `scheme "upto" is not supported`},
+		{"unknown scheme", Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"deferred"}}, `scheme "deferred" is not supported`},
+		{"upto without usage", Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"upto"}}, "needs the upto option"},
+		{"upto and exact", Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"exact"}, Upto: &UptoConfig{Per: "byte", Price: "0.000001"}}, "upto scheme only"},
+		{"upto per request", Handler{PayTo: payTo, Price: "{http.request.header.X-Price}", Upto: &UptoConfig{Per: "byte", Price: "0.000001"}}, "needs a fixed price"},
+		{"upto settle_before", Handler{PayTo: payTo, Price: "0.01", SettleBefore: true, Upto: &UptoConfig{Per: "second", Price: "0.000001"}}, "settle_before does not apply"},
+		{"upto header unnamed", Handler{PayTo: payTo, Price: "0.01", Upto: &UptoConfig{Per: "header", Price: "0.000001"}}, "needs the header's name"},
 		{"bad origin", Handler{PayTo: payTo, Price: "0.01", Origin: "api.example.com"}, `origin "api.example.com"`},
 		{"negative timeout", Handler{PayTo: payTo, Price: "0.01", MaxTimeout: -1}, "max_timeout must not be negative"},
 	}

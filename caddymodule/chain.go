@@ -447,7 +447,7 @@ func claimFacilitatorStore(st store.Backend, path, network, caip2 string, log *z
 func facilitatorAssets(assets []AssetConfig) []facilitator.Asset {
 	out := make([]facilitator.Asset, len(assets))
 	for i, as := range assets {
-		out[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version, Decimals: assetDecimals(as)}
+		out[i] = facilitator.Asset{Address: common.HexToAddress(as.Address), Name: as.Name, Version: as.Version, Decimals: assetDecimals(as), Permit2: as.Permit2}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -89,6 +91,10 @@ type Handler struct {
 	// has the aa-native contracts and sponsor_url (aa-native is offered on
 	// the network that has them, the app's first). Default: ["exact"].
 	Schemes []string `json:"schemes,omitempty"`
+	// Upto, when set, makes the route's offers upto: the price is the
+	// maximum a payer signs for, and each response is charged for what
+	// it used (see UptoConfig). Needs the embedded facilitator.
+	Upto *UptoConfig `json:"upto,omitempty"`
 	// A description of the resource, shown to payers. Empty by default.
 	Description string `json:"description,omitempty"`
 	// The resource's media type, shown to payers. Empty by default.
@@ -205,6 +211,13 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
+	extensions = withEIP2612GasSponsoring(extensions, offers)
+	var usage *paywall.Usage
+	if h.Upto != nil {
+		if usage, err = h.Upto.usage(offers, decimals, h.usd); err != nil {
+			return err
+		}
+	}
 	access, err := h.accessWindows()
 	if err != nil {
 		return err
@@ -238,6 +251,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		WalletNetworks: h.walletNetworks(),
 		Extensions:     extensions,
 		AssetDecimals:  decimals,
+		Usage:          usage,
 		USDAssets:      h.usd,
 		AssetSymbols:   symbols,
 		Broadcast:      broadcast,
@@ -300,15 +314,25 @@ func (h *Handler) Validate() error {
 	}
 	nets, err := h.networks()
 	errs = append(errs, err)
+	if h.Upto != nil {
+		errs = append(errs, h.Upto.validate(h))
+		if h.app != nil && slices.ContainsFunc(nets, func(n netOffer) bool { return n.chain == nil }) {
+			errs = append(errs, errors.New("x402 upto needs the embedded facilitator, whose settler the payer names as the one that may settle"))
+		}
+	}
 	for _, s := range h.Schemes {
 		switch s {
 		case x402.SchemeExact:
+		case x402.SchemeUpto:
+			if h.Upto == nil {
+				errs = append(errs, errors.New("x402 scheme upto needs the upto option (upto per_byte|per_second|usage_header …), which says what a response is charged"))
+			}
 		case x402.SchemeAANative:
 			if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return n.aa != nil }) {
 				errs = append(errs, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url (on its first network, among the route's)"))
 			}
 		default:
-			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native)", s))
+			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native; upto with the upto option)", s))
 		}
 	}
 	for _, want := range h.Assets {
@@ -431,6 +455,9 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 	if len(schemes) == 0 {
 		schemes = []string{x402.SchemeExact}
 	}
+	if h.Upto != nil {
+		schemes = []string{x402.SchemeUpto}
+	}
 	nets, err := h.networks()
 	if err != nil {
 		return nil, nil, err
@@ -461,6 +488,9 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 			}
 			for _, s := range schemes {
 				extra := &x402.Extra{Name: a.Name, Version: a.Version}
+				if a.Permit2 {
+					extra.AssetTransferMethod = x402.AssetTransferPermit2
+				}
 				if s == x402.SchemeExact && a.Name == "" {
 					continue // no EIP-3009: aa-native only
 				}
@@ -469,6 +499,17 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 						continue // aa-native is served on the first network only
 					}
 					extra = n.aa
+				}
+				if s == x402.SchemeUpto {
+					if n.chain == nil {
+						continue // needs the embedded facilitator (Validate says so)
+					}
+					extra = &x402.Extra{Name: a.Name, Version: a.Version, FacilitatorAddress: n.chain.settler().Hex()}
+					if a.Permit2 {
+						// Its EIP-2612 permit approves Permit2 (the 402
+						// declares eip2612GasSponsoring).
+						extra.AssetTransferMethod = x402.AssetTransferPermit2
+					}
 				}
 				offers = append(offers, x402.PaymentRequirements{
 					Scheme: s, Network: n.network, Amount: amount, Asset: a.Address, PayTo: h.PayTo,
@@ -573,3 +614,35 @@ var (
 	_ caddy.CleanerUpper          = (*Handler)(nil)
 	_ caddyhttp.MiddlewareHandler = (*Handler)(nil)
 )
+
+// eip2612Declaration is upstream's declaration of the eip2612GasSponsoring
+// extension in a 402: the facilitator submits a payer's EIP-2612 permit of
+// Permit2 with its first Permit2 payment.
+var eip2612Declaration = json.RawMessage(`{"info":{"description":"The facilitator accepts EIP-2612 gasless Permit to ` + "`Permit2`" + ` canonical contract.","version":"1"}}`)
+
+// withEIP2612GasSponsoring adds eip2612GasSponsoring to a 402's extensions
+// when some offer is in a token declared permit2 (one with EIP-2612), so
+// that upstream's clients send a permit of Permit2 with their payment
+// instead of asking the payer to approve Permit2 in a transaction of its
+// own. (Upstream's clients then try a permit for every Permit2 offer of
+// the 402: a route that also offers upto in a token without EIP-2612
+// should not offer both.)
+func withEIP2612GasSponsoring(extensions json.RawMessage, offers []x402.PaymentRequirements) json.RawMessage {
+	if !slices.ContainsFunc(offers, func(o x402.PaymentRequirements) bool {
+		return o.Extra != nil && o.Extra.AssetTransferMethod == x402.AssetTransferPermit2
+	}) {
+		return extensions
+	}
+	ext := map[string]json.RawMessage{}
+	if len(extensions) > 0 && string(extensions) != "null" {
+		if err := json.Unmarshal(extensions, &ext); err != nil {
+			return extensions
+		}
+	}
+	ext[exact.EIP2612GasSponsoring] = eip2612Declaration
+	out, err := json.Marshal(ext)
+	if err != nil {
+		return extensions
+	}
+	return out
+}

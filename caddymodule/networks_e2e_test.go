@@ -158,7 +158,7 @@ func testSeveralNetworks(t *testing.T, storeOpt, storeA, storeB string) {
 		kinds = append(kinds, fmt.Sprintf("v%d %s@%s", k.X402Version, k.Scheme, k.Network))
 	}
 	// 84532 has a v1 name, base-sepolia, which v1 clients pay in.
-	if fmt.Sprint(kinds) != fmt.Sprint([]string{"v2 exact@" + netA, "v2 exact@" + netB, "v1 exact@base-sepolia"}) {
+	if fmt.Sprint(kinds) != fmt.Sprint([]string{"v2 exact@" + netA, "v2 upto@" + netA, "v2 exact@" + netB, "v2 upto@" + netB, "v1 exact@base-sepolia"}) {
 		t.Fatalf("/supported kinds %v", kinds)
 	}
 

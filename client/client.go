@@ -2,8 +2,10 @@
 // 402 Payment Required by signing a payment and repeating the request.
 //
 // It pays the exact scheme (an EIP-3009 authorization signed with the
-// payer's key) on any eip155 network whose offer names the token's EIP-712
-// domain. It never pays more than its limit. When the server answers a paid
+// payer's key, or for a token offered with assetTransferMethod permit2 a
+// Permit2 transfer) on any eip155 network whose offer names the token's
+// EIP-712 domain, upto (a Permit2 transfer of at most the offer's amount;
+// the server charges what the response used), and aa-native. It never pays more than its limit. When the server answers a paid
 // request with 503 (the settlement's outcome is not known yet), it retries
 // with the same payment rather than signing a new one, so a payment is
 // never made twice.
@@ -48,10 +50,11 @@ type Transport struct {
 	// repeated with the same payment; default 5.
 	Retries int
 	// Schemes are the schemes this transport pays, in order of preference;
-	// default exact only. aa-native also needs RPC.
+	// default exact only. aa-native also needs RPC; upto may be added.
 	Schemes []string
 	// RPC is the chain's JSON-RPC URL, which aa-native payments read the
-	// smart account's state from.
+	// smart account's state from, and Permit2 payments the payer's
+	// allowance of Permit2 (to send an EIP-2612 permit of it when short).
 	RPC string
 	// RequestHashFunc, if set, chooses aa-native request hashes instead of
 	// RequestHash with a random salt, for merchants that assign them.
@@ -101,9 +104,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	var payment *x402.PaymentPayload
-	if offer.Scheme == x402.SchemeAANative {
+	switch {
+	case offer.Scheme == x402.SchemeAANative:
 		payment, err = t.PayAANative(req.Context(), challenge, offer)
-	} else {
+	case viaPermit2(offer):
+		payment, err = t.PayPermit2(req.Context(), challenge, offer)
+	default:
 		payment, err = t.Pay(challenge, offer)
 	}
 	if err != nil {
@@ -204,6 +210,10 @@ func (t *Transport) acceptable(o *x402.PaymentRequirements) error {
 		if o.Extra == nil || o.Extra.Name == "" || o.Extra.Version == "" {
 			return errors.New("the offer does not name the token's EIP-712 domain (extra.name, extra.version)")
 		}
+	case x402.SchemeUpto:
+		if o.Extra == nil || !common.IsHexAddress(o.Extra.FacilitatorAddress) {
+			return errors.New("the offer does not name the facilitator (extra.facilitatorAddress)")
+		}
 	case x402.SchemeAANative:
 		if o.Extra == nil || !common.IsHexAddress(o.Extra.EntryPoint) || !common.IsHexAddress(o.Extra.Factory) ||
 			!common.IsHexAddress(o.Extra.Settlement) || o.Extra.SponsorURL == "" {
@@ -272,10 +282,14 @@ func (t *Transport) Pay(challenge *x402.PaymentRequired, offer *x402.PaymentRequ
 	return &x402.PaymentPayload{X402Version: x402.Version, Resource: challenge.Resource, Accepted: *offer, Payload: payload}, nil
 }
 
-// Receipt decodes a response's PAYMENT-RESPONSE header; ok is false when
-// the response carries none.
+// Receipt decodes a response's PAYMENT-RESPONSE header, or its trailer (an
+// upto response's, once the body has been read to its end); ok is false
+// when the response carries none.
 func Receipt(resp *http.Response) (res *x402.SettleResponse, ok bool, err error) {
 	v := resp.Header.Get(x402.HeaderPaymentResponse)
+	if v == "" {
+		v = resp.Trailer.Get(x402.HeaderPaymentResponse)
+	}
 	if v == "" {
 		return nil, false, nil
 	}

@@ -83,6 +83,25 @@ type IStakeManagerStakeInfo struct {
 	UnstakeDelaySec *big.Int
 }
 
+// Permit2PermitTransferFrom is an auto generated low-level Go binding around an user-defined struct.
+type Permit2PermitTransferFrom struct {
+	Permitted Permit2TokenPermissions
+	Nonce     *big.Int
+	Deadline  *big.Int
+}
+
+// Permit2SignatureTransferDetails is an auto generated low-level Go binding around an user-defined struct.
+type Permit2SignatureTransferDetails struct {
+	To              common.Address
+	RequestedAmount *big.Int
+}
+
+// Permit2TokenPermissions is an auto generated low-level Go binding around an user-defined struct.
+type Permit2TokenPermissions struct {
+	Token  common.Address
+	Amount *big.Int
+}
+
 // UserOperation is an auto generated low-level Go binding around an user-defined struct.
 type UserOperation struct {
 	Sender               common.Address
@@ -96,6 +115,918 @@ type UserOperation struct {
 	MaxPriorityFeePerGas *big.Int
 	PaymasterAndData     []byte
 	Signature            []byte
+}
+
+// X402ExactPermit2ProxyWitness is an auto generated low-level Go binding around an user-defined struct.
+type X402ExactPermit2ProxyWitness struct {
+	To         common.Address
+	ValidAfter *big.Int
+}
+
+// X402Permit2ProxyEIP2612Permit is an auto generated low-level Go binding around an user-defined struct.
+type X402Permit2ProxyEIP2612Permit struct {
+	Value    *big.Int
+	Deadline *big.Int
+	R        [32]byte
+	S        [32]byte
+	V        uint8
+}
+
+// X402UptoPermit2ProxyWitness is an auto generated low-level Go binding around an user-defined struct.
+type X402UptoPermit2ProxyWitness struct {
+	To          common.Address
+	Facilitator common.Address
+	ValidAfter  *big.Int
+}
+
+// DevPermitTokenMetaData contains all meta data concerning the DevPermitToken contract.
+var DevPermitTokenMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"string\",\"name\":\"name_\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"symbol_\",\"type\":\"string\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"}],\"name\":\"InvalidPermitSigner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"}],\"name\":\"PermitExpired\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Approval\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Transfer\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"DOMAIN_SEPARATOR\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"PERMIT_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"}],\"name\":\"allowance\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"approve\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"subtractedValue\",\"type\":\"uint256\"}],\"name\":\"decreaseAllowance\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"addedValue\",\"type\":\"uint256\"}],\"name\":\"increaseAllowance\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"mint\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"name\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"nonces\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"},{\"internalType\":\"uint8\",\"name\":\"v\",\"type\":\"uint8\"},{\"internalType\":\"bytes32\",\"name\":\"r\",\"type\":\"bytes32\"},{\"internalType\":\"bytes32\",\"name\":\"s\",\"type\":\"bytes32\"}],\"name\":\"permit\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"symbol\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalSupply\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"transfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"transferFrom\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"version\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"pure\",\"type\":\"function\"}]",
+	ID:  "d2aa3e510878a142dfe709bd7e1a3713db",
+	Bin: "0x608060405234801561000f575f5ffd5b5060405161186838038061186883398101604081905261002e9161015b565b8181600361003c838261024f565b506004610049828261024f565b50505061006261005d61006960201b60201c565b61006d565b505061030d565b3390565b600580546001600160a01b038381166001600160a01b0319831681179093556040519116919082907f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e0905f90a35050565b634e487b7160e01b5f52604160045260245ffd5b5f82601f8301126100e1575f5ffd5b81516001600160401b038111156100fa576100fa6100be565b604051601f8201601f19908116603f011681016001600160401b0381118282101715610128576101286100be565b60405281815283820160200185101561013f575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b5f5f6040838503121561016c575f5ffd5b82516001600160401b03811115610181575f5ffd5b61018d858286016100d2565b602085015190935090506001600160401b038111156101aa575f5ffd5b6101b6858286016100d2565b9150509250929050565b600181811c908216806101d457607f821691505b6020821081036101f257634e487b7160e01b5f52602260045260245ffd5b50919050565b601f82111561024a578282111561024a57805f5260205f20601f840160051c602085101561022357505f5b90810190601f840160051c035f5b81811015610246575f83820155600101610231565b5050505b505050565b81516001600160401b03811115610268576102686100be565b61027c8161027684546101c0565b846101f8565b6020601f8211600181146102ae575f83156102975750848201515b5f19600385901b1c1916600184901b178455610306565b5f84815260208120601f198516915b828110156102dd57878501518255602094850194600190920191016102bd565b50848210156102fa57868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b61154e8061031a5f395ff3fe608060405234801561000f575f5ffd5b5060043610610163575f3560e01c806370a08231116100c7578063a457c2d71161007d578063d505accf11610063578063d505accf1461031e578063dd62ed3e14610331578063f2fde38b14610376575f5ffd5b8063a457c2d7146102f8578063a9059cbb1461030b575f5ffd5b80637ecebe00116100ad5780637ecebe00146102a95780638da5cb5b146102c857806395d89b41146102f0575f5ffd5b806370a082311461026c578063715018a6146102a1575f5ffd5b8063313ce5671161011c5780633950935111610102578063395093511461020b57806340c10f191461021e57806354fd4d5014610233575f5ffd5b8063313ce567146101f45780633644e51514610203575f5ffd5b806318160ddd1161014c57806318160ddd146101a857806323b872dd146101ba57806330adf81f146101cd575f5ffd5b806306fdde0314610167578063095ea7b314610185575b5f5ffd5b61016f610389565b60405161017c9190611288565b60405180910390f35b610198610193366004611303565b610419565b604051901515815260200161017c565b6002545b60405190815260200161017c565b6101986101c836600461132b565b610432565b6101ac7f6e71edae12b1b97f4d1f60370fef10105fa2faae0126114a169c64845d6126c981565b6040516006815260200161017c565b6101ac610455565b610198610219366004611303565b6104e9565b61023161022c366004611303565b610534565b005b60408051808201909152600181527f3100000000000000000000000000000000000000000000000000000000000000602082015261016f565b6101ac61027a366004611365565b73ffffffffffffffffffffffffffffffffffffffff165f9081526020819052604090205490565b61023161054a565b6101ac6102b7366004611365565b60066020525f908152604090205481565b60055460405173ffffffffffffffffffffffffffffffffffffffff909116815260200161017c565b61016f61055d565b610198610306366004611303565b61056c565b610198610319366004611303565b610641565b61023161032c366004611385565b61064e565b6101ac61033f3660046113f2565b73ffffffffffffffffffffffffffffffffffffffff9182165f90815260016020908152604080832093909416825291909152205490565b610231610384366004611365565b610834565b60606003805461039890611423565b80601f01602080910402602001604051908101604052809291908181526020018280546103c490611423565b801561040f5780601f106103e65761010080835404028352916020019161040f565b820191905f5260205f20905b8154815290600101906020018083116103f257829003601f168201915b5050505050905090565b5f336104268185856108eb565b60019150505b92915050565b5f3361043f858285610a9d565b61044a858585610b73565b506001949350505050565b5f7f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f61047f610389565b80516020918201206040805192830193909352918101919091527fc89efdaa54c0f20c7adf612882df0950f5a951637e0307cdcb4c672f298b8bc660608201524660808201523060a082015260c00160405160208183030381529060405280519060200120905090565b335f81815260016020908152604080832073ffffffffffffffffffffffffffffffffffffffff87168452909152812054909190610426908290869061052f9087906114a1565b6108eb565b61053c610de0565b6105468282610e61565b5050565b610552610de0565b61055b5f610f52565b565b60606004805461039890611423565b335f81815260016020908152604080832073ffffffffffffffffffffffffffffffffffffffff8716845290915281205490919083811015610634576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602560248201527f45524332303a2064656372656173656420616c6c6f77616e63652062656c6f7760448201527f207a65726f00000000000000000000000000000000000000000000000000000060648201526084015b60405180910390fd5b61044a82868684036108eb565b5f33610426818585610b73565b8342111561068b576040517f9e96b26f0000000000000000000000000000000000000000000000000000000081526004810185905260240161062b565b73ffffffffffffffffffffffffffffffffffffffff87165f90815260066020526040812080547f6e71edae12b1b97f4d1f60370fef10105fa2faae0126114a169c64845d6126c9918a918a918a9190866106e4836114b4565b9091555060408051602081019690965273ffffffffffffffffffffffffffffffffffffffff94851690860152929091166060840152608083015260a082015260c0810186905260e0016040516020818303038152906040528051906020012090505f61079761078f610754610455565b846040517f19010000000000000000000000000000000000000000000000000000000000008152600281019290925260228201526042902090565b868686610fc8565b90508873ffffffffffffffffffffffffffffffffffffffff168173ffffffffffffffffffffffffffffffffffffffff161461081e576040517f32b1358800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff80831660048301528a16602482015260440161062b565b6108298989896108eb565b505050505050505050565b61083c610de0565b73ffffffffffffffffffffffffffffffffffffffff81166108df576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f4f776e61626c653a206e6577206f776e657220697320746865207a65726f206160448201527f6464726573730000000000000000000000000000000000000000000000000000606482015260840161062b565b6108e881610f52565b50565b73ffffffffffffffffffffffffffffffffffffffff831661098d576040517f08c379a0000000000000000000000000000000000000000000000000000000008152602060048201526024808201527f45524332303a20617070726f76652066726f6d20746865207a65726f2061646460448201527f7265737300000000000000000000000000000000000000000000000000000000606482015260840161062b565b73ffffffffffffffffffffffffffffffffffffffff8216610a30576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602260248201527f45524332303a20617070726f766520746f20746865207a65726f20616464726560448201527f7373000000000000000000000000000000000000000000000000000000000000606482015260840161062b565b73ffffffffffffffffffffffffffffffffffffffff8381165f8181526001602090815260408083209487168084529482529182902085905590518481527f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925910160405180910390a3505050565b73ffffffffffffffffffffffffffffffffffffffff8381165f908152600160209081526040808320938616835292905220547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff8114610b6d5781811015610b60576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601d60248201527f45524332303a20696e73756666696369656e7420616c6c6f77616e6365000000604482015260640161062b565b610b6d84848484036108eb565b50505050565b73ffffffffffffffffffffffffffffffffffffffff8316610c16576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602560248201527f45524332303a207472616e736665722066726f6d20746865207a65726f20616460448201527f6472657373000000000000000000000000000000000000000000000000000000606482015260840161062b565b73ffffffffffffffffffffffffffffffffffffffff8216610cb9576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602360248201527f45524332303a207472616e7366657220746f20746865207a65726f206164647260448201527f6573730000000000000000000000000000000000000000000000000000000000606482015260840161062b565b73ffffffffffffffffffffffffffffffffffffffff83165f9081526020819052604090205481811015610d6e576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f45524332303a207472616e7366657220616d6f756e742065786365656473206260448201527f616c616e63650000000000000000000000000000000000000000000000000000606482015260840161062b565b73ffffffffffffffffffffffffffffffffffffffff8481165f81815260208181526040808320878703905593871680835291849020805487019055925185815290927fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef910160405180910390a3610b6d565b60055473ffffffffffffffffffffffffffffffffffffffff16331461055b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f4f776e61626c653a2063616c6c6572206973206e6f7420746865206f776e6572604482015260640161062b565b73ffffffffffffffffffffffffffffffffffffffff8216610ede576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601f60248201527f45524332303a206d696e7420746f20746865207a65726f206164647265737300604482015260640161062b565b8060025f828254610eef91906114a1565b909155505073ffffffffffffffffffffffffffffffffffffffff82165f81815260208181526040808320805486019055518481527fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef910160405180910390a35050565b6005805473ffffffffffffffffffffffffffffffffffffffff8381167fffffffffffffffffffffffff0000000000000000000000000000000000000000831681179093556040519116919082907f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e0905f90a35050565b5f5f5f610fd787878787610fee565b91509150610fe4816110d6565b5095945050505050565b5f807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a083111561102357505f905060036110cd565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015611074573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff81166110c7575f600192509250506110cd565b91505f90505b94509492505050565b5f8160048111156110e9576110e96114eb565b036110f15750565b6001816004811115611105576111056114eb565b0361116c576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601860248201527f45434453413a20696e76616c6964207369676e61747572650000000000000000604482015260640161062b565b6002816004811115611180576111806114eb565b036111e7576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601f60248201527f45434453413a20696e76616c6964207369676e6174757265206c656e67746800604482015260640161062b565b60038160048111156111fb576111fb6114eb565b036108e8576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602260248201527f45434453413a20696e76616c6964207369676e6174757265202773272076616c60448201527f7565000000000000000000000000000000000000000000000000000000000000606482015260840161062b565b602081525f82518060208401528060208501604085015e5f6040828501015260407fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011684010191505092915050565b803573ffffffffffffffffffffffffffffffffffffffff811681146112fe575f5ffd5b919050565b5f5f60408385031215611314575f5ffd5b61131d836112db565b946020939093013593505050565b5f5f5f6060848603121561133d575f5ffd5b611346846112db565b9250611354602085016112db565b929592945050506040919091013590565b5f60208284031215611375575f5ffd5b61137e826112db565b9392505050565b5f5f5f5f5f5f5f60e0888a03121561139b575f5ffd5b6113a4886112db565b96506113b2602089016112db565b95506040880135945060608801359350608088013560ff811681146113d5575f5ffd5b9699959850939692959460a0840135945060c09093013592915050565b5f5f60408385031215611403575f5ffd5b61140c836112db565b915061141a602084016112db565b90509250929050565b600181811c9082168061143757607f821691505b60208210810361146e577f4e487b71000000000000000000000000000000000000000000000000000000005f52602260045260245ffd5b50919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b8082018082111561042c5761042c611474565b5f7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff82036114e4576114e4611474565b5060010190565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffdfea2646970667358221220297ade5492ecb91249a6a96b7f6ae2e22f33b7a11b86ccd90b68fcecc1c3e84964736f6c63430008250033",
+}
+
+// DevPermitToken is an auto generated Go binding around an Ethereum contract.
+type DevPermitToken struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *DevPermitToken) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewDevPermitToken creates a new instance of DevPermitToken.
+func NewDevPermitToken() *DevPermitToken {
+	parsed, err := DevPermitTokenMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &DevPermitToken{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *DevPermitToken) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(string name_, string symbol_) returns()
+func (devPermitToken *DevPermitToken) PackConstructor(name_ string, symbol_ string) []byte {
+	enc, err := devPermitToken.abi.Pack("", name_, symbol_)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackDOMAINSEPARATOR is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3644e515.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function DOMAIN_SEPARATOR() view returns(bytes32)
+func (devPermitToken *DevPermitToken) PackDOMAINSEPARATOR() []byte {
+	enc, err := devPermitToken.abi.Pack("DOMAIN_SEPARATOR")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDOMAINSEPARATOR is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3644e515.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function DOMAIN_SEPARATOR() view returns(bytes32)
+func (devPermitToken *DevPermitToken) TryPackDOMAINSEPARATOR() ([]byte, error) {
+	return devPermitToken.abi.Pack("DOMAIN_SEPARATOR")
+}
+
+// UnpackDOMAINSEPARATOR is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x3644e515.
+//
+// Solidity: function DOMAIN_SEPARATOR() view returns(bytes32)
+func (devPermitToken *DevPermitToken) UnpackDOMAINSEPARATOR(data []byte) ([32]byte, error) {
+	out, err := devPermitToken.abi.Unpack("DOMAIN_SEPARATOR", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackPERMITTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x30adf81f.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function PERMIT_TYPEHASH() view returns(bytes32)
+func (devPermitToken *DevPermitToken) PackPERMITTYPEHASH() []byte {
+	enc, err := devPermitToken.abi.Pack("PERMIT_TYPEHASH")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPERMITTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x30adf81f.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function PERMIT_TYPEHASH() view returns(bytes32)
+func (devPermitToken *DevPermitToken) TryPackPERMITTYPEHASH() ([]byte, error) {
+	return devPermitToken.abi.Pack("PERMIT_TYPEHASH")
+}
+
+// UnpackPERMITTYPEHASH is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x30adf81f.
+//
+// Solidity: function PERMIT_TYPEHASH() view returns(bytes32)
+func (devPermitToken *DevPermitToken) UnpackPERMITTYPEHASH(data []byte) ([32]byte, error) {
+	out, err := devPermitToken.abi.Unpack("PERMIT_TYPEHASH", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdd62ed3e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function allowance(address owner, address spender) view returns(uint256)
+func (devPermitToken *DevPermitToken) PackAllowance(owner common.Address, spender common.Address) []byte {
+	enc, err := devPermitToken.abi.Pack("allowance", owner, spender)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdd62ed3e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function allowance(address owner, address spender) view returns(uint256)
+func (devPermitToken *DevPermitToken) TryPackAllowance(owner common.Address, spender common.Address) ([]byte, error) {
+	return devPermitToken.abi.Pack("allowance", owner, spender)
+}
+
+// UnpackAllowance is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xdd62ed3e.
+//
+// Solidity: function allowance(address owner, address spender) view returns(uint256)
+func (devPermitToken *DevPermitToken) UnpackAllowance(data []byte) (*big.Int, error) {
+	out, err := devPermitToken.abi.Unpack("allowance", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackApprove is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x095ea7b3.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function approve(address spender, uint256 amount) returns(bool)
+func (devPermitToken *DevPermitToken) PackApprove(spender common.Address, amount *big.Int) []byte {
+	enc, err := devPermitToken.abi.Pack("approve", spender, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackApprove is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x095ea7b3.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function approve(address spender, uint256 amount) returns(bool)
+func (devPermitToken *DevPermitToken) TryPackApprove(spender common.Address, amount *big.Int) ([]byte, error) {
+	return devPermitToken.abi.Pack("approve", spender, amount)
+}
+
+// UnpackApprove is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x095ea7b3.
+//
+// Solidity: function approve(address spender, uint256 amount) returns(bool)
+func (devPermitToken *DevPermitToken) UnpackApprove(data []byte) (bool, error) {
+	out, err := devPermitToken.abi.Unpack("approve", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function balanceOf(address account) view returns(uint256)
+func (devPermitToken *DevPermitToken) PackBalanceOf(account common.Address) []byte {
+	enc, err := devPermitToken.abi.Pack("balanceOf", account)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function balanceOf(address account) view returns(uint256)
+func (devPermitToken *DevPermitToken) TryPackBalanceOf(account common.Address) ([]byte, error) {
+	return devPermitToken.abi.Pack("balanceOf", account)
+}
+
+// UnpackBalanceOf is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x70a08231.
+//
+// Solidity: function balanceOf(address account) view returns(uint256)
+func (devPermitToken *DevPermitToken) UnpackBalanceOf(data []byte) (*big.Int, error) {
+	out, err := devPermitToken.abi.Unpack("balanceOf", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackDecimals is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x313ce567.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decimals() pure returns(uint8)
+func (devPermitToken *DevPermitToken) PackDecimals() []byte {
+	enc, err := devPermitToken.abi.Pack("decimals")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecimals is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x313ce567.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decimals() pure returns(uint8)
+func (devPermitToken *DevPermitToken) TryPackDecimals() ([]byte, error) {
+	return devPermitToken.abi.Pack("decimals")
+}
+
+// UnpackDecimals is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x313ce567.
+//
+// Solidity: function decimals() pure returns(uint8)
+func (devPermitToken *DevPermitToken) UnpackDecimals(data []byte) (uint8, error) {
+	out, err := devPermitToken.abi.Unpack("decimals", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackDecreaseAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa457c2d7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decreaseAllowance(address spender, uint256 subtractedValue) returns(bool)
+func (devPermitToken *DevPermitToken) PackDecreaseAllowance(spender common.Address, subtractedValue *big.Int) []byte {
+	enc, err := devPermitToken.abi.Pack("decreaseAllowance", spender, subtractedValue)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecreaseAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa457c2d7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decreaseAllowance(address spender, uint256 subtractedValue) returns(bool)
+func (devPermitToken *DevPermitToken) TryPackDecreaseAllowance(spender common.Address, subtractedValue *big.Int) ([]byte, error) {
+	return devPermitToken.abi.Pack("decreaseAllowance", spender, subtractedValue)
+}
+
+// UnpackDecreaseAllowance is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa457c2d7.
+//
+// Solidity: function decreaseAllowance(address spender, uint256 subtractedValue) returns(bool)
+func (devPermitToken *DevPermitToken) UnpackDecreaseAllowance(data []byte) (bool, error) {
+	out, err := devPermitToken.abi.Unpack("decreaseAllowance", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackIncreaseAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x39509351.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function increaseAllowance(address spender, uint256 addedValue) returns(bool)
+func (devPermitToken *DevPermitToken) PackIncreaseAllowance(spender common.Address, addedValue *big.Int) []byte {
+	enc, err := devPermitToken.abi.Pack("increaseAllowance", spender, addedValue)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIncreaseAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x39509351.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function increaseAllowance(address spender, uint256 addedValue) returns(bool)
+func (devPermitToken *DevPermitToken) TryPackIncreaseAllowance(spender common.Address, addedValue *big.Int) ([]byte, error) {
+	return devPermitToken.abi.Pack("increaseAllowance", spender, addedValue)
+}
+
+// UnpackIncreaseAllowance is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x39509351.
+//
+// Solidity: function increaseAllowance(address spender, uint256 addedValue) returns(bool)
+func (devPermitToken *DevPermitToken) UnpackIncreaseAllowance(data []byte) (bool, error) {
+	out, err := devPermitToken.abi.Unpack("increaseAllowance", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackMint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x40c10f19.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function mint(address to, uint256 amount) returns()
+func (devPermitToken *DevPermitToken) PackMint(to common.Address, amount *big.Int) []byte {
+	enc, err := devPermitToken.abi.Pack("mint", to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x40c10f19.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function mint(address to, uint256 amount) returns()
+func (devPermitToken *DevPermitToken) TryPackMint(to common.Address, amount *big.Int) ([]byte, error) {
+	return devPermitToken.abi.Pack("mint", to, amount)
+}
+
+// PackName is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x06fdde03.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function name() view returns(string)
+func (devPermitToken *DevPermitToken) PackName() []byte {
+	enc, err := devPermitToken.abi.Pack("name")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackName is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x06fdde03.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function name() view returns(string)
+func (devPermitToken *DevPermitToken) TryPackName() ([]byte, error) {
+	return devPermitToken.abi.Pack("name")
+}
+
+// UnpackName is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x06fdde03.
+//
+// Solidity: function name() view returns(string)
+func (devPermitToken *DevPermitToken) UnpackName(data []byte) (string, error) {
+	out, err := devPermitToken.abi.Unpack("name", data)
+	if err != nil {
+		return *new(string), err
+	}
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+	return out0, nil
+}
+
+// PackNonces is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7ecebe00.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function nonces(address ) view returns(uint256)
+func (devPermitToken *DevPermitToken) PackNonces(arg0 common.Address) []byte {
+	enc, err := devPermitToken.abi.Pack("nonces", arg0)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNonces is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7ecebe00.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function nonces(address ) view returns(uint256)
+func (devPermitToken *DevPermitToken) TryPackNonces(arg0 common.Address) ([]byte, error) {
+	return devPermitToken.abi.Pack("nonces", arg0)
+}
+
+// UnpackNonces is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x7ecebe00.
+//
+// Solidity: function nonces(address ) view returns(uint256)
+func (devPermitToken *DevPermitToken) UnpackNonces(data []byte) (*big.Int, error) {
+	out, err := devPermitToken.abi.Unpack("nonces", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (devPermitToken *DevPermitToken) PackOwner() []byte {
+	enc, err := devPermitToken.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (devPermitToken *DevPermitToken) TryPackOwner() ([]byte, error) {
+	return devPermitToken.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (devPermitToken *DevPermitToken) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := devPermitToken.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackPermit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd505accf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) returns()
+func (devPermitToken *DevPermitToken) PackPermit(owner common.Address, spender common.Address, value *big.Int, deadline *big.Int, v uint8, r [32]byte, s [32]byte) []byte {
+	enc, err := devPermitToken.abi.Pack("permit", owner, spender, value, deadline, v, r, s)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPermit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd505accf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function permit(address owner, address spender, uint256 value, uint256 deadline, uint8 v, bytes32 r, bytes32 s) returns()
+func (devPermitToken *DevPermitToken) TryPackPermit(owner common.Address, spender common.Address, value *big.Int, deadline *big.Int, v uint8, r [32]byte, s [32]byte) ([]byte, error) {
+	return devPermitToken.abi.Pack("permit", owner, spender, value, deadline, v, r, s)
+}
+
+// PackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function renounceOwnership() returns()
+func (devPermitToken *DevPermitToken) PackRenounceOwnership() []byte {
+	enc, err := devPermitToken.abi.Pack("renounceOwnership")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function renounceOwnership() returns()
+func (devPermitToken *DevPermitToken) TryPackRenounceOwnership() ([]byte, error) {
+	return devPermitToken.abi.Pack("renounceOwnership")
+}
+
+// PackSymbol is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x95d89b41.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function symbol() view returns(string)
+func (devPermitToken *DevPermitToken) PackSymbol() []byte {
+	enc, err := devPermitToken.abi.Pack("symbol")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSymbol is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x95d89b41.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function symbol() view returns(string)
+func (devPermitToken *DevPermitToken) TryPackSymbol() ([]byte, error) {
+	return devPermitToken.abi.Pack("symbol")
+}
+
+// UnpackSymbol is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x95d89b41.
+//
+// Solidity: function symbol() view returns(string)
+func (devPermitToken *DevPermitToken) UnpackSymbol(data []byte) (string, error) {
+	out, err := devPermitToken.abi.Unpack("symbol", data)
+	if err != nil {
+		return *new(string), err
+	}
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+	return out0, nil
+}
+
+// PackTotalSupply is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x18160ddd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function totalSupply() view returns(uint256)
+func (devPermitToken *DevPermitToken) PackTotalSupply() []byte {
+	enc, err := devPermitToken.abi.Pack("totalSupply")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTotalSupply is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x18160ddd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function totalSupply() view returns(uint256)
+func (devPermitToken *DevPermitToken) TryPackTotalSupply() ([]byte, error) {
+	return devPermitToken.abi.Pack("totalSupply")
+}
+
+// UnpackTotalSupply is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x18160ddd.
+//
+// Solidity: function totalSupply() view returns(uint256)
+func (devPermitToken *DevPermitToken) UnpackTotalSupply(data []byte) (*big.Int, error) {
+	out, err := devPermitToken.abi.Unpack("totalSupply", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackTransfer is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9059cbb.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transfer(address to, uint256 amount) returns(bool)
+func (devPermitToken *DevPermitToken) PackTransfer(to common.Address, amount *big.Int) []byte {
+	enc, err := devPermitToken.abi.Pack("transfer", to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransfer is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9059cbb.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transfer(address to, uint256 amount) returns(bool)
+func (devPermitToken *DevPermitToken) TryPackTransfer(to common.Address, amount *big.Int) ([]byte, error) {
+	return devPermitToken.abi.Pack("transfer", to, amount)
+}
+
+// UnpackTransfer is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa9059cbb.
+//
+// Solidity: function transfer(address to, uint256 amount) returns(bool)
+func (devPermitToken *DevPermitToken) UnpackTransfer(data []byte) (bool, error) {
+	out, err := devPermitToken.abi.Unpack("transfer", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23b872dd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transferFrom(address from, address to, uint256 amount) returns(bool)
+func (devPermitToken *DevPermitToken) PackTransferFrom(from common.Address, to common.Address, amount *big.Int) []byte {
+	enc, err := devPermitToken.abi.Pack("transferFrom", from, to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23b872dd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transferFrom(address from, address to, uint256 amount) returns(bool)
+func (devPermitToken *DevPermitToken) TryPackTransferFrom(from common.Address, to common.Address, amount *big.Int) ([]byte, error) {
+	return devPermitToken.abi.Pack("transferFrom", from, to, amount)
+}
+
+// UnpackTransferFrom is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x23b872dd.
+//
+// Solidity: function transferFrom(address from, address to, uint256 amount) returns(bool)
+func (devPermitToken *DevPermitToken) UnpackTransferFrom(data []byte) (bool, error) {
+	out, err := devPermitToken.abi.Unpack("transferFrom", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (devPermitToken *DevPermitToken) PackTransferOwnership(newOwner common.Address) []byte {
+	enc, err := devPermitToken.abi.Pack("transferOwnership", newOwner)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (devPermitToken *DevPermitToken) TryPackTransferOwnership(newOwner common.Address) ([]byte, error) {
+	return devPermitToken.abi.Pack("transferOwnership", newOwner)
+}
+
+// PackVersion is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x54fd4d50.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function version() pure returns(string)
+func (devPermitToken *DevPermitToken) PackVersion() []byte {
+	enc, err := devPermitToken.abi.Pack("version")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVersion is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x54fd4d50.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function version() pure returns(string)
+func (devPermitToken *DevPermitToken) TryPackVersion() ([]byte, error) {
+	return devPermitToken.abi.Pack("version")
+}
+
+// UnpackVersion is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x54fd4d50.
+//
+// Solidity: function version() pure returns(string)
+func (devPermitToken *DevPermitToken) UnpackVersion(data []byte) (string, error) {
+	out, err := devPermitToken.abi.Unpack("version", data)
+	if err != nil {
+		return *new(string), err
+	}
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+	return out0, nil
+}
+
+// DevPermitTokenApproval represents a Approval event raised by the DevPermitToken contract.
+type DevPermitTokenApproval struct {
+	Owner   common.Address
+	Spender common.Address
+	Value   *big.Int
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const DevPermitTokenApprovalEventName = "Approval"
+
+// ContractEventName returns the user-defined event name.
+func (DevPermitTokenApproval) ContractEventName() string {
+	return DevPermitTokenApprovalEventName
+}
+
+// UnpackApprovalEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Approval(address indexed owner, address indexed spender, uint256 value)
+func (devPermitToken *DevPermitToken) UnpackApprovalEvent(log *types.Log) (*DevPermitTokenApproval, error) {
+	event := "Approval"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != devPermitToken.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(DevPermitTokenApproval)
+	if len(log.Data) > 0 {
+		if err := devPermitToken.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range devPermitToken.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// DevPermitTokenOwnershipTransferred represents a OwnershipTransferred event raised by the DevPermitToken contract.
+type DevPermitTokenOwnershipTransferred struct {
+	PreviousOwner common.Address
+	NewOwner      common.Address
+	Raw           *types.Log // Blockchain specific contextual infos
+}
+
+const DevPermitTokenOwnershipTransferredEventName = "OwnershipTransferred"
+
+// ContractEventName returns the user-defined event name.
+func (DevPermitTokenOwnershipTransferred) ContractEventName() string {
+	return DevPermitTokenOwnershipTransferredEventName
+}
+
+// UnpackOwnershipTransferredEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)
+func (devPermitToken *DevPermitToken) UnpackOwnershipTransferredEvent(log *types.Log) (*DevPermitTokenOwnershipTransferred, error) {
+	event := "OwnershipTransferred"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != devPermitToken.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(DevPermitTokenOwnershipTransferred)
+	if len(log.Data) > 0 {
+		if err := devPermitToken.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range devPermitToken.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// DevPermitTokenTransfer represents a Transfer event raised by the DevPermitToken contract.
+type DevPermitTokenTransfer struct {
+	From  common.Address
+	To    common.Address
+	Value *big.Int
+	Raw   *types.Log // Blockchain specific contextual infos
+}
+
+const DevPermitTokenTransferEventName = "Transfer"
+
+// ContractEventName returns the user-defined event name.
+func (DevPermitTokenTransfer) ContractEventName() string {
+	return DevPermitTokenTransferEventName
+}
+
+// UnpackTransferEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Transfer(address indexed from, address indexed to, uint256 value)
+func (devPermitToken *DevPermitToken) UnpackTransferEvent(log *types.Log) (*DevPermitTokenTransfer, error) {
+	event := "Transfer"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != devPermitToken.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(DevPermitTokenTransfer)
+	if len(log.Data) > 0 {
+		if err := devPermitToken.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range devPermitToken.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (devPermitToken *DevPermitToken) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], devPermitToken.abi.Errors["InvalidPermitSigner"].ID.Bytes()[:4]) {
+		return devPermitToken.UnpackInvalidPermitSignerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], devPermitToken.abi.Errors["PermitExpired"].ID.Bytes()[:4]) {
+		return devPermitToken.UnpackPermitExpiredError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// DevPermitTokenInvalidPermitSigner represents a InvalidPermitSigner error raised by the DevPermitToken contract.
+type DevPermitTokenInvalidPermitSigner struct {
+	Signer common.Address
+	Owner  common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidPermitSigner(address signer, address owner)
+func DevPermitTokenInvalidPermitSignerErrorID() common.Hash {
+	return common.HexToHash("0x32b1358899740c177da607cb6d8253279929debc44d385ad981219fb94096a6d")
+}
+
+// UnpackInvalidPermitSignerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidPermitSigner(address signer, address owner)
+func (devPermitToken *DevPermitToken) UnpackInvalidPermitSignerError(raw []byte) (*DevPermitTokenInvalidPermitSigner, error) {
+	out := new(DevPermitTokenInvalidPermitSigner)
+	if err := devPermitToken.abi.UnpackIntoInterface(out, "InvalidPermitSigner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// DevPermitTokenPermitExpired represents a PermitExpired error raised by the DevPermitToken contract.
+type DevPermitTokenPermitExpired struct {
+	Deadline *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error PermitExpired(uint256 deadline)
+func DevPermitTokenPermitExpiredErrorID() common.Hash {
+	return common.HexToHash("0x9e96b26fa430cdb94aa7d06991102a0577730e9f5f52f05b4f010c56a086c2ad")
+}
+
+// UnpackPermitExpiredError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error PermitExpired(uint256 deadline)
+func (devPermitToken *DevPermitToken) UnpackPermitExpiredError(raw []byte) (*DevPermitTokenPermitExpired, error) {
+	out := new(DevPermitTokenPermitExpired)
+	if err := devPermitToken.abi.UnpackIntoInterface(out, "PermitExpired", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // DevUSDMetaData contains all meta data concerning the DevUSD contract.
@@ -3017,6 +3948,480 @@ func (c *OpenPaymaster) Instance(backend bind.ContractBackend, addr common.Addre
 	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
 }
 
+// Permit2MetaData contains all meta data concerning the Permit2 contract.
+var Permit2MetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"maxAmount\",\"type\":\"uint256\"}],\"name\":\"InvalidAmount\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidContractSignature\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidNonce\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidSignature\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidSignatureLength\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidSigner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"signatureDeadline\",\"type\":\"uint256\"}],\"name\":\"SignatureExpired\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"word\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"mask\",\"type\":\"uint256\"}],\"name\":\"UnorderedNonceInvalidation\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"DOMAIN_SEPARATOR\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"PERMIT_TRANSFER_FROM_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"TOKEN_PERMISSIONS_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"wordPos\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"mask\",\"type\":\"uint256\"}],\"name\":\"invalidateUnorderedNonces\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"name\":\"nonceBitmap\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.TokenPermissions\",\"name\":\"permitted\",\"type\":\"tuple\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.PermitTransferFrom\",\"name\":\"permit\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"requestedAmount\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.SignatureTransferDetails\",\"name\":\"transferDetails\",\"type\":\"tuple\"},{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"permitTransferFrom\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.TokenPermissions\",\"name\":\"permitted\",\"type\":\"tuple\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.PermitTransferFrom\",\"name\":\"permit\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"requestedAmount\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.SignatureTransferDetails\",\"name\":\"transferDetails\",\"type\":\"tuple\"},{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"witness\",\"type\":\"bytes32\"},{\"internalType\":\"string\",\"name\":\"witnessTypeString\",\"type\":\"string\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"permitWitnessTransferFrom\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "69d2eb24ec363c9d3cddcc2895ddeec5f7",
+	Bin: "0x6080604052348015600e575f5ffd5b506111538061001c5f395ff3fe608060405234801561000f575f5ffd5b506004361061007a575f3560e01c80633644e515116100585780633644e515146100df5780633ff9dcb1146101605780634fe02b4414610173578063696c11e51461019a575f5ffd5b8063137c29fe1461007e57806329b1dc041461009357806330f28b7a146100cc575b5f5ffd5b61009161008c366004610d7a565b6101c1565b005b6100ba7f939c21a48a8dbe3a9a2404a1d46691e4d39f6583d6ec6b35714604c986d8010681565b60405190815260200160405180910390f35b6100916100da366004610e28565b61027e565b6100ba604080517f8cad95687ba82c2ce50e74f7b754645e5117c3a5bec8151c0726d5857980a86660208201527f9ac997416e8ff9d2ff6bebeb7149f65cdae5e32e2b90440b566bb3044041d36a918101919091524660608201523060808201525f9060a00160405160208183030381529060405280519060200120905090565b61009161016e366004610e9c565b610308565b6100ba610181366004610ebc565b5f60208181529281526040808220909352908152205481565b6100ba7f618358ac3db8dc274f0cd8829da7e234bd48cd73c4a740aede1adec9846d06a181565b5f6040518060a00160405280606481526020016110ba6064913985856040516020016101ef93929190610efb565b6040516020818303038152906040528051906020012090505f816102148b5f01610360565b6040805160208101939093528281019190915233606083810191909152908c013560808301528b013560a082015260c0810188905260e0016040516020818303038152906040528051906020012090506102728a8a8a8488886103e1565b50505050505050505050565b5f7f939c21a48a8dbe3a9a2404a1d46691e4d39f6583d6ec6b35714604c986d801066102a987610360565b604080516020810193909352828101919091523360608381019190915290880135608083015287013560a082015260c0016040516020818303038152906040528051906020012090506103008686868487876103e1565b505050505050565b335f8181526020818152604080832086845282529182902080548517905581518581529081018490527f3704902f963766a4e561bbaab6e6cdc1b1dd12f6e9e99648da8843b3f46b918d910160405180910390a25050565b5f7f618358ac3db8dc274f0cd8829da7e234bd48cd73c4a740aede1adec9846d06a161038f6020840184610f19565b6040805160208181019490945273ffffffffffffffffffffffffffffffffffffffff90921690820152908301356060820152608001604051602081830303815290604052805190602001209050919050565b856060013542111561042a576040517fcd21db4f000000000000000000000000000000000000000000000000000000008152606087013560048201526024015b60405180910390fd5b602080870135908601351115610472576040517f3728b83d00000000000000000000000000000000000000000000000000000000815260208701356004820152602401610421565b61048084876040013561059f565b61055d8282610506604080517f8cad95687ba82c2ce50e74f7b754645e5117c3a5bec8151c0726d5857980a86660208201527f9ac997416e8ff9d2ff6bebeb7149f65cdae5e32e2b90440b566bb3044041d36a918101919091524660608201523060808201525f9060a00160405160208183030381529060405280519060200120905090565b6040517f190100000000000000000000000000000000000000000000000000000000000060208201526022810191909152604281018790526062016040516020818303038152906040528051906020012087610622565b6103008461056e6020880188610f19565b60208089013590610581908b018b610f19565b73ffffffffffffffffffffffffffffffffffffffff1692919061095b565b73ffffffffffffffffffffffffffffffffffffffff82165f90815260208181526040808320600885901c845290915281208054600160ff85161b9081189182905591818316900361061c576040517f756688fe00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b50505050565b73ffffffffffffffffffffffffffffffffffffffff81163b15610759576040517f1626ba7e0000000000000000000000000000000000000000000000000000000081525f9073ffffffffffffffffffffffffffffffffffffffff831690631626ba7e9061069790869089908990600401610f39565b602060405180830381865afa1580156106b2573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906106d69190610f8c565b90507fffffffff0000000000000000000000000000000000000000000000000000000081167f1626ba7e0000000000000000000000000000000000000000000000000000000014610753576040517fb0669cbc00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5061061c565b5f8080604186900361079a5761077186880188610e9c565b90935091508686604081811061078957610789610fcb565b919091013560f81c91506108239050565b60408690036107f1575f6107b087890189610e9c565b9094507f7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff8116935090506107e960ff82901c601b610ff8565b915050610823565b6040517f4be6321b00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b604080515f8082526020820180845288905260ff841692820192909252606081018590526080810184905260019060a0016020604051602081039080840390855afa158015610874573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff81166108ec576040517f8baa579f00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b8473ffffffffffffffffffffffffffffffffffffffff168173ffffffffffffffffffffffffffffffffffffffff1614610951576040517f815e1d6400000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5050505050505050565b6040805173ffffffffffffffffffffffffffffffffffffffff8581166024830152848116604483015260648083018590528351808403909101815260849092018352602080830180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167f23b872dd0000000000000000000000000000000000000000000000000000000017905283518085019094528084527f5361666545524332303a206c6f772d6c6576656c2063616c6c206661696c65649084015261061c928792915f91610a2d918516908490610ade565b905080515f1480610a4d575080806020019051810190610a4d919061103c565b610ad9576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602a60248201527f5361666545524332303a204552433230206f7065726174696f6e20646964206e60448201527f6f742073756363656564000000000000000000000000000000000000000000006064820152608401610421565b505050565b6060610aec84845f85610af4565b949350505050565b606082471015610b86576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f416464726573733a20696e73756666696369656e742062616c616e636520666f60448201527f722063616c6c00000000000000000000000000000000000000000000000000006064820152608401610421565b5f5f8673ffffffffffffffffffffffffffffffffffffffff168587604051610bae919061105b565b5f6040518083038185875af1925050503d805f8114610be8576040519150601f19603f3d011682016040523d82523d5f602084013e610bed565b606091505b5091509150610bfe87838387610c09565b979650505050505050565b60608315610c9e5782515f03610c975773ffffffffffffffffffffffffffffffffffffffff85163b610c97576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601d60248201527f416464726573733a2063616c6c20746f206e6f6e2d636f6e74726163740000006044820152606401610421565b5081610aec565b610aec8383815115610cb35781518083602001fd5b806040517f08c379a00000000000000000000000000000000000000000000000000000000081526004016104219190611066565b5f60808284031215610cf7575f5ffd5b50919050565b5f60408284031215610cf7575f5ffd5b803573ffffffffffffffffffffffffffffffffffffffff81168114610d30575f5ffd5b919050565b5f5f83601f840112610d45575f5ffd5b50813567ffffffffffffffff811115610d5c575f5ffd5b602083019150836020828501011115610d73575f5ffd5b9250929050565b5f5f5f5f5f5f5f5f610140898b031215610d92575f5ffd5b610d9c8a8a610ce7565b9750610dab8a60808b01610cfd565b9650610db960c08a01610d0d565b955060e0890135945061010089013567ffffffffffffffff811115610ddc575f5ffd5b610de88b828c01610d35565b90955093505061012089013567ffffffffffffffff811115610e08575f5ffd5b610e148b828c01610d35565b999c989b5096995094979396929594505050565b5f5f5f5f5f6101008688031215610e3d575f5ffd5b610e478787610ce7565b9450610e568760808801610cfd565b9350610e6460c08701610d0d565b925060e086013567ffffffffffffffff811115610e7f575f5ffd5b610e8b88828901610d35565b969995985093965092949392505050565b5f5f60408385031215610ead575f5ffd5b50508035926020909101359150565b5f5f60408385031215610ecd575f5ffd5b610ed683610d0d565b946020939093013593505050565b5f81518060208401855e5f93019283525090919050565b5f610f068286610ee4565b838582375f930192835250909392505050565b5f60208284031215610f29575f5ffd5b610f3282610d0d565b9392505050565b83815260406020820152816040820152818360608301375f818301606090810191909152601f9092017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe016010192915050565b5f60208284031215610f9c575f5ffd5b81517fffffffff0000000000000000000000000000000000000000000000000000000081168114610f32575f5ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b60ff8181168382160190811115611036577f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b92915050565b5f6020828403121561104c575f5ffd5b81518015158114610f32575f5ffd5b5f610f328284610ee4565b602081525f82518060208401528060208501604085015e5f6040828501015260407fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8301168401019150509291505056fe5065726d69745769746e6573735472616e7366657246726f6d28546f6b656e5065726d697373696f6e73207065726d69747465642c61646472657373207370656e6465722c75696e74323536206e6f6e63652c75696e7432353620646561646c696e652ca26469706673582212204f3f677069df992c046dd7cce6168e8001aa59cd72de9d5f26a1a9d888ce88a864736f6c63430008250033",
+}
+
+// Permit2 is an auto generated Go binding around an Ethereum contract.
+type Permit2 struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *Permit2) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewPermit2 creates a new instance of Permit2.
+func NewPermit2() *Permit2 {
+	parsed, err := Permit2MetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &Permit2{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *Permit2) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackDOMAINSEPARATOR is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3644e515.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function DOMAIN_SEPARATOR() view returns(bytes32)
+func (permit2 *Permit2) PackDOMAINSEPARATOR() []byte {
+	enc, err := permit2.abi.Pack("DOMAIN_SEPARATOR")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDOMAINSEPARATOR is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3644e515.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function DOMAIN_SEPARATOR() view returns(bytes32)
+func (permit2 *Permit2) TryPackDOMAINSEPARATOR() ([]byte, error) {
+	return permit2.abi.Pack("DOMAIN_SEPARATOR")
+}
+
+// UnpackDOMAINSEPARATOR is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x3644e515.
+//
+// Solidity: function DOMAIN_SEPARATOR() view returns(bytes32)
+func (permit2 *Permit2) UnpackDOMAINSEPARATOR(data []byte) ([32]byte, error) {
+	out, err := permit2.abi.Unpack("DOMAIN_SEPARATOR", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackPERMITTRANSFERFROMTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x29b1dc04.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function PERMIT_TRANSFER_FROM_TYPEHASH() view returns(bytes32)
+func (permit2 *Permit2) PackPERMITTRANSFERFROMTYPEHASH() []byte {
+	enc, err := permit2.abi.Pack("PERMIT_TRANSFER_FROM_TYPEHASH")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPERMITTRANSFERFROMTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x29b1dc04.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function PERMIT_TRANSFER_FROM_TYPEHASH() view returns(bytes32)
+func (permit2 *Permit2) TryPackPERMITTRANSFERFROMTYPEHASH() ([]byte, error) {
+	return permit2.abi.Pack("PERMIT_TRANSFER_FROM_TYPEHASH")
+}
+
+// UnpackPERMITTRANSFERFROMTYPEHASH is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x29b1dc04.
+//
+// Solidity: function PERMIT_TRANSFER_FROM_TYPEHASH() view returns(bytes32)
+func (permit2 *Permit2) UnpackPERMITTRANSFERFROMTYPEHASH(data []byte) ([32]byte, error) {
+	out, err := permit2.abi.Unpack("PERMIT_TRANSFER_FROM_TYPEHASH", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackTOKENPERMISSIONSTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x696c11e5.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function TOKEN_PERMISSIONS_TYPEHASH() view returns(bytes32)
+func (permit2 *Permit2) PackTOKENPERMISSIONSTYPEHASH() []byte {
+	enc, err := permit2.abi.Pack("TOKEN_PERMISSIONS_TYPEHASH")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTOKENPERMISSIONSTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x696c11e5.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function TOKEN_PERMISSIONS_TYPEHASH() view returns(bytes32)
+func (permit2 *Permit2) TryPackTOKENPERMISSIONSTYPEHASH() ([]byte, error) {
+	return permit2.abi.Pack("TOKEN_PERMISSIONS_TYPEHASH")
+}
+
+// UnpackTOKENPERMISSIONSTYPEHASH is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x696c11e5.
+//
+// Solidity: function TOKEN_PERMISSIONS_TYPEHASH() view returns(bytes32)
+func (permit2 *Permit2) UnpackTOKENPERMISSIONSTYPEHASH(data []byte) ([32]byte, error) {
+	out, err := permit2.abi.Unpack("TOKEN_PERMISSIONS_TYPEHASH", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackInvalidateUnorderedNonces is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3ff9dcb1.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function invalidateUnorderedNonces(uint256 wordPos, uint256 mask) returns()
+func (permit2 *Permit2) PackInvalidateUnorderedNonces(wordPos *big.Int, mask *big.Int) []byte {
+	enc, err := permit2.abi.Pack("invalidateUnorderedNonces", wordPos, mask)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackInvalidateUnorderedNonces is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x3ff9dcb1.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function invalidateUnorderedNonces(uint256 wordPos, uint256 mask) returns()
+func (permit2 *Permit2) TryPackInvalidateUnorderedNonces(wordPos *big.Int, mask *big.Int) ([]byte, error) {
+	return permit2.abi.Pack("invalidateUnorderedNonces", wordPos, mask)
+}
+
+// PackNonceBitmap is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4fe02b44.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function nonceBitmap(address , uint256 ) view returns(uint256)
+func (permit2 *Permit2) PackNonceBitmap(arg0 common.Address, arg1 *big.Int) []byte {
+	enc, err := permit2.abi.Pack("nonceBitmap", arg0, arg1)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNonceBitmap is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4fe02b44.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function nonceBitmap(address , uint256 ) view returns(uint256)
+func (permit2 *Permit2) TryPackNonceBitmap(arg0 common.Address, arg1 *big.Int) ([]byte, error) {
+	return permit2.abi.Pack("nonceBitmap", arg0, arg1)
+}
+
+// UnpackNonceBitmap is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x4fe02b44.
+//
+// Solidity: function nonceBitmap(address , uint256 ) view returns(uint256)
+func (permit2 *Permit2) UnpackNonceBitmap(data []byte) (*big.Int, error) {
+	out, err := permit2.abi.Unpack("nonceBitmap", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackPermitTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x30f28b7a.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function permitTransferFrom(((address,uint256),uint256,uint256) permit, (address,uint256) transferDetails, address owner, bytes signature) returns()
+func (permit2 *Permit2) PackPermitTransferFrom(permit Permit2PermitTransferFrom, transferDetails Permit2SignatureTransferDetails, owner common.Address, signature []byte) []byte {
+	enc, err := permit2.abi.Pack("permitTransferFrom", permit, transferDetails, owner, signature)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPermitTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x30f28b7a.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function permitTransferFrom(((address,uint256),uint256,uint256) permit, (address,uint256) transferDetails, address owner, bytes signature) returns()
+func (permit2 *Permit2) TryPackPermitTransferFrom(permit Permit2PermitTransferFrom, transferDetails Permit2SignatureTransferDetails, owner common.Address, signature []byte) ([]byte, error) {
+	return permit2.abi.Pack("permitTransferFrom", permit, transferDetails, owner, signature)
+}
+
+// PackPermitWitnessTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x137c29fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function permitWitnessTransferFrom(((address,uint256),uint256,uint256) permit, (address,uint256) transferDetails, address owner, bytes32 witness, string witnessTypeString, bytes signature) returns()
+func (permit2 *Permit2) PackPermitWitnessTransferFrom(permit Permit2PermitTransferFrom, transferDetails Permit2SignatureTransferDetails, owner common.Address, witness [32]byte, witnessTypeString string, signature []byte) []byte {
+	enc, err := permit2.abi.Pack("permitWitnessTransferFrom", permit, transferDetails, owner, witness, witnessTypeString, signature)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPermitWitnessTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x137c29fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function permitWitnessTransferFrom(((address,uint256),uint256,uint256) permit, (address,uint256) transferDetails, address owner, bytes32 witness, string witnessTypeString, bytes signature) returns()
+func (permit2 *Permit2) TryPackPermitWitnessTransferFrom(permit Permit2PermitTransferFrom, transferDetails Permit2SignatureTransferDetails, owner common.Address, witness [32]byte, witnessTypeString string, signature []byte) ([]byte, error) {
+	return permit2.abi.Pack("permitWitnessTransferFrom", permit, transferDetails, owner, witness, witnessTypeString, signature)
+}
+
+// Permit2UnorderedNonceInvalidation represents a UnorderedNonceInvalidation event raised by the Permit2 contract.
+type Permit2UnorderedNonceInvalidation struct {
+	Owner common.Address
+	Word  *big.Int
+	Mask  *big.Int
+	Raw   *types.Log // Blockchain specific contextual infos
+}
+
+const Permit2UnorderedNonceInvalidationEventName = "UnorderedNonceInvalidation"
+
+// ContractEventName returns the user-defined event name.
+func (Permit2UnorderedNonceInvalidation) ContractEventName() string {
+	return Permit2UnorderedNonceInvalidationEventName
+}
+
+// UnpackUnorderedNonceInvalidationEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event UnorderedNonceInvalidation(address indexed owner, uint256 word, uint256 mask)
+func (permit2 *Permit2) UnpackUnorderedNonceInvalidationEvent(log *types.Log) (*Permit2UnorderedNonceInvalidation, error) {
+	event := "UnorderedNonceInvalidation"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != permit2.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(Permit2UnorderedNonceInvalidation)
+	if len(log.Data) > 0 {
+		if err := permit2.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range permit2.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (permit2 *Permit2) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], permit2.abi.Errors["InvalidAmount"].ID.Bytes()[:4]) {
+		return permit2.UnpackInvalidAmountError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], permit2.abi.Errors["InvalidContractSignature"].ID.Bytes()[:4]) {
+		return permit2.UnpackInvalidContractSignatureError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], permit2.abi.Errors["InvalidNonce"].ID.Bytes()[:4]) {
+		return permit2.UnpackInvalidNonceError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], permit2.abi.Errors["InvalidSignature"].ID.Bytes()[:4]) {
+		return permit2.UnpackInvalidSignatureError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], permit2.abi.Errors["InvalidSignatureLength"].ID.Bytes()[:4]) {
+		return permit2.UnpackInvalidSignatureLengthError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], permit2.abi.Errors["InvalidSigner"].ID.Bytes()[:4]) {
+		return permit2.UnpackInvalidSignerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], permit2.abi.Errors["SignatureExpired"].ID.Bytes()[:4]) {
+		return permit2.UnpackSignatureExpiredError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// Permit2InvalidAmount represents a InvalidAmount error raised by the Permit2 contract.
+type Permit2InvalidAmount struct {
+	MaxAmount *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidAmount(uint256 maxAmount)
+func Permit2InvalidAmountErrorID() common.Hash {
+	return common.HexToHash("0x3728b83da61d63401ac13ad617e59d729e6cb5ed67c24fa9dc4e9b626307fd6e")
+}
+
+// UnpackInvalidAmountError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidAmount(uint256 maxAmount)
+func (permit2 *Permit2) UnpackInvalidAmountError(raw []byte) (*Permit2InvalidAmount, error) {
+	out := new(Permit2InvalidAmount)
+	if err := permit2.abi.UnpackIntoInterface(out, "InvalidAmount", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Permit2InvalidContractSignature represents a InvalidContractSignature error raised by the Permit2 contract.
+type Permit2InvalidContractSignature struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidContractSignature()
+func Permit2InvalidContractSignatureErrorID() common.Hash {
+	return common.HexToHash("0xb0669cbc44dcc813760e2b75f75ec6b5f9f11c5a9277f3ad2e7a63052ae97f7a")
+}
+
+// UnpackInvalidContractSignatureError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidContractSignature()
+func (permit2 *Permit2) UnpackInvalidContractSignatureError(raw []byte) (*Permit2InvalidContractSignature, error) {
+	out := new(Permit2InvalidContractSignature)
+	if err := permit2.abi.UnpackIntoInterface(out, "InvalidContractSignature", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Permit2InvalidNonce represents a InvalidNonce error raised by the Permit2 contract.
+type Permit2InvalidNonce struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidNonce()
+func Permit2InvalidNonceErrorID() common.Hash {
+	return common.HexToHash("0x756688fec2871909d72599c334b663ffcc94654c438569966c7fd3ab3a351f34")
+}
+
+// UnpackInvalidNonceError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidNonce()
+func (permit2 *Permit2) UnpackInvalidNonceError(raw []byte) (*Permit2InvalidNonce, error) {
+	out := new(Permit2InvalidNonce)
+	if err := permit2.abi.UnpackIntoInterface(out, "InvalidNonce", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Permit2InvalidSignature represents a InvalidSignature error raised by the Permit2 contract.
+type Permit2InvalidSignature struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidSignature()
+func Permit2InvalidSignatureErrorID() common.Hash {
+	return common.HexToHash("0x8baa579fce362245063d36f11747a89dd489c54795634fc673cc0e0db51fedc5")
+}
+
+// UnpackInvalidSignatureError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidSignature()
+func (permit2 *Permit2) UnpackInvalidSignatureError(raw []byte) (*Permit2InvalidSignature, error) {
+	out := new(Permit2InvalidSignature)
+	if err := permit2.abi.UnpackIntoInterface(out, "InvalidSignature", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Permit2InvalidSignatureLength represents a InvalidSignatureLength error raised by the Permit2 contract.
+type Permit2InvalidSignatureLength struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidSignatureLength()
+func Permit2InvalidSignatureLengthErrorID() common.Hash {
+	return common.HexToHash("0x4be6321b1c5c52e8bf12be29c94fdc79660cce8a7886a11425ece4c2331dafa7")
+}
+
+// UnpackInvalidSignatureLengthError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidSignatureLength()
+func (permit2 *Permit2) UnpackInvalidSignatureLengthError(raw []byte) (*Permit2InvalidSignatureLength, error) {
+	out := new(Permit2InvalidSignatureLength)
+	if err := permit2.abi.UnpackIntoInterface(out, "InvalidSignatureLength", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Permit2InvalidSigner represents a InvalidSigner error raised by the Permit2 contract.
+type Permit2InvalidSigner struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidSigner()
+func Permit2InvalidSignerErrorID() common.Hash {
+	return common.HexToHash("0x815e1d64efb74fbe314c20a2b8a2335d18bce12a19165e447fa36bcb35959528")
+}
+
+// UnpackInvalidSignerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidSigner()
+func (permit2 *Permit2) UnpackInvalidSignerError(raw []byte) (*Permit2InvalidSigner, error) {
+	out := new(Permit2InvalidSigner)
+	if err := permit2.abi.UnpackIntoInterface(out, "InvalidSigner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Permit2SignatureExpired represents a SignatureExpired error raised by the Permit2 contract.
+type Permit2SignatureExpired struct {
+	SignatureDeadline *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error SignatureExpired(uint256 signatureDeadline)
+func Permit2SignatureExpiredErrorID() common.Hash {
+	return common.HexToHash("0xcd21db4f5222c209a625f44a7faa4c7077b21128ed96c96bd5c3a0f7bcc95d38")
+}
+
+// UnpackSignatureExpiredError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error SignatureExpired(uint256 signatureDeadline)
+func (permit2 *Permit2) UnpackSignatureExpiredError(raw []byte) (*Permit2SignatureExpired, error) {
+	out := new(Permit2SignatureExpired)
+	if err := permit2.abi.UnpackIntoInterface(out, "SignatureExpired", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SettablePriceFeedMetaData contains all meta data concerning the SettablePriceFeed contract.
 var SettablePriceFeedMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"decimals_\",\"type\":\"uint8\"},{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"latestRoundData\",\"outputs\":[{\"internalType\":\"uint80\",\"name\":\"roundId\",\"type\":\"uint80\"},{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"startedAt\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"},{\"internalType\":\"uint80\",\"name\":\"answeredInRound\",\"type\":\"uint80\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"int256\",\"name\":\"answer\",\"type\":\"int256\"},{\"internalType\":\"uint256\",\"name\":\"updatedAt\",\"type\":\"uint256\"}],\"name\":\"set\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
@@ -5593,6 +6998,435 @@ func (x402Batch *X402Batch) UnpackMalformedError(raw []byte) (*X402BatchMalforme
 	return out, nil
 }
 
+// X402ExactPermit2ProxyMetaData contains all meta data concerning the X402ExactPermit2Proxy contract.
+var X402ExactPermit2ProxyMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[],\"name\":\"InvalidAmount\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidDestination\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidPermit2Address\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"PaymentTooEarly\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"Permit2612AmountMismatch\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[],\"name\":\"Settled\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[],\"name\":\"SettledWithPermit\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"PERMIT2\",\"outputs\":[{\"internalType\":\"contractPermit2\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"WITNESS_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"WITNESS_TYPE_STRING\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.TokenPermissions\",\"name\":\"permitted\",\"type\":\"tuple\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.PermitTransferFrom\",\"name\":\"permit\",\"type\":\"tuple\"},{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"validAfter\",\"type\":\"uint256\"}],\"internalType\":\"structX402ExactPermit2Proxy.Witness\",\"name\":\"witness\",\"type\":\"tuple\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"settle\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"r\",\"type\":\"bytes32\"},{\"internalType\":\"bytes32\",\"name\":\"s\",\"type\":\"bytes32\"},{\"internalType\":\"uint8\",\"name\":\"v\",\"type\":\"uint8\"}],\"internalType\":\"structX402Permit2Proxy.EIP2612Permit\",\"name\":\"permit2612\",\"type\":\"tuple\"},{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.TokenPermissions\",\"name\":\"permitted\",\"type\":\"tuple\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.PermitTransferFrom\",\"name\":\"permit\",\"type\":\"tuple\"},{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"validAfter\",\"type\":\"uint256\"}],\"internalType\":\"structX402ExactPermit2Proxy.Witness\",\"name\":\"witness\",\"type\":\"tuple\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"settleWithPermit\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "23cf86df9d73b5fdb594f3abe171f640a3",
+	Bin: "0x6080604052348015600e575f5ffd5b5060015f556109d9806100205f395ff3fe608060405234801561000f575f5ffd5b5060043610610064575f3560e01c80632c03ae6a1161004d5780632c03ae6a1461009b5780636afdd850146100d0578063fa3403781461010b575f5ffd5b806313cd3b5314610068578063156e21521461007d575b5f5ffd5b61007b610076366004610692565b61011e565b005b61008561016b565b6040516100929190610752565b60405180910390f35b6100c27fd97b3239a7f32295517bd14cb074edfdd188dfe5eb42f802bb26d4fd1eb12c3781565b604051908152602001610092565b6100e66e22d473030f116ddee9f6b43ac78ba381565b60405173ffffffffffffffffffffffffffffffffffffffff9091168152602001610092565b61007b61011936600461076b565b610187565b6101266101f1565b6101338585858585610266565b6040517f97088ec3606cfe8cc112180570d03fcde05f9b8e1bfef8e27784eaf5dd5691b6905f90a161016460015f55565b5050505050565b6040518060a00160405280606481526020016109406064913981565b61018f6101f1565b6101ab61019f60208701876107f9565b85886020890135610400565b6101b88585858585610266565b6040517fde5b89d10fc800c459329c382fabfcad0be0ed7e5328e01fae04e507b09ef5d8905f90a16101e960015f55565b505050505050565b60025f5403610260576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601f60248201527f5265656e7472616e637947756172643a207265656e7472616e742063616c6c00604482015260640160405180910390fd5b60025f55565b60208501355f036102a3576040517f2c5211c600000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6102be846102b460208601866107f9565b8560200135610526565b604080518082019091526e22d473030f116ddee9f6b43ac78ba39063137c29fe908790806102ef60208901896107f9565b73ffffffffffffffffffffffffffffffffffffffff16815260208a8101359181019190915288907fd97b3239a7f32295517bd14cb074edfdd188dfe5eb42f802bb26d4fd1eb12c3790610344908a018a6107f9565b6040805160208181019490945273ffffffffffffffffffffffffffffffffffffffff90921690820152908901356060820152608001604051602081830303815290604052805190602001206040518060a00160405280606481526020016109406064913988886040518863ffffffff1660e01b81526004016103cc9796959493929190610859565b5f604051808303815f87803b1580156103e3575f5ffd5b505af11580156103f5573d5f5f3e3d5ffd5b505050505050505050565b8135811461043a576040517f050cda4900000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff841663d505accf846e22d473030f116ddee9f6b43ac78ba38535602087013561047e60a0890160808a0161091f565b604080517fffffffff0000000000000000000000000000000000000000000000000000000060e089901b16815273ffffffffffffffffffffffffffffffffffffffff96871660048201529590941660248601526044850192909252606484015260ff16608483015285013560a4820152606085013560c482015260e4015f604051808303815f87803b158015610512575f5ffd5b505af1925050508015610164575050505050565b73ffffffffffffffffffffffffffffffffffffffff8316610573576040517f49e27cff00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff82166105c0576040517fac6b05f500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b804210156105fa576040517fa65539fa00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b505050565b5f6080828403121561060f575f5ffd5b50919050565b803573ffffffffffffffffffffffffffffffffffffffff81168114610638575f5ffd5b919050565b5f6040828403121561060f575f5ffd5b5f5f83601f84011261065d575f5ffd5b50813567ffffffffffffffff811115610674575f5ffd5b60208301915083602082850101111561068b575f5ffd5b9250929050565b5f5f5f5f5f61010086880312156106a7575f5ffd5b6106b187876105ff565b94506106bf60808701610615565b93506106ce8760a0880161063d565b925060e086013567ffffffffffffffff8111156106e9575f5ffd5b6106f58882890161064d565b969995985093965092949392505050565b5f81518084528060208401602086015e5f6020828601015260207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011685010191505092915050565b602081525f6107646020830184610706565b9392505050565b5f5f5f5f5f5f8688036101a0811215610782575f5ffd5b60a081121561078f575f5ffd5b508695506107a08860a089016105ff565b94506107af6101208801610615565b93506107bf88610140890161063d565b925061018087013567ffffffffffffffff8111156107db575f5ffd5b6107e789828a0161064d565b979a9699509497509295939492505050565b5f60208284031215610809575f5ffd5b61076482610615565b81835281816020850137505f602082840101525f60207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f840116840101905092915050565b73ffffffffffffffffffffffffffffffffffffffff61087789610615565b168152602088810135818301526040808a0135908301526060808a013590830152875173ffffffffffffffffffffffffffffffffffffffff16608083015287015160a08201525f6108e060c083018873ffffffffffffffffffffffffffffffffffffffff169052565b8560e08301526101406101008301526108fd610140830186610706565b828103610120840152610911818587610812565b9a9950505050505050505050565b5f6020828403121561092f575f5ffd5b813560ff81168114610764575f5ffdfe5769746e657373207769746e65737329546f6b656e5065726d697373696f6e73286164647265737320746f6b656e2c75696e7432353620616d6f756e74295769746e657373286164647265737320746f2c75696e743235362076616c6964416674657229a2646970667358221220908afdfe43ea368107bfadef053efec114f7b8e98fa669dbc4966c61c0e2fee864736f6c63430008250033",
+}
+
+// X402ExactPermit2Proxy is an auto generated Go binding around an Ethereum contract.
+type X402ExactPermit2Proxy struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *X402ExactPermit2Proxy) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewX402ExactPermit2Proxy creates a new instance of X402ExactPermit2Proxy.
+func NewX402ExactPermit2Proxy() *X402ExactPermit2Proxy {
+	parsed, err := X402ExactPermit2ProxyMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &X402ExactPermit2Proxy{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *X402ExactPermit2Proxy) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackPERMIT2 is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6afdd850.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function PERMIT2() view returns(address)
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) PackPERMIT2() []byte {
+	enc, err := x402ExactPermit2Proxy.abi.Pack("PERMIT2")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPERMIT2 is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6afdd850.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function PERMIT2() view returns(address)
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) TryPackPERMIT2() ([]byte, error) {
+	return x402ExactPermit2Proxy.abi.Pack("PERMIT2")
+}
+
+// UnpackPERMIT2 is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x6afdd850.
+//
+// Solidity: function PERMIT2() view returns(address)
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackPERMIT2(data []byte) (common.Address, error) {
+	out, err := x402ExactPermit2Proxy.abi.Unpack("PERMIT2", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackWITNESSTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2c03ae6a.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function WITNESS_TYPEHASH() view returns(bytes32)
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) PackWITNESSTYPEHASH() []byte {
+	enc, err := x402ExactPermit2Proxy.abi.Pack("WITNESS_TYPEHASH")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWITNESSTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2c03ae6a.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function WITNESS_TYPEHASH() view returns(bytes32)
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) TryPackWITNESSTYPEHASH() ([]byte, error) {
+	return x402ExactPermit2Proxy.abi.Pack("WITNESS_TYPEHASH")
+}
+
+// UnpackWITNESSTYPEHASH is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x2c03ae6a.
+//
+// Solidity: function WITNESS_TYPEHASH() view returns(bytes32)
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackWITNESSTYPEHASH(data []byte) ([32]byte, error) {
+	out, err := x402ExactPermit2Proxy.abi.Unpack("WITNESS_TYPEHASH", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackWITNESSTYPESTRING is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x156e2152.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function WITNESS_TYPE_STRING() view returns(string)
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) PackWITNESSTYPESTRING() []byte {
+	enc, err := x402ExactPermit2Proxy.abi.Pack("WITNESS_TYPE_STRING")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWITNESSTYPESTRING is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x156e2152.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function WITNESS_TYPE_STRING() view returns(string)
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) TryPackWITNESSTYPESTRING() ([]byte, error) {
+	return x402ExactPermit2Proxy.abi.Pack("WITNESS_TYPE_STRING")
+}
+
+// UnpackWITNESSTYPESTRING is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x156e2152.
+//
+// Solidity: function WITNESS_TYPE_STRING() view returns(string)
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackWITNESSTYPESTRING(data []byte) (string, error) {
+	out, err := x402ExactPermit2Proxy.abi.Unpack("WITNESS_TYPE_STRING", data)
+	if err != nil {
+		return *new(string), err
+	}
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+	return out0, nil
+}
+
+// PackSettle is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x13cd3b53.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function settle(((address,uint256),uint256,uint256) permit, address owner, (address,uint256) witness, bytes signature) returns()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) PackSettle(permit Permit2PermitTransferFrom, owner common.Address, witness X402ExactPermit2ProxyWitness, signature []byte) []byte {
+	enc, err := x402ExactPermit2Proxy.abi.Pack("settle", permit, owner, witness, signature)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSettle is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x13cd3b53.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function settle(((address,uint256),uint256,uint256) permit, address owner, (address,uint256) witness, bytes signature) returns()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) TryPackSettle(permit Permit2PermitTransferFrom, owner common.Address, witness X402ExactPermit2ProxyWitness, signature []byte) ([]byte, error) {
+	return x402ExactPermit2Proxy.abi.Pack("settle", permit, owner, witness, signature)
+}
+
+// PackSettleWithPermit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfa340378.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function settleWithPermit((uint256,uint256,bytes32,bytes32,uint8) permit2612, ((address,uint256),uint256,uint256) permit, address owner, (address,uint256) witness, bytes signature) returns()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) PackSettleWithPermit(permit2612 X402Permit2ProxyEIP2612Permit, permit Permit2PermitTransferFrom, owner common.Address, witness X402ExactPermit2ProxyWitness, signature []byte) []byte {
+	enc, err := x402ExactPermit2Proxy.abi.Pack("settleWithPermit", permit2612, permit, owner, witness, signature)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSettleWithPermit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xfa340378.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function settleWithPermit((uint256,uint256,bytes32,bytes32,uint8) permit2612, ((address,uint256),uint256,uint256) permit, address owner, (address,uint256) witness, bytes signature) returns()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) TryPackSettleWithPermit(permit2612 X402Permit2ProxyEIP2612Permit, permit Permit2PermitTransferFrom, owner common.Address, witness X402ExactPermit2ProxyWitness, signature []byte) ([]byte, error) {
+	return x402ExactPermit2Proxy.abi.Pack("settleWithPermit", permit2612, permit, owner, witness, signature)
+}
+
+// X402ExactPermit2ProxySettled represents a Settled event raised by the X402ExactPermit2Proxy contract.
+type X402ExactPermit2ProxySettled struct {
+	Raw *types.Log // Blockchain specific contextual infos
+}
+
+const X402ExactPermit2ProxySettledEventName = "Settled"
+
+// ContractEventName returns the user-defined event name.
+func (X402ExactPermit2ProxySettled) ContractEventName() string {
+	return X402ExactPermit2ProxySettledEventName
+}
+
+// UnpackSettledEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Settled()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackSettledEvent(log *types.Log) (*X402ExactPermit2ProxySettled, error) {
+	event := "Settled"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != x402ExactPermit2Proxy.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(X402ExactPermit2ProxySettled)
+	if len(log.Data) > 0 {
+		if err := x402ExactPermit2Proxy.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range x402ExactPermit2Proxy.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// X402ExactPermit2ProxySettledWithPermit represents a SettledWithPermit event raised by the X402ExactPermit2Proxy contract.
+type X402ExactPermit2ProxySettledWithPermit struct {
+	Raw *types.Log // Blockchain specific contextual infos
+}
+
+const X402ExactPermit2ProxySettledWithPermitEventName = "SettledWithPermit"
+
+// ContractEventName returns the user-defined event name.
+func (X402ExactPermit2ProxySettledWithPermit) ContractEventName() string {
+	return X402ExactPermit2ProxySettledWithPermitEventName
+}
+
+// UnpackSettledWithPermitEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event SettledWithPermit()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackSettledWithPermitEvent(log *types.Log) (*X402ExactPermit2ProxySettledWithPermit, error) {
+	event := "SettledWithPermit"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != x402ExactPermit2Proxy.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(X402ExactPermit2ProxySettledWithPermit)
+	if len(log.Data) > 0 {
+		if err := x402ExactPermit2Proxy.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range x402ExactPermit2Proxy.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], x402ExactPermit2Proxy.abi.Errors["InvalidAmount"].ID.Bytes()[:4]) {
+		return x402ExactPermit2Proxy.UnpackInvalidAmountError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402ExactPermit2Proxy.abi.Errors["InvalidDestination"].ID.Bytes()[:4]) {
+		return x402ExactPermit2Proxy.UnpackInvalidDestinationError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402ExactPermit2Proxy.abi.Errors["InvalidOwner"].ID.Bytes()[:4]) {
+		return x402ExactPermit2Proxy.UnpackInvalidOwnerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402ExactPermit2Proxy.abi.Errors["InvalidPermit2Address"].ID.Bytes()[:4]) {
+		return x402ExactPermit2Proxy.UnpackInvalidPermit2AddressError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402ExactPermit2Proxy.abi.Errors["PaymentTooEarly"].ID.Bytes()[:4]) {
+		return x402ExactPermit2Proxy.UnpackPaymentTooEarlyError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402ExactPermit2Proxy.abi.Errors["Permit2612AmountMismatch"].ID.Bytes()[:4]) {
+		return x402ExactPermit2Proxy.UnpackPermit2612AmountMismatchError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// X402ExactPermit2ProxyInvalidAmount represents a InvalidAmount error raised by the X402ExactPermit2Proxy contract.
+type X402ExactPermit2ProxyInvalidAmount struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidAmount()
+func X402ExactPermit2ProxyInvalidAmountErrorID() common.Hash {
+	return common.HexToHash("0x2c5211c6cb73b16841677a034781e8336d18ce66df858e54153c86854e11f7b8")
+}
+
+// UnpackInvalidAmountError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidAmount()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackInvalidAmountError(raw []byte) (*X402ExactPermit2ProxyInvalidAmount, error) {
+	out := new(X402ExactPermit2ProxyInvalidAmount)
+	if err := x402ExactPermit2Proxy.abi.UnpackIntoInterface(out, "InvalidAmount", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402ExactPermit2ProxyInvalidDestination represents a InvalidDestination error raised by the X402ExactPermit2Proxy contract.
+type X402ExactPermit2ProxyInvalidDestination struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidDestination()
+func X402ExactPermit2ProxyInvalidDestinationErrorID() common.Hash {
+	return common.HexToHash("0xac6b05f542ae1b66b4b43710bf4773616692aad79ee0fe8cb9c5db0f38dd0764")
+}
+
+// UnpackInvalidDestinationError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidDestination()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackInvalidDestinationError(raw []byte) (*X402ExactPermit2ProxyInvalidDestination, error) {
+	out := new(X402ExactPermit2ProxyInvalidDestination)
+	if err := x402ExactPermit2Proxy.abi.UnpackIntoInterface(out, "InvalidDestination", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402ExactPermit2ProxyInvalidOwner represents a InvalidOwner error raised by the X402ExactPermit2Proxy contract.
+type X402ExactPermit2ProxyInvalidOwner struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidOwner()
+func X402ExactPermit2ProxyInvalidOwnerErrorID() common.Hash {
+	return common.HexToHash("0x49e27cffb37b1ca4a9bf5318243b2014d13f940af232b8552c208bdea15739da")
+}
+
+// UnpackInvalidOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidOwner()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackInvalidOwnerError(raw []byte) (*X402ExactPermit2ProxyInvalidOwner, error) {
+	out := new(X402ExactPermit2ProxyInvalidOwner)
+	if err := x402ExactPermit2Proxy.abi.UnpackIntoInterface(out, "InvalidOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402ExactPermit2ProxyInvalidPermit2Address represents a InvalidPermit2Address error raised by the X402ExactPermit2Proxy contract.
+type X402ExactPermit2ProxyInvalidPermit2Address struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidPermit2Address()
+func X402ExactPermit2ProxyInvalidPermit2AddressErrorID() common.Hash {
+	return common.HexToHash("0x59106c89c9b272a2d1f1659a6166b3441b4dd6dd32f75473f5484e8766f47110")
+}
+
+// UnpackInvalidPermit2AddressError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidPermit2Address()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackInvalidPermit2AddressError(raw []byte) (*X402ExactPermit2ProxyInvalidPermit2Address, error) {
+	out := new(X402ExactPermit2ProxyInvalidPermit2Address)
+	if err := x402ExactPermit2Proxy.abi.UnpackIntoInterface(out, "InvalidPermit2Address", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402ExactPermit2ProxyPaymentTooEarly represents a PaymentTooEarly error raised by the X402ExactPermit2Proxy contract.
+type X402ExactPermit2ProxyPaymentTooEarly struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error PaymentTooEarly()
+func X402ExactPermit2ProxyPaymentTooEarlyErrorID() common.Hash {
+	return common.HexToHash("0xa65539fa34358c9b74d7a9931e9f563c9c02f41d47fa53ce79e35e1cadee70d6")
+}
+
+// UnpackPaymentTooEarlyError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error PaymentTooEarly()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackPaymentTooEarlyError(raw []byte) (*X402ExactPermit2ProxyPaymentTooEarly, error) {
+	out := new(X402ExactPermit2ProxyPaymentTooEarly)
+	if err := x402ExactPermit2Proxy.abi.UnpackIntoInterface(out, "PaymentTooEarly", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402ExactPermit2ProxyPermit2612AmountMismatch represents a Permit2612AmountMismatch error raised by the X402ExactPermit2Proxy contract.
+type X402ExactPermit2ProxyPermit2612AmountMismatch struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error Permit2612AmountMismatch()
+func X402ExactPermit2ProxyPermit2612AmountMismatchErrorID() common.Hash {
+	return common.HexToHash("0x050cda497e70d136409d6ab7072a104828e2ffb4be43a59d07e1a5960d8cb9a3")
+}
+
+// UnpackPermit2612AmountMismatchError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error Permit2612AmountMismatch()
+func (x402ExactPermit2Proxy *X402ExactPermit2Proxy) UnpackPermit2612AmountMismatchError(raw []byte) (*X402ExactPermit2ProxyPermit2612AmountMismatch, error) {
+	out := new(X402ExactPermit2ProxyPermit2612AmountMismatch)
+	if err := x402ExactPermit2Proxy.abi.UnpackIntoInterface(out, "Permit2612AmountMismatch", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // X402SettlementMetaData contains all meta data concerning the X402Settlement contract.
 var X402SettlementMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"tokens\",\"type\":\"address[]\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"requestHash\",\"type\":\"bytes32\"}],\"name\":\"AlreadySettled\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"TokenNotAllowed\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAddress\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroAmount\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ZeroRequestHash\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Paused\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"requestHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"payer\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"merchant\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Settled\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"bool\",\"name\":\"allowed\",\"type\":\"bool\"}],\"name\":\"TokenAllowed\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"Unpaused\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"name\":\"isSettled\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"isTokenAllowed\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"pause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"paused\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"bool\",\"name\":\"allowed\",\"type\":\"bool\"}],\"name\":\"setTokenAllowed\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"merchant\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"requestHash\",\"type\":\"bytes32\"}],\"name\":\"settle\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unpause\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
@@ -6268,6 +8102,461 @@ func X402SettlementZeroRequestHashErrorID() common.Hash {
 func (x402Settlement *X402Settlement) UnpackZeroRequestHashError(raw []byte) (*X402SettlementZeroRequestHash, error) {
 	out := new(X402SettlementZeroRequestHash)
 	if err := x402Settlement.abi.UnpackIntoInterface(out, "ZeroRequestHash", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402UptoPermit2ProxyMetaData contains all meta data concerning the X402UptoPermit2Proxy contract.
+var X402UptoPermit2ProxyMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[],\"name\":\"AmountExceedsPermitted\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidDestination\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidOwner\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidPermit2Address\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"PaymentTooEarly\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"Permit2612AmountMismatch\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"UnauthorizedFacilitator\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[],\"name\":\"Settled\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[],\"name\":\"SettledWithPermit\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"PERMIT2\",\"outputs\":[{\"internalType\":\"contractPermit2\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"WITNESS_TYPEHASH\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"WITNESS_TYPE_STRING\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.TokenPermissions\",\"name\":\"permitted\",\"type\":\"tuple\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.PermitTransferFrom\",\"name\":\"permit\",\"type\":\"tuple\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"facilitator\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"validAfter\",\"type\":\"uint256\"}],\"internalType\":\"structX402UptoPermit2Proxy.Witness\",\"name\":\"witness\",\"type\":\"tuple\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"settle\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"r\",\"type\":\"bytes32\"},{\"internalType\":\"bytes32\",\"name\":\"s\",\"type\":\"bytes32\"},{\"internalType\":\"uint8\",\"name\":\"v\",\"type\":\"uint8\"}],\"internalType\":\"structX402Permit2Proxy.EIP2612Permit\",\"name\":\"permit2612\",\"type\":\"tuple\"},{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.TokenPermissions\",\"name\":\"permitted\",\"type\":\"tuple\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"deadline\",\"type\":\"uint256\"}],\"internalType\":\"structPermit2.PermitTransferFrom\",\"name\":\"permit\",\"type\":\"tuple\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"facilitator\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"validAfter\",\"type\":\"uint256\"}],\"internalType\":\"structX402UptoPermit2Proxy.Witness\",\"name\":\"witness\",\"type\":\"tuple\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"settleWithPermit\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "ec619e287623ae3867bc039692b9cb76d1",
+	Bin: "0x6080604052348015600e575f5ffd5b5060015f55610a8f806100205f395ff3fe608060405234801561000f575f5ffd5b5060043610610064575f3560e01c80632c03ae6a1161004d5780632c03ae6a1461009b5780636afdd850146100d0578063ff11e7b41461010b575f5ffd5b8063016c174814610068578063156e21521461007d575b5f5ffd5b61007b610076366004610720565b61011e565b005b61008561018a565b6040516100929190610804565b60405180910390f35b6100c27fd4171c445a74218b01d4fd8af34ff1106580ea1e36ff837e64484bfaa2253b7581565b604051908152602001610092565b6100e66e22d473030f116ddee9f6b43ac78ba381565b60405173ffffffffffffffffffffffffffffffffffffffff9091168152602001610092565b61007b61011936600461081d565b6101a6565b6101266101f5565b610142610136602088018861089b565b858960208a013561026a565b610150868686868686610394565b6040517fde5b89d10fc800c459329c382fabfcad0be0ed7e5328e01fae04e507b09ef5d8905f90a161018160015f55565b50505050505050565b6040518060a00160405280607881526020016109e26078913981565b6101ae6101f5565b6101bc868686868686610394565b6040517f97088ec3606cfe8cc112180570d03fcde05f9b8e1bfef8e27784eaf5dd5691b6905f90a16101ed60015f55565b505050505050565b60025f5403610264576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601f60248201527f5265656e7472616e637947756172643a207265656e7472616e742063616c6c00604482015260640160405180910390fd5b60025f55565b813581146102a4576040517f050cda4900000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff841663d505accf846e22d473030f116ddee9f6b43ac78ba3853560208701356102e860a0890160808a016108b4565b604080517fffffffff0000000000000000000000000000000000000000000000000000000060e089901b16815273ffffffffffffffffffffffffffffffffffffffff96871660048201529590941660248601526044850192909252606484015260ff16608483015285013560a4820152606085013560c482015260e4015f604051808303815f87803b15801561037c575f5ffd5b505af192505050801561038d575060015b5050505050565b6103a4604084016020850161089b565b73ffffffffffffffffffffffffffffffffffffffff163373ffffffffffffffffffffffffffffffffffffffff1614610408576040517f0f6fae8700000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6020860135851115610446576040517ffe64b4c700000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b61046184610457602086018661089b565b85604001356105b4565b604080518082019091526e22d473030f116ddee9f6b43ac78ba39063137c29fe90889080610492602089018961089b565b73ffffffffffffffffffffffffffffffffffffffff16815260209081018a905288907fd4171c445a74218b01d4fd8af34ff1106580ea1e36ff837e64484bfaa2253b75906104e2908a018a61089b565b6104f260408b0160208c0161089b565b60408051602081019490945273ffffffffffffffffffffffffffffffffffffffff9283168482015291166060830152890135608082015260a001604051602081830303815290604052805190602001206040518060a00160405280607881526020016109e26078913988886040518863ffffffff1660e01b815260040161057f979695949392919061091b565b5f604051808303815f87803b158015610596575f5ffd5b505af11580156105a8573d5f5f3e3d5ffd5b50505050505050505050565b73ffffffffffffffffffffffffffffffffffffffff8316610601576040517f49e27cff00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff821661064e576040517fac6b05f500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b80421015610688576040517fa65539fa00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b505050565b5f6080828403121561069d575f5ffd5b50919050565b803573ffffffffffffffffffffffffffffffffffffffff811681146106c6575f5ffd5b919050565b5f6060828403121561069d575f5ffd5b5f5f83601f8401126106eb575f5ffd5b50813567ffffffffffffffff811115610702575f5ffd5b602083019150836020828501011115610719575f5ffd5b9250929050565b5f5f5f5f5f5f5f8789036101e0811215610738575f5ffd5b60a0811215610745575f5ffd5b508796506107568960a08a0161068d565b9550610120880135945061076d61014089016106a3565b935061077d896101608a016106cb565b92506101c088013567ffffffffffffffff811115610799575f5ffd5b6107a58a828b016106db565b989b979a50959850939692959293505050565b5f81518084528060208401602086015e5f6020828601015260207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011685010191505092915050565b602081525f61081660208301846107b8565b9392505050565b5f5f5f5f5f5f6101408789031215610833575f5ffd5b61083d888861068d565b95506080870135945061085260a088016106a3565b93506108618860c089016106cb565b925061012087013567ffffffffffffffff81111561087d575f5ffd5b61088989828a016106db565b979a9699509497509295939492505050565b5f602082840312156108ab575f5ffd5b610816826106a3565b5f602082840312156108c4575f5ffd5b813560ff81168114610816575f5ffd5b81835281816020850137505f602082840101525f60207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f840116840101905092915050565b73ffffffffffffffffffffffffffffffffffffffff610939896106a3565b168152602088810135818301526040808a0135908301526060808a013590830152875173ffffffffffffffffffffffffffffffffffffffff16608083015287015160a08201525f6109a260c083018873ffffffffffffffffffffffffffffffffffffffff169052565b8560e08301526101406101008301526109bf6101408301866107b8565b8281036101208401526109d38185876108d4565b9a995050505050505050505056fe5769746e657373207769746e65737329546f6b656e5065726d697373696f6e73286164647265737320746f6b656e2c75696e7432353620616d6f756e74295769746e657373286164647265737320746f2c6164647265737320666163696c697461746f722c75696e743235362076616c6964416674657229a26469706673582212205ea1a82e194f933717209dfb2aa125da10849354423db3f19a1619872b4e008b64736f6c63430008250033",
+}
+
+// X402UptoPermit2Proxy is an auto generated Go binding around an Ethereum contract.
+type X402UptoPermit2Proxy struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *X402UptoPermit2Proxy) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewX402UptoPermit2Proxy creates a new instance of X402UptoPermit2Proxy.
+func NewX402UptoPermit2Proxy() *X402UptoPermit2Proxy {
+	parsed, err := X402UptoPermit2ProxyMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &X402UptoPermit2Proxy{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *X402UptoPermit2Proxy) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackPERMIT2 is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6afdd850.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function PERMIT2() view returns(address)
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) PackPERMIT2() []byte {
+	enc, err := x402UptoPermit2Proxy.abi.Pack("PERMIT2")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPERMIT2 is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x6afdd850.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function PERMIT2() view returns(address)
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) TryPackPERMIT2() ([]byte, error) {
+	return x402UptoPermit2Proxy.abi.Pack("PERMIT2")
+}
+
+// UnpackPERMIT2 is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x6afdd850.
+//
+// Solidity: function PERMIT2() view returns(address)
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackPERMIT2(data []byte) (common.Address, error) {
+	out, err := x402UptoPermit2Proxy.abi.Unpack("PERMIT2", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackWITNESSTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2c03ae6a.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function WITNESS_TYPEHASH() view returns(bytes32)
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) PackWITNESSTYPEHASH() []byte {
+	enc, err := x402UptoPermit2Proxy.abi.Pack("WITNESS_TYPEHASH")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWITNESSTYPEHASH is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2c03ae6a.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function WITNESS_TYPEHASH() view returns(bytes32)
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) TryPackWITNESSTYPEHASH() ([]byte, error) {
+	return x402UptoPermit2Proxy.abi.Pack("WITNESS_TYPEHASH")
+}
+
+// UnpackWITNESSTYPEHASH is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x2c03ae6a.
+//
+// Solidity: function WITNESS_TYPEHASH() view returns(bytes32)
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackWITNESSTYPEHASH(data []byte) ([32]byte, error) {
+	out, err := x402UptoPermit2Proxy.abi.Unpack("WITNESS_TYPEHASH", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackWITNESSTYPESTRING is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x156e2152.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function WITNESS_TYPE_STRING() view returns(string)
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) PackWITNESSTYPESTRING() []byte {
+	enc, err := x402UptoPermit2Proxy.abi.Pack("WITNESS_TYPE_STRING")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWITNESSTYPESTRING is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x156e2152.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function WITNESS_TYPE_STRING() view returns(string)
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) TryPackWITNESSTYPESTRING() ([]byte, error) {
+	return x402UptoPermit2Proxy.abi.Pack("WITNESS_TYPE_STRING")
+}
+
+// UnpackWITNESSTYPESTRING is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x156e2152.
+//
+// Solidity: function WITNESS_TYPE_STRING() view returns(string)
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackWITNESSTYPESTRING(data []byte) (string, error) {
+	out, err := x402UptoPermit2Proxy.abi.Unpack("WITNESS_TYPE_STRING", data)
+	if err != nil {
+		return *new(string), err
+	}
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+	return out0, nil
+}
+
+// PackSettle is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xff11e7b4.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function settle(((address,uint256),uint256,uint256) permit, uint256 amount, address owner, (address,address,uint256) witness, bytes signature) returns()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) PackSettle(permit Permit2PermitTransferFrom, amount *big.Int, owner common.Address, witness X402UptoPermit2ProxyWitness, signature []byte) []byte {
+	enc, err := x402UptoPermit2Proxy.abi.Pack("settle", permit, amount, owner, witness, signature)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSettle is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xff11e7b4.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function settle(((address,uint256),uint256,uint256) permit, uint256 amount, address owner, (address,address,uint256) witness, bytes signature) returns()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) TryPackSettle(permit Permit2PermitTransferFrom, amount *big.Int, owner common.Address, witness X402UptoPermit2ProxyWitness, signature []byte) ([]byte, error) {
+	return x402UptoPermit2Proxy.abi.Pack("settle", permit, amount, owner, witness, signature)
+}
+
+// PackSettleWithPermit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x016c1748.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function settleWithPermit((uint256,uint256,bytes32,bytes32,uint8) permit2612, ((address,uint256),uint256,uint256) permit, uint256 amount, address owner, (address,address,uint256) witness, bytes signature) returns()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) PackSettleWithPermit(permit2612 X402Permit2ProxyEIP2612Permit, permit Permit2PermitTransferFrom, amount *big.Int, owner common.Address, witness X402UptoPermit2ProxyWitness, signature []byte) []byte {
+	enc, err := x402UptoPermit2Proxy.abi.Pack("settleWithPermit", permit2612, permit, amount, owner, witness, signature)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSettleWithPermit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x016c1748.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function settleWithPermit((uint256,uint256,bytes32,bytes32,uint8) permit2612, ((address,uint256),uint256,uint256) permit, uint256 amount, address owner, (address,address,uint256) witness, bytes signature) returns()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) TryPackSettleWithPermit(permit2612 X402Permit2ProxyEIP2612Permit, permit Permit2PermitTransferFrom, amount *big.Int, owner common.Address, witness X402UptoPermit2ProxyWitness, signature []byte) ([]byte, error) {
+	return x402UptoPermit2Proxy.abi.Pack("settleWithPermit", permit2612, permit, amount, owner, witness, signature)
+}
+
+// X402UptoPermit2ProxySettled represents a Settled event raised by the X402UptoPermit2Proxy contract.
+type X402UptoPermit2ProxySettled struct {
+	Raw *types.Log // Blockchain specific contextual infos
+}
+
+const X402UptoPermit2ProxySettledEventName = "Settled"
+
+// ContractEventName returns the user-defined event name.
+func (X402UptoPermit2ProxySettled) ContractEventName() string {
+	return X402UptoPermit2ProxySettledEventName
+}
+
+// UnpackSettledEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Settled()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackSettledEvent(log *types.Log) (*X402UptoPermit2ProxySettled, error) {
+	event := "Settled"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != x402UptoPermit2Proxy.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(X402UptoPermit2ProxySettled)
+	if len(log.Data) > 0 {
+		if err := x402UptoPermit2Proxy.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range x402UptoPermit2Proxy.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// X402UptoPermit2ProxySettledWithPermit represents a SettledWithPermit event raised by the X402UptoPermit2Proxy contract.
+type X402UptoPermit2ProxySettledWithPermit struct {
+	Raw *types.Log // Blockchain specific contextual infos
+}
+
+const X402UptoPermit2ProxySettledWithPermitEventName = "SettledWithPermit"
+
+// ContractEventName returns the user-defined event name.
+func (X402UptoPermit2ProxySettledWithPermit) ContractEventName() string {
+	return X402UptoPermit2ProxySettledWithPermitEventName
+}
+
+// UnpackSettledWithPermitEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event SettledWithPermit()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackSettledWithPermitEvent(log *types.Log) (*X402UptoPermit2ProxySettledWithPermit, error) {
+	event := "SettledWithPermit"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != x402UptoPermit2Proxy.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(X402UptoPermit2ProxySettledWithPermit)
+	if len(log.Data) > 0 {
+		if err := x402UptoPermit2Proxy.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range x402UptoPermit2Proxy.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], x402UptoPermit2Proxy.abi.Errors["AmountExceedsPermitted"].ID.Bytes()[:4]) {
+		return x402UptoPermit2Proxy.UnpackAmountExceedsPermittedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402UptoPermit2Proxy.abi.Errors["InvalidDestination"].ID.Bytes()[:4]) {
+		return x402UptoPermit2Proxy.UnpackInvalidDestinationError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402UptoPermit2Proxy.abi.Errors["InvalidOwner"].ID.Bytes()[:4]) {
+		return x402UptoPermit2Proxy.UnpackInvalidOwnerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402UptoPermit2Proxy.abi.Errors["InvalidPermit2Address"].ID.Bytes()[:4]) {
+		return x402UptoPermit2Proxy.UnpackInvalidPermit2AddressError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402UptoPermit2Proxy.abi.Errors["PaymentTooEarly"].ID.Bytes()[:4]) {
+		return x402UptoPermit2Proxy.UnpackPaymentTooEarlyError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402UptoPermit2Proxy.abi.Errors["Permit2612AmountMismatch"].ID.Bytes()[:4]) {
+		return x402UptoPermit2Proxy.UnpackPermit2612AmountMismatchError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], x402UptoPermit2Proxy.abi.Errors["UnauthorizedFacilitator"].ID.Bytes()[:4]) {
+		return x402UptoPermit2Proxy.UnpackUnauthorizedFacilitatorError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// X402UptoPermit2ProxyAmountExceedsPermitted represents a AmountExceedsPermitted error raised by the X402UptoPermit2Proxy contract.
+type X402UptoPermit2ProxyAmountExceedsPermitted struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error AmountExceedsPermitted()
+func X402UptoPermit2ProxyAmountExceedsPermittedErrorID() common.Hash {
+	return common.HexToHash("0xfe64b4c79c64499c7b848a8b3ba618f45c6f9ef21365d5d7e24aeb3ff041c552")
+}
+
+// UnpackAmountExceedsPermittedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error AmountExceedsPermitted()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackAmountExceedsPermittedError(raw []byte) (*X402UptoPermit2ProxyAmountExceedsPermitted, error) {
+	out := new(X402UptoPermit2ProxyAmountExceedsPermitted)
+	if err := x402UptoPermit2Proxy.abi.UnpackIntoInterface(out, "AmountExceedsPermitted", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402UptoPermit2ProxyInvalidDestination represents a InvalidDestination error raised by the X402UptoPermit2Proxy contract.
+type X402UptoPermit2ProxyInvalidDestination struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidDestination()
+func X402UptoPermit2ProxyInvalidDestinationErrorID() common.Hash {
+	return common.HexToHash("0xac6b05f542ae1b66b4b43710bf4773616692aad79ee0fe8cb9c5db0f38dd0764")
+}
+
+// UnpackInvalidDestinationError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidDestination()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackInvalidDestinationError(raw []byte) (*X402UptoPermit2ProxyInvalidDestination, error) {
+	out := new(X402UptoPermit2ProxyInvalidDestination)
+	if err := x402UptoPermit2Proxy.abi.UnpackIntoInterface(out, "InvalidDestination", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402UptoPermit2ProxyInvalidOwner represents a InvalidOwner error raised by the X402UptoPermit2Proxy contract.
+type X402UptoPermit2ProxyInvalidOwner struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidOwner()
+func X402UptoPermit2ProxyInvalidOwnerErrorID() common.Hash {
+	return common.HexToHash("0x49e27cffb37b1ca4a9bf5318243b2014d13f940af232b8552c208bdea15739da")
+}
+
+// UnpackInvalidOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidOwner()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackInvalidOwnerError(raw []byte) (*X402UptoPermit2ProxyInvalidOwner, error) {
+	out := new(X402UptoPermit2ProxyInvalidOwner)
+	if err := x402UptoPermit2Proxy.abi.UnpackIntoInterface(out, "InvalidOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402UptoPermit2ProxyInvalidPermit2Address represents a InvalidPermit2Address error raised by the X402UptoPermit2Proxy contract.
+type X402UptoPermit2ProxyInvalidPermit2Address struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidPermit2Address()
+func X402UptoPermit2ProxyInvalidPermit2AddressErrorID() common.Hash {
+	return common.HexToHash("0x59106c89c9b272a2d1f1659a6166b3441b4dd6dd32f75473f5484e8766f47110")
+}
+
+// UnpackInvalidPermit2AddressError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidPermit2Address()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackInvalidPermit2AddressError(raw []byte) (*X402UptoPermit2ProxyInvalidPermit2Address, error) {
+	out := new(X402UptoPermit2ProxyInvalidPermit2Address)
+	if err := x402UptoPermit2Proxy.abi.UnpackIntoInterface(out, "InvalidPermit2Address", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402UptoPermit2ProxyPaymentTooEarly represents a PaymentTooEarly error raised by the X402UptoPermit2Proxy contract.
+type X402UptoPermit2ProxyPaymentTooEarly struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error PaymentTooEarly()
+func X402UptoPermit2ProxyPaymentTooEarlyErrorID() common.Hash {
+	return common.HexToHash("0xa65539fa34358c9b74d7a9931e9f563c9c02f41d47fa53ce79e35e1cadee70d6")
+}
+
+// UnpackPaymentTooEarlyError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error PaymentTooEarly()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackPaymentTooEarlyError(raw []byte) (*X402UptoPermit2ProxyPaymentTooEarly, error) {
+	out := new(X402UptoPermit2ProxyPaymentTooEarly)
+	if err := x402UptoPermit2Proxy.abi.UnpackIntoInterface(out, "PaymentTooEarly", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402UptoPermit2ProxyPermit2612AmountMismatch represents a Permit2612AmountMismatch error raised by the X402UptoPermit2Proxy contract.
+type X402UptoPermit2ProxyPermit2612AmountMismatch struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error Permit2612AmountMismatch()
+func X402UptoPermit2ProxyPermit2612AmountMismatchErrorID() common.Hash {
+	return common.HexToHash("0x050cda497e70d136409d6ab7072a104828e2ffb4be43a59d07e1a5960d8cb9a3")
+}
+
+// UnpackPermit2612AmountMismatchError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error Permit2612AmountMismatch()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackPermit2612AmountMismatchError(raw []byte) (*X402UptoPermit2ProxyPermit2612AmountMismatch, error) {
+	out := new(X402UptoPermit2ProxyPermit2612AmountMismatch)
+	if err := x402UptoPermit2Proxy.abi.UnpackIntoInterface(out, "Permit2612AmountMismatch", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// X402UptoPermit2ProxyUnauthorizedFacilitator represents a UnauthorizedFacilitator error raised by the X402UptoPermit2Proxy contract.
+type X402UptoPermit2ProxyUnauthorizedFacilitator struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error UnauthorizedFacilitator()
+func X402UptoPermit2ProxyUnauthorizedFacilitatorErrorID() common.Hash {
+	return common.HexToHash("0x0f6fae871871fa0fd46c599941c98ffc4031e3ee5fe33675d627b18699e5ae52")
+}
+
+// UnpackUnauthorizedFacilitatorError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error UnauthorizedFacilitator()
+func (x402UptoPermit2Proxy *X402UptoPermit2Proxy) UnpackUnauthorizedFacilitatorError(raw []byte) (*X402UptoPermit2ProxyUnauthorizedFacilitator, error) {
+	out := new(X402UptoPermit2ProxyUnauthorizedFacilitator)
+	if err := x402UptoPermit2Proxy.abi.UnpackIntoInterface(out, "UnauthorizedFacilitator", raw); err != nil {
 		return nil, err
 	}
 	return out, nil

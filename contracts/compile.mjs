@@ -25,6 +25,13 @@ const wanted = [
   ['src/X402Settlement.sol', 'X402Settlement'],
   ['src/X402Batch.sol', 'X402Batch'],
   ['src/TokenPaymaster.sol', 'TokenPaymaster'],
+  // Permit2's signature transfers, x402's Permit2 proxies (placed at their
+  // canonical addresses by the devnet's genesis) and a token with EIP-2612
+  // permit and no EIP-3009.
+  ['src/Permit2.sol', 'Permit2'],
+  ['src/X402ExactPermit2Proxy.sol', 'X402ExactPermit2Proxy'],
+  ['src/X402UptoPermit2Proxy.sol', 'X402UptoPermit2Proxy'],
+  ['src/DevPermitToken.sol', 'DevPermitToken'],
   // Test only: the dishonest account of the facilitator's tests, and a
   // paymaster that sponsors several operations of one sender at once.
   ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],

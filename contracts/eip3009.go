@@ -2,13 +2,11 @@ package contracts
 
 import (
 	"crypto/ecdsa"
-	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/common/math"
-	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 )
 
@@ -58,14 +56,5 @@ func (a TransferAuthorization) TypedData(d TokenDomain) apitypes.TypedData {
 // Sign signs a in the token's domain with geth's EIP-712 implementation, as
 // a wallet does. The result is r ‖ s ‖ v with v in {27, 28}.
 func (a TransferAuthorization) Sign(d TokenDomain, key *ecdsa.PrivateKey) ([]byte, error) {
-	hash, _, err := apitypes.TypedDataAndHash(a.TypedData(d))
-	if err != nil {
-		return nil, fmt.Errorf("hashing the authorization: %w", err)
-	}
-	sig, err := crypto.Sign(hash, key)
-	if err != nil {
-		return nil, err
-	}
-	sig[64] += 27
-	return sig, nil
+	return signTyped(a.TypedData(d), key)
 }

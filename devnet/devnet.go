@@ -358,6 +358,8 @@ func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 		tokenName:        cfg.TokenName,
 		tokenSymbol:      cfg.TokenSymbol,
 		tokenVersion:     cfg.TokenVersion,
+		permitName:       wellknown.PermitTokenName,
+		permitSymbol:     wellknown.PermitTokenSymbol,
 		gasLimit:         cfg.GasLimit,
 		// Calls against the latest block before the first transaction run
 		// at the genesis time; it must be now, not 1970.

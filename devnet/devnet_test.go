@@ -192,7 +192,7 @@ func TestPredeployedState(t *testing.T) {
 	}
 	// Contracts sit at the deployer's first create addresses, as a script
 	// deploying them in order would put them.
-	for i, addr := range []common.Address{c.Contracts.EntryPoint, c.Contracts.AccountFactory, c.Contracts.Paymaster, c.Contracts.Token, c.Contracts.Settlement, c.Contracts.Batch, c.Contracts.TokenPaymaster} {
+	for i, addr := range []common.Address{c.Contracts.EntryPoint, c.Contracts.AccountFactory, c.Contracts.Paymaster, c.Contracts.Token, c.Contracts.Settlement, c.Contracts.Batch, c.Contracts.TokenPaymaster, c.Contracts.PermitToken} {
 		if want := crypto.CreateAddress(deployer, uint64(i)); addr != want {
 			t.Errorf("contract %d at %s, want %s", i, addr, want)
 		}
@@ -201,11 +201,18 @@ func TestPredeployedState(t *testing.T) {
 			t.Errorf("no code at %s: %v", addr, err)
 		}
 	}
+	// Permit2 and x402's proxies are at their canonical addresses.
+	for _, addr := range []common.Address{wellknown.Permit2, wellknown.ExactPermit2Proxy, wellknown.UptoPermit2Proxy} {
+		if code, err := c.client.CodeAt(ctx, addr, nil); err != nil || len(code) == 0 {
+			t.Errorf("no code at %s: %v", addr, err)
+		}
+	}
 	// Code that does not link the chain reads them from package wellknown.
 	want := wellknown.GenesisContracts()
 	if got := c.Contracts; got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory ||
 		got.Paymaster != want.Paymaster || got.Token != want.Token || got.Settlement != want.Settlement || got.Batch != want.Batch ||
-		got.TokenPaymaster != want.TokenPaymaster {
+		got.TokenPaymaster != want.TokenPaymaster || got.PermitToken != want.PermitToken || got.Permit2 != want.Permit2 ||
+		got.ExactPermit2Proxy != want.ExactPermit2Proxy || got.UptoPermit2Proxy != want.UptoPermit2Proxy {
 		t.Errorf("contracts %+v, wellknown.GenesisContracts %+v", got, want)
 	}
 	head, err := c.client.HeaderByNumber(ctx, nil)
@@ -215,8 +222,8 @@ func TestPredeployedState(t *testing.T) {
 	if skew := time.Now().Unix() - int64(head.Time); head.Number.Sign() != 0 || skew < 0 || skew > 60 {
 		t.Errorf("latest block %s has time %d, %ds from now; calls need a current block time", head.Number, head.Time, skew)
 	}
-	if n, _ := c.client.NonceAt(ctx, deployer, nil); n != 6 {
-		t.Errorf("deployer nonce = %d, want 6 (so its next deployment does not collide)", n)
+	if n, _ := c.client.NonceAt(ctx, deployer, nil); n != 8 {
+		t.Errorf("deployer nonce = %d, want 8 (so its next deployment does not collide)", n)
 	}
 
 	token := contracts.NewDevUSD()

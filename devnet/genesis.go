@@ -16,6 +16,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 )
 
 // chainConfig is geth's dev chain on every fork up to Osaka. Bogota and
@@ -75,6 +76,8 @@ type genesisPlan struct {
 	tokenName        string
 	tokenSymbol      string
 	tokenVersion     string
+	permitName       string
+	permitSymbol     string
 	gasLimit         uint64
 	timestamp        uint64
 }
@@ -130,6 +133,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		token      = contracts.NewDevUSD()
 		settlement = contracts.NewX402Settlement()
 		tokenPM    = contracts.NewTokenPaymaster()
+		permitTok  = contracts.NewDevPermitToken()
 	)
 	if c.EntryPoint, err = deploy("EntryPoint", &contracts.EntryPointMetaData, nil); err != nil {
 		return nil, c, err
@@ -151,6 +155,32 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	}
 	if c.TokenPaymaster, err = deploy("TokenPaymaster", &contracts.TokenPaymasterMetaData, tokenPM.PackConstructor(c.EntryPoint, p.paymasterSigner)); err != nil {
 		return nil, c, err
+	}
+	if c.PermitToken, err = deploy("DevPermitToken", &contracts.DevPermitTokenMetaData, permitTok.PackConstructor(p.permitName, p.permitSymbol)); err != nil {
+		return nil, c, err
+	}
+	// Permit2 and the x402 proxies live at their canonical addresses, the
+	// ones upstream's clients sign for. Their runtime code is placed there
+	// as it is: none of it depends on a constructor (no immutables; the
+	// domain separator is computed from address(this) at each call).
+	canonical := []struct {
+		addr *common.Address
+		at   common.Address
+		md   *bind.MetaData
+	}{
+		{&c.Permit2, wellknown.Permit2, &contracts.Permit2MetaData},
+		{&c.ExactPermit2Proxy, wellknown.ExactPermit2Proxy, &contracts.X402ExactPermit2ProxyMetaData},
+		{&c.UptoPermit2Proxy, wellknown.UptoPermit2Proxy, &contracts.X402UptoPermit2ProxyMetaData},
+	}
+	var placed []common.Address
+	for _, k := range canonical {
+		runtimeCode, err := deployedCode(k.md)
+		if err != nil {
+			return nil, c, err
+		}
+		st.SetCode(k.at, runtimeCode, tracing.CodeChangeUnspecified)
+		*k.addr = k.at
+		placed = append(placed, k.at)
 	}
 	// The factory deploys its SimpleAccount implementation in its constructor.
 	impl, _, err := runtime.Call(c.AccountFactory, factory.PackAccountImplementation(), cfg)
@@ -179,6 +209,9 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		if err := call("minting to "+a.Hex(), c.Token, token.PackMint(a, p.accountTokens), nil); err != nil {
 			return nil, c, err
 		}
+		if err := call("minting dPT to "+a.Hex(), c.PermitToken, permitTok.PackMint(a, p.accountTokens), nil); err != nil {
+			return nil, c, err
+		}
 	}
 	if err := call("depositing for the paymaster", c.Paymaster, paymaster.PackDeposit(), p.paymasterDeposit); err != nil {
 		return nil, c, err
@@ -199,7 +232,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	}
 
 	alloc := core.SystemContractAllocs()
-	for _, addr := range rec.created {
+	for _, addr := range append(rec.created, placed...) {
 		code := st.GetCode(addr)
 		if len(code) == 0 {
 			continue // creation reverted
@@ -231,4 +264,19 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		Timestamp:  p.timestamp,
 		Alloc:      alloc,
 	}, c, nil
+}
+
+// deployedCode is the runtime code of a contract whose constructor takes no
+// arguments and leaves no storage: its constructor is run in a scratch
+// state, so that the genesis's deployer nonces stay as they are.
+func deployedCode(md *bind.MetaData) ([]byte, error) {
+	st, err := state.New(types.EmptyRootHash, state.NewDatabaseForTesting())
+	if err != nil {
+		return nil, err
+	}
+	code, _, _, err := runtime.Create(common.FromHex(md.Bin), &runtime.Config{State: st, GasLimit: 30_000_000, BaseFee: big.NewInt(0)})
+	if err != nil {
+		return nil, fmt.Errorf("running the constructor of %s: %w", md.ID, err)
+	}
+	return code, nil
 }

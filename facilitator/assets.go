@@ -7,11 +7,13 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
+	"github.com/caddy-x402/caddy-x402/facilitator/upto"
 )
 
 // schemeTable is what an allowlist makes of the service: the payment
@@ -40,11 +42,13 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 		}
 	}
 	if len(signed) > 0 || cfg.AANative == nil {
-		ex, err := exact.New(exact.Config{ChainID: chainID, Assets: signed, Chain: client, Now: cfg.Now, Committed: committed})
+		ex, err := exact.New(exact.Config{ChainID: chainID, Assets: signed, Chain: client, Now: cfg.Now, Committed: committed,
+			Settler: crypto.PubkeyToAddress(cfg.SettlerKey.PublicKey)})
 		if err != nil {
 			return nil, err
 		}
 		t.register(ex)
+		t.register(upto.New(ex))
 	}
 	if a := cfg.AANative; a != nil {
 		addrs := make([]common.Address, len(assets))

@@ -372,6 +372,15 @@ func (h *Handler) authorizeSettle(w http.ResponseWriter, r *http.Request, req *x
 	payTo, _ := x402.ParseAddress(pr.PayTo)
 	asset, _ := x402.ParseAddress(pr.Asset)
 	amount, _ := x402.ParseAmount(pr.Amount)
+	if pr.Scheme == x402.SchemeUpto {
+		// An upto settle owes at most the offer's maximum, which the
+		// payment accepted: that is what must be one of ours.
+		owed := amount
+		amount, _ = x402.ParseAmount(req.PaymentPayload.Accepted.Amount)
+		if owed == nil || amount == nil || owed.Cmp(amount) > 0 {
+			amount = nil
+		}
+	}
 	if no, ok := h.Offers.(NetworkOffers); ok {
 		if no.IssuedOn(pr.Network, pr.Scheme, payTo, asset, amount) {
 			return 0, ""

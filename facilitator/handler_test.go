@@ -38,7 +38,7 @@ func TestHandlerBadInput(t *testing.T) {
 		{"unknown route", "GET", "/nope", "", "", 404, `"error":"not_found"`},
 		{"health", "GET", "/health", "", "", 200, `"status":"ok","network":"eip155:31337","service":"caddy-x402-facilitator"`},
 		{"health under a prefix", "GET", "/x402/health", "", "", 200, `"status":"ok"`},
-		{"supported", "GET", "/supported", "", "", 200, `"schemes":[{"scheme":"exact","networks":["eip155:31337"],"assets":["` + e.chain.Token.Address.Hex() + `"]}]`},
+		{"supported", "GET", "/supported", "", "", 200, `"schemes":[{"scheme":"exact","networks":["eip155:31337"],"assets":["` + e.chain.Token.Address.Hex() + `"]},{"scheme":"upto","networks":["eip155:31337"],"assets":["` + e.chain.Token.Address.Hex() + `"]}]`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,10 +81,10 @@ func TestSupportedShapes(t *testing.T) {
 	if string(gj) != string(wj) {
 		t.Fatalf("client %s != service %s", gj, wj)
 	}
-	if len(got.Schemes) != 1 || len(got.Schemes[0].Networks) < 1 || len(got.Schemes[0].Assets) < 1 {
+	if len(got.Schemes) != 2 || len(got.Schemes[0].Networks) < 1 || len(got.Schemes[0].Assets) < 1 {
 		t.Fatalf("schemes = %+v", got.Schemes)
 	}
-	if len(got.Kinds) != 1 || got.Kinds[0].X402Version != 2 || got.Kinds[0].Scheme != "exact" || got.Kinds[0].Network != e.network {
+	if len(got.Kinds) != 2 || got.Kinds[0].X402Version != 2 || got.Kinds[0].Scheme != "exact" || got.Kinds[0].Network != e.network {
 		t.Fatalf("kinds = %+v", got.Kinds)
 	}
 	if got.Signers["eip155:*"][0] != e.chain.Accounts[0].Address.Hex() {

@@ -9,8 +9,9 @@ import (
 )
 
 // The scheme table decides what /supported lists and what decode takes:
-// exact alone, or exact and aa-native, in that order, aa-native's kind with
-// its contracts in extra; a scheme not in the table is scheme_mismatch.
+// exact and upto, or exact, upto and aa-native, in that order, aa-native's
+// kind with its contracts in extra; a scheme not in the table is
+// scheme_mismatch.
 func TestSchemeTable(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -18,8 +19,8 @@ func TestSchemeTable(t *testing.T) {
 		aa      bool
 		schemes []string
 	}{
-		{"exact", false, []string{x402.SchemeExact}},
-		{"exact and aa-native", true, []string{x402.SchemeExact, x402.SchemeAANative}},
+		{"exact", false, []string{x402.SchemeExact, x402.SchemeUpto}},
+		{"exact and aa-native", true, []string{x402.SchemeExact, x402.SchemeUpto, x402.SchemeAANative}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -40,7 +41,7 @@ func TestSchemeTable(t *testing.T) {
 				t.Fatalf("exact's kind has extra %+v", sup.Kinds[0].Extra)
 			}
 			req := e.pay(e.chain.Accounts[1], e.chain.Accounts[2].Address, 1000)
-			req.PaymentRequirements.Scheme, req.PaymentPayload.Accepted.Scheme = "upto", "upto"
+			req.PaymentRequirements.Scheme, req.PaymentPayload.Accepted.Scheme = "deferred", "deferred"
 			v, err := e.svc.Verify(context.Background(), req)
 			if err != nil || v.IsValid || v.InvalidReason != x402.ReasonSchemeMismatch || !strings.Contains(v.InvalidMessage, strings.Join(tc.schemes, " and ")) {
 				t.Fatalf("verify of an unknown scheme: %+v %v", v, err)

@@ -100,6 +100,9 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		return s.submit(ctx, req, p, &fresh, true)
 	}
 
+	if p.scheme == x402.SchemeUpto && p.amount.Sign() == 0 {
+		return s.settleNothing(ctx, req, p)
+	}
 	// The payer's payments are verified and reserved one at a time, so
 	// that what its other settlements in flight will take is counted
 	// against its balance before anything is broadcast.
@@ -139,6 +142,19 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 	}
 	endClaim(span, nil)
 	return s.submit(ctx, req, p, rec, true)
+}
+
+// settleNothing answers the settle of an upto payment that owes nothing
+// (its response used nothing, or the upstream failed): once verified, it
+// succeeds with no transaction and no record. Its signature stays unused
+// on chain, so the payer may present it again; whatever it is then settled
+// for is at most its maximum, once.
+func (s *Service) settleNothing(ctx context.Context, req *x402.SettleRequest, p *payment) *x402.SettleResponse {
+	if err := s.verifyScheme(ctx, req, p); err != nil {
+		return s.verifyFailed(err, p)
+	}
+	return &x402.SettleResponse{Success: true, X402Version: x402.Version, Scheme: p.scheme, Network: s.cfg.Network,
+		Payer: p.payer.Hex(), Amount: "0"}
 }
 
 // claimedElsewhere answers a settle whose claim found existing, the record

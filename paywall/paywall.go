@@ -68,6 +68,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -158,6 +159,9 @@ type Config struct {
 	// broadcast rather than mined, within bounds (see Broadcast). Nil, the
 	// default, serves after inclusion.
 	Broadcast *Broadcast
+	// Usage meters the responses of upto offers (see Usage); required
+	// when an offer's scheme is upto.
+	Usage *Usage
 }
 
 // Guard tracks the payments in use by requests in flight. It is safe for
@@ -220,6 +224,16 @@ func (c *Config) Validate() error {
 		errs = append(errs, c.Broadcast.validate())
 		if c.Access != nil {
 			errs = append(errs, errors.New("broadcast: a route with access windows serves after inclusion (a window must not open on an unsettled payment)"))
+		}
+		if slices.ContainsFunc(c.Accepts, func(o x402.PaymentRequirements) bool { return o.Scheme == x402.SchemeUpto }) {
+			errs = append(errs, errors.New("broadcast: an upto route settles after its response, never before it; serving on broadcast does not apply"))
+		}
+	}
+	if slices.ContainsFunc(c.Accepts, func(o x402.PaymentRequirements) bool { return o.Scheme == x402.SchemeUpto }) {
+		if c.Usage == nil {
+			errs = append(errs, errors.New("an upto offer needs Usage, which meters its responses"))
+		} else {
+			errs = append(errs, c.Usage.Validate())
 		}
 	}
 	return errors.Join(errs...)
@@ -393,6 +407,11 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// not reach the upstream's logs.
 	r.Header.Del(x402.HeaderPaymentSignature)
 	r.Header.Del(x402.HeaderXPayment)
+	if offer.Scheme == x402.SchemeUpto && !isUpgrade(r) {
+		// An upgraded connection is not metered: like any upgrade, it
+		// settles before it starts, for the maximum (below).
+		return p.serveMetered(ctx, w, r, req, next)
+	}
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req, broadcast: p.newOnBroadcast(r, vres.Payer)}
 	// Runs after g.served (deferred below), so a result is recorded once
 	// its response was.

@@ -53,7 +53,7 @@ var (
 	paymentPayloadFields      = []string{"x402Version", "resource", "accepted", "payload", "extensions"}
 	resourceFields            = []string{"url", "description", "mimeType"}
 	paymentRequirementsFields = []string{"scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"}
-	extraFields               = []string{"name", "version", "entryPoint", "factory", "settlement", "sponsorUrl"}
+	extraFields               = []string{"name", "version", "entryPoint", "factory", "settlement", "sponsorUrl", "assetTransferMethod", "facilitatorAddress"}
 	exactPayloadFields        = []string{"signature", "authorization"}
 	exactAuthorizationFields  = []string{"from", "to", "value", "validAfter", "validBefore", "nonce"}
 )
@@ -442,6 +442,10 @@ func (d *fastJSON) extra(e *Extra) bool {
 			return d.stringField(&e.Settlement)
 		case "sponsorUrl":
 			return d.stringField(&e.SponsorURL)
+		case "assetTransferMethod":
+			return d.stringField(&e.AssetTransferMethod)
+		case "facilitatorAddress":
+			return d.stringField(&e.FacilitatorAddress)
 		}
 		return d.other(key, extraFields)
 	})

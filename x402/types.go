@@ -39,7 +39,18 @@ type Extra struct {
 	Settlement string `json:"settlement,omitempty"`
 	// SponsorURL is where a payer asks for gas sponsorship (aa-native).
 	SponsorURL string `json:"sponsorUrl,omitempty"`
+	// AssetTransferMethod is how an exact payment moves the tokens:
+	// "eip3009" (the default when empty) or "permit2" (through Permit2 and
+	// x402's exact Permit2 proxy, for tokens without EIP-3009).
+	AssetTransferMethod string `json:"assetTransferMethod,omitempty"`
+	// FacilitatorAddress is the one address that may settle an upto
+	// payment, which the payer signs into its witness (upto).
+	FacilitatorAddress string `json:"facilitatorAddress,omitempty"`
 }
+
+// AssetTransferPermit2 is [Extra.AssetTransferMethod] of a payment
+// through Permit2.
+const AssetTransferPermit2 = "permit2"
 
 // Resource describes the paid resource.
 type Resource struct {

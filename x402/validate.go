@@ -61,7 +61,9 @@ func (r *PaymentRequirements) Validate() error {
 	}
 	if v, err := ParseAmount(r.Amount); err != nil {
 		errs = append(errs, err)
-	} else if v.Sign() == 0 {
+	} else if v.Sign() == 0 && r.Scheme != SchemeUpto {
+		// An upto settle's requirements carry what is owed, which may be
+		// nothing (its payment's accepted offer has the maximum).
 		errs = append(errs, errors.New("amount must be greater than zero"))
 	}
 	if _, err := ParseAddress(r.Asset); err != nil {

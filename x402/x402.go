@@ -34,4 +34,7 @@ const (
 	// SchemeAANative is an ERC-4337 v0.6 UserOperation from a smart account
 	// that calls the settlement contract, with paymaster-sponsored gas.
 	SchemeAANative = "aa-native"
+	// SchemeUpto is a Permit2 transfer of at most the offer's amount,
+	// through x402's upto Permit2 proxy, settled for the amount used.
+	SchemeUpto = "upto"
 )

@@ -33,6 +33,11 @@ const (
 	TokenVersion = "1"
 	// TokenDecimals is the devnet stablecoin's decimals, like USDC.
 	TokenDecimals = 6
+	// PermitTokenName and PermitTokenSymbol name the devnet's token
+	// without EIP-3009 (EIP-2612 permit, EIP-712 version "1"), paid
+	// through Permit2.
+	PermitTokenName   = "Devnet Permit Token"
+	PermitTokenSymbol = "dPT"
 	// PaymasterSignerIndex is the mnemonic index of the VerifyingPaymaster's
 	// signer, just past the funded accounts of the default configuration.
 	PaymasterSignerIndex = 10
@@ -60,17 +65,33 @@ type Contracts struct {
 	// for by the VerifyingPaymaster's signer, with an EntryPoint deposit
 	// and stake.
 	TokenPaymaster common.Address
+	// PermitToken is the DevPermitToken (6 decimals, EIP-2612, no
+	// EIP-3009).
+	PermitToken common.Address
+	// Permit2, ExactPermit2Proxy and UptoPermit2Proxy are Permit2 and
+	// x402's two Permit2 proxies, at their canonical addresses (the
+	// constants of the same names).
+	Permit2, ExactPermit2Proxy, UptoPermit2Proxy common.Address
 	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
 	// funded accounts, in the same order; each holds tokens, no code yet.
 	SmartAccounts []common.Address
 }
 
+// The canonical addresses of Permit2 and of x402's Permit2 proxies, the
+// same on every chain; upstream's clients sign for them.
+var (
+	Permit2           = common.HexToAddress("0x000000000022D473030F116dDEE9F6B43aC78BA3")
+	ExactPermit2Proxy = common.HexToAddress("0x402085c248EeA27D92E8b30b2C58ed07f9E20001")
+	UptoPermit2Proxy  = common.HexToAddress("0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002")
+)
+
 // GenesisContracts returns where the default dev chain's genesis puts its
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
 // EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token,
-// the settlement contract, the batch contract and the TokenPaymaster with
-// its nonces 0 to 6. Only those seven fields are set. Package devnet's tests
-// hold the chain to it.
+// the settlement contract, the batch contract, the TokenPaymaster and the
+// permit token with its nonces 0 to 7, and Permit2 and its proxies are at
+// their canonical addresses. SmartAccounts and AccountImplementation are not
+// set. Package devnet's tests hold the chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
 	if err != nil {
@@ -85,6 +106,9 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		Settlement:     crypto.CreateAddress(deployer, 4),
 		Batch:          crypto.CreateAddress(deployer, 5),
 		TokenPaymaster: crypto.CreateAddress(deployer, 6),
+		PermitToken:    crypto.CreateAddress(deployer, 7),
+
+		Permit2: Permit2, ExactPermit2Proxy: ExactPermit2Proxy, UptoPermit2Proxy: UptoPermit2Proxy,
 	}
 })
 

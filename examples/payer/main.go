@@ -38,8 +38,8 @@ func main() {
 	keyHex := flag.String("key", os.Getenv("X402_KEY"), "hex private key of the payer (default: X402_KEY, else devnet test account #1); prefer X402_KEY, since a key on the command line shows in ps")
 	maxPrice := flag.String("max", "0.05", "the most to pay, in whole tokens")
 	decimals := flag.Uint("decimals", 6, "the token's decimals, for -max")
-	scheme := flag.String("scheme", "exact", "exact (EIP-3009 from the key's address) or aa-native (ERC-4337 from the key's smart account)")
-	rpcURL := flag.String("rpc", "http://127.0.0.1:8545", "the chain's JSON-RPC (aa-native reads the smart account from it)")
+	scheme := flag.String("scheme", "exact", "exact (EIP-3009, or Permit2 for a token offered with assetTransferMethod permit2, from the key's address), upto (Permit2, at most -max; charged what the response used) or aa-native (ERC-4337 from the key's smart account)")
+	rpcURL := flag.String("rpc", "http://127.0.0.1:8545", "the chain's JSON-RPC (aa-native reads the smart account from it; Permit2 payments the allowance of Permit2)")
 	flag.Parse()
 	flag.Visit(func(f *flag.Flag) {
 		if f.Name == "key" {

@@ -21,6 +21,11 @@ type Asset struct {
 	// Decimals, if not zero, is what the token's decimals() must answer
 	// (see CheckTokens); verification does not use it.
 	Decimals uint8
+	// Permit2 marks a token without EIP-3009, paid through Permit2 and
+	// x402's exact Permit2 proxy (assetTransferMethod "permit2"); Name and
+	// Version are then its EIP-2612 domain, for the permits of Permit2
+	// that payments may carry.
+	Permit2 bool
 }
 
 // Chain is the chain access verification needs: batched JSON-RPC calls.
@@ -37,6 +42,9 @@ type Config struct {
 	Assets []Asset
 	// Chain reads balances and authorization state.
 	Chain Chain
+	// Settler is the address that sends settlements: the facilitator an
+	// upto payment must name, and the sender of the simulations.
+	Settler common.Address
 	// MinValidity is how long an authorization must stay valid after
 	// verification, to leave time to settle; default 6 s.
 	MinValidity time.Duration

@@ -129,9 +129,12 @@ func (a *Authorization) verify(ctx context.Context, s *Scheme, _ *scheme.Payment
 // means the check could not be made (the chain did not answer) and says
 // nothing of the payment.
 func (s *Scheme) verifyAuthorization(ctx context.Context, a *Authorization, p *x402.PaymentPayload, req *x402.PaymentRequirements) error {
-	asset, err := s.matchRequirements(a, &p.Accepted, req)
+	asset, err := s.matchRequirements(signed{a.To, a.Value, "authorization.to", "authorization.value"}, &p.Accepted, req)
 	if err != nil {
 		return err
+	}
+	if s.permit2[asset] {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "asset %s is paid through Permit2 here (assetTransferMethod permit2), not with EIP-3009", asset)
 	}
 	now := s.cfg.Now()
 	if err := s.checkWindow(a, now.Unix()); err != nil {
@@ -146,8 +149,9 @@ func (s *Scheme) verifyAuthorization(ctx context.Context, a *Authorization, p *x
 
 // matchRequirements is check 1: scheme, network, asset, amount and payTo,
 // of the accepted offer against the requirements and of the requirements
-// against what this facilitator settles.
-func (s *Scheme) matchRequirements(a *Authorization, accepted, req *x402.PaymentRequirements) (common.Address, error) {
+// against what this facilitator settles, and the signed recipient and
+// amount against them.
+func (s *Scheme) matchRequirements(sg signed, accepted, req *x402.PaymentRequirements) (common.Address, error) {
 	if req.Scheme != x402.SchemeExact || accepted.Scheme != req.Scheme {
 		return common.Address{}, x402.Invalid(x402.ReasonSchemeMismatch, "accepted scheme %q, required %q; this verifier settles %q", accepted.Scheme, req.Scheme, x402.SchemeExact)
 	}
@@ -169,17 +173,25 @@ func (s *Scheme) matchRequirements(a *Authorization, accepted, req *x402.Payment
 	if acc, _ := x402.ParseAmount(accepted.Amount); acc.Cmp(amount) != 0 {
 		return common.Address{}, x402.Invalid(x402.ReasonAmountMismatch, "accepted amount %s differs from the required %s", accepted.Amount, req.Amount)
 	}
-	if a.Value.Cmp(amount) != 0 {
-		return common.Address{}, x402.Invalid(x402.ReasonAmountMismatch, "authorization.value %s differs from the required amount %s", a.Value, amount)
+	if sg.value.Cmp(amount) != 0 {
+		return common.Address{}, x402.Invalid(x402.ReasonAmountMismatch, "%s %s differs from the required amount %s", sg.valueField, sg.value, amount)
 	}
 	payTo, _ := x402.ParseAddress(req.PayTo)
 	if acc, _ := x402.ParseAddress(accepted.PayTo); acc != payTo {
 		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "accepted payTo %s differs from the required %s", accepted.PayTo, req.PayTo)
 	}
-	if a.To != common.Address(payTo) {
-		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization.to %s is not payTo %s", a.To, common.Address(payTo))
+	if sg.to != common.Address(payTo) {
+		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s %s is not payTo %s", sg.toField, sg.to, common.Address(payTo))
 	}
 	return asset, nil
+}
+
+// signed is what a payment signs that the requirements fix: the recipient
+// and the amount, with their fields' names for the refusals.
+type signed struct {
+	to                  common.Address
+	value               *big.Int
+	toField, valueField string
 }
 
 // checkWindow is check 2 against the wall clock. The token requires

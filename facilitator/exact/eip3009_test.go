@@ -160,7 +160,7 @@ func BenchmarkVerifyOffline(b *testing.B) {
 	accepted := *req
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.matchRequirements(a, &accepted, req); err != nil {
+		if _, err := s.matchRequirements(signed{a.To, a.Value, "authorization.to", "authorization.value"}, &accepted, req); err != nil {
 			b.Fatal(err)
 		}
 		if err := s.checkWindow(a, 1_800_000_000); err != nil {

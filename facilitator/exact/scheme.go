@@ -3,8 +3,9 @@
 // submits it. It implements [scheme.Scheme] for the facilitator.
 //
 // One file per mechanism, as upstream's Go SDK has them: eip3009.go
-// (EIP-3009 transferWithAuthorization) today; contract signatures, Permit2
-// and upto are each a new file with a type that implements mechanism, and
+// (EIP-3009 transferWithAuthorization) and permit2.go (Permit2 through
+// x402's exact proxy, with EIP-2612 gas sponsoring); contract signatures
+// are each a new file with a type that implements mechanism, and
 // a case in Decode. This file routes; outcome.go reads mined settlements;
 // chain.go holds the shared chain reads; config.go the configuration.
 //
@@ -35,6 +36,7 @@ type Scheme struct {
 	cfg     Config
 	network string
 	domains map[common.Address]common.Hash // asset -> EIP-712 domain separator
+	permit2 map[common.Address]bool        // assets paid through Permit2
 	token   *contracts.DevUSD              // ABI of EIP-3009 (any compliant token)
 	reads   *reader
 }
@@ -60,10 +62,14 @@ func New(cfg Config) (*Scheme, error) {
 		cfg:     cfg,
 		network: x402.FormatNetwork(cfg.ChainID.Uint64()),
 		domains: make(map[common.Address]common.Hash, len(cfg.Assets)),
+		permit2: make(map[common.Address]bool),
 		token:   contracts.NewDevUSD(),
 	}
 	for _, a := range cfg.Assets {
 		s.domains[a.Address] = DomainSeparator(a.Name, a.Version, cfg.ChainID, a.Address)
+		if a.Permit2 {
+			s.permit2[a.Address] = true
+		}
 	}
 	s.reads = &reader{read: s.readStates, size: cfg.GroupSize, parallel: cfg.Parallel}
 	return s, nil
@@ -87,10 +93,13 @@ type mechanism interface {
 // Name is "exact".
 func (s *Scheme) Name() string { return x402.SchemeExact }
 
-// Decode reads an exact payment: EIP-3009 is the only mechanism today. A
-// payload that does not decode but is an aa-native UserOperation is
-// scheme_mismatch.
+// Decode reads an exact payment: a permit2Authorization is Permit2's,
+// anything else EIP-3009's. A payload that does not decode but is an
+// aa-native UserOperation is scheme_mismatch.
 func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
+	if isPermit2(req.PaymentPayload.Payload) {
+		return s.decodePermit2(req)
+	}
 	a, err := DecodeAuthorization(&req.PaymentPayload)
 	if err != nil {
 		if isUserOp(req.PaymentPayload.Payload) {
@@ -139,13 +148,18 @@ func (s *Scheme) Verify(ctx context.Context, pay *scheme.Payment, req *x402.Veri
 	return m.verify(ctx, s, pay, req)
 }
 
-// Settlement is the mechanism's call on the asset, sent by the settler.
+// Settlement is the mechanism's call, sent by the settler to the asset or
+// to the mechanism's own target (Permit2's proxy).
 func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
 	m, err := mechanismOf(pay)
 	if err != nil {
 		return scheme.Settlement{To: pay.Asset}
 	}
-	return scheme.Settlement{To: pay.Asset, Data: m.call(s)}
+	to := pay.Asset
+	if t, ok := m.(interface{ target() common.Address }); ok {
+		to = t.target()
+	}
+	return scheme.Settlement{To: to, Data: m.call(s)}
 }
 
 var (

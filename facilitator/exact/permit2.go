@@ -1,0 +1,534 @@
+package exact
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// The Permit2 mechanism, for tokens without EIP-3009: the payer signs a
+// Permit2 PermitWitnessTransferFrom (EIP-712, in Permit2's domain) whose
+// spender is x402's exact Permit2 proxy and whose witness names the
+// recipient; the facilitator calls the proxy's settle, which has Permit2
+// move the tokens. The payer must have approved Permit2 on the token once:
+// a payment may carry, in upstream's eip2612GasSponsoring extension, an
+// EIP-2612 permit of Permit2 that the proxy's settleWithPermit submits in
+// the same transaction, so the approval costs the payer no gas and the
+// facilitator no extra transaction.
+
+// Permit2 and ExactPermit2Proxy are the canonical addresses the payer
+// signs for (the same on every chain).
+var (
+	Permit2           = wellknown.Permit2
+	ExactPermit2Proxy = wellknown.ExactPermit2Proxy
+	UptoPermit2Proxy  = wellknown.UptoPermit2Proxy
+)
+
+// EIP2612GasSponsoring is the key of upstream's extension that carries an
+// EIP-2612 permit of Permit2, in a 402's and a payment's extensions.
+const EIP2612GasSponsoring = "eip2612GasSponsoring"
+
+// Permit2Payment is a decoded exact payment through Permit2.
+type Permit2Payment struct {
+	From, Token, Spender, To common.Address
+	Amount, Nonce, Deadline  *big.Int
+	ValidAfter               *big.Int
+	// Signature is r ‖ s ‖ v with v normalized to 27 or 28.
+	Signature [65]byte
+	// Permit is the EIP-2612 permit of Permit2 from the payment's
+	// eip2612GasSponsoring extension, or nil.
+	Permit *EIP2612Permit
+	// Upto marks an upto payment: its witness also names the one
+	// Facilitator that may settle it, its spender is the upto proxy, and
+	// Settle (at most Amount) is what the settlement moves.
+	Upto        bool
+	Facilitator common.Address
+	Settle      *big.Int
+}
+
+// EIP2612Permit is a payer's signed EIP-2612 permit of Permit2.
+type EIP2612Permit struct {
+	From, Asset, Spender    common.Address
+	Amount, Nonce, Deadline *big.Int
+	// Signature is r ‖ s ‖ v with v 27 or 28.
+	Signature [65]byte
+}
+
+// permit2Wire is the payload as upstream's client writes it.
+type permit2Wire struct {
+	Signature     string `json:"signature"`
+	Authorization *struct {
+		From      string `json:"from"`
+		Permitted struct {
+			Token  string `json:"token"`
+			Amount string `json:"amount"`
+		} `json:"permitted"`
+		Spender  string `json:"spender"`
+		Nonce    string `json:"nonce"`
+		Deadline string `json:"deadline"`
+		Witness  struct {
+			To          string  `json:"to"`
+			Facilitator *string `json:"facilitator"`
+			ValidAfter  string  `json:"validAfter"`
+		} `json:"witness"`
+	} `json:"permit2Authorization"`
+}
+
+// eip2612Wire is the info of the eip2612GasSponsoring extension.
+type eip2612Wire struct {
+	From      string `json:"from"`
+	Asset     string `json:"asset"`
+	Spender   string `json:"spender"`
+	Amount    string `json:"amount"`
+	Nonce     string `json:"nonce"`
+	Deadline  string `json:"deadline"`
+	Signature string `json:"signature"`
+	Version   string `json:"version"`
+}
+
+// isPermit2 reports whether payload has the shape of a Permit2 payment.
+func isPermit2(payload json.RawMessage) bool {
+	var shape struct {
+		Authorization json.RawMessage `json:"permit2Authorization"`
+	}
+	return json.Unmarshal(payload, &shape) == nil && shape.Authorization != nil
+}
+
+// fieldErrs collects the fields of the wrong form while decoding.
+type fieldErrs []string
+
+func (e *fieldErrs) address(field, s string) common.Address {
+	b, err := x402.ParseAddress(s)
+	if err != nil {
+		*e = append(*e, field+": "+err.Error())
+	}
+	return common.Address(b)
+}
+
+func (e *fieldErrs) number(field, s string) *big.Int {
+	v, err := x402.ParseAmount(s)
+	if err != nil {
+		*e = append(*e, field+": "+strings.TrimPrefix(err.Error(), "amount "))
+		return new(big.Int)
+	}
+	return v
+}
+
+// signature65 parses a 65-byte r ‖ s ‖ v signature, v 0, 1, 27 or 28.
+func signature65(s string) ([65]byte, error) {
+	var out [65]byte
+	sig, err := hexutil.Decode(s)
+	if err != nil || len(sig) != 65 {
+		return out, errors.New("want 65 bytes in 0x hex (r, s, v)")
+	}
+	switch v := sig[64]; v {
+	case 0, 1:
+		sig[64] = v + 27
+	case 27, 28:
+	default:
+		return out, fmt.Errorf("v is %d; want 27 or 28 (or 0 or 1)", v)
+	}
+	copy(out[:], sig)
+	return out, nil
+}
+
+// DecodePermit2 parses the payload of a Permit2 payment and its
+// eip2612GasSponsoring extension, if any. A payload that does not parse is
+// malformed_request; a field of the wrong form is invalid_inner_payload
+// naming the field; a signature of the wrong form is signature_invalid.
+func DecodePermit2(p *x402.PaymentPayload) (*Permit2Payment, error) {
+	var w permit2Wire
+	if err := json.Unmarshal(p.Payload, &w); err != nil || w.Authorization == nil {
+		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not a Permit2 payment: %v", err)
+	}
+	a := w.Authorization
+	var errs fieldErrs
+	pp := &Permit2Payment{
+		From:       errs.address("permit2Authorization.from", a.From),
+		Token:      errs.address("permit2Authorization.permitted.token", a.Permitted.Token),
+		Amount:     errs.number("permit2Authorization.permitted.amount", a.Permitted.Amount),
+		Spender:    errs.address("permit2Authorization.spender", a.Spender),
+		Nonce:      errs.number("permit2Authorization.nonce", a.Nonce),
+		Deadline:   errs.number("permit2Authorization.deadline", a.Deadline),
+		To:         errs.address("permit2Authorization.witness.to", a.Witness.To),
+		ValidAfter: errs.number("permit2Authorization.witness.validAfter", a.Witness.ValidAfter),
+	}
+	if f := a.Witness.Facilitator; f != nil {
+		pp.Upto, pp.Facilitator = true, errs.address("permit2Authorization.witness.facilitator", *f)
+	}
+	if len(errs) > 0 {
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
+	}
+	sig, err := signature65(w.Signature)
+	if err != nil {
+		return nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature: %v", err)
+	}
+	pp.Signature = sig
+	if pp.Permit, err = decodeEIP2612(p.Extensions); err != nil {
+		return nil, err
+	}
+	return pp, nil
+}
+
+// decodeEIP2612 reads the eip2612GasSponsoring extension of a payment's
+// extensions: nil if there is none.
+func decodeEIP2612(extensions json.RawMessage) (*EIP2612Permit, error) {
+	if len(extensions) == 0 {
+		return nil, nil
+	}
+	var exts map[string]struct {
+		Info *eip2612Wire `json:"info"`
+	}
+	if err := json.Unmarshal(extensions, &exts); err != nil {
+		return nil, nil // extensions of other shapes are not ours to judge
+	}
+	info := exts[EIP2612GasSponsoring].Info
+	if info == nil || info.From == "" || info.Asset == "" || info.Spender == "" || info.Amount == "" ||
+		info.Nonce == "" || info.Deadline == "" || info.Signature == "" || info.Version == "" {
+		// Upstream's clients echo the 402's declaration ({description,
+		// version}) when they send no permit: not a permit, as upstream
+		// reads it.
+		return nil, nil
+	}
+	var errs fieldErrs
+	p := &EIP2612Permit{
+		From:     errs.address("eip2612GasSponsoring.from", info.From),
+		Asset:    errs.address("eip2612GasSponsoring.asset", info.Asset),
+		Spender:  errs.address("eip2612GasSponsoring.spender", info.Spender),
+		Amount:   errs.number("eip2612GasSponsoring.amount", info.Amount),
+		Nonce:    errs.number("eip2612GasSponsoring.nonce", info.Nonce),
+		Deadline: errs.number("eip2612GasSponsoring.deadline", info.Deadline),
+	}
+	sig, err := signature65(info.Signature)
+	if err != nil {
+		errs = append(errs, "eip2612GasSponsoring.signature: "+err.Error())
+	}
+	if len(errs) > 0 {
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
+	}
+	p.Signature = sig
+	return p, nil
+}
+
+// Key is the payment's replay key: keccak256(chainId ‖ Permit2 ‖ from ‖
+// nonce), 32-byte words for the numbers. Permit2 allows each (from, nonce)
+// once, whatever the token or spender.
+func (p *Permit2Payment) Key(chainID *big.Int) common.Hash {
+	return crypto.Keccak256Hash(common.LeftPadBytes(chainID.Bytes(), 32), Permit2.Bytes(), p.From.Bytes(), common.LeftPadBytes(p.Nonce.Bytes(), 32))
+}
+
+// PayloadHash identifies the signed permit, to tell a duplicate from a
+// different payment under the same key.
+func (p *Permit2Payment) PayloadHash() common.Hash {
+	return crypto.Keccak256Hash(p.Token.Bytes(), p.Spender.Bytes(), p.To.Bytes(), p.Facilitator.Bytes(), word(p.Amount), word(p.Deadline), word(p.ValidAfter), p.Signature[:])
+}
+
+func word(v *big.Int) []byte { return common.LeftPadBytes(v.Bytes(), 32) }
+
+// decodePermit2 is Decode for a Permit2 payload.
+func (s *Scheme) decodePermit2(req *x402.VerifyRequest) (*scheme.Payment, error) {
+	p, err := DecodePermit2(&req.PaymentPayload)
+	if err != nil {
+		return nil, err
+	}
+	asset, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
+	pay := &scheme.Payment{
+		Key:   p.Key(s.cfg.ChainID),
+		Hash:  crypto.Keccak256Hash(p.PayloadHash().Bytes(), scheme.RequirementsHash(&req.PaymentRequirements).Bytes()),
+		Payer: p.From, PayTo: p.To, Asset: common.Address(asset), Amount: p.Amount,
+		Mechanism: p,
+	}
+	if p.Deadline.IsInt64() {
+		pay.ValidBefore = time.Unix(p.Deadline.Int64(), 0)
+	}
+	return pay, nil
+}
+
+var (
+	permit2DomainTypeHash = crypto.Keccak256Hash([]byte("EIP712Domain(string name,uint256 chainId,address verifyingContract)"))
+	tokenPermissionsHash  = crypto.Keccak256Hash([]byte("TokenPermissions(address token,uint256 amount)"))
+	exactWitnessTypeHash  = crypto.Keccak256Hash([]byte("Witness(address to,uint256 validAfter)"))
+	exactPermitTypeHash   = crypto.Keccak256Hash([]byte("PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,Witness witness)TokenPermissions(address token,uint256 amount)Witness(address to,uint256 validAfter)"))
+	uptoWitnessTypeHash   = crypto.Keccak256Hash([]byte("Witness(address to,address facilitator,uint256 validAfter)"))
+	uptoPermitTypeHash    = crypto.Keccak256Hash([]byte("PermitWitnessTransferFrom(TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline,Witness witness)TokenPermissions(address token,uint256 amount)Witness(address to,address facilitator,uint256 validAfter)"))
+	eip2612PermitTypeHash = crypto.Keccak256Hash([]byte("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)"))
+)
+
+// Permit2Domain is Permit2's EIP-712 domain separator on a chain.
+func Permit2Domain(chainID *big.Int) common.Hash {
+	return crypto.Keccak256Hash(permit2DomainTypeHash[:], crypto.Keccak256([]byte("Permit2")), word(chainID), word(new(big.Int).SetBytes(Permit2[:])))
+}
+
+// Permit2Digest is the EIP-712 hash the payer of an exact (or upto)
+// Permit2 payment signs.
+func Permit2Digest(chainID *big.Int, p *Permit2Payment) common.Hash {
+	permitted := crypto.Keccak256(tokenPermissionsHash[:], common.LeftPadBytes(p.Token[:], 32), word(p.Amount))
+	witness := crypto.Keccak256(exactWitnessTypeHash[:], common.LeftPadBytes(p.To[:], 32), word(p.ValidAfter))
+	typeHash := exactPermitTypeHash
+	if p.Upto {
+		witness = crypto.Keccak256(uptoWitnessTypeHash[:], common.LeftPadBytes(p.To[:], 32), common.LeftPadBytes(p.Facilitator[:], 32), word(p.ValidAfter))
+		typeHash = uptoPermitTypeHash
+	}
+	structHash := crypto.Keccak256(typeHash[:], permitted, common.LeftPadBytes(p.Spender[:], 32), word(p.Nonce), word(p.Deadline), witness)
+	domain := Permit2Domain(chainID)
+	return crypto.Keccak256Hash([]byte{0x19, 0x01}, domain[:], structHash)
+}
+
+// EIP2612Digest is the EIP-712 hash of an EIP-2612 permit in a token's
+// domain.
+func EIP2612Digest(domain common.Hash, p *EIP2612Permit) common.Hash {
+	structHash := crypto.Keccak256(eip2612PermitTypeHash[:], common.LeftPadBytes(p.From[:], 32), common.LeftPadBytes(p.Spender[:], 32), word(p.Amount), word(p.Nonce), word(p.Deadline))
+	return crypto.Keccak256Hash([]byte{0x19, 0x01}, domain[:], structHash)
+}
+
+// signedBy checks that sig, with low s, recovers to signer over digest.
+func signedBy(digest common.Hash, sig [65]byte, signer common.Address, what string) error {
+	if new(big.Int).SetBytes(sig[32:64]).Cmp(halfN) > 0 {
+		return x402.Invalid(x402.ReasonSignatureInvalid, "%s: s is in the upper half of the curve order (malleable)", what)
+	}
+	sig[64] -= 27
+	pub, err := crypto.Ecrecover(digest[:], sig[:])
+	if err != nil {
+		return x402.Invalid(x402.ReasonSignatureInvalid, "%s does not recover: %v", what, err)
+	}
+	if got := common.BytesToAddress(crypto.Keccak256(pub[1:])[12:]); got != signer {
+		return x402.Invalid(x402.ReasonSignatureInvalid, "%s is by %s, not %s (wrong key, chain id or domain)", what, got, signer)
+	}
+	return nil
+}
+
+// target is where the settlement call goes: the exact or upto Permit2
+// proxy.
+func (p *Permit2Payment) target() common.Address {
+	if p.Upto {
+		return UptoPermit2Proxy
+	}
+	return ExactPermit2Proxy
+}
+
+// call is the settlement call: the proxy's settleWithPermit when the
+// payment carries an EIP-2612 permit, settle otherwise.
+func (p *Permit2Payment) call(*Scheme) []byte {
+	permit := contracts.Permit2PermitTransferFrom{
+		Permitted: contracts.Permit2TokenPermissions{Token: p.Token, Amount: p.Amount},
+		Nonce:     p.Nonce, Deadline: p.Deadline,
+	}
+	var permit2612 *contracts.X402Permit2ProxyEIP2612Permit
+	if e := p.Permit; e != nil {
+		var r, sv [32]byte
+		copy(r[:], e.Signature[:32])
+		copy(sv[:], e.Signature[32:64])
+		permit2612 = &contracts.X402Permit2ProxyEIP2612Permit{Value: e.Amount, Deadline: e.Deadline, R: r, S: sv, V: e.Signature[64]}
+	}
+	if p.Upto {
+		proxy := contracts.NewX402UptoPermit2Proxy()
+		amount := p.Settle
+		if amount == nil {
+			amount = p.Amount
+		}
+		witness := contracts.X402UptoPermit2ProxyWitness{To: p.To, Facilitator: p.Facilitator, ValidAfter: p.ValidAfter}
+		if permit2612 != nil {
+			return proxy.PackSettleWithPermit(*permit2612, permit, amount, p.From, witness, p.Signature[:])
+		}
+		return proxy.PackSettle(permit, amount, p.From, witness, p.Signature[:])
+	}
+	proxy := contracts.NewX402ExactPermit2Proxy()
+	witness := contracts.X402ExactPermit2ProxyWitness{To: p.To, ValidAfter: p.ValidAfter}
+	if permit2612 != nil {
+		return proxy.PackSettleWithPermit(*permit2612, permit, p.From, witness, p.Signature[:])
+	}
+	return proxy.PackSettle(permit, p.From, witness, p.Signature[:])
+}
+
+// usedBy finds nothing: Permit2 logs no event of a signature transfer's
+// nonce, and the proxy's Settled names no payment. A Permit2 payment is
+// never found settled by a transaction other than its record's.
+func (p *Permit2Payment) usedBy(context.Context, scheme.Chain, *scheme.Payment, uint64) ([]common.Hash, error) {
+	return nil, nil
+}
+
+// verify checks a Permit2 payment: the offer, the window, the signatures,
+// then the chain (block time, balance, Permit2's allowance and nonce) and a
+// simulation of the very settlement call, all at one block.
+func (p *Permit2Payment) verify(ctx context.Context, s *Scheme, _ *scheme.Payment, req *x402.VerifyRequest) error {
+	asset, err := s.matchRequirements(signed{p.To, p.Amount, "permit2Authorization.witness.to", "permit2Authorization.permitted.amount"}, &req.PaymentPayload.Accepted, &req.PaymentRequirements)
+	if err != nil {
+		return err
+	}
+	if p.Upto {
+		return x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an upto permit (its witness names a facilitator), the requirements are exact")
+	}
+	if !s.permit2[asset] {
+		return x402.Invalid(x402.ReasonAssetNotAllowed, "asset %s is not paid through Permit2 here (its offers name assetTransferMethod eip3009)", asset)
+	}
+	return s.verifyPermit2(ctx, p, asset)
+}
+
+// scheme is the payment's scheme name.
+func (p *Permit2Payment) scheme() string {
+	if p.Upto {
+		return x402.SchemeUpto
+	}
+	return x402.SchemeExact
+}
+
+// moves is what the settlement transfers: Settle for upto, the permitted
+// amount for exact.
+func (p *Permit2Payment) moves() *big.Int {
+	if p.Upto && p.Settle != nil {
+		return p.Settle
+	}
+	return p.Amount
+}
+
+// verifyPermit2 is the checks an exact and an upto Permit2 payment share,
+// once the offer is matched: the spender, the window, the signatures and
+// the chain.
+func (s *Scheme) verifyPermit2(ctx context.Context, p *Permit2Payment, asset common.Address) error {
+	if p.Token != asset {
+		return x402.Invalid(x402.ReasonAssetNotAllowed, "permit2Authorization.permitted.token %s is not the asset %s", p.Token, asset)
+	}
+	if want := p.target(); p.Spender != want {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2Authorization.spender %s is not x402's %s Permit2 proxy %s", p.Spender, p.scheme(), want)
+	}
+	now := s.cfg.Now()
+	if err := s.checkPermit2Window(p, now.Unix()); err != nil {
+		return err
+	}
+	if err := signedBy(Permit2Digest(s.cfg.ChainID, p), p.Signature, p.From, "signature"); err != nil {
+		return err
+	}
+	if e := p.Permit; e != nil {
+		if err := s.checkEIP2612(p, e, asset, now.Unix()); err != nil {
+			return err
+		}
+	}
+	return s.checkPermit2Chain(ctx, asset, p, now)
+}
+
+// checkPermit2Window: validAfter is past (the proxy refuses a payment
+// before it) and the deadline leaves MinValidity to settle in.
+func (s *Scheme) checkPermit2Window(p *Permit2Payment, now int64) error {
+	if !p.ValidAfter.IsInt64() || p.ValidAfter.Int64() > now {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit is not valid yet: witness.validAfter %s is after now (%d)", p.ValidAfter, now)
+	}
+	if need := now + int64(s.cfg.MinValidity/time.Second); p.Deadline.IsInt64() && p.Deadline.Int64() < need {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit expires too soon: deadline %s, need at least %d (now + %v)", p.Deadline, need, s.cfg.MinValidity)
+	}
+	return nil
+}
+
+// checkEIP2612 checks the permit of Permit2 a payment carries: the payer's,
+// for this asset, to Permit2, of the payment's amount (the proxy requires
+// it), valid long enough, and signed by the payer in the token's domain.
+// Its nonce is the chain's to judge: the simulation fails on a stale one.
+func (s *Scheme) checkEIP2612(p *Permit2Payment, e *EIP2612Permit, asset common.Address, now int64) error {
+	switch {
+	case e.From != p.From:
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "eip2612GasSponsoring.from %s is not the payer %s", e.From, p.From)
+	case e.Asset != asset:
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "eip2612GasSponsoring.asset %s is not the asset %s", e.Asset, asset)
+	case e.Spender != Permit2:
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "eip2612GasSponsoring.spender %s is not Permit2 %s", e.Spender, Permit2)
+	case e.Amount.Cmp(p.Amount) != 0:
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "eip2612GasSponsoring.amount %s is not the permitted amount %s", e.Amount, p.Amount)
+	case !e.Deadline.IsInt64() || e.Deadline.Int64() < now+int64(s.cfg.MinValidity/time.Second):
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "eip2612GasSponsoring.deadline %s expires too soon", e.Deadline)
+	}
+	return signedBy(EIP2612Digest(s.domains[asset], e), e.Signature, p.From, "eip2612GasSponsoring.signature")
+}
+
+var (
+	permit2ABI   = contracts.NewPermit2()
+	selAllowance = crypto.Keccak256([]byte("allowance(address,address)"))[:4]
+)
+
+// checkPermit2Chain reads, in one batch at the latest block, the block's
+// time, the payer's balance, its allowance of Permit2 and the word of
+// Permit2's nonce bitmap, and simulates the settlement call.
+func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p *Permit2Payment, now time.Time) error {
+	inFlight := new(big.Int)
+	if c := s.cfg.Committed; c != nil {
+		inFlight = c(p.From, asset)
+	}
+	var (
+		head                          struct{ Time hexutil.Uint64 }
+		balance, allowance, bits, sim hexutil.Bytes
+		proxy                         = p.target()
+		permit2                       = Permit2
+		amount                        = p.moves()
+	)
+	allowanceCall := append(append([]byte{}, selAllowance...), append(common.LeftPadBytes(p.From[:], 32), common.LeftPadBytes(Permit2[:], 32)...)...)
+	batch := []rpc.BatchElem{
+		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
+		{Method: "eth_call", Args: []any{callArgs{To: &asset, Data: s.token.PackBalanceOf(p.From)}, "latest"}, Result: &balance},
+		{Method: "eth_call", Args: []any{callArgs{To: &asset, Data: allowanceCall}, "latest"}, Result: &allowance},
+		{Method: "eth_call", Args: []any{callArgs{To: &permit2, Data: permit2ABI.PackNonceBitmap(p.From, new(big.Int).Rsh(p.Nonce, 8))}, "latest"}, Result: &bits},
+		{Method: "eth_call", Args: []any{simArgs{From: s.cfg.Settler, To: proxy, Data: p.call(s)}, "latest"}, Result: &sim},
+	}
+	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
+		return fmt.Errorf("reading chain state: %w", err)
+	}
+	for _, b := range batch[:4] {
+		if b.Error != nil {
+			return fmt.Errorf("reading chain state (%s): %w", b.Method, b.Error)
+		}
+	}
+	if len(balance) != 32 || len(allowance) != 32 || len(bits) != 32 {
+		return errors.New("reading chain state: the token or Permit2 answered less than a word")
+	}
+	chainNow := max(now.Unix(), int64(min(uint64(head.Time), math.MaxInt64)))
+	if need := chainNow + int64(s.cfg.MinValidity/time.Second); p.Deadline.IsInt64() && p.Deadline.Int64() < need {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit expires too soon for the chain's clock: deadline %s, latest block at %d", p.Deadline, head.Time)
+	}
+	if new(big.Int).SetBytes(bits).Bit(int(p.Nonce.Uint64()&0xff)) == 1 {
+		return x402.Invalid(x402.ReasonReplay, "Permit2 nonce %s of %s is already used or invalidated", p.Nonce, p.From)
+	}
+	bal := new(big.Int).SetBytes(balance)
+	if need := new(big.Int).Add(amount, inFlight); bal.Cmp(need) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", p.From, bal, amount, inFlight)
+	}
+	allowed := new(big.Int).SetBytes(allowance)
+	if p.Permit == nil {
+		if need := new(big.Int).Add(amount, inFlight); allowed.Cmp(need) < 0 {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2_allowance_required: %s allows Permit2 %s of the token; the payment needs %s and its settlements in flight %s (approve Permit2, or send an eip2612GasSponsoring permit)", p.From, allowed, amount, inFlight)
+		}
+	} else if inFlight.Sign() > 0 && allowed.Cmp(new(big.Int).Add(amount, inFlight)) < 0 {
+		// The permit sets the allowance to this payment's amount: it
+		// would take the allowance the settlements in flight count on.
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "a settlement of %s is in flight and this payment's EIP-2612 permit would replace its allowance; retry once it is mined", p.From)
+	}
+	if err := batch[4].Error; err != nil {
+		var de rpc.DataError
+		if errors.As(err, &de) || strings.Contains(err.Error(), "revert") {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "the settlement's simulation reverted: %v", err)
+		}
+		return fmt.Errorf("simulating the settlement: %w", err)
+	}
+	return nil
+}
+
+// simArgs are the arguments of the settlement's simulation: from the
+// settler, which the upto proxy requires to be the witness's facilitator.
+type simArgs struct {
+	From common.Address `json:"from"`
+	To   common.Address `json:"to"`
+	Data hexutil.Bytes  `json:"data"`
+}
+
+var _ mechanism = (*Permit2Payment)(nil)
