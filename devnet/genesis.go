@@ -16,6 +16,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 )
 
 // chainConfig is geth's dev chain on every fork up to Osaka. Bogota and
@@ -144,6 +145,12 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	if c.Settlement, err = deploy("X402Settlement", &contracts.X402SettlementMetaData, settlement.PackConstructor([]common.Address{c.Token})); err != nil {
 		return nil, c, err
 	}
+	if c.WalletFactory, err = deploy("OwnerWalletFactory", &contracts.OwnerWalletFactoryMetaData, nil); err != nil {
+		return nil, c, err
+	}
+	if c.EOADelegate, err = deploy("EOADelegate", &contracts.EOADelegateMetaData, nil); err != nil {
+		return nil, c, err
+	}
 	// The factory deploys its SimpleAccount implementation in its constructor.
 	impl, _, err := runtime.Call(c.AccountFactory, factory.PackAccountImplementation(), cfg)
 	if err != nil {
@@ -200,6 +207,15 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 			Nonce:   st.GetNonce(addr),
 		}
 	}
+	// Multicall3 has no constructor and no storage: its runtime code goes
+	// at the address it has on most chains.
+	// Its creation code, run as a call in a scratch state, returns it.
+	multicall, _, err := runtime.Execute(common.FromHex(contracts.Multicall3MetaData.Bin), nil, &runtime.Config{ChainConfig: chain})
+	if err != nil {
+		return nil, c, fmt.Errorf("building Multicall3: %w", err)
+	}
+	c.Multicall3 = wellknown.Multicall3
+	alloc[c.Multicall3] = types.Account{Code: multicall, Balance: new(big.Int)}
 	for _, a := range p.funded {
 		alloc[a] = types.Account{Balance: new(big.Int).Set(p.accountETH), Nonce: st.GetNonce(a)}
 	}

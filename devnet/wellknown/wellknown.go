@@ -53,16 +53,32 @@ type Contracts struct {
 	Token common.Address
 	// Settlement is the X402Settlement contract, with Token allowlisted.
 	Settlement common.Address
+	// WalletFactory is the OwnerWalletFactory: CREATE2 clones of an
+	// ERC-1271 wallet of one owner key, the devnet's smart-wallet payers of
+	// exact (deployed, or counterfactual with ERC-6492).
+	WalletFactory common.Address
+	// EOADelegate is the code the devnet's EOAs delegate to with EIP-7702
+	// (ERC-1271 for the account's own key).
+	EOADelegate common.Address
+	// Multicall3 is a stand-in for Multicall3's aggregate3 at the address it
+	// has on most chains (see the Multicall3 constant).
+	Multicall3 common.Address
 	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
 	// funded accounts, in the same order; each holds tokens, no code yet.
 	SmartAccounts []common.Address
 }
 
+// Multicall3 is where Multicall3 lives on most EVM chains (deployed with a
+// presigned transaction); exact settles an undeployed ERC-6492 wallet's
+// payment through its aggregate3, and the devnet puts a stand-in there.
+var Multicall3 = common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11")
+
 // GenesisContracts returns where the default dev chain's genesis puts its
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
 // EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token
-// and the settlement contract with its nonces 0 to 4. Only those five
-// fields are set. Package devnet's tests hold the chain to it.
+// the settlement contract, the OwnerWalletFactory and the EOADelegate with
+// its nonces 0 to 6, and Multicall3 sits at its usual address. Only those
+// eight fields are set. Package devnet's tests hold the chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
 	if err != nil {
@@ -75,6 +91,9 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		Paymaster:      crypto.CreateAddress(deployer, 2),
 		Token:          crypto.CreateAddress(deployer, 3),
 		Settlement:     crypto.CreateAddress(deployer, 4),
+		WalletFactory:  crypto.CreateAddress(deployer, 5),
+		EOADelegate:    crypto.CreateAddress(deployer, 6),
+		Multicall3:     Multicall3,
 	}
 })
 
