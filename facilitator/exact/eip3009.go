@@ -58,9 +58,26 @@ func (a *Authorization) PayloadHash() common.Hash {
 // invalid_inner_payload naming the field; a signature of the wrong form is
 // signature_invalid.
 func DecodeAuthorization(p *x402.PaymentPayload) (*Authorization, error) {
+	raw, a, err := decodeFields(p)
+	if err != nil {
+		return nil, err
+	}
+	sig, err := hexutil.Decode(raw.Signature)
+	if err != nil || len(sig) != 65 {
+		return nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature: want 65 bytes in 0x hex (r, s, v)")
+	}
+	if a.Signature, err = eoaSignature(sig); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// decodeFields parses an exact payload and its authorization's fields,
+// leaving the signature to the mechanism.
+func decodeFields(p *x402.PaymentPayload) (*x402.ExactPayload, *Authorization, error) {
 	raw, err := x402.ParseExactPayload(p.Payload)
 	if err != nil {
-		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an exact payment: %v", err)
+		return nil, nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an exact payment: %v", err)
 	}
 	ra := raw.Authorization
 	var (
@@ -93,21 +110,24 @@ func DecodeAuthorization(p *x402.PaymentPayload) (*Authorization, error) {
 		copy(a.Nonce[:], nonce)
 	}
 	if len(errs) > 0 {
-		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
+		return nil, nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
 	}
-	sig, err := hexutil.Decode(raw.Signature)
-	if err != nil || len(sig) != 65 {
-		return nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature: want 65 bytes in 0x hex (r, s, v)")
-	}
+	return raw, &a, nil
+}
+
+// eoaSignature reads a 65-byte r ‖ s ‖ v signature, with v normalized to 27
+// or 28.
+func eoaSignature(sig []byte) ([65]byte, error) {
+	var out [65]byte
 	switch v := sig[64]; v {
 	case 0, 1:
 		sig[64] = v + 27
 	case 27, 28:
 	default:
-		return nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature v is %d; want 27 or 28 (or 0 or 1)", v)
+		return out, x402.Invalid(x402.ReasonSignatureInvalid, "signature v is %d; want 27 or 28 (or 0 or 1)", v)
 	}
-	copy(a.Signature[:], sig)
-	return &a, nil
+	copy(out[:], sig)
+	return out, nil
 }
 
 // halfN is half the secp256k1 order: larger s values are the malleable twin
@@ -239,8 +259,10 @@ func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Author
 	return nil
 }
 
-// call is the settlement call (see Call).
-func (a *Authorization) call(s *Scheme) []byte { return s.Call(a) }
+// call is the settlement call (see Call), sent to the asset.
+func (a *Authorization) call(s *Scheme, pay *scheme.Payment) scheme.Settlement {
+	return scheme.Settlement{To: pay.Asset, Data: s.Call(a)}
+}
 
 // Call returns the settlement call: transferWithAuthorization(from, to,
 // value, validAfter, validBefore, nonce, v, r, s) on the asset. The v, r, s
