@@ -6,7 +6,7 @@ import {IERC1271} from "@openzeppelin/contracts/interfaces/IERC1271.sol";
 /// @title RogueWallet
 /// @notice TEST ONLY: a contract wallet whose ERC-1271 answer anyone can
 /// change, for the facilitator's attack tests: it approves every signature,
-/// refuses every one, or burns all the gas it is given. Never deploy it
+/// refuses every one, or burns all the gas it is given (out of gas). Never deploy it
 /// anywhere but a test chain.
 contract RogueWallet is IERC1271 {
     /// @notice How isValidSignature answers.
@@ -27,13 +27,16 @@ contract RogueWallet is IERC1271 {
     /// @notice ERC-1271, as the mode says.
     function isValidSignature(bytes32, bytes calldata) external view returns (bytes4) {
         if (mode == Mode.RefuseAll) return 0xffffffff;
-        if (mode == Mode.BurnGas) {
-            uint256 x;
-            while (gasleft() > 1000) {
-                x = uint256(keccak256(abi.encode(x)));
-            }
-        }
+        if (mode == Mode.BurnGas) _burn();
         return IERC1271.isValidSignature.selector;
+    }
+}
+
+/// @dev Runs until it is out of gas.
+function _burn() pure {
+    uint256 x;
+    while (x != 1) {
+        x = uint256(keccak256(abi.encode(x)));
     }
 }
 
@@ -57,11 +60,9 @@ contract RogueFactory {
         revert("RogueFactory: no");
     }
 
-    /// @notice Burns all the gas it is given.
-    function burn() external view returns (uint256 x) {
-        while (gasleft() > 1000) {
-            x = uint256(keccak256(abi.encode(x)));
-        }
+    /// @notice Burns all the gas it is given (and reverts, out of gas).
+    function burn() external pure {
+        _burn();
     }
 
     /// @notice Succeeds and deploys nothing.

@@ -205,6 +205,9 @@ func (s *Scheme) probe(ctx context.Context, asset common.Address, w *WalletAutho
 	switch verdict.Uint64() {
 	case probeOK:
 	case probeFactoryReverted:
+		if deployGas.Uint64()*64 >= budget*63 {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "deploying the wallet through the ERC-6492 factory %s takes more than the %d gas this facilitator spends at most on a wallet's payment", w.Factory, budget)
+		}
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the ERC-6492 factory %s reverted deploying the wallet (within %d gas): %s", w.Factory, budget, revertReason(detail))
 	case probeNotDeployed:
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the ERC-6492 factory %s did not deploy a wallet at authorization.from %s", w.Factory, w.From)
@@ -222,7 +225,7 @@ func (s *Scheme) probe(ctx context.Context, asset common.Address, w *WalletAutho
 		return fmt.Errorf("the wallet probe answered verdict %s", verdict)
 	}
 	if used := new(big.Int).Add(deployGas, transferGas); used.Cmp(new(big.Int).SetUint64(budget)) > 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "settling the wallet's payment takes %s gas (deployment %s, transfer %s); this facilitator spends at most %d on a wallet's payment", used, deployGas, transferGas, budget)
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "settling the wallet's payment takes %s gas (deployment %s, transfer %s), more than the %d gas this facilitator spends at most on a wallet's payment", used, deployGas, transferGas, budget)
 	}
 	return nil
 }
