@@ -4,10 +4,13 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
 	"net/http"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -65,20 +68,7 @@ func TestWalletPayersEndToEnd(t *testing.T) {
 	e := &e2e{t: t, api: api, eth: eth, token: c.Token, merchant: common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906")}
 	const price = 10_000 // 0.01 dUSD
 
-	// wallet is a fresh owner's OwnerWallet: its address and deployment.
-	wallet := func() (*ecdsa.PrivateKey, *client.Wallet) {
-		owner, _ := crypto.GenerateKey()
-		var salt [32]byte
-		rand.Read(salt[:])
-		f := contracts.NewOwnerWalletFactory()
-		ownerAddr := crypto.PubkeyToAddress(owner.PublicKey)
-		out, err := eth.CallContract(context.Background(), ethereum.CallMsg{To: &c.WalletFactory, Data: f.PackGetAddress(ownerAddr, salt)}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr, _ := f.UnpackGetAddress(out)
-		return owner, &client.Wallet{Address: addr, Factory: c.WalletFactory, FactoryData: f.PackCreateWallet(ownerAddr, salt)}
-	}
+	wallet := func() (*ecdsa.PrivateKey, *client.Wallet) { return ownerWallet(t, eth, c.WalletFactory) }
 	tests := []struct {
 		name  string
 		payer func() (*client.Transport, common.Address)
@@ -146,6 +136,72 @@ func TestWalletPayersEndToEnd(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWalletPayersInterop pays through Caddy with upstream's @x402/fetch
+// and @x402/evm 2.27.0 from an OwnerWallet, deployed and counterfactual
+// (interop/smart-wallet.mjs: a signer of the wallet's address that signs
+// with its owner's key, wrapped in ERC-6492 by viem until the wallet has
+// code). The wallet is charged exactly the price, once.
+func TestWalletPayersInterop(t *testing.T) {
+	dir := interopModules(t)
+	chainPort, apiPort := freePort(t), freePort(t)
+	api := fmt.Sprintf("http://127.0.0.1:%d", apiPort)
+	cf := strings.NewReplacer("{{chain}}", fmt.Sprint(chainPort), "{{api}}", fmt.Sprint(apiPort)).Replace(walletsCaddyfile)
+	if _, err := runCaddyfile(t, cf); err != nil {
+		t.Fatal(err)
+	}
+	eth, err := ethclient.Dial(fmt.Sprintf("http://127.0.0.1:%d", chainPort))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	c := wellknown.GenesisContracts()
+	e := &e2e{t: t, api: api, eth: eth, token: c.Token, merchant: common.HexToAddress("0x90F79bf6EB2c4f870365E785982E1f101E93b906")}
+	for _, deployed := range []bool{true, false} {
+		t.Run(fmt.Sprintf("deployed %v", deployed), func(t *testing.T) {
+			e.t = t
+			owner, w := ownerWallet(t, eth, c.WalletFactory)
+			env := []string{"URL=" + api + "/paid/report", "WALLET=" + w.Address.Hex(), fmt.Sprintf("OWNER_KEY=0x%x", crypto.FromECDSA(owner))}
+			if deployed {
+				e.send(3, w.Factory, w.FactoryData)
+			} else {
+				env = append(env, "FACTORY="+w.Factory.Hex(), fmt.Sprintf("FACTORY_DATA=0x%x", w.FactoryData))
+			}
+			e.fund([]common.Address{w.Address}, 10_000)
+			merchantBefore := e.balance(e.merchant)
+			cmd := exec.Command("node", "smart-wallet.mjs")
+			cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+			out, err := cmd.Output()
+			var res struct {
+				Status  int                 `json:"status"`
+				Receipt x402.SettleResponse `json:"receipt"`
+			}
+			if err != nil || json.Unmarshal(out, &res) != nil || res.Status != 200 || !res.Receipt.Success || res.Receipt.Payer != w.Address.Hex() {
+				t.Fatalf("node: %v\n%s", err, out)
+			}
+			if e.balance(w.Address).Sign() != 0 || e.balance(e.merchant).Cmp(new(big.Int).Add(merchantBefore, big.NewInt(10_000))) != 0 {
+				t.Fatal("the wallet was not charged exactly the price")
+			}
+		})
+	}
+}
+
+// ownerWallet is a fresh owner key's OwnerWallet of factory: its address
+// and the call that deploys it.
+func ownerWallet(t *testing.T, eth *ethclient.Client, factory common.Address) (*ecdsa.PrivateKey, *client.Wallet) {
+	t.Helper()
+	owner, _ := crypto.GenerateKey()
+	var salt [32]byte
+	rand.Read(salt[:])
+	f := contracts.NewOwnerWalletFactory()
+	ownerAddr := crypto.PubkeyToAddress(owner.PublicKey)
+	out, err := eth.CallContract(context.Background(), ethereum.CallMsg{To: &factory, Data: f.PackGetAddress(ownerAddr, salt)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, _ := f.UnpackGetAddress(out)
+	return owner, &client.Wallet{Address: addr, Factory: factory, FactoryData: f.PackCreateWallet(ownerAddr, salt)}
 }
 
 // roundTripFunc is a function as an http.RoundTripper.
