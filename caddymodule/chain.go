@@ -107,6 +107,8 @@ type chainFixed struct {
 	ClaimTakeover caddy.Duration `json:"claim_takeover"`
 	// Confirmations is App.Confirmations.
 	Confirmations int `json:"confirmations"`
+	// WalletGas is NetworkConfig.WalletGas.
+	WalletGas int `json:"wallet_gas"`
 }
 
 // key is the plan's key in the usage pool: its identity.
@@ -345,7 +347,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	fac, err := facilitator.New(ctx, facilitator.Config{
 		Network: p.network, Chain: run.chain, Records: st, Journal: journal, SettlerKey: p.settler, Assets: assets, AANative: aa, Offers: offers,
 		ReceiptTimeout: time.Duration(t.ReceiptTimeout), ClaimTakeover: time.Duration(p.fixed.ClaimTakeover), Logger: log.Named("facilitator"),
-		Confirmations: uint64(p.fixed.Confirmations),
+		Confirmations: uint64(p.fixed.Confirmations), WalletGas: uint64(p.fixed.WalletGas),
 	})
 	if err != nil {
 		return nil, err
