@@ -23,9 +23,11 @@ contract WalletProbe {
     uint256 internal constant NOT_DEPLOYED = 2;
     uint256 internal constant BAD_SIGNATURE = 3;
     uint256 internal constant TRANSFER_REVERTED = 4;
+    uint256 internal constant NO_MULTICALL = 5;
 
     /// @notice Runs the probe and returns abi.encode(uint256 verdict,
-    /// uint256 deployGas, uint256 transferGas, bytes revertData).
+    /// uint256 deployGas, uint256 transferGas, bytes revertData). A
+    /// deployment's settlement goes through `multicall`, which must have code.
     constructor(
         address token,
         address from,
@@ -34,13 +36,16 @@ contract WalletProbe {
         address factory,
         bytes memory factoryData,
         bytes memory transferCall,
-        uint256 gasBudget
+        uint256 gasBudget,
+        address multicall
     ) {
         uint256 verdict = OK;
         uint256 deployGas;
         uint256 transferGas;
         bytes memory detail;
-        if (factory != address(0) && from.code.length == 0) {
+        if (factory != address(0) && multicall.code.length == 0) {
+            verdict = NO_MULTICALL;
+        } else if (factory != address(0) && from.code.length == 0) {
             uint256 before = gasleft();
             (bool ok, bytes memory ret) = factory.call{gas: gasBudget}(factoryData);
             deployGas = before - gasleft();

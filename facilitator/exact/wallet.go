@@ -147,6 +147,7 @@ const (
 	probeNotDeployed
 	probeBadSignature
 	probeTransferReverted
+	probeNoMulticall
 )
 
 // probeArgs are an eth_call's arguments with a gas limit.
@@ -178,7 +179,7 @@ func (s *Scheme) probe(ctx context.Context, asset common.Address, w *WalletAutho
 	budget := s.cfg.WalletGas
 	code := append(common.FromHex(contracts.WalletProbeMetaData.Bin), contracts.NewWalletProbe().PackConstructor(
 		asset, w.From, s.Digest(asset, &w.Authorization), w.Signature, w.Factory, w.FactoryData,
-		s.transferCall(w), new(big.Int).SetUint64(budget))...)
+		s.transferCall(w), new(big.Int).SetUint64(budget), s.cfg.Multicall3)...)
 	var out hexutil.Bytes
 	// Three steps of at most budget each, and the probe's own work.
 	batch := []rpc.BatchElem{{Method: "eth_call", Args: []any{probeArgs{Data: code, Gas: hexutil.Uint64(3*budget + 500_000)}, "latest"}, Result: &out}}
@@ -209,6 +210,8 @@ func (s *Scheme) probe(ctx context.Context, asset common.Address, w *WalletAutho
 			return x402.Invalid(x402.ReasonInvalidInnerPayload, "deploying the wallet through the ERC-6492 factory %s takes more than the %d gas this facilitator spends at most on a wallet's payment", w.Factory, budget)
 		}
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the ERC-6492 factory %s reverted deploying the wallet (within %d gas): %s", w.Factory, budget, revertReason(detail))
+	case probeNoMulticall:
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "this facilitator cannot deploy a wallet on this chain: no Multicall3 at %s; pay from a deployed wallet", s.cfg.Multicall3)
 	case probeNotDeployed:
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the ERC-6492 factory %s did not deploy a wallet at authorization.from %s", w.Factory, w.From)
 	case probeBadSignature:
