@@ -78,6 +78,9 @@ type WalletAuthorization struct {
 	FactoryData []byte
 	// sent is the signature as sent, wrapper included.
 	sent []byte
+	// notEOA says why a 65-byte signature is not `from`'s ECDSA
+	// signature, for the refusal when no wallet accepts it either.
+	notEOA string
 }
 
 // PayloadHash identifies the payment as signed, wrapper included.
@@ -113,13 +116,22 @@ func (s *Scheme) decodeSigned(p *x402.PaymentPayload, asset common.Address) (mec
 	}
 	if len(w.Signature) == 65 {
 		_, known := s.domains[asset]
-		if sig, err := eoaSignature(bytes.Clone(w.Signature)); err == nil {
+		sig, err := eoaSignature(bytes.Clone(w.Signature))
+		if err == nil {
 			a.Signature = sig
-			if !known || checkSignature(s.Digest(asset, a), a) == nil {
+			if !known {
 				return a, a, nil
 			}
-		} else if !known {
+			err = checkSignature(s.Digest(asset, a), a)
+		}
+		var xe *x402.Error
+		switch {
+		case err == nil:
+			return a, a, nil
+		case !known:
 			return nil, nil, err
+		case errors.As(err, &xe):
+			w.notEOA = xe.Message
 		}
 	}
 	return w, &w.Authorization, nil
@@ -215,6 +227,9 @@ func (s *Scheme) probe(ctx context.Context, asset common.Address, w *WalletAutho
 	case probeNotDeployed:
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the ERC-6492 factory %s did not deploy a wallet at authorization.from %s", w.Factory, w.From)
 	case probeBadSignature:
+		if w.Factory == (common.Address{}) && w.notEOA != "" {
+			return x402.Invalid(x402.ReasonSignatureInvalid, "%s; nor does code at %s accept it (ERC-1271; an undeployed wallet needs an ERC-6492 signature)", w.notEOA, w.From)
+		}
 		if w.Factory == (common.Address{}) {
 			return x402.Invalid(x402.ReasonSignatureInvalid, "the signature is neither the ECDSA signature of authorization.from %s nor one its code accepts (ERC-1271); an undeployed wallet needs an ERC-6492 signature", w.From)
 		}
