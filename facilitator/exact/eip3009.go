@@ -156,7 +156,8 @@ func (s *Scheme) verifyAuthorization(ctx context.Context, a *Authorization, p *x
 	if err := checkSignature(digest, a); err != nil {
 		return err
 	}
-	return s.checkChain(ctx, asset, a, now)
+	_, err = s.checkChain(ctx, asset, a, now)
+	return err
 }
 
 // matchRequirements is check 1: scheme, network, asset, amount and payTo,
@@ -231,8 +232,8 @@ func checkSignature(digest common.Hash, a *Authorization) error {
 
 // checkChain is check 5, plus check 2 against the chain's clock: the latest
 // block's time, the payer's balance and the nonce's state, read at one
-// block (see reader).
-func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Authorization, now time.Time) error {
+// block (see reader). It returns what it read.
+func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Authorization, now time.Time) (chainState, error) {
 	// What is in flight is read before the chain: a settlement that lands
 	// meanwhile is then counted in one or the other, never in neither.
 	inFlight := new(big.Int)
@@ -241,22 +242,22 @@ func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Author
 	}
 	st, err := s.reads.state(ctx, stateQuery{token: asset, from: a.From, nonce: a.Nonce})
 	if err != nil {
-		return fmt.Errorf("reading chain state: %w", err)
+		return st, fmt.Errorf("reading chain state: %w", err)
 	}
 	chainNow := max(now.Unix(), int64(min(st.time, math.MaxInt64)))
 	if need := chainNow + int64(s.cfg.MinValidity/time.Second); a.ValidBefore.IsInt64() && a.ValidBefore.Int64() < need {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization expires too soon for the chain's clock: validBefore %s, latest block at %d", a.ValidBefore, st.time)
+		return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization expires too soon for the chain's clock: validBefore %s, latest block at %d", a.ValidBefore, st.time)
 	}
 	if st.balance.Cmp(a.Value) < 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, the payment needs %s", a.From, st.balance, a.Value)
+		return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, the payment needs %s", a.From, st.balance, a.Value)
 	}
 	if inFlight.Sign() > 0 && st.balance.Cmp(new(big.Int).Add(a.Value, inFlight)) < 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", a.From, st.balance, a.Value, inFlight)
+		return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", a.From, st.balance, a.Value, inFlight)
 	}
 	if st.used {
-		return x402.Invalid(x402.ReasonReplay, "authorization nonce %s of %s is already used or cancelled on chain", hexutil.Encode(a.Nonce[:]), a.From)
+		return st, x402.Invalid(x402.ReasonReplay, "authorization nonce %s of %s is already used or cancelled on chain", hexutil.Encode(a.Nonce[:]), a.From)
 	}
-	return nil
+	return st, nil
 }
 
 // call is the settlement call (see Call), sent to the asset.

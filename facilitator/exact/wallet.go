@@ -180,8 +180,14 @@ func (w *WalletAuthorization) verify(ctx context.Context, s *Scheme, _ *scheme.P
 	if err := s.checkWindow(a, now.Unix()); err != nil {
 		return err
 	}
-	if err := s.checkChain(ctx, asset, a, now); err != nil {
+	st, err := s.checkChain(ctx, asset, a, now)
+	if err != nil {
 		return err
+	}
+	if !st.hasCode && w.Factory == (common.Address{}) {
+		// Nothing at from can accept a signature that is not its key's:
+		// refused without running the probe.
+		return w.refuseSignature()
 	}
 	return s.probe(ctx, asset, w)
 }
@@ -227,11 +233,8 @@ func (s *Scheme) probe(ctx context.Context, asset common.Address, w *WalletAutho
 	case probeNotDeployed:
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the ERC-6492 factory %s did not deploy a wallet at authorization.from %s", w.Factory, w.From)
 	case probeBadSignature:
-		if w.Factory == (common.Address{}) && w.notEOA != "" {
-			return x402.Invalid(x402.ReasonSignatureInvalid, "%s; nor does code at %s accept it (ERC-1271; an undeployed wallet needs an ERC-6492 signature)", w.notEOA, w.From)
-		}
 		if w.Factory == (common.Address{}) {
-			return x402.Invalid(x402.ReasonSignatureInvalid, "the signature is neither the ECDSA signature of authorization.from %s nor one its code accepts (ERC-1271); an undeployed wallet needs an ERC-6492 signature", w.From)
+			return w.refuseSignature()
 		}
 		return x402.Invalid(x402.ReasonSignatureInvalid, "the wallet %s, once deployed, does not accept the signature (ERC-1271)", w.From)
 	case probeTransferReverted:
@@ -246,6 +249,15 @@ func (s *Scheme) probe(ctx context.Context, asset common.Address, w *WalletAutho
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "settling the wallet's payment takes %s gas (deployment %s, transfer %s), more than the %d gas this facilitator spends at most on a wallet's payment", used, deployGas, transferGas, budget)
 	}
 	return nil
+}
+
+// refuseSignature refuses a signature that is neither from's ECDSA
+// signature nor accepted by its code.
+func (w *WalletAuthorization) refuseSignature() error {
+	if w.notEOA != "" {
+		return x402.Invalid(x402.ReasonSignatureInvalid, "%s; nor does code at %s accept it (ERC-1271; an undeployed wallet needs an ERC-6492 signature)", w.notEOA, w.From)
+	}
+	return x402.Invalid(x402.ReasonSignatureInvalid, "the signature is neither the ECDSA signature of authorization.from %s nor one its code accepts (ERC-1271); an undeployed wallet needs an ERC-6492 signature", w.From)
 }
 
 // selInvalidSignature is the selector of DevUSD's InvalidSignature().
