@@ -127,6 +127,7 @@ func (s *Scheme) decodeSigned(p *x402.PaymentPayload, asset common.Address) (mec
 		var xe *x402.Error
 		switch {
 		case err == nil:
+			a.signedFor = asset
 			return a, a, nil
 		case !known:
 			return nil, nil, err
