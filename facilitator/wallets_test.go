@@ -98,13 +98,16 @@ func (e *env) ownerWallet(owner common.Address) (common.Address, []byte) {
 
 // delegate makes key's EOA an EIP-7702 account running the devnet's
 // EOADelegate, with a SetCodeTx that another account sends.
-func (e *env) delegate(key *ecdsa.PrivateKey) {
+func (e *env) delegate(key *ecdsa.PrivateKey) { e.delegateTo(key, e.chain.Contracts.EOADelegate) }
+
+// delegateTo makes key's EOA an EIP-7702 account running code's code.
+func (e *env) delegateTo(key *ecdsa.PrivateKey, code common.Address) {
 	e.t.Helper()
 	ctx := context.Background()
 	eoa := crypto.PubkeyToAddress(key.PublicKey)
 	own, _ := e.eth.PendingNonceAt(ctx, eoa)
 	auth, err := types.SignSetCode(key, types.SetCodeAuthorization{
-		ChainID: *uint256.MustFromBig(e.chain.ChainID), Address: e.chain.Contracts.EOADelegate, Nonce: own,
+		ChainID: *uint256.MustFromBig(e.chain.ChainID), Address: code, Nonce: own,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -124,9 +127,9 @@ func (e *env) delegate(key *ecdsa.PrivateKey) {
 	if r, err := e.chain.Wait(ctx, tx.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
 		e.t.Fatalf("delegating: %+v %v", r, err)
 	}
-	code, _ := e.eth.CodeAt(ctx, eoa, nil)
-	if want := append([]byte{0xef, 0x01, 0x00}, e.chain.Contracts.EOADelegate.Bytes()...); string(code) != string(want) {
-		e.t.Fatalf("code of the delegated EOA = %x", code)
+	got, _ := e.eth.CodeAt(ctx, eoa, nil)
+	if want := append([]byte{0xef, 0x01, 0x00}, code.Bytes()...); string(got) != string(want) {
+		e.t.Fatalf("code of the delegated EOA = %x", got)
 	}
 }
 
@@ -363,6 +366,17 @@ func TestWalletAttacks(t *testing.T) {
 			t.Fatalf("wallet holds %s after two payments of its whole balance", b)
 		}
 		e.refused(payment(w, func(auth) []byte { return junk() }), x402.ReasonInvalidInnerPayload, "insufficient balance")
+	})
+
+	// An EIP-7702 account whose delegate answers ERC-1271 for signatures
+	// that are not its key's (here RogueWallet's code, approving all: its
+	// mode is the account's own storage, zero) pays through the contract
+	// path, once.
+	t.Run("eip7702 delegate's ERC-1271", func(t *testing.T) {
+		p := e.fundPayer(price)
+		e.delegateTo(p.Key, e.rogueWallet(rogue, refuseAll, 0))
+		gas := e.settleOnce(payment(p.Address, func(auth) []byte { return junk() }), p.Address, merchant)
+		t.Logf("settlement gas, eip7702 through its delegate's ERC-1271: %d", gas)
 	})
 
 	// A wallet valid at verify and invalid at settle: settle checks again
