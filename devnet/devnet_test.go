@@ -257,6 +257,16 @@ func TestPredeployedState(t *testing.T) {
 				t.Errorf("smart account %d is deployed already", i)
 			}
 		}
+		wf := contracts.NewOwnerWalletFactory()
+		for i, a := range c.Accounts {
+			w, _ := wf.UnpackGetAddress(c.call(c.Contracts.WalletFactory, wf.PackGetAddress(a.Address, [32]byte{})))
+			if w != c.Contracts.Wallets[i] || c.tokenBalance(w).Cmp(DefaultAccountTokens) != 0 {
+				t.Errorf("wallet %d = %s (factory says %s), balance %s", i, c.Contracts.Wallets[i], w, c.tokenBalance(w))
+			}
+			if code, _ := c.client.CodeAt(ctx, w, nil); len(code) != 0 {
+				t.Errorf("wallet %d is deployed already", i)
+			}
+		}
 		if got := c.tokenBalance(c.PaymasterSigner.Address); got.Sign() != 0 {
 			t.Errorf("paymaster signer holds %s tokens", got)
 		}

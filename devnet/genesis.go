@@ -174,7 +174,21 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		}
 	}
 	c.SmartAccounts = smart
-	for _, a := range append(append([]common.Address(nil), p.funded...), smart...) {
+	// And each funded key's OwnerWallet (salt 0), undeployed: its first
+	// exact payment deploys it (ERC-6492).
+	walletFactory := contracts.NewOwnerWalletFactory()
+	wallets := make([]common.Address, len(p.funded))
+	for i, a := range p.funded {
+		out, _, err := runtime.Call(c.WalletFactory, walletFactory.PackGetAddress(a, [32]byte{}), cfg)
+		if err != nil {
+			return nil, c, fmt.Errorf("deriving the OwnerWallet of %s: %w", a, err)
+		}
+		if wallets[i], err = walletFactory.UnpackGetAddress(out); err != nil {
+			return nil, c, err
+		}
+	}
+	c.Wallets = wallets
+	for _, a := range append(append(append([]common.Address(nil), p.funded...), smart...), wallets...) {
 		if err := call("minting to "+a.Hex(), c.Token, token.PackMint(a, p.accountTokens), nil); err != nil {
 			return nil, c, err
 		}

@@ -66,6 +66,9 @@ type Contracts struct {
 	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
 	// funded accounts, in the same order; each holds tokens, no code yet.
 	SmartAccounts []common.Address
+	// Wallets are the counterfactual OwnerWallets (salt 0) of the funded
+	// accounts, in the same order; each holds tokens, no code yet.
+	Wallets []common.Address
 }
 
 // Multicall3 is where Multicall3 lives on most EVM chains (deployed with a
