@@ -145,12 +145,16 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	if c.Settlement, err = deploy("X402Settlement", &contracts.X402SettlementMetaData, settlement.PackConstructor([]common.Address{c.Token})); err != nil {
 		return nil, c, err
 	}
+	// The smart-wallet contracts come from a deployer of their own, so
+	// their addresses do not move with account #0's deployments.
+	cfg.Origin = wellknown.WalletDeployer
 	if c.WalletFactory, err = deploy("OwnerWalletFactory", &contracts.OwnerWalletFactoryMetaData, nil); err != nil {
 		return nil, c, err
 	}
 	if c.EOADelegate, err = deploy("EOADelegate", &contracts.EOADelegateMetaData, nil); err != nil {
 		return nil, c, err
 	}
+	cfg.Origin = p.deployer
 	// The factory deploys its SimpleAccount implementation in its constructor.
 	impl, _, err := runtime.Call(c.AccountFactory, factory.PackAccountImplementation(), cfg)
 	if err != nil {

@@ -76,12 +76,19 @@ type Contracts struct {
 // payment through its aggregate3, and the devnet puts a stand-in there.
 var Multicall3 = common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11")
 
+// WalletDeployer deploys the devnet's smart-wallet contracts (the
+// OwnerWalletFactory with its nonce 0, the EOADelegate with 1) in the
+// genesis, so that their addresses do not depend on what account #0
+// deploys. No one has its key: it is a hash.
+var WalletDeployer = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devnet wallet deployer"))[12:])
+
 // GenesisContracts returns where the default dev chain's genesis puts its
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
 // EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token
-// the settlement contract, the OwnerWalletFactory and the EOADelegate with
-// its nonces 0 to 6, and Multicall3 sits at its usual address. Only those
-// eight fields are set. Package devnet's tests hold the chain to it.
+// and the settlement contract with its nonces 0 to 4. Only those five
+// fields are set, and the smart-wallet ones: WalletDeployer's contracts
+// and Multicall3 at its usual address. Package devnet's tests hold the
+// chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
 	if err != nil {
@@ -94,8 +101,8 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		Paymaster:      crypto.CreateAddress(deployer, 2),
 		Token:          crypto.CreateAddress(deployer, 3),
 		Settlement:     crypto.CreateAddress(deployer, 4),
-		WalletFactory:  crypto.CreateAddress(deployer, 5),
-		EOADelegate:    crypto.CreateAddress(deployer, 6),
+		WalletFactory:  crypto.CreateAddress(WalletDeployer, 0),
+		EOADelegate:    crypto.CreateAddress(WalletDeployer, 1),
 		Multicall3:     Multicall3,
 	}
 })
