@@ -429,3 +429,26 @@ func TestWalletGasBudget(t *testing.T) {
 		t.Fatal("the settler sent a transaction")
 	}
 }
+
+// TestWithinGas: an estimate (with the sender's quarter margin) over a
+// settlement's MaxGas is cut to it while the estimate itself fits, and
+// refused beyond; zero bounds nothing.
+func TestWithinGas(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		gas, max, want uint64
+		refused        bool
+	}{
+		{100_000, 0, 100_000, false},
+		{100_000, 100_000, 100_000, false},
+		{125_000, 100_000, 100_000, false}, // 100,000 estimated, margin cut
+		{125_001, 100_000, 0, true},
+		{1 << 40, 300_000, 0, true},
+	}
+	for _, tc := range tests {
+		got, err := withinGas(tc.gas, tc.max)
+		if got != tc.want || (err != nil) != tc.refused || (err != nil && !strings.Contains(estimateRefusal(err), "more gas")) {
+			t.Errorf("withinGas(%d, %d) = %d, %v", tc.gas, tc.max, got, err)
+		}
+	}
+}
