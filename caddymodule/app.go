@@ -234,6 +234,13 @@ type NetworkConfig struct {
 	// payment is sent on its own as without it. Off by default (unset).
 	// See docs/facilitator.md#batching.
 	Batch *BatchConfig `json:"batch,omitempty"`
+	// The most gas an exact payment from a contract wallet may make the
+	// settler spend on the payer's own code: its deployment (ERC-6492)
+	// and its transfer with the wallet's signature check (ERC-1271)
+	// together. A payment over it is refused at verification, before
+	// anything is sent, and its settlement's gas limit holds it.
+	// Default: 300000; at most 10000000.
+	WalletGas int `json:"wallet_gas,omitempty"`
 	// The ERC-4337 v0.6 EntryPoint contract of the aa-native scheme. On the
 	// devnet it defaults to the predeployed one. aa-native is off unless
 	// entry_point, account_factory, settlement and paymaster are all known.
@@ -508,7 +515,7 @@ func validRPC(rpc string) bool {
 // isZero reports whether no network option is set.
 func (n *NetworkConfig) isZero() bool {
 	return n.Network == "" && n.RPC == "" && n.DevnetAddr == "" && n.ChainID == 0 && n.SettlerKey == "" &&
-		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 && n.Batch == nil &&
+		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 && n.Batch == nil && n.WalletGas == 0 &&
 		n.EntryPoint == "" && n.AccountFactory == "" && n.Settlement == "" && n.Paymaster == "" &&
 		n.PaymasterURL == "" && n.PaymasterKey == "" && n.SponsorURL == "" && n.BundlerURL == ""
 }
@@ -609,8 +616,14 @@ func (n *NetworkConfig) validate(a *App) error {
 	if n.Confirmations < 0 || n.Confirmations > facilitator.ReorgDepth {
 		errs = append(errs, fmt.Errorf("confirmations %d: want 0 to %d", n.Confirmations, facilitator.ReorgDepth))
 	}
+	if n.WalletGas < 0 || n.WalletGas > maxWalletGas {
+		errs = append(errs, fmt.Errorf("wallet_gas %d: want up to %d", n.WalletGas, maxWalletGas))
+	}
 	return errors.Join(errs...)
 }
+
+// maxWalletGas bounds wallet_gas, as exact.Config does.
+const maxWalletGas = 10_000_000
 
 // plan resolves a valid network of a into what its shared chain is: its
 // identity, the settler key and the defaults of the devnet. Only the
@@ -644,6 +657,7 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 		fb.Contract = common.HexToAddress(fb.Contract).Hex()
 		p.fixed.Batch = &fb
 	}
+	p.fixed.WalletGas = n.WalletGas
 	if n.SettlerKey == "" {
 		p.settler, err = wellknown.DeriveKey(wellknown.TestMnemonic, 0)
 	} else {

@@ -50,6 +50,7 @@ func init() {
 //		claim_takeover  <duration>  (with store postgres; default 5m)
 //		asset           <token> | <address> <eip712-name> <eip712-version> [<decimals>]
 //		receipt_timeout <duration>
+//		wallet_gas      <n>         (default 300000)
 //		facilitator_url <url>
 //		facilitator_key {env.NAME} | {file.PATH}  (Bearer key for facilitator_url)
 //		entry_point     <address>   (aa-native; devnet defaults)
@@ -134,6 +135,7 @@ func (n *NetworkConfig) options() map[string]option {
 		"explorer":        stringOption(&n.Explorer),
 		"confirmations":   confirmationsOption(&n.Confirmations),
 		"batch":           n.parseBatch,
+		"wallet_gas":      countOption(&n.WalletGas),
 		"chain_id": valueOption(func(v string) error {
 			id, err := strconv.ParseUint(v, 10, 64)
 			if err != nil || id == 0 {

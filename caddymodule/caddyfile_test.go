@@ -92,23 +92,27 @@ func TestHandlerCaddyfileErrors(t *testing.T) {
 	}
 }
 
-// confirmations reaches the app, and Validate bounds it by the depth the
-// finality watcher follows.
+// confirmations and wallet_gas reach the app, and Validate bounds them:
+// confirmations by the depth the finality watcher follows, wallet_gas by
+// what exact allows.
 func TestAppConfirmations(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		n     string
-		valid bool
-	}{{"0", true}, {"3", true}, {"64", true}, {"65", false}} {
+		option, n string
+		valid     bool
+	}{
+		{"confirmations", "0", true}, {"confirmations", "3", true}, {"confirmations", "64", true}, {"confirmations", "65", false},
+		{"wallet_gas", "500000", true}, {"wallet_gas", "10000000", true}, {"wallet_gas", "10000001", false},
+	} {
 		var a App
-		if err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402 {\n network devnet\n confirmations " + tc.n + "\n}")); err != nil {
-			t.Fatalf("confirmations %s: %v", tc.n, err)
+		if err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402 {\n network devnet\n " + tc.option + " " + tc.n + "\n}")); err != nil {
+			t.Fatalf("%s %s: %v", tc.option, tc.n, err)
 		}
-		if strconv.Itoa(a.Confirmations) != tc.n {
-			t.Fatalf("confirmations %s parsed as %d", tc.n, a.Confirmations)
+		if got := map[string]int{"confirmations": a.Confirmations, "wallet_gas": a.WalletGas}[tc.option]; strconv.Itoa(got) != tc.n {
+			t.Fatalf("%s %s parsed as %d", tc.option, tc.n, got)
 		}
 		if err := a.Validate(); (err == nil) != tc.valid {
-			t.Fatalf("confirmations %s: Validate = %v, want valid %v", tc.n, err, tc.valid)
+			t.Fatalf("%s %s: Validate = %v, want valid %v", tc.option, tc.n, err, tc.valid)
 		}
 	}
 }

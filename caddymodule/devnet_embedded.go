@@ -42,6 +42,7 @@ func startDevnet(ctx context.Context, addr string, chainID uint64, log *zap.Logg
 	got := d.Contracts
 	if got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory || got.Paymaster != want.Paymaster ||
 		got.Token != want.Token || got.Settlement != want.Settlement || got.TokenPaymaster != want.TokenPaymaster ||
+		got.WalletFactory != want.WalletFactory || got.EOADelegate != want.EOADelegate ||
 		d.Token.Name != tok.Name || d.Token.Version != tok.Version || d.Token.Decimals != tok.Decimals || d.ChainID.Uint64() != chainID {
 		d.Close()
 		return nil, errors.New("the devnet's contracts are not at the addresses of wellknown.GenesisContracts; update it with the devnet's genesis")

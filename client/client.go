@@ -2,7 +2,8 @@
 // 402 Payment Required by signing a payment and repeating the request.
 //
 // It pays the exact scheme (an EIP-3009 authorization signed with the
-// payer's key, or for a token offered with assetTransferMethod permit2 a
+// payer's key, from the key's address or from a contract wallet the key
+// signs for, or for a token offered with assetTransferMethod permit2 a
 // Permit2 transfer) on any eip155 network whose offer names the token's
 // EIP-712 domain, upto (a Permit2 transfer of at most the offer's amount;
 // the server charges what the response used), and aa-native. It never pays more than its limit. When the server answers a paid
@@ -13,6 +14,7 @@ package client
 
 import (
 	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/rand"
 	"encoding/json"
@@ -39,6 +41,10 @@ type Transport struct {
 	Base http.RoundTripper
 	// Key is the payer's private key. It never leaves the process.
 	Key *ecdsa.PrivateKey
+	// Wallet, if set, makes exact payments from a contract wallet that Key
+	// signs for (ERC-1271, and ERC-6492 while it is not deployed), not
+	// from Key's own address.
+	Wallet *Wallet
 	// MaxAmount is the most this transport pays for one request, in atomic
 	// units of the offered token. Offers above it are refused. Required: a
 	// payer without a limit pays whatever a server asks.
@@ -110,7 +116,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	case viaPermit2(offer):
 		payment, err = t.PayPermit2(req.Context(), challenge, offer)
 	default:
-		payment, err = t.Pay(challenge, offer)
+		payment, err = t.pay(req.Context(), challenge, offer)
 	}
 	if err != nil {
 		return nil, err
@@ -242,6 +248,11 @@ func (t *Transport) acceptable(o *x402.PaymentRequirements) error {
 // amount to payTo, valid from ten minutes ago (clock skew) until
 // maxTimeoutSeconds from now, with a random nonce.
 func (t *Transport) Pay(challenge *x402.PaymentRequired, offer *x402.PaymentRequirements) (*x402.PaymentPayload, error) {
+	return t.pay(context.Background(), challenge, offer)
+}
+
+// pay is Pay within ctx (a wallet's deployment is read from the chain).
+func (t *Transport) pay(ctx context.Context, challenge *x402.PaymentRequired, offer *x402.PaymentRequirements) (*x402.PaymentPayload, error) {
 	chainID, err := x402.ParseNetwork(offer.Network)
 	if err != nil {
 		return nil, err
@@ -259,6 +270,9 @@ func (t *Transport) Pay(challenge *x402.PaymentRequired, offer *x402.PaymentRequ
 		return nil, err
 	}
 	from := crypto.PubkeyToAddress(t.Key.PublicKey)
+	if t.Wallet != nil {
+		from = t.Wallet.Address
+	}
 	value, _ := x402.ParseAmount(offer.Amount)
 	msg := contracts.TransferAuthorization{
 		From: from, To: common.HexToAddress(offer.PayTo), Value: value,
@@ -270,6 +284,11 @@ func (t *Transport) Pay(challenge *x402.PaymentRequired, offer *x402.PaymentRequ
 	}, t.Key)
 	if err != nil {
 		return nil, fmt.Errorf("x402 client: %w", err)
+	}
+	if t.Wallet != nil {
+		if sig, err = t.walletSignature(ctx, sig); err != nil {
+			return nil, err
+		}
 	}
 	auth := x402.ExactAuthorization{
 		From: from.Hex(), To: msg.To.Hex(), Value: msg.Value.String(),

@@ -83,6 +83,19 @@ type IStakeManagerStakeInfo struct {
 	UnstakeDelaySec *big.Int
 }
 
+// Multicall3Call3 is an auto generated low-level Go binding around an user-defined struct.
+type Multicall3Call3 struct {
+	Target       common.Address
+	AllowFailure bool
+	CallData     []byte
+}
+
+// Multicall3Result is an auto generated low-level Go binding around an user-defined struct.
+type Multicall3Result struct {
+	Success    bool
+	ReturnData []byte
+}
+
 // Permit2PermitTransferFrom is an auto generated low-level Go binding around an user-defined struct.
 type Permit2PermitTransferFrom struct {
 	Permitted Permit2TokenPermissions
@@ -2422,6 +2435,73 @@ func (devUSD *DevUSD) UnpackStringTooLongError(raw []byte) (*DevUSDStringTooLong
 	return out, nil
 }
 
+// EOADelegateMetaData contains all meta data concerning the EOADelegate contract.
+var EOADelegateMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"hash\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"isValidSignature\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "b38da1be614a5a071a42fa102ee7b03d04",
+	Bin: "0x6080604052348015600e575f5ffd5b506103528061001c5f395ff3fe608060405234801561000f575f5ffd5b5060043610610029575f3560e01c80631626ba7e1461002d575b5f5ffd5b61004061003b366004610278565b610075565b6040517fffffffff00000000000000000000000000000000000000000000000000000000909116815260200160405180910390f35b5f5f5f6100b78686868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061014e92505050565b90925090505f8160048111156100cf576100cf6102ef565b1480156100f1575073ffffffffffffffffffffffffffffffffffffffff821630145b1561012157507f1626ba7e0000000000000000000000000000000000000000000000000000000091506101479050565b507fffffffff000000000000000000000000000000000000000000000000000000009150505b9392505050565b5f5f8251604103610182576020830151604084015160608501515f1a61017687828585610190565b94509450505050610189565b505f905060025b9250929050565b5f807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a08311156101c557505f9050600361026f565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015610216573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff8116610269575f6001925092505061026f565b91505f90505b94509492505050565b5f5f5f6040848603121561028a575f5ffd5b83359250602084013567ffffffffffffffff8111156102a7575f5ffd5b8401601f810186136102b7575f5ffd5b803567ffffffffffffffff8111156102cd575f5ffd5b8660208284010111156102de575f5ffd5b939660209190910195509293505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffdfea26469706673582212207adc3d41846130cc84ea765f18d8e9d8f04e4c56058aa3456268f36b6c04fe7164736f6c63430008250033",
+}
+
+// EOADelegate is an auto generated Go binding around an Ethereum contract.
+type EOADelegate struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *EOADelegate) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewEOADelegate creates a new instance of EOADelegate.
+func NewEOADelegate() *EOADelegate {
+	parsed, err := EOADelegateMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &EOADelegate{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *EOADelegate) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackIsValidSignature is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1626ba7e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function isValidSignature(bytes32 hash, bytes signature) view returns(bytes4)
+func (eOADelegate *EOADelegate) PackIsValidSignature(hash [32]byte, signature []byte) []byte {
+	enc, err := eOADelegate.abi.Pack("isValidSignature", hash, signature)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIsValidSignature is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1626ba7e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function isValidSignature(bytes32 hash, bytes signature) view returns(bytes4)
+func (eOADelegate *EOADelegate) TryPackIsValidSignature(hash [32]byte, signature []byte) ([]byte, error) {
+	return eOADelegate.abi.Pack("isValidSignature", hash, signature)
+}
+
+// UnpackIsValidSignature is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1626ba7e.
+//
+// Solidity: function isValidSignature(bytes32 hash, bytes signature) view returns(bytes4)
+func (eOADelegate *EOADelegate) UnpackIsValidSignature(data []byte) ([4]byte, error) {
+	out, err := eOADelegate.abi.Unpack("isValidSignature", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
 // EntryPointMetaData contains all meta data concerning the EntryPoint contract.
 var EntryPointMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"preOpGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"paid\",\"type\":\"uint256\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"bool\",\"name\":\"targetSuccess\",\"type\":\"bool\"},{\"internalType\":\"bytes\",\"name\":\"targetResult\",\"type\":\"bytes\"}],\"name\":\"ExecutionResult\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"opIndex\",\"type\":\"uint256\"},{\"internalType\":\"string\",\"name\":\"reason\",\"type\":\"string\"}],\"name\":\"FailedOp\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"SenderAddressResult\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"aggregator\",\"type\":\"address\"}],\"name\":\"SignatureValidationFailed\",\"type\":\"error\"},{\"inputs\":[{\"components\":[{\"internalType\":\"uint256\",\"name\":\"preOpGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"prefund\",\"type\":\"uint256\"},{\"internalType\":\"bool\",\"name\":\"sigFailed\",\"type\":\"bool\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"bytes\",\"name\":\"paymasterContext\",\"type\":\"bytes\"}],\"internalType\":\"structIEntryPoint.ReturnInfo\",\"name\":\"returnInfo\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"stake\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"unstakeDelaySec\",\"type\":\"uint256\"}],\"internalType\":\"structIStakeManager.StakeInfo\",\"name\":\"senderInfo\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"stake\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"unstakeDelaySec\",\"type\":\"uint256\"}],\"internalType\":\"structIStakeManager.StakeInfo\",\"name\":\"factoryInfo\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"stake\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"unstakeDelaySec\",\"type\":\"uint256\"}],\"internalType\":\"structIStakeManager.StakeInfo\",\"name\":\"paymasterInfo\",\"type\":\"tuple\"}],\"name\":\"ValidationResult\",\"type\":\"error\"},{\"inputs\":[{\"components\":[{\"internalType\":\"uint256\",\"name\":\"preOpGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"prefund\",\"type\":\"uint256\"},{\"internalType\":\"bool\",\"name\":\"sigFailed\",\"type\":\"bool\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"bytes\",\"name\":\"paymasterContext\",\"type\":\"bytes\"}],\"internalType\":\"structIEntryPoint.ReturnInfo\",\"name\":\"returnInfo\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"stake\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"unstakeDelaySec\",\"type\":\"uint256\"}],\"internalType\":\"structIStakeManager.StakeInfo\",\"name\":\"senderInfo\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"stake\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"unstakeDelaySec\",\"type\":\"uint256\"}],\"internalType\":\"structIStakeManager.StakeInfo\",\"name\":\"factoryInfo\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"stake\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"unstakeDelaySec\",\"type\":\"uint256\"}],\"internalType\":\"structIStakeManager.StakeInfo\",\"name\":\"paymasterInfo\",\"type\":\"tuple\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"aggregator\",\"type\":\"address\"},{\"components\":[{\"internalType\":\"uint256\",\"name\":\"stake\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"unstakeDelaySec\",\"type\":\"uint256\"}],\"internalType\":\"structIStakeManager.StakeInfo\",\"name\":\"stakeInfo\",\"type\":\"tuple\"}],\"internalType\":\"structIEntryPoint.AggregatorStakeInfo\",\"name\":\"aggregatorInfo\",\"type\":\"tuple\"}],\"name\":\"ValidationResultWithAggregation\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"factory\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"paymaster\",\"type\":\"address\"}],\"name\":\"AccountDeployed\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[],\"name\":\"BeforeExecution\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"totalDeposit\",\"type\":\"uint256\"}],\"name\":\"Deposited\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"aggregator\",\"type\":\"address\"}],\"name\":\"SignatureAggregatorChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"totalStaked\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"unstakeDelaySec\",\"type\":\"uint256\"}],\"name\":\"StakeLocked\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"withdrawTime\",\"type\":\"uint256\"}],\"name\":\"StakeUnlocked\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"StakeWithdrawn\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"paymaster\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bool\",\"name\":\"success\",\"type\":\"bool\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"actualGasUsed\",\"type\":\"uint256\"}],\"name\":\"UserOperationEvent\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"revertReason\",\"type\":\"bytes\"}],\"name\":\"UserOperationRevertReason\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Withdrawn\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"SIG_VALIDATION_FAILED\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"}],\"name\":\"_validateSenderAndPaymaster\",\"outputs\":[],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"depositTo\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"name\":\"deposits\",\"outputs\":[{\"internalType\":\"uint112\",\"name\":\"deposit\",\"type\":\"uint112\"},{\"internalType\":\"bool\",\"name\":\"staked\",\"type\":\"bool\"},{\"internalType\":\"uint112\",\"name\":\"stake\",\"type\":\"uint112\"},{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"},{\"internalType\":\"uint48\",\"name\":\"withdrawTime\",\"type\":\"uint48\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"getDepositInfo\",\"outputs\":[{\"components\":[{\"internalType\":\"uint112\",\"name\":\"deposit\",\"type\":\"uint112\"},{\"internalType\":\"bool\",\"name\":\"staked\",\"type\":\"bool\"},{\"internalType\":\"uint112\",\"name\":\"stake\",\"type\":\"uint112\"},{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"},{\"internalType\":\"uint48\",\"name\":\"withdrawTime\",\"type\":\"uint48\"}],\"internalType\":\"structIStakeManager.DepositInfo\",\"name\":\"info\",\"type\":\"tuple\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint192\",\"name\":\"key\",\"type\":\"uint192\"}],\"name\":\"getNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"}],\"name\":\"getSenderAddress\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"}],\"name\":\"getUserOpHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation[]\",\"name\":\"userOps\",\"type\":\"tuple[]\"},{\"internalType\":\"contractIAggregator\",\"name\":\"aggregator\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structIEntryPoint.UserOpsPerAggregator[]\",\"name\":\"opsPerAggregator\",\"type\":\"tuple[]\"},{\"internalType\":\"addresspayable\",\"name\":\"beneficiary\",\"type\":\"address\"}],\"name\":\"handleAggregatedOps\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation[]\",\"name\":\"ops\",\"type\":\"tuple[]\"},{\"internalType\":\"addresspayable\",\"name\":\"beneficiary\",\"type\":\"address\"}],\"name\":\"handleOps\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint192\",\"name\":\"key\",\"type\":\"uint192\"}],\"name\":\"incrementNonce\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"paymaster\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"}],\"internalType\":\"structEntryPoint.MemoryUserOp\",\"name\":\"mUserOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"prefund\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"contextOffset\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preOpGas\",\"type\":\"uint256\"}],\"internalType\":\"structEntryPoint.UserOpInfo\",\"name\":\"opInfo\",\"type\":\"tuple\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"}],\"name\":\"innerHandleOp\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint192\",\"name\":\"\",\"type\":\"uint192\"}],\"name\":\"nonceSequenceNumber\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"op\",\"type\":\"tuple\"},{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"targetCallData\",\"type\":\"bytes\"}],\"name\":\"simulateHandleOp\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"}],\"name\":\"simulateValidation\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"withdrawAmount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
@@ -3916,6 +3996,73 @@ func (freeRiderAccount *FreeRiderAccount) UnpackValidateUserOp(data []byte) (*bi
 	return out0, nil
 }
 
+// Multicall3MetaData contains all meta data concerning the Multicall3 contract.
+var Multicall3MetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"bool\",\"name\":\"allowFailure\",\"type\":\"bool\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"}],\"internalType\":\"structMulticall3.Call3[]\",\"name\":\"calls\",\"type\":\"tuple[]\"}],\"name\":\"aggregate3\",\"outputs\":[{\"components\":[{\"internalType\":\"bool\",\"name\":\"success\",\"type\":\"bool\"},{\"internalType\":\"bytes\",\"name\":\"returnData\",\"type\":\"bytes\"}],\"internalType\":\"structMulticall3.Result[]\",\"name\":\"returnData\",\"type\":\"tuple[]\"}],\"stateMutability\":\"payable\",\"type\":\"function\"}]",
+	ID:  "83e1cd9ddbdf7165bbbdf799c695bdb670",
+	Bin: "0x6080604052348015600e575f5ffd5b506105118061001c5f395ff3fe60806040526004361061001d575f3560e01c806382ad56cb14610021575b5f5ffd5b61003461002f36600461022d565b61004a565b604051610041919061029e565b60405180910390f35b60608167ffffffffffffffff81111561006557610065610375565b6040519080825280602002602001820160405280156100aa57816020015b604080518082019091525f8152606060208201528152602001906001900390816100835790505b5090505f5b8281101561022657368484838181106100ca576100ca6103a2565b90506020028101906100dc91906103cf565b90505f806100ed602084018461040b565b73ffffffffffffffffffffffffffffffffffffffff166101106040850185610445565b60405161011e9291906104ad565b5f604051808303815f865af19150503d805f8114610157576040519150601f19603f3d011682016040523d82523d5f602084013e61015c565b606091505b50915091508115801561017c575061017a60408401602085016104bc565b155b156101e7576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601760248201527f4d756c746963616c6c333a2063616c6c206661696c6564000000000000000000604482015260640160405180910390fd5b6040518060400160405280831515815260200182815250858581518110610210576102106103a2565b60209081029190910101525050506001016100af565b5092915050565b5f5f6020838503121561023e575f5ffd5b823567ffffffffffffffff811115610254575f5ffd5b8301601f81018513610264575f5ffd5b803567ffffffffffffffff81111561027a575f5ffd5b8560208260051b840101111561028e575f5ffd5b6020919091019590945092505050565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b82811015610369577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc08786030184528151805115158652602081015190506040602087015280518060408801528060208301606089015e5f6060828901015260607fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f830116880101965050506020820191506020840193506001810190506102c4565b50929695505050505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f82357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa1833603018112610401575f5ffd5b9190910192915050565b5f6020828403121561041b575f5ffd5b813573ffffffffffffffffffffffffffffffffffffffff8116811461043e575f5ffd5b9392505050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe1843603018112610478575f5ffd5b83018035915067ffffffffffffffff821115610492575f5ffd5b6020019150368190038213156104a6575f5ffd5b9250929050565b818382375f9101908152919050565b5f602082840312156104cc575f5ffd5b8135801515811461043e575f5ffdfea264697066735822122041fa33fd330ba9bd1e6d21869336426ec332ad4fff4e6fbd5be22c721fa2f28364736f6c63430008250033",
+}
+
+// Multicall3 is an auto generated Go binding around an Ethereum contract.
+type Multicall3 struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *Multicall3) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewMulticall3 creates a new instance of Multicall3.
+func NewMulticall3() *Multicall3 {
+	parsed, err := Multicall3MetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &Multicall3{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *Multicall3) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackAggregate3 is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x82ad56cb.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function aggregate3((address,bool,bytes)[] calls) payable returns((bool,bytes)[] returnData)
+func (multicall3 *Multicall3) PackAggregate3(calls []Multicall3Call3) []byte {
+	enc, err := multicall3.abi.Pack("aggregate3", calls)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAggregate3 is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x82ad56cb.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function aggregate3((address,bool,bytes)[] calls) payable returns((bool,bytes)[] returnData)
+func (multicall3 *Multicall3) TryPackAggregate3(calls []Multicall3Call3) ([]byte, error) {
+	return multicall3.abi.Pack("aggregate3", calls)
+}
+
+// UnpackAggregate3 is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x82ad56cb.
+//
+// Solidity: function aggregate3((address,bool,bytes)[] calls) payable returns((bool,bytes)[] returnData)
+func (multicall3 *Multicall3) UnpackAggregate3(data []byte) ([]Multicall3Result, error) {
+	out, err := multicall3.abi.Unpack("aggregate3", data)
+	if err != nil {
+		return *new([]Multicall3Result), err
+	}
+	out0 := *abi.ConvertType(out[0], new([]Multicall3Result)).(*[]Multicall3Result)
+	return out0, nil
+}
+
 // OpenPaymasterMetaData contains all meta data concerning the OpenPaymaster contract.
 var OpenPaymasterMetaData = bind.MetaData{
 	ABI: "[{\"stateMutability\":\"nonpayable\",\"type\":\"fallback\"}]",
@@ -3946,6 +4093,407 @@ func NewOpenPaymaster() *OpenPaymaster {
 // Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
 func (c *OpenPaymaster) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
 	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// OwnerWalletMetaData contains all meta data concerning the OwnerWallet contract.
+var OwnerWalletMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"AlreadyInitialized\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"caller\",\"type\":\"address\"}],\"name\":\"NotOwner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"execute\",\"outputs\":[{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner_\",\"type\":\"address\"}],\"name\":\"initialize\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"hash\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"isValidSignature\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
+	ID:  "4352df94813bdaa72c9aac312c8c6f79c5",
+	Bin: "0x6080604052348015600e575f5ffd5b505f80546001600160a01b0319163017905561069a8061002d5f395ff3fe608060405260043610610041575f3560e01c80631626ba7e1461004c5780638da5cb5b146100a1578063b61d27f6146100f1578063c4d66de81461011d575f5ffd5b3661004857005b5f5ffd5b348015610057575f5ffd5b5061006b6100663660046104f6565b61013e565b6040517fffffffff0000000000000000000000000000000000000000000000000000000090911681526020015b60405180910390f35b3480156100ac575f5ffd5b505f546100cc9073ffffffffffffffffffffffffffffffffffffffff1681565b60405173ffffffffffffffffffffffffffffffffffffffff9091168152602001610098565b3480156100fc575f5ffd5b5061011061010b366004610566565b61021b565b60405161009891906105bc565b348015610128575f5ffd5b5061013c61013736600461060f565b6102f9565b005b5f5f5f6101808686868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061038e92505050565b90925090505f81600481111561019857610198610628565b1480156101be57505f5473ffffffffffffffffffffffffffffffffffffffff8381169116145b156101ee57507f1626ba7e0000000000000000000000000000000000000000000000000000000091506102149050565b507fffffffff000000000000000000000000000000000000000000000000000000009150505b9392505050565b5f5460609073ffffffffffffffffffffffffffffffffffffffff163314610274576040517f245aecd300000000000000000000000000000000000000000000000000000000815233600482015260240160405180910390fd5b5f5f8673ffffffffffffffffffffffffffffffffffffffff1686868660405161029e929190610655565b5f6040518083038185875af1925050503d805f81146102d8576040519150601f19603f3d011682016040523d82523d5f602084013e6102dd565b606091505b5091509150816102ef57805160208201fd5b9695505050505050565b5f5473ffffffffffffffffffffffffffffffffffffffff1615610348576040517f0dc149f000000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f80547fffffffffffffffffffffffff00000000000000000000000000000000000000001673ffffffffffffffffffffffffffffffffffffffff92909216919091179055565b5f5f82516041036103c2576020830151604084015160608501515f1a6103b6878285856103d0565b945094505050506103c9565b505f905060025b9250929050565b5f807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a083111561040557505f905060036104af565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015610456573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff81166104a9575f600192509250506104af565b91505f90505b94509492505050565b5f5f83601f8401126104c8575f5ffd5b50813567ffffffffffffffff8111156104df575f5ffd5b6020830191508360208285010111156103c9575f5ffd5b5f5f5f60408486031215610508575f5ffd5b83359250602084013567ffffffffffffffff811115610525575f5ffd5b610531868287016104b8565b9497909650939450505050565b803573ffffffffffffffffffffffffffffffffffffffff81168114610561575f5ffd5b919050565b5f5f5f5f60608587031215610579575f5ffd5b6105828561053e565b935060208501359250604085013567ffffffffffffffff8111156105a4575f5ffd5b6105b0878288016104b8565b95989497509550505050565b602081525f82518060208401528060208501604085015e5f6040828501015260407fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011684010191505092915050565b5f6020828403121561061f575f5ffd5b6102148261053e565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b818382375f910190815291905056fea264697066735822122028a17e94cc7b5ec2fce2b20c4668dcd2994b6d2a6c3df17ceea6a1db35c7e52064736f6c63430008250033",
+}
+
+// OwnerWallet is an auto generated Go binding around an Ethereum contract.
+type OwnerWallet struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *OwnerWallet) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewOwnerWallet creates a new instance of OwnerWallet.
+func NewOwnerWallet() *OwnerWallet {
+	parsed, err := OwnerWalletMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &OwnerWallet{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *OwnerWallet) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackExecute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb61d27f6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function execute(address to, uint256 value, bytes data) returns(bytes)
+func (ownerWallet *OwnerWallet) PackExecute(to common.Address, value *big.Int, data []byte) []byte {
+	enc, err := ownerWallet.abi.Pack("execute", to, value, data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackExecute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb61d27f6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function execute(address to, uint256 value, bytes data) returns(bytes)
+func (ownerWallet *OwnerWallet) TryPackExecute(to common.Address, value *big.Int, data []byte) ([]byte, error) {
+	return ownerWallet.abi.Pack("execute", to, value, data)
+}
+
+// UnpackExecute is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb61d27f6.
+//
+// Solidity: function execute(address to, uint256 value, bytes data) returns(bytes)
+func (ownerWallet *OwnerWallet) UnpackExecute(data []byte) ([]byte, error) {
+	out, err := ownerWallet.abi.Unpack("execute", data)
+	if err != nil {
+		return *new([]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([]byte)).(*[]byte)
+	return out0, nil
+}
+
+// PackInitialize is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc4d66de8.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function initialize(address owner_) returns()
+func (ownerWallet *OwnerWallet) PackInitialize(owner common.Address) []byte {
+	enc, err := ownerWallet.abi.Pack("initialize", owner)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackInitialize is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc4d66de8.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function initialize(address owner_) returns()
+func (ownerWallet *OwnerWallet) TryPackInitialize(owner common.Address) ([]byte, error) {
+	return ownerWallet.abi.Pack("initialize", owner)
+}
+
+// PackIsValidSignature is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1626ba7e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function isValidSignature(bytes32 hash, bytes signature) view returns(bytes4)
+func (ownerWallet *OwnerWallet) PackIsValidSignature(hash [32]byte, signature []byte) []byte {
+	enc, err := ownerWallet.abi.Pack("isValidSignature", hash, signature)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIsValidSignature is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1626ba7e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function isValidSignature(bytes32 hash, bytes signature) view returns(bytes4)
+func (ownerWallet *OwnerWallet) TryPackIsValidSignature(hash [32]byte, signature []byte) ([]byte, error) {
+	return ownerWallet.abi.Pack("isValidSignature", hash, signature)
+}
+
+// UnpackIsValidSignature is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1626ba7e.
+//
+// Solidity: function isValidSignature(bytes32 hash, bytes signature) view returns(bytes4)
+func (ownerWallet *OwnerWallet) UnpackIsValidSignature(data []byte) ([4]byte, error) {
+	out, err := ownerWallet.abi.Unpack("isValidSignature", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (ownerWallet *OwnerWallet) PackOwner() []byte {
+	enc, err := ownerWallet.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (ownerWallet *OwnerWallet) TryPackOwner() ([]byte, error) {
+	return ownerWallet.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (ownerWallet *OwnerWallet) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := ownerWallet.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (ownerWallet *OwnerWallet) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], ownerWallet.abi.Errors["AlreadyInitialized"].ID.Bytes()[:4]) {
+		return ownerWallet.UnpackAlreadyInitializedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], ownerWallet.abi.Errors["NotOwner"].ID.Bytes()[:4]) {
+		return ownerWallet.UnpackNotOwnerError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// OwnerWalletAlreadyInitialized represents a AlreadyInitialized error raised by the OwnerWallet contract.
+type OwnerWalletAlreadyInitialized struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error AlreadyInitialized()
+func OwnerWalletAlreadyInitializedErrorID() common.Hash {
+	return common.HexToHash("0x0dc149f07762891dbcea3fe72770f3d63a1863fc54b2f084e8c59ec476996927")
+}
+
+// UnpackAlreadyInitializedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error AlreadyInitialized()
+func (ownerWallet *OwnerWallet) UnpackAlreadyInitializedError(raw []byte) (*OwnerWalletAlreadyInitialized, error) {
+	out := new(OwnerWalletAlreadyInitialized)
+	if err := ownerWallet.abi.UnpackIntoInterface(out, "AlreadyInitialized", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// OwnerWalletNotOwner represents a NotOwner error raised by the OwnerWallet contract.
+type OwnerWalletNotOwner struct {
+	Caller common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotOwner(address caller)
+func OwnerWalletNotOwnerErrorID() common.Hash {
+	return common.HexToHash("0x245aecd3fabbd17d6c3c92dc7f0ab916ea8cbf6fc1862c8b56893090ac3fff4c")
+}
+
+// UnpackNotOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotOwner(address caller)
+func (ownerWallet *OwnerWallet) UnpackNotOwnerError(raw []byte) (*OwnerWalletNotOwner, error) {
+	out := new(OwnerWalletNotOwner)
+	if err := ownerWallet.abi.UnpackIntoInterface(out, "NotOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// OwnerWalletFactoryMetaData contains all meta data concerning the OwnerWalletFactory contract.
+var OwnerWalletFactoryMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"}],\"name\":\"WalletCreated\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"}],\"name\":\"createWallet\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"wallet\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"}],\"name\":\"getAddress\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"implementation\",\"outputs\":[{\"internalType\":\"contractOwnerWallet\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "bfd1fddf6ae1b8c0873d873d6376d6bed7",
+	Bin: "0x60a0604052348015600e575f5ffd5b506040516019906042565b604051809103905ff0801580156031573d5f5f3e3d5ffd5b506001600160a01b0316608052604f565b6106c7806104bf83390190565b60805161044c6100735f395f818160480152818160e70152610185015261044c5ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c80635c60da1b146100435780637ac4ed6414610093578063b20ca818146100a6575b5f5ffd5b61006a7f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff909116815260200160405180910390f35b61006a6100a13660046103d4565b6100b9565b61006a6100b43660046103d4565b61012e565b6040805173ffffffffffffffffffffffffffffffffffffffff841660208201529081018290525f90610125907f000000000000000000000000000000000000000000000000000000000000000090606001604051602081830303815290604052805190602001206102b0565b90505b92915050565b5f61013983836100b9565b90505f8173ffffffffffffffffffffffffffffffffffffffff163b11610128576040805173ffffffffffffffffffffffffffffffffffffffff851660208201529081018390526101c3907f0000000000000000000000000000000000000000000000000000000000000000906060016040516020818303038152906040528051906020012061030f565b6040517fc4d66de800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff85811660048301529192509082169063c4d66de8906024015f604051808303815f87803b15801561022d575f5ffd5b505af115801561023f573d5f5f3e3d5ffd5b505050508273ffffffffffffffffffffffffffffffffffffffff168173ffffffffffffffffffffffffffffffffffffffff167fbdbcb584581e4f688b28038d847fa0c73130b688da678029bcb98e32fec769a2846040516102a291815260200190565b60405180910390a392915050565b6040513060388201526f5af43d82803e903d91602b57fd5bf3ff602482015260148101839052733d602d80600a3d3981f3363d3d373d3d3d363d738152605881018290526037600c820120607882015260556043909101205f90610125565b5f763d602d80600a3d3981f3363d3d373d3d3d363d730000008360601b60e81c175f526e5af43d82803e903d91602b57fd5bf38360781b1760205281603760095ff5905073ffffffffffffffffffffffffffffffffffffffff8116610128576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601760248201527f455243313136373a2063726561746532206661696c6564000000000000000000604482015260640160405180910390fd5b5f5f604083850312156103e5575f5ffd5b823573ffffffffffffffffffffffffffffffffffffffff81168114610408575f5ffd5b94602093909301359350505056fea2646970667358221220ef8e47e85633cc85eb9bf03cb508e4d8b9c4634916c21e43666c3bd5a9c4f93764736f6c634300082500336080604052348015600e575f5ffd5b505f80546001600160a01b0319163017905561069a8061002d5f395ff3fe608060405260043610610041575f3560e01c80631626ba7e1461004c5780638da5cb5b146100a1578063b61d27f6146100f1578063c4d66de81461011d575f5ffd5b3661004857005b5f5ffd5b348015610057575f5ffd5b5061006b6100663660046104f6565b61013e565b6040517fffffffff0000000000000000000000000000000000000000000000000000000090911681526020015b60405180910390f35b3480156100ac575f5ffd5b505f546100cc9073ffffffffffffffffffffffffffffffffffffffff1681565b60405173ffffffffffffffffffffffffffffffffffffffff9091168152602001610098565b3480156100fc575f5ffd5b5061011061010b366004610566565b61021b565b60405161009891906105bc565b348015610128575f5ffd5b5061013c61013736600461060f565b6102f9565b005b5f5f5f6101808686868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061038e92505050565b90925090505f81600481111561019857610198610628565b1480156101be57505f5473ffffffffffffffffffffffffffffffffffffffff8381169116145b156101ee57507f1626ba7e0000000000000000000000000000000000000000000000000000000091506102149050565b507fffffffff000000000000000000000000000000000000000000000000000000009150505b9392505050565b5f5460609073ffffffffffffffffffffffffffffffffffffffff163314610274576040517f245aecd300000000000000000000000000000000000000000000000000000000815233600482015260240160405180910390fd5b5f5f8673ffffffffffffffffffffffffffffffffffffffff1686868660405161029e929190610655565b5f6040518083038185875af1925050503d805f81146102d8576040519150601f19603f3d011682016040523d82523d5f602084013e6102dd565b606091505b5091509150816102ef57805160208201fd5b9695505050505050565b5f5473ffffffffffffffffffffffffffffffffffffffff1615610348576040517f0dc149f000000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f80547fffffffffffffffffffffffff00000000000000000000000000000000000000001673ffffffffffffffffffffffffffffffffffffffff92909216919091179055565b5f5f82516041036103c2576020830151604084015160608501515f1a6103b6878285856103d0565b945094505050506103c9565b505f905060025b9250929050565b5f807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a083111561040557505f905060036104af565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015610456573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff81166104a9575f600192509250506104af565b91505f90505b94509492505050565b5f5f83601f8401126104c8575f5ffd5b50813567ffffffffffffffff8111156104df575f5ffd5b6020830191508360208285010111156103c9575f5ffd5b5f5f5f60408486031215610508575f5ffd5b83359250602084013567ffffffffffffffff811115610525575f5ffd5b610531868287016104b8565b9497909650939450505050565b803573ffffffffffffffffffffffffffffffffffffffff81168114610561575f5ffd5b919050565b5f5f5f5f60608587031215610579575f5ffd5b6105828561053e565b935060208501359250604085013567ffffffffffffffff8111156105a4575f5ffd5b6105b0878288016104b8565b95989497509550505050565b602081525f82518060208401528060208501604085015e5f6040828501015260407fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011684010191505092915050565b5f6020828403121561061f575f5ffd5b6102148261053e565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b818382375f910190815291905056fea264697066735822122028a17e94cc7b5ec2fce2b20c4668dcd2994b6d2a6c3df17ceea6a1db35c7e52064736f6c63430008250033",
+}
+
+// OwnerWalletFactory is an auto generated Go binding around an Ethereum contract.
+type OwnerWalletFactory struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *OwnerWalletFactory) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewOwnerWalletFactory creates a new instance of OwnerWalletFactory.
+func NewOwnerWalletFactory() *OwnerWalletFactory {
+	parsed, err := OwnerWalletFactoryMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &OwnerWalletFactory{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *OwnerWalletFactory) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackCreateWallet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb20ca818.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function createWallet(address owner, bytes32 salt) returns(address wallet)
+func (ownerWalletFactory *OwnerWalletFactory) PackCreateWallet(owner common.Address, salt [32]byte) []byte {
+	enc, err := ownerWalletFactory.abi.Pack("createWallet", owner, salt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackCreateWallet is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb20ca818.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function createWallet(address owner, bytes32 salt) returns(address wallet)
+func (ownerWalletFactory *OwnerWalletFactory) TryPackCreateWallet(owner common.Address, salt [32]byte) ([]byte, error) {
+	return ownerWalletFactory.abi.Pack("createWallet", owner, salt)
+}
+
+// UnpackCreateWallet is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb20ca818.
+//
+// Solidity: function createWallet(address owner, bytes32 salt) returns(address wallet)
+func (ownerWalletFactory *OwnerWalletFactory) UnpackCreateWallet(data []byte) (common.Address, error) {
+	out, err := ownerWalletFactory.abi.Unpack("createWallet", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackGetAddress is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7ac4ed64.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getAddress(address owner, bytes32 salt) view returns(address)
+func (ownerWalletFactory *OwnerWalletFactory) PackGetAddress(owner common.Address, salt [32]byte) []byte {
+	enc, err := ownerWalletFactory.abi.Pack("getAddress", owner, salt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetAddress is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7ac4ed64.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getAddress(address owner, bytes32 salt) view returns(address)
+func (ownerWalletFactory *OwnerWalletFactory) TryPackGetAddress(owner common.Address, salt [32]byte) ([]byte, error) {
+	return ownerWalletFactory.abi.Pack("getAddress", owner, salt)
+}
+
+// UnpackGetAddress is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x7ac4ed64.
+//
+// Solidity: function getAddress(address owner, bytes32 salt) view returns(address)
+func (ownerWalletFactory *OwnerWalletFactory) UnpackGetAddress(data []byte) (common.Address, error) {
+	out, err := ownerWalletFactory.abi.Unpack("getAddress", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackImplementation is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5c60da1b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function implementation() view returns(address)
+func (ownerWalletFactory *OwnerWalletFactory) PackImplementation() []byte {
+	enc, err := ownerWalletFactory.abi.Pack("implementation")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackImplementation is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5c60da1b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function implementation() view returns(address)
+func (ownerWalletFactory *OwnerWalletFactory) TryPackImplementation() ([]byte, error) {
+	return ownerWalletFactory.abi.Pack("implementation")
+}
+
+// UnpackImplementation is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x5c60da1b.
+//
+// Solidity: function implementation() view returns(address)
+func (ownerWalletFactory *OwnerWalletFactory) UnpackImplementation(data []byte) (common.Address, error) {
+	out, err := ownerWalletFactory.abi.Unpack("implementation", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// OwnerWalletFactoryWalletCreated represents a WalletCreated event raised by the OwnerWalletFactory contract.
+type OwnerWalletFactoryWalletCreated struct {
+	Wallet common.Address
+	Owner  common.Address
+	Salt   [32]byte
+	Raw    *types.Log // Blockchain specific contextual infos
+}
+
+const OwnerWalletFactoryWalletCreatedEventName = "WalletCreated"
+
+// ContractEventName returns the user-defined event name.
+func (OwnerWalletFactoryWalletCreated) ContractEventName() string {
+	return OwnerWalletFactoryWalletCreatedEventName
+}
+
+// UnpackWalletCreatedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event WalletCreated(address indexed wallet, address indexed owner, bytes32 salt)
+func (ownerWalletFactory *OwnerWalletFactory) UnpackWalletCreatedEvent(log *types.Log) (*OwnerWalletFactoryWalletCreated, error) {
+	event := "WalletCreated"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != ownerWalletFactory.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(OwnerWalletFactoryWalletCreated)
+	if len(log.Data) > 0 {
+		if err := ownerWalletFactory.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range ownerWalletFactory.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
 }
 
 // Permit2MetaData contains all meta data concerning the Permit2 contract.
@@ -4420,6 +4968,298 @@ func (permit2 *Permit2) UnpackSignatureExpiredError(raw []byte) (*Permit2Signatu
 		return nil, err
 	}
 	return out, nil
+}
+
+// RogueFactoryMetaData contains all meta data concerning the RogueFactory contract.
+var RogueFactoryMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[],\"name\":\"burn\",\"outputs\":[],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"}],\"name\":\"create\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"fail\",\"outputs\":[],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"}],\"name\":\"getAddress\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"nothing\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "89144d067d19d5ee5fc483ee3747be8d29",
+	Bin: "0x6080604052348015600e575f5ffd5b506105dd8061001c5f395ff3fe608060405234801561000f575f5ffd5b5060043610610064575f3560e01c806344df8e701161004d57806344df8e70146100a65780637368a8ce146100ae578063a9cc4718146100c1575f5ffd5b806321f8a72114610068578063448f30a3146100a4575b5f5ffd5b61007b610076366004610278565b6100c9565b60405173ffffffffffffffffffffffffffffffffffffffff909116815260200160405180910390f35b005b6100a4610198565b61007b6100bc366004610278565b6101a0565b6100a46101d2565b5f5f604051806020016100db9061026b565b7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe082820381018352601f90910116604081815282516020938401207fff00000000000000000000000000000000000000000000000000000000000000848401523060601b7fffffffffffffffffffffffffffffffffffffffff00000000000000000000000016602184015260358301969096526055808301969096528051808303909601865260759091019052835193019290922092915050565b565b610196610238565b5f816040516101ae9061026b565b8190604051809103905ff59050801580156101cb573d5f5f3e3d5ffd5b5092915050565b6040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601060248201527f526f677565466163746f72793a206e6f00000000000000000000000000000000604482015260640160405180910390fd5b5f5b806001146102685760408051602080820193909352815180820384018152908201909152805191012061023a565b50565b6103188061029083390190565b5f60208284031215610288575f5ffd5b503591905056fe6080604052348015600e575f5ffd5b506102fc8061001c5f395ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c80631626ba7e1461004357806321175b4a1461008c578063295a5212146100a1575b5f5ffd5b6100566100513660046101c5565b6100ba565b6040517fffffffff0000000000000000000000000000000000000000000000000000000090911681526020015b60405180910390f35b61009f61009a36600461023c565b61014e565b005b5f546100ad9060ff1681565b6040516100839190610287565b5f60015f5460ff1660028111156100d3576100d361025a565b036100ff57507fffffffff00000000000000000000000000000000000000000000000000000000610147565b60025f5460ff1660028111156101175761011761025a565b0361012457610124610192565b507f1626ba7e000000000000000000000000000000000000000000000000000000005b9392505050565b5f80548291907fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0016600183600281111561018a5761018a61025a565b021790555050565b5f5b806001146101c257604080516020808201939093528151808203840181529082019091528051910120610194565b50565b5f5f5f604084860312156101d7575f5ffd5b83359250602084013567ffffffffffffffff8111156101f4575f5ffd5b8401601f81018613610204575f5ffd5b803567ffffffffffffffff81111561021a575f5ffd5b86602082840101111561022b575f5ffd5b939660209190910195509293505050565b5f6020828403121561024c575f5ffd5b813560038110610147575f5ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b60208101600383106102c0577f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b9190529056fea2646970667358221220be1cb6aabf372554f30d4c5faf9c90d5ebd691880f1280b57ff0fcd2d6649d0464736f6c63430008250033a26469706673582212204b00b08ee35c71c0c36a20c86208fd4b82fb63436165a7568c9acfef3b1c782c64736f6c63430008250033",
+}
+
+// RogueFactory is an auto generated Go binding around an Ethereum contract.
+type RogueFactory struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *RogueFactory) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewRogueFactory creates a new instance of RogueFactory.
+func NewRogueFactory() *RogueFactory {
+	parsed, err := RogueFactoryMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &RogueFactory{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *RogueFactory) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackBurn is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x44df8e70.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function burn() pure returns()
+func (rogueFactory *RogueFactory) PackBurn() []byte {
+	enc, err := rogueFactory.abi.Pack("burn")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackBurn is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x44df8e70.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function burn() pure returns()
+func (rogueFactory *RogueFactory) TryPackBurn() ([]byte, error) {
+	return rogueFactory.abi.Pack("burn")
+}
+
+// PackCreate is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7368a8ce.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function create(bytes32 salt) returns(address)
+func (rogueFactory *RogueFactory) PackCreate(salt [32]byte) []byte {
+	enc, err := rogueFactory.abi.Pack("create", salt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackCreate is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7368a8ce.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function create(bytes32 salt) returns(address)
+func (rogueFactory *RogueFactory) TryPackCreate(salt [32]byte) ([]byte, error) {
+	return rogueFactory.abi.Pack("create", salt)
+}
+
+// UnpackCreate is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x7368a8ce.
+//
+// Solidity: function create(bytes32 salt) returns(address)
+func (rogueFactory *RogueFactory) UnpackCreate(data []byte) (common.Address, error) {
+	out, err := rogueFactory.abi.Unpack("create", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackFail is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9cc4718.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function fail() pure returns()
+func (rogueFactory *RogueFactory) PackFail() []byte {
+	enc, err := rogueFactory.abi.Pack("fail")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackFail is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9cc4718.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function fail() pure returns()
+func (rogueFactory *RogueFactory) TryPackFail() ([]byte, error) {
+	return rogueFactory.abi.Pack("fail")
+}
+
+// PackGetAddress is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x21f8a721.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getAddress(bytes32 salt) view returns(address)
+func (rogueFactory *RogueFactory) PackGetAddress(salt [32]byte) []byte {
+	enc, err := rogueFactory.abi.Pack("getAddress", salt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetAddress is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x21f8a721.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getAddress(bytes32 salt) view returns(address)
+func (rogueFactory *RogueFactory) TryPackGetAddress(salt [32]byte) ([]byte, error) {
+	return rogueFactory.abi.Pack("getAddress", salt)
+}
+
+// UnpackGetAddress is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x21f8a721.
+//
+// Solidity: function getAddress(bytes32 salt) view returns(address)
+func (rogueFactory *RogueFactory) UnpackGetAddress(data []byte) (common.Address, error) {
+	out, err := rogueFactory.abi.Unpack("getAddress", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackNothing is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x448f30a3.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function nothing() returns()
+func (rogueFactory *RogueFactory) PackNothing() []byte {
+	enc, err := rogueFactory.abi.Pack("nothing")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNothing is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x448f30a3.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function nothing() returns()
+func (rogueFactory *RogueFactory) TryPackNothing() ([]byte, error) {
+	return rogueFactory.abi.Pack("nothing")
+}
+
+// RogueWalletMetaData contains all meta data concerning the RogueWallet contract.
+var RogueWalletMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"isValidSignature\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"mode\",\"outputs\":[{\"internalType\":\"enumRogueWallet.Mode\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"enumRogueWallet.Mode\",\"name\":\"m\",\"type\":\"uint8\"}],\"name\":\"setMode\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "f853dfa9206bc076bd194e4632378ff122",
+	Bin: "0x6080604052348015600e575f5ffd5b506102fc8061001c5f395ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c80631626ba7e1461004357806321175b4a1461008c578063295a5212146100a1575b5f5ffd5b6100566100513660046101c5565b6100ba565b6040517fffffffff0000000000000000000000000000000000000000000000000000000090911681526020015b60405180910390f35b61009f61009a36600461023c565b61014e565b005b5f546100ad9060ff1681565b6040516100839190610287565b5f60015f5460ff1660028111156100d3576100d361025a565b036100ff57507fffffffff00000000000000000000000000000000000000000000000000000000610147565b60025f5460ff1660028111156101175761011761025a565b0361012457610124610192565b507f1626ba7e000000000000000000000000000000000000000000000000000000005b9392505050565b5f80548291907fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff0016600183600281111561018a5761018a61025a565b021790555050565b5f5b806001146101c257604080516020808201939093528151808203840181529082019091528051910120610194565b50565b5f5f5f604084860312156101d7575f5ffd5b83359250602084013567ffffffffffffffff8111156101f4575f5ffd5b8401601f81018613610204575f5ffd5b803567ffffffffffffffff81111561021a575f5ffd5b86602082840101111561022b575f5ffd5b939660209190910195509293505050565b5f6020828403121561024c575f5ffd5b813560038110610147575f5ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b60208101600383106102c0577f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b9190529056fea2646970667358221220be1cb6aabf372554f30d4c5faf9c90d5ebd691880f1280b57ff0fcd2d6649d0464736f6c63430008250033",
+}
+
+// RogueWallet is an auto generated Go binding around an Ethereum contract.
+type RogueWallet struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *RogueWallet) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewRogueWallet creates a new instance of RogueWallet.
+func NewRogueWallet() *RogueWallet {
+	parsed, err := RogueWalletMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &RogueWallet{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *RogueWallet) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackIsValidSignature is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1626ba7e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function isValidSignature(bytes32 , bytes ) view returns(bytes4)
+func (rogueWallet *RogueWallet) PackIsValidSignature(arg0 [32]byte, arg1 []byte) []byte {
+	enc, err := rogueWallet.abi.Pack("isValidSignature", arg0, arg1)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIsValidSignature is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1626ba7e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function isValidSignature(bytes32 , bytes ) view returns(bytes4)
+func (rogueWallet *RogueWallet) TryPackIsValidSignature(arg0 [32]byte, arg1 []byte) ([]byte, error) {
+	return rogueWallet.abi.Pack("isValidSignature", arg0, arg1)
+}
+
+// UnpackIsValidSignature is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1626ba7e.
+//
+// Solidity: function isValidSignature(bytes32 , bytes ) view returns(bytes4)
+func (rogueWallet *RogueWallet) UnpackIsValidSignature(data []byte) ([4]byte, error) {
+	out, err := rogueWallet.abi.Unpack("isValidSignature", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackMode is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x295a5212.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function mode() view returns(uint8)
+func (rogueWallet *RogueWallet) PackMode() []byte {
+	enc, err := rogueWallet.abi.Pack("mode")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMode is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x295a5212.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function mode() view returns(uint8)
+func (rogueWallet *RogueWallet) TryPackMode() ([]byte, error) {
+	return rogueWallet.abi.Pack("mode")
+}
+
+// UnpackMode is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x295a5212.
+//
+// Solidity: function mode() view returns(uint8)
+func (rogueWallet *RogueWallet) UnpackMode(data []byte) (uint8, error) {
+	out, err := rogueWallet.abi.Unpack("mode", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackSetMode is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x21175b4a.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function setMode(uint8 m) returns()
+func (rogueWallet *RogueWallet) PackSetMode(m uint8) []byte {
+	enc, err := rogueWallet.abi.Pack("setMode", m)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSetMode is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x21175b4a.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function setMode(uint8 m) returns()
+func (rogueWallet *RogueWallet) TryPackSetMode(m uint8) ([]byte, error) {
+	return rogueWallet.abi.Pack("setMode", m)
 }
 
 // SettablePriceFeedMetaData contains all meta data concerning the SettablePriceFeed contract.
@@ -6885,6 +7725,50 @@ func (verifyingPaymaster *VerifyingPaymaster) UnpackOwnershipTransferredEvent(lo
 	}
 	out.Raw = log
 	return out, nil
+}
+
+// WalletProbeMetaData contains all meta data concerning the WalletProbe contract.
+var WalletProbeMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"digest\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"},{\"internalType\":\"address\",\"name\":\"factory\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"factoryData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"transferCall\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"gasBudget\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"multicall\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"}]",
+	ID:  "ecab0af658d2a2cd8bfbcd569914fd0d75",
+	Bin: "0x608060405234801561000f575f5ffd5b506040516106b13803806106b183398101604081905261002e916104f1565b5f808060606001600160a01b0389161580159061005357506001600160a01b0385163b155b156100615760059350610121565b6001600160a01b0389161580159061008157506001600160a01b038c163b155b15610121575f5a90505f5f8b6001600160a01b0316898c6040516100a591906105d6565b5f604051808303815f8787f1925050503d805f81146100df576040519150601f19603f3d011682016040523d82523d5f602084013e6100e4565b606091505b50915091505a6100f490846105ec565b955081610107576001965080935061011d565b8e6001600160a01b03163b5f0361011d57600296505b5050505b8315801561013857506101368c8c8c896101f9565b155b1561014257600393505b836101c8575f5a90505f5f8f6001600160a01b0316898b60405161016691906105d6565b5f604051808303815f8787f1925050503d805f81146101a0576040519150601f19603f3d011682016040523d82523d5f602084013e6101a5565b606091505b50915091505a6101b590846105ec565b9450816101c457600496508093505b5050505b5f848484846040516020016101e0949392919061063f565b6040516020818303038152906040529050805160208201f35b5f80806102068686610344565b90925090505f81600481111561021e5761021e61066d565b14801561023c5750866001600160a01b0316826001600160a01b0316145b1561024c5760019250505061033c565b866001600160a01b03163b5f03610267575f9250505061033c565b5f5f886001600160a01b0316868989604051602401610287929190610681565b60408051601f198184030181529181526020820180516001600160e01b0316630b135d3f60e11b179052516102bc91906105d6565b5f604051808303818686fa925050503d805f81146102f5576040519150601f19603f3d011682016040523d82523d5f602084013e6102fa565b606091505b509150915081801561030e57506020815110155b801561033557508051630b135d3f60e11b906103339083016020908101908401610699565b145b9450505050505b949350505050565b5f5f8251604103610378576020830151604084015160608501515f1a61036c87828585610386565b9450945050505061037f565b505f905060025b9250929050565b5f806fa2a8918ca85bafe22016d0b997e4df60600160ff1b038311156103b157505f90506003610430565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015610402573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b03811661042a575f60019250925050610430565b91505f90505b94509492505050565b80516001600160a01b038116811461044f575f5ffd5b919050565b634e487b7160e01b5f52604160045260245ffd5b5f82601f830112610477575f5ffd5b81516001600160401b0381111561049057610490610454565b604051601f8201601f19908116603f011681016001600160401b03811182821017156104be576104be610454565b6040528181528382016020018510156104d5575f5ffd5b8160208501602083015e5f918101602001919091529392505050565b5f5f5f5f5f5f5f5f5f6101208a8c03121561050a575f5ffd5b6105138a610439565b985061052160208b01610439565b60408b015160608c015191995097506001600160401b03811115610543575f5ffd5b61054f8c828d01610468565b96505061055e60808b01610439565b60a08b01519095506001600160401b03811115610579575f5ffd5b6105858c828d01610468565b60c08c015190955090506001600160401b038111156105a2575f5ffd5b6105ae8c828d01610468565b60e08c015190945092506105c790506101008b01610439565b90509295985092959850929598565b5f82518060208501845e5f920191825250919050565b8181038181111561060b57634e487b7160e01b5f52601160045260245ffd5b92915050565b5f81518084528060208401602086015e5f602082860101526020601f19601f83011685010191505092915050565b848152836020820152826040820152608060608201525f6106636080830184610611565b9695505050505050565b634e487b7160e01b5f52602160045260245ffd5b828152604060208201525f61033c6040830184610611565b5f602082840312156106a9575f5ffd5b505191905056fe",
+}
+
+// WalletProbe is an auto generated Go binding around an Ethereum contract.
+type WalletProbe struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *WalletProbe) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewWalletProbe creates a new instance of WalletProbe.
+func NewWalletProbe() *WalletProbe {
+	parsed, err := WalletProbeMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &WalletProbe{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *WalletProbe) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address token, address from, bytes32 digest, bytes signature, address factory, bytes factoryData, bytes transferCall, uint256 gasBudget, address multicall) returns()
+func (walletProbe *WalletProbe) PackConstructor(token common.Address, from common.Address, digest [32]byte, signature []byte, factory common.Address, factoryData []byte, transferCall []byte, gasBudget *big.Int, multicall common.Address) []byte {
+	enc, err := walletProbe.abi.Pack("", token, from, digest, signature, factory, factoryData, transferCall, gasBudget, multicall)
+	if err != nil {
+		panic(err)
+	}
+	return enc
 }
 
 // X402BatchMetaData contains all meta data concerning the X402Batch contract.

@@ -32,12 +32,24 @@ const wanted = [
   ['src/X402ExactPermit2Proxy.sol', 'X402ExactPermit2Proxy'],
   ['src/X402UptoPermit2Proxy.sol', 'X402UptoPermit2Proxy'],
   ['src/DevPermitToken.sol', 'DevPermitToken'],
+  // Smart-wallet payers of exact: the devnet's ERC-1271 wallet and its
+  // CREATE2 factory, the EIP-7702 delegate of its EOAs, the stand-in for
+  // Multicall3 (ERC-6492 deployment and payment in one transaction), and the
+  // probe the facilitator runs in an eth_call (never deployed).
+  ['src/OwnerWallet.sol', 'OwnerWallet'],
+  ['src/OwnerWallet.sol', 'OwnerWalletFactory'],
+  ['src/EOADelegate.sol', 'EOADelegate'],
+  ['src/Multicall3.sol', 'Multicall3'],
+  ['src/WalletProbe.sol', 'WalletProbe'],
   // Test only: the dishonest account of the facilitator's tests, and a
   // paymaster that sponsors several operations of one sender at once.
   ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],
   ['src/OpenPaymaster.sol', 'OpenPaymaster'],
   // Test only: a Chainlink price feed the paymaster's tests set.
   ['src/SettablePriceFeed.sol', 'SettablePriceFeed'],
+  // Test only: the misbehaving wallet and factory of exact's attack tests.
+  ['src/RogueWallet.sol', 'RogueWallet'],
+  ['src/RogueWallet.sol', 'RogueFactory'],
   ['@account-abstraction/contracts/core/EntryPoint.sol', 'EntryPoint'],
   ['@account-abstraction/contracts/samples/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
   ['@account-abstraction/contracts/samples/SimpleAccount.sol', 'SimpleAccount'],

@@ -212,7 +212,8 @@ func TestPredeployedState(t *testing.T) {
 	if got := c.Contracts; got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory ||
 		got.Paymaster != want.Paymaster || got.Token != want.Token || got.Settlement != want.Settlement || got.Batch != want.Batch ||
 		got.TokenPaymaster != want.TokenPaymaster || got.PermitToken != want.PermitToken || got.Permit2 != want.Permit2 ||
-		got.ExactPermit2Proxy != want.ExactPermit2Proxy || got.UptoPermit2Proxy != want.UptoPermit2Proxy {
+		got.ExactPermit2Proxy != want.ExactPermit2Proxy || got.UptoPermit2Proxy != want.UptoPermit2Proxy ||
+		got.WalletFactory != want.WalletFactory || got.EOADelegate != want.EOADelegate || got.Multicall3 != want.Multicall3 {
 		t.Errorf("contracts %+v, wellknown.GenesisContracts %+v", got, want)
 	}
 	head, err := c.client.HeaderByNumber(ctx, nil)
@@ -262,6 +263,16 @@ func TestPredeployedState(t *testing.T) {
 			}
 			if code, _ := c.client.CodeAt(ctx, sa, nil); len(code) != 0 {
 				t.Errorf("smart account %d is deployed already", i)
+			}
+		}
+		wf := contracts.NewOwnerWalletFactory()
+		for i, a := range c.Accounts {
+			w, _ := wf.UnpackGetAddress(c.call(c.Contracts.WalletFactory, wf.PackGetAddress(a.Address, [32]byte{})))
+			if w != c.Contracts.Wallets[i] || c.tokenBalance(w).Cmp(DefaultAccountTokens) != 0 {
+				t.Errorf("wallet %d = %s (factory says %s), balance %s", i, c.Contracts.Wallets[i], w, c.tokenBalance(w))
+			}
+			if code, _ := c.client.CodeAt(ctx, w, nil); len(code) != 0 {
+				t.Errorf("wallet %d is deployed already", i)
 			}
 		}
 		if got := c.tokenBalance(c.PaymasterSigner.Address); got.Sign() != 0 {

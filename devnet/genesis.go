@@ -182,6 +182,16 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		*k.addr = k.at
 		placed = append(placed, k.at)
 	}
+	// The smart-wallet contracts come from a deployer of their own, so
+	// their addresses do not move with account #0's deployments.
+	cfg.Origin = wellknown.WalletDeployer
+	if c.WalletFactory, err = deploy("OwnerWalletFactory", &contracts.OwnerWalletFactoryMetaData, nil); err != nil {
+		return nil, c, err
+	}
+	if c.EOADelegate, err = deploy("EOADelegate", &contracts.EOADelegateMetaData, nil); err != nil {
+		return nil, c, err
+	}
+	cfg.Origin = p.deployer
 	// The factory deploys its SimpleAccount implementation in its constructor.
 	impl, _, err := runtime.Call(c.AccountFactory, factory.PackAccountImplementation(), cfg)
 	if err != nil {
@@ -205,7 +215,21 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		}
 	}
 	c.SmartAccounts = smart
-	for _, a := range append(append([]common.Address(nil), p.funded...), smart...) {
+	// And each funded key's OwnerWallet (salt 0), undeployed: its first
+	// exact payment deploys it (ERC-6492).
+	walletFactory := contracts.NewOwnerWalletFactory()
+	wallets := make([]common.Address, len(p.funded))
+	for i, a := range p.funded {
+		out, _, err := runtime.Call(c.WalletFactory, walletFactory.PackGetAddress(a, [32]byte{}), cfg)
+		if err != nil {
+			return nil, c, fmt.Errorf("deriving the OwnerWallet of %s: %w", a, err)
+		}
+		if wallets[i], err = walletFactory.UnpackGetAddress(out); err != nil {
+			return nil, c, err
+		}
+	}
+	c.Wallets = wallets
+	for _, a := range append(append(append([]common.Address(nil), p.funded...), smart...), wallets...) {
 		if err := call("minting to "+a.Hex(), c.Token, token.PackMint(a, p.accountTokens), nil); err != nil {
 			return nil, c, err
 		}
@@ -250,6 +274,15 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 			Nonce:   st.GetNonce(addr),
 		}
 	}
+	// Multicall3 has no constructor and no storage: its runtime code goes
+	// at the address it has on most chains.
+	// Its creation code, run as a call in a scratch state, returns it.
+	multicall, _, err := runtime.Execute(common.FromHex(contracts.Multicall3MetaData.Bin), nil, &runtime.Config{ChainConfig: chain})
+	if err != nil {
+		return nil, c, fmt.Errorf("building Multicall3: %w", err)
+	}
+	c.Multicall3 = wellknown.Multicall3
+	alloc[c.Multicall3] = types.Account{Code: multicall, Balance: new(big.Int)}
 	for _, a := range p.funded {
 		alloc[a] = types.Account{Balance: new(big.Int).Set(p.accountETH), Nonce: st.GetNonce(a)}
 	}

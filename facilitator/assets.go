@@ -43,7 +43,7 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 	}
 	if len(signed) > 0 || cfg.AANative == nil {
 		ex, err := exact.New(exact.Config{ChainID: chainID, Assets: signed, Chain: client, Now: cfg.Now, Committed: committed,
-			Settler: crypto.PubkeyToAddress(cfg.SettlerKey.PublicKey)})
+			Settler: crypto.PubkeyToAddress(cfg.SettlerKey.PublicKey), WalletGas: cfg.WalletGas})
 		if err != nil {
 			return nil, err
 		}

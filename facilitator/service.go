@@ -117,6 +117,10 @@ type Config struct {
 	ReceiptTimeout time.Duration
 	// RPCTimeout bounds each verification's chain reads; default 10 s.
 	RPCTimeout time.Duration
+	// WalletGas bounds the gas a contract wallet's exact payment may make
+	// the settler spend on the payer's code (its ERC-6492 deployment and
+	// ERC-1271 check); default exact.DefaultWalletGas.
+	WalletGas uint64
 	// Confirmations is how many blocks must be on top of a settlement's
 	// block before it is reported final: 0 reports it as soon as it is
 	// mined. At that depth its receipt is read again, and a settlement a

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -288,6 +289,31 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 	return s.await(ctx, p, rec)
 }
 
+// errOverGas is a settlement whose estimate exceeds its scheme's MaxGas.
+var errOverGas = errors.New("the settlement would take more gas than its scheme allows")
+
+// withinGas bounds an estimate (which carries the sender's margin) by
+// max: a limit over max is cut to max while the estimate itself fits, and
+// refused beyond. Zero max bounds nothing.
+func withinGas(gas, max uint64) (uint64, error) {
+	switch {
+	case max == 0 || gas <= max:
+		return gas, nil
+	case gas-gas/5 <= max:
+		return max, nil
+	}
+	return 0, fmt.Errorf("%w: %d, at most %d", errOverGas, gas, max)
+}
+
+// estimateRefusal is what a payer is told of a settlement refused at its
+// estimate.
+func estimateRefusal(err error) string {
+	if errors.Is(err, errOverGas) {
+		return "settling the payment would cost more gas than this facilitator spends on one payment"
+	}
+	return "the transfer would revert on chain"
+}
+
 // broadcast signs a settlement call (an exact payment's), stores it and
 // broadcasts it. It
 // returns nil once the transaction is out, and the answer otherwise.
@@ -319,6 +345,9 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record, 
 	to, call := p.settlement.To, p.settlement.Data
 	_, span := startSpan(ctx, spanEstimate)
 	gas, err := s.sender.Estimate(ctx, to, call)
+	if err == nil {
+		gas, err = withinGas(gas, p.settlement.MaxGas)
+	}
 	endCall(span, err, "estimate")
 	if err != nil {
 		return s.wouldRevert(ctx, p, rec, claimed, err)
@@ -405,7 +434,7 @@ func (s *Service) wouldRevert(ctx context.Context, p *payment, rec *store.Record
 			return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
 		}
 		s.log.Info("a settlement's gas estimate reverts", zap.Stringer("payer", p.payer), zap.Error(err))
-		r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the transfer would revert on chain", p)
+		r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": "+estimateRefusal(err), p)
 		r.InvalidReason = x402.ReasonInvalidInnerPayload
 		return r
 	}
@@ -422,7 +451,7 @@ func (s *Service) wouldRevert(ctx context.Context, p *payment, rec *store.Record
 		return s.failure(x402.ErrorBundlerUnreachable, "the chain could not be reached; retry after Retry-After", p)
 	}
 	s.log.Info("a settlement's gas estimate reverts", zap.Stringer("payer", p.payer), zap.Error(err))
-	r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": the transfer would revert on chain", p)
+	r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": "+estimateRefusal(err), p)
 	r.InvalidReason = x402.ReasonInvalidInnerPayload
 	return r
 }

@@ -72,9 +72,22 @@ type Contracts struct {
 	// x402's two Permit2 proxies, at their canonical addresses (the
 	// constants of the same names).
 	Permit2, ExactPermit2Proxy, UptoPermit2Proxy common.Address
+	// WalletFactory is the OwnerWalletFactory: CREATE2 clones of an
+	// ERC-1271 wallet of one owner key, the devnet's smart-wallet payers of
+	// exact (deployed, or counterfactual with ERC-6492).
+	WalletFactory common.Address
+	// EOADelegate is the code the devnet's EOAs delegate to with EIP-7702
+	// (ERC-1271 for the account's own key).
+	EOADelegate common.Address
+	// Multicall3 is a stand-in for Multicall3's aggregate3 at the address it
+	// has on most chains (see the Multicall3 constant).
+	Multicall3 common.Address
 	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
 	// funded accounts, in the same order; each holds tokens, no code yet.
 	SmartAccounts []common.Address
+	// Wallets are the counterfactual OwnerWallets (salt 0) of the funded
+	// accounts, in the same order; each holds tokens, no code yet.
+	Wallets []common.Address
 }
 
 // The canonical addresses of Permit2 and of x402's Permit2 proxies, the
@@ -85,13 +98,25 @@ var (
 	UptoPermit2Proxy  = common.HexToAddress("0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002")
 )
 
+// Multicall3 is where Multicall3 lives on most EVM chains (deployed with a
+// presigned transaction); exact settles an undeployed ERC-6492 wallet's
+// payment through its aggregate3, and the devnet puts a stand-in there.
+var Multicall3 = common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11")
+
+// WalletDeployer deploys the devnet's smart-wallet contracts (the
+// OwnerWalletFactory with its nonce 0, the EOADelegate with 1) in the
+// genesis, so that their addresses do not depend on what account #0
+// deploys. No one has its key: it is a hash.
+var WalletDeployer = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devnet wallet deployer"))[12:])
+
 // GenesisContracts returns where the default dev chain's genesis puts its
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
 // EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token,
 // the settlement contract, the batch contract, the TokenPaymaster and the
 // permit token with its nonces 0 to 7, and Permit2 and its proxies are at
 // their canonical addresses. SmartAccounts and AccountImplementation are not
-// set. Package devnet's tests hold the chain to it.
+// set; the smart-wallet contracts are WalletDeployer's, and Multicall3 at
+// its usual address. Package devnet's tests hold the chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
 	if err != nil {
@@ -109,6 +134,9 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		PermitToken:    crypto.CreateAddress(deployer, 7),
 
 		Permit2: Permit2, ExactPermit2Proxy: ExactPermit2Proxy, UptoPermit2Proxy: UptoPermit2Proxy,
+		WalletFactory: crypto.CreateAddress(WalletDeployer, 0),
+		EOADelegate:   crypto.CreateAddress(WalletDeployer, 1),
+		Multicall3:    Multicall3,
 	}
 })
 

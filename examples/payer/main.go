@@ -7,13 +7,18 @@
 // mnemonic, at most 0.05 tokens of 6 decimals, in the exact scheme.
 // -scheme aa-native pays from the key's ERC-4337 smart account instead (it
 // deploys itself on its first payment; the devnet funds the test keys'
-// smart accounts). Give another key in the X402_KEY environment variable:
+// smart accounts). -wallet pays exact from a contract wallet the key signs
+// for (ERC-1271), and -wallet-factory with -wallet-factory-data deploy it
+// with the payment (ERC-6492) while it has no code; -owner-wallet N is the
+// key's OwnerWallet of salt N on the devnet, deployed or not. An EIP-7702
+// EOA needs no flag: it pays as itself. Give another key in the X402_KEY environment variable:
 // -key works too, but a key on the command line shows in ps and in the
 // shell's history, and the payer warns of it.
 package main
 
 import (
 	"cmp"
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -23,9 +28,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/paywall"
 )
 
@@ -38,8 +49,12 @@ func main() {
 	keyHex := flag.String("key", os.Getenv("X402_KEY"), "hex private key of the payer (default: X402_KEY, else devnet test account #1); prefer X402_KEY, since a key on the command line shows in ps")
 	maxPrice := flag.String("max", "0.05", "the most to pay, in whole tokens")
 	decimals := flag.Uint("decimals", 6, "the token's decimals, for -max")
-	scheme := flag.String("scheme", "exact", "exact (EIP-3009, or Permit2 for a token offered with assetTransferMethod permit2, from the key's address), upto (Permit2, at most -max; charged what the response used) or aa-native (ERC-4337 from the key's smart account)")
-	rpcURL := flag.String("rpc", "http://127.0.0.1:8545", "the chain's JSON-RPC (aa-native reads the smart account from it; Permit2 payments the allowance of Permit2)")
+	scheme := flag.String("scheme", "exact", "exact (EIP-3009 from the key's address or a contract wallet, or Permit2 for a token offered with assetTransferMethod permit2), upto (Permit2, at most -max; charged what the response used) or aa-native (ERC-4337 from the key's smart account)")
+	rpcURL := flag.String("rpc", "http://127.0.0.1:8545", "the chain's JSON-RPC (aa-native reads the smart account from it, a wallet its code, Permit2 payments the allowance of Permit2)")
+	walletAddr := flag.String("wallet", "", "pay exact from this contract wallet, which the key signs for (ERC-1271)")
+	factory := flag.String("wallet-factory", "", "the factory that deploys -wallet (ERC-6492), while it has no code")
+	factoryData := flag.String("wallet-factory-data", "", "the hex calldata of -wallet-factory's call that deploys -wallet")
+	ownerWallet := flag.Int64("owner-wallet", -1, "pay from the key's OwnerWallet of this salt on the devnet (deployed with the payment if need be)")
 	flag.Parse()
 	flag.Visit(func(f *flag.Flag) {
 		if f.Name == "key" {
@@ -60,8 +75,33 @@ func main() {
 	}
 	max, _ := new(big.Int).SetString(limit, 10)
 
-	c := &http.Client{Timeout: 2 * time.Minute, Transport: &client.Transport{Key: key, MaxAmount: max, Schemes: []string{*scheme}, RPC: *rpcURL}}
-	fmt.Printf("payer %s\nGET %s\n", crypto.PubkeyToAddress(key.PublicKey), *url)
+	tr := &client.Transport{Key: key, MaxAmount: max, Schemes: []string{*scheme}, RPC: *rpcURL}
+	payer := crypto.PubkeyToAddress(key.PublicKey)
+	switch {
+	case *ownerWallet >= 0:
+		w, err := devnetWallet(*rpcURL, payer, *ownerWallet)
+		if err != nil {
+			fail(err.Error())
+		}
+		tr.Wallet = w
+	case *walletAddr != "":
+		if !common.IsHexAddress(*walletAddr) || (*factory != "" && !common.IsHexAddress(*factory)) {
+			fail("-wallet and -wallet-factory take 0x addresses")
+		}
+		data, err := hexutil.Decode(cmp.Or(*factoryData, "0x"))
+		if err != nil {
+			fail("-wallet-factory-data is not 0x hex")
+		}
+		tr.Wallet = &client.Wallet{Address: common.HexToAddress(*walletAddr), FactoryData: data}
+		if *factory != "" {
+			tr.Wallet.Factory = common.HexToAddress(*factory)
+		}
+	}
+	if tr.Wallet != nil {
+		fmt.Printf("wallet %s, signed for by\n", tr.Wallet.Address)
+	}
+	c := &http.Client{Timeout: 2 * time.Minute, Transport: tr}
+	fmt.Printf("payer %s\nGET %s\n", payer, *url)
 	resp, err := c.Get(*url)
 	if err != nil {
 		fail(err.Error())
@@ -102,6 +142,29 @@ func main() {
 	if resp.StatusCode/100 != 2 {
 		os.Exit(1)
 	}
+}
+
+// devnetWallet is owner's OwnerWallet of salt on the devnet's
+// OwnerWalletFactory, read from rpc.
+func devnetWallet(rpc string, owner common.Address, salt int64) (*client.Wallet, error) {
+	eth, err := ethclient.Dial(rpc)
+	if err != nil {
+		return nil, err
+	}
+	defer eth.Close()
+	factory := wellknown.GenesisContracts().WalletFactory
+	f := contracts.NewOwnerWalletFactory()
+	var s [32]byte
+	big.NewInt(salt).FillBytes(s[:])
+	out, err := eth.CallContract(context.Background(), ethereum.CallMsg{To: &factory, Data: f.PackGetAddress(owner, s)}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("reading the OwnerWallet's address from %s: %w", rpc, err)
+	}
+	addr, err := f.UnpackGetAddress(out)
+	if err != nil {
+		return nil, fmt.Errorf("no OwnerWalletFactory answers on %s: %w", rpc, err)
+	}
+	return &client.Wallet{Address: addr, Factory: factory, FactoryData: f.PackCreateWallet(owner, s)}, nil
 }
 
 func fail(msg string) {

@@ -35,6 +35,8 @@ func TestPayerSays(t *testing.T) {
 		want []string
 	}{
 		{"busy", []string{"-url", busy.URL}, "", []string{"the server is busy (503): retry after 2 s"}},
+		{"wallet not an address", []string{"-url", busy.URL, "-wallet", "wallet"}, "", []string{"-wallet and -wallet-factory take 0x addresses"}},
+		{"wallet through a busy server", []string{"-url", busy.URL, "-wallet", "0x000000000000000000000000000000000000a11e"}, "", []string{"wallet 0x000000000000000000000000000000000000A11E, signed for by", "the server is busy (503)"}},
 		{"key on the command line", []string{"-url", busy.URL, "-key", "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"}, "", []string{"warning: -key puts the private key where ps", "the server is busy (503)"}},
 	}
 	for _, tc := range tests {

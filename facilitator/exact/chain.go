@@ -16,7 +16,8 @@ import (
 )
 
 // Check 5 reads, for each payment, the latest block's time, the payer's
-// balance and the authorization's state. As three JSON-RPC calls (the block
+// balance and the authorization's state (and whether the payer has code,
+// which a contract wallet's verification needs). As three JSON-RPC calls (the block
 // and two eth_calls) they cost more than the rest of a verification: the
 // node sets up an EVM for each eth_call, and encodes the whole block, with
 // its transactions' hashes, to tell its time. Instead one eth_call without
@@ -27,7 +28,7 @@ import (
 // Concurrent verifications share such a call (reader), up to GroupSize
 // payments each. A node that refuses it is read the plain way (readEach).
 
-// maxGroupSize bounds the payments of one state call: its init code, 160
+// maxGroupSize bounds the payments of one state call: its init code, 186
 // bytes a payment, stays under EIP-3860's 49,152 bytes.
 const maxGroupSize = 256
 
@@ -36,6 +37,9 @@ type chainState struct {
 	time    uint64   // the block's timestamp
 	balance *big.Int // the payer's balance of the token
 	used    bool     // authorizationState(from, nonce)
+	// hasCode reports whether the payer has code: a contract wallet, or
+	// an EIP-7702 account's delegation.
+	hasCode bool
 }
 
 // stateQuery names one payment's chain reads.
@@ -53,6 +57,7 @@ const (
 	opGAS            = 0x5a
 	opPUSH1          = 0x60
 	opRETURNDATASIZE = 0x3d
+	opEXTCODESIZE    = 0x3b
 	opSTATICCALL     = 0xfa
 	opRETURN         = 0xf3
 )
@@ -64,14 +69,14 @@ var (
 
 // Where the state code keeps things in memory: the calldata of balanceOf
 // (36 bytes) and of authorizationState (68 bytes), and its answer: the
-// block's time, then four words for each payment (the balance, the size of
+// block's time, then five words for each payment (the balance, the size of
 // balanceOf's answer or 0 if it reverted, the state, the size of
-// authorizationState's answer or 0).
+// authorizationState's answer or 0, and the size of the payer's code).
 const (
 	memBalanceOf  = 0x00
 	memAuthState  = 0x40
 	memAnswer     = 0x100
-	answerPerRead = 4 * 32
+	answerPerRead = 5 * 32
 )
 
 // evm is EVM code being written.
@@ -139,6 +144,9 @@ func stateCode(qs []stateQuery) []byte {
 		c.push(q.nonce[:])
 		c.mstore(memAuthState + 4 + 32)
 		c.staticcall(q.token, memAuthState, 4+64, out+64, out+96)
+		c.push(q.from[:])
+		c.op(opEXTCODESIZE)
+		c.mstore(out + 128)
 	}
 	c.pushUint(uint64(32 + len(qs)*answerPerRead))
 	c.pushUint(memAnswer)
@@ -167,7 +175,7 @@ func decodeStates(out []byte, qs []stateQuery) ([]chainState, []error, error) {
 		case !fitsUint64(w[64:96]) || w[95] > 1:
 			errs[i] = fmt.Errorf("authorizationState of %s answered %x, not a boolean", q.token, w[64:96])
 		default:
-			states[i] = chainState{time: time, balance: new(big.Int).SetBytes(w[:32]), used: w[95] == 1}
+			states[i] = chainState{time: time, balance: new(big.Int).SetBytes(w[:32]), used: w[95] == 1, hasCode: !fitsUint64(w[128:160]) || binary.BigEndian.Uint64(w[152:160]) > 0}
 		}
 	}
 	return states, errs, nil
@@ -221,13 +229,14 @@ func (s *Scheme) readEach(ctx context.Context, qs []stateQuery) ([]chainState, [
 	var head struct {
 		Time hexutil.Uint64 `json:"timestamp"`
 	}
-	answers := make([]hexutil.Bytes, 2*len(qs))
+	answers := make([]hexutil.Bytes, 3*len(qs))
 	batch := make([]rpc.BatchElem, 1, 1+len(answers))
 	batch[0] = rpc.BatchElem{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head}
 	for i, q := range qs {
 		batch = append(batch,
-			rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: &q.token, Data: s.token.PackBalanceOf(q.from)}, "latest"}, Result: &answers[2*i]},
-			rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: &q.token, Data: s.token.PackAuthorizationState(q.from, q.nonce)}, "latest"}, Result: &answers[2*i+1]})
+			rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: &q.token, Data: s.token.PackBalanceOf(q.from)}, "latest"}, Result: &answers[3*i]},
+			rpc.BatchElem{Method: "eth_call", Args: []any{callArgs{To: &q.token, Data: s.token.PackAuthorizationState(q.from, q.nonce)}, "latest"}, Result: &answers[3*i+1]},
+			rpc.BatchElem{Method: "eth_getCode", Args: []any{q.from, "latest"}, Result: &answers[3*i+2]})
 	}
 	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
 		return nil, nil, err
@@ -237,21 +246,21 @@ func (s *Scheme) readEach(ctx context.Context, qs []stateQuery) ([]chainState, [
 	}
 	states, errs := make([]chainState, len(qs)), make([]error, len(qs))
 	for i, q := range qs {
-		bal, used := &batch[1+2*i], &batch[2+2*i]
-		if errs[i] = errors.Join(bal.Error, used.Error); errs[i] != nil {
+		bal, used, code := &batch[1+3*i], &batch[2+3*i], &batch[3+3*i]
+		if errs[i] = errors.Join(bal.Error, used.Error, code.Error); errs[i] != nil {
 			continue
 		}
-		balance, err := s.token.UnpackBalanceOf(answers[2*i])
+		balance, err := s.token.UnpackBalanceOf(answers[3*i])
 		if err != nil {
 			errs[i] = fmt.Errorf("decoding balanceOf of %s: %w", q.token, err)
 			continue
 		}
-		isUsed, err := s.token.UnpackAuthorizationState(answers[2*i+1])
+		isUsed, err := s.token.UnpackAuthorizationState(answers[3*i+1])
 		if err != nil {
 			errs[i] = fmt.Errorf("decoding authorizationState of %s: %w", q.token, err)
 			continue
 		}
-		states[i] = chainState{time: uint64(head.Time), balance: balance, used: isUsed}
+		states[i] = chainState{time: uint64(head.Time), balance: balance, used: isUsed, hasCode: len(answers[3*i+2]) > 0}
 	}
 	return states, errs, nil
 }

@@ -413,14 +413,14 @@ func TestDecodeStates(t *testing.T) {
 		read string // of the read
 		used bool
 	}{
-		{"valid", answer(word(7), word(5), word(32), word(1), word(32)), "", "", true},
-		{"longer answers are fine", answer(word(7), word(5), huge, word(0), word(64)), "", "", false},
-		{"short", answer(word(7), word(5), word(32), word(1)), "answered 128 bytes, want 160", "", false},
-		{"time past 2^64", answer(huge, word(5), word(32), word(1), word(32)), "block time", "", false},
-		{"balanceOf reverted", answer(word(7), word(5), word(0), word(1), word(32)), "", "balanceOf", false},
-		{"balanceOf answered less than a word", answer(word(7), word(5), word(31), word(1), word(32)), "", "balanceOf", false},
-		{"authorizationState reverted", answer(word(7), word(5), word(32), word(0), word(0)), "", "authorizationState", false},
-		{"not a boolean", answer(word(7), word(5), word(32), word(2), word(32)), "", "not a boolean", false},
+		{"valid", answer(word(7), word(5), word(32), word(1), word(32), word(0)), "", "", true},
+		{"longer answers are fine", answer(word(7), word(5), huge, word(0), word(64), word(23)), "", "", false},
+		{"short", answer(word(7), word(5), word(32), word(1), word(32)), "answered 160 bytes, want 192", "", false},
+		{"time past 2^64", answer(huge, word(5), word(32), word(1), word(32), word(0)), "block time", "", false},
+		{"balanceOf reverted", answer(word(7), word(5), word(0), word(1), word(32), word(0)), "", "balanceOf", false},
+		{"balanceOf answered less than a word", answer(word(7), word(5), word(31), word(1), word(32), word(0)), "", "balanceOf", false},
+		{"authorizationState reverted", answer(word(7), word(5), word(32), word(0), word(0), word(0)), "", "authorizationState", false},
+		{"not a boolean", answer(word(7), word(5), word(32), word(2), word(32), word(0)), "", "not a boolean", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -439,7 +439,8 @@ func TestDecodeStates(t *testing.T) {
 				}
 			case errs[0] != nil:
 				t.Fatal(errs[0])
-			case states[0].time != 7 || states[0].balance.Int64() != 5 || states[0].used != tc.used:
+			case states[0].time != 7 || states[0].balance.Int64() != 5 || states[0].used != tc.used ||
+				states[0].hasCode != (tc.name == "longer answers are fine"):
 				t.Fatalf("state %+v", states[0])
 			}
 		})

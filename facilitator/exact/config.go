@@ -58,12 +58,28 @@ type Config struct {
 	// GroupSize bounds how many payments' chain state one eth_call reads,
 	// when concurrent verifications share it; default 32, at most 256.
 	GroupSize int
+	// WalletGas bounds what a contract wallet's payment may make the
+	// settler spend on the payer's code: the gas of its deployment
+	// (ERC-6492) and its transfer (with the wallet's ERC-1271 check)
+	// together. A payment over it is refused at verify, and its settlement
+	// transaction's gas limit holds it (with the transaction's own costs);
+	// default 300,000.
+	WalletGas uint64
+	// Multicall3 is where Multicall3 lives: the settlement of an ERC-6492
+	// payment deploys the wallet and pays in one aggregate3 call to it;
+	// default 0xcA11bde05977b3631167028862bE2a173976CA11, its address on
+	// most chains (and the devnet's).
+	Multicall3 common.Address
 	// Parallel is how many of those eth_calls may be under way before a
 	// verification's read waits to share the next one; default 2. A read
 	// waits at most for the calls that were under way when it came, and a
 	// read that fills a group goes out at once.
 	Parallel int
 }
+
+// maxWalletGas bounds Config.WalletGas: a block's worth of a payer's code
+// is no payment's.
+const maxWalletGas = 10_000_000
 
 // Validate reports what is wrong with the configuration.
 func (c Config) Validate() error {
@@ -84,6 +100,9 @@ func (c Config) Validate() error {
 	}
 	if c.GroupSize < 0 || c.GroupSize > maxGroupSize || c.Parallel < 0 {
 		errs = append(errs, fmt.Errorf("group size must be 0 to %d, and parallel reads not negative", maxGroupSize))
+	}
+	if c.WalletGas > maxWalletGas {
+		errs = append(errs, fmt.Errorf("wallet gas %d is over %d", c.WalletGas, maxWalletGas))
 	}
 	return errors.Join(errs...)
 }

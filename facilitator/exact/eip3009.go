@@ -31,6 +31,9 @@ type Authorization struct {
 	Nonce       [32]byte
 	// Signature is r ‖ s ‖ v with v normalized to 27 or 28.
 	Signature [65]byte
+	// signedFor is the asset in whose domain Decode recovered the
+	// signature to From, so that verification need not recover it again.
+	signedFor common.Address
 }
 
 // Key is the payment's replay key:
@@ -63,9 +66,26 @@ func (a *Authorization) PayloadHash() common.Hash {
 // invalid_inner_payload naming the field; a signature of the wrong form is
 // signature_invalid.
 func DecodeAuthorization(p *x402.PaymentPayload) (*Authorization, error) {
+	raw, a, err := decodeFields(p)
+	if err != nil {
+		return nil, err
+	}
+	sig, err := hexutil.Decode(raw.Signature)
+	if err != nil || len(sig) != 65 {
+		return nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature: want 65 bytes in 0x hex (r, s, v)")
+	}
+	if a.Signature, err = eoaSignature(sig); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// decodeFields parses an exact payload and its authorization's fields,
+// leaving the signature to the mechanism.
+func decodeFields(p *x402.PaymentPayload) (*x402.ExactPayload, *Authorization, error) {
 	raw, err := x402.ParseExactPayload(p.Payload)
 	if err != nil {
-		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an exact payment: %v", err)
+		return nil, nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an exact payment: %v", err)
 	}
 	ra := raw.Authorization
 	var (
@@ -98,21 +118,24 @@ func DecodeAuthorization(p *x402.PaymentPayload) (*Authorization, error) {
 		copy(a.Nonce[:], nonce)
 	}
 	if len(errs) > 0 {
-		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
+		return nil, nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
 	}
-	sig, err := hexutil.Decode(raw.Signature)
-	if err != nil || len(sig) != 65 {
-		return nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature: want 65 bytes in 0x hex (r, s, v)")
-	}
+	return raw, &a, nil
+}
+
+// eoaSignature reads a 65-byte r ‖ s ‖ v signature, with v normalized to 27
+// or 28.
+func eoaSignature(sig []byte) ([65]byte, error) {
+	var out [65]byte
 	switch v := sig[64]; v {
 	case 0, 1:
 		sig[64] = v + 27
 	case 27, 28:
 	default:
-		return nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature v is %d; want 27 or 28 (or 0 or 1)", v)
+		return out, x402.Invalid(x402.ReasonSignatureInvalid, "signature v is %d; want 27 or 28 (or 0 or 1)", v)
 	}
-	copy(a.Signature[:], sig)
-	return &a, nil
+	copy(out[:], sig)
+	return out, nil
 }
 
 // halfN is half the secp256k1 order: larger s values are the malleable twin
@@ -140,11 +163,13 @@ func (s *Scheme) verifyAuthorization(ctx context.Context, a *Authorization, p *x
 	if err := s.checkWindow(a, now.Unix()); err != nil {
 		return err
 	}
-	digest := s.Digest(asset, a)
-	if err := checkSignature(digest, a); err != nil {
-		return err
+	if a.signedFor != asset {
+		if err := checkSignature(s.Digest(asset, a), a); err != nil {
+			return err
+		}
 	}
-	return s.checkChain(ctx, asset, a, now)
+	_, err = s.checkChain(ctx, asset, a, now)
+	return err
 }
 
 // matchRequirements is check 1: scheme, network, asset, amount and payTo,
@@ -228,8 +253,8 @@ func checkSignature(digest common.Hash, a *Authorization) error {
 
 // checkChain is check 5, plus check 2 against the chain's clock: the latest
 // block's time, the payer's balance and the nonce's state, read at one
-// block (see reader).
-func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Authorization, now time.Time) error {
+// block (see reader). It returns what it read.
+func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Authorization, now time.Time) (chainState, error) {
 	// What is in flight is read before the chain: a settlement that lands
 	// meanwhile is then counted in one or the other, never in neither.
 	inFlight := new(big.Int)
@@ -238,26 +263,28 @@ func (s *Scheme) checkChain(ctx context.Context, asset common.Address, a *Author
 	}
 	st, err := s.reads.state(ctx, stateQuery{token: asset, from: a.From, nonce: a.Nonce})
 	if err != nil {
-		return fmt.Errorf("reading chain state: %w", err)
+		return st, fmt.Errorf("reading chain state: %w", err)
 	}
 	chainNow := max(now.Unix(), int64(min(st.time, math.MaxInt64)))
 	if need := chainNow + int64(s.cfg.MinValidity/time.Second); a.ValidBefore.IsInt64() && a.ValidBefore.Int64() < need {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization expires too soon for the chain's clock: validBefore %s, latest block at %d", a.ValidBefore, st.time)
+		return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "authorization expires too soon for the chain's clock: validBefore %s, latest block at %d", a.ValidBefore, st.time)
 	}
 	if st.balance.Cmp(a.Value) < 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, the payment needs %s", a.From, st.balance, a.Value)
+		return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, the payment needs %s", a.From, st.balance, a.Value)
 	}
 	if inFlight.Sign() > 0 && st.balance.Cmp(new(big.Int).Add(a.Value, inFlight)) < 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", a.From, st.balance, a.Value, inFlight)
+		return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", a.From, st.balance, a.Value, inFlight)
 	}
 	if st.used {
-		return x402.Invalid(x402.ReasonReplay, "authorization nonce %s of %s is already used or cancelled on chain", hexutil.Encode(a.Nonce[:]), a.From)
+		return st, x402.Invalid(x402.ReasonReplay, "authorization nonce %s of %s is already used or cancelled on chain", hexutil.Encode(a.Nonce[:]), a.From)
 	}
-	return nil
+	return st, nil
 }
 
-// call is the settlement call (see Call).
-func (a *Authorization) call(s *Scheme) []byte { return s.Call(a) }
+// call is the settlement call (see Call), sent to the asset.
+func (a *Authorization) call(s *Scheme, pay *scheme.Payment) scheme.Settlement {
+	return scheme.Settlement{To: pay.Asset, Data: s.Call(a)}
+}
 
 // Call returns the settlement call: transferWithAuthorization(from, to,
 // value, validAfter, validBefore, nonce, v, r, s) on the asset. The v, r, s

@@ -321,9 +321,14 @@ func (p *Permit2Payment) target() common.Address {
 	return ExactPermit2Proxy
 }
 
-// call is the settlement call: the proxy's settleWithPermit when the
+// call is the settlement: calldata, to the proxy.
+func (p *Permit2Payment) call(s *Scheme, _ *scheme.Payment) scheme.Settlement {
+	return scheme.Settlement{To: p.target(), Data: p.calldata(s)}
+}
+
+// calldata is the settlement call's: the proxy's settleWithPermit when the
 // payment carries an EIP-2612 permit, settle otherwise.
-func (p *Permit2Payment) call(*Scheme) []byte {
+func (p *Permit2Payment) calldata(*Scheme) []byte {
 	permit := contracts.Permit2PermitTransferFrom{
 		Permitted: contracts.Permit2TokenPermissions{Token: p.Token, Amount: p.Amount},
 		Nonce:     p.Nonce, Deadline: p.Deadline,
@@ -479,7 +484,7 @@ func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p 
 		{Method: "eth_call", Args: []any{callArgs{To: &asset, Data: s.token.PackBalanceOf(p.From)}, "latest"}, Result: &balance},
 		{Method: "eth_call", Args: []any{callArgs{To: &asset, Data: allowanceCall}, "latest"}, Result: &allowance},
 		{Method: "eth_call", Args: []any{callArgs{To: &permit2, Data: permit2ABI.PackNonceBitmap(p.From, new(big.Int).Rsh(p.Nonce, 8))}, "latest"}, Result: &bits},
-		{Method: "eth_call", Args: []any{simArgs{From: s.cfg.Settler, To: proxy, Data: p.call(s)}, "latest"}, Result: &sim},
+		{Method: "eth_call", Args: []any{simArgs{From: s.cfg.Settler, To: proxy, Data: p.calldata(s)}, "latest"}, Result: &sim},
 	}
 	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
 		return fmt.Errorf("reading chain state: %w", err)

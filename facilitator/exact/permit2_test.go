@@ -64,7 +64,7 @@ func FuzzDecodePermit2(f *testing.F) {
 		}
 		_ = pp.Key(big.NewInt(1))
 		_ = pp.PayloadHash()
-		_ = pp.call(nil)
+		_ = pp.calldata(nil)
 		_ = Permit2Digest(big.NewInt(1), pp)
 	})
 }

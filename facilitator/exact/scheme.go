@@ -3,10 +3,11 @@
 // submits it. It implements [scheme.Scheme] for the facilitator.
 //
 // One file per mechanism, as upstream's Go SDK has them: eip3009.go
-// (EIP-3009 transferWithAuthorization) and permit2.go (Permit2 through
-// x402's exact proxy, with EIP-2612 gas sponsoring); contract signatures
-// are each a new file with a type that implements mechanism, and
-// a case in Decode. This file routes; outcome.go reads mined settlements;
+// (EIP-3009 transferWithAuthorization signed by an EOA), wallet.go (the
+// same transfer signed by a contract wallet: ERC-1271, ERC-6492, EIP-7702)
+// and permit2.go (Permit2 through x402's exact proxy, with EIP-2612 gas
+// sponsoring); a new mechanism is a new file with a type that implements
+// mechanism, and a case in Decode. This file routes; outcome.go reads mined settlements;
 // chain.go holds the shared chain reads; config.go the configuration.
 //
 // EIP-3009 verification runs in a fixed order, cheapest first: the
@@ -27,6 +28,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -39,6 +41,8 @@ type Scheme struct {
 	permit2 map[common.Address]bool        // assets paid through Permit2
 	token   *contracts.DevUSD              // ABI of EIP-3009 (any compliant token)
 	reads   *reader
+	// multicall is the ABI of Multicall3's aggregate3.
+	multicall *contracts.Multicall3
 }
 
 // New returns a Scheme.
@@ -58,12 +62,20 @@ func New(cfg Config) (*Scheme, error) {
 	if cfg.Parallel == 0 {
 		cfg.Parallel = 2
 	}
+	if cfg.WalletGas == 0 {
+		cfg.WalletGas = DefaultWalletGas
+	}
+	if cfg.Multicall3 == (common.Address{}) {
+		cfg.Multicall3 = wellknown.Multicall3
+	}
 	s := &Scheme{
 		cfg:     cfg,
 		network: x402.FormatNetwork(cfg.ChainID.Uint64()),
 		domains: make(map[common.Address]common.Hash, len(cfg.Assets)),
 		permit2: make(map[common.Address]bool),
 		token:   contracts.NewDevUSD(),
+
+		multicall: contracts.NewMulticall3(),
 	}
 	for _, a := range cfg.Assets {
 		s.domains[a.Address] = DomainSeparator(a.Name, a.Version, cfg.ChainID, a.Address)
@@ -75,6 +87,10 @@ func New(cfg Config) (*Scheme, error) {
 	return s, nil
 }
 
+// DefaultWalletGas is Config.WalletGas's default: room for a wallet's
+// deployment as a proxy or clone and its ERC-1271 transfer.
+const DefaultWalletGas = 300_000
+
 // Assets returns the allowlist.
 func (s *Scheme) Assets() []Asset { return s.cfg.Assets }
 
@@ -83,8 +99,11 @@ func (s *Scheme) Assets() []Asset { return s.cfg.Assets }
 type mechanism interface {
 	// verify checks the payment against the requirements and the chain.
 	verify(ctx context.Context, s *Scheme, pay *scheme.Payment, req *x402.VerifyRequest) error
-	// call is the settlement call, sent to the asset.
-	call(s *Scheme) []byte
+	// call is the settlement call.
+	call(s *Scheme, pay *scheme.Payment) scheme.Settlement
+	// PayloadHash identifies the signed payment, to tell a duplicate from
+	// a different payment under the same key.
+	PayloadHash() common.Hash
 	// usedBy lists the transactions that consumed the payment's
 	// signature on chain, from block from on.
 	usedBy(ctx context.Context, chain scheme.Chain, pay *scheme.Payment, from uint64) ([]common.Hash, error)
@@ -94,25 +113,26 @@ type mechanism interface {
 func (s *Scheme) Name() string { return x402.SchemeExact }
 
 // Decode reads an exact payment: a permit2Authorization is Permit2's,
-// anything else EIP-3009's. A payload that does not decode but is an
-// aa-native UserOperation is scheme_mismatch.
+// anything else an EIP-3009 authorization signed by an EOA or by a
+// contract wallet (see decodeSigned). A payload that does not decode but
+// is an aa-native UserOperation is scheme_mismatch.
 func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 	if isPermit2(req.PaymentPayload.Payload) {
 		return s.decodePermit2(req)
 	}
-	a, err := DecodeAuthorization(&req.PaymentPayload)
+	asset, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
+	m, a, err := s.decodeSigned(&req.PaymentPayload, common.Address(asset))
 	if err != nil {
 		if isUserOp(req.PaymentPayload.Payload) {
 			return nil, x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an aa-native UserOperation, the requirements are exact")
 		}
 		return nil, err
 	}
-	asset, _ := x402.ParseAddress(req.PaymentRequirements.Asset)
 	pay := &scheme.Payment{
 		Key:   a.Key(s.cfg.ChainID, common.Address(asset)),
-		Hash:  crypto.Keccak256Hash(a.PayloadHash().Bytes(), scheme.RequirementsHash(&req.PaymentRequirements).Bytes()),
+		Hash:  crypto.Keccak256Hash(m.PayloadHash().Bytes(), scheme.RequirementsHash(&req.PaymentRequirements).Bytes()),
 		Payer: a.From, PayTo: a.To, Asset: common.Address(asset), Amount: a.Value,
-		Mechanism: a,
+		Mechanism: m,
 	}
 	if a.ValidBefore != nil && a.ValidBefore.IsInt64() {
 		pay.ValidBefore = time.Unix(a.ValidBefore.Int64(), 0)
@@ -149,21 +169,18 @@ func (s *Scheme) Verify(ctx context.Context, pay *scheme.Payment, req *x402.Veri
 }
 
 // Settlement is the mechanism's call, sent by the settler to the asset or
-// to the mechanism's own target (Permit2's proxy).
+// to the mechanism's own target (Permit2's proxy, Multicall3).
 func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
 	m, err := mechanismOf(pay)
 	if err != nil {
 		return scheme.Settlement{To: pay.Asset}
 	}
-	to := pay.Asset
-	if t, ok := m.(interface{ target() common.Address }); ok {
-		to = t.target()
-	}
-	return scheme.Settlement{To: to, Data: m.call(s)}
+	return m.call(s, pay)
 }
 
 var (
 	_ scheme.Scheme = (*Scheme)(nil)
 	_ scheme.Finder = (*Scheme)(nil)
 	_ mechanism     = (*Authorization)(nil)
+	_ mechanism     = (*WalletAuthorization)(nil)
 )

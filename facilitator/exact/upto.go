@@ -120,5 +120,5 @@ func (s *Scheme) UptoSettlement(pay *scheme.Payment) scheme.Settlement {
 	if !ok {
 		return scheme.Settlement{To: UptoPermit2Proxy}
 	}
-	return scheme.Settlement{To: UptoPermit2Proxy, Data: p.call(s)}
+	return scheme.Settlement{To: UptoPermit2Proxy, Data: p.calldata(s)}
 }

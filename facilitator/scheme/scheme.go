@@ -103,6 +103,12 @@ type Settlement struct {
 	// To and Data are the call of a transaction from the settler key.
 	To   common.Address
 	Data []byte
+	// MaxGas, if not zero, is the most gas the call may take: a payment
+	// whose settlement the node estimates above it is refused before
+	// anything is sent, and its transaction's gas limit is at most MaxGas.
+	// It bounds what a payer's own code (a contract wallet's signature
+	// check, a factory's deployment) can make the settler spend.
+	MaxGas uint64
 	// Op is an ERC-4337 UserOperation, for the bundler.
 	Op *contracts.UserOperation
 }
