@@ -395,7 +395,7 @@ func (p *Permit2Payment) usedBy(ctx context.Context, chain scheme.Chain, _ *sche
 	if len(bits) != 32 {
 		return nil, errors.New("reading Permit2's nonce bitmap: Permit2 answered less than a word")
 	}
-	if new(big.Int).SetBytes(bits).Bit(int(p.Nonce.Uint64()&0xff)) == 0 {
+	if !p.nonceUsed(bits) {
 		return nil, nil
 	}
 	logs, err := chain.FilterLogs(ctx, ethereum.FilterQuery{
@@ -407,7 +407,8 @@ func (p *Permit2Payment) usedBy(ctx context.Context, chain scheme.Chain, _ *sche
 	}
 	var txs []common.Hash
 	seen := make(map[common.Hash]bool, len(logs))
-	for _, l := range logs {
+	for i := len(logs) - 1; i >= 0; i-- { // the newest first
+		l := logs[i]
 		if l.Removed || seen[l.TxHash] {
 			continue
 		}
@@ -426,6 +427,13 @@ func (p *Permit2Payment) usedBy(ctx context.Context, chain scheme.Chain, _ *sche
 		}
 	}
 	return txs, nil
+}
+
+// nonceUsed reports whether bitmap, the word of Permit2's nonceBitmap
+// that holds the payment's nonce, marks it used.
+func (p *Permit2Payment) nonceUsed(bitmap []byte) bool {
+	bit := new(big.Int).And(p.Nonce, big.NewInt(0xff)).Int64()
+	return new(big.Int).SetBytes(bitmap).Bit(int(bit)) == 1
 }
 
 // permit2Chain is the chain access usedBy needs beyond scheme.Chain;
@@ -623,7 +631,7 @@ func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p 
 	if need := chainNow + int64(s.cfg.MinValidity/time.Second); p.Deadline.IsInt64() && p.Deadline.Int64() < need {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit expires too soon for the chain's clock: deadline %s, latest block at %d", p.Deadline, head.Time)
 	}
-	if new(big.Int).SetBytes(bits).Bit(int(p.Nonce.Uint64()&0xff)) == 1 {
+	if p.nonceUsed(bits) {
 		return x402.Invalid(x402.ReasonReplay, "Permit2 nonce %s of %s is already used or invalidated", p.Nonce, p.From)
 	}
 	bal := new(big.Int).SetBytes(balance)
