@@ -177,3 +177,36 @@ func TestPermit2SettledElsewhere(t *testing.T) {
 		})
 	}
 }
+
+// A Permit2 payment's settlement found elsewhere follows the chain: a
+// reorganisation that mines it again in another block still finds it
+// there, one that drops it finds nothing (the nonce is unused again).
+func TestPermit2SettledElsewhereReorg(t *testing.T) {
+	t.Parallel()
+	e := newPermit2Env(t)
+	payer, merchant := e.chain.Accounts[4], e.chain.Accounts[2].Address
+	e.approvePermit2(payer)
+	p, err := e.svc.decode(e.permit2Pay(payer, e.permit2Requirements(merchant, 10_000), false, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := e.sendSettlement(e.chain.Accounts[6].Key, p)
+	unsent := &store.Record{Key: p.key, Scheme: p.scheme, Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount}
+	first := e.svc.minedElsewhere(context.Background(), p, unsent)
+	if first == nil || first.TxHash != tx {
+		t.Fatalf("before the reorganisation: found %v, want %s", first, tx)
+	}
+	if _, err := e.chain.Reorg(1, true); err != nil {
+		t.Fatal(err)
+	}
+	again := e.svc.minedElsewhere(context.Background(), p, unsent)
+	if again == nil || again.TxHash != tx || again.BlockHash == first.BlockHash {
+		t.Fatalf("mined again in another block: found %+v, want %s in a block other than %s", again, tx, first.BlockHash)
+	}
+	if _, err := e.chain.Reorg(2, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.svc.minedElsewhere(context.Background(), p, unsent); got != nil {
+		t.Fatalf("dropped by the reorganisation, yet found in %s", got.BlockHash)
+	}
+}

@@ -373,7 +373,7 @@ func (p *Permit2Payment) calldata(*Scheme) []byte {
 // payment's proxy whose arguments are this payment's signed permit (see
 // carriedBy). The reorganisations in between are the caller's to mind: a
 // candidate's receipt is read again, and a settlement's finality is
-// watched (finality.go). A proxy called from inside another contract is
+// watched by the facilitator. A proxy called from inside another contract is
 // not found: only a transaction's own calldata is read.
 func (p *Permit2Payment) usedBy(ctx context.Context, chain scheme.Chain, _ *scheme.Payment, from uint64) ([]common.Hash, error) {
 	rd, ok := chain.(permit2Chain)
