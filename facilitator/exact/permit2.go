@@ -10,8 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -360,12 +363,139 @@ func (p *Permit2Payment) calldata(*Scheme) []byte {
 	return proxy.PackSettle(permit, p.From, witness, p.Signature[:])
 }
 
-// usedBy finds nothing: Permit2 logs no event of a signature transfer's
-// nonce, and the proxy's Settled names no payment. A Permit2 payment is
-// never found settled by a transaction other than its record's.
-func (p *Permit2Payment) usedBy(context.Context, scheme.Chain, *scheme.Payment, uint64) ([]common.Hash, error) {
-	return nil, nil
+// usedBy lists the transactions that settled this very payment since
+// block from. Permit2 logs no event of a signature transfer's nonce, and
+// the proxy's Settled names no payment, so they are found in three steps,
+// all bounded by one head block: Permit2's nonce bitmap at the head says
+// whether the nonce is used at all (if not, nothing up to the head used
+// it); the token's Transfer logs from the payer to the witness's recipient
+// name the candidates; and a candidate counts only if it is a call to the
+// payment's proxy whose arguments are this payment's signed permit (see
+// carriedBy). The reorganisations in between are the caller's to mind: a
+// candidate's receipt is read again, and a settlement's finality is
+// watched by the facilitator. A proxy called from inside another contract is
+// not found: only a transaction's own calldata is read.
+func (p *Permit2Payment) usedBy(ctx context.Context, chain scheme.Chain, _ *scheme.Payment, from uint64) ([]common.Hash, error) {
+	rd, ok := chain.(permit2Chain)
+	if !ok {
+		return nil, fmt.Errorf("the chain access (%T) cannot read contract state and transactions", chain)
+	}
+	head, err := chain.BlockNumber(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the head: %w", err)
+	}
+	if from > head {
+		return nil, nil
+	}
+	at := new(big.Int).SetUint64(head)
+	bits, err := rd.CallContract(ctx, ethereum.CallMsg{To: &Permit2, Data: permit2ABI.PackNonceBitmap(p.From, new(big.Int).Rsh(p.Nonce, 8))}, at)
+	if err != nil {
+		return nil, fmt.Errorf("reading Permit2's nonce bitmap: %w", err)
+	}
+	if len(bits) != 32 {
+		return nil, errors.New("reading Permit2's nonce bitmap: Permit2 answered less than a word")
+	}
+	if !p.nonceUsed(bits) {
+		return nil, nil
+	}
+	logs, err := chain.FilterLogs(ctx, ethereum.FilterQuery{
+		FromBlock: new(big.Int).SetUint64(from), ToBlock: at, Addresses: []common.Address{p.Token},
+		Topics: [][]common.Hash{{transferTopic}, {common.BytesToHash(p.From[:])}, {common.BytesToHash(p.To[:])}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	var txs []common.Hash
+	seen := make(map[common.Hash]bool, len(logs))
+	for i := len(logs) - 1; i >= 0; i-- { // the newest first
+		l := logs[i]
+		if l.Removed || seen[l.TxHash] {
+			continue
+		}
+		seen[l.TxHash] = true
+		tx, pending, err := rd.TransactionByHash(ctx, l.TxHash)
+		switch {
+		case errors.Is(err, ethereum.NotFound):
+			continue // reorganised out since the logs were read
+		case err != nil:
+			return nil, fmt.Errorf("reading transaction %s: %w", l.TxHash, err)
+		case pending || tx.To() == nil || *tx.To() != p.target():
+			continue
+		}
+		if p.carriedBy(tx.Data()) {
+			txs = append(txs, l.TxHash)
+		}
+	}
+	return txs, nil
 }
+
+// nonceUsed reports whether bitmap, the word of Permit2's nonceBitmap
+// that holds the payment's nonce, marks it used.
+func (p *Permit2Payment) nonceUsed(bitmap []byte) bool {
+	bit := new(big.Int).And(p.Nonce, big.NewInt(0xff)).Int64()
+	return new(big.Int).SetBytes(bitmap).Bit(int(bit)) == 1
+}
+
+// permit2Chain is the chain access usedBy needs beyond scheme.Chain;
+// *ethclient.Client has it.
+type permit2Chain interface {
+	CallContract(ctx context.Context, msg ethereum.CallMsg, block *big.Int) ([]byte, error)
+	TransactionByHash(ctx context.Context, hash common.Hash) (tx *types.Transaction, pending bool, err error)
+}
+
+// The proxies' ABIs, to read a settlement call's arguments.
+var (
+	exactProxyABI = contracts.NewX402ExactPermit2Proxy().GetABI()
+	uptoProxyABI  = contracts.NewX402UptoPermit2Proxy().GetABI()
+)
+
+// carriedBy reports whether data, the calldata of a transaction to the
+// payment's proxy, settles this payment: it is the proxy's settle or
+// settleWithPermit, and its owner, permit (token, amount, nonce,
+// deadline) and witness (recipient, validAfter and, for upto, the
+// facilitator) are the payment's. Those and the spender (the proxy the
+// transaction called) are everything the payer's Permit2 signature covers,
+// and Permit2 checked that signature on chain for them: a transaction
+// with the same owner and nonce but any other term is another payment (a
+// neighbour with the same amounts differs at least in its nonce), while
+// this payment's signature in another encoding (Permit2 also takes a
+// 64-byte compact one) is still this payment. The amount an upto call
+// settled is the record's to judge (Outcome).
+func (p *Permit2Payment) carriedBy(data []byte) bool {
+	if len(data) < 4 {
+		return false
+	}
+	a := exactProxyABI
+	if p.Upto {
+		a = uptoProxyABI
+	}
+	m, err := a.MethodById(data[:4])
+	if err != nil || (m.Name != "settle" && m.Name != "settleWithPermit") {
+		return false
+	}
+	args := map[string]any{}
+	if err := m.Inputs.UnpackIntoMap(args, data[4:]); err != nil {
+		return false
+	}
+	owner, ok := args["owner"].(common.Address)
+	if !ok || owner != p.From {
+		return false
+	}
+	permit, ok := abi.ConvertType(args["permit"], new(contracts.Permit2PermitTransferFrom)).(*contracts.Permit2PermitTransferFrom)
+	if !ok || permit.Permitted.Token != p.Token || !equal(permit.Permitted.Amount, p.Amount) ||
+		!equal(permit.Nonce, p.Nonce) || !equal(permit.Deadline, p.Deadline) {
+		return false
+	}
+	if p.Upto {
+		w, ok := abi.ConvertType(args["witness"], new(contracts.X402UptoPermit2ProxyWitness)).(*contracts.X402UptoPermit2ProxyWitness)
+		return ok && w.To == p.To && w.Facilitator == p.Facilitator && equal(w.ValidAfter, p.ValidAfter)
+	}
+	w, ok := abi.ConvertType(args["witness"], new(contracts.X402ExactPermit2ProxyWitness)).(*contracts.X402ExactPermit2ProxyWitness)
+	return ok && w.To == p.To && equal(w.ValidAfter, p.ValidAfter)
+}
+
+// equal reports whether a and b are both set and equal.
+func equal(a, b *big.Int) bool { return a != nil && b != nil && a.Cmp(b) == 0 }
 
 // verify checks a Permit2 payment: the offer, the window, the signatures,
 // then the chain (block time, balance, Permit2's allowance and nonce) and a
@@ -501,7 +631,7 @@ func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p 
 	if need := chainNow + int64(s.cfg.MinValidity/time.Second); p.Deadline.IsInt64() && p.Deadline.Int64() < need {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit expires too soon for the chain's clock: deadline %s, latest block at %d", p.Deadline, head.Time)
 	}
-	if new(big.Int).SetBytes(bits).Bit(int(p.Nonce.Uint64()&0xff)) == 1 {
+	if p.nonceUsed(bits) {
 		return x402.Invalid(x402.ReasonReplay, "Permit2 nonce %s of %s is already used or invalidated", p.Nonce, p.From)
 	}
 	bal := new(big.Int).SetBytes(balance)

@@ -68,3 +68,90 @@ func FuzzDecodePermit2(f *testing.F) {
 		_ = Permit2Digest(big.NewInt(1), pp)
 	})
 }
+
+// carriedPayment is a payment whose settlement calls carriedBy reads.
+func carriedPayment(upto bool, permit bool) *Permit2Payment {
+	p := &Permit2Payment{
+		From: common.HexToAddress("0x3333333333333333333333333333333333333333"), Token: common.HexToAddress("0x1111111111111111111111111111111111111111"),
+		To: common.HexToAddress("0x2222222222222222222222222222222222222222"), Spender: ExactPermit2Proxy,
+		Amount: big.NewInt(10_000), Nonce: new(big.Int).Lsh(big.NewInt(7), 200), Deadline: big.NewInt(1_900_000_000), ValidAfter: big.NewInt(5),
+	}
+	p.Signature[64] = 27
+	if upto {
+		p.Upto, p.Spender, p.Facilitator, p.Settle = true, UptoPermit2Proxy, common.HexToAddress("0x4444444444444444444444444444444444444444"), big.NewInt(7_000)
+	}
+	if permit {
+		p.Permit = &EIP2612Permit{From: p.From, Asset: p.Token, Spender: Permit2, Amount: p.Amount, Nonce: new(big.Int), Deadline: p.Deadline}
+	}
+	return p
+}
+
+// A settlement call carries a payment only if it names the payment's
+// every signed term: the payment's own call (settle or settleWithPermit,
+// any amount settled of an upto maximum, another encoding of its
+// signature) does; another owner, token, amount, nonce, deadline,
+// recipient, validAfter or facilitator, the other proxy's call, or garbage
+// does not.
+func TestPermit2CarriedBy(t *testing.T) {
+	t.Parallel()
+	for _, upto := range []bool{false, true} {
+		for _, permit := range []bool{false, true} {
+			p := carriedPayment(upto, permit)
+			for _, tc := range []struct {
+				name string
+				edit func(*Permit2Payment)
+				want bool
+			}{
+				{"its own call", func(*Permit2Payment) {}, true},
+				{"another signature encoding", func(q *Permit2Payment) { q.Signature[0] = 1 }, true},
+				{"another owner", func(q *Permit2Payment) { q.From = common.Address{9} }, false},
+				{"another token", func(q *Permit2Payment) { q.Token = common.Address{9} }, false},
+				{"another amount", func(q *Permit2Payment) { q.Amount = big.NewInt(10_001) }, false},
+				{"another nonce", func(q *Permit2Payment) { q.Nonce = new(big.Int).Add(q.Nonce, big.NewInt(1)) }, false},
+				{"another deadline", func(q *Permit2Payment) { q.Deadline = big.NewInt(1_900_000_001) }, false},
+				{"another recipient", func(q *Permit2Payment) { q.To = common.Address{9} }, false},
+				{"another validAfter", func(q *Permit2Payment) { q.ValidAfter = big.NewInt(6) }, false},
+				{"the other proxy's call", func(q *Permit2Payment) { q.Upto = !q.Upto }, false},
+			} {
+				q := *p
+				tc.edit(&q)
+				if upto {
+					q.Settle = big.NewInt(3_000) // what is settled is Outcome's to judge
+				}
+				if got := p.carriedBy(q.calldata(nil)); got != tc.want {
+					t.Errorf("upto %v, permit %v, %s: carriedBy = %v, want %v", upto, permit, tc.name, got, tc.want)
+				}
+			}
+			if upto {
+				q := *p
+				q.Facilitator = common.Address{9}
+				if p.carriedBy(q.calldata(nil)) {
+					t.Errorf("permit %v: another facilitator's call carries the payment", permit)
+				}
+			}
+			for _, garbage := range [][]byte{nil, {1, 2, 3}, p.calldata(nil)[:40], append(p.calldata(nil)[:4:4], make([]byte, 64)...)} {
+				if p.carriedBy(garbage) {
+					t.Errorf("upto %v: garbage %x carries the payment", upto, garbage)
+				}
+			}
+		}
+	}
+}
+
+// Calldata of any shape, sent to a proxy by anyone, is read without a
+// panic, and carries the payment only if it is the payment's settlement.
+func FuzzPermit2CarriedBy(f *testing.F) {
+	for _, upto := range []bool{false, true} {
+		for _, permit := range []bool{false, true} {
+			f.Add(upto, carriedPayment(upto, permit).calldata(nil))
+		}
+	}
+	f.Add(false, []byte{0x12, 0x34})
+	f.Fuzz(func(t *testing.T, upto bool, data []byte) {
+		p := carriedPayment(upto, false)
+		carriedPayment(upto, true).carriedBy(data)
+		if p.carriedBy(data) && len(data) < 4+4*32 {
+			t.Fatalf("%x is too short to carry a payment", data)
+		}
+	})
+}

@@ -49,10 +49,20 @@ func (s *Scheme) Outcome(rec *store.Record, receipt *types.Receipt) scheme.Outco
 	return s.ex.Outcome(rec, receipt)
 }
 
+// SettledElsewhere finds a transaction other than rec's that settled an
+// upto payment, as exact's Permit2 payments are found (see
+// exact.Scheme.SettledElsewhere).
+func (s *Scheme) SettledElsewhere(ctx context.Context, chain scheme.Chain, pay *scheme.Payment, rec *store.Record) (*types.Receipt, error) {
+	return s.ex.SettledElsewhere(ctx, chain, pay, rec)
+}
+
 // Extra is what /supported advertises of upto, as upstream's upto
 // facilitator does: the facilitator a payer must name (the settler).
 func (s *Scheme) Extra(string) *x402.Extra {
 	return &x402.Extra{FacilitatorAddress: s.ex.Settler().Hex()}
 }
 
-var _ scheme.Scheme = (*Scheme)(nil)
+var (
+	_ scheme.Scheme = (*Scheme)(nil)
+	_ scheme.Finder = (*Scheme)(nil)
+)
