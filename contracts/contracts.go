@@ -16,4 +16,5 @@ package contracts
 
 //go:generate npm ci --silent --no-audit --no-fund
 //go:generate node compile.mjs
-//go:generate go tool abigen --v2 --combined-json combined.json --pkg contracts --out bindings.go
+//go:generate go tool abigen --v2 --combined-json combined.json --pkg contracts --out bindings.go --exc @account-abstraction/contracts-v07/core/EntryPoint.sol:*,@account-abstraction/contracts-v07/samples/SimpleAccountFactory.sol:*,@account-abstraction/contracts-v07/samples/SimpleAccount.sol:*,@account-abstraction/contracts-v07/samples/VerifyingPaymaster.sol:*
+//go:generate go tool abigen --v2 --combined-json combined.json --pkg ep07 --out ep07/bindings.go --exc src/DevUSD.sol:*,src/X402Settlement.sol:*,src/X402Batch.sol:*,src/FreeRiderAccount.sol:*,src/OpenPaymaster.sol:*,@account-abstraction/contracts/core/EntryPoint.sol:*,@account-abstraction/contracts/samples/SimpleAccountFactory.sol:*,@account-abstraction/contracts/samples/SimpleAccount.sol:*,@account-abstraction/contracts/samples/VerifyingPaymaster.sol:*
