@@ -59,13 +59,40 @@ type Contracts struct {
 	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
 	// funded accounts, in the same order; each holds tokens, no code yet.
 	SmartAccounts []common.Address
+
+	// EntryPointV07 is the ERC-4337 v0.7 EntryPoint, at its canonical
+	// address (ep07.Address), with its SenderCreator at the canonical
+	// ep07.SenderCreatorAddress.
+	EntryPointV07 common.Address
+	// AccountFactoryV07 is the v0.7 SimpleAccountFactory.
+	AccountFactoryV07 common.Address
+	// AccountImplementationV07 is the v0.7 SimpleAccount its proxies use.
+	AccountImplementationV07 common.Address
+	// PaymasterV07 is the v0.7 VerifyingPaymaster, with the same signer
+	// as Paymaster and an EntryPoint v0.7 deposit.
+	PaymasterV07 common.Address
+	// SmartAccountsV07 are the funded accounts' counterfactual v0.7
+	// SimpleAccounts (salt 0), in the same order; each holds tokens.
+	SmartAccountsV07 []common.Address
 }
+
+// EntryPointV07 is EntryPoint v0.7's canonical address, where the dev
+// chain puts it too.
+var EntryPointV07 = common.HexToAddress("0x0000000071727De22E5E9d8BAf0edAc6f37da032")
+
+// DeployerV07 deploys the dev chain's v0.7 factory and paymaster at
+// genesis, with nonces of its own so that v0.6's addresses stay put. It is
+// keyless: keccak256("caddy-x402 devnet v0.7 deployer")'s last 20 bytes.
+var DeployerV07 = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devnet v0.7 deployer")))
 
 // GenesisContracts returns where the default dev chain's genesis puts its
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
 // EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token,
 // the settlement contract and the batch contract with its nonces 0 to 5.
-// Only those six fields are set. Package devnet's tests hold the chain to it.
+// The v0.7 EntryPoint is at its canonical address; DeployerV07 deploys the
+// v0.7 factory and paymaster with its nonces 1 and 2 (nonce 0 built the
+// EntryPoint, which genesis moves to its canonical address). Only those
+// nine fields are set. Package devnet's tests hold the chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
 	if err != nil {
@@ -79,6 +106,10 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		Token:          crypto.CreateAddress(deployer, 3),
 		Settlement:     crypto.CreateAddress(deployer, 4),
 		Batch:          crypto.CreateAddress(deployer, 5),
+
+		EntryPointV07:     EntryPointV07,
+		AccountFactoryV07: crypto.CreateAddress(DeployerV07, 1),
+		PaymasterV07:      crypto.CreateAddress(DeployerV07, 2),
 	}
 })
 
