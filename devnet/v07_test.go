@@ -3,13 +3,16 @@ package devnet
 import (
 	"context"
 	"crypto/ecdsa"
+	"errors"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
@@ -108,53 +111,20 @@ func (c *chain) userOpV07(sender common.Address, nonce *big.Int, factory common.
 
 // simulateV07 runs EntryPointSimulations.simulateValidation in the
 // EntryPoint's place, through an eth_call state override.
-func (c *chain) simulateV07(op ep07.UserOperation) (validationData *big.Int, err error) {
+func (c *chain) simulateV07(op ep07.UserOperation) (ep07.Validation, error) {
 	c.t.Helper()
-	sim := ep07.Simulations()
-	input, err := sim.ABI.Pack("simulateValidation", op.Pack())
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	call, override := ep07.SimulateValidationCall(op, ep07.Address)
 	var out hexutil.Bytes
-	override := map[common.Address]map[string]any{ep07.Address: {"code": hexutil.Bytes(sim.Code)}}
-	if err := c.client.Client().CallContext(context.Background(), &out, "eth_call",
-		map[string]any{"to": ep07.Address, "data": hexutil.Bytes(input)}, "latest", override); err != nil {
-		return nil, err
+	err := c.client.Client().CallContext(context.Background(), &out, "eth_call", call, "latest", override)
+	var de rpc.DataError
+	if errors.As(err, &de) {
+		s, _ := de.ErrorData().(string)
+		return ep07.ParseSimulation(nil, common.FromHex(s))
 	}
-	res, err := sim.ABI.Unpack("simulateValidation", out)
 	if err != nil {
-		c.t.Fatal(err)
+		return ep07.Validation{}, err
 	}
-	// ValidationResult{ReturnInfo{preOpGas, prefund, accountValidationData, paymasterValidationData, context}, …}
-	ret := res[0].(struct {
-		ReturnInfo struct {
-			PreOpGas                *big.Int `json:"preOpGas"`
-			Prefund                 *big.Int `json:"prefund"`
-			AccountValidationData   *big.Int `json:"accountValidationData"`
-			PaymasterValidationData *big.Int `json:"paymasterValidationData"`
-			PaymasterContext        []byte   `json:"paymasterContext"`
-		} `json:"returnInfo"`
-		SenderInfo struct {
-			Stake           *big.Int `json:"stake"`
-			UnstakeDelaySec *big.Int `json:"unstakeDelaySec"`
-		} `json:"senderInfo"`
-		FactoryInfo struct {
-			Stake           *big.Int `json:"stake"`
-			UnstakeDelaySec *big.Int `json:"unstakeDelaySec"`
-		} `json:"factoryInfo"`
-		PaymasterInfo struct {
-			Stake           *big.Int `json:"stake"`
-			UnstakeDelaySec *big.Int `json:"unstakeDelaySec"`
-		} `json:"paymasterInfo"`
-		AggregatorInfo struct {
-			Aggregator common.Address `json:"aggregator"`
-			StakeInfo  struct {
-				Stake           *big.Int `json:"stake"`
-				UnstakeDelaySec *big.Int `json:"unstakeDelaySec"`
-			} `json:"stakeInfo"`
-		} `json:"aggregatorInfo"`
-	})
-	return ret.ReturnInfo.AccountValidationData, nil
+	return ep07.ParseSimulation(out, nil)
 }
 
 // TestSponsoredUserOperationSettlesV07 is TestSponsoredUserOperationSettles
@@ -187,10 +157,22 @@ func TestSponsoredUserOperationSettlesV07(t *testing.T) {
 			[][]byte{token.PackApprove(c.Contracts.Settlement, amount), settlement.PackSettle(merchant, c.Token.Address, amount, requestHash)},
 		)
 	}
+	// A paymaster signature over other gas fails in simulation (the
+	// EntryPoint would refuse it with AA34 in handleOps).
+	bad, _ := c.userOpV07(sender, big.NewInt(0), c.Contracts.AccountFactoryV07, factory.PackCreateAccount(owner, new(big.Int)), pay(randomHash(t)), ownerKey)
+	bad.PaymasterVerificationGasLimit = big.NewInt(100_001)
+	if v, err := c.simulateV07(bad); err != nil || !v.Paymaster.SigFailed {
+		t.Fatalf("simulating an operation whose paymaster signature covers other gas: %+v, %v; want the paymaster's signature failed", v, err)
+	}
+	// An operation from an account without code or factory is FailedOp AA20.
+	bad.Factory, bad.FactoryData = common.Address{}, nil
+	if _, err := c.simulateV07(bad); !errors.Is(err, ep07.ErrFailedOp) || !strings.Contains(err.Error(), "AA20") {
+		t.Fatalf("simulating an operation of an undeployed account without factory: %v, want FailedOp AA20", err)
+	}
 	settle := func(op ep07.UserOperation, userOpHash common.Hash, requestHash [32]byte) *types.Receipt {
 		t.Helper()
-		if vd, err := c.simulateV07(op); err != nil || vd.Sign() != 0 {
-			t.Fatalf("simulateValidation: account validation data %v, %v", vd, err)
+		if v, err := c.simulateV07(op); err != nil || v.Account.SigFailed || v.Paymaster.SigFailed || v.Paymaster.ValidUntil == 0 {
+			t.Fatalf("simulateValidation: %+v, %v", v, err)
 		}
 		receipt := c.send(bundler.Key, ep07.Address, ep.PackHandleOps([]ep07.PackedUserOperation{op.Pack()}, bundler.Address), 2_000_000)
 		if receipt.Status != types.ReceiptStatusSuccessful {
