@@ -149,6 +149,13 @@ type Config struct {
 type AANative struct {
 	// EntryPoint, Factory, Settlement and Paymaster are the contracts.
 	EntryPoint, Factory, Settlement, Paymaster common.Address
+	// EntryPointV07, FactoryV07 and PaymasterV07 are EntryPoint v0.7 and
+	// its factory and paymaster, settled beside v0.6 by a second built-in
+	// bundler (or BundlerURLV07); zero settles v0.6 only.
+	EntryPointV07, FactoryV07, PaymasterV07 common.Address
+	// BundlerURLV07, if set, submits v0.7 operations to that external
+	// bundler instead of the built-in one.
+	BundlerURLV07 string
 	// Sponsor forwards sponsorship requests to the paymaster with the
 	// facilitator's server-side key; nil turns /sponsor off.
 	Sponsor Sponsor
@@ -199,7 +206,10 @@ type Service struct {
 	batch    *batcher // nil without Config.Batch
 	bundler  *bundler.BuiltIn
 	external *bundler.External
-	log      *zap.Logger
+	// bundler07 and external07 are v0.7's (settle_userop.go).
+	bundler07  *bundler.BuiltIn
+	external07 *bundler.External
+	log        *zap.Logger
 
 	// tab is the allowlist's scheme table in force; tabMu serializes
 	// SetAssets.
@@ -299,6 +309,15 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 				return nil, err
 			}
 		}
+		if a.EntryPointV07 != (common.Address{}) {
+			s.bundler07 = &bundler.BuiltIn{EntryPoint: a.EntryPointV07, V07: true, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler07")}
+			if a.BundlerURLV07 != "" {
+				if s.external07, err = bundler.Dial(ctx, a.BundlerURLV07, a.EntryPointV07); err != nil {
+					s.Close()
+					return nil, err
+				}
+			}
+		}
 	}
 	s.tunable.receiptTimeout = cfg.ReceiptTimeout
 	if cfg.AANative != nil {
@@ -322,6 +341,12 @@ func (s *Service) Close() error {
 	s.wg.Wait()
 	if s.external != nil {
 		s.external.Close()
+	}
+	if s.external07 != nil {
+		s.external07.Close()
+	}
+	if s.bundler07 != nil {
+		s.bundler07.Close()
 	}
 	if s.bundler != nil {
 		s.bundler.Close()

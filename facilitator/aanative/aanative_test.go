@@ -97,7 +97,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"userOp":{},"settlementCallSpec":{}}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		pay, err := s.decodePayload(&x402.PaymentPayload{Payload: raw})
+		pay, err := s.decodePayload(&x402.PaymentPayload{Payload: raw}, &x402.PaymentRequirements{})
 		if err != nil {
 			var xe *x402.Error
 			if !errors.As(err, &xe) {
