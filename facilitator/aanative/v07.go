@@ -151,3 +151,9 @@ func (s *Scheme) simulateV07(ctx context.Context, pay *Payment) error {
 	}
 	return nil
 }
+
+// ParseCallDataV07 is ParseCallData for a v0.7 SimpleAccount, whose
+// executeBatch takes values too (none, or all zero).
+func (s *Scheme) ParseCallDataV07(callData []byte) (*Settlement, error) {
+	return s.parseCallData(callData, true)
+}
