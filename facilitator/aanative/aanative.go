@@ -152,6 +152,9 @@ func (s *Scheme) decodePayload(p *x402.PaymentPayload, req *x402.PaymentRequirem
 	if err := json.Unmarshal(p.Payload, &raw); err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an aa-native payment: %v", err)
 	}
+	if _, v07 := opShape(p.Payload); v07 {
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "the offer is for EntryPoint v0.6 (%s): the userOp takes v0.6's fields (initCode, paymasterAndData), not v0.7's", s.cfg.EntryPoint)
+	}
 	op, err := contracts.UserOperationHex(raw.UserOp).Decode(false)
 	if err != nil {
 		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "userOp: %v", err)

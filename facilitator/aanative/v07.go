@@ -60,6 +60,9 @@ func (s *Scheme) decodePayloadV07(p *x402.PaymentPayload) (*Payment, error) {
 	if err := json.Unmarshal(p.Payload, &raw); err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an aa-native payment: %v", err)
 	}
+	if v06, _ := opShape(p.Payload); v06 {
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "the offer is for EntryPoint v0.7 (%s): the userOp takes v0.7's fields (factory, factoryData, paymaster, paymasterData, …), not initCode or paymasterAndData", s.cfg.EntryPointV07)
+	}
 	op, err := raw.UserOp.Decode(false)
 	if err != nil {
 		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "userOp (EntryPoint v0.7): %v", err)
@@ -156,4 +159,24 @@ func (s *Scheme) simulateV07(ctx context.Context, pay *Payment) error {
 // executeBatch takes values too (none, or all zero).
 func (s *Scheme) ParseCallDataV07(callData []byte) (*Settlement, error) {
 	return s.parseCallData(callData, true)
+}
+
+// opShape reports whether a payload's userOp has fields only v0.6 has
+// (initCode, paymasterAndData), or only v0.7 has (factory, paymaster…).
+func opShape(payload json.RawMessage) (v06, v07 bool) {
+	var shape struct {
+		UserOp map[string]json.RawMessage `json:"userOp"`
+	}
+	if json.Unmarshal(payload, &shape) != nil {
+		return false, false
+	}
+	has := func(keys ...string) bool {
+		for _, k := range keys {
+			if v, ok := shape.UserOp[k]; ok && string(v) != "null" {
+				return true
+			}
+		}
+		return false
+	}
+	return has("initCode", "paymasterAndData"), has("factory", "factoryData", "paymaster", "paymasterData", "paymasterVerificationGasLimit", "paymasterPostOpGasLimit")
 }
