@@ -217,13 +217,14 @@ func (s *Service) signV07(op *ep07.UserOperation, validUntil uint64) {
 
 // simulateV07 runs simulateValidation through EntryPointSimulations (a
 // state override): a FailedOp is a refusal, blamed on the paymaster (AA3x)
-// or on the operation; the paymaster's own signature must hold. For a
-// deployed account it then runs the call itself.
+// or on the operation; the paymaster's own signature must hold. The
+// account's signature is a well-formed throwaway one, whatever the caller
+// sent (a wallet's stub may make OpenZeppelin 5's ECDSA revert): the owner
+// signs after the paymaster. For a deployed account it then runs the call
+// itself.
 func (s *Service) simulateV07(ctx context.Context, op *ep07.UserOperation) *Error {
 	sim := *op
-	if len(sim.Signature) != 65 {
-		sim.Signature = dummySignature
-	}
+	sim.Signature = dummySignature
 	call, override := ep07.SimulateValidationCall(sim, s.cfg.EntryPointV07)
 	var out hexutil.Bytes
 	err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", call, "latest", override)
