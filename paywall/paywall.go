@@ -416,7 +416,8 @@ func (p *Paywall) match(r *http.Request, accepted *x402.PaymentRequirements) (*x
 		{x402.ReasonAmountMismatch, "amount", func(o *x402.PaymentRequirements) bool { return sameAmount(o.Amount, accepted.Amount) }},
 		{x402.ReasonInvalidInnerPayload, "payTo", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.PayTo, accepted.PayTo) }},
 		{x402.ReasonInvalidInnerPayload, "extra.entryPoint", func(o *x402.PaymentRequirements) bool {
-			return accepted.Extra == nil || accepted.Extra.EntryPoint == "" || o.Extra == nil || strings.EqualFold(o.Extra.EntryPoint, accepted.Extra.EntryPoint)
+			return accepted.Extra == nil || accepted.Extra.EntryPoint == "" || o.Extra == nil || o.Extra.EntryPoint == "" ||
+				strings.EqualFold(o.Extra.EntryPoint, accepted.Extra.EntryPoint)
 		}},
 	})
 }
