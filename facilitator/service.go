@@ -63,6 +63,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
@@ -425,6 +426,12 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 		}
 		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: sch.Name(), Networks: []string{s.cfg.Network}, Assets: assets})
 		sup.Kinds = append(sup.Kinds, kind)
+		if aa, ok := sch.(*aanative.Scheme); ok && aa.HasV07() {
+			// aa-native on EntryPoint v0.7 too: a kind of its own.
+			v07 := kind
+			v07.Extra = aa.ExtraV07("")
+			sup.Kinds = append(sup.Kinds, v07)
+		}
 	}
 	// x402 v1 clients and servers pay exact on the networks v1 names,
 	// which /verify and /settle take in v1 bodies.
