@@ -272,6 +272,23 @@ type NetworkConfig struct {
 	// operations are submitted to. Unset by default: the built-in bundler
 	// submits them.
 	BundlerURL string `json:"bundler_url,omitempty"`
+	// The ERC-4337 v0.7 EntryPoint, settled beside entry_point's v0.6: a
+	// route that offers aa-native then offers it once per EntryPoint, the
+	// v0.7 offer's extra with entryPointVersion "0.7". Off unless set (v0.6
+	// stays the default: NERO's chains have no v0.7). On the devnet the
+	// canonical 0x0000000071727De22E5E9d8BAf0edAc6f37da032 is predeployed,
+	// and account_factory_v07 and paymaster_v07 default to its predeployed
+	// factory and paymaster; elsewhere they are required with it.
+	EntryPointV07 string `json:"entry_point_v07,omitempty"`
+	// The v0.7 SimpleAccountFactory of aa-native payers; see
+	// entry_point_v07.
+	AccountFactoryV07 string `json:"account_factory_v07,omitempty"`
+	// The v0.7 VerifyingPaymaster (the same signer as paymaster's); see
+	// entry_point_v07.
+	PaymasterV07 string `json:"paymaster_v07,omitempty"`
+	// The URL of an external ERC-4337 bundler for the v0.7 EntryPoint.
+	// Unset by default: the built-in bundler submits v0.7 operations.
+	BundlerURLV07 string `json:"bundler_url_v07,omitempty"`
 }
 
 // heldService is a pooled service that a handler of the app's config holds.
@@ -486,7 +503,8 @@ func (a *App) Validate() error {
 			err = fmt.Errorf("network %s: %w", n.Network, err)
 		}
 		errs = append(errs, err)
-		if multi && i > 0 && (n.EntryPoint != "" || n.AccountFactory != "" || n.Settlement != "" || n.Paymaster != "" || n.SponsorURL != "" || n.PaymasterURL != "" || n.BundlerURL != "") {
+		if multi && i > 0 && (n.EntryPoint != "" || n.AccountFactory != "" || n.Settlement != "" || n.Paymaster != "" || n.SponsorURL != "" || n.PaymasterURL != "" || n.BundlerURL != "" ||
+			n.EntryPointV07 != "" || n.AccountFactoryV07 != "" || n.PaymasterV07 != "" || n.BundlerURLV07 != "") {
 			errs = append(errs, fmt.Errorf("network %s: aa-native is served on the first network only (its /sponsor, paymaster and bundler); give its contracts, sponsor_url, paymaster_url and bundler_url in the first network block", n.Network))
 		}
 		taken("store_path", n.StorePath, n.Network)
@@ -517,7 +535,8 @@ func (n *NetworkConfig) isZero() bool {
 	return n.Network == "" && n.RPC == "" && n.DevnetAddr == "" && n.ChainID == 0 && n.SettlerKey == "" &&
 		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 && n.Batch == nil && n.WalletGas == 0 &&
 		n.EntryPoint == "" && n.AccountFactory == "" && n.Settlement == "" && n.Paymaster == "" &&
-		n.PaymasterURL == "" && n.PaymasterKey == "" && n.SponsorURL == "" && n.BundlerURL == ""
+		n.PaymasterURL == "" && n.PaymasterKey == "" && n.SponsorURL == "" && n.BundlerURL == "" &&
+		n.EntryPointV07 == "" && n.AccountFactoryV07 == "" && n.PaymasterV07 == "" && n.BundlerURLV07 == ""
 }
 
 // id is the network's CAIP-2 id, as far as the configuration says: a
@@ -612,7 +631,15 @@ func (n *NetworkConfig) validate(a *App) error {
 	errs = append(errs, checkAddresses(
 		configValue{"entry_point", &n.EntryPoint}, configValue{"account_factory", &n.AccountFactory},
 		configValue{"settlement", &n.Settlement}, configValue{"paymaster", &n.Paymaster},
+		configValue{"entry_point_v07", &n.EntryPointV07}, configValue{"account_factory_v07", &n.AccountFactoryV07},
+		configValue{"paymaster_v07", &n.PaymasterV07},
 	))
+	if n.EntryPointV07 == "" && (n.AccountFactoryV07 != "" || n.PaymasterV07 != "" || n.BundlerURLV07 != "") {
+		errs = append(errs, errors.New("account_factory_v07, paymaster_v07 and bundler_url_v07 need entry_point_v07"))
+	}
+	if n.EntryPointV07 != "" && n.Network != NetworkDevnet && (n.AccountFactoryV07 == "" || n.PaymasterV07 == "") {
+		errs = append(errs, errors.New("entry_point_v07 needs account_factory_v07 and paymaster_v07 outside the devnet"))
+	}
 	if n.Confirmations < 0 || n.Confirmations > facilitator.ReorgDepth {
 		errs = append(errs, fmt.Errorf("confirmations %d: want 0 to %d", n.Confirmations, facilitator.ReorgDepth))
 	}
@@ -682,8 +709,10 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 		}
 	}
 	if c := n.aaContracts(); c != nil && primary {
-		p.aa = &facilitator.AANative{EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster, BundlerURL: n.BundlerURL}
+		p.aa = &facilitator.AANative{EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster, BundlerURL: n.BundlerURL,
+			EntryPointV07: c.EntryPointV07, FactoryV07: c.AccountFactoryV07, PaymasterV07: c.PaymasterV07, BundlerURLV07: n.BundlerURLV07}
 		p.fixed.EntryPoint, p.fixed.AccountFactory, p.fixed.Settlement, p.fixed.Paymaster = c.EntryPoint, c.AccountFactory, c.Settlement, c.Paymaster
+		p.fixed.EntryPointV07, p.fixed.AccountFactoryV07, p.fixed.PaymasterV07, p.fixed.BundlerURLV07 = c.EntryPointV07, c.AccountFactoryV07, c.PaymasterV07, n.BundlerURLV07
 		if n.PaymasterURL != "" {
 			key := DevPaymasterKey
 			if n.PaymasterKey != "" {
@@ -717,6 +746,11 @@ func (n *NetworkConfig) aaContracts() *wellknown.Contracts {
 	}
 	if c.EntryPoint == (common.Address{}) || c.AccountFactory == (common.Address{}) || c.Settlement == (common.Address{}) || c.Paymaster == (common.Address{}) {
 		return nil
+	}
+	if n.EntryPointV07 != "" {
+		c.EntryPointV07 = common.HexToAddress(n.EntryPointV07)
+		c.AccountFactoryV07 = addr(n.AccountFactoryV07, def.AccountFactoryV07)
+		c.PaymasterV07 = addr(n.PaymasterV07, def.PaymasterV07)
 	}
 	return c
 }
@@ -882,6 +916,7 @@ type netOffer struct {
 	network string
 	assets  []AssetConfig
 	aa      *x402.Extra
+	aa07    *x402.Extra  // the v0.7 aa-native offer's extra, nil without v0.7
 	chain   *sharedChain // nil with a remote facilitator
 }
 
@@ -893,6 +928,9 @@ func (a *App) offerable() []netOffer {
 			out[i] = netOffer{network: c.plan.network, assets: a.plans[i].assets, chain: c}
 			if aa := c.plan.aa; aa != nil && i == 0 && a.networks()[0].SponsorURL != "" {
 				out[i].aa = &x402.Extra{EntryPoint: aa.EntryPoint.Hex(), Factory: aa.Factory.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.networks()[0].SponsorURL}
+				if aa.EntryPointV07 != (common.Address{}) {
+					out[i].aa07 = &x402.Extra{EntryPoint: aa.EntryPointV07.Hex(), EntryPointVersion: "0.7", Factory: aa.FactoryV07.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.networks()[0].SponsorURL}
+				}
 			}
 		}
 		return out

@@ -131,6 +131,8 @@ func (n *NetworkConfig) options() map[string]option {
 		"settlement": stringOption(&n.Settlement), "paymaster": stringOption(&n.Paymaster),
 		"paymaster_url": stringOption(&n.PaymasterURL), "paymaster_key": stringOption(&n.PaymasterKey),
 		"sponsor_url": stringOption(&n.SponsorURL), "bundler_url": stringOption(&n.BundlerURL),
+		"entry_point_v07": stringOption(&n.EntryPointV07), "account_factory_v07": stringOption(&n.AccountFactoryV07),
+		"paymaster_v07": stringOption(&n.PaymasterV07), "bundler_url_v07": stringOption(&n.BundlerURLV07),
 		"database_schema": stringOption(&n.DatabaseSchema),
 		"explorer":        stringOption(&n.Explorer),
 		"confirmations":   confirmationsOption(&n.Confirmations),
@@ -436,6 +438,7 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	return parseBlock(d, 0, "x402_paymaster option", map[string]option{
 		"signer_key": stringOption(&h.SignerKey), "entry_point": stringOption(&h.EntryPoint),
 		"paymaster": stringOption(&h.Paymaster), "dev_key": stringOption(&h.DevKey),
+		"entry_point_v07": stringOption(&h.EntryPointV07), "paymaster_v07": stringOption(&h.PaymasterV07),
 		"validity": durationOption(&h.Validity), "max_batch": countOption(&h.MaxBatch),
 		"project": h.parseProject, "token_paymaster": stringOption(&h.TokenPaymaster),
 		"gas_token": h.parseGasToken,

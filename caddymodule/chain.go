@@ -22,6 +22,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
@@ -106,6 +107,12 @@ type chainFixed struct {
 	PaymasterKey string `json:"paymaster_key"`
 	// BundlerURL is App.BundlerURL.
 	BundlerURL string `json:"bundler_url"`
+	// EntryPointV07, AccountFactoryV07 and PaymasterV07 are App's, as
+	// EntryPoint; BundlerURLV07 is App.BundlerURLV07.
+	EntryPointV07     common.Address `json:"entry_point_v07"`
+	AccountFactoryV07 common.Address `json:"account_factory_v07"`
+	PaymasterV07      common.Address `json:"paymaster_v07"`
+	BundlerURLV07     string         `json:"bundler_url_v07"`
 	// DatabaseMaxConns is App.DatabaseMaxConns with its default; zero
 	// without a database.
 	DatabaseMaxConns int `json:"database_max_conns"`
@@ -521,6 +528,25 @@ func (c *sharedChain) SponsorOperation(ctx context.Context, op x402.UserOperatio
 		return op, err
 	}
 	return run.fac.SponsorOperation(ctx, op, client)
+}
+
+// EntryPointV07 is the v0.7 EntryPoint this chain's facilitator settles
+// on, known from the plan before it starts; zero without v0.7.
+func (c *sharedChain) EntryPointV07() common.Address {
+	if c.plan.aa == nil {
+		return common.Address{}
+	}
+	return c.plan.aa.EntryPointV07
+}
+
+// SponsorOperationV07 sponsors a v0.7 operation through the running
+// facilitator.
+func (c *sharedChain) SponsorOperationV07(ctx context.Context, op ep07.UserOperationHex, client string) (ep07.UserOperationHex, error) {
+	run, err := c.wait(ctx)
+	if err != nil {
+		return op, err
+	}
+	return run.fac.SponsorOperationV07(ctx, op, client)
 }
 
 // authorizeSettle checks a facilitator:settle key of the store and

@@ -494,11 +494,16 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 				if s == x402.SchemeExact && a.Name == "" {
 					continue // no EIP-3009: aa-native only
 				}
+				extras := []*x402.Extra{extra}
 				if s == x402.SchemeAANative {
 					if n.aa == nil {
 						continue // aa-native is served on the first network only
 					}
-					extra = n.aa
+					// One offer per EntryPoint: v0.6's, then v0.7's.
+					extras = []*x402.Extra{n.aa}
+					if n.aa07 != nil {
+						extras = append(extras, n.aa07)
+					}
 				}
 				if s == x402.SchemeUpto {
 					if n.chain == nil {
@@ -510,11 +515,14 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 						// declares eip2612GasSponsoring).
 						extra.AssetTransferMethod = x402.AssetTransferPermit2
 					}
+					extras = []*x402.Extra{extra}
 				}
-				offers = append(offers, x402.PaymentRequirements{
-					Scheme: s, Network: n.network, Amount: amount, Asset: a.Address, PayTo: h.PayTo,
-					MaxTimeoutSeconds: timeout, Extra: extra,
-				})
+				for _, extra := range extras {
+					offers = append(offers, x402.PaymentRequirements{
+						Scheme: s, Network: n.network, Amount: amount, Asset: a.Address, PayTo: h.PayTo,
+						MaxTimeoutSeconds: timeout, Extra: extra,
+					})
+				}
 			}
 		}
 	}

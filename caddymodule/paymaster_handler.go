@@ -53,6 +53,13 @@ type PaymasterHandler struct {
 	// devnet it defaults to the predeployed one; elsewhere it is required.
 	// Placeholders and checksums are as for entry_point.
 	Paymaster string `json:"paymaster,omitempty"`
+	// The ERC-4337 v0.7 EntryPoint and its VerifyingPaymaster (whose signer
+	// is signer_key too), served beside v0.6: pm_sponsor_userop and ERC-7677
+	// calls naming this entry point take and answer v0.7 operations. On the
+	// devnet both default to the predeployed ones; elsewhere v0.7 is off
+	// unless both are given.
+	EntryPointV07 string `json:"entry_point_v07,omitempty"`
+	PaymasterV07  string `json:"paymaster_v07,omitempty"`
 	// The sponsorship accounts and their limits. At least one is required.
 	Projects []ProjectConfig `json:"projects,omitempty"`
 	// On the devnet only, an API key for the first project with both scopes
@@ -269,7 +276,8 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.devnet = app.chain.plan.devnet
-	if err := expand(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster}); err != nil {
+	if err := expand(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster},
+		configValue{"x402_paymaster entry_point_v07", &h.EntryPointV07}, configValue{"x402_paymaster paymaster_v07", &h.PaymasterV07}); err != nil {
 		return err
 	}
 	if err := h.Validate(); err != nil {
@@ -280,6 +288,7 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 	if h.TokenPaymaster != "" {
 		tokenPM = common.HexToAddress(h.TokenPaymaster)
 	}
+	entryPoint07, pm07 := common.HexToAddress(h.EntryPointV07), common.HexToAddress(h.PaymasterV07)
 	var signer *ecdsa.PrivateKey
 	fixed := paymasterFixed{}
 	if h.devnet {
@@ -293,6 +302,12 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 		if h.TokenPaymaster == "" {
 			tokenPM = c.TokenPaymaster
 		}
+		if h.EntryPointV07 == "" {
+			entryPoint07 = c.EntryPointV07
+		}
+		if h.PaymasterV07 == "" {
+			pm07 = c.PaymasterV07
+		}
 		if signer, err = wellknown.DeriveKey(wellknown.TestMnemonic, wellknown.PaymasterSignerIndex); err != nil {
 			return err
 		}
@@ -303,12 +318,12 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 			return err
 		}
 	}
-	key := strings.Join([]string{"x402_paymaster", app.chainKeys[0], crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex(), tokenPM.Hex()}, "|")
+	key := strings.Join([]string{"x402_paymaster", app.chainKeys[0], crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex(), tokenPM.Hex(), entryPoint07.Hex(), pm07.Hex()}, "|")
 	t := paymasterTunables{Projects: slices.Clone(h.Projects), Validity: h.Validity, MaxBatch: h.MaxBatch, GasTokens: slices.Clone(h.GasTokens)}
 	log := ctx.Logger()
 	chainID := app.chain.plan.chainID()
 	return h.service.provision(ctx, app, "x402_paymaster", key, fixed, t, func(run *chainRun, t paymasterTunables) (*paymaster.Service, func() error, error) {
-		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, TokenPaymaster: tokenPM, Signer: signer, Validity: time.Duration(t.Validity), MaxBatch: t.MaxBatch, Logger: log}, t, fixed)
+		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, TokenPaymaster: tokenPM, EntryPointV07: entryPoint07, PaymasterV07: pm07, Signer: signer, Validity: time.Duration(t.Validity), MaxBatch: t.MaxBatch, Logger: log}, t, fixed)
 	})
 }
 
@@ -316,7 +331,8 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 func (h *PaymasterHandler) Validate() error {
 	errs := []error{
 		checkSecrets(configValue{"x402_paymaster signer_key", &h.SignerKey}),
-		checkAddresses(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster}),
+		checkAddresses(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster},
+			configValue{"x402_paymaster entry_point_v07", &h.EntryPointV07}, configValue{"x402_paymaster paymaster_v07", &h.PaymasterV07}),
 	}
 	for _, g := range h.GasTokens {
 		if _, err := g.token(); err != nil {
@@ -325,6 +341,9 @@ func (h *PaymasterHandler) Validate() error {
 	}
 	if len(h.GasTokens) > 0 && !h.devnet && h.TokenPaymaster == "" {
 		errs = append(errs, errors.New("x402_paymaster: gas_token needs token_paymaster (the TokenPaymaster contract) outside the devnet"))
+	}
+	if !h.devnet && (h.EntryPointV07 == "") != (h.PaymasterV07 == "") {
+		errs = append(errs, errors.New("x402_paymaster: entry_point_v07 and paymaster_v07 go together"))
 	}
 	if len(h.Projects) == 0 {
 		errs = append(errs, errors.New("x402_paymaster: at least one project is required"))

@@ -109,6 +109,12 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 	if t.RequestHashFunc != nil {
 		requestHash = t.RequestHashFunc(sender, nonce, resource)
 	}
+	if ex.EntryPointVersion == "0.7" {
+		return t.payV07(ctx, challenge, offer, payV07{
+			entryPoint: entryPoint, factory: factoryA, settlement: settlement, token: token, payTo: payTo, sender: sender,
+			deployed: len(code) > 0, owner: owner, nonce: nonce, amount: amount, requestHash: requestHash, chainID: new(big.Int).SetUint64(chainID),
+		})
+	}
 	callData := contracts.NewSimpleAccount().PackExecuteBatch(
 		[]common.Address{token, settlement},
 		[][]byte{
@@ -121,8 +127,8 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 		CallGasLimit: "0x", VerificationGasLimit: "0x", PreVerificationGas: "0x", MaxFeePerGas: "0x", MaxPriorityFeePerGas: "0x",
 		PaymasterAndData: "0x", Signature: "0x",
 	}
-	sponsored, err := t.sponsor(ctx, ex.SponsorURL, unsigned, entryPoint)
-	if err != nil {
+	var sponsored x402.UserOperation
+	if err := t.sponsor(ctx, ex.SponsorURL, unsigned, entryPoint, &sponsored); err != nil {
 		return nil, err
 	}
 	op, err := contracts.UserOperationHex(sponsored).Decode(false)
@@ -150,12 +156,13 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 }
 
 // sponsor calls pm_sponsor_userop at the offer's sponsorUrl (no key: the
-// merchant's facilitator sponsors its own settlements).
-func (t *Transport) sponsor(ctx context.Context, url string, op x402.UserOperation, entryPoint common.Address) (x402.UserOperation, error) {
+// merchant's facilitator sponsors its own settlements) and decodes the
+// sponsored operation into out (the wire form of op's version).
+func (t *Transport) sponsor(ctx context.Context, url string, op any, entryPoint common.Address, out any) error {
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "pm_sponsor_userop", "params": []any{op, entryPoint.Hex(), map[string]any{"type": 0}}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return op, err
+		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	base := t.Base
@@ -164,25 +171,25 @@ func (t *Transport) sponsor(ctx context.Context, url string, op x402.UserOperati
 	}
 	resp, err := base.RoundTrip(req)
 	if err != nil {
-		return op, fmt.Errorf("x402 client: asking for sponsorship: %w", err)
+		return fmt.Errorf("x402 client: asking for sponsorship: %w", err)
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var res struct {
-		Result *x402.UserOperation `json:"result"`
+		Result json.RawMessage `json:"result"`
 		Error  *struct {
 			Code    int    `json:"code"`
 			Message string `json:"message"`
 		} `json:"error"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return op, fmt.Errorf("x402 client: the sponsor answered %d without JSON-RPC", resp.StatusCode)
+		return fmt.Errorf("x402 client: the sponsor answered %d without JSON-RPC", resp.StatusCode)
 	}
 	if res.Error != nil {
-		return op, fmt.Errorf("x402 client: sponsorship refused (%d): %s", res.Error.Code, res.Error.Message)
+		return fmt.Errorf("x402 client: sponsorship refused (%d): %s", res.Error.Code, res.Error.Message)
 	}
-	if res.Result == nil {
-		return op, errors.New("x402 client: the sponsor returned no operation")
+	if len(res.Result) == 0 || string(res.Result) == "null" || json.Unmarshal(res.Result, out) != nil {
+		return errors.New("x402 client: the sponsor returned no operation")
 	}
-	return *res.Result, nil
+	return nil
 }

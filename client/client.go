@@ -14,6 +14,7 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/ecdsa"
 	"crypto/rand"
@@ -23,6 +24,7 @@ import (
 	"io"
 	"math/big"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -58,6 +60,10 @@ type Transport struct {
 	// Schemes are the schemes this transport pays, in order of preference;
 	// default exact only. aa-native also needs RPC; upto may be added.
 	Schemes []string
+	// EntryPointVersions are the ERC-4337 EntryPoint versions ("0.6",
+	// "0.7") whose aa-native offers this transport pays; default both. An
+	// offer without extra.entryPointVersion is "0.6".
+	EntryPointVersions []string
 	// RPC is the chain's JSON-RPC URL, which aa-native payments read the
 	// smart account's state from, and Permit2 payments the payer's
 	// allowance of Permit2 (to send an EIP-2612 permit of it when short).
@@ -224,6 +230,13 @@ func (t *Transport) acceptable(o *x402.PaymentRequirements) error {
 		if o.Extra == nil || !common.IsHexAddress(o.Extra.EntryPoint) || !common.IsHexAddress(o.Extra.Factory) ||
 			!common.IsHexAddress(o.Extra.Settlement) || o.Extra.SponsorURL == "" {
 			return errors.New("the offer lacks extra.entryPoint, factory, settlement or sponsorUrl")
+		}
+		versions := t.EntryPointVersions
+		if len(versions) == 0 {
+			versions = []string{"0.6", "0.7"}
+		}
+		if v := cmp.Or(o.Extra.EntryPointVersion, "0.6"); !slices.Contains(versions, v) {
+			return fmt.Errorf("EntryPoint version %q is not one this transport pays (%s)", v, strings.Join(versions, ", "))
 		}
 	default:
 		return errors.New("scheme not supported")

@@ -3,8 +3,16 @@
 //
 // Our own sources are in src/. EntryPoint v0.6, SimpleAccountFactory (and the
 // SimpleAccount it deploys) and VerifyingPaymaster come unchanged from
-// @account-abstraction/contracts@0.6.0. The output is deterministic: the same
-// sources and settings give the same bytes, which CI checks.
+// @account-abstraction/contracts@0.6.0; their v0.7 counterparts (and
+// EntryPointSimulations, which bundlers run through a state override) come
+// unchanged from @account-abstraction/contracts@0.7.0, installed under the
+// alias @account-abstraction/contracts-v07 with the OpenZeppelin 5.0 it
+// imports under @openzeppelin/contracts-v5. abigen binds them in package
+// ep07 (their struct types share names with v0.6's), except
+// EntryPointSimulations, which only runs as an eth_call state override: its
+// ABI and runtime code go to ep07/simulations.json. The output is
+// deterministic: the same sources and settings give the same bytes, which
+// CI checks.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +27,10 @@ if (!solc.version().startsWith(compilerVersion + '+')) {
   process.exit(1);
 }
 
-// The contracts that get Go bindings, by source unit and name.
+// The contracts that get Go bindings, by source unit and name, in two
+// builds: ours and v0.6's, then v0.7's with OpenZeppelin 5 remapped (a
+// build of its own, so that the remapping, which solc's metadata records,
+// leaves the first build's bytes alone).
 const wanted = [
   ['src/DevUSD.sol', 'DevUSD'],
   ['src/X402Settlement.sol', 'X402Settlement'],
@@ -55,26 +66,19 @@ const wanted = [
   ['@account-abstraction/contracts/samples/SimpleAccount.sol', 'SimpleAccount'],
   ['@account-abstraction/contracts/samples/VerifyingPaymaster.sol', 'VerifyingPaymaster'],
 ];
+const wantedV07 = [
+  ['@account-abstraction/contracts-v07/core/EntryPoint.sol', 'EntryPoint'],
+  ['@account-abstraction/contracts-v07/samples/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
+  ['@account-abstraction/contracts-v07/samples/SimpleAccount.sol', 'SimpleAccount'],
+  ['@account-abstraction/contracts-v07/samples/VerifyingPaymaster.sol', 'VerifyingPaymaster'],
+];
+// EntryPoint v0.7's simulations: compiled, not bound.
+const simulations = ['@account-abstraction/contracts-v07/core/EntryPointSimulations.sol', 'EntryPointSimulations'];
 
 function read(unit) {
   const file = unit.startsWith('src/') ? path.join(here, unit) : path.join(modules, unit);
   return fs.readFileSync(file, 'utf8');
 }
-
-const sources = {};
-for (const [unit] of wanted) sources[unit] = { content: read(unit) };
-
-const input = {
-  language: 'Solidity',
-  sources,
-  settings: {
-    // Cancun is the newest EVM that every chain we target runs; solc's
-    // default (osaka) would emit opcodes older chains reject.
-    evmVersion: 'cancun',
-    optimizer: { enabled: true, runs: 1000000 },
-    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
-  },
-};
 
 function findImports(unit) {
   try {
@@ -84,36 +88,59 @@ function findImports(unit) {
   }
 }
 
-const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
-let failed = false;
-for (const e of output.errors ?? []) {
-  if (e.severity === 'error') {
-    failed = true;
-    console.error(e.formattedMessage);
-  }
-}
-if (failed) process.exit(1);
-
-const contracts = {};
-for (const [unit, name] of wanted) {
-  const c = output.contracts?.[unit]?.[name];
-  if (!c) {
-    console.error(`compile.mjs: ${unit}:${name} missing from solc output`);
-    process.exit(1);
-  }
-  // abigen v2 names a function's multi-value output after the function
-  // alone, so two contracts with validatePaymasterUserOp would clash. Only
-  // the EntryPoint calls it; TokenPaymaster's binding leaves it out
-  // (VerifyingPaymaster's keeps it).
-  const abi = name === 'TokenPaymaster' ? c.abi.filter((f) => f.name !== 'validatePaymasterUserOp') : c.abi;
-  contracts[`${unit}:${name}`] = {
-    abi,
-    bin: c.evm.bytecode.object,
-    'bin-runtime': c.evm.deployedBytecode.object,
+function build(units, remappings) {
+  const sources = {};
+  for (const [unit] of units) sources[unit] = { content: read(unit) };
+  const settings = {
+    // Cancun is the newest EVM that every chain we target runs; solc's
+    // default (osaka) would emit opcodes older chains reject.
+    evmVersion: 'cancun',
+    optimizer: { enabled: true, runs: 1000000 },
+    outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
   };
+  if (remappings) settings.remappings = remappings;
+  const output = JSON.parse(solc.compile(JSON.stringify({ language: 'Solidity', sources, settings }), { import: findImports }));
+  let failed = false;
+  for (const e of output.errors ?? []) {
+    if (e.severity === 'error') {
+      failed = true;
+      console.error(e.formattedMessage);
+    }
+  }
+  if (failed) process.exit(1);
+  const out = {};
+  for (const [unit, name] of units) {
+    const c = output.contracts?.[unit]?.[name];
+    if (!c) {
+      console.error(`compile.mjs: ${unit}:${name} missing from solc output`);
+      process.exit(1);
+    }
+    // abigen v2 names a function's multi-value output after the function
+    // alone, so two contracts with validatePaymasterUserOp would clash. Only
+    // the EntryPoint calls it; TokenPaymaster's binding leaves it out
+    // (VerifyingPaymaster's keeps it).
+    const abi = name === 'TokenPaymaster' ? c.abi.filter((f) => f.name !== 'validatePaymasterUserOp') : c.abi;
+    out[`${unit}:${name}`] = {
+      abi,
+      bin: c.evm.bytecode.object,
+      'bin-runtime': c.evm.deployedBytecode.object,
+    };
+  }
+  return out;
 }
+
+const contracts = build(wanted);
+const v07 = build([...wantedV07, simulations],
+  ['@account-abstraction/contracts-v07/:@openzeppelin/contracts/=@openzeppelin/contracts-v5/']);
+const simKey = simulations.join(':');
+const sim = v07[simKey];
+delete v07[simKey];
+Object.assign(contracts, v07);
 const combined = { contracts, version: solc.version() };
 fs.writeFileSync(path.join(here, 'combined.json'), JSON.stringify(combined, null, 1) + '\n');
+
+fs.writeFileSync(path.join(here, 'ep07', 'simulations.json'),
+  JSON.stringify({ abi: sim.abi, 'bin-runtime': sim['bin-runtime'] }, null, 1) + '\n');
 for (const key of Object.keys(contracts)) {
   console.log(`${key}: ${contracts[key]['bin-runtime'].length / 2} bytes runtime`);
 }

@@ -18,4 +18,5 @@ package contracts
 
 //go:generate npm ci --silent --no-audit --no-fund
 //go:generate node compile.mjs
-//go:generate go tool abigen --v2 --combined-json combined.json --pkg contracts --out bindings.go
+//go:generate go tool abigen --v2 --combined-json combined.json --pkg contracts --out bindings.go --exc @account-abstraction/contracts-v07/core/EntryPoint.sol:*,@account-abstraction/contracts-v07/samples/SimpleAccountFactory.sol:*,@account-abstraction/contracts-v07/samples/SimpleAccount.sol:*,@account-abstraction/contracts-v07/samples/VerifyingPaymaster.sol:*
+//go:generate go tool abigen --v2 --combined-json combined.json --pkg ep07 --out ep07/bindings.go --exc src/DevUSD.sol:*,src/X402Settlement.sol:*,src/X402Batch.sol:*,src/TokenPaymaster.sol:*,src/Permit2.sol:*,src/X402ExactPermit2Proxy.sol:*,src/X402UptoPermit2Proxy.sol:*,src/DevPermitToken.sol:*,src/OwnerWallet.sol:*,src/EOADelegate.sol:*,src/Multicall3.sol:*,src/WalletProbe.sol:*,src/FreeRiderAccount.sol:*,src/OpenPaymaster.sol:*,src/SettablePriceFeed.sol:*,src/RogueWallet.sol:*,@account-abstraction/contracts/core/EntryPoint.sol:*,@account-abstraction/contracts/samples/SimpleAccountFactory.sol:*,@account-abstraction/contracts/samples/SimpleAccount.sol:*,@account-abstraction/contracts/samples/VerifyingPaymaster.sol:*

@@ -1,8 +1,10 @@
 package devnet
 
 import (
+	"bytes"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
 	"github.com/ethereum/go-ethereum/common"
@@ -12,10 +14,12 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/core/vm/runtime"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/holiman/uint256"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 )
 
@@ -107,7 +111,8 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	// The deployer pays the deposit and stake; its genesis balance is set
 	// afterwards like every other account's.
 	budget := new(big.Int).Add(p.paymasterDeposit, p.paymasterStake)
-	budget.Mul(budget, big.NewInt(2)) // the VerifyingPaymaster's and the TokenPaymaster's
+	st.AddBalance(wellknown.DeployerV07, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified) // the v0.7 VerifyingPaymaster's
+	budget.Mul(budget, big.NewInt(2))                                                                   // the VerifyingPaymaster's and the TokenPaymaster's
 	st.AddBalance(p.deployer, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified)
 
 	deploy := func(name string, md *bind.MetaData, args []byte) (common.Address, error) {
@@ -229,7 +234,10 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		}
 	}
 	c.Wallets = wallets
-	for _, a := range append(append(append([]common.Address(nil), p.funded...), smart...), wallets...) {
+	if err := deployV07(p, st, rec, cfg, &c, call); err != nil {
+		return nil, c, err
+	}
+	for _, a := range slices.Concat(p.funded, smart, wallets, c.SmartAccountsV07) {
 		if err := call("minting to "+a.Hex(), c.Token, token.PackMint(a, p.accountTokens), nil); err != nil {
 			return nil, c, err
 		}
@@ -286,6 +294,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	for _, a := range p.funded {
 		alloc[a] = types.Account{Balance: new(big.Int).Set(p.accountETH), Nonce: st.GetNonce(a)}
 	}
+	alloc[wellknown.DeployerV07] = types.Account{Balance: new(big.Int), Nonce: st.GetNonce(wellknown.DeployerV07)}
 	if _, ok := alloc[p.deployer]; !ok {
 		alloc[p.deployer] = types.Account{Balance: new(big.Int), Nonce: st.GetNonce(p.deployer)}
 	}
@@ -312,4 +321,92 @@ func deployedCode(md *bind.MetaData) ([]byte, error) {
 		return nil, fmt.Errorf("running the constructor of %s: %w", md.ID, err)
 	}
 	return code, nil
+}
+
+// deployV07 deploys EntryPoint v0.7 at its canonical address, and the v0.7
+// SimpleAccountFactory and VerifyingPaymaster (deposit and stake as v0.6's)
+// from wellknown.DeployerV07, and derives the funded keys' v0.7 smart
+// accounts. It runs before the mints, which include those accounts.
+//
+// The EntryPoint is built at DeployerV07's first CREATE address, then its
+// code and storage move to the canonical address. Its constructor created
+// its SenderCreator and holds that address as an immutable in its code;
+// the SenderCreator moves to the canonical ep07.SenderCreatorAddress (the
+// canonical EntryPoint's first CREATE, which EntryPointSimulations
+// assumes) and the immutable is patched to match.
+func deployV07(p genesisPlan, st *state.StateDB, rec *recorder, cfg *runtime.Config, c *Contracts,
+	call func(what string, to common.Address, input []byte, value *big.Int) error) error {
+	origin := cfg.Origin
+	cfg.Origin = wellknown.DeployerV07
+	defer func() { cfg.Origin = origin }()
+
+	var (
+		factory   = ep07.NewSimpleAccountFactory()
+		paymaster = ep07.NewVerifyingPaymaster()
+	)
+	_, built, _, err := runtime.Create(common.FromHex(ep07.EntryPointMetaData.Bin), cfg)
+	if err != nil {
+		return fmt.Errorf("deploying EntryPoint v0.7: %w", err)
+	}
+	builtCreator := crypto.CreateAddress(built, 1)
+	code := st.GetCode(built)
+	if len(st.GetCode(builtCreator)) == 0 || !bytes.Contains(code, builtCreator.Bytes()) {
+		return fmt.Errorf("EntryPoint v0.7 did not create its SenderCreator at %s", builtCreator)
+	}
+	move := func(from, to common.Address, code []byte) {
+		st.SetCode(to, code, tracing.CodeChangeUnspecified)
+		st.SetNonce(to, st.GetNonce(from), tracing.NonceChangeUnspecified)
+		slots := make(map[common.Hash]struct{})
+		for slot := range rec.slots[from] {
+			st.SetState(to, slot, st.GetState(from, slot))
+			slots[slot] = struct{}{}
+		}
+		rec.slots[to] = slots
+		st.SetCode(from, nil, tracing.CodeChangeUnspecified) // left out of the alloc
+		rec.created = append(rec.created, to)
+	}
+	move(builtCreator, ep07.SenderCreatorAddress, st.GetCode(builtCreator))
+	move(built, wellknown.EntryPointV07, bytes.ReplaceAll(code, builtCreator.Bytes(), ep07.SenderCreatorAddress.Bytes()))
+	c.EntryPointV07 = wellknown.EntryPointV07
+
+	deploy := func(name string, bin string, args []byte) (common.Address, error) {
+		_, addr, _, err := runtime.Create(append(common.FromHex(bin), args...), cfg)
+		if err != nil {
+			return common.Address{}, fmt.Errorf("deploying %s v0.7: %w", name, err)
+		}
+		return addr, nil
+	}
+	if c.AccountFactoryV07, err = deploy("SimpleAccountFactory", ep07.SimpleAccountFactoryMetaData.Bin, factory.PackConstructor(c.EntryPointV07)); err != nil {
+		return err
+	}
+	if c.PaymasterV07, err = deploy("VerifyingPaymaster", ep07.VerifyingPaymasterMetaData.Bin, paymaster.PackConstructor(c.EntryPointV07, p.paymasterSigner)); err != nil {
+		return err
+	}
+	impl, _, err := runtime.Call(c.AccountFactoryV07, factory.PackAccountImplementation(), cfg)
+	if err != nil {
+		return fmt.Errorf("reading the v0.7 accountImplementation: %w", err)
+	}
+	if c.AccountImplementationV07, err = factory.UnpackAccountImplementation(impl); err != nil {
+		return err
+	}
+	for _, a := range p.funded {
+		out, _, err := runtime.Call(c.AccountFactoryV07, factory.PackGetAddress(a, new(big.Int)), cfg)
+		if err != nil {
+			return fmt.Errorf("deriving the v0.7 smart account of %s: %w", a, err)
+		}
+		acct, err := factory.UnpackGetAddress(out)
+		if err != nil {
+			return err
+		}
+		c.SmartAccountsV07 = append(c.SmartAccountsV07, acct)
+	}
+	if err := call("depositing for the v0.7 paymaster", c.PaymasterV07, paymaster.PackDeposit(), p.paymasterDeposit); err != nil {
+		return err
+	}
+	if p.paymasterStake.Sign() > 0 {
+		if err := call("staking the v0.7 paymaster", c.PaymasterV07, paymaster.PackAddStake(86400), p.paymasterStake); err != nil {
+			return err
+		}
+	}
+	return nil
 }

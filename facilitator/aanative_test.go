@@ -46,6 +46,7 @@ func (e *env) startPaymaster() *AANative {
 	keys, _ := st.Bucket("paymaster_keys")
 	pm, err := paymaster.New(paymaster.Config{
 		ChainID: e.chain.ChainID, EntryPoint: e.chain.Contracts.EntryPoint, Paymaster: e.chain.Contracts.Paymaster,
+		EntryPointV07: e.chain.Contracts.EntryPointV07, PaymasterV07: e.chain.Contracts.PaymasterV07,
 		Signer: e.chain.PaymasterSigner.Key, Chain: rc, Keys: keys,
 		Projects: []paymaster.Project{{Name: "demo", Balance: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18)), MaxInFlight: 1000}},
 	})
@@ -58,6 +59,7 @@ func (e *env) startPaymaster() *AANative {
 	c := e.chain.Contracts
 	return &AANative{
 		EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster,
+		EntryPointV07: c.EntryPointV07, FactoryV07: c.AccountFactoryV07, PaymasterV07: c.PaymasterV07,
 		Sponsor: &paymaster.Client{URL: srv.URL, APIKey: key, Header: "X-Paymaster-Api-Key"},
 		// Tests pay many times from one account; the default anonymous
 		// budget has its own test.

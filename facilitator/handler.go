@@ -14,9 +14,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"go.uber.org/zap"
 	"golang.org/x/time/rate"
 
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -471,14 +473,34 @@ func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 	if req.ID != nil {
 		reply.ID = req.ID
 	}
-	var op x402.UserOperation
+	var (
+		op   x402.UserOperation
+		op07 ep07.UserOperationHex
+		sp07 SponsorerV07
+	)
+	if len(req.Params) >= 2 {
+		var ep string
+		if s, ok := sp.(SponsorerV07); ok && json.Unmarshal(req.Params[1], &ep) == nil && common.IsHexAddress(ep) &&
+			s.EntryPointV07() != (common.Address{}) && common.HexToAddress(ep) == s.EntryPointV07() {
+			sp07 = s
+		}
+	}
 	switch {
 	case req.JSONRPC != "2.0" || req.Method != "pm_sponsor_userop":
 		reply.Error = &rpcError{Code: int(x402.RPCMethodNotFound), Message: "only pm_sponsor_userop is served here"}
-	case len(req.Params) == 0 || json.Unmarshal(req.Params[0], &op) != nil:
+	case sp07 == nil && (len(req.Params) == 0 || json.Unmarshal(req.Params[0], &op) != nil),
+		sp07 != nil && json.Unmarshal(req.Params[0], &op07) != nil:
 		reply.Error = &rpcError{Code: int(x402.RPCInvalidParams), Message: "params[0] must be the UserOperation"}
 	default:
-		res, err := sp.SponsorOperation(r.Context(), op, h.clientIP(r))
+		var (
+			res any
+			err error
+		)
+		if sp07 != nil {
+			res, err = sp07.SponsorOperationV07(r.Context(), op07, h.clientIP(r))
+		} else {
+			res, err = sp.SponsorOperation(r.Context(), op, h.clientIP(r))
+		}
 		if err != nil {
 			var se *SponsorError
 			if !errors.As(err, &se) {

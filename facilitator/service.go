@@ -63,6 +63,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
@@ -153,6 +154,13 @@ type Config struct {
 type AANative struct {
 	// EntryPoint, Factory, Settlement and Paymaster are the contracts.
 	EntryPoint, Factory, Settlement, Paymaster common.Address
+	// EntryPointV07, FactoryV07 and PaymasterV07 are EntryPoint v0.7 and
+	// its factory and paymaster, settled beside v0.6 by a second built-in
+	// bundler (or BundlerURLV07); zero settles v0.6 only.
+	EntryPointV07, FactoryV07, PaymasterV07 common.Address
+	// BundlerURLV07, if set, submits v0.7 operations to that external
+	// bundler instead of the built-in one.
+	BundlerURLV07 string
 	// Sponsor forwards sponsorship requests to the paymaster with the
 	// facilitator's server-side key; nil turns /sponsor off.
 	Sponsor Sponsor
@@ -203,7 +211,10 @@ type Service struct {
 	batch    *batcher // nil without Config.Batch
 	bundler  *bundler.BuiltIn
 	external *bundler.External
-	log      *zap.Logger
+	// bundler07 and external07 are v0.7's (settle_userop.go).
+	bundler07  *bundler.BuiltIn
+	external07 *bundler.External
+	log        *zap.Logger
 
 	// tab is the allowlist's scheme table in force; tabMu serializes
 	// SetAssets.
@@ -303,6 +314,15 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 				return nil, err
 			}
 		}
+		if a.EntryPointV07 != (common.Address{}) {
+			s.bundler07 = &bundler.BuiltIn{EntryPoint: a.EntryPointV07, V07: true, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler07")}
+			if a.BundlerURLV07 != "" {
+				if s.external07, err = bundler.Dial(ctx, a.BundlerURLV07, a.EntryPointV07); err != nil {
+					s.Close()
+					return nil, err
+				}
+			}
+		}
 	}
 	s.tunable.receiptTimeout = cfg.ReceiptTimeout
 	if cfg.AANative != nil {
@@ -326,6 +346,12 @@ func (s *Service) Close() error {
 	s.wg.Wait()
 	if s.external != nil {
 		s.external.Close()
+	}
+	if s.external07 != nil {
+		s.external07.Close()
+	}
+	if s.bundler07 != nil {
+		s.bundler07.Close()
 	}
 	if s.bundler != nil {
 		s.bundler.Close()
@@ -404,6 +430,12 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 		}
 		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: sch.Name(), Networks: []string{s.cfg.Network}, Assets: assets})
 		sup.Kinds = append(sup.Kinds, kind)
+		if aa, ok := sch.(*aanative.Scheme); ok && aa.HasV07() {
+			// aa-native on EntryPoint v0.7 too: a kind of its own.
+			v07 := kind
+			v07.Extra = aa.ExtraV07("")
+			sup.Kinds = append(sup.Kinds, v07)
+		}
 	}
 	// x402 v1 clients and servers pay exact on the networks v1 names,
 	// which /verify and /settle take in v1 bodies.

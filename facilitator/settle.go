@@ -263,7 +263,7 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 	sctx, span := startSpan(ctx, spanSubmit)
 	var res *x402.SettleResponse
 	switch {
-	case p.settlement.Op != nil && s.external != nil:
+	case p.settlement.Op != nil && s.externalFor(p) != nil:
 		res = s.submitExternal(sctx, p, rec)
 	case p.settlement.Op != nil:
 		res = s.submitOp(sctx, p, rec)
@@ -282,7 +282,7 @@ func (s *Service) submit(ctx context.Context, req *x402.SettleRequest, p *paymen
 	switch {
 	case res != nil:
 		return res
-	case p.settlement.Op != nil && s.external != nil:
+	case p.settlement.Op != nil && s.externalFor(p) != nil:
 		return s.awaitExternal(ctx, p, rec)
 	}
 	s.announce(ctx, p, rec) // out: a caller serving on broadcast may answer now
@@ -480,7 +480,7 @@ func (s *Service) adopt(ctx context.Context, p *payment, rec *store.Record, rece
 // process or one before it: it waits for that transaction, rebroadcasting it
 // if the node does not know it, and signs anew only if it can never be mined.
 func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *payment, rec *store.Record) *x402.SettleResponse {
-	if len(rec.RawTx) == 0 && p.settlement.Op != nil && s.external != nil {
+	if len(rec.RawTx) == 0 && p.settlement.Op != nil && s.externalFor(p) != nil {
 		return s.resumeExternal(ctx, p, rec)
 	}
 	if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {

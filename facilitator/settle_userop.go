@@ -3,8 +3,10 @@ package facilitator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.uber.org/zap"
 
@@ -19,7 +21,7 @@ import (
 // gets the signed bundle before it is broadcast. It returns nil once the
 // bundle is out (the receipt decides), and the answer otherwise.
 func (s *Service) submitOp(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
-	_, err := s.bundler.Submit(ctx, *p.settlement.Op, func(tx *types.Transaction) error {
+	_, err := s.bundle(ctx, p, func(tx *types.Transaction) error {
 		raw, err := tx.MarshalBinary()
 		if err != nil {
 			return err
@@ -63,7 +65,7 @@ func (s *Service) submitExternal(ctx context.Context, p *payment, rec *store.Rec
 		s.log.Error("recording an operation", zap.Error(err))
 		return s.failure(x402.ErrorInternal, "internal error", p)
 	}
-	_, err := s.external.Send(ctx, *p.settlement.Op)
+	_, err := s.sendExternal(ctx, p)
 	switch {
 	case err == nil:
 		s.sponsors.settled(p.pay.UserOpHash)
@@ -95,7 +97,7 @@ func (s *Service) awaitExternal(ctx context.Context, p *payment, rec *store.Reco
 	defer cancel()
 	pause := 20 * time.Millisecond
 	for {
-		tx, found, err := s.external.Receipt(wctx, rec.UserOpHash)
+		tx, found, err := s.externalFor(p).Receipt(wctx, rec.UserOpHash)
 		if found {
 			receipt, err := s.sender.Wait(wctx, tx)
 			if err == nil {
@@ -118,14 +120,43 @@ func (s *Service) awaitExternal(ctx context.Context, p *payment, rec *store.Reco
 // resumeExternal continues a settlement handed to the external bundler
 // earlier: its receipt if it has one, or the same operation sent again.
 func (s *Service) resumeExternal(ctx context.Context, p *payment, rec *store.Record) *x402.SettleResponse {
-	if tx, found, err := s.external.Receipt(ctx, rec.UserOpHash); err == nil && found {
+	if tx, found, err := s.externalFor(p).Receipt(ctx, rec.UserOpHash); err == nil && found {
 		if receipt, err := s.eth.TransactionReceipt(ctx, tx); err == nil {
 			rec.TxHash = tx
 			return s.finish(ctx, rec, receipt, p.owner)
 		}
 	}
-	if _, err := s.external.Send(ctx, *p.settlement.Op); err != nil && !errors.Is(err, bundler.ErrRejected) {
+	if _, err := s.sendExternal(ctx, p); err != nil && !errors.Is(err, bundler.ErrRejected) {
 		return s.failure(x402.ErrorBundlerUnreachable, "the bundler could not be reached; retry after Retry-After", p)
 	}
 	return s.awaitExternal(ctx, p, rec)
+}
+
+// externalFor is the external bundler of p's EntryPoint, nil when a
+// built-in bundler bundles it.
+func (s *Service) externalFor(p *payment) *bundler.External {
+	if p.settlement.OpV07 != nil {
+		return s.external07
+	}
+	return s.external
+}
+
+// bundle hands p's operation to the built-in bundler of its EntryPoint.
+func (s *Service) bundle(ctx context.Context, p *payment, persist func(*types.Transaction) error) (*types.Transaction, error) {
+	if op := p.settlement.OpV07; op != nil {
+		if s.bundler07 == nil {
+			return nil, fmt.Errorf("%w: no EntryPoint v0.7 is configured", bundler.ErrNotSent)
+		}
+		return s.bundler07.SubmitV07(ctx, *op, persist)
+	}
+	return s.bundler.Submit(ctx, *p.settlement.Op, persist)
+}
+
+// sendExternal hands p's operation to the external bundler of its
+// EntryPoint.
+func (s *Service) sendExternal(ctx context.Context, p *payment) (common.Hash, error) {
+	if op := p.settlement.OpV07; op != nil {
+		return s.external07.SendV07(ctx, *op)
+	}
+	return s.external.Send(ctx, *p.settlement.Op)
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
@@ -217,36 +216,72 @@ func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, c
 
 // sponsorOperation is SponsorOperation without its span.
 func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
-	aa := s.table().aa
-	if aa == nil || s.cfg.AANative.Sponsor == nil {
-		return op, &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
-	}
 	decoded, err := contracts.UserOperationHex(op).Decode(true)
 	if err != nil {
 		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "userOp: " + err.Error()}
 	}
-	callData, _ := hexutil.Decode(op.CallData)
-	settle, err := aa.ParseCallData(callData)
+	var out x402.UserOperation
+	err = s.sponsorSettlement(ctx, decoded.Sender, decoded.CallData, false, client, func(sp Sponsor, validUntil uint64) (common.Hash, error) {
+		if out, err = sp.SponsorOnce(ctx, op, s.cfg.AANative.EntryPoint, validUntil); err != nil {
+			return common.Hash{}, err
+		}
+		sponsored, err := contracts.UserOperationHex(out).Decode(false)
+		if err != nil {
+			return common.Hash{}, fmt.Errorf("%w: %v", errSponsoredUndecodable, err)
+		}
+		return contracts.UserOpHash(sponsored, s.cfg.AANative.EntryPoint, s.chainID), nil
+	})
 	if err != nil {
-		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "only x402 settlements are sponsored: " + err.Error()}
+		return op, err
+	}
+	return out, nil
+}
+
+// errSponsoredUndecodable is a paymaster's answer that does not decode.
+var errSponsoredUndecodable = errors.New("the paymaster's sponsored operation does not decode")
+
+// sponsorSettlement sponsors, for client, the operation of sender whose
+// callData (of a v0.6 SimpleAccount, or with v07 of a v0.7 one) must be a
+// settlement of one of this server's offers, within the anonymous budget.
+// forward asks the paymaster, with the validity to ask for, and returns
+// the sponsored operation's hash.
+func (s *Service) sponsorSettlement(ctx context.Context, sender common.Address, callData []byte, v07 bool, client string,
+	forward func(sp Sponsor, validUntil uint64) (common.Hash, error)) error {
+	aa := s.table().aa
+	if aa == nil || s.cfg.AANative.Sponsor == nil || (v07 && !aa.HasV07()) {
+		return &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
+	}
+	parse := aa.ParseCallData
+	if v07 {
+		parse = aa.ParseCallDataV07
+	}
+	settle, err := parse(callData)
+	if err != nil {
+		return &SponsorError{Code: int(x402.RPCInvalidParams), Message: "only x402 settlements are sponsored: " + err.Error()}
 	}
 	if settle.RequestHash == (common.Hash{}) {
-		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement needs a request hash"}
+		return &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement needs a request hash"}
 	}
+	// Only settlements to a merchant, in a token and of an amount that
+	// one of this server's paywall routes offers, so the sponsorship pays
+	// for the server's own sales.
 	if s.cfg.Offers == nil || !s.cfg.Offers.Issued(x402.SchemeAANative, settle.Merchant, settle.Token, settle.Amount) {
-		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement pays no offer of this server: merchant, token and amount must be those of one of its paid routes"}
+		return &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement pays no offer of this server: merchant, token and amount must be those of one of its paid routes"}
 	}
 	limits := s.sponsorLimits()
 	now := s.cfg.Now()
-	// Counted by its /64 if it is IPv6: one subscriber's 2^64 addresses
-	// are one client.
 	client = clientaddr.Key(client)
-	slot, err := s.sponsors.take(limits, client, decoded.Sender, now)
+	slot, err := s.sponsors.take(limits, client, sender, now)
 	if err != nil {
 		s.log.Info("anonymous sponsorship refused", zap.String("client", client), zap.Error(err))
-		return op, sponsorRefusal(int(x402.RPCThrottled))
+		return sponsorRefusal(int(x402.RPCThrottled))
 	}
-	out, err := s.cfg.AANative.Sponsor.SponsorOnce(ctx, op, s.cfg.AANative.EntryPoint, uint64(now.Add(limits.Validity).Unix()))
+	hash, err := forward(s.cfg.AANative.Sponsor, uint64(now.Add(limits.Validity).Unix()))
+	if errors.Is(err, errSponsoredUndecodable) {
+		s.sponsors.granted(slot, common.Hash{})
+		s.log.Error("sponsoring", zap.Error(err))
+		return sponsorRefusal(int(x402.RPCInternalError))
+	}
 	if err != nil {
 		s.sponsors.granted(slot, common.Hash{})
 		code := int(x402.RPCInternalError)
@@ -255,18 +290,11 @@ func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, c
 			code = coded.ErrorCode()
 		}
 		s.log.Info("the paymaster refused a sponsorship", zap.String("client", client), zap.Int("code", code), zap.Error(err))
-		return op, sponsorRefusal(code)
+		return sponsorRefusal(code)
 	}
-	sponsored, err := contracts.UserOperationHex(out).Decode(false)
-	if err != nil {
-		s.sponsors.granted(slot, common.Hash{})
-		s.log.Error("the paymaster's sponsored operation does not decode", zap.Error(err))
-		return op, sponsorRefusal(int(x402.RPCInternalError))
-	}
-	hash := contracts.UserOpHash(sponsored, s.cfg.AANative.EntryPoint, s.chainID)
 	s.sponsors.granted(slot, hash)
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
 		span.SetAttributes(edge.AttrUserOpHash.String(hash.Hex()))
 	}
-	return out, nil
+	return nil
 }

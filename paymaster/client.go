@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"go.opentelemetry.io/otel/propagation"
 
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -184,6 +185,18 @@ func (c *Client) SponsorOnce(ctx context.Context, op x402.UserOperation, entryPo
 		sc["validUntil"] = validUntil
 	}
 	var out x402.UserOperation
+	err := c.once(ctx, "pm_sponsor_userop", []any{op, entryPoint.Hex(), sc}, &out)
+	return out, err
+}
+
+// SponsorOnceV07 is SponsorOnce of a v0.7 operation, for the v0.7
+// entryPoint.
+func (c *Client) SponsorOnceV07(ctx context.Context, op ep07.UserOperationHex, entryPoint common.Address, validUntil uint64) (ep07.UserOperationHex, error) {
+	sc := map[string]any{"type": 0}
+	if validUntil > 0 {
+		sc["validUntil"] = validUntil
+	}
+	var out ep07.UserOperationHex
 	err := c.once(ctx, "pm_sponsor_userop", []any{op, entryPoint.Hex(), sc}, &out)
 	return out, err
 }

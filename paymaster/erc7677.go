@@ -196,6 +196,9 @@ func (s *Service) paymasterStubData(ctx context.Context, c *call) (any, *Error) 
 	if perr != nil {
 		return nil, perr
 	}
+	if len(c.params) >= 2 && s.isV07(c.params[1]) {
+		return s.paymasterStubDataV07(ctx, c, p)
+	}
 	req, rerr := s.parseERC7677(c, false)
 	if rerr != nil {
 		return nil, rerr
@@ -265,6 +268,9 @@ func (s *Service) paymasterDataOp(ctx context.Context, c *call) (any, *Error) {
 	p, perr := s.sponsoringProject(c)
 	if perr != nil {
 		return nil, perr
+	}
+	if len(c.params) >= 2 && s.isV07(c.params[1]) {
+		return s.paymasterDataV07(ctx, c, p)
 	}
 	req, rerr := s.parseERC7677(c, true)
 	if rerr != nil {

@@ -128,6 +128,10 @@ type Config struct {
 	EntryPoint common.Address
 	// Paymaster is the VerifyingPaymaster contract.
 	Paymaster common.Address
+	// EntryPointV07 and PaymasterV07 are the ERC-4337 v0.7 EntryPoint and
+	// its VerifyingPaymaster (whose signer is Signer too); zero serves
+	// v0.6 only. See v07.go.
+	EntryPointV07, PaymasterV07 common.Address
 	// Signer is the VerifyingPaymaster's verifyingSigner, and the
 	// TokenPaymaster's. Never logged.
 	Signer *ecdsa.PrivateKey
@@ -196,6 +200,9 @@ func (c *Config) Validate() error {
 	}
 	if c.EntryPoint == (common.Address{}) || c.Paymaster == (common.Address{}) {
 		errs = append(errs, errors.New("entry point and paymaster addresses are required"))
+	}
+	if (c.EntryPointV07 == (common.Address{})) != (c.PaymasterV07 == (common.Address{})) {
+		errs = append(errs, errors.New("the v0.7 entry point and paymaster go together"))
 	}
 	if c.Signer == nil {
 		errs = append(errs, errors.New("signer key is missing"))

@@ -114,11 +114,17 @@ func (s *Service) events(ctx context.Context, from, to uint64) ([]opEvent, error
 		BlockNumber hexutil.Uint64 `json:"blockNumber"`
 		Removed     bool           `json:"removed"`
 	}
+	// v0.7's UserOperationEvent has v0.6's signature.
+	addresses, paymasters := []common.Address{s.cfg.EntryPoint}, s.paymasterTopics()
+	if s.cfg.EntryPointV07 != (common.Address{}) {
+		addresses = append(addresses, s.cfg.EntryPointV07)
+		paymasters = append(paymasters, common.BytesToHash(s.cfg.PaymasterV07.Bytes()))
+	}
 	filter := map[string]any{
-		"address":   s.cfg.EntryPoint,
+		"address":   addresses,
 		"fromBlock": hexutil.Uint64(from),
 		"toBlock":   hexutil.Uint64(to),
-		"topics":    []any{userOperationEvent, nil, nil, s.paymasterTopics()},
+		"topics":    []any{userOperationEvent, nil, nil, paymasters},
 	}
 	if err := s.cfg.Chain.CallContext(ctx, &logs, "eth_getLogs", filter); err != nil {
 		return nil, fmt.Errorf("reading UserOperationEvent logs of blocks %d to %d: %w", from, to, err)

@@ -23,6 +23,9 @@ import (
 )
 
 func (s *Service) entrypoints(context.Context, *call) (any, *Error) {
+	if s.cfg.EntryPointV07 != (common.Address{}) {
+		return []string{s.cfg.EntryPoint.Hex(), s.cfg.EntryPointV07.Hex()}, nil
+	}
 	return []string{s.cfg.EntryPoint.Hex()}, nil
 }
 
@@ -156,6 +159,9 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 	}
 	if len(c.params) < 2 {
 		return nil, &Error{Code: codeInvalidParams, Message: "params: want [userOp, entryPoint, context]"}
+	}
+	if s.isV07(c.params[1]) {
+		return s.sponsorV07(ctx, c, p)
 	}
 	var wire x402.UserOperation
 	if err := json.Unmarshal(c.params[0], &wire); err != nil {

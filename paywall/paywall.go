@@ -443,7 +443,9 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 
 // match finds the offer of r a payment accepted. It compares scheme, network,
 // asset, amount and payTo (not the whole object, which clients may
-// re-serialize) and names the first field that matches no offer.
+// re-serialize), and for aa-native offers of several EntryPoints (v0.6 and
+// v0.7) the accepted extra.entryPoint when it has one, and names the first
+// field that matches no offer.
 func (p *Paywall) match(r *http.Request, accepted *x402.PaymentRequirements) (*x402.PaymentRequirements, *x402.Error) {
 	return narrow(p.pricedOf(r).accepts, "accepted", []offerCheck{ // the amounts of this request
 		{x402.ReasonSchemeMismatch, "scheme", func(o *x402.PaymentRequirements) bool { return o.Scheme == accepted.Scheme }},
@@ -451,6 +453,10 @@ func (p *Paywall) match(r *http.Request, accepted *x402.PaymentRequirements) (*x
 		{x402.ReasonAssetNotAllowed, "asset", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.Asset, accepted.Asset) }},
 		{x402.ReasonAmountMismatch, "amount", func(o *x402.PaymentRequirements) bool { return sameAmount(o.Amount, accepted.Amount) }},
 		{x402.ReasonInvalidInnerPayload, "payTo", func(o *x402.PaymentRequirements) bool { return strings.EqualFold(o.PayTo, accepted.PayTo) }},
+		{x402.ReasonInvalidInnerPayload, "extra.entryPoint", func(o *x402.PaymentRequirements) bool {
+			return accepted.Extra == nil || accepted.Extra.EntryPoint == "" || o.Extra == nil || o.Extra.EntryPoint == "" ||
+				strings.EqualFold(o.Extra.EntryPoint, accepted.Extra.EntryPoint)
+		}},
 	})
 }
 

@@ -53,7 +53,7 @@ var (
 	paymentPayloadFields      = []string{"x402Version", "resource", "accepted", "payload", "extensions"}
 	resourceFields            = []string{"url", "description", "mimeType"}
 	paymentRequirementsFields = []string{"scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"}
-	extraFields               = []string{"name", "version", "entryPoint", "factory", "settlement", "sponsorUrl", "assetTransferMethod", "facilitatorAddress"}
+	extraFields               = []string{"name", "version", "entryPoint", "entryPointVersion", "factory", "settlement", "sponsorUrl", "assetTransferMethod", "facilitatorAddress"}
 	exactPayloadFields        = []string{"signature", "authorization"}
 	exactAuthorizationFields  = []string{"from", "to", "value", "validAfter", "validBefore", "nonce"}
 )
@@ -436,6 +436,8 @@ func (d *fastJSON) extra(e *Extra) bool {
 			return d.stringField(&e.Version)
 		case "entryPoint":
 			return d.stringField(&e.EntryPoint)
+		case "entryPointVersion":
+			return d.stringField(&e.EntryPointVersion)
 		case "factory":
 			return d.stringField(&e.Factory)
 		case "settlement":

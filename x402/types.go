@@ -33,6 +33,10 @@ type Extra struct {
 	Version string `json:"version,omitempty"`
 	// EntryPoint is the ERC-4337 EntryPoint address (aa-native).
 	EntryPoint string `json:"entryPoint,omitempty"`
+	// EntryPointVersion is the EntryPoint's ERC-4337 version, "0.6" or
+	// "0.7" (aa-native); absent means "0.6". A v0.7 offer's userOp takes
+	// ERC-7769's v0.7 fields (factory, factoryData, paymaster, …).
+	EntryPointVersion string `json:"entryPointVersion,omitempty"`
 	// Factory is the canonical smart-account factory (aa-native).
 	Factory string `json:"factory,omitempty"`
 	// Settlement is the settlement contract address (aa-native).

@@ -88,6 +88,21 @@ type Contracts struct {
 	// Wallets are the counterfactual OwnerWallets (salt 0) of the funded
 	// accounts, in the same order; each holds tokens, no code yet.
 	Wallets []common.Address
+
+	// EntryPointV07 is the ERC-4337 v0.7 EntryPoint, at its canonical
+	// address (ep07.Address), with its SenderCreator at the canonical
+	// ep07.SenderCreatorAddress.
+	EntryPointV07 common.Address
+	// AccountFactoryV07 is the v0.7 SimpleAccountFactory.
+	AccountFactoryV07 common.Address
+	// AccountImplementationV07 is the v0.7 SimpleAccount its proxies use.
+	AccountImplementationV07 common.Address
+	// PaymasterV07 is the v0.7 VerifyingPaymaster, with the same signer
+	// as Paymaster and an EntryPoint v0.7 deposit.
+	PaymasterV07 common.Address
+	// SmartAccountsV07 are the funded accounts' counterfactual v0.7
+	// SimpleAccounts (salt 0), in the same order; each holds tokens.
+	SmartAccountsV07 []common.Address
 }
 
 // The canonical addresses of Permit2 and of x402's Permit2 proxies, the
@@ -109,14 +124,26 @@ var Multicall3 = common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11
 // deploys. No one has its key: it is a hash.
 var WalletDeployer = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devnet wallet deployer"))[12:])
 
+// EntryPointV07 is EntryPoint v0.7's canonical address, where the dev
+// chain puts it too.
+var EntryPointV07 = common.HexToAddress("0x0000000071727De22E5E9d8BAf0edAc6f37da032")
+
+// DeployerV07 deploys the dev chain's v0.7 factory and paymaster at
+// genesis, with nonces of its own so that v0.6's addresses stay put. It is
+// keyless: keccak256("caddy-x402 devnet v0.7 deployer")'s last 20 bytes.
+var DeployerV07 = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devnet v0.7 deployer")))
+
 // GenesisContracts returns where the default dev chain's genesis puts its
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
 // EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token,
 // the settlement contract, the batch contract, the TokenPaymaster and the
 // permit token with its nonces 0 to 7, and Permit2 and its proxies are at
-// their canonical addresses. SmartAccounts and AccountImplementation are not
-// set; the smart-wallet contracts are WalletDeployer's, and Multicall3 at
-// its usual address. Package devnet's tests hold the chain to it.
+// their canonical addresses. The smart-wallet contracts are WalletDeployer's,
+// and Multicall3 is at its usual address. The v0.7 EntryPoint is at its
+// canonical address; DeployerV07 deploys the v0.7 factory and paymaster with
+// its nonces 1 and 2 (nonce 0 built the EntryPoint, which genesis moves to
+// its canonical address). SmartAccounts, AccountImplementation and their
+// v0.7 counterparts are not set. Package devnet's tests hold the chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
 	if err != nil {
@@ -137,6 +164,10 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		WalletFactory: crypto.CreateAddress(WalletDeployer, 0),
 		EOADelegate:   crypto.CreateAddress(WalletDeployer, 1),
 		Multicall3:    Multicall3,
+
+		EntryPointV07:     EntryPointV07,
+		AccountFactoryV07: crypto.CreateAddress(DeployerV07, 1),
+		PaymasterV07:      crypto.CreateAddress(DeployerV07, 2),
 	}
 })
 

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,6 +31,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -46,6 +48,10 @@ type Config struct {
 	// v0.6 EntryPoint, the canonical SimpleAccountFactory, X402Settlement
 	// and the VerifyingPaymaster whose sponsorship is required.
 	EntryPoint, Factory, Settlement, Paymaster common.Address
+	// EntryPointV07, FactoryV07 and PaymasterV07 are the v0.7 EntryPoint,
+	// its SimpleAccountFactory and VerifyingPaymaster; zero settles v0.6
+	// only. See v07.go.
+	EntryPointV07, FactoryV07, PaymasterV07 common.Address
 	// Assets are the allowlisted tokens.
 	Assets []common.Address
 	// Chain reads the chain.
@@ -72,6 +78,9 @@ func (c *Config) Validate() error {
 	zero := common.Address{}
 	if c.EntryPoint == zero || c.Factory == zero || c.Settlement == zero || c.Paymaster == zero {
 		errs = append(errs, errors.New("entry point, factory, settlement and paymaster addresses are required"))
+	}
+	if v := []common.Address{c.EntryPointV07, c.FactoryV07, c.PaymasterV07}; slices.Contains(v, zero) && slices.ContainsFunc(v, func(a common.Address) bool { return a != zero }) {
+		errs = append(errs, errors.New("the v0.7 entry point, factory and paymaster go together"))
 	}
 	if len(c.Assets) == 0 {
 		errs = append(errs, errors.New("no assets are allowlisted for aa-native"))
@@ -125,21 +134,42 @@ type Payment struct {
 	RequestHash common.Hash
 	// UserOpHash is the EntryPoint's hash of Op.
 	UserOpHash common.Hash
+	// OpV07 is the operation for EntryPoint v0.7, nil for v0.6. Op then
+	// holds its fields in v0.6's form for the checks both share: its
+	// initCode and paymasterAndData packed, and the account's and the
+	// paymaster's verification gas summed.
+	OpV07 *ep07.UserOperation
 }
 
 // decodePayload parses an aa-native payload. A payload that does not
 // parse is malformed_request; a field of the wrong form is
 // invalid_inner_payload.
-func (s *Scheme) decodePayload(p *x402.PaymentPayload) (*Payment, error) {
+func (s *Scheme) decodePayload(p *x402.PaymentPayload, req *x402.PaymentRequirements) (*Payment, error) {
+	if s.isV07(req) {
+		return s.decodePayloadV07(p)
+	}
 	var raw x402.AANativePayload
 	if err := json.Unmarshal(p.Payload, &raw); err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an aa-native payment: %v", err)
+	}
+	if _, v07 := opShape(p.Payload); v07 {
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "the offer is for EntryPoint v0.6 (%s): the userOp takes v0.6's fields (initCode, paymasterAndData), not v0.7's", s.cfg.EntryPoint)
 	}
 	op, err := contracts.UserOperationHex(raw.UserOp).Decode(false)
 	if err != nil {
 		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "userOp: %v", err)
 	}
-	spec := raw.SettlementCallSpec
+	pay, err := s.decodeSpec(raw.SettlementCallSpec)
+	if err != nil {
+		return nil, err
+	}
+	pay.Op = op
+	pay.UserOpHash = contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID)
+	return pay, nil
+}
+
+// decodeSpec reads a payload's settlementCallSpec.
+func (s *Scheme) decodeSpec(spec x402.SettlementCallSpec) (*Payment, error) {
 	var errs []string
 	merchant, e1 := x402.ParseAddress(spec.Merchant)
 	token, e2 := x402.ParseAddress(spec.Token)
@@ -156,9 +186,7 @@ func (s *Scheme) decodePayload(p *x402.PaymentPayload) (*Payment, error) {
 	if len(errs) > 0 {
 		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s", strings.Join(errs, "; "))
 	}
-	pay := &Payment{Op: op, Merchant: common.Address(merchant), Token: common.Address(token), Amount: amount, RequestHash: common.BytesToHash(rh)}
-	pay.UserOpHash = contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID)
-	return pay, nil
+	return &Payment{Merchant: common.Address(merchant), Token: common.Address(token), Amount: amount, RequestHash: common.BytesToHash(rh)}, nil
 }
 
 // Settlement is the settle call a payment's callData makes.
@@ -173,10 +201,19 @@ type Settlement struct {
 // settle(…)]) or execute(settlement, 0, settle(…)). Anything else is an
 // error saying what it is not.
 func (s *Scheme) ParseCallData(callData []byte) (*Settlement, error) {
+	return s.parseCallData(callData, false)
+}
+
+// parseCallData is ParseCallData for the SimpleAccount of v0.6 or, with
+// v07, of v0.7, whose executeBatch takes values too (none, or all zero).
+func (s *Scheme) parseCallData(callData []byte, v07 bool) (*Settlement, error) {
 	if len(callData) < 4 {
 		return nil, errors.New("callData is empty")
 	}
 	abiAccount, _ := contracts.SimpleAccountMetaData.ParseABI()
+	if v07 {
+		abiAccount, _ = ep07.SimpleAccountMetaData.ParseABI()
+	}
 	m, err := abiAccount.MethodById(callData[:4])
 	if err != nil {
 		return nil, errors.New("callData is not a SimpleAccount execute or executeBatch call")
@@ -188,6 +225,13 @@ func (s *Scheme) ParseCallData(callData []byte) (*Settlement, error) {
 	var settleData []byte
 	switch m.Name {
 	case "executeBatch":
+		if v07 {
+			values, _ := args[1].([]*big.Int)
+			if slices.ContainsFunc(values, func(v *big.Int) bool { return v.Sign() != 0 }) {
+				return nil, errors.New("executeBatch must send no value")
+			}
+			args = []any{args[0], args[2]}
+		}
 		dest, ok1 := args[0].([]common.Address)
 		calls, ok2 := args[1].([][]byte)
 		if !ok1 || !ok2 || len(dest) != 2 || len(calls) != 2 {
@@ -251,10 +295,14 @@ func (s *Scheme) verifyPayment(ctx context.Context, pay *Payment, accepted, req 
 	if err != nil || signer != owner {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "the UserOperation is not signed by the account's owner %s", owner)
 	}
-	if len(pay.Op.PaymasterAndData) < 20 || common.BytesToAddress(pay.Op.PaymasterAndData[:20]) != s.cfg.Paymaster {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the UserOperation is not sponsored by this facilitator's paymaster %s (ask extra.sponsorUrl)", s.cfg.Paymaster)
+	paymaster, simulate := s.cfg.Paymaster, s.simulate
+	if pay.OpV07 != nil {
+		paymaster, simulate = s.cfg.PaymasterV07, s.simulateV07
 	}
-	if err := s.simulate(ctx, pay); err != nil {
+	if len(pay.Op.PaymasterAndData) < 20 || common.BytesToAddress(pay.Op.PaymasterAndData[:20]) != paymaster {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the UserOperation is not sponsored by this facilitator's paymaster %s (ask extra.sponsorUrl)", paymaster)
+	}
+	if err := simulate(ctx, pay); err != nil {
 		return err
 	}
 	return s.checkChain(ctx, pay)
@@ -288,7 +336,7 @@ func (s *Scheme) match(pay *Payment, accepted, req *x402.PaymentRequirements) er
 	if accPayTo != payTo || pay.Merchant != common.Address(payTo) {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "settlement merchant %s (accepted %s) is not payTo %s", pay.Merchant, common.Address(accPayTo), common.Address(payTo))
 	}
-	call, err := s.ParseCallData(pay.Op.CallData)
+	call, err := s.parseCallData(pay.Op.CallData, pay.OpV07 != nil)
 	if err != nil {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "%v", err)
 	}
@@ -302,9 +350,13 @@ func (s *Scheme) match(pay *Payment, accepted, req *x402.PaymentRequirements) er
 // sender from (owner, salt); without, the account must exist, and its
 // owner is read from it.
 func (s *Scheme) owner(ctx context.Context, pay *Payment) (common.Address, error) {
+	factory := s.cfg.Factory
+	if pay.OpV07 != nil {
+		factory = s.cfg.FactoryV07
+	}
 	if len(pay.Op.InitCode) > 0 {
-		if len(pay.Op.InitCode) < 24 || common.BytesToAddress(pay.Op.InitCode[:20]) != s.cfg.Factory {
-			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode must call the canonical factory %s", s.cfg.Factory)
+		if len(pay.Op.InitCode) < 24 || common.BytesToAddress(pay.Op.InitCode[:20]) != factory {
+			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode must call the canonical factory %s", factory)
 		}
 		abiFactory, _ := contracts.SimpleAccountFactoryMetaData.ParseABI()
 		m := abiFactory.Methods["createAccount"]
@@ -317,7 +369,7 @@ func (s *Scheme) owner(ctx context.Context, pay *Payment) (common.Address, error
 		}
 		owner, salt := args[0].(common.Address), args[1].(*big.Int)
 		var out hexutil.Bytes
-		if err := s.call(ctx, s.cfg.Factory, s.factory.PackGetAddress(owner, salt), &out); err != nil {
+		if err := s.call(ctx, factory, s.factory.PackGetAddress(owner, salt), &out); err != nil {
 			return common.Address{}, err
 		}
 		derived, err := s.factory.UnpackGetAddress(out)

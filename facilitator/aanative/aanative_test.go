@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -33,6 +34,8 @@ func newScheme(t testing.TB) *Scheme {
 		ChainID: big.NewInt(31337), EntryPoint: common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3"),
 		Factory: common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"), Settlement: settlement,
 		Paymaster: common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0"), Assets: []common.Address{token}, Chain: noChain{},
+		EntryPointV07: ep07.Address, FactoryV07: common.HexToAddress("0xa110be89BD580695FDdD3cE39888AeBBa400AE70"),
+		PaymasterV07: common.HexToAddress("0x13AeC97F4652F65bb820E579C8251e798D533fD6"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -93,11 +96,17 @@ func FuzzDecode(f *testing.F) {
 		UserOp:             x402.UserOperation(op.Hex()),
 		SettlementCallSpec: x402.SettlementCallSpec{Merchant: merchant.Hex(), Token: token.Hex(), Amount: "10", RequestHash: hexutil.Encode(common.Hash{9}.Bytes())},
 	})
-	f.Add(good)
-	f.Add([]byte(`{"userOp":{},"settlementCallSpec":{}}`))
-	f.Add([]byte(`[]`))
-	f.Fuzz(func(t *testing.T, raw []byte) {
-		pay, err := s.decodePayload(&x402.PaymentPayload{Payload: raw})
+	f.Add(good, false)
+	f.Add([]byte(`{"userOp":{},"settlementCallSpec":{}}`), true)
+	f.Add([]byte(`[]`), false)
+	f.Add([]byte(`{"userOp":{"sender":"0x1111111111111111111111111111111111111111","nonce":"0x0","factory":"0x01","factoryData":"0x02","callData":"0x12","callGasLimit":"0x1","verificationGasLimit":"0x1","preVerificationGas":"0x1","maxFeePerGas":"0x1","maxPriorityFeePerGas":"0x1","paymaster":"0x03","paymasterVerificationGasLimit":"0x1","paymasterPostOpGasLimit":"0x0","paymasterData":"0x","signature":"0x"},"settlementCallSpec":{"merchant":"0x1111111111111111111111111111111111111111","token":"0x1111111111111111111111111111111111111111","amount":"1","requestHash":"0x0900000000000000000000000000000000000000000000000000000000000000"}}`), true)
+	v07 := &x402.PaymentRequirements{Extra: &x402.Extra{EntryPoint: ep07.Address.Hex(), EntryPointVersion: "0.7"}}
+	f.Fuzz(func(t *testing.T, raw []byte, asV07 bool) {
+		req := &x402.PaymentRequirements{}
+		if asV07 {
+			req = v07
+		}
+		pay, err := s.decodePayload(&x402.PaymentPayload{Payload: raw}, req)
 		if err != nil {
 			var xe *x402.Error
 			if !errors.As(err, &xe) {
@@ -108,6 +117,9 @@ func FuzzDecode(f *testing.F) {
 		if pay.RequestHash == (common.Hash{}) || pay.Amount == nil {
 			t.Fatalf("decoded %+v", pay)
 		}
-		_, _ = s.ParseCallData(pay.Op.CallData) // must not panic
+		_, _ = s.parseCallData(pay.Op.CallData, asV07) // must not panic
+		if asV07 && (pay.OpV07 == nil || pay.UserOpHash != ep07.UserOpHash(*pay.OpV07, ep07.Address, big.NewInt(31337))) {
+			t.Fatalf("a v0.7 payment decoded as %+v", pay)
+		}
 	})
 }

@@ -44,8 +44,8 @@ func (s *Scheme) Outcome(rec *store.Record, receipt *types.Receipt) scheme.Outco
 // an event of the same signature.
 func (s *Scheme) operation(receipt *types.Receipt, userOpHash common.Hash) (found, success bool, reason []byte) {
 	for _, l := range receipt.Logs {
-		if l.Address != s.cfg.EntryPoint {
-			continue
+		if l.Address != s.cfg.EntryPoint && (l.Address != s.cfg.EntryPointV07 || l.Address == common.Address{}) {
+			continue // v0.7's two events have v0.6's signatures
 		}
 		if ev, err := s.ep.UnpackUserOperationEventEvent(l); err == nil && ev.UserOpHash == userOpHash {
 			found, success = true, ev.Success

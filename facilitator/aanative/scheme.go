@@ -25,7 +25,7 @@ func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 	if isAuthorization(req.PaymentPayload.Payload) {
 		return nil, x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an exact authorization, the requirements are aa-native")
 	}
-	pay, err := s.decodePayload(&req.PaymentPayload)
+	pay, err := s.decodePayload(&req.PaymentPayload, &req.PaymentRequirements)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
 	if err != nil {
 		return scheme.Settlement{}
 	}
-	return scheme.Settlement{Op: &p.Op}
+	return scheme.Settlement{Op: &p.Op, OpV07: p.OpV07}
 }
 
 var _ scheme.Scheme = (*Scheme)(nil)

@@ -1,4 +1,5 @@
-// Package bundler submits ERC-4337 v0.6 UserOperations for the facilitator.
+// Package bundler submits ERC-4337 UserOperations (EntryPoint v0.6 and v0.7)
+// for the facilitator.
 //
 // [BuiltIn] is the facilitator's own bundler: it packs the operations that
 // arrive within a short window into one EntryPoint.handleOps transaction,
@@ -36,6 +37,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 )
 
@@ -71,8 +73,12 @@ type Caller interface {
 // BuiltIn bundles operations into handleOps transactions. It is safe for
 // concurrent use.
 type BuiltIn struct {
-	// EntryPoint is the v0.6 EntryPoint.
+	// EntryPoint is the v0.6 EntryPoint, or with V07 the v0.7 one.
 	EntryPoint common.Address
+	// V07 makes this a bundler of EntryPoint v0.7: operations come through
+	// SubmitV07, and handleOps takes them packed. One BuiltIn serves one
+	// EntryPoint; both versions' bundlers can share a Sender.
+	V07 bool
 	// Sender signs and sends from the settler key.
 	Sender *sender.Sender
 	// Chain estimates gas.
@@ -113,6 +119,7 @@ type BuiltIn struct {
 
 type entry struct {
 	op      contracts.UserOperation
+	op07    ep07.UserOperation // with V07
 	persist func(*types.Transaction) error
 	done    chan submitted
 	span    trace.Span // the span of the Submit's context, for the bundle's
@@ -154,8 +161,22 @@ func (b *BuiltIn) init() {
 // fails, nothing is broadcast. A refused operation is ErrRejected with the
 // EntryPoint's reason; sender errors (sender.ErrUnreachable, …) pass through.
 func (b *BuiltIn) Submit(ctx context.Context, op contracts.UserOperation, persist func(*types.Transaction) error) (*types.Transaction, error) {
+	if b.V07 {
+		return nil, fmt.Errorf("%w: a v0.6 operation for the v0.7 bundler", ErrNotSent)
+	}
+	return b.submit(ctx, &entry{op: op, persist: persist, done: make(chan submitted, 1), span: trace.SpanFromContext(ctx)})
+}
+
+// SubmitV07 is Submit of a v0.7 operation, to a bundler with V07 set.
+func (b *BuiltIn) SubmitV07(ctx context.Context, op ep07.UserOperation, persist func(*types.Transaction) error) (*types.Transaction, error) {
+	if !b.V07 {
+		return nil, fmt.Errorf("%w: a v0.7 operation for the v0.6 bundler", ErrNotSent)
+	}
+	return b.submit(ctx, &entry{op07: op, persist: persist, done: make(chan submitted, 1), span: trace.SpanFromContext(ctx)})
+}
+
+func (b *BuiltIn) submit(ctx context.Context, e *entry) (*types.Transaction, error) {
 	b.init()
-	e := &entry{op: op, persist: persist, done: make(chan submitted, 1), span: trace.SpanFromContext(ctx)}
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
@@ -253,11 +274,7 @@ func (b *BuiltIn) send() {
 	}
 	beneficiary := b.Sender.Address()
 	for len(batch) > 0 {
-		ops := make([]contracts.UserOperation, len(batch))
-		for i, e := range batch {
-			ops[i] = e.op
-		}
-		data := b.ep.PackHandleOps(ops, beneficiary)
+		data := b.handleOps(batch, beneficiary)
 		// One operation must never revert the whole bundle: simulate it at
 		// the time it will be mined and drop the operation that fails.
 		if idx, reason, ok := b.simulate(ctx, beneficiary, data); ok && idx < len(batch) {
@@ -385,11 +402,37 @@ func (b *BuiltIn) failedOp(err error) (int, string, bool) {
 	if len(data) < 4 {
 		return 0, "", false
 	}
+	if b.V07 {
+		res, _ := ep07.NewEntryPoint().UnpackError(data)
+		switch f := res.(type) {
+		case *ep07.EntryPointFailedOp:
+			return int(f.OpIndex.Int64()), f.Reason, true
+		case *ep07.EntryPointFailedOpWithRevert:
+			return int(f.OpIndex.Int64()), f.Reason + ": " + DecodeRevert(f.Inner), true
+		}
+		return 0, "", false
+	}
 	res, _ := b.ep.UnpackError(data)
 	if f, ok := res.(*contracts.EntryPointFailedOp); ok {
 		return int(f.OpIndex.Int64()), f.Reason, true
 	}
 	return 0, "", false
+}
+
+// handleOps is the bundle's calldata, for the bundler's EntryPoint version.
+func (b *BuiltIn) handleOps(batch []*entry, beneficiary common.Address) []byte {
+	if b.V07 {
+		ops := make([]ep07.PackedUserOperation, len(batch))
+		for i, e := range batch {
+			ops[i] = e.op07.Pack()
+		}
+		return ep07.NewEntryPoint().PackHandleOps(ops, beneficiary)
+	}
+	ops := make([]contracts.UserOperation, len(batch))
+	for i, e := range batch {
+		ops[i] = e.op
+	}
+	return b.ep.PackHandleOps(ops, beneficiary)
 }
 
 // Outcome finds an operation's result in its bundle's receipt.

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 )
 
 // ErrUnreachable means the external bundler could not be reached: the
@@ -38,8 +39,12 @@ func (x *External) Close() { x.client.Close() }
 // ErrRejected with its message; a bundler that cannot be reached is
 // ErrUnreachable; any other error leaves delivery unknown.
 func (x *External) Send(ctx context.Context, op contracts.UserOperation) (common.Hash, error) {
+	return x.send(ctx, op.Hex())
+}
+
+func (x *External) send(ctx context.Context, wire any) (common.Hash, error) {
 	var hash common.Hash
-	err := x.client.CallContext(ctx, &hash, "eth_sendUserOperation", op.Hex(), x.entryPoint)
+	err := x.client.CallContext(ctx, &hash, "eth_sendUserOperation", wire, x.entryPoint)
 	if err == nil {
 		return hash, nil
 	}
@@ -52,6 +57,12 @@ func (x *External) Send(ctx context.Context, op contracts.UserOperation) (common
 		return hash, fmt.Errorf("%w: %v", ErrUnreachable, err)
 	}
 	return hash, err
+}
+
+// SendV07 is Send of a v0.7 operation, in ERC-7769's v0.7 form, to the
+// bundler's entry point (which must then be a v0.7 EntryPoint).
+func (x *External) SendV07(ctx context.Context, op ep07.UserOperation) (common.Hash, error) {
+	return x.send(ctx, op.Hex())
 }
 
 // Receipt calls eth_getUserOperationReceipt and returns the transaction

@@ -22,6 +22,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -111,6 +112,9 @@ type Settlement struct {
 	MaxGas uint64
 	// Op is an ERC-4337 UserOperation, for the bundler.
 	Op *contracts.UserOperation
+	// OpV07 is set, beside Op, when the operation is for EntryPoint v0.7:
+	// it is what the bundler submits (Op is its v0.6 shadow).
+	OpV07 *ep07.UserOperation
 }
 
 // Verdict is what a mined settlement means for its payment.

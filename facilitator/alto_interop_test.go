@@ -1,0 +1,134 @@
+package facilitator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// deterministicDeployer is the runtime code of the CREATE2 factory that
+// bundlers expect at 0x4e59b44847b379578588920cA78FbF26c0B4956C (Arachnid's
+// deterministic-deployment-proxy): calldata salt ‖ initCode, CREATE2, return
+// the address. The devnet has no keyless deployment transaction, so the
+// test deploys this code at an ordinary address and names it to alto.
+const deterministicDeployer = "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3"
+
+// startAlto runs Pimlico's alto (@pimlico/alto, an ERC-4337 v0.7 bundler,
+// pinned in interop/) on the env's devnet, for EntryPoint v0.7, and
+// returns its ERC-7769 URL. Its executor is test account #5. Safe mode
+// (ERC-7562 tracing) is off: geth's dev node has no alto tracer.
+func (e *env) startAlto() string {
+	e.t.Helper()
+	dir := interopDir(e.t)
+	alto := filepath.Join(dir, "node_modules", "@pimlico", "alto", "esm", "cli", "alto.js")
+	if _, err := os.Stat(alto); err != nil {
+		e.t.Skipf("@pimlico/alto is not installed in %s (npm ci there): %v", dir, err)
+	}
+	runtime := common.FromHex(deterministicDeployer)
+	init := append([]byte{0x60, byte(len(runtime)), 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3}, runtime...)
+	deployer := e.deploy(hexutil.Encode(init), nil)
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	key := func(i int) string { return hexutil.Encode(crypto.FromECDSA(e.chain.Accounts[i].Key)) }
+	cmd := exec.Command("node", alto,
+		"--entrypoints", e.chain.Contracts.EntryPointV07.Hex(), "--rpc-url", e.chain.URL, "--port", fmt.Sprint(port),
+		"--executor-private-keys", key(5), "--utility-private-key", key(6),
+		"--deterministic-deployer-address", deployer.Hex(), "--safe-mode", "false",
+		"--block-time", "100", "--utility-wallet-monitor", "false", "--refilling-wallets", "false", "--log-level", "warn")
+	cmd.Dir = dir
+	var logs strings.Builder
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
+	body := `{"jsonrpc":"2.0","id":1,"method":"eth_supportedEntryPoints","params":[]}`
+	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		resp, err := http.Post(url, "application/json", strings.NewReader(body))
+		if err != nil {
+			continue
+		}
+		var res struct {
+			Result []common.Address `json:"result"`
+		}
+		json.NewDecoder(resp.Body).Decode(&res)
+		resp.Body.Close()
+		if len(res.Result) == 1 && res.Result[0] == e.chain.Contracts.EntryPointV07 {
+			return url
+		}
+	}
+	e.t.Fatalf("alto did not start:\n%s", logs.String())
+	return ""
+}
+
+// TestExternalBundlerV07 settles a v0.7 aa-native payment through alto, a
+// real v0.7 bundler, over ERC-7769 with v0.7's field names
+// (bundler_url_v07), while v0.6 payments keep the built-in bundler.
+func TestExternalBundlerV07(t *testing.T) {
+	t.Parallel()
+	e := newEnvB(t, envOptions{aaNative: true, chainID: 1337, settler: 8})
+	url := e.startAlto()
+	e.stop()
+	e.cfg.AANative.BundlerURLV07 = url
+	e.start()
+
+	merchant := e.chain.Accounts[4].Address
+	before := e.balance(merchant)
+	req := e.aaPayV07(e.chain.Accounts[1].Key, e.aaRequirementsV07(merchant, 7_000))
+	ctx := x402.WithIdempotencyKey(context.Background(), "alto-1")
+	res, err := e.client.Settle(ctx, req)
+	if err != nil || !res.Success || res.UserOpHash == "" {
+		t.Fatalf("settle via alto: %+v %v", res, err)
+	}
+	receipt, err := e.eth.TransactionReceipt(context.Background(), common.HexToHash(res.TransactionHash))
+	if err != nil || receipt.Status != 1 {
+		t.Fatalf("receipt %v %v", receipt, err)
+	}
+	tx, _, _ := e.eth.TransactionByHash(context.Background(), receipt.TxHash)
+	from, _ := types.Sender(types.LatestSignerForChainID(e.chain.ChainID), tx)
+	if from != e.chain.Accounts[5].Address || from == e.svc.Settler() {
+		t.Fatalf("the bundle was sent by %s; want alto's executor %s", from, e.chain.Accounts[5].Address)
+	}
+	if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 7_000 {
+		t.Fatalf("merchant got %s", got)
+	}
+	again, _ := e.client.Settle(ctx, req)
+	if again.TransactionHash != res.TransactionHash || !again.Success {
+		t.Fatalf("the retry answered %+v, want %s", again, res.TransactionHash)
+	}
+	t.Logf("alto bundled the v0.7 settlement in %s: %d gas", res.TransactionHash, receipt.GasUsed)
+
+	// A v0.6 payment still goes through the built-in bundler.
+	r6, _ := e.aaPay(e.chain.Accounts[1].Key, e.aaRequirements(merchant, 3_000))
+	res6, err := e.client.Settle(context.Background(), r6)
+	if err != nil || !res6.Success {
+		t.Fatalf("v0.6 settle: %+v %v", res6, err)
+	}
+	tx6, _, _ := e.eth.TransactionByHash(context.Background(), common.HexToHash(res6.TransactionHash))
+	if from6, _ := types.Sender(types.LatestSignerForChainID(e.chain.ChainID), tx6); from6 != e.svc.Settler() {
+		t.Fatalf("the v0.6 bundle was sent by %s, not the settler", from6)
+	}
+}
