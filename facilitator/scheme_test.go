@@ -37,7 +37,7 @@ func TestSchemeTable(t *testing.T) {
 				}
 			}
 			if tc.aa {
-				k6, k7 := sup.Kinds[1], sup.Kinds[2]
+				k6, k7 := sup.Kinds[2], sup.Kinds[3] // after exact and upto
 				if k6.Extra == nil || k6.Extra.Settlement != e.chain.Contracts.Settlement.Hex() || k6.Extra.EntryPoint != e.chain.Contracts.EntryPoint.Hex() ||
 					k7.Extra == nil || k7.Extra.EntryPoint != e.chain.Contracts.EntryPointV07.Hex() || k7.Extra.EntryPointVersion != "0.7" {
 					t.Fatalf("aa-native's kinds: %+v %+v", k6.Extra, k7.Extra)
