@@ -264,20 +264,27 @@ func (t *Transport) Pay(challenge *x402.PaymentRequired, offer *x402.PaymentRequ
 	return t.pay(context.Background(), challenge, offer)
 }
 
+// window is the clock a payment for offer is signed by, and how many
+// seconds it stays valid: the offer's maxTimeoutSeconds, 60 without one.
+func (t *Transport) window(offer *x402.PaymentRequirements) (now func() time.Time, seconds int) {
+	now = time.Now
+	if t.Now != nil {
+		now = t.Now
+	}
+	seconds = offer.MaxTimeoutSeconds
+	if seconds <= 0 {
+		seconds = 60
+	}
+	return now, seconds
+}
+
 // pay is Pay within ctx (a wallet's deployment is read from the chain).
 func (t *Transport) pay(ctx context.Context, challenge *x402.PaymentRequired, offer *x402.PaymentRequirements) (*x402.PaymentPayload, error) {
 	chainID, err := x402.ParseNetwork(offer.Network)
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now
-	if t.Now != nil {
-		now = t.Now
-	}
-	timeout := offer.MaxTimeoutSeconds
-	if timeout <= 0 {
-		timeout = 60
-	}
+	now, timeout := t.window(offer)
 	var nonce [32]byte
 	if _, err := rand.Read(nonce[:]); err != nil {
 		return nil, err

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -44,14 +43,7 @@ func (t *Transport) PayPermit2(ctx context.Context, challenge *x402.PaymentRequi
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now
-	if t.Now != nil {
-		now = t.Now
-	}
-	timeout := offer.MaxTimeoutSeconds
-	if timeout <= 0 {
-		timeout = 60
-	}
+	now, timeout := t.window(offer)
 	n := make([]byte, 32)
 	if _, err := rand.Read(n); err != nil {
 		return nil, err

@@ -137,21 +137,8 @@ func (s *Service) parseERC7677(c *call, final bool) (erc7677Request, *Error) {
 		return req, cerr
 	}
 	if final {
-		var empty []string
-		for _, f := range []struct {
-			name string
-			v    *big.Int
-		}{
-			{"callGasLimit", op.CallGasLimit}, {"verificationGasLimit", op.VerificationGasLimit},
-			{"preVerificationGas", op.PreVerificationGas}, {"maxFeePerGas", op.MaxFeePerGas},
-			{"maxPriorityFeePerGas", op.MaxPriorityFeePerGas},
-		} {
-			if f.v.Sign() == 0 {
-				empty = append(empty, f.name)
-			}
-		}
-		if len(empty) > 0 {
-			return req, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("userOp: %s is zero: pm_getPaymasterData signs the gas and fee fields as given, so estimate them first (pm_getPaymasterStubData, then eth_estimateUserOperationGas), or use pm_sponsor_userop to have the paymaster fill them", strings.Join(empty, ", "))}
+		if err := gasGiven(op.CallGasLimit, op.VerificationGasLimit, op.PreVerificationGas, op.MaxFeePerGas, op.MaxPriorityFeePerGas); err != nil {
+			return req, err
 		}
 	}
 	req.op, req.sc = op, sc
@@ -284,4 +271,21 @@ func (s *Service) paymasterDataOp(ctx context.Context, c *call) (any, *Error) {
 		return nil, err
 	}
 	return PaymasterData{PaymasterAndData: op.PaymasterAndData, Sponsor: &Sponsor{Name: p.cfg.Name}}, nil
+}
+
+// gasGiven refuses, for pm_getPaymasterData, an operation whose gas or fee
+// fields (callGasLimit, verificationGasLimit, preVerificationGas,
+// maxFeePerGas, maxPriorityFeePerGas, in that order; both EntryPoint
+// versions have them) are zero: the signature covers them as given.
+func gasGiven(call, verification, preVerification, maxFee, maxPriority *big.Int) *Error {
+	var empty []string
+	for i, v := range []*big.Int{call, verification, preVerification, maxFee, maxPriority} {
+		if v.Sign() == 0 {
+			empty = append(empty, [...]string{"callGasLimit", "verificationGasLimit", "preVerificationGas", "maxFeePerGas", "maxPriorityFeePerGas"}[i])
+		}
+	}
+	if len(empty) == 0 {
+		return nil
+	}
+	return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("userOp: %s is zero: pm_getPaymasterData signs the gas and fee fields as given, so estimate them first (pm_getPaymasterStubData, then eth_estimateUserOperationGas), or use pm_sponsor_userop to have the paymaster fill them", strings.Join(empty, ", "))}
 }

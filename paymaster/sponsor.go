@@ -530,17 +530,24 @@ func (s *Service) fillGas(ctx context.Context, op *contracts.UserOperation, pndL
 		}
 	}
 	if op.CallGasLimit.Sign() == 0 {
-		op.CallGasLimit = big.NewInt(250_000)
-		var code hexutil.Bytes
-		if err := s.cfg.Chain.CallContext(ctx, &code, "eth_getCode", op.Sender, "latest"); err == nil && len(code) > 0 {
-			var est hexutil.Uint64
-			msg := map[string]any{"from": s.cfg.EntryPoint, "to": op.Sender, "data": hexutil.Bytes(op.CallData)}
-			if err := s.cfg.Chain.CallContext(ctx, &est, "eth_estimateGas", msg); err == nil {
-				op.CallGasLimit = big.NewInt(int64(est) + int64(est)/5)
-			}
-		}
+		op.CallGasLimit = s.callGas(ctx, s.cfg.EntryPoint, op.Sender, op.CallData)
 	}
 	return nil
+}
+
+// callGas is the callGasLimit of an operation that left it empty: the
+// account's call as entryPoint makes it, estimated, plus a fifth; 250,000
+// for an account not deployed yet or a call the node cannot estimate.
+func (s *Service) callGas(ctx context.Context, entryPoint, sender common.Address, callData []byte) *big.Int {
+	var code hexutil.Bytes
+	if err := s.cfg.Chain.CallContext(ctx, &code, "eth_getCode", sender, "latest"); err == nil && len(code) > 0 {
+		var est hexutil.Uint64
+		msg := map[string]any{"from": entryPoint, "to": sender, "data": hexutil.Bytes(callData)}
+		if err := s.cfg.Chain.CallContext(ctx, &est, "eth_estimateGas", msg); err == nil {
+			return big.NewInt(int64(est) + int64(est)/5)
+		}
+	}
+	return big.NewInt(250_000)
 }
 
 // sign fills paymasterAndData with a VerifyingPaymaster signature valid

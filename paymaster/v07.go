@@ -156,15 +156,7 @@ func (s *Service) fillGasV07(ctx context.Context, op *ep07.UserOperation) *Error
 		}
 	}
 	if op.CallGasLimit.Sign() == 0 {
-		op.CallGasLimit = big.NewInt(250_000)
-		var code hexutil.Bytes
-		if err := s.cfg.Chain.CallContext(ctx, &code, "eth_getCode", op.Sender, "latest"); err == nil && len(code) > 0 {
-			var est hexutil.Uint64
-			msg := map[string]any{"from": s.cfg.EntryPointV07, "to": op.Sender, "data": hexutil.Bytes(op.CallData)}
-			if err := s.cfg.Chain.CallContext(ctx, &est, "eth_estimateGas", msg); err == nil {
-				op.CallGasLimit = big.NewInt(int64(est) + int64(est)/5)
-			}
-		}
+		op.CallGasLimit = s.callGas(ctx, s.cfg.EntryPointV07, op.Sender, op.CallData)
 	}
 	return nil
 }
@@ -320,21 +312,8 @@ func (s *Service) parseERC7677V07(c *call, final bool) (ep07.UserOperation, spon
 		return op, sc, cerr
 	}
 	if final {
-		var empty []string
-		for _, f := range []struct {
-			name string
-			v    *big.Int
-		}{
-			{"callGasLimit", op.CallGasLimit}, {"verificationGasLimit", op.VerificationGasLimit},
-			{"preVerificationGas", op.PreVerificationGas}, {"maxFeePerGas", op.MaxFeePerGas},
-			{"maxPriorityFeePerGas", op.MaxPriorityFeePerGas},
-		} {
-			if f.v.Sign() == 0 {
-				empty = append(empty, f.name)
-			}
-		}
-		if len(empty) > 0 {
-			return op, sc, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("userOp: %s is zero: pm_getPaymasterData signs the gas and fee fields as given, so estimate them first", strings.Join(empty, ", "))}
+		if err := gasGiven(op.CallGasLimit, op.VerificationGasLimit, op.PreVerificationGas, op.MaxFeePerGas, op.MaxPriorityFeePerGas); err != nil {
+			return op, sc, err
 		}
 	}
 	return op, sc, nil
