@@ -392,6 +392,14 @@ func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 	ethConf.NetworkId = cfg.ChainID
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	// A dev chain takes bursts (a soak test, a batch of payments, a test's
+	// thousand transactions) that geth's mainnet limits would silently cut:
+	// transactions arrive in the queue and are promoted by a background
+	// loop, and a queue over GlobalQueue (or an account's over
+	// AccountQueue) in between loses its newest transactions, which then
+	// never mine. The devnet holds far more.
+	ethConf.TxPool.GlobalQueue, ethConf.TxPool.AccountQueue = 1<<16, 1<<14
+	ethConf.TxPool.GlobalSlots, ethConf.TxPool.AccountSlots = 1<<16, 1<<14
 	backend, err := eth.New(stack, &ethConf)
 	if err != nil {
 		stack.Close()
