@@ -269,8 +269,14 @@ type NetworkConfig struct {
 	// it. No default.
 	SponsorURL string `json:"sponsor_url,omitempty"`
 	// The URL of an external ERC-4337 bundler (ERC-7769) that aa-native
-	// operations are submitted to. Unset by default: the built-in bundler
-	// submits them.
+	// operations are submitted to. At start it is asked which EntryPoints
+	// it serves (eth_supportedEntryPoints): it takes entry_point's
+	// operations if it lists entry_point, and entry_point_v07's (without
+	// bundler_url_v07) if it lists entry_point_v07; the built-in bundler
+	// takes the rest. One that lists neither stops Caddy, naming its host
+	// and what it serves; one that does not answer (unreachable, or
+	// without the method) is taken to serve entry_point, with a warning.
+	// Unset by default: the built-in bundler submits them all.
 	BundlerURL string `json:"bundler_url,omitempty"`
 	// The ERC-4337 v0.7 EntryPoint, settled beside entry_point's v0.6: a
 	// route that offers aa-native then offers it once per EntryPoint, the
@@ -286,8 +292,11 @@ type NetworkConfig struct {
 	// The v0.7 VerifyingPaymaster (the same signer as paymaster's); see
 	// entry_point_v07.
 	PaymasterV07 string `json:"paymaster_v07,omitempty"`
-	// The URL of an external ERC-4337 bundler for the v0.7 EntryPoint.
-	// Unset by default: the built-in bundler submits v0.7 operations.
+	// The URL of an external ERC-4337 bundler for the v0.7 EntryPoint,
+	// ahead of bundler_url. One whose eth_supportedEntryPoints does not
+	// list entry_point_v07 stops Caddy at start. Unset by default:
+	// bundler_url submits v0.7 operations if it serves entry_point_v07,
+	// and the built-in bundler otherwise.
 	BundlerURLV07 string `json:"bundler_url_v07,omitempty"`
 }
 

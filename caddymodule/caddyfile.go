@@ -60,7 +60,7 @@ func init() {
 //		paymaster_url   <url>       (where /sponsor forwards)
 //		paymaster_key   {env.NAME} | {file.PATH}
 //		sponsor_url     <url>       (the public /sponsor, in offers)
-//		bundler_url     <url>       (an external ERC-4337 bundler)
+//		bundler_url     <url>       (an external ERC-4337 bundler, of the EntryPoints it lists)
 //		sponsor_limits {            (the anonymous budget of /sponsor)
 //			per_client             <n>  (a minute; default 30)
 //			per_client_outstanding <n>  (default 10)

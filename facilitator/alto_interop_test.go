@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -31,11 +32,15 @@ import (
 const deterministicDeployer = "7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe03601600081602082378035828234f58015156039578182fd5b8082525050506014600cf3"
 
 // startAlto runs Pimlico's alto (@pimlico/alto, an ERC-4337 v0.7 bundler,
-// pinned in interop/) on the env's devnet, for EntryPoint v0.7, and
-// returns its ERC-7769 URL. Its executor is test account #5. Safe mode
+// pinned in interop/) on the env's devnet, for entryPoints, and returns
+// its ERC-7769 URL. Its executor is test account #5. Safe mode
 // (ERC-7562 tracing) is off: geth's dev node has no alto tracer.
-func (e *env) startAlto() string {
+func (e *env) startAlto(entryPoints []common.Address) string {
 	e.t.Helper()
+	eps := make([]string, len(entryPoints))
+	for i, ep := range entryPoints {
+		eps[i] = ep.Hex()
+	}
 	dir := interopDir(e.t)
 	alto := filepath.Join(dir, "node_modules", "@pimlico", "alto", "esm", "cli", "alto.js")
 	if _, err := os.Stat(alto); err != nil {
@@ -53,7 +58,7 @@ func (e *env) startAlto() string {
 	l.Close()
 	key := func(i int) string { return hexutil.Encode(crypto.FromECDSA(e.chain.Accounts[i].Key)) }
 	cmd := exec.Command("node", alto,
-		"--entrypoints", e.chain.Contracts.EntryPointV07.Hex(), "--rpc-url", e.chain.URL, "--port", fmt.Sprint(port),
+		"--entrypoints", strings.Join(eps, ","), "--rpc-url", e.chain.URL, "--port", fmt.Sprint(port),
 		"--executor-private-keys", key(5), "--utility-private-key", key(6),
 		"--deterministic-deployer-address", deployer.Hex(), "--safe-mode", "false",
 		"--block-time", "100", "--utility-wallet-monitor", "false", "--refilling-wallets", "false", "--log-level", "warn")
@@ -76,7 +81,7 @@ func (e *env) startAlto() string {
 		}
 		json.NewDecoder(resp.Body).Decode(&res)
 		resp.Body.Close()
-		if len(res.Result) == 1 && res.Result[0] == e.chain.Contracts.EntryPointV07 {
+		if slices.Equal(res.Result, entryPoints) {
 			return url
 		}
 	}
@@ -84,14 +89,28 @@ func (e *env) startAlto() string {
 	return ""
 }
 
+// newAltoEnv is an aa-native env (chain id 1337, settler #8) with alto
+// running for EntryPoint v0.7, and v0.6 too with alsoV06, and the env's
+// service stopped, for the test to give it a bundler and start it. It
+// returns alto's URL.
+func newAltoEnv(t *testing.T, alsoV06 bool) (*env, string) {
+	t.Helper()
+	e := newEnvB(t, envOptions{aaNative: true, chainID: 1337, settler: 8})
+	eps := []common.Address{e.chain.Contracts.EntryPointV07}
+	if alsoV06 {
+		eps = []common.Address{e.chain.Contracts.EntryPoint, e.chain.Contracts.EntryPointV07}
+	}
+	url := e.startAlto(eps)
+	e.stop()
+	return e, url
+}
+
 // TestExternalBundlerV07 settles a v0.7 aa-native payment through alto, a
 // real v0.7 bundler, over ERC-7769 with v0.7's field names
 // (bundler_url_v07), while v0.6 payments keep the built-in bundler.
 func TestExternalBundlerV07(t *testing.T) {
 	t.Parallel()
-	e := newEnvB(t, envOptions{aaNative: true, chainID: 1337, settler: 8})
-	url := e.startAlto()
-	e.stop()
+	e, url := newAltoEnv(t, false)
 	e.cfg.AANative.BundlerURLV07 = url
 	e.start()
 
@@ -131,4 +150,92 @@ func TestExternalBundlerV07(t *testing.T) {
 	if from6, _ := types.Sender(types.LatestSignerForChainID(e.chain.ChainID), tx6); from6 != e.svc.Settler() {
 		t.Fatalf("the v0.6 bundle was sent by %s, not the settler", from6)
 	}
+}
+
+// TestBundlerURLServingV07Only gives alto, a bundler of EntryPoint v0.7
+// alone, as the network's one bundler_url: its eth_supportedEntryPoints
+// sends v0.7 operations to it and v0.6's to the built-in bundler, and
+// both versions stay offered. Without a v0.7 EntryPoint configured, the
+// same bundler is refused at start, with what it serves and the option to
+// set.
+func TestBundlerURLServingV07Only(t *testing.T) {
+	t.Parallel()
+	e, url := newAltoEnv(t, false)
+	e.cfg.AANative.BundlerURL = url
+
+	// Without EntryPoint v0.7, alto has nothing to submit.
+	cfg := e.cfg
+	aa := *cfg.AANative
+	aa.EntryPointV07, aa.FactoryV07, aa.PaymasterV07 = common.Address{}, common.Address{}, common.Address{}
+	cfg.AANative = &aa
+	_, err := e.open(cfg)
+	for _, want := range []string{"(bundler_url) serves EntryPoint " + e.chain.Contracts.EntryPointV07.Hex() + " only",
+		"not this network's EntryPoint " + e.chain.Contracts.EntryPoint.Hex(), "set entry_point_v07"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("started with a v0.7 bundler and no v0.7 EntryPoint (%v); want a refusal saying %q", err, want)
+		}
+	}
+	t.Logf("refused: %v", err)
+
+	e.start()
+	sup, err := e.client.Supported(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var versions []string
+	for _, k := range sup.Kinds {
+		if k.Scheme == x402.SchemeAANative && k.Extra != nil {
+			versions = append(versions, k.Extra.EntryPoint+" "+k.Extra.EntryPointVersion)
+		}
+	}
+	if want := []string{e.chain.Contracts.EntryPoint.Hex() + " ", e.chain.Contracts.EntryPointV07.Hex() + " 0.7"}; strings.Join(versions, ",") != strings.Join(want, ",") {
+		t.Fatalf("/supported offers aa-native on %q, want %q", versions, want)
+	}
+
+	e.settlesBoth(e.chain.Accounts[5].Address, e.svc.Settler()) // v0.7 by alto's executor, v0.6 by the settler
+}
+
+// settlesBoth settles a v0.7 and a v0.6 aa-native payment, and checks
+// that byV07 and byV06 sent their bundles and that the merchant was paid
+// both.
+func (e *env) settlesBoth(byV07, byV06 common.Address) {
+	e.t.Helper()
+	merchant := e.chain.Accounts[4].Address
+	before := e.balance(merchant)
+	v06, _ := e.aaPay(e.chain.Accounts[2].Key, e.aaRequirements(merchant, 3_000))
+	for _, pay := range []struct {
+		version string
+		req     *x402.VerifyRequest
+		by      common.Address // who sends the bundle
+	}{
+		{"0.7", e.aaPayV07(e.chain.Accounts[1].Key, e.aaRequirementsV07(merchant, 7_000)), byV07},
+		{"0.6", v06, byV06},
+	} {
+		res, err := e.client.Settle(context.Background(), pay.req)
+		if err != nil || !res.Success {
+			e.t.Fatalf("v%s settle: %+v %v", pay.version, res, err)
+		}
+		tx, _, err := e.eth.TransactionByHash(context.Background(), common.HexToHash(res.TransactionHash))
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if from, _ := types.Sender(types.LatestSignerForChainID(e.chain.ChainID), tx); from != pay.by {
+			e.t.Fatalf("the v%s bundle was sent by %s, want %s", pay.version, from, pay.by)
+		}
+	}
+	if got := new(big.Int).Sub(e.balance(merchant), before); got.Int64() != 10_000 {
+		e.t.Fatalf("the merchant got %s, want 10000", got)
+	}
+}
+
+// TestBundlerURLServingBoth gives alto, serving EntryPoint v0.6 and v0.7,
+// as the network's one bundler_url, with no bundler_url_v07: both
+// versions' operations go to it.
+func TestBundlerURLServingBoth(t *testing.T) {
+	t.Parallel()
+	e, url := newAltoEnv(t, true)
+	e.cfg.AANative.BundlerURL = url
+	e.start()
+	alto := e.chain.Accounts[5].Address // its executor
+	e.settlesBoth(alto, alto)
 }

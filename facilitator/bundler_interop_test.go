@@ -90,7 +90,8 @@ func (e *env) sendTx(_ any, to common.Address, data []byte) {
 
 // TestExternalBundler settles aa-native payments through a real ERC-4337
 // bundler over ERC-7769 (eth_sendUserOperation, eth_getUserOperationReceipt)
-// instead of the built-in one.
+// instead of the built-in one; the bundler, which serves v0.6 alone, is
+// refused as v0.7's.
 func TestExternalBundler(t *testing.T) {
 	t.Parallel()
 	e := newEnvB(t, envOptions{aaNative: true, externalBundler: true, chainID: 1337, settler: 7})
@@ -122,5 +123,18 @@ func TestExternalBundler(t *testing.T) {
 	}
 	if other, _ := e.client.Settle(context.Background(), req); other.Success || !strings.Contains(other.Message, "replay") {
 		t.Fatalf("another settle of the payment: %+v", other)
+	}
+
+	// The bundler serves v0.6 alone: as v0.7's bundler it is refused at
+	// start, naming what it serves.
+	e.stop()
+	cfg := e.cfg
+	aa := *cfg.AANative
+	aa.BundlerURLV07 = aa.BundlerURL
+	cfg.AANative = &aa
+	_, err = e.open(cfg)
+	want := "(bundler_url_v07) serves EntryPoint " + e.chain.Contracts.EntryPoint.Hex() + " only, not this network's v0.7 EntryPoint " + e.chain.Contracts.EntryPointV07.Hex()
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("started with a v0.6 bundler as v0.7's (%v); want a refusal saying %q", err, want)
 	}
 }

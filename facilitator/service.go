@@ -156,10 +156,12 @@ type AANative struct {
 	EntryPoint, Factory, Settlement, Paymaster common.Address
 	// EntryPointV07, FactoryV07 and PaymasterV07 are EntryPoint v0.7 and
 	// its factory and paymaster, settled beside v0.6 by a second built-in
-	// bundler (or BundlerURLV07); zero settles v0.6 only.
+	// bundler (or an external one, see BundlerURL); zero settles v0.6
+	// only.
 	EntryPointV07, FactoryV07, PaymasterV07 common.Address
 	// BundlerURLV07, if set, submits v0.7 operations to that external
-	// bundler instead of the built-in one.
+	// bundler instead of the built-in one (or BundlerURL's). New refuses
+	// it if it answers eth_supportedEntryPoints without EntryPointV07.
 	BundlerURLV07 string
 	// Sponsor forwards sponsorship requests to the paymaster with the
 	// facilitator's server-side key; nil turns /sponsor off.
@@ -171,8 +173,15 @@ type AANative struct {
 	// defaults 50 operations and 50 ms.
 	MaxBundle  int
 	BundleWait time.Duration
-	// BundlerURL, if set, submits operations to that external ERC-4337
-	// bundler (ERC-7769 JSON-RPC) instead of the built-in one.
+	// BundlerURL, if set, is an external ERC-4337 bundler (ERC-7769
+	// JSON-RPC) that New asks which EntryPoints it serves
+	// (eth_supportedEntryPoints): it submits EntryPoint's operations if it
+	// lists EntryPoint, and EntryPointV07's, without BundlerURLV07, if it
+	// lists EntryPointV07; the built-in bundlers submit the rest. New
+	// refuses a bundler that lists neither, and takes one that does not
+	// answer (unreachable, or without the method) to serve EntryPoint,
+	// with a warning. The EntryPoints settled are the configuration's
+	// whatever it answers. See routeBundlers.
 	BundlerURL string
 }
 
@@ -241,7 +250,8 @@ type Service struct {
 }
 
 // New connects to the chain, checks that it is the configured network,
-// opens the store and reconciles unfinished settlements.
+// asks aa-native's external bundlers which EntryPoints they serve (see
+// routeBundlers), and reconciles unfinished settlements.
 func New(ctx context.Context, cfg Config) (*Service, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("facilitator config: %w", err)
@@ -308,20 +318,12 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if a := cfg.AANative; a != nil {
 		a.SponsorLimits.defaults()
 		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler")}
-		if a.BundlerURL != "" {
-			if s.external, err = bundler.Dial(ctx, a.BundlerURL, a.EntryPoint); err != nil {
-				s.Close()
-				return nil, err
-			}
-		}
 		if a.EntryPointV07 != (common.Address{}) {
 			s.bundler07 = &bundler.BuiltIn{EntryPoint: a.EntryPointV07, V07: true, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler07")}
-			if a.BundlerURLV07 != "" {
-				if s.external07, err = bundler.Dial(ctx, a.BundlerURLV07, a.EntryPointV07); err != nil {
-					s.Close()
-					return nil, err
-				}
-			}
+		}
+		if err := s.dialBundlers(ctx, a); err != nil {
+			s.Close()
+			return nil, err
 		}
 	}
 	s.tunable.receiptTimeout = cfg.ReceiptTimeout

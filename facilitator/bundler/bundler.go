@@ -5,7 +5,8 @@
 // arrive within a short window into one EntryPoint.handleOps transaction,
 // sent from the settler key through the nonce-ordered sender. [External]
 // hands operations to an ERC-4337 bundler over ERC-7769 JSON-RPC
-// (eth_sendUserOperation, eth_getUserOperationReceipt).
+// (eth_sendUserOperation, eth_getUserOperationReceipt), and
+// [SupportedEntryPoints] asks such a bundler which EntryPoints it serves.
 //
 // Each bundle the built-in bundler sends is an OpenTelemetry span,
 // x402.bundle, made with the tracer provider of its operations' Submit

@@ -27,7 +27,7 @@ type External struct {
 func Dial(ctx context.Context, url string, entryPoint common.Address) (*External, error) {
 	c, err := rpc.DialContext(ctx, url)
 	if err != nil {
-		return nil, fmt.Errorf("dialing the bundler: %w", err)
+		return nil, fmt.Errorf("dialing the bundler at %s: %w", Host(url), withoutURL(err))
 	}
 	return &External{client: c, entryPoint: entryPoint}, nil
 }
