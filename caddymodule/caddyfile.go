@@ -421,7 +421,8 @@ func (g *PathGuard) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 //			calls_per_minute <n>
 //			max_fee_per_gas  <gwei>
 //		}
-//		token_paymaster <address>
+//		token_paymaster     <address>
+//		token_paymaster_v07 <address>
 //		gas_token <address> {
 //			price      <tokens per ETH>
 //			price_feed <address>
@@ -440,7 +441,7 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"paymaster": stringOption(&h.Paymaster), "dev_key": stringOption(&h.DevKey),
 		"entry_point_v07": stringOption(&h.EntryPointV07), "paymaster_v07": stringOption(&h.PaymasterV07),
 		"validity": durationOption(&h.Validity), "max_batch": countOption(&h.MaxBatch),
-		"project": h.parseProject, "token_paymaster": stringOption(&h.TokenPaymaster),
+		"project": h.parseProject, "token_paymaster": stringOption(&h.TokenPaymaster), "token_paymaster_v07": stringOption(&h.TokenPaymasterV07),
 		"gas_token": h.parseGasToken,
 	})
 }

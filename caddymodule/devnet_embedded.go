@@ -41,7 +41,7 @@ func startDevnet(ctx context.Context, addr string, chainID uint64, log *zap.Logg
 	want, tok := wellknown.GenesisContracts(), devnetAsset()
 	got := d.Contracts
 	if got.EntryPoint != want.EntryPoint || got.AccountFactory != want.AccountFactory || got.Paymaster != want.Paymaster ||
-		got.Token != want.Token || got.Settlement != want.Settlement || got.TokenPaymaster != want.TokenPaymaster ||
+		got.Token != want.Token || got.Settlement != want.Settlement || got.TokenPaymaster != want.TokenPaymaster || got.TokenPaymasterV07 != want.TokenPaymasterV07 ||
 		got.WalletFactory != want.WalletFactory || got.EOADelegate != want.EOADelegate ||
 		d.Token.Name != tok.Name || d.Token.Version != tok.Version || d.Token.Decimals != tok.Decimals || d.ChainID.Uint64() != chainID {
 		d.Close()

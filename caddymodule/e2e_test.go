@@ -494,7 +494,8 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("supported tokens: %+v %v", st, err)
 		}
 		if got := st.Tokens[0]; got.Symbol != "dUSD" || got.Price != "3075.000000" || got.MarkupBps != 250 ||
-			!slices.Equal(got.Types, []int{1, 2}) || got.Paymaster != wellknown.GenesisContracts().TokenPaymaster.Hex() {
+			!slices.Equal(got.Types, []int{1, 2}) || got.Paymaster != wellknown.GenesisContracts().TokenPaymaster.Hex() ||
+			got.PaymasterV07 != wellknown.GenesisContracts().TokenPaymasterV07.Hex() {
 			t.Fatalf("dUSD for gas: %+v", got)
 		}
 	})

@@ -77,6 +77,10 @@ type PaymasterHandler struct {
 	// to the predeployed one; elsewhere it is required with gas_tokens.
 	// Placeholders and checksums are as for entry_point.
 	TokenPaymaster string `json:"token_paymaster,omitempty"`
+	// The TokenPaymasterV07 contract: the same for EntryPoint v0.7. On the
+	// devnet it defaults to the predeployed one; elsewhere gas tokens are
+	// served on v0.7 only when it is set (with entry_point_v07).
+	TokenPaymasterV07 string `json:"token_paymaster_v07,omitempty"`
 	// The ERC-20s payers may pay their gas in (types 1 and 2). None by
 	// default: type 0 only.
 	GasTokens []GasTokenConfig `json:"gas_tokens,omitempty"`
@@ -277,7 +281,8 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 	}
 	h.devnet = app.chain.plan.devnet
 	if err := expand(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster},
-		configValue{"x402_paymaster entry_point_v07", &h.EntryPointV07}, configValue{"x402_paymaster paymaster_v07", &h.PaymasterV07}); err != nil {
+		configValue{"x402_paymaster entry_point_v07", &h.EntryPointV07}, configValue{"x402_paymaster paymaster_v07", &h.PaymasterV07},
+		configValue{"x402_paymaster token_paymaster_v07", &h.TokenPaymasterV07}); err != nil {
 		return err
 	}
 	if err := h.Validate(); err != nil {
@@ -289,6 +294,10 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 		tokenPM = common.HexToAddress(h.TokenPaymaster)
 	}
 	entryPoint07, pm07 := common.HexToAddress(h.EntryPointV07), common.HexToAddress(h.PaymasterV07)
+	var tokenPM07 common.Address
+	if h.TokenPaymasterV07 != "" {
+		tokenPM07 = common.HexToAddress(h.TokenPaymasterV07)
+	}
 	var signer *ecdsa.PrivateKey
 	fixed := paymasterFixed{}
 	if h.devnet {
@@ -308,6 +317,9 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 		if h.PaymasterV07 == "" {
 			pm07 = c.PaymasterV07
 		}
+		if h.TokenPaymasterV07 == "" && h.EntryPointV07 == "" {
+			tokenPM07 = c.TokenPaymasterV07
+		}
 		if signer, err = wellknown.DeriveKey(wellknown.TestMnemonic, wellknown.PaymasterSignerIndex); err != nil {
 			return err
 		}
@@ -318,12 +330,12 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 			return err
 		}
 	}
-	key := strings.Join([]string{"x402_paymaster", app.chainKeys[0], crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex(), tokenPM.Hex(), entryPoint07.Hex(), pm07.Hex()}, "|")
+	key := strings.Join([]string{"x402_paymaster", app.chainKeys[0], crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex(), tokenPM.Hex(), entryPoint07.Hex(), pm07.Hex(), tokenPM07.Hex()}, "|")
 	t := paymasterTunables{Projects: slices.Clone(h.Projects), Validity: h.Validity, MaxBatch: h.MaxBatch, GasTokens: slices.Clone(h.GasTokens)}
 	log := ctx.Logger()
 	chainID := app.chain.plan.chainID()
 	return h.service.provision(ctx, app, "x402_paymaster", key, fixed, t, func(run *chainRun, t paymasterTunables) (*paymaster.Service, func() error, error) {
-		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, TokenPaymaster: tokenPM, EntryPointV07: entryPoint07, PaymasterV07: pm07, Signer: signer, Validity: time.Duration(t.Validity), MaxBatch: t.MaxBatch, Logger: log}, t, fixed)
+		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, TokenPaymaster: tokenPM, EntryPointV07: entryPoint07, PaymasterV07: pm07, TokenPaymasterV07: tokenPM07, Signer: signer, Validity: time.Duration(t.Validity), MaxBatch: t.MaxBatch, Logger: log}, t, fixed)
 	})
 }
 
@@ -332,15 +344,19 @@ func (h *PaymasterHandler) Validate() error {
 	errs := []error{
 		checkSecrets(configValue{"x402_paymaster signer_key", &h.SignerKey}),
 		checkAddresses(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster},
-			configValue{"x402_paymaster entry_point_v07", &h.EntryPointV07}, configValue{"x402_paymaster paymaster_v07", &h.PaymasterV07}),
+			configValue{"x402_paymaster entry_point_v07", &h.EntryPointV07}, configValue{"x402_paymaster paymaster_v07", &h.PaymasterV07},
+			configValue{"x402_paymaster token_paymaster_v07", &h.TokenPaymasterV07}),
 	}
 	for _, g := range h.GasTokens {
 		if _, err := g.token(); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if len(h.GasTokens) > 0 && !h.devnet && h.TokenPaymaster == "" {
-		errs = append(errs, errors.New("x402_paymaster: gas_token needs token_paymaster (the TokenPaymaster contract) outside the devnet"))
+	if len(h.GasTokens) > 0 && !h.devnet && h.TokenPaymaster == "" && h.TokenPaymasterV07 == "" {
+		errs = append(errs, errors.New("x402_paymaster: gas_token needs token_paymaster (the TokenPaymaster contract) or token_paymaster_v07 outside the devnet"))
+	}
+	if h.TokenPaymasterV07 != "" && h.EntryPointV07 == "" && !h.devnet {
+		errs = append(errs, errors.New("x402_paymaster: token_paymaster_v07 needs entry_point_v07"))
 	}
 	if !h.devnet && (h.EntryPointV07 == "") != (h.PaymasterV07 == "") {
 		errs = append(errs, errors.New("x402_paymaster: entry_point_v07 and paymaster_v07 go together"))

@@ -71,6 +71,8 @@ const wantedV07 = [
   ['@account-abstraction/contracts-v07/samples/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
   ['@account-abstraction/contracts-v07/samples/SimpleAccount.sol', 'SimpleAccount'],
   ['@account-abstraction/contracts-v07/samples/VerifyingPaymaster.sol', 'VerifyingPaymaster'],
+  // Gas paid in an ERC-20 on v0.7 (OpenZeppelin 5, imported by its alias).
+  ['src/TokenPaymasterV07.sol', 'TokenPaymasterV07'],
 ];
 // EntryPoint v0.7's simulations: compiled, not bound.
 const simulations = ['@account-abstraction/contracts-v07/core/EntryPointSimulations.sol', 'EntryPointSimulations'];
@@ -118,8 +120,8 @@ function build(units, remappings) {
     // abigen v2 names a function's multi-value output after the function
     // alone, so two contracts with validatePaymasterUserOp would clash. Only
     // the EntryPoint calls it; TokenPaymaster's binding leaves it out
-    // (VerifyingPaymaster's keeps it).
-    const abi = name === 'TokenPaymaster' ? c.abi.filter((f) => f.name !== 'validatePaymasterUserOp') : c.abi;
+    // (VerifyingPaymaster's keeps it); so does TokenPaymasterV07's.
+    const abi = name === 'TokenPaymaster' || name === 'TokenPaymasterV07' ? c.abi.filter((f) => f.name !== 'validatePaymasterUserOp') : c.abi;
     out[`${unit}:${name}`] = {
       abi,
       bin: c.evm.bytecode.object,

@@ -63,15 +63,67 @@ var (
 	}
 )
 
+// Check reports whether t fits the contracts' types: a uint256 rate and
+// 48-bit times.
+func (t TokenTerms) Check() error {
+	if t.Rate == nil || t.Rate.Sign() < 0 || t.Rate.BitLen() > 256 {
+		return errors.New("rate: want a uint256")
+	}
+	if t.ValidUntil >= 1<<48 || t.ValidAfter >= 1<<48 {
+		return errors.New("validity window: want 48-bit times")
+	}
+	return nil
+}
+
+// TokenTermsLength is the length of the packed terms (TokenTerms.Bytes):
+// mode (1), token (20), validUntil (6), validAfter (6), rate (32). Both
+// token paymasters carry them, then a 65-byte signature.
+const TokenTermsLength = 65
+
+// Bytes packs t as the token paymasters' paymaster data begins: mode,
+// token, validUntil, validAfter (6 bytes each), rate (32 bytes).
+func (t TokenTerms) Bytes() []byte {
+	out := make([]byte, 0, TokenTermsLength)
+	out = append(out, t.Mode)
+	out = append(out, t.Token.Bytes()...)
+	var w [8]byte
+	binary.BigEndian.PutUint64(w[:], t.ValidUntil)
+	out = append(out, w[2:]...)
+	binary.BigEndian.PutUint64(w[:], t.ValidAfter)
+	out = append(out, w[2:]...)
+	var rate [32]byte
+	if t.Rate != nil && t.Rate.Sign() >= 0 && t.Rate.BitLen() <= 256 {
+		t.Rate.FillBytes(rate[:])
+	}
+	return append(out, rate[:]...)
+}
+
+// DecodeTokenTerms unpacks what Bytes packs; b must be TokenTermsLength
+// bytes.
+func DecodeTokenTerms(b []byte) (TokenTerms, error) {
+	if len(b) != TokenTermsLength {
+		return TokenTerms{}, fmt.Errorf("token terms are %d bytes, not %d", len(b), TokenTermsLength)
+	}
+	u48 := func(p []byte) uint64 {
+		var w [8]byte
+		copy(w[2:], p)
+		return binary.BigEndian.Uint64(w[:])
+	}
+	return TokenTerms{
+		Mode:       b[0],
+		Token:      common.BytesToAddress(b[1:21]),
+		ValidUntil: u48(b[21:27]),
+		ValidAfter: u48(b[27:33]),
+		Rate:       new(big.Int).SetBytes(b[33:65]),
+	}, nil
+}
+
 // TokenPaymasterHash is TokenPaymaster.getHash computed off-chain: the hash
 // its signer signs (as an Ethereum signed message, SignHash) so that op
 // pays its gas on terms t.
 func TokenPaymasterHash(op UserOperation, paymaster common.Address, chainID *big.Int, t TokenTerms) (common.Hash, error) {
-	if t.Rate == nil || t.Rate.Sign() < 0 || t.Rate.BitLen() > 256 {
-		return common.Hash{}, errors.New("rate: want a uint256")
-	}
-	if t.ValidUntil >= 1<<48 || t.ValidAfter >= 1<<48 {
-		return common.Hash{}, errors.New("validity window: want 48-bit times")
+	if err := t.Check(); err != nil {
+		return common.Hash{}, err
 	}
 	inner, err := tokenOpArgs.Pack(op.Sender, op.Nonce, crypto.Keccak256Hash(op.InitCode), crypto.Keccak256Hash(op.CallData),
 		op.CallGasLimit, op.VerificationGasLimit, op.PreVerificationGas, op.MaxFeePerGas, op.MaxPriorityFeePerGas)
@@ -91,18 +143,7 @@ func TokenPaymasterHash(op UserOperation, paymaster common.Address, chainID *big
 func TokenPaymasterAndData(paymaster common.Address, t TokenTerms, signature []byte) []byte {
 	out := make([]byte, 0, TokenPaymasterDataLength)
 	out = append(out, paymaster.Bytes()...)
-	out = append(out, t.Mode)
-	out = append(out, t.Token.Bytes()...)
-	var w [8]byte
-	binary.BigEndian.PutUint64(w[:], t.ValidUntil)
-	out = append(out, w[2:]...)
-	binary.BigEndian.PutUint64(w[:], t.ValidAfter)
-	out = append(out, w[2:]...)
-	var rate [32]byte
-	if t.Rate != nil {
-		t.Rate.FillBytes(rate[:])
-	}
-	out = append(out, rate[:]...)
+	out = append(out, t.Bytes()...)
 	return append(out, signature...)
 }
 
@@ -113,19 +154,11 @@ func DecodeTokenPaymasterAndData(b []byte) (common.Address, TokenTerms, []byte, 
 	if len(b) != TokenPaymasterDataLength {
 		return common.Address{}, TokenTerms{}, nil, fmt.Errorf("paymasterAndData is %d bytes; TokenPaymaster's is %d", len(b), TokenPaymasterDataLength)
 	}
-	u48 := func(p []byte) uint64 {
-		var w [8]byte
-		copy(w[2:], p)
-		return binary.BigEndian.Uint64(w[:])
+	t, err := DecodeTokenTerms(b[20 : 20+TokenTermsLength])
+	if err != nil {
+		return common.Address{}, TokenTerms{}, nil, err
 	}
-	t := TokenTerms{
-		Mode:       b[20],
-		Token:      common.BytesToAddress(b[21:41]),
-		ValidUntil: u48(b[41:47]),
-		ValidAfter: u48(b[47:53]),
-		Rate:       new(big.Int).SetBytes(b[53:85]),
-	}
-	return common.BytesToAddress(b[:20]), t, append([]byte(nil), b[85:]...), nil
+	return common.BytesToAddress(b[:20]), t, append([]byte(nil), b[20+TokenTermsLength:]...), nil
 }
 
 // TokenCost is TokenPaymaster.tokenCost: the tokens gasCost wei costs at

@@ -392,6 +392,11 @@ func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 	ethConf.NetworkId = cfg.ChainID
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	// eth_call and eth_estimateGas may run for a minute, not geth's 5 s:
+	// a loaded test machine running a hundred simulations at once (the
+	// paymaster's concurrency tests under -race) took longer, and the
+	// caller saw a timeout where the chain would have answered.
+	ethConf.RPCEVMTimeout = time.Minute
 	// A dev chain takes bursts (a soak test, a batch of payments, a test's
 	// thousand transactions) that geth's mainnet limits would silently cut:
 	// transactions arrive in the queue and are promoted by a background
@@ -464,6 +469,7 @@ func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 		zap.Stringer("settlement", contracts.Settlement),
 		zap.Stringer("batch", contracts.Batch),
 		zap.Stringer("token_paymaster", contracts.TokenPaymaster),
+		zap.Stringer("token_paymaster_v07", contracts.TokenPaymasterV07),
 		zap.Duration("took", time.Since(started)))
 	return d, nil
 }

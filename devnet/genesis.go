@@ -111,8 +111,9 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	// The deployer pays the deposit and stake; its genesis balance is set
 	// afterwards like every other account's.
 	budget := new(big.Int).Add(p.paymasterDeposit, p.paymasterStake)
-	st.AddBalance(wellknown.DeployerV07, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified) // the v0.7 VerifyingPaymaster's
-	budget.Mul(budget, big.NewInt(2))                                                                   // the VerifyingPaymaster's and the TokenPaymaster's
+	// Two of each: the VerifyingPaymasters' and the TokenPaymasters'.
+	budget.Mul(budget, big.NewInt(2))
+	st.AddBalance(wellknown.DeployerV07, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified)
 	st.AddBalance(p.deployer, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified)
 
 	deploy := func(name string, md *bind.MetaData, args []byte) (common.Address, error) {
@@ -343,6 +344,7 @@ func deployV07(p genesisPlan, st *state.StateDB, rec *recorder, cfg *runtime.Con
 	var (
 		factory   = ep07.NewSimpleAccountFactory()
 		paymaster = ep07.NewVerifyingPaymaster()
+		tokenPM   = ep07.NewTokenPaymasterV07()
 	)
 	_, built, _, err := runtime.Create(common.FromHex(ep07.EntryPointMetaData.Bin), cfg)
 	if err != nil {
@@ -382,6 +384,9 @@ func deployV07(p genesisPlan, st *state.StateDB, rec *recorder, cfg *runtime.Con
 	if c.PaymasterV07, err = deploy("VerifyingPaymaster", ep07.VerifyingPaymasterMetaData.Bin, paymaster.PackConstructor(c.EntryPointV07, p.paymasterSigner)); err != nil {
 		return err
 	}
+	if c.TokenPaymasterV07, err = deploy("TokenPaymasterV07", ep07.TokenPaymasterV07MetaData.Bin, tokenPM.PackConstructor(c.EntryPointV07, p.paymasterSigner)); err != nil {
+		return err
+	}
 	impl, _, err := runtime.Call(c.AccountFactoryV07, factory.PackAccountImplementation(), cfg)
 	if err != nil {
 		return fmt.Errorf("reading the v0.7 accountImplementation: %w", err)
@@ -408,5 +413,16 @@ func deployV07(p genesisPlan, st *state.StateDB, rec *recorder, cfg *runtime.Con
 			return err
 		}
 	}
-	return nil
+	// The token paymaster: the same deposit and stake (it reads the
+	// sender's token storage in validation), and account #0 as its owner,
+	// as of v0.6's, to withdraw what it collects.
+	if err := call("depositing for the v0.7 token paymaster", c.TokenPaymasterV07, tokenPM.PackDeposit(), p.paymasterDeposit); err != nil {
+		return err
+	}
+	if p.paymasterStake.Sign() > 0 {
+		if err := call("staking the v0.7 token paymaster", c.TokenPaymasterV07, tokenPM.PackAddStake(86400), p.paymasterStake); err != nil {
+			return err
+		}
+	}
+	return call("handing the v0.7 token paymaster to account #0", c.TokenPaymasterV07, tokenPM.PackTransferOwnership(origin), nil)
 }

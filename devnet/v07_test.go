@@ -26,10 +26,10 @@ func TestEntryPointV07Predeployed(t *testing.T) {
 	want := wellknown.GenesisContracts()
 	got := c.Contracts
 	if got.EntryPointV07 != ep07.Address || got.EntryPointV07 != want.EntryPointV07 ||
-		got.AccountFactoryV07 != want.AccountFactoryV07 || got.PaymasterV07 != want.PaymasterV07 {
+		got.AccountFactoryV07 != want.AccountFactoryV07 || got.PaymasterV07 != want.PaymasterV07 || got.TokenPaymasterV07 != want.TokenPaymasterV07 {
 		t.Fatalf("v0.7 contracts %+v, wellknown.GenesisContracts %+v", got, want)
 	}
-	for _, addr := range []common.Address{ep07.Address, ep07.SenderCreatorAddress, got.AccountFactoryV07, got.AccountImplementationV07, got.PaymasterV07} {
+	for _, addr := range []common.Address{ep07.Address, ep07.SenderCreatorAddress, got.AccountFactoryV07, got.AccountImplementationV07, got.PaymasterV07, got.TokenPaymasterV07} {
 		if code, err := c.client.CodeAt(ctx, addr, nil); err != nil || len(code) == 0 {
 			t.Errorf("no code at %s: %v", addr, err)
 		}
@@ -46,6 +46,17 @@ func TestEntryPointV07Predeployed(t *testing.T) {
 	deposit, _ := ep.UnpackBalanceOf(c.call(ep07.Address, ep.PackBalanceOf(got.PaymasterV07)))
 	if signer != c.PaymasterSigner.Address || deposit.Cmp(DefaultPaymasterDeposit) != 0 {
 		t.Errorf("v0.7 paymaster signer %s deposit %s, want %s and %s", signer, deposit, c.PaymasterSigner.Address, DefaultPaymasterDeposit)
+	}
+	// The token paymaster: the same signer, deposit and stake, owned by
+	// account #0 like v0.6's.
+	tpm := ep07.NewTokenPaymasterV07()
+	tsigner, _ := tpm.UnpackVerifyingSigner(c.call(got.TokenPaymasterV07, tpm.PackVerifyingSigner()))
+	towner, _ := tpm.UnpackOwner(c.call(got.TokenPaymasterV07, tpm.PackOwner()))
+	tdeposit, _ := ep.UnpackBalanceOf(c.call(ep07.Address, ep.PackBalanceOf(got.TokenPaymasterV07)))
+	info, _ := ep.UnpackGetDepositInfo(c.call(ep07.Address, ep.PackGetDepositInfo(got.TokenPaymasterV07)))
+	if tsigner != c.PaymasterSigner.Address || towner != c.Accounts[0].Address || tdeposit.Cmp(DefaultPaymasterDeposit) != 0 || !info.Staked {
+		t.Errorf("v0.7 token paymaster signer %s owner %s deposit %s staked %v, want %s, %s, %s, staked",
+			tsigner, towner, tdeposit, info.Staked, c.PaymasterSigner.Address, c.Accounts[0].Address, DefaultPaymasterDeposit)
 	}
 	if len(got.SmartAccountsV07) != len(c.Accounts) {
 		t.Fatalf("%d v0.7 smart accounts for %d accounts", len(got.SmartAccountsV07), len(c.Accounts))

@@ -202,7 +202,7 @@ func (s *Service) paymasterStubData(ctx context.Context, c *call) (any, *Error) 
 	var terms contracts.TokenTerms
 	if inToken {
 		var terr *Error
-		if terms, terr = s.tokenTerms(ctx, req.sc); terr != nil {
+		if terms, terr = s.tokenTerms(ctx, req.sc, s.cfg.TokenPaymaster); terr != nil {
 			return nil, terr
 		}
 	}

@@ -179,10 +179,24 @@ type reservation struct {
 	ValidUntil int64          `json:"validUntil"`
 	Sender     common.Address `json:"sender"`
 	Owner      common.Address `json:"owner"`
-	// Token is the ERC-20 a type 1 or 2 operation pays its gas in; such
-	// an operation's Cost is 0: the payer's tokens, not the project's
-	// ETH, pay for it.
+	// Token is the ERC-20 a type 1 or 2 operation pays its gas in. Such an
+	// operation's Cost is 0 (the payer's tokens, not the project's ETH, pay
+	// for it), except a type 2 operation on EntryPoint v0.7, which is held
+	// at its maximum cost until it lands (see held).
 	Token common.Address `json:"token,omitzero"`
+}
+
+// paidInTokens reports whether r draws nothing from the project: its gas
+// is paid in tokens with nothing held.
+func (r reservation) paidInTokens() bool {
+	return r.Token != (common.Address{}) && (r.Cost == nil || r.Cost.Sign() == 0)
+}
+
+// held reports whether r is paid in tokens but held against the project
+// until it lands (type 2 on EntryPoint v0.7): released whole if the token
+// paymaster logged its payment, charged its actual cost if not.
+func (r reservation) held() bool {
+	return r.Token != (common.Address{}) && r.Cost != nil && r.Cost.Sign() > 0
 }
 
 // serviceLedger is the service's persisted state.

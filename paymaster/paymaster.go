@@ -136,10 +136,16 @@ type Config struct {
 	// TokenPaymaster's. Never logged.
 	Signer *ecdsa.PrivateKey
 	// TokenPaymaster is the TokenPaymaster contract (contracts/src) of
-	// types 1 and 2, gas paid in an ERC-20; zero offers type 0 only.
+	// types 1 and 2, gas paid in an ERC-20, on EntryPoint v0.6; zero
+	// offers type 0 only there.
 	TokenPaymaster common.Address
+	// TokenPaymasterV07 is the same on EntryPoint v0.7 (TokenPaymasterV07,
+	// contracts/src); it needs EntryPointV07. See v07.go for how its type
+	// 2 differs.
+	TokenPaymasterV07 common.Address
 	// Tokens are the ERC-20s accepted for gas (types 1 and 2), with their
-	// prices; SetTokens replaces them. They need TokenPaymaster.
+	// prices; SetTokens replaces them. They need TokenPaymaster or
+	// TokenPaymasterV07.
 	Tokens []Token
 	// Chain is the chain's JSON-RPC.
 	Chain Chain
@@ -204,6 +210,9 @@ func (c *Config) Validate() error {
 	if (c.EntryPointV07 == (common.Address{})) != (c.PaymasterV07 == (common.Address{})) {
 		errs = append(errs, errors.New("the v0.7 entry point and paymaster go together"))
 	}
+	if c.TokenPaymasterV07 != (common.Address{}) && c.EntryPointV07 == (common.Address{}) {
+		errs = append(errs, errors.New("the v0.7 token paymaster needs the v0.7 entry point"))
+	}
 	if c.Signer == nil {
 		errs = append(errs, errors.New("signer key is missing"))
 	}
@@ -219,7 +228,7 @@ func (c *Config) Validate() error {
 	if err := validateProjects(c.Projects); err != nil {
 		errs = append(errs, err)
 	}
-	if err := validateTokens(c.Tokens, c.TokenPaymaster); err != nil {
+	if err := validateTokens(c.Tokens, c.TokenPaymaster, c.TokenPaymasterV07); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

@@ -27,12 +27,19 @@ const (
 // userOperationEvent is the topic of EntryPoint v0.6's UserOperationEvent.
 var userOperationEvent = crypto.Keccak256Hash([]byte("UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)"))
 
+// gasPaidInTokenV07 is the topic of TokenPaymasterV07's GasPaidInToken,
+// whose first indexed field is the operation's hash.
+var gasPaidInTokenV07 = crypto.Keccak256Hash([]byte("GasPaidInToken(bytes32,address,address,uint8,uint256,uint256,uint256)"))
+
 // opEvent is a UserOperationEvent of this paymaster.
 type opEvent struct {
 	hash    common.Hash
 	success bool
 	actual  *big.Int // nil if the log is short
 	block   uint64
+	// paid is whether TokenPaymasterV07 logged GasPaidInToken for the
+	// operation: its gas was paid in tokens.
+	paid bool
 }
 
 // refresh releases the reservations of operations that landed (refunding
@@ -97,28 +104,57 @@ func (s *Service) readLogs(ctx context.Context, now time.Time) error {
 }
 
 // paymasterTopics are the topics of this service's paymasters: the
-// VerifyingPaymaster and, if set, the TokenPaymaster.
+// VerifyingPaymasters and, if set, the token paymasters.
 func (s *Service) paymasterTopics() []common.Hash {
-	t := []common.Hash{common.BytesToHash(s.cfg.Paymaster.Bytes())}
-	if s.cfg.TokenPaymaster != (common.Address{}) {
-		t = append(t, common.BytesToHash(s.cfg.TokenPaymaster.Bytes()))
+	var t []common.Hash
+	for _, a := range []common.Address{s.cfg.Paymaster, s.cfg.TokenPaymaster, s.cfg.PaymasterV07, s.cfg.TokenPaymasterV07} {
+		if a != (common.Address{}) {
+			t = append(t, common.BytesToHash(a.Bytes()))
+		}
 	}
 	return t
 }
 
+// logEntry is an eth_getLogs entry.
+type logEntry struct {
+	Topics      []common.Hash  `json:"topics"`
+	Data        hexutil.Bytes  `json:"data"`
+	BlockNumber hexutil.Uint64 `json:"blockNumber"`
+	Removed     bool           `json:"removed"`
+}
+
+// paidInTokens is the set of operations TokenPaymasterV07 logged
+// GasPaidInToken for in blocks from to to; nil without one.
+func (s *Service) paidInTokens(ctx context.Context, from, to uint64) (map[common.Hash]bool, error) {
+	if s.cfg.TokenPaymasterV07 == (common.Address{}) {
+		return nil, nil
+	}
+	var logs []logEntry
+	filter := map[string]any{
+		"address":   s.cfg.TokenPaymasterV07,
+		"fromBlock": hexutil.Uint64(from),
+		"toBlock":   hexutil.Uint64(to),
+		"topics":    []any{gasPaidInTokenV07},
+	}
+	if err := s.cfg.Chain.CallContext(ctx, &logs, "eth_getLogs", filter); err != nil {
+		return nil, fmt.Errorf("reading GasPaidInToken logs of blocks %d to %d: %w", from, to, err)
+	}
+	paid := make(map[common.Hash]bool, len(logs))
+	for _, l := range logs {
+		if !l.Removed && len(l.Topics) >= 2 {
+			paid[l.Topics[1]] = true
+		}
+	}
+	return paid, nil
+}
+
 // events reads this paymaster's UserOperationEvents in blocks from to to.
 func (s *Service) events(ctx context.Context, from, to uint64) ([]opEvent, error) {
-	var logs []struct {
-		Topics      []common.Hash  `json:"topics"`
-		Data        hexutil.Bytes  `json:"data"`
-		BlockNumber hexutil.Uint64 `json:"blockNumber"`
-		Removed     bool           `json:"removed"`
-	}
+	var logs []logEntry
 	// v0.7's UserOperationEvent has v0.6's signature.
 	addresses, paymasters := []common.Address{s.cfg.EntryPoint}, s.paymasterTopics()
 	if s.cfg.EntryPointV07 != (common.Address{}) {
 		addresses = append(addresses, s.cfg.EntryPointV07)
-		paymasters = append(paymasters, common.BytesToHash(s.cfg.PaymasterV07.Bytes()))
 	}
 	filter := map[string]any{
 		"address":   addresses,
@@ -129,12 +165,18 @@ func (s *Service) events(ctx context.Context, from, to uint64) ([]opEvent, error
 	if err := s.cfg.Chain.CallContext(ctx, &logs, "eth_getLogs", filter); err != nil {
 		return nil, fmt.Errorf("reading UserOperationEvent logs of blocks %d to %d: %w", from, to, err)
 	}
+	// Read after the UserOperationEvents, over the same blocks: a
+	// GasPaidInToken is in the transaction of its operation's event.
+	paid, err := s.paidInTokens(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]opEvent, 0, len(logs))
 	for _, l := range logs {
 		if l.Removed || len(l.Topics) < 2 {
 			continue
 		}
-		ev := opEvent{hash: l.Topics[1], success: true, block: uint64(l.BlockNumber)}
+		ev := opEvent{hash: l.Topics[1], success: true, block: uint64(l.BlockNumber), paid: paid[l.Topics[1]]}
 		if len(l.Data) >= 96 {
 			// nonce, success, actualGasCost, actualGasUsed
 			ev.success = new(big.Int).SetBytes(l.Data[32:64]).Sign() != 0
@@ -168,8 +210,9 @@ func (s *Service) apply(events []opEvent, to uint64, now time.Time) error {
 				continue
 			}
 			mine = true
-			if !ev.success && r.Token == (common.Address{}) {
-				// Its execution failed after validation passed: the
+			if (!ev.success && r.Token == (common.Address{})) || (r.held() && !ev.paid) {
+				// Its execution failed after validation passed, or a
+				// type 2 operation on v0.7 dodged its postOp: the
 				// paymaster paid for nothing. Its sender and owner are
 				// not sponsored again for a while.
 				failed[r.Sender], failed[r.Owner] = true, true
@@ -198,7 +241,11 @@ func (s *Service) apply(events []opEvent, to uint64, now time.Time) error {
 		if err := s.updateProject(name, func(l *projectLedger) (bool, error) {
 			changed := false
 			for _, ev := range events {
-				if ev.block > l.Block && l.land(ev.hash, ev.actual, now) {
+				actual := ev.actual
+				if ev.paid {
+					actual = new(big.Int) // the payer's tokens paid its gas
+				}
+				if ev.block > l.Block && l.land(ev.hash, actual, now) {
 					changed = true
 				}
 			}

@@ -49,8 +49,13 @@ type NativeGas struct {
 }
 
 func (s *Service) supportedTokens(ctx context.Context, c *call) (any, *Error) {
+	// The entryPoint parameter may name either version; the native
+	// paymaster answered is that version's.
+	native := s.cfg.Paymaster
 	if len(c.params) >= 2 {
-		if err := s.checkEntryPoint(c.params[1]); err != nil {
+		if s.isV07(c.params[1]) {
+			native = s.cfg.PaymasterV07
+		} else if err := s.checkEntryPoint(c.params[1]); err != nil {
 			return nil, err
 		}
 	}
@@ -64,7 +69,7 @@ func (s *Service) supportedTokens(ctx context.Context, c *call) (any, *Error) {
 	}
 	return SupportedTokens{
 		FreeGas: true,
-		Native:  NativeGas{Symbol: "ETH", Decimals: 18, MaxFeePerGas: (*hexutil.Big)(ceiling), Paymaster: s.cfg.Paymaster.Hex()},
+		Native:  NativeGas{Symbol: "ETH", Decimals: 18, MaxFeePerGas: (*hexutil.Big)(ceiling), Paymaster: native.Hex()},
 		Tokens:  s.supportedList(ctx),
 	}, nil
 }
@@ -276,7 +281,7 @@ func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *cont
 	inToken := *sc.Type != TypeFree
 	if inToken {
 		var terr *Error
-		if terms, terr = s.tokenTerms(ctx, sc); terr != nil {
+		if terms, terr = s.tokenTerms(ctx, sc, s.cfg.TokenPaymaster); terr != nil {
 			return terr
 		}
 	}
@@ -300,7 +305,7 @@ func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *cont
 	}
 
 	if inToken {
-		if err := s.checkPayer(ctx, op, terms); err != nil {
+		if err := s.checkPayer(ctx, op.Sender, maxTokens(op, terms), terms, s.cfg.TokenPaymaster); err != nil {
 			return err
 		}
 		if err := s.signToken(op, terms, uint64(validUntil.Unix())); err != nil {
@@ -359,7 +364,8 @@ func errLedger() *Error {
 // since the request began), a stored project's as read for this request
 // (fn does no I/O of its own, as it runs inside the ledger's update).
 // Nothing is taken if a limit refuses it or the ledger fails. cost is the
-// operation's maximum cost (r.Cost is 0 for one paid in tokens).
+// operation's maximum cost (r.Cost is 0 for one paid in tokens, unless
+// held).
 func (s *Service) reserve(p *project, r reservation, cost *big.Int, now time.Time) *Error {
 	name := p.cfg.Name
 	var refused *Error
@@ -371,7 +377,7 @@ func (s *Service) reserve(p *project, r reservation, cost *big.Int, now time.Tim
 				return false, nil
 			}
 		}
-		if refused = l.check(p, r.Sender, cost, r.Token != (common.Address{}), now); refused != nil {
+		if refused = l.check(p, r.Sender, cost, r.paidInTokens(), now); refused != nil {
 			return false, nil
 		}
 		l.reserve(r, now)
@@ -596,6 +602,12 @@ func (s *Service) simulate(ctx context.Context, op *contracts.UserOperation) *Er
 	var out hexutil.Bytes
 	err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", msg, "latest")
 	data := revertData(err)
+	if data == nil && err != nil {
+		// No revert: the call itself failed (a timeout, a dropped
+		// connection).
+		s.log.Warn("simulating an operation", zap.Error(err))
+		return &Error{Code: codeInternal, Message: "the chain could not simulate the operation; retry"}
+	}
 	if data == nil {
 		return &Error{Code: codeInternal, Message: "simulateValidation did not answer as EntryPoint v0.6 does"}
 	}

@@ -66,12 +66,13 @@ type Token struct {
 	MarkupBps *int
 }
 
-// validateTokens reports what is wrong with tokens.
-func validateTokens(tokens []Token, tokenPaymaster common.Address) error {
+// validateTokens reports what is wrong with tokens, for the token
+// paymasters of EntryPoint v0.6 and v0.7 (zero if absent).
+func validateTokens(tokens []Token, tokenPaymaster, tokenPaymasterV07 common.Address) error {
 	var errs []error
 	seen := map[common.Address]bool{}
-	if len(tokens) > 0 && tokenPaymaster == (common.Address{}) {
-		errs = append(errs, errors.New("tokens need the token paymaster's address"))
+	if len(tokens) > 0 && tokenPaymaster == (common.Address{}) && tokenPaymasterV07 == (common.Address{}) {
+		errs = append(errs, errors.New("tokens need a token paymaster's address"))
 	}
 	for _, t := range tokens {
 		name := t.Address.Hex()
@@ -125,7 +126,7 @@ func (t Token) withDefaults() Token {
 
 // SetTokens replaces the tokens accepted for gas, as a config reload does.
 func (s *Service) SetTokens(tokens []Token) error {
-	if err := validateTokens(tokens, s.cfg.TokenPaymaster); err != nil {
+	if err := validateTokens(tokens, s.cfg.TokenPaymaster, s.cfg.TokenPaymasterV07); err != nil {
 		return fmt.Errorf("paymaster tokens: %w", err)
 	}
 	m := make([]Token, len(tokens))
@@ -346,9 +347,14 @@ type SupportedToken struct {
 	MarkupBps int `json:"markupBps"`
 	// Source is where the price comes from: "fixed" or "feed".
 	Source string `json:"source"`
-	// Paymaster is the TokenPaymaster the operation's paymasterAndData
-	// names, which the payer's allowance must be to.
-	Paymaster string `json:"paymaster"`
+	// Paymaster is the TokenPaymaster an EntryPoint v0.6 operation's
+	// paymasterAndData names, which the payer's allowance must be to;
+	// absent if the paymaster serves tokens on v0.7 only.
+	Paymaster string `json:"paymaster,omitempty"`
+	// PaymasterV07 is the same for EntryPoint v0.7 (TokenPaymasterV07);
+	// absent if tokens are not served on v0.7. An allowance to one is not
+	// an allowance to the other.
+	PaymasterV07 string `json:"paymasterV07,omitempty"`
 	// Unavailable says why the token cannot be used now (a stale feed).
 	Unavailable string `json:"unavailable,omitempty"`
 }
@@ -358,7 +364,13 @@ func (s *Service) supportedList(ctx context.Context) []SupportedToken {
 	tokens := *s.tokens.Load()
 	out := make([]SupportedToken, 0, len(tokens))
 	for _, t := range tokens {
-		st := SupportedToken{Token: t.Address.Hex(), Types: t.Types, MarkupBps: *t.MarkupBps, Source: "fixed", Paymaster: s.cfg.TokenPaymaster.Hex()}
+		st := SupportedToken{Token: t.Address.Hex(), Types: t.Types, MarkupBps: *t.MarkupBps, Source: "fixed"}
+		if s.cfg.TokenPaymaster != (common.Address{}) {
+			st.Paymaster = s.cfg.TokenPaymaster.Hex()
+		}
+		if s.cfg.TokenPaymasterV07 != (common.Address{}) {
+			st.PaymasterV07 = s.cfg.TokenPaymasterV07.Hex()
+		}
 		if t.Price == nil {
 			st.Source = "feed"
 		}
@@ -380,11 +392,15 @@ func (s *Service) supportedList(ctx context.Context) []SupportedToken {
 }
 
 // tokenTerms checks a type 1 or 2 context against the accepted tokens and
-// prices it now; the terms lack their window.
-func (s *Service) tokenTerms(ctx context.Context, sc sponsorContext) (contracts.TokenTerms, *Error) {
+// prices it now, for the token paymaster pm of the operation's EntryPoint
+// (zero if it has none); the terms lack their window.
+func (s *Service) tokenTerms(ctx context.Context, sc sponsorContext, pm common.Address) (contracts.TokenTerms, *Error) {
 	ty := *sc.Type
-	if s.cfg.TokenPaymaster == (common.Address{}) || len(*s.tokens.Load()) == 0 {
+	if len(*s.tokens.Load()) == 0 {
 		return contracts.TokenTerms{}, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("sponsorship type %d (gas paid in an ERC-20 token) is not offered by this paymaster: it accepts no tokens; use type 0", ty)}
+	}
+	if pm == (common.Address{}) {
+		return contracts.TokenTerms{}, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("sponsorship type %d (gas paid in an ERC-20 token) is not offered on this EntryPoint: the paymaster has no token paymaster for it; use type 0, or the other EntryPoint version", ty)}
 	}
 	if !common.IsHexAddress(sc.Token) {
 		return contracts.TokenTerms{}, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("context.token: type %d needs the address of a token of pm_supported_tokens", ty)}
@@ -416,19 +432,19 @@ func maxTokens(op *contracts.UserOperation, t contracts.TokenTerms) *big.Int {
 }
 
 // checkPayer refuses, before anything is signed, a sender whose token
-// balance or allowance to the TokenPaymaster is below the operation's
-// maximum token cost: the TokenPaymaster would refuse it in validation.
-func (s *Service) checkPayer(ctx context.Context, op *contracts.UserOperation, t contracts.TokenTerms) *Error {
-	need := maxTokens(op, t)
+// balance or allowance to the token paymaster pm is below need, the
+// operation's maximum token cost: the paymaster would refuse it in
+// validation.
+func (s *Service) checkPayer(ctx context.Context, sender common.Address, need *big.Int, t contracts.TokenTerms, pm common.Address) *Error {
 	m, err := s.meta(ctx, t.Token)
 	if err != nil {
 		return &Error{Code: codeInternal, Message: "the chain could not be read; retry"}
 	}
-	balOut, err := s.callView(ctx, t.Token, append(slices.Clone(selBalanceOf), common.LeftPadBytes(op.Sender.Bytes(), 32)...))
+	balOut, err := s.callView(ctx, t.Token, append(slices.Clone(selBalanceOf), common.LeftPadBytes(sender.Bytes(), 32)...))
 	if err != nil {
 		return &Error{Code: codeInternal, Message: "the chain could not be read; retry"}
 	}
-	allowOut, err := s.callView(ctx, t.Token, slices.Concat(selAllowance, common.LeftPadBytes(op.Sender.Bytes(), 32), common.LeftPadBytes(s.cfg.TokenPaymaster.Bytes(), 32)))
+	allowOut, err := s.callView(ctx, t.Token, slices.Concat(selAllowance, common.LeftPadBytes(sender.Bytes(), 32), common.LeftPadBytes(pm.Bytes(), 32)))
 	if err != nil {
 		return &Error{Code: codeInternal, Message: "the chain could not be read; retry"}
 	}
@@ -437,12 +453,12 @@ func (s *Service) checkPayer(ctx context.Context, op *contracts.UserOperation, t
 	if berr != nil || aerr != nil {
 		return &Error{Code: codeInternal, Message: "the token answered unexpectedly"}
 	}
-	data := map[string]any{"token": t.Token.Hex(), "paymaster": s.cfg.TokenPaymaster.Hex(), "required": need.String(), "balance": balance.String(), "allowance": allowance.String()}
+	data := map[string]any{"token": t.Token.Hex(), "paymaster": pm.Hex(), "required": need.String(), "balance": balance.String(), "allowance": allowance.String()}
 	if balance.Cmp(need) < 0 {
 		return &Error{Code: codePaymasterRejected, Data: data, Message: fmt.Sprintf("the sender's %s balance (%s units) is below the operation's maximum gas cost in tokens (%s units)", m.symbol, balance, need)}
 	}
 	if allowance.Cmp(need) < 0 {
-		return &Error{Code: codePaymasterRejected, Data: data, Message: fmt.Sprintf("the sender's %s allowance to the token paymaster %s (%s units) is below the operation's maximum gas cost in tokens (%s units); approve it first", m.symbol, s.cfg.TokenPaymaster, allowance, need)}
+		return &Error{Code: codePaymasterRejected, Data: data, Message: fmt.Sprintf("the sender's %s allowance to the token paymaster %s (%s units) is below the operation's maximum gas cost in tokens (%s units); approve it first", m.symbol, pm, allowance, need)}
 	}
 	return nil
 }
@@ -464,26 +480,40 @@ func (s *Service) signToken(op *contracts.UserOperation, t contracts.TokenTerms,
 }
 
 // GasToken is an accepted gas token for operators: its entry of
-// pm_supported_tokens, and what the TokenPaymaster holds of it.
+// pm_supported_tokens, and what the token paymasters hold of it.
 type GasToken struct {
 	SupportedToken
-	// Collected is the TokenPaymaster's balance of the token, in token
-	// units: the gas paid in it and not yet withdrawn; nil if it could
-	// not be read.
+	// Collected is the token paymasters' balance of the token (v0.6's and
+	// v0.7's together), in token units: the gas paid in it and not yet
+	// withdrawn; nil if it could not be read.
 	Collected *big.Int
 }
 
 // GasTokens lists the tokens accepted for gas, priced now, with what the
-// TokenPaymaster has collected of each.
+// token paymasters have collected of each.
 func (s *Service) GasTokens(ctx context.Context) []GasToken {
 	list := s.supportedList(ctx)
 	out := make([]GasToken, len(list))
 	for i, st := range list {
 		out[i] = GasToken{SupportedToken: st}
-		bal, err := s.callView(ctx, common.HexToAddress(st.Token), append(slices.Clone(selBalanceOf), common.LeftPadBytes(s.cfg.TokenPaymaster.Bytes(), 32)...))
-		if err == nil {
-			out[i].Collected, _ = word(bal, 0)
+		total := new(big.Int)
+		for _, pm := range []common.Address{s.cfg.TokenPaymaster, s.cfg.TokenPaymasterV07} {
+			if pm == (common.Address{}) {
+				continue
+			}
+			bal, err := s.callView(ctx, common.HexToAddress(st.Token), append(slices.Clone(selBalanceOf), common.LeftPadBytes(pm.Bytes(), 32)...))
+			if err != nil {
+				total = nil
+				break
+			}
+			b, err := word(bal, 0)
+			if err != nil {
+				total = nil
+				break
+			}
+			total.Add(total, b)
 		}
+		out[i].Collected = total
 	}
 	return out
 }

@@ -26,11 +26,47 @@ import (
 // and gas bounds as v0.6. The v0.7 paymaster's two gas limits are the
 // paymaster's own choice, never the caller's: v0.7PaymasterVerificationGas
 // for its ECDSA check and no postOp (the VerifyingPaymaster has none).
+//
+// With Config.TokenPaymasterV07 set too, types 1 and 2 (gas paid in an
+// ERC-20) are served on v0.7 by TokenPaymasterV07, with its own limits
+// (v07TokenPaymasterVerificationGas, ep07.TokenPostOpGasLimit). EntryPoint
+// v0.7 calls postOp once: if a type 2 payer's call spends its tokens or
+// revokes its allowance, postOp's transferFrom fails, the EntryPoint undoes
+// the call and the deposit pays the gas with nothing in return (v0.6 calls
+// postOp again and reverts the bundle instead). So a type 2 operation on
+// v0.7 is held, like a type 0 one, against the project's balance, daily
+// cap and per-operation cap until it lands: released whole if the token
+// paymaster's GasPaidInToken for it follows, charged its actual cost (and
+// its sender and owner suspended, as for a type 0 failure) if not. Type 1
+// takes its maximum in tokens in validation, which stands whatever the
+// call does, and draws nothing from the project, as on v0.6.
 
 // v07PaymasterVerificationGas is the paymasterVerificationGasLimit the
 // paymaster signs: the VerifyingPaymaster's validation (an ECDSA recovery
 // over its getHash, about 30,000 gas) with room.
 const v07PaymasterVerificationGas = 60_000
+
+// v07TokenPaymasterVerificationGas is the paymasterVerificationGasLimit
+// signed for TokenPaymasterV07: its ECDSA check and a transferFrom (type
+// 1) or a balance and an allowance read (type 2), with room.
+const v07TokenPaymasterVerificationGas = 100_000
+
+// setPaymasterV07 gives op its paymaster, the paymaster's two gas limits
+// and a paymasterData of the final length (unsigned): TokenPaymasterV07's
+// on terms for a type 1 or 2 operation (inToken), the VerifyingPaymaster's
+// otherwise.
+func (s *Service) setPaymasterV07(op *ep07.UserOperation, inToken bool, terms contracts.TokenTerms) {
+	if inToken {
+		op.Paymaster = s.cfg.TokenPaymasterV07
+		op.PaymasterVerificationGasLimit = big.NewInt(v07TokenPaymasterVerificationGas)
+		op.PaymasterPostOpGasLimit = big.NewInt(ep07.TokenPostOpGasLimit(terms.Mode))
+		op.PaymasterData = ep07.TokenPaymasterData(terms, make([]byte, 65))
+		return
+	}
+	op.Paymaster = s.cfg.PaymasterV07
+	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = big.NewInt(v07PaymasterVerificationGas), new(big.Int)
+	op.PaymasterData = ep07.VerifyingPaymasterData(0, 0, make([]byte, 65))
+}
 
 // isV07 reports whether the entryPoint parameter raw names the v0.7
 // EntryPoint this paymaster serves.
@@ -63,14 +99,13 @@ func maxCostV07(op *ep07.UserOperation) *big.Int {
 }
 
 // preVerificationGasV07 is preVerificationGas for the packed v0.7
-// operation with its final paymasterAndData and a 65-byte signature,
-// priced as for v0.6 (calldata, 21,000, 18,300 per operation).
+// operation with its final paymasterAndData (op's paymaster fields, which
+// setPaymasterV07 has set) and a 65-byte signature, priced as for v0.6
+// (calldata, 21,000, 18,300 per operation).
 func (s *Service) preVerificationGasV07(op ep07.UserOperation) *big.Int {
 	filler := func(n int) []byte { return bytes.Repeat([]byte{1}, n) }
 	op.PreVerificationGas = big.NewInt(21_000)
-	op.Paymaster = s.cfg.PaymasterV07
-	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = big.NewInt(v07PaymasterVerificationGas), new(big.Int)
-	op.PaymasterData = filler(len(ep07.VerifyingPaymasterData(0, 0, make([]byte, 65))))
+	op.PaymasterData = filler(len(op.PaymasterData))
 	if len(op.Signature) < 65 {
 		op.Signature = filler(65)
 	}
@@ -107,9 +142,15 @@ func (s *Service) sponsorCoreV07(ctx context.Context, c *call, p *project, op *e
 	if verr != nil {
 		return verr
 	}
-	op.Paymaster = s.cfg.PaymasterV07
-	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = big.NewInt(v07PaymasterVerificationGas), new(big.Int)
-	op.PaymasterData = ep07.VerifyingPaymasterData(0, 0, make([]byte, 65))
+	var terms contracts.TokenTerms
+	inToken := *sc.Type != TypeFree
+	if inToken {
+		var terr *Error
+		if terms, terr = s.tokenTerms(ctx, sc, s.cfg.TokenPaymasterV07); terr != nil {
+			return terr
+		}
+	}
+	s.setPaymasterV07(op, inToken, terms)
 	shadow := shadowV06(op)
 	if err := s.fillFees(ctx, c, p, &shadow); err != nil {
 		return err
@@ -122,12 +163,26 @@ func (s *Service) sponsorCoreV07(ctx context.Context, c *call, p *project, op *e
 		return err
 	}
 	cost := maxCostV07(op)
+	// Type 2 on v0.7 is held against the project until it lands (see
+	// above); type 1 is paid for in validation.
+	held := !inToken || terms.Mode == TypePostpay
 	shadow = shadowV06(op)
-	owner, err := s.lookLimits(ctx, p, &shadow, cost, false, now)
+	owner, err := s.lookLimits(ctx, p, &shadow, cost, !held, now)
 	if err != nil {
 		return err
 	}
-	s.signV07(op, uint64(validUntil.Unix()))
+	if inToken {
+		// The contract's maximum: tokenCost(maxCost, rate), maxCost being
+		// every gas limit at maxFeePerGas.
+		if err := s.checkPayer(ctx, op.Sender, contracts.TokenCost(cost, terms.Rate), terms, s.cfg.TokenPaymasterV07); err != nil {
+			return err
+		}
+		if err := s.signTokenV07(op, terms, uint64(validUntil.Unix())); err != nil {
+			return err
+		}
+	} else {
+		s.signV07(op, uint64(validUntil.Unix()))
+	}
 	if err := s.simulateV07(ctx, op); err != nil {
 		return err
 	}
@@ -135,12 +190,34 @@ func (s *Service) sponsorCoreV07(ctx context.Context, c *call, p *project, op *e
 		Hash: ep07.UserOpHash(*op, s.cfg.EntryPointV07, s.cfg.ChainID), Cost: cost,
 		ValidUntil: validUntil.Unix(), Sender: op.Sender, Owner: owner,
 	}
+	if inToken {
+		r.Token = terms.Token
+		if !held {
+			r.Cost = new(big.Int)
+		}
+	}
 	if err := s.reserve(p, r, cost, now); err != nil {
 		return err
 	}
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
 		span.SetAttributes(edge.AttrUserOpHash.String(r.Hash.Hex()))
 	}
+	return nil
+}
+
+// signTokenV07 fills paymasterData with TokenPaymasterV07's terms t,
+// signed, valid until validUntil.
+func (s *Service) signTokenV07(op *ep07.UserOperation, t contracts.TokenTerms, validUntil uint64) *Error {
+	t.ValidUntil = validUntil
+	hash, err := ep07.TokenPaymasterHash(*op, s.cfg.TokenPaymasterV07, s.cfg.ChainID, t)
+	if err != nil {
+		return &Error{Code: codeInvalidParams, Message: "the UserOperation does not encode: " + err.Error()}
+	}
+	sig, err := contracts.SignHash(hash, s.cfg.Signer)
+	if err != nil {
+		return &Error{Code: codeInternal, Message: "signing failed"}
+	}
+	op.PaymasterData = ep07.TokenPaymasterData(t, sig)
 	return nil
 }
 
@@ -266,7 +343,7 @@ func (s *Service) sponsorV07(ctx context.Context, c *call, p *project) (any, *Er
 	if len(c.params) >= 3 {
 		rawContext = c.params[2]
 	}
-	sc, cerr := decodeSponsorContextV07(rawContext)
+	sc, cerr := decodeSponsorContext(rawContext)
 	if cerr != nil {
 		return nil, cerr
 	}
@@ -307,7 +384,7 @@ func (s *Service) parseERC7677V07(c *call, final bool) (ep07.UserOperation, spon
 			return op, sc, &Error{Code: codeInvalidParams, Message: "context: want an object ({type?, token?, validUntil?}) or null"}
 		}
 	}
-	sc, cerr := decodeSponsorContextV07(rawContext)
+	sc, cerr := decodeSponsorContext(rawContext)
 	if cerr != nil {
 		return op, sc, cerr
 	}
@@ -332,8 +409,15 @@ func (s *Service) paymasterStubDataV07(ctx context.Context, c *call, p *project)
 	if _, err := s.validUntil(sc, now); err != nil {
 		return nil, err
 	}
-	op.Paymaster = s.cfg.PaymasterV07
-	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = big.NewInt(v07PaymasterVerificationGas), new(big.Int)
+	var terms contracts.TokenTerms
+	inToken := *sc.Type != TypeFree
+	if inToken {
+		var terr *Error
+		if terms, terr = s.tokenTerms(ctx, sc, s.cfg.TokenPaymasterV07); terr != nil {
+			return nil, terr
+		}
+	}
+	s.setPaymasterV07(&op, inToken, terms)
 	shadow := shadowV06(&op)
 	if err := s.fillFees(ctx, c, p, &shadow); err != nil {
 		return nil, err
@@ -355,13 +439,19 @@ func (s *Service) paymasterStubDataV07(ctx context.Context, c *call, p *project)
 		return nil, err
 	}
 	shadow = shadowV06(&op)
-	if _, err := s.lookLimits(ctx, p, &shadow, maxCostV07(&op), false, now); err != nil {
+	held := !inToken || terms.Mode == TypePostpay
+	if _, err := s.lookLimits(ctx, p, &shadow, maxCostV07(&op), !held, now); err != nil {
 		return nil, err
 	}
 	final := false
+	stub := ep07.VerifyingPaymasterData(stubValidUntil, 0, stubSignature)
+	if inToken {
+		terms.ValidUntil = stubValidUntil
+		stub = ep07.TokenPaymasterData(terms, stubSignature)
+	}
 	return PaymasterDataV07{
-		Paymaster: s.cfg.PaymasterV07, PaymasterData: ep07.VerifyingPaymasterData(stubValidUntil, 0, stubSignature),
-		PaymasterVerificationGasLimit: (*hexutil.Big)(big.NewInt(v07PaymasterVerificationGas)), PaymasterPostOpGasLimit: (*hexutil.Big)(new(big.Int)),
+		Paymaster: op.Paymaster, PaymasterData: stub,
+		PaymasterVerificationGasLimit: (*hexutil.Big)(op.PaymasterVerificationGasLimit), PaymasterPostOpGasLimit: (*hexutil.Big)(op.PaymasterPostOpGasLimit),
 		IsFinal: &final, Sponsor: &Sponsor{Name: p.cfg.Name},
 	}, nil
 }
@@ -383,19 +473,4 @@ func (s *Service) paymasterDataV07(ctx context.Context, c *call, p *project) (an
 		PaymasterVerificationGasLimit: (*hexutil.Big)(op.PaymasterVerificationGasLimit), PaymasterPostOpGasLimit: (*hexutil.Big)(op.PaymasterPostOpGasLimit),
 		Sponsor: &Sponsor{Name: p.cfg.Name},
 	}, nil
-}
-
-// decodeSponsorContextV07 is decodeSponsorContext for EntryPoint v0.7,
-// which this paymaster sponsors with free gas only: gas paid in an ERC-20
-// (types 1 and 2) is the TokenPaymaster's, on EntryPoint v0.6. A context
-// asking for a token type is refused, never served as free gas.
-func decodeSponsorContextV07(raw json.RawMessage) (sponsorContext, *Error) {
-	sc, err := decodeSponsorContext(raw)
-	if err != nil {
-		return sc, err
-	}
-	if *sc.Type != TypeFree || sc.Token != "" {
-		return sc, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("sponsorship type %d on EntryPoint v0.7: this paymaster pays v0.7 gas itself only (type 0); gas paid in an ERC-20 (types 1 and 2) is served on EntryPoint v0.6", *sc.Type)}
-	}
-	return sc, nil
 }

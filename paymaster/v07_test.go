@@ -205,8 +205,9 @@ func TestSponsorV07Refusals(t *testing.T) {
 			}
 		})
 	}
-	// Gas in an ERC-20 is the TokenPaymaster's, on v0.6: a v0.7 request
-	// for it is refused, never sponsored as free gas.
+	// Without tokens (TestTokenGasV07Refusals: without a v0.7 token
+	// paymaster), a v0.7 request for gas in an ERC-20 is refused, never
+	// sponsored as free gas.
 	tokenContext := map[string]any{"type": 1, "token": e.chain.Token.Address.Hex()}
 	for _, params := range [][]any{
 		{base(), ep07Hex, tokenContext},
@@ -217,7 +218,7 @@ func TestSponsorV07Refusals(t *testing.T) {
 			method = "pm_getPaymasterStubData"
 		}
 		res, _ := e.call(e.sponsor, method, params...)
-		if res.Error == nil || res.Error.Code != codeInvalidParams || !strings.Contains(res.Error.Message, "EntryPoint v0.7") {
+		if res.Error == nil || res.Error.Code != codeInvalidParams || !strings.Contains(res.Error.Message, "use type 0") {
 			t.Fatalf("%s with a token context: %s %+v, want a refusal", method, res.Result, res.Error)
 		}
 	}

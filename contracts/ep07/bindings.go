@@ -2513,6 +2513,1008 @@ func (simpleAccountFactory *SimpleAccountFactory) UnpackGetAddress(data []byte) 
 	return out0, nil
 }
 
+// TokenPaymasterV07MetaData contains all meta data concerning the TokenPaymasterV07 contract.
+var TokenPaymasterV07MetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"}],\"name\":\"AddressEmptyCode\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"AddressInsufficientBalance\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"FailedInnerCall\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"MathOverflowedMulDiv\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"}],\"name\":\"OwnableInvalidOwner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"OwnableUnauthorizedAccount\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"SafeERC20FailedOperation\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"tokenCost\",\"type\":\"uint256\"}],\"name\":\"GasPaidInToken\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"MODE_POSTPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"MODE_PREPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"PENALTY_PERCENT\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_POSTPAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_PREPAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"uint256\",\"name\":\"usedGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preOpGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"executionGasLimit\",\"type\":\"uint256\"}],\"name\":\"addedGas\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"decodeTerms\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"deposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation\",\"name\":\"op\",\"type\":\"tuple\"},{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"}],\"name\":\"getHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"enumIPaymaster.PostOpMode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"actualUserOpFeePerGas\",\"type\":\"uint256\"}],\"name\":\"postOp\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"}],\"name\":\"tokenCost\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"verifyingSigner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"contractIERC20\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawToken\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "48bd6694326df7bad7300b5fee74cbdbfc",
+	Bin: "0x60c060405234801561000f575f5ffd5b5060405161276f38038061276f83398101604081905261002e9161019f565b81338061005557604051631e4fbdf760e01b81525f60048201526024015b60405180910390fd5b61005e81610080565b50610068816100cf565b6001600160a01b039081166080521660a052506101fd565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6040516301ffc9a760e01b815263122a0e9b60e31b60048201526001600160a01b038216906301ffc9a790602401602060405180830381865afa158015610118573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061013c91906101d7565b6101885760405162461bcd60e51b815260206004820152601e60248201527f49456e747279506f696e7420696e74657266616365206d69736d617463680000604482015260640161004c565b50565b6001600160a01b0381168114610188575f5ffd5b5f5f604083850312156101b0575f5ffd5b82516101bb8161018b565b60208401519092506101cc8161018b565b809150509250929050565b5f602082840312156101e7575f5ffd5b815180151581146101f6575f5ffd5b9392505050565b60805160a0516125196102565f395f8181610238015261122201525f8181610357015281816104d50152818161059b015281816106e2015281816107aa0152818161082d01528181610a240152610d6101526125195ff3fe608060405260043610610178575f3560e01c80639d033cee116100d1578063c399ec881161007c578063d2fc787711610057578063d2fc787714610419578063dccce60b14610438578063f2fde38b1461044c575f5ffd5b8063c399ec88146103cb578063c661b292146103df578063d0e30db014610411575f5ffd5b8063b8af33e4116100ac578063b8af33e414610379578063bb9fe6bf14610398578063c23a5cea146103ac575f5ffd5b80639d033cee1461031c578063a83ed1b914610331578063b0d691fe14610346575f5ffd5b806323d9ac9b116101315780637c627b211161010c5780637c627b21146102c05780638da5cb5b146102df5780638fa0401614610308575f5ffd5b806323d9ac9b1461022757806352b7512c1461027f578063715018a6146102ac575f5ffd5b80631ab71ecd116101615780631ab71ecd146101b0578063205c2878146101db5780632340ea09146101fa575f5ffd5b806301e336671461017c5780630396cb601461019d575b5f5ffd5b348015610187575f5ffd5b5061019b610196366004611cc6565b61046b565b005b61019b6101ab366004611d04565b610499565b3480156101bb575f5ffd5b506101c4600281565b60405160ff90911681526020015b60405180910390f35b3480156101e6575f5ffd5b5061019b6101f5366004611d27565b610547565b348015610205575f5ffd5b50610219610214366004611d61565b6105dc565b6040519081526020016101d2565b348015610232575f5ffd5b5061025a7f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020016101d2565b34801561028a575f5ffd5b5061029e610299366004611dae565b610667565b6040516101d2929190611df8565b3480156102b7575f5ffd5b5061019b61068a565b3480156102cb575f5ffd5b5061019b6102da366004611e97565b61069d565b3480156102ea575f5ffd5b505f5473ffffffffffffffffffffffffffffffffffffffff1661025a565b348015610313575f5ffd5b50610219600a81565b348015610327575f5ffd5b50610219614e2081565b34801561033c575f5ffd5b5061021961afc881565b348015610351575f5ffd5b5061025a7f000000000000000000000000000000000000000000000000000000000000000081565b348015610384575f5ffd5b50610219610393366004611efc565b6106b9565b3480156103a3575f5ffd5b5061019b6106d8565b3480156103b7575f5ffd5b5061019b6103c6366004611f1c565b61075d565b3480156103d6575f5ffd5b506102196107fd565b3480156103ea575f5ffd5b506103fe6103f9366004611f37565b6108b0565b6040516101d29796959493929190611f76565b61019b6109f6565b348015610424575f5ffd5b50610219610433366004612023565b610a7c565b348015610443575f5ffd5b506101c4600181565b348015610457575f5ffd5b5061019b610466366004611f1c565b610c13565b610473610c76565b61049473ffffffffffffffffffffffffffffffffffffffff84168383610cc8565b505050565b6104a1610c76565b6040517f0396cb6000000000000000000000000000000000000000000000000000000000815263ffffffff821660048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1690630396cb609034906024015f604051808303818588803b15801561052d575f5ffd5b505af115801561053f573d5f5f3e3d5ffd5b505050505050565b61054f610c76565b6040517f205c287800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8381166004830152602482018390527f0000000000000000000000000000000000000000000000000000000000000000169063205c2878906044015f604051808303815f87803b15801561052d575f5ffd5b5f8060ff86166001146105f15761afc86105f5565b614e205b90505f61060282876120d5565b90505f858211610612575f61061c565b61061c86836120e8565b90505f81861161062c575f61064e565b6064600a61063a84896120e8565b61064491906120fb565b61064e919061213f565b905061065a81856120d5565b9998505050505050505050565b60605f610672610d49565b61067d858585610de8565b915091505b935093915050565b610692610c76565b61069b5f610e45565b565b6106a5610d49565b6106b28585858585610eb9565b5050505050565b5f6106cf8383670de0b6b3a7640000600161105e565b90505b92915050565b6106e0610c76565b7f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1663bb9fe6bf6040518163ffffffff1660e01b81526004015f604051808303815f87803b158015610745575f5ffd5b505af1158015610757573d5f5f3e3d5ffd5b50505050565b610765610c76565b6040517fc23a5cea00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301527f0000000000000000000000000000000000000000000000000000000000000000169063c23a5cea906024015f604051808303815f87803b1580156107eb575f5ffd5b505af11580156106b2573d5f5f3e3d5ffd5b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f907f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff16906370a0823190602401602060405180830381865afa158015610887573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906108ab9190612152565b905090565b5f80808080368160b6881461094c576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152603560248201527f546f6b656e5061796d61737465725630373a207061796d6173746572416e644460448201527f617461206d75737420626520313832206279746573000000000000000000000060648201526084015b60405180910390fd5b8888603481811061095f5761095f612169565b919091013560f81c97506109799050604960358a8c612196565b610982916121bd565b60601c9550610995604f60498a8c612196565b61099e91612223565b60d01c94506109b16055604f8a8c612196565b6109ba91612223565b60d01c93506109cd607560558a8c612196565b6109d691612288565b92506109e660b660758a8c612196565b9150915092959891949750929550565b6040517fb760faf90000000000000000000000000000000000000000000000000000000081523060048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff169063b760faf99034906024015f604051808303818588803b1580156107eb575f5ffd5b5f80610a8b6020890189611f1c565b6020890135610a9d60408b018b6122c4565b604051610aab929190612325565b604051908190039020610ac160608c018c6122c4565b604051610acf929190612325565b60405190819003902060808c0135610aea60e08e018e6122c4565b610af991603491601491612196565b610b0291612288565b6040805173ffffffffffffffffffffffffffffffffffffffff90971660208801528601949094526060850192909252608084015260a08381019190915260c0838101929092528a013560e083015289013561010082015261012001604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181528282528051602091820120908301819052469183019190915230606083015260ff8916608083015273ffffffffffffffffffffffffffffffffffffffff881660a083015260c0820187905265ffffffffffff80871660e08401528516610100830152915061012001604051602081830303815290604052805190602001209150509695505050505050565b610c1b610c76565b73ffffffffffffffffffffffffffffffffffffffff8116610c6a576040517f1e4fbdf70000000000000000000000000000000000000000000000000000000081525f6004820152602401610943565b610c7381610e45565b50565b5f5473ffffffffffffffffffffffffffffffffffffffff16331461069b576040517f118cdaa7000000000000000000000000000000000000000000000000000000008152336004820152602401610943565b60405173ffffffffffffffffffffffffffffffffffffffff83811660248301526044820183905261049491859182169063a9059cbb906064015b604051602081830303815290604052915060e01b6020820180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff83818316178352505050506110ad565b3373ffffffffffffffffffffffffffffffffffffffff7f0000000000000000000000000000000000000000000000000000000000000000161461069b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f53656e646572206e6f7420456e747279506f696e7400000000000000000000006044820152606401610943565b60605f5f5f5f5f5f610df98a611141565b9450945094509450945080610e27575060408051602081019091525f81529550600117935061068292505050565b610e358a8a8787878d611282565b9a91995090975050505050505050565b5f805473ffffffffffffffffffffffffffffffffffffffff8381167fffffffffffffffffffffffff0000000000000000000000000000000000000000831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b5f610ec684860186612334565b90505f8215610ede57610ed9838561213f565b610ee0565b5f5b90505f83610efb845f0151848660c001518760e001516105dc565b610f0591906120fb565b610f0f90866120d5565b90505f610f2d610f238386608001516106b9565b8560a0015161178f565b9050600160ff16845f015160ff1603610f8b57808460a001511115610f8657610f868460400151828660a00151610f6491906120e8565b602087015173ffffffffffffffffffffffffffffffffffffffff169190610cc8565b610fb9565b60408401516020850151610fb99173ffffffffffffffffffffffffffffffffffffffff9091169030846117a4565b836020015173ffffffffffffffffffffffffffffffffffffffff16846040015173ffffffffffffffffffffffffffffffffffffffff1685606001517fdc09a408a093a280e097dcb647191dc4758205293824abd6d6c63b5e1dc5d51b875f01518860800151878760405161104b949392919060ff94909416845260208401929092526040830152606082015260800190565b60405180910390a4505050505050505050565b5f5f61106b8686866117ea565b9050611076836118e2565b801561109157505f848061108c5761108c612112565b868809115b156110a4576110a16001826120d5565b90505b95945050505050565b5f6110ce73ffffffffffffffffffffffffffffffffffffffff84168361190e565b905080515f141580156110f25750808060200190518101906110f091906123fb565b155b15610494576040517f5274afe700000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff84166004820152602401610943565b5f808080808080368161115a6103f960e08c018c6122c4565b959e50939c509a509096509450925090506111765f858561191b565b95505f6111bc61118a8c8c8c8c8a8a610a7c565b7f19457468657265756d205369676e6564204d6573736167653a0a3332000000005f908152601c91909152603c902090565b90505f5f6111ff8386868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061195192505050565b5090925090505f8160038111156112185761121861241a565b14801561127057507f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff168273ffffffffffffffffffffffffffffffffffffffff16145b97505050505050505091939590929450565b606060ff851660011480611299575060ff85166002145b6112ff576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601f60248201527f546f6b656e5061796d61737465725630373a20756e6b6e6f776e206d6f6465006044820152606401610943565b5f8311611368576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f546f6b656e5061796d61737465725630373a207a65726f2072617465000000006044820152606401610943565b5f6040518061010001604052808760ff1681526020018673ffffffffffffffffffffffffffffffffffffffff168152602001895f0160208101906113ac9190611f1c565b73ffffffffffffffffffffffffffffffffffffffff1681526020018881526020018581526020016113dd85876106b9565b81526020016113eb8a61199a565b6113f48b6119c9565b6114029060a08d01356120d5565b61140c91906120d5565b815260200161141a8a6119d8565b6114238b6119f5565b61142d91906120d5565b905290507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff87160161148d57604081015160a08201516114889173ffffffffffffffffffffffffffffffffffffffff88169130906117a4565b6116e0565b60a081015160408083015190517f70a0823100000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff9182166004820152908716906370a0823190602401602060405180830381865afa158015611502573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906115269190612152565b10156115b4576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602860248201527f546f6b656e5061796d61737465725630373a20746f6b656e2062616c616e636560448201527f20746f6f206c6f770000000000000000000000000000000000000000000000006064820152608401610943565b60a081015160408083015190517fdd62ed3e00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff91821660048201523060248201529087169063dd62ed3e90604401602060405180830381865afa15801561162f573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906116539190612152565b10156116e0576040517f08c379a0000000000000000000000000000000000000000000000000000000008152602060048201526024808201527f546f6b656e5061796d61737465725630373a20616c6c6f77616e636520746f6f60448201527f206c6f77000000000000000000000000000000000000000000000000000000006064820152608401610943565b8060405160200161177391905f6101008201905060ff835116825273ffffffffffffffffffffffffffffffffffffffff602084015116602083015273ffffffffffffffffffffffffffffffffffffffff6040840151166040830152606083015160608301526080830151608083015260a083015160a083015260c083015160c083015260e083015160e083015292915050565b6040516020818303038152906040529150509695505050505050565b5f81831061179d57816106cf565b5090919050565b60405173ffffffffffffffffffffffffffffffffffffffff84811660248301528381166044830152606482018390526107579186918216906323b872dd90608401610d02565b5f838302817fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff85870982811083820303915050805f0361183d5783828161183357611833612112565b04925050506118db565b808411611876576040517f227bc15300000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f848688095f868103871696879004966002600389028118808a02820302808a02820302808a02820302808a02820302808a02820302808a02909103029181900381900460010186841190950394909402919094039290920491909117919091029150505b9392505050565b5f60028260038111156118f7576118f761241a565b6119019190612447565b60ff166001149050919050565b60606106cf83835f611a12565b5f60d08265ffffffffffff16901b60a08465ffffffffffff16901b85611941575f611944565b60015b60ff161717949350505050565b5f5f5f8351604103611988576020840151604085015160608601515f1a61197a88828585611ad1565b955095509550505050611993565b505081515f91506002905b9250925092565b5f6119a860e08301836122c4565b6119b791602491601491612196565b6119c091612468565b60801c92915050565b5f6106d2826080013560801c90565b5f6119e660e08301836122c4565b6119b791603491602491612196565b5f6fffffffffffffffffffffffffffffffff6080830135166106d2565b606081471015611a50576040517fcd786059000000000000000000000000000000000000000000000000000000008152306004820152602401610943565b5f5f8573ffffffffffffffffffffffffffffffffffffffff168486604051611a7891906124cd565b5f6040518083038185875af1925050503d805f8114611ab2576040519150601f19603f3d011682016040523d82523d5f602084013e611ab7565b606091505b5091509150611ac7868383611bc4565b9695505050505050565b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0841115611b0a57505f91506003905082611bba565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa158015611b5b573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff8116611bb157505f925060019150829050611bba565b92505f91508190505b9450945094915050565b606082611bd957611bd482611c53565b6118db565b8151158015611bfd575073ffffffffffffffffffffffffffffffffffffffff84163b155b15611c4c576040517f9996b31500000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff85166004820152602401610943565b50806118db565b805115611c635780518082602001fd5b6040517f1425ea4200000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b73ffffffffffffffffffffffffffffffffffffffff81168114610c73575f5ffd5b8035611cc181611c95565b919050565b5f5f5f60608486031215611cd8575f5ffd5b8335611ce381611c95565b92506020840135611cf381611c95565b929592945050506040919091013590565b5f60208284031215611d14575f5ffd5b813563ffffffff811681146118db575f5ffd5b5f5f60408385031215611d38575f5ffd5b8235611d4381611c95565b946020939093013593505050565b803560ff81168114611cc1575f5ffd5b5f5f5f5f60808587031215611d74575f5ffd5b611d7d85611d51565b966020860135965060408601359560600135945092505050565b5f6101208284031215611da8575f5ffd5b50919050565b5f5f5f60608486031215611dc0575f5ffd5b833567ffffffffffffffff811115611dd6575f5ffd5b611de286828701611d97565b9660208601359650604090950135949350505050565b604081525f83518060408401528060208601606085015e5f6060828501015260607fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8301168401019150508260208301529392505050565b5f5f83601f840112611e62575f5ffd5b50813567ffffffffffffffff811115611e79575f5ffd5b602083019150836020828501011115611e90575f5ffd5b9250929050565b5f5f5f5f5f60808688031215611eab575f5ffd5b853560038110611eb9575f5ffd5b9450602086013567ffffffffffffffff811115611ed4575f5ffd5b611ee088828901611e52565b9699909850959660408101359660609091013595509350505050565b5f5f60408385031215611f0d575f5ffd5b50508035926020909101359150565b5f60208284031215611f2c575f5ffd5b81356118db81611c95565b5f5f60208385031215611f48575f5ffd5b823567ffffffffffffffff811115611f5e575f5ffd5b611f6a85828601611e52565b90969095509350505050565b60ff8816815273ffffffffffffffffffffffffffffffffffffffff8716602082015265ffffffffffff8616604082015265ffffffffffff8516606082015283608082015260c060a08201528160c0820152818360e08301375f81830160e090810191909152601f9092017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe01601019695505050505050565b803565ffffffffffff81168114611cc1575f5ffd5b5f5f5f5f5f5f60c08789031215612038575f5ffd5b863567ffffffffffffffff81111561204e575f5ffd5b61205a89828a01611d97565b96505061206960208801611d51565b9450604087013561207981611c95565b93506060870135925061208e6080880161200e565b915061209c60a0880161200e565b90509295509295509295565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b808201808211156106d2576106d26120a8565b818103818111156106d2576106d26120a8565b80820281158282048414176106d2576106d26120a8565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b5f8261214d5761214d612112565b500490565b5f60208284031215612162575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f5f858511156121a4575f5ffd5b838611156121b0575f5ffd5b5050820193919092039150565b80357fffffffffffffffffffffffffffffffffffffffff000000000000000000000000811690601484101561221c577fffffffffffffffffffffffffffffffffffffffff000000000000000000000000808560140360031b1b82161691505b5092915050565b80357fffffffffffff0000000000000000000000000000000000000000000000000000811690600684101561221c577fffffffffffff0000000000000000000000000000000000000000000000000000808560060360031b1b82161691505092915050565b803560208310156106d2577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff602084900360031b1b1692915050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe18436030181126122f7575f5ffd5b83018035915067ffffffffffffffff821115612311575f5ffd5b602001915036819003821315611e90575f5ffd5b818382375f9101908152919050565b5f610100828403128015612346575f5ffd5b50604051610100810167ffffffffffffffff81118282101715612390577f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b60405261239c83611d51565b81526123aa60208401611cb6565b60208201526123bb60408401611cb6565b6040820152606083810135908201526080808401359082015260a0808401359082015260c0808401359082015260e0928301359281019290925250919050565b5f6020828403121561240b575f5ffd5b815180151581146118db575f5ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b5f60ff83168061245957612459612112565b8060ff84160691505092915050565b80357fffffffffffffffffffffffffffffffff00000000000000000000000000000000811690601084101561221c577fffffffffffffffffffffffffffffffff00000000000000000000000000000000808560100360031b1b82161691505092915050565b5f82518060208501845e5f92019182525091905056fea2646970667358221220ae1f4048e41eb47acf03871d8f348e5c48038c24ae1dff7296fd4ceb484c6afa64736f6c63430008250033",
+}
+
+// TokenPaymasterV07 is an auto generated Go binding around an Ethereum contract.
+type TokenPaymasterV07 struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *TokenPaymasterV07) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewTokenPaymasterV07 creates a new instance of TokenPaymasterV07.
+func NewTokenPaymasterV07() *TokenPaymasterV07 {
+	parsed, err := TokenPaymasterV07MetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &TokenPaymasterV07{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *TokenPaymasterV07) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address anEntryPoint, address signer) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackConstructor(anEntryPoint common.Address, signer common.Address) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("", anEntryPoint, signer)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackMODEPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1ab71ecd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackMODEPOSTPAY() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("MODE_POSTPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMODEPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1ab71ecd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackMODEPOSTPAY() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("MODE_POSTPAY")
+}
+
+// UnpackMODEPOSTPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1ab71ecd.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackMODEPOSTPAY(data []byte) (uint8, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("MODE_POSTPAY", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackMODEPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdccce60b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackMODEPREPAY() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("MODE_PREPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMODEPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdccce60b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackMODEPREPAY() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("MODE_PREPAY")
+}
+
+// UnpackMODEPREPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xdccce60b.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackMODEPREPAY(data []byte) (uint8, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("MODE_PREPAY", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackPENALTYPERCENT is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8fa04016.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function PENALTY_PERCENT() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackPENALTYPERCENT() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("PENALTY_PERCENT")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPENALTYPERCENT is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8fa04016.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function PENALTY_PERCENT() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackPENALTYPERCENT() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("PENALTY_PERCENT")
+}
+
+// UnpackPENALTYPERCENT is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8fa04016.
+//
+// Solidity: function PENALTY_PERCENT() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackPENALTYPERCENT(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("PENALTY_PERCENT", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackPOSTOPGASPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa83ed1b9.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function POST_OP_GAS_POSTPAY() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackPOSTOPGASPOSTPAY() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("POST_OP_GAS_POSTPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPOSTOPGASPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa83ed1b9.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function POST_OP_GAS_POSTPAY() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackPOSTOPGASPOSTPAY() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("POST_OP_GAS_POSTPAY")
+}
+
+// UnpackPOSTOPGASPOSTPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa83ed1b9.
+//
+// Solidity: function POST_OP_GAS_POSTPAY() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackPOSTOPGASPOSTPAY(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("POST_OP_GAS_POSTPAY", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackPOSTOPGASPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9d033cee.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function POST_OP_GAS_PREPAY() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackPOSTOPGASPREPAY() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("POST_OP_GAS_PREPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPOSTOPGASPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9d033cee.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function POST_OP_GAS_PREPAY() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackPOSTOPGASPREPAY() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("POST_OP_GAS_PREPAY")
+}
+
+// UnpackPOSTOPGASPREPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x9d033cee.
+//
+// Solidity: function POST_OP_GAS_PREPAY() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackPOSTOPGASPREPAY(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("POST_OP_GAS_PREPAY", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackAddStake(unstakeDelaySec uint32) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("addStake", unstakeDelaySec)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackAddStake(unstakeDelaySec uint32) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("addStake", unstakeDelaySec)
+}
+
+// PackAddedGas is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2340ea09.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function addedGas(uint8 mode, uint256 usedGas, uint256 preOpGasLimit, uint256 executionGasLimit) pure returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackAddedGas(mode uint8, usedGas *big.Int, preOpGasLimit *big.Int, executionGasLimit *big.Int) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("addedGas", mode, usedGas, preOpGasLimit, executionGasLimit)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAddedGas is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2340ea09.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function addedGas(uint8 mode, uint256 usedGas, uint256 preOpGasLimit, uint256 executionGasLimit) pure returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackAddedGas(mode uint8, usedGas *big.Int, preOpGasLimit *big.Int, executionGasLimit *big.Int) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("addedGas", mode, usedGas, preOpGasLimit, executionGasLimit)
+}
+
+// UnpackAddedGas is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x2340ea09.
+//
+// Solidity: function addedGas(uint8 mode, uint256 usedGas, uint256 preOpGasLimit, uint256 executionGasLimit) pure returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackAddedGas(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("addedGas", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackDecodeTerms is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc661b292.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackDecodeTerms(data []byte) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("decodeTerms", data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecodeTerms is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc661b292.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackDecodeTerms(data []byte) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("decodeTerms", data)
+}
+
+// DecodeTermsOutput serves as a container for the return parameters of contract
+// method DecodeTerms.
+type DecodeTermsOutput struct {
+	Mode       uint8
+	Token      common.Address
+	ValidUntil *big.Int
+	ValidAfter *big.Int
+	Rate       *big.Int
+	Signature  []byte
+}
+
+// UnpackDecodeTerms is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc661b292.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackDecodeTerms(data []byte) (DecodeTermsOutput, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("decodeTerms", data)
+	outstruct := new(DecodeTermsOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.Mode = *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	outstruct.Token = *abi.ConvertType(out[1], new(common.Address)).(*common.Address)
+	outstruct.ValidUntil = abi.ConvertType(out[2], new(big.Int)).(*big.Int)
+	outstruct.ValidAfter = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
+	outstruct.Rate = abi.ConvertType(out[4], new(big.Int)).(*big.Int)
+	outstruct.Signature = *abi.ConvertType(out[5], new([]byte)).(*[]byte)
+	return *outstruct, nil
+}
+
+// PackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function deposit() payable returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackDeposit() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("deposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function deposit() payable returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackDeposit() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("deposit")
+}
+
+// PackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackEntryPoint() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("entryPoint")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackEntryPoint() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("entryPoint")
+}
+
+// UnpackEntryPoint is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb0d691fe.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackEntryPoint(data []byte) (common.Address, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("entryPoint", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackGetDeposit() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("getDeposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackGetDeposit() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("getDeposit")
+}
+
+// UnpackGetDeposit is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc399ec88.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackGetDeposit(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("getDeposit", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd2fc7877.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackGetHash(op PackedUserOperation, mode uint8, token common.Address, rate *big.Int, validUntil *big.Int, validAfter *big.Int) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("getHash", op, mode, token, rate, validUntil, validAfter)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd2fc7877.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackGetHash(op PackedUserOperation, mode uint8, token common.Address, rate *big.Int, validUntil *big.Int, validAfter *big.Int) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("getHash", op, mode, token, rate, validUntil, validAfter)
+}
+
+// UnpackGetHash is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xd2fc7877.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackGetHash(data []byte) ([32]byte, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("getHash", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackOwner() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackOwner() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7c627b21.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost, uint256 actualUserOpFeePerGas) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackPostOp(mode uint8, context []byte, actualGasCost *big.Int, actualUserOpFeePerGas *big.Int) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("postOp", mode, context, actualGasCost, actualUserOpFeePerGas)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7c627b21.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost, uint256 actualUserOpFeePerGas) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackPostOp(mode uint8, context []byte, actualGasCost *big.Int, actualUserOpFeePerGas *big.Int) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("postOp", mode, context, actualGasCost, actualUserOpFeePerGas)
+}
+
+// PackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function renounceOwnership() returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackRenounceOwnership() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("renounceOwnership")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function renounceOwnership() returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackRenounceOwnership() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("renounceOwnership")
+}
+
+// PackTokenCost is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8af33e4.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackTokenCost(gasCost *big.Int, rate *big.Int) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("tokenCost", gasCost, rate)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTokenCost is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8af33e4.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackTokenCost(gasCost *big.Int, rate *big.Int) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("tokenCost", gasCost, rate)
+}
+
+// UnpackTokenCost is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb8af33e4.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackTokenCost(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("tokenCost", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackTransferOwnership(newOwner common.Address) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("transferOwnership", newOwner)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackTransferOwnership(newOwner common.Address) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("transferOwnership", newOwner)
+}
+
+// PackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function unlockStake() returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackUnlockStake() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("unlockStake")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function unlockStake() returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackUnlockStake() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("unlockStake")
+}
+
+// PackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymasterV07 *TokenPaymasterV07) PackVerifyingSigner() []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("verifyingSigner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackVerifyingSigner() ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("verifyingSigner")
+}
+
+// UnpackVerifyingSigner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x23d9ac9b.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackVerifyingSigner(data []byte) (common.Address, error) {
+	out, err := tokenPaymasterV07.abi.Unpack("verifyingSigner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackWithdrawStake(withdrawAddress common.Address) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("withdrawStake", withdrawAddress)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackWithdrawStake(withdrawAddress common.Address) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("withdrawStake", withdrawAddress)
+}
+
+// PackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackWithdrawTo(withdrawAddress common.Address, amount *big.Int) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("withdrawTo", withdrawAddress, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackWithdrawTo(withdrawAddress common.Address, amount *big.Int) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("withdrawTo", withdrawAddress, amount)
+}
+
+// PackWithdrawToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01e33667.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawToken(address token, address to, uint256 amount) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) PackWithdrawToken(token common.Address, to common.Address, amount *big.Int) []byte {
+	enc, err := tokenPaymasterV07.abi.Pack("withdrawToken", token, to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01e33667.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawToken(address token, address to, uint256 amount) returns()
+func (tokenPaymasterV07 *TokenPaymasterV07) TryPackWithdrawToken(token common.Address, to common.Address, amount *big.Int) ([]byte, error) {
+	return tokenPaymasterV07.abi.Pack("withdrawToken", token, to, amount)
+}
+
+// TokenPaymasterV07GasPaidInToken represents a GasPaidInToken event raised by the TokenPaymasterV07 contract.
+type TokenPaymasterV07GasPaidInToken struct {
+	UserOpHash [32]byte
+	Sender     common.Address
+	Token      common.Address
+	Mode       uint8
+	Rate       *big.Int
+	GasCost    *big.Int
+	TokenCost  *big.Int
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const TokenPaymasterV07GasPaidInTokenEventName = "GasPaidInToken"
+
+// ContractEventName returns the user-defined event name.
+func (TokenPaymasterV07GasPaidInToken) ContractEventName() string {
+	return TokenPaymasterV07GasPaidInTokenEventName
+}
+
+// UnpackGasPaidInTokenEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event GasPaidInToken(bytes32 indexed userOpHash, address indexed sender, address indexed token, uint8 mode, uint256 rate, uint256 gasCost, uint256 tokenCost)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackGasPaidInTokenEvent(log *types.Log) (*TokenPaymasterV07GasPaidInToken, error) {
+	event := "GasPaidInToken"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != tokenPaymasterV07.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(TokenPaymasterV07GasPaidInToken)
+	if len(log.Data) > 0 {
+		if err := tokenPaymasterV07.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range tokenPaymasterV07.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// TokenPaymasterV07OwnershipTransferred represents a OwnershipTransferred event raised by the TokenPaymasterV07 contract.
+type TokenPaymasterV07OwnershipTransferred struct {
+	PreviousOwner common.Address
+	NewOwner      common.Address
+	Raw           *types.Log // Blockchain specific contextual infos
+}
+
+const TokenPaymasterV07OwnershipTransferredEventName = "OwnershipTransferred"
+
+// ContractEventName returns the user-defined event name.
+func (TokenPaymasterV07OwnershipTransferred) ContractEventName() string {
+	return TokenPaymasterV07OwnershipTransferredEventName
+}
+
+// UnpackOwnershipTransferredEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackOwnershipTransferredEvent(log *types.Log) (*TokenPaymasterV07OwnershipTransferred, error) {
+	event := "OwnershipTransferred"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != tokenPaymasterV07.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(TokenPaymasterV07OwnershipTransferred)
+	if len(log.Data) > 0 {
+		if err := tokenPaymasterV07.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range tokenPaymasterV07.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], tokenPaymasterV07.abi.Errors["AddressEmptyCode"].ID.Bytes()[:4]) {
+		return tokenPaymasterV07.UnpackAddressEmptyCodeError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], tokenPaymasterV07.abi.Errors["AddressInsufficientBalance"].ID.Bytes()[:4]) {
+		return tokenPaymasterV07.UnpackAddressInsufficientBalanceError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], tokenPaymasterV07.abi.Errors["FailedInnerCall"].ID.Bytes()[:4]) {
+		return tokenPaymasterV07.UnpackFailedInnerCallError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], tokenPaymasterV07.abi.Errors["MathOverflowedMulDiv"].ID.Bytes()[:4]) {
+		return tokenPaymasterV07.UnpackMathOverflowedMulDivError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], tokenPaymasterV07.abi.Errors["OwnableInvalidOwner"].ID.Bytes()[:4]) {
+		return tokenPaymasterV07.UnpackOwnableInvalidOwnerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], tokenPaymasterV07.abi.Errors["OwnableUnauthorizedAccount"].ID.Bytes()[:4]) {
+		return tokenPaymasterV07.UnpackOwnableUnauthorizedAccountError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], tokenPaymasterV07.abi.Errors["SafeERC20FailedOperation"].ID.Bytes()[:4]) {
+		return tokenPaymasterV07.UnpackSafeERC20FailedOperationError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// TokenPaymasterV07AddressEmptyCode represents a AddressEmptyCode error raised by the TokenPaymasterV07 contract.
+type TokenPaymasterV07AddressEmptyCode struct {
+	Target common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error AddressEmptyCode(address target)
+func TokenPaymasterV07AddressEmptyCodeErrorID() common.Hash {
+	return common.HexToHash("0x9996b315c842ff135b8fc4a08ad5df1c344efbc03d2687aecc0678050d2aac89")
+}
+
+// UnpackAddressEmptyCodeError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error AddressEmptyCode(address target)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackAddressEmptyCodeError(raw []byte) (*TokenPaymasterV07AddressEmptyCode, error) {
+	out := new(TokenPaymasterV07AddressEmptyCode)
+	if err := tokenPaymasterV07.abi.UnpackIntoInterface(out, "AddressEmptyCode", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TokenPaymasterV07AddressInsufficientBalance represents a AddressInsufficientBalance error raised by the TokenPaymasterV07 contract.
+type TokenPaymasterV07AddressInsufficientBalance struct {
+	Account common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error AddressInsufficientBalance(address account)
+func TokenPaymasterV07AddressInsufficientBalanceErrorID() common.Hash {
+	return common.HexToHash("0xcd7860599b9fd41bcf04bec8b7a59cb8b83ebbb59480bead3f13259df2ace421")
+}
+
+// UnpackAddressInsufficientBalanceError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error AddressInsufficientBalance(address account)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackAddressInsufficientBalanceError(raw []byte) (*TokenPaymasterV07AddressInsufficientBalance, error) {
+	out := new(TokenPaymasterV07AddressInsufficientBalance)
+	if err := tokenPaymasterV07.abi.UnpackIntoInterface(out, "AddressInsufficientBalance", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TokenPaymasterV07FailedInnerCall represents a FailedInnerCall error raised by the TokenPaymasterV07 contract.
+type TokenPaymasterV07FailedInnerCall struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error FailedInnerCall()
+func TokenPaymasterV07FailedInnerCallErrorID() common.Hash {
+	return common.HexToHash("0x1425ea42df7c932537f94e8b917ea9c5931f140fb6e8098822ef05dc56222ca9")
+}
+
+// UnpackFailedInnerCallError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error FailedInnerCall()
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackFailedInnerCallError(raw []byte) (*TokenPaymasterV07FailedInnerCall, error) {
+	out := new(TokenPaymasterV07FailedInnerCall)
+	if err := tokenPaymasterV07.abi.UnpackIntoInterface(out, "FailedInnerCall", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TokenPaymasterV07MathOverflowedMulDiv represents a MathOverflowedMulDiv error raised by the TokenPaymasterV07 contract.
+type TokenPaymasterV07MathOverflowedMulDiv struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error MathOverflowedMulDiv()
+func TokenPaymasterV07MathOverflowedMulDivErrorID() common.Hash {
+	return common.HexToHash("0x227bc15363d4cef823f97dfe7ee13e9d7fd5d6baf94ddad1b9023fc7b1b91154")
+}
+
+// UnpackMathOverflowedMulDivError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error MathOverflowedMulDiv()
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackMathOverflowedMulDivError(raw []byte) (*TokenPaymasterV07MathOverflowedMulDiv, error) {
+	out := new(TokenPaymasterV07MathOverflowedMulDiv)
+	if err := tokenPaymasterV07.abi.UnpackIntoInterface(out, "MathOverflowedMulDiv", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TokenPaymasterV07OwnableInvalidOwner represents a OwnableInvalidOwner error raised by the TokenPaymasterV07 contract.
+type TokenPaymasterV07OwnableInvalidOwner struct {
+	Owner common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error OwnableInvalidOwner(address owner)
+func TokenPaymasterV07OwnableInvalidOwnerErrorID() common.Hash {
+	return common.HexToHash("0x1e4fbdf7f3ef8bcaa855599e3abf48b232380f183f08f6f813d9ffa5bd585188")
+}
+
+// UnpackOwnableInvalidOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error OwnableInvalidOwner(address owner)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackOwnableInvalidOwnerError(raw []byte) (*TokenPaymasterV07OwnableInvalidOwner, error) {
+	out := new(TokenPaymasterV07OwnableInvalidOwner)
+	if err := tokenPaymasterV07.abi.UnpackIntoInterface(out, "OwnableInvalidOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TokenPaymasterV07OwnableUnauthorizedAccount represents a OwnableUnauthorizedAccount error raised by the TokenPaymasterV07 contract.
+type TokenPaymasterV07OwnableUnauthorizedAccount struct {
+	Account common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error OwnableUnauthorizedAccount(address account)
+func TokenPaymasterV07OwnableUnauthorizedAccountErrorID() common.Hash {
+	return common.HexToHash("0x118cdaa7a341953d1887a2245fd6665d741c67c8c50581daa59e1d03373fa188")
+}
+
+// UnpackOwnableUnauthorizedAccountError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error OwnableUnauthorizedAccount(address account)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackOwnableUnauthorizedAccountError(raw []byte) (*TokenPaymasterV07OwnableUnauthorizedAccount, error) {
+	out := new(TokenPaymasterV07OwnableUnauthorizedAccount)
+	if err := tokenPaymasterV07.abi.UnpackIntoInterface(out, "OwnableUnauthorizedAccount", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TokenPaymasterV07SafeERC20FailedOperation represents a SafeERC20FailedOperation error raised by the TokenPaymasterV07 contract.
+type TokenPaymasterV07SafeERC20FailedOperation struct {
+	Token common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error SafeERC20FailedOperation(address token)
+func TokenPaymasterV07SafeERC20FailedOperationErrorID() common.Hash {
+	return common.HexToHash("0x5274afe73c98b4749fc91ffae6b7b574e7842cb2144a159e9377a5f20b32edf9")
+}
+
+// UnpackSafeERC20FailedOperationError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error SafeERC20FailedOperation(address token)
+func (tokenPaymasterV07 *TokenPaymasterV07) UnpackSafeERC20FailedOperationError(raw []byte) (*TokenPaymasterV07SafeERC20FailedOperation, error) {
+	out := new(TokenPaymasterV07SafeERC20FailedOperation)
+	if err := tokenPaymasterV07.abi.UnpackIntoInterface(out, "SafeERC20FailedOperation", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // VerifyingPaymasterMetaData contains all meta data concerning the VerifyingPaymaster contract.
 var VerifyingPaymasterMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"_entryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"_verifyingSigner\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"ECDSAInvalidSignature\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"length\",\"type\":\"uint256\"}],\"name\":\"ECDSAInvalidSignatureLength\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"s\",\"type\":\"bytes32\"}],\"name\":\"ECDSAInvalidSignatureS\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"}],\"name\":\"OwnableInvalidOwner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"OwnableUnauthorizedAccount\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"deposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"}],\"name\":\"getHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"}],\"name\":\"parsePaymasterAndData\",\"outputs\":[{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"enumIPaymaster.PostOpMode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"actualUserOpFeePerGas\",\"type\":\"uint256\"}],\"name\":\"postOp\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"maxCost\",\"type\":\"uint256\"}],\"name\":\"validatePaymasterUserOp\",\"outputs\":[{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"verifyingSigner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",

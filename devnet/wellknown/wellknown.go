@@ -100,6 +100,10 @@ type Contracts struct {
 	// PaymasterV07 is the v0.7 VerifyingPaymaster, with the same signer
 	// as Paymaster and an EntryPoint v0.7 deposit.
 	PaymasterV07 common.Address
+	// TokenPaymasterV07 is the v0.7 TokenPaymasterV07 (gas paid in an
+	// ERC-20 on EntryPoint v0.7), with the same signer, deposit and stake
+	// as TokenPaymaster, owned like it by account #0.
+	TokenPaymasterV07 common.Address
 	// SmartAccountsV07 are the funded accounts' counterfactual v0.7
 	// SimpleAccounts (salt 0), in the same order; each holds tokens.
 	SmartAccountsV07 []common.Address
@@ -140,9 +144,9 @@ var DeployerV07 = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devn
 // permit token with its nonces 0 to 7, and Permit2 and its proxies are at
 // their canonical addresses. The smart-wallet contracts are WalletDeployer's,
 // and Multicall3 is at its usual address. The v0.7 EntryPoint is at its
-// canonical address; DeployerV07 deploys the v0.7 factory and paymaster with
-// its nonces 1 and 2 (nonce 0 built the EntryPoint, which genesis moves to
-// its canonical address). SmartAccounts, AccountImplementation and their
+// canonical address; DeployerV07 deploys the v0.7 factory, paymaster and
+// token paymaster with its nonces 1 to 3 (nonce 0 built the EntryPoint,
+// which genesis moves to its canonical address). SmartAccounts, AccountImplementation and their
 // v0.7 counterparts are not set. Package devnet's tests hold the chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
@@ -168,6 +172,7 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		EntryPointV07:     EntryPointV07,
 		AccountFactoryV07: crypto.CreateAddress(DeployerV07, 1),
 		PaymasterV07:      crypto.CreateAddress(DeployerV07, 2),
+		TokenPaymasterV07: crypto.CreateAddress(DeployerV07, 3),
 	}
 })
 
