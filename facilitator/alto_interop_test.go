@@ -95,7 +95,10 @@ func (e *env) startAlto(entryPoints []common.Address) string {
 // returns alto's URL.
 func newAltoEnv(t *testing.T, alsoV06 bool) (*env, string) {
 	t.Helper()
-	e := newEnvB(t, envOptions{aaNative: true, chainID: 1337, settler: 8})
+	// alto bundles on its own schedule, which a loaded CI machine under
+	// -race stretched past the default receipt timeout (once, for a v0.6
+	// operation with alto serving both EntryPoints): wait longer.
+	e := newEnvB(t, envOptions{aaNative: true, chainID: 1337, settler: 8, receiptTimeout: 3 * time.Minute})
 	eps := []common.Address{e.chain.Contracts.EntryPointV07}
 	if alsoV06 {
 		eps = []common.Address{e.chain.Contracts.EntryPoint, e.chain.Contracts.EntryPointV07}
