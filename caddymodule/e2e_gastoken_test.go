@@ -5,7 +5,6 @@ import (
 	"io"
 	"math/big"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum"
@@ -159,21 +158,5 @@ http://127.0.0.1:%d {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, _ := x402.EncodeHeader(p)
-	before := tokenBalance(t, eth, wk.Token, merchant)
-	for i, want := range []int{200, 402} {
-		resp, body := httpGet(t, url, map[string]string{x402.HeaderPaymentSignature: h})
-		if resp.StatusCode != want {
-			t.Fatalf("sending the payment, time %d: %d %s", i+1, resp.StatusCode, body)
-		}
-		if want == 402 {
-			pr, _ := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
-			if pr == nil || !strings.HasPrefix(pr.Error, "replay") {
-				t.Fatalf("the replay answered %+v", pr)
-			}
-		}
-	}
-	if got := new(big.Int).Sub(tokenBalance(t, eth, wk.Token, merchant), before); got.Int64() != 10_000 {
-		t.Fatalf("a payment sent twice moved %s, want 10000 once", got)
-	}
+	sentTwice(t, eth, url, p, wk.Token, merchant, 10_000)
 }
