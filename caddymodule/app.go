@@ -298,6 +298,16 @@ type NetworkConfig struct {
 	// bundler_url submits v0.7 operations if it serves entry_point_v07,
 	// and the built-in bundler otherwise.
 	BundlerURLV07 string `json:"bundler_url_v07,omitempty"`
+	// The TokenPaymaster whose operations aa-native settles beside
+	// paymaster's: the payer pays its gas in an ERC-20 (sponsorship types 1
+	// and 2, asked of sponsor_url with a context {type, token}). On the
+	// devnet it defaults to the predeployed one; elsewhere unset settles
+	// free gas only. It must be the token_paymaster of the x402_paymaster
+	// that paymaster_url reaches.
+	TokenPaymaster string `json:"token_paymaster,omitempty"`
+	// The TokenPaymasterV07, for entry_point_v07, as token_paymaster; on
+	// the devnet it defaults to the predeployed one with entry_point_v07.
+	TokenPaymasterV07 string `json:"token_paymaster_v07,omitempty"`
 }
 
 // heldService is a pooled service that a handler of the app's config holds.
@@ -513,7 +523,7 @@ func (a *App) Validate() error {
 		}
 		errs = append(errs, err)
 		if multi && i > 0 && (n.EntryPoint != "" || n.AccountFactory != "" || n.Settlement != "" || n.Paymaster != "" || n.SponsorURL != "" || n.PaymasterURL != "" || n.BundlerURL != "" ||
-			n.EntryPointV07 != "" || n.AccountFactoryV07 != "" || n.PaymasterV07 != "" || n.BundlerURLV07 != "") {
+			n.EntryPointV07 != "" || n.AccountFactoryV07 != "" || n.PaymasterV07 != "" || n.BundlerURLV07 != "" || n.TokenPaymaster != "" || n.TokenPaymasterV07 != "") {
 			errs = append(errs, fmt.Errorf("network %s: aa-native is served on the first network only (its /sponsor, paymaster and bundler); give its contracts, sponsor_url, paymaster_url and bundler_url in the first network block", n.Network))
 		}
 		taken("store_path", n.StorePath, n.Network)
@@ -545,7 +555,8 @@ func (n *NetworkConfig) isZero() bool {
 		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 && n.Batch == nil && n.WalletGas == 0 &&
 		n.EntryPoint == "" && n.AccountFactory == "" && n.Settlement == "" && n.Paymaster == "" &&
 		n.PaymasterURL == "" && n.PaymasterKey == "" && n.SponsorURL == "" && n.BundlerURL == "" &&
-		n.EntryPointV07 == "" && n.AccountFactoryV07 == "" && n.PaymasterV07 == "" && n.BundlerURLV07 == ""
+		n.EntryPointV07 == "" && n.AccountFactoryV07 == "" && n.PaymasterV07 == "" && n.BundlerURLV07 == "" &&
+		n.TokenPaymaster == "" && n.TokenPaymasterV07 == ""
 }
 
 // id is the network's CAIP-2 id, as far as the configuration says: a
@@ -642,9 +653,10 @@ func (n *NetworkConfig) validate(a *App) error {
 		configValue{"settlement", &n.Settlement}, configValue{"paymaster", &n.Paymaster},
 		configValue{"entry_point_v07", &n.EntryPointV07}, configValue{"account_factory_v07", &n.AccountFactoryV07},
 		configValue{"paymaster_v07", &n.PaymasterV07},
+		configValue{"token_paymaster", &n.TokenPaymaster}, configValue{"token_paymaster_v07", &n.TokenPaymasterV07},
 	))
-	if n.EntryPointV07 == "" && (n.AccountFactoryV07 != "" || n.PaymasterV07 != "" || n.BundlerURLV07 != "") {
-		errs = append(errs, errors.New("account_factory_v07, paymaster_v07 and bundler_url_v07 need entry_point_v07"))
+	if n.EntryPointV07 == "" && (n.AccountFactoryV07 != "" || n.PaymasterV07 != "" || n.BundlerURLV07 != "" || n.TokenPaymasterV07 != "") {
+		errs = append(errs, errors.New("account_factory_v07, paymaster_v07, token_paymaster_v07 and bundler_url_v07 need entry_point_v07"))
 	}
 	if n.EntryPointV07 != "" && n.Network != NetworkDevnet && (n.AccountFactoryV07 == "" || n.PaymasterV07 == "") {
 		errs = append(errs, errors.New("entry_point_v07 needs account_factory_v07 and paymaster_v07 outside the devnet"))
@@ -719,7 +731,9 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 	}
 	if c := n.aaContracts(); c != nil && primary {
 		p.aa = &facilitator.AANative{EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster, BundlerURL: n.BundlerURL,
-			EntryPointV07: c.EntryPointV07, FactoryV07: c.AccountFactoryV07, PaymasterV07: c.PaymasterV07, BundlerURLV07: n.BundlerURLV07}
+			EntryPointV07: c.EntryPointV07, FactoryV07: c.AccountFactoryV07, PaymasterV07: c.PaymasterV07, BundlerURLV07: n.BundlerURLV07,
+			TokenPaymaster: c.TokenPaymaster, TokenPaymasterV07: c.TokenPaymasterV07}
+		p.fixed.TokenPaymaster, p.fixed.TokenPaymasterV07 = c.TokenPaymaster, c.TokenPaymasterV07
 		p.fixed.EntryPoint, p.fixed.AccountFactory, p.fixed.Settlement, p.fixed.Paymaster = c.EntryPoint, c.AccountFactory, c.Settlement, c.Paymaster
 		p.fixed.EntryPointV07, p.fixed.AccountFactoryV07, p.fixed.PaymasterV07, p.fixed.BundlerURLV07 = c.EntryPointV07, c.AccountFactoryV07, c.PaymasterV07, n.BundlerURLV07
 		if n.PaymasterURL != "" {
@@ -752,6 +766,7 @@ func (n *NetworkConfig) aaContracts() *wellknown.Contracts {
 	c := &wellknown.Contracts{
 		EntryPoint: addr(n.EntryPoint, def.EntryPoint), AccountFactory: addr(n.AccountFactory, def.AccountFactory),
 		Settlement: addr(n.Settlement, def.Settlement), Paymaster: addr(n.Paymaster, def.Paymaster),
+		TokenPaymaster: addr(n.TokenPaymaster, def.TokenPaymaster),
 	}
 	if c.EntryPoint == (common.Address{}) || c.AccountFactory == (common.Address{}) || c.Settlement == (common.Address{}) || c.Paymaster == (common.Address{}) {
 		return nil
@@ -760,6 +775,7 @@ func (n *NetworkConfig) aaContracts() *wellknown.Contracts {
 		c.EntryPointV07 = common.HexToAddress(n.EntryPointV07)
 		c.AccountFactoryV07 = addr(n.AccountFactoryV07, def.AccountFactoryV07)
 		c.PaymasterV07 = addr(n.PaymasterV07, def.PaymasterV07)
+		c.TokenPaymasterV07 = addr(n.TokenPaymasterV07, def.TokenPaymasterV07)
 	}
 	return c
 }

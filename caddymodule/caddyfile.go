@@ -133,6 +133,7 @@ func (n *NetworkConfig) options() map[string]option {
 		"sponsor_url": stringOption(&n.SponsorURL), "bundler_url": stringOption(&n.BundlerURL),
 		"entry_point_v07": stringOption(&n.EntryPointV07), "account_factory_v07": stringOption(&n.AccountFactoryV07),
 		"paymaster_v07": stringOption(&n.PaymasterV07), "bundler_url_v07": stringOption(&n.BundlerURLV07),
+		"token_paymaster": stringOption(&n.TokenPaymaster), "token_paymaster_v07": stringOption(&n.TokenPaymasterV07),
 		"database_schema": stringOption(&n.DatabaseSchema),
 		"explorer":        stringOption(&n.Explorer),
 		"confirmations":   confirmationsOption(&n.Confirmations),

@@ -113,6 +113,9 @@ type chainFixed struct {
 	AccountFactoryV07 common.Address `json:"account_factory_v07"`
 	PaymasterV07      common.Address `json:"paymaster_v07"`
 	BundlerURLV07     string         `json:"bundler_url_v07"`
+	// TokenPaymaster and TokenPaymasterV07 are App's, as EntryPoint.
+	TokenPaymaster    common.Address `json:"token_paymaster"`
+	TokenPaymasterV07 common.Address `json:"token_paymaster_v07"`
 	// DatabaseMaxConns is App.DatabaseMaxConns with its default; zero
 	// without a database.
 	DatabaseMaxConns int `json:"database_max_conns"`
@@ -522,12 +525,12 @@ func (c *sharedChain) Health(ctx context.Context) (*x402.Health, error) {
 }
 
 // SponsorOperation sponsors through the running facilitator.
-func (c *sharedChain) SponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
+func (c *sharedChain) SponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error) {
 	run, err := c.wait(ctx)
 	if err != nil {
 		return op, err
 	}
-	return run.fac.SponsorOperation(ctx, op, client)
+	return run.fac.SponsorOperation(ctx, op, gas, client)
 }
 
 // EntryPointV07 is the v0.7 EntryPoint this chain's facilitator settles
@@ -541,12 +544,12 @@ func (c *sharedChain) EntryPointV07() common.Address {
 
 // SponsorOperationV07 sponsors a v0.7 operation through the running
 // facilitator.
-func (c *sharedChain) SponsorOperationV07(ctx context.Context, op ep07.UserOperationHex, client string) (ep07.UserOperationHex, error) {
+func (c *sharedChain) SponsorOperationV07(ctx context.Context, op ep07.UserOperationHex, gas x402.SponsorContext, client string) (ep07.UserOperationHex, error) {
 	run, err := c.wait(ctx)
 	if err != nil {
 		return op, err
 	}
-	return run.fac.SponsorOperationV07(ctx, op, client)
+	return run.fac.SponsorOperationV07(ctx, op, gas, client)
 }
 
 // authorizeSettle checks a facilitator:settle key of the store and

@@ -121,12 +121,19 @@ http://127.0.0.1:%d {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sentTwice(t, eth, url, p, wk.Token, merchant, 10_000)
+}
+
+// sentTwice sends payment p to url twice: the first is served, the second
+// is a replay, and the merchant gets price of token once.
+func sentTwice(t *testing.T, eth *ethclient.Client, url string, p *x402.PaymentPayload, token, merchant common.Address, price int64) {
+	t.Helper()
 	h, _ := x402.EncodeHeader(p)
-	before := tokenBalance(t, eth, wk.Token, merchant)
+	before := tokenBalance(t, eth, token, merchant)
 	for i, want := range []int{200, 402} {
 		resp, body := httpGet(t, url, map[string]string{x402.HeaderPaymentSignature: h})
 		if resp.StatusCode != want {
-			t.Fatalf("sending the v0.7 payment, time %d: %d %s", i+1, resp.StatusCode, body)
+			t.Fatalf("sending the payment, time %d: %d %s", i+1, resp.StatusCode, body)
 		}
 		if want == 402 {
 			pr, _ := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
@@ -135,8 +142,8 @@ http://127.0.0.1:%d {
 			}
 		}
 	}
-	if got := new(big.Int).Sub(tokenBalance(t, eth, wk.Token, merchant), before); got.Int64() != 10_000 {
-		t.Fatalf("a payment sent twice moved %s, want 10000 once", got)
+	if got := new(big.Int).Sub(tokenBalance(t, eth, token, merchant), before); got.Int64() != price {
+		t.Fatalf("a payment sent twice moved %s, want %d once", got, price)
 	}
 }
 

@@ -53,16 +53,16 @@ func (r *networkRouter) Served(ctx context.Context, req *x402.SettleRequest) err
 
 // SponsorOperation sponsors with the primary network's facilitator, the
 // only one that serves aa-native (App.Validate).
-func (r *networkRouter) SponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
-	return r.chains[0].SponsorOperation(ctx, op, client)
+func (r *networkRouter) SponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error) {
+	return r.chains[0].SponsorOperation(ctx, op, gas, client)
 }
 
 // EntryPointV07 is the primary network's v0.7 EntryPoint, or zero.
 func (r *networkRouter) EntryPointV07() common.Address { return r.chains[0].EntryPointV07() }
 
 // SponsorOperationV07 is SponsorOperation for a v0.7 operation.
-func (r *networkRouter) SponsorOperationV07(ctx context.Context, op ep07.UserOperationHex, client string) (ep07.UserOperationHex, error) {
-	return r.chains[0].SponsorOperationV07(ctx, op, client)
+func (r *networkRouter) SponsorOperationV07(ctx context.Context, op ep07.UserOperationHex, gas x402.SponsorContext, client string) (ep07.UserOperationHex, error) {
+	return r.chains[0].SponsorOperationV07(ctx, op, gas, client)
 }
 
 // Supported lists every network's schemes and kinds, in the order of the

@@ -128,7 +128,7 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 		PaymasterAndData: "0x", Signature: "0x",
 	}
 	var sponsored x402.UserOperation
-	if err := t.sponsor(ctx, ex.SponsorURL, unsigned, entryPoint, &sponsored); err != nil {
+	if err := t.sponsor(ctx, ex.SponsorURL, unsigned, entryPoint, len(code) > 0, &sponsored); err != nil {
 		return nil, err
 	}
 	op, err := contracts.UserOperationHex(sponsored).Decode(false)
@@ -156,10 +156,15 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 }
 
 // sponsor calls pm_sponsor_userop at the offer's sponsorUrl (no key: the
-// merchant's facilitator sponsors its own settlements) and decodes the
+// merchant's facilitator sponsors its own settlements), with free gas or,
+// for a deployed account, the gas as t.Gas asks, and decodes the
 // sponsored operation into out (the wire form of op's version).
-func (t *Transport) sponsor(ctx context.Context, url string, op any, entryPoint common.Address, out any) error {
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "pm_sponsor_userop", "params": []any{op, entryPoint.Hex(), map[string]any{"type": 0}}})
+func (t *Transport) sponsor(ctx context.Context, url string, op any, entryPoint common.Address, deployed bool, out any) error {
+	gas := x402.SponsorContext{}
+	if deployed && (t.Gas.Type != x402.SponsorFree || t.Gas.Token != "") {
+		gas = x402.SponsorContext{Type: t.Gas.Type, Token: t.Gas.Token}
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "pm_sponsor_userop", "params": []any{op, entryPoint.Hex(), gas}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return err

@@ -42,7 +42,7 @@ func (t *Transport) payV07(ctx context.Context, challenge *x402.PaymentRequired,
 		unsigned.Factory, unsigned.FactoryData = p.factory, ep07.NewSimpleAccountFactory().PackCreateAccount(p.owner, new(big.Int))
 	}
 	var sponsored ep07.UserOperationHex
-	if err := t.sponsor(ctx, offer.Extra.SponsorURL, unsigned.Hex(), p.entryPoint, &sponsored); err != nil {
+	if err := t.sponsor(ctx, offer.Extra.SponsorURL, unsigned.Hex(), p.entryPoint, p.deployed, &sponsored); err != nil {
 		return nil, err
 	}
 	op, err := sponsored.Decode(true)

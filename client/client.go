@@ -71,6 +71,16 @@ type Transport struct {
 	// RequestHashFunc, if set, chooses aa-native request hashes instead of
 	// RequestHash with a random salt, for merchants that assign them.
 	RequestHashFunc func(sender common.Address, nonce *big.Int, resource string) common.Hash
+	// Gas is how aa-native payments ask the offer's sponsor to pay their
+	// gas: zero is free gas (type 0); Type 1 (prepaid, the rest refunded)
+	// or 2 (paid after the call) with Token, an ERC-20 of the paymaster's
+	// gas tokens, has the smart account pay it in that token. The account
+	// must then be deployed and have approved the token paymaster of the
+	// offer's EntryPoint version for at least the operation's maximum gas
+	// cost; while it is not deployed its first payment asks for free gas.
+	// When Token is the offer's asset, the account must hold the price
+	// and that maximum. ValidUntil is ignored.
+	Gas x402.SponsorContext
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }

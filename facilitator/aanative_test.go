@@ -30,8 +30,10 @@ import (
 )
 
 // startPaymaster runs a real paymaster service for the env's devnet and
-// returns the aa-native configuration that sponsors through it.
-func (e *env) startPaymaster() *AANative {
+// returns the aa-native configuration that sponsors through it; with
+// gasTokens, dUSD pays gas (3,000 per ETH) through the devnet's token
+// paymasters, which aa-native then accepts.
+func (e *env) startPaymaster(gasTokens bool) *AANative {
 	e.t.Helper()
 	rc, err := rpc.Dial(e.chain.URL)
 	if err != nil {
@@ -44,20 +46,26 @@ func (e *env) startPaymaster() *AANative {
 	}
 	e.t.Cleanup(func() { st.Close() })
 	keys, _ := st.Bucket("paymaster_keys")
-	pm, err := paymaster.New(paymaster.Config{
-		ChainID: e.chain.ChainID, EntryPoint: e.chain.Contracts.EntryPoint, Paymaster: e.chain.Contracts.Paymaster,
-		EntryPointV07: e.chain.Contracts.EntryPointV07, PaymasterV07: e.chain.Contracts.PaymasterV07,
+	c := e.chain.Contracts
+	pcfg := paymaster.Config{
+		ChainID: e.chain.ChainID, EntryPoint: c.EntryPoint, Paymaster: c.Paymaster,
+		EntryPointV07: c.EntryPointV07, PaymasterV07: c.PaymasterV07,
 		Signer: e.chain.PaymasterSigner.Key, Chain: rc, Keys: keys,
 		Projects: []paymaster.Project{{Name: "demo", Balance: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18)), MaxInFlight: 1000}},
-	})
+	}
+	if gasTokens {
+		pcfg.TokenPaymaster, pcfg.TokenPaymasterV07 = c.TokenPaymaster, c.TokenPaymasterV07
+		pcfg.Tokens = []paymaster.Token{{Address: e.chain.Token.Address, Price: big.NewRat(3000, 1)}}
+	}
+	pm, err := paymaster.New(pcfg)
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	e.pm = pm
 	key, _, _ := pm.Keys().Create("demo", "testnet", []string{paymaster.ScopeSponsor})
 	srv := httptest.NewServer(pm)
 	e.t.Cleanup(srv.Close)
-	c := e.chain.Contracts
-	return &AANative{
+	aa := &AANative{
 		EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster,
 		EntryPointV07: c.EntryPointV07, FactoryV07: c.AccountFactoryV07, PaymasterV07: c.PaymasterV07,
 		Sponsor: &paymaster.Client{URL: srv.URL, APIKey: key, Header: "X-Paymaster-Api-Key"},
@@ -65,6 +73,10 @@ func (e *env) startPaymaster() *AANative {
 		// budget has its own test.
 		SponsorLimits: SponsorLimits{PerClient: 1000, PerClientOutstanding: 1000, PerSender: 1000, MaxOutstanding: 1000},
 	}
+	if gasTokens {
+		aa.TokenPaymaster, aa.TokenPaymasterV07 = c.TokenPaymaster, c.TokenPaymasterV07
+	}
+	return aa
 }
 
 // aaRequirements is an aa-native offer of one of the server's paid routes:

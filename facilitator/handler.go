@@ -428,7 +428,7 @@ func (h *Handler) clientIP(r *http.Request) string {
 // Sponsorer sponsors aa-native operations without a payer key, for a
 // client address; *Service has it.
 type Sponsorer interface {
-	SponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error)
+	SponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error)
 }
 
 type rpcError struct {
@@ -443,8 +443,11 @@ type rpcReply struct {
 	Error   *rpcError       `json:"error,omitempty"`
 }
 
-// sponsor serves POST /sponsor: JSON-RPC pm_sponsor_userop(userOp, …)
-// without a key. The facilitator sponsors only its own kind of settlement.
+// sponsor serves POST /sponsor: JSON-RPC pm_sponsor_userop(userOp,
+// entryPoint, context?) without a key. The facilitator sponsors only its
+// own kind of settlement; context is {type, token?} as the paymaster
+// takes it (type 0, free gas, when absent), its validUntil the
+// facilitator's own.
 func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 	reply := rpcReply{JSONRPC: "2.0", ID: json.RawMessage("null")}
 	sp, ok := h.Facilitator.(Sponsorer)
@@ -477,6 +480,7 @@ func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 		op   x402.UserOperation
 		op07 ep07.UserOperationHex
 		sp07 SponsorerV07
+		gas  x402.SponsorContext
 	)
 	if len(req.Params) >= 2 {
 		var ep string
@@ -491,15 +495,17 @@ func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 	case sp07 == nil && (len(req.Params) == 0 || json.Unmarshal(req.Params[0], &op) != nil),
 		sp07 != nil && json.Unmarshal(req.Params[0], &op07) != nil:
 		reply.Error = &rpcError{Code: int(x402.RPCInvalidParams), Message: "params[0] must be the UserOperation"}
+	case len(req.Params) >= 3 && string(req.Params[2]) != "null" && json.Unmarshal(req.Params[2], &gas) != nil:
+		reply.Error = &rpcError{Code: int(x402.RPCInvalidParams), Message: "params[2] must be the context {type, token?}"}
 	default:
 		var (
 			res any
 			err error
 		)
 		if sp07 != nil {
-			res, err = sp07.SponsorOperationV07(r.Context(), op07, h.clientIP(r))
+			res, err = sp07.SponsorOperationV07(r.Context(), op07, gas, h.clientIP(r))
 		} else {
-			res, err = sp.SponsorOperation(r.Context(), op, h.clientIP(r))
+			res, err = sp.SponsorOperation(r.Context(), op, gas, h.clientIP(r))
 		}
 		if err != nil {
 			var se *SponsorError

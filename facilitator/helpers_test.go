@@ -23,6 +23,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -47,6 +48,8 @@ type env struct {
 	// offers are the paid routes of the facilitator's server: what
 	// anonymous callers may settle and have sponsored.
 	offers *OfferSet
+	// pm is the paymaster of an aa-native env.
+	pm *paymaster.Service
 }
 
 // testSettleKey is the facilitator API key the env's own HTTP calls use,
@@ -57,6 +60,9 @@ type envOptions struct {
 	blockPeriod    time.Duration
 	receiptTimeout time.Duration
 	aaNative       bool // run a paymaster and enable aa-native
+	// gasTokens has that paymaster accept dUSD for gas (types 1 and 2)
+	// through the devnet's token paymasters, which aa-native accepts.
+	gasTokens bool
 	// chainID, settler and externalBundler set up the external-bundler
 	// interop test: a real bundler needs a chain id other than 31337.
 	chainID         uint64
@@ -101,7 +107,7 @@ func newEnvB(t testing.TB, o envOptions) *env {
 		e.cfg.Batch = &b
 	}
 	if o.aaNative {
-		e.cfg.AANative = e.startPaymaster()
+		e.cfg.AANative = e.startPaymaster(o.gasTokens)
 	}
 	if o.externalBundler {
 		e.cfg.AANative.BundlerURL = e.startBundler()

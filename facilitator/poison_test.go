@@ -25,7 +25,7 @@ func (e *env) shortLived(key *ecdsa.PrivateKey, req x402.PaymentRequirements, va
 	vr, aa := e.aaPay(key, req)
 	wire := aa.UserOp
 	wire.PaymasterAndData, wire.Signature = "0x", "0x"
-	out, err := e.cfg.AANative.Sponsor.SponsorOnce(context.Background(), wire, e.chain.Contracts.EntryPoint, uint64(validUntil))
+	out, err := e.cfg.AANative.Sponsor.SponsorOnce(context.Background(), wire, e.chain.Contracts.EntryPoint, x402.SponsorContext{ValidUntil: uint64(validUntil)})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -277,11 +277,11 @@ func TestSetTunables(t *testing.T) {
 	if l.PerClient != 1 || l.MaxOutstanding != 40 || l.Validity != 2*time.Minute {
 		t.Fatalf("limits %+v", l)
 	}
-	if _, err := e.svc.SponsorOperation(context.Background(), first, "10.9.9.9"); err != nil {
+	if _, err := e.svc.SponsorOperation(context.Background(), first, x402.SponsorContext{}, "10.9.9.9"); err != nil {
 		t.Fatalf("the first sponsorship: %v", err)
 	}
 	var se *SponsorError
-	if _, err := e.svc.SponsorOperation(context.Background(), second, "10.9.9.9"); !errors.As(err, &se) || se.Code != int(x402.RPCThrottled) {
+	if _, err := e.svc.SponsorOperation(context.Background(), second, x402.SponsorContext{}, "10.9.9.9"); !errors.As(err, &se) || se.Code != int(x402.RPCThrottled) {
 		t.Fatalf("the second sponsorship from the client, over 1 a minute: %v", err)
 	}
 }

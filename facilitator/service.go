@@ -159,6 +159,11 @@ type AANative struct {
 	// bundler (or an external one, see BundlerURL); zero settles v0.6
 	// only.
 	EntryPointV07, FactoryV07, PaymasterV07 common.Address
+	// TokenPaymaster and TokenPaymasterV07, if set, are the token
+	// paymasters of EntryPoint v0.6 and v0.7 (gas paid by the payer in an
+	// ERC-20, sponsorship types 1 and 2) whose operations are settled
+	// beside the VerifyingPaymaster's; zero settles free gas only.
+	TokenPaymaster, TokenPaymasterV07 common.Address
 	// BundlerURLV07, if set, submits v0.7 operations to that external
 	// bundler instead of the built-in one (or BundlerURL's). New refuses
 	// it if it answers eth_supportedEntryPoints without EntryPointV07.

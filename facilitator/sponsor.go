@@ -18,10 +18,10 @@ import (
 )
 
 // Sponsor asks a paymaster, once and without retries, to sponsor an
-// operation with free gas valid until validUntil (unix seconds);
-// *paymaster.Client has this method.
+// operation as sc says (free gas, or gas paid in a token), valid until
+// sc.ValidUntil (unix seconds); *paymaster.Client has this method.
 type Sponsor interface {
-	SponsorOnce(ctx context.Context, op x402.UserOperation, entryPoint common.Address, validUntil uint64) (x402.UserOperation, error)
+	SponsorOnce(ctx context.Context, op x402.UserOperation, entryPoint common.Address, sc x402.SponsorContext) (x402.UserOperation, error)
 }
 
 // SponsorLimits are the budget of anonymous sponsorship: what callers of
@@ -175,12 +175,21 @@ func (b *sponsorBudget) settled(op common.Hash) {
 	}
 }
 
-// sponsorRefusal is the fixed, anonymous message of each paymaster code.
-func sponsorRefusal(code int) *SponsorError {
+// sponsorRefusal is the fixed, anonymous message of each paymaster code,
+// for an operation whose gas was asked for as gas says.
+func sponsorRefusal(code int, gas x402.SponsorContext) *SponsorError {
 	msg := "the operation cannot be sponsored"
 	switch x402.RPCErrorCode(code) {
 	case x402.RPCInvalidParams:
 		msg = "the operation's fields are not sponsorable; fill gas fields with 0x to let the sponsor set them"
+		if gas.InToken() {
+			msg = "the operation's fields are not sponsorable, or its gas token is not accepted for this type; fill gas fields with 0x, and see the paymaster's gas tokens"
+		}
+	case x402.RPCPaymasterRejected:
+		msg = "sponsorship is not available right now"
+		if gas.InToken() {
+			msg = "the gas cannot be paid in this token now: the account's balance or allowance to the token paymaster is short of the operation's maximum gas cost, or the token cannot be priced"
+		}
 	case x402.RPCSimulationRejected:
 		msg = "the operation fails EntryPoint validation"
 	case x402.RPCReverted:
@@ -189,8 +198,6 @@ func sponsorRefusal(code int) *SponsorError {
 		msg = "the sponsorship window passed; rebuild the operation and resend"
 	case x402.RPCThrottled:
 		msg = "sponsorship is busy; retry later with exponential backoff"
-	case x402.RPCPaymasterRejected:
-		msg = "sponsorship is not available right now"
 	default:
 		code = int(x402.RPCInternalError)
 	}
@@ -198,31 +205,32 @@ func sponsorRefusal(code int) *SponsorError {
 }
 
 // SponsorOperation asks the paymaster, with the facilitator's own key, to
-// sponsor op for an anonymous caller at client (its address, counted as
+// sponsor op, its gas free or paid in a token as gas says (its ValidUntil
+// is the facilitator's, not the caller's), for an anonymous caller at client (its address, counted as
 // clientaddr.Key counts it: an IPv6 caller by its /64), but only if
 // op's callData is a settlement that pays an offer this server issues (the
 // merchant, token and amount of one of its paid routes), and only within
 // the anonymous budget of [SponsorLimits]. Payers need no key, and the key
 // pays for nothing else.
-func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
+func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error) {
 	ctx, span := startSpan(ctx, spanSponsor)
 	if span.IsRecording() && common.IsHexAddress(op.Sender) {
 		span.SetAttributes(edge.AttrSender.String(common.HexToAddress(op.Sender).Hex()))
 	}
-	out, err := s.sponsorOperation(ctx, op, client)
+	out, err := s.sponsorOperation(ctx, op, gas, client)
 	endSponsor(span, err)
 	return out, err
 }
 
 // sponsorOperation is SponsorOperation without its span.
-func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, client string) (x402.UserOperation, error) {
+func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error) {
 	decoded, err := contracts.UserOperationHex(op).Decode(true)
 	if err != nil {
 		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "userOp: " + err.Error()}
 	}
 	var out x402.UserOperation
-	err = s.sponsorSettlement(ctx, decoded.Sender, decoded.CallData, false, client, func(sp Sponsor, validUntil uint64) (common.Hash, error) {
-		if out, err = sp.SponsorOnce(ctx, op, s.cfg.AANative.EntryPoint, validUntil); err != nil {
+	err = s.sponsorSettlement(ctx, decoded.Sender, decoded.CallData, false, gas, client, func(sp Sponsor, sc x402.SponsorContext) (common.Hash, error) {
+		if out, err = sp.SponsorOnce(ctx, op, s.cfg.AANative.EntryPoint, sc); err != nil {
 			return common.Hash{}, err
 		}
 		sponsored, err := contracts.UserOperationHex(out).Decode(false)
@@ -242,14 +250,18 @@ var errSponsoredUndecodable = errors.New("the paymaster's sponsored operation do
 
 // sponsorSettlement sponsors, for client, the operation of sender whose
 // callData (of a v0.6 SimpleAccount, or with v07 of a v0.7 one) must be a
-// settlement of one of this server's offers, within the anonymous budget.
-// forward asks the paymaster, with the validity to ask for, and returns
-// the sponsored operation's hash.
-func (s *Service) sponsorSettlement(ctx context.Context, sender common.Address, callData []byte, v07 bool, client string,
-	forward func(sp Sponsor, validUntil uint64) (common.Hash, error)) error {
+// settlement of one of this server's offers, within the anonymous budget,
+// its gas paid as gas says. forward asks the paymaster with the context to
+// send (gas with the validity to ask for) and returns the sponsored
+// operation's hash.
+func (s *Service) sponsorSettlement(ctx context.Context, sender common.Address, callData []byte, v07 bool, gas x402.SponsorContext, client string,
+	forward func(sp Sponsor, sc x402.SponsorContext) (common.Hash, error)) error {
 	aa := s.table().aa
 	if aa == nil || s.cfg.AANative.Sponsor == nil || (v07 && !aa.HasV07()) {
 		return &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
+	}
+	if err := checkGas(gas); err != nil {
+		return err
 	}
 	parse := aa.ParseCallData
 	if v07 {
@@ -274,13 +286,14 @@ func (s *Service) sponsorSettlement(ctx context.Context, sender common.Address, 
 	slot, err := s.sponsors.take(limits, client, sender, now)
 	if err != nil {
 		s.log.Info("anonymous sponsorship refused", zap.String("client", client), zap.Error(err))
-		return sponsorRefusal(int(x402.RPCThrottled))
+		return sponsorRefusal(int(x402.RPCThrottled), gas)
 	}
-	hash, err := forward(s.cfg.AANative.Sponsor, uint64(now.Add(limits.Validity).Unix()))
+	sc := x402.SponsorContext{Type: gas.Type, Token: gas.Token, ValidUntil: uint64(now.Add(limits.Validity).Unix())}
+	hash, err := forward(s.cfg.AANative.Sponsor, sc)
 	if errors.Is(err, errSponsoredUndecodable) {
 		s.sponsors.granted(slot, common.Hash{})
 		s.log.Error("sponsoring", zap.Error(err))
-		return sponsorRefusal(int(x402.RPCInternalError))
+		return sponsorRefusal(int(x402.RPCInternalError), gas)
 	}
 	if err != nil {
 		s.sponsors.granted(slot, common.Hash{})
@@ -290,11 +303,28 @@ func (s *Service) sponsorSettlement(ctx context.Context, sender common.Address, 
 			code = coded.ErrorCode()
 		}
 		s.log.Info("the paymaster refused a sponsorship", zap.String("client", client), zap.Int("code", code), zap.Error(err))
-		return sponsorRefusal(code)
+		return sponsorRefusal(code, gas)
 	}
 	s.sponsors.granted(slot, hash)
 	if span := trace.SpanFromContext(ctx); span.IsRecording() {
 		span.SetAttributes(edge.AttrUserOpHash.String(hash.Hex()))
+	}
+	return nil
+}
+
+// checkGas refuses a sponsorship context of an unknown type, or of a
+// token type without a token's address; which tokens are accepted is the
+// paymaster's to say.
+func checkGas(gas x402.SponsorContext) error {
+	switch {
+	case gas.Type == x402.SponsorFree && gas.Token == "":
+		return nil
+	case gas.Type == x402.SponsorFree:
+		return &SponsorError{Code: int(x402.RPCInvalidParams), Message: "context.token is for types 1 and 2; type 0 is free gas"}
+	case !gas.InToken():
+		return &SponsorError{Code: int(x402.RPCInvalidParams), Message: "context.type: want 0 (free gas), 1 (gas prepaid in a token) or 2 (gas paid in a token after the call)"}
+	case !common.IsHexAddress(gas.Token):
+		return &SponsorError{Code: int(x402.RPCInvalidParams), Message: "context.token: types 1 and 2 need the gas token's address"}
 	}
 	return nil
 }

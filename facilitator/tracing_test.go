@@ -257,12 +257,12 @@ func TestSpans(t *testing.T) {
 		f := contracts.NewSimpleAccountFactory()
 		op := x402.UserOperation{Sender: sender.Hex(), Nonce: "0x0", Signature: "0x", CallData: settleTo(merchant),
 			InitCode: hexutil.Encode(append(e.chain.Contracts.AccountFactory.Bytes(), f.PackCreateAccount(e.chain.Accounts[2].Address, new(big.Int))...))}
-		out, err := e.svc.SponsorOperation(ctx, op, "192.0.2.1")
+		out, err := e.svc.SponsorOperation(ctx, op, x402.SponsorContext{}, "192.0.2.1")
 		if err != nil {
 			t.Fatal(err)
 		}
 		op.CallData = settleTo(e.chain.Accounts[9].Address) // pays no offer
-		if _, err := e.svc.SponsorOperation(ctx, op, "192.0.2.1"); err == nil {
+		if _, err := e.svc.SponsorOperation(ctx, op, x402.SponsorContext{}, "192.0.2.1"); err == nil {
 			t.Fatal("sponsored a payment to no merchant of the server")
 		}
 		root.End()

@@ -27,7 +27,10 @@ type payment struct {
 	payTo  common.Address
 	asset  common.Address
 	amount *big.Int
-	owner  string // settle: who is handed the receipt
+	// reserve is what its settlement may take from the payer's balance of
+	// asset: amount, or more (scheme.Payment.Reserve).
+	reserve *big.Int
+	owner   string // settle: who is handed the receipt
 
 	of         scheme.Scheme     // the scheme that decoded it
 	pay        *scheme.Payment   // its decoding
@@ -51,9 +54,13 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 	if err != nil {
 		return nil, err
 	}
+	reserve := pay.Amount
+	if pay.Reserve != nil {
+		reserve = pay.Reserve
+	}
 	return &payment{
 		scheme: of.Name(), key: pay.Key, hash: pay.Hash,
-		payer: pay.Payer, payTo: pay.PayTo, asset: pay.Asset, amount: pay.Amount,
+		payer: pay.Payer, payTo: pay.PayTo, asset: pay.Asset, amount: pay.Amount, reserve: reserve,
 		of: of, pay: pay, settlement: of.Settlement(pay),
 	}, nil
 }

@@ -175,15 +175,11 @@ func (c *Client) SupportedTokens(ctx context.Context, op x402.UserOperation, ent
 	return &out, nil
 }
 
-// SponsorOnce calls pm_sponsor_userop once, for free gas (type 0) valid
-// until validUntil (unix seconds; 0 takes the paymaster's default), without
-// retrying throttled answers: for a server relaying its own callers'
-// requests, who back off themselves.
-func (c *Client) SponsorOnce(ctx context.Context, op x402.UserOperation, entryPoint common.Address, validUntil uint64) (x402.UserOperation, error) {
-	sc := map[string]any{"type": 0}
-	if validUntil > 0 {
-		sc["validUntil"] = validUntil
-	}
+// SponsorOnce calls pm_sponsor_userop once, with the sponsorship context
+// sc (type 0: free gas; 1 or 2: paid in sc.Token), without retrying
+// throttled answers: for a server relaying its own callers' requests, who
+// back off themselves.
+func (c *Client) SponsorOnce(ctx context.Context, op x402.UserOperation, entryPoint common.Address, sc x402.SponsorContext) (x402.UserOperation, error) {
 	var out x402.UserOperation
 	err := c.once(ctx, "pm_sponsor_userop", []any{op, entryPoint.Hex(), sc}, &out)
 	return out, err
@@ -191,11 +187,7 @@ func (c *Client) SponsorOnce(ctx context.Context, op x402.UserOperation, entryPo
 
 // SponsorOnceV07 is SponsorOnce of a v0.7 operation, for the v0.7
 // entryPoint.
-func (c *Client) SponsorOnceV07(ctx context.Context, op ep07.UserOperationHex, entryPoint common.Address, validUntil uint64) (ep07.UserOperationHex, error) {
-	sc := map[string]any{"type": 0}
-	if validUntil > 0 {
-		sc["validUntil"] = validUntil
-	}
+func (c *Client) SponsorOnceV07(ctx context.Context, op ep07.UserOperationHex, entryPoint common.Address, sc x402.SponsorContext) (ep07.UserOperationHex, error) {
 	var out ep07.UserOperationHex
 	err := c.once(ctx, "pm_sponsor_userop", []any{op, entryPoint.Hex(), sc}, &out)
 	return out, err

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // A sponsorship asked for by the Go client from within a trace is traced
@@ -51,11 +52,11 @@ func TestSponsorSpan(t *testing.T) {
 	op := unsigned(a, 0, true, e.settleCall(e.chain.Token.Address, 1))
 
 	ctx, root := tracer.Start(context.Background(), "facilitator")
-	out, err := c.SponsorOnce(ctx, op, e.chain.Contracts.EntryPoint, 0)
+	out, err := c.SponsorOnce(ctx, op, e.chain.Contracts.EntryPoint, x402.SponsorContext{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.SponsorOnce(ctx, op, common.Address{1}, 0); err == nil {
+	if _, err := c.SponsorOnce(ctx, op, common.Address{1}, x402.SponsorContext{}); err == nil {
 		t.Fatal("sponsored for another EntryPoint")
 	}
 	root.End()

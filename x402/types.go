@@ -144,6 +144,30 @@ type UserOperation struct {
 	Signature            string `json:"signature"`
 }
 
+// SponsorContext is pm_sponsor_userop's third parameter: how the
+// operation's gas is paid. Type 0 (SponsorFree) is free gas; 1
+// (SponsorPrepay) and 2 (SponsorPostpay) are paid by the sender in Token,
+// an ERC-20 of pm_supported_tokens, its maximum taken in validation and
+// the rest refunded (1) or the actual cost taken after the call (2).
+type SponsorContext struct {
+	Type int `json:"type"`
+	// Token is the gas token's address, for types 1 and 2.
+	Token string `json:"token,omitempty"`
+	// ValidUntil, if not zero, is when the sponsorship ends (Unix
+	// seconds); zero takes the paymaster's default.
+	ValidUntil uint64 `json:"validUntil,omitempty"`
+}
+
+// The sponsorship types of [SponsorContext].
+const (
+	SponsorFree    = 0
+	SponsorPrepay  = 1
+	SponsorPostpay = 2
+)
+
+// InToken reports whether c has the gas paid in a token (type 1 or 2).
+func (c SponsorContext) InToken() bool { return c.Type == SponsorPrepay || c.Type == SponsorPostpay }
+
 // SettlementCallSpec is the settlement contract call of an aa-native
 // payment: settle(merchant, token, amount, requestHash).
 type SettlementCallSpec struct {

@@ -10,7 +10,11 @@
 // smart accounts). -wallet pays exact from a contract wallet the key signs
 // for (ERC-1271), and -wallet-factory with -wallet-factory-data deploy it
 // with the payment (ERC-6492) while it has no code; -owner-wallet N is the
-// key's OwnerWallet of salt N on the devnet, deployed or not. An EIP-7702
+// key's OwnerWallet of salt N on the devnet, deployed or not. With
+// -scheme aa-native, -gas-token <address> -gas-type 1|2 has the smart
+// account pay its gas in that ERC-20 (a deployed account that has approved
+// the token paymaster; a first payment, which deploys it, has free gas).
+// An EIP-7702
 // EOA needs no flag: it pays as itself. Give another key in the X402_KEY environment variable:
 // -key works too, but a key on the command line shows in ps and in the
 // shell's history, and the payer warns of it.
@@ -38,6 +42,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // devnetAccount1 is test account #1 of the public test mnemonic; it holds
@@ -55,6 +60,8 @@ func main() {
 	factory := flag.String("wallet-factory", "", "the factory that deploys -wallet (ERC-6492), while it has no code")
 	factoryData := flag.String("wallet-factory-data", "", "the hex calldata of -wallet-factory's call that deploys -wallet")
 	ownerWallet := flag.Int64("owner-wallet", -1, "pay from the key's OwnerWallet of this salt on the devnet (deployed with the payment if need be)")
+	gasToken := flag.String("gas-token", "", "aa-native: pay the gas in this ERC-20 (a gas token of the paymaster) instead of free gas; the smart account must be deployed and have approved the token paymaster")
+	gasType := flag.Int("gas-type", 1, "aa-native with -gas-token: 1 (the maximum gas cost taken before the call, the rest refunded) or 2 (the actual cost taken after it)")
 	flag.Parse()
 	flag.Visit(func(f *flag.Flag) {
 		if f.Name == "key" {
@@ -76,6 +83,12 @@ func main() {
 	max, _ := new(big.Int).SetString(limit, 10)
 
 	tr := &client.Transport{Key: key, MaxAmount: max, Schemes: []string{*scheme}, RPC: *rpcURL}
+	if *gasToken != "" {
+		if !common.IsHexAddress(*gasToken) || (*gasType != 1 && *gasType != 2) {
+			fail("-gas-token takes a 0x address and -gas-type 1 or 2")
+		}
+		tr.Gas = x402.SponsorContext{Type: *gasType, Token: common.HexToAddress(*gasToken).Hex()}
+	}
 	payer := crypto.PubkeyToAddress(key.PublicKey)
 	switch {
 	case *ownerWallet >= 0:

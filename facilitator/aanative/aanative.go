@@ -1,7 +1,8 @@
 // Package aanative is x402's aa-native scheme: an ERC-4337 v0.6
 // UserOperation from the payer's SimpleAccount that approves the settlement
 // contract and calls settle(merchant, token, amount, requestHash), with gas
-// sponsored by the facilitator's VerifyingPaymaster.
+// sponsored by the facilitator's VerifyingPaymaster or paid by the payer in
+// an ERC-20 through its token paymaster (gastoken.go).
 //
 // It implements [scheme.Scheme] for the facilitator (scheme.go); a mined
 // bundle is read in outcome.go, where an operation counts as paid only by
@@ -52,6 +53,11 @@ type Config struct {
 	// its SimpleAccountFactory and VerifyingPaymaster; zero settles v0.6
 	// only. See v07.go.
 	EntryPointV07, FactoryV07, PaymasterV07 common.Address
+	// TokenPaymaster and TokenPaymasterV07, if set, are the token
+	// paymasters (gas paid in an ERC-20, sponsorship types 1 and 2) of
+	// EntryPoint v0.6 and v0.7 whose sponsorship is accepted beside the
+	// VerifyingPaymaster's; zero accepts free gas only. See gastoken.go.
+	TokenPaymaster, TokenPaymasterV07 common.Address
 	// Assets are the allowlisted tokens.
 	Assets []common.Address
 	// Chain reads the chain.
@@ -81,6 +87,9 @@ func (c *Config) Validate() error {
 	}
 	if v := []common.Address{c.EntryPointV07, c.FactoryV07, c.PaymasterV07}; slices.Contains(v, zero) && slices.ContainsFunc(v, func(a common.Address) bool { return a != zero }) {
 		errs = append(errs, errors.New("the v0.7 entry point, factory and paymaster go together"))
+	}
+	if c.TokenPaymasterV07 != zero && c.EntryPointV07 == zero {
+		errs = append(errs, errors.New("the v0.7 token paymaster needs the v0.7 entry point"))
 	}
 	if len(c.Assets) == 0 {
 		errs = append(errs, errors.New("no assets are allowlisted for aa-native"))
@@ -139,6 +148,9 @@ type Payment struct {
 	// initCode and paymasterAndData packed, and the account's and the
 	// paymaster's verification gas summed.
 	OpV07 *ep07.UserOperation
+	// Gas is what the operation's gas may cost the payer in a token when
+	// it names a token paymaster; nil when its gas is free.
+	Gas *GasInToken
 }
 
 // decodePayload parses an aa-native payload. A payload that does not
@@ -165,6 +177,9 @@ func (s *Scheme) decodePayload(p *x402.PaymentPayload, req *x402.PaymentRequirem
 	}
 	pay.Op = op
 	pay.UserOpHash = contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID)
+	if pay.Gas, err = s.gasInToken(pay); err != nil {
+		return nil, err
+	}
 	return pay, nil
 }
 
@@ -295,12 +310,12 @@ func (s *Scheme) verifyPayment(ctx context.Context, pay *Payment, accepted, req 
 	if err != nil || signer != owner {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "the UserOperation is not signed by the account's owner %s", owner)
 	}
-	paymaster, simulate := s.cfg.Paymaster, s.simulate
+	simulate := s.simulate
 	if pay.OpV07 != nil {
-		paymaster, simulate = s.cfg.PaymasterV07, s.simulateV07
+		simulate = s.simulateV07
 	}
-	if len(pay.Op.PaymasterAndData) < 20 || common.BytesToAddress(pay.Op.PaymasterAndData[:20]) != paymaster {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the UserOperation is not sponsored by this facilitator's paymaster %s (ask extra.sponsorUrl)", paymaster)
+	if paymaster, ok := s.paymasterOf(pay); !ok {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the UserOperation is not sponsored by this facilitator's paymaster %s or its token paymaster (ask extra.sponsorUrl)", paymaster)
 	}
 	if err := simulate(ctx, pay); err != nil {
 		return err
@@ -481,7 +496,8 @@ func (s *Scheme) simulate(ctx context.Context, pay *Payment) error {
 }
 
 // checkChain is check 6 on chain: the request hash is not settled yet, and
-// the account holds the amount.
+// the account holds the amount, with the operation's maximum gas when it
+// is paid in the same token, and what its settlements in flight take.
 func (s *Scheme) checkChain(ctx context.Context, pay *Payment) error {
 	var settled, balance hexutil.Bytes
 	call := func(to common.Address, data []byte) map[string]any {
@@ -517,8 +533,11 @@ func (s *Scheme) checkChain(ctx context.Context, pay *Payment) error {
 	if bal.Cmp(pay.Amount) < 0 {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s, the payment needs %s", pay.Op.Sender, bal, pay.Amount)
 	}
-	if inFlight.Sign() > 0 && bal.Cmp(new(big.Int).Add(pay.Amount, inFlight)) < 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s; the payment needs %s and its settlements in flight %s", pay.Op.Sender, bal, pay.Amount, inFlight)
+	if need := pay.Reserve(); need.Cmp(pay.Amount) > 0 && bal.Cmp(need) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s; the payment needs %s and its gas, paid in the same token, up to %s", pay.Op.Sender, bal, pay.Amount, pay.Gas.Max)
+	}
+	if need := new(big.Int).Add(pay.Reserve(), inFlight); inFlight.Sign() > 0 && bal.Cmp(need) < 0 {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s; the payment needs %s (its gas included) and its settlements in flight %s", pay.Op.Sender, bal, pay.Reserve(), inFlight)
 	}
 	return nil
 }

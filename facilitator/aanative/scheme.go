@@ -33,7 +33,7 @@ func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 		Key: crypto.Keccak256Hash([]byte("aa-native"), common.LeftPadBytes(s.cfg.ChainID.Bytes(), 32), s.cfg.Settlement.Bytes(), pay.RequestHash.Bytes()),
 		Hash: crypto.Keccak256Hash(pay.UserOpHash.Bytes(), pay.Op.Signature, pay.Op.PaymasterAndData,
 			scheme.RequirementsHash(&req.PaymentRequirements).Bytes()),
-		Payer: pay.Op.Sender, PayTo: pay.Merchant, Asset: pay.Token, Amount: pay.Amount,
+		Payer: pay.Op.Sender, PayTo: pay.Merchant, Asset: pay.Token, Amount: pay.Amount, Reserve: pay.Reserve(),
 		UserOpHash: pay.UserOpHash, RequestHash: pay.RequestHash,
 		Mechanism: pay,
 	}, nil

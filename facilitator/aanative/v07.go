@@ -74,6 +74,9 @@ func (s *Scheme) decodePayloadV07(p *x402.PaymentPayload) (*Payment, error) {
 	pay.OpV07 = &op
 	pay.Op = ShadowV06(&op)
 	pay.UserOpHash = ep07.UserOpHash(op, s.cfg.EntryPointV07, s.cfg.ChainID)
+	if pay.Gas, err = s.gasInToken(pay); err != nil {
+		return nil, err
+	}
 	return pay, nil
 }
 

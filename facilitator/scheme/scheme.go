@@ -83,6 +83,10 @@ type Payment struct {
 	// Payer, PayTo, Asset and Amount are who pays whom how much of what.
 	Payer, PayTo, Asset common.Address
 	Amount              *big.Int
+	// Reserve, if not nil, is the most the settlement can take from the
+	// payer's balance of Asset, above Amount: an aa-native operation's gas
+	// paid in the same token. Nil is Amount.
+	Reserve *big.Int
 	// UserOpHash and RequestHash identify an aa-native payment's
 	// operation and request, for the record and the response; zero for
 	// other schemes.
