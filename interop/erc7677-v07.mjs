@@ -6,9 +6,11 @@
 // pinned here, so the script is its own: it sends handleOps from a funded
 // key and reads the EntryPoint's UserOperationEvent.
 //
-//   node erc7677-v07.mjs <rpc> <paymaster> <apiKeyFile> <entryPoint> <factory> <ownerKeyFile> <bundlerKeyFile> <opsJSON>
+//   node erc7677-v07.mjs <rpc> <paymaster> <apiKeyFile> <entryPoint> <factory> <ownerKeyFile> <bundlerKeyFile> <opsJSON> [contextsJSON]
 //
-// opsJSON is an array of operations, each an array of calls {to, data}. It
+// opsJSON is an array of operations, each an array of calls {to, data};
+// contextsJSON, if given, the ERC-7677 context of each (default
+// {"type": 0}; {"type": 1|2, "token": "0x…"} pays the gas in a token). It
 // prints one JSON line: the account's address and, per operation, its
 // userOpHash, transaction hash, success, actualGasCost, actualGasUsed and
 // the paymaster fields viem got from the stub and from the final data.
@@ -23,7 +25,8 @@ import {
   toSmartAccount,
 } from 'viem/account-abstraction';
 
-const [rpc, paymasterUrl, apiKeyFile, entryPoint, factory, ownerKeyFile, bundlerKeyFile, opsJSON] = process.argv.slice(2);
+const [rpc, paymasterUrl, apiKeyFile, entryPoint, factory, ownerKeyFile, bundlerKeyFile, opsJSON, contextsJSON] = process.argv.slice(2);
+const contexts = contextsJSON ? JSON.parse(contextsJSON) : [];
 const apiKey = fs.readFileSync(apiKeyFile, 'utf8').trim();
 const owner = privateKeyToAccount(fs.readFileSync(ownerKeyFile, 'utf8').trim());
 const bundlerKey = privateKeyToAccount(fs.readFileSync(bundlerKeyFile, 'utf8').trim());
@@ -108,7 +111,7 @@ const paymaster = createPaymasterClient({
 });
 
 const out = { sender: account.address, ops: [] };
-for (const calls of JSON.parse(opsJSON)) {
+for (const [i, calls] of JSON.parse(opsJSON).entries()) {
   const deployed = (await client.getCode({ address: account.address })) !== undefined;
   const block = await client.getBlock();
   const tip = 1_000_000_000n;
@@ -126,7 +129,7 @@ for (const calls of JSON.parse(opsJSON)) {
     signature: await account.getStubSignature(),
   };
   if (!deployed) Object.assign(op, await account.getFactoryArgs());
-  const common = { chainId: chain.id, entryPointAddress: entryPoint, context: { type: 0 } };
+  const common = { chainId: chain.id, entryPointAddress: entryPoint, context: contexts[i] ?? { type: 0 } };
   const stub = await paymaster.getPaymasterStubData({ ...op, ...common });
   op = { ...op, ...stub };
   delete op.isFinal;

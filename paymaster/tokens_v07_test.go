@@ -1,14 +1,21 @@
 package paymaster
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
@@ -432,5 +439,116 @@ func TestTokenGasV07Measured(t *testing.T) {
 			t.Fatalf("type %d: success %v, paid %+v", ty, l.event.Success, l.paid)
 		}
 		t.Logf("v0.7 type %d: handleOps gas %d, actualGasUsed %s", ty, l.receipt.GasUsed, l.event.ActualGasUsed)
+	}
+}
+
+// A viem v0.7 smart account (interop/erc7677-v07.mjs, viem's paymaster
+// client) pays its gas in dUSD through ERC-7677 with a token context: the
+// first operation (free gas) creates the account and approves
+// TokenPaymasterV07, the second pays 3,000 with type 1, the third 4,000
+// with type 2. The token operations name TokenPaymasterV07 with its limits,
+// each GasPaidInToken covers what the deposit paid, and the payer's dUSD
+// moves by exactly the two prices and the two charges.
+func TestTokenGasV07Viem(t *testing.T) {
+	t.Parallel()
+	dir := interopDir(t)
+	e := newTokenEnvV07(t)
+	owner, _ := crypto.GenerateKey()
+	var f hexutil.Bytes
+	e.ethCall(e.chain.Contracts.AccountFactoryV07, ep07.NewSimpleAccountFactory().PackGetAddress(crypto.PubkeyToAddress(owner.PublicKey), big.NewInt(0)), &f)
+	sender, _ := ep07.NewSimpleAccountFactory().UnpackGetAddress(f)
+	tok, settlement := contracts.NewDevUSD(), contracts.NewX402Settlement()
+	e.send(e.chain.Accounts[1].Key, e.chain.Token.Address, tok.PackTransfer(sender, big.NewInt(50_000_000)), 100_000)
+	tpm := e.chain.Contracts.TokenPaymasterV07
+
+	tmp := t.TempDir()
+	keyFile, ownerFile, bundlerFile := filepath.Join(tmp, "api-key"), filepath.Join(tmp, "owner-key"), filepath.Join(tmp, "bundler-key")
+	os.WriteFile(keyFile, []byte(e.sponsor), 0o600)
+	os.WriteFile(ownerFile, []byte(hexutil.Encode(crypto.FromECDSA(owner))), 0o600)
+	os.WriteFile(bundlerFile, []byte(hexutil.Encode(crypto.FromECDSA(e.chain.Accounts[6].Key))), 0o600)
+	merchant := e.chain.Accounts[2].Address
+	call := func(to common.Address, data []byte) map[string]string {
+		return map[string]string{"to": to.Hex(), "data": hexutil.Encode(data)}
+	}
+	pay := func(amount int64, rh common.Hash) []map[string]string {
+		return []map[string]string{
+			call(e.chain.Token.Address, tok.PackApprove(e.chain.Contracts.Settlement, big.NewInt(amount))),
+			call(e.chain.Contracts.Settlement, settlement.PackSettle(merchant, e.chain.Token.Address, big.NewInt(amount), rh)),
+		}
+	}
+	approve := []map[string]string{call(e.chain.Token.Address, tok.PackApprove(tpm, new(big.Int).Lsh(big.NewInt(1), 255)))}
+	ops, _ := json.Marshal([][]map[string]string{approve, pay(3_000, common.Hash{1}), pay(4_000, common.Hash{2})})
+	dUSD := e.chain.Token.Address.Hex()
+	contexts, _ := json.Marshal([]map[string]any{{"type": 0}, {"type": 1, "token": dUSD}, {"type": 2, "token": dUSD}})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "erc7677-v07.mjs", e.chain.URL, e.srv.URL, keyFile,
+		e.chain.Contracts.EntryPointV07.Hex(), e.chain.Contracts.AccountFactoryV07.Hex(), ownerFile, bundlerFile, string(ops), string(contexts))
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	// Balances before the token operations: after the first one, which
+	// pays nothing in tokens, they are the same.
+	payerBefore, merchantBefore, depBefore := e.tokenBalance(sender), e.tokenBalance(merchant), e.depositV07(tpm)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("erc7677-v07.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var res struct {
+		Sender common.Address `json:"sender"`
+		Ops    []struct {
+			TransactionHash         common.Hash    `json:"transactionHash"`
+			Success                 bool           `json:"success"`
+			StubPaymaster           common.Address `json:"stubPaymaster"`
+			Paymaster               common.Address `json:"paymaster"`
+			PaymasterPostOpGasLimit string         `json:"paymasterPostOpGasLimit"`
+		} `json:"ops"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Ops) != 3 || res.Sender != sender {
+		t.Fatalf("erc7677-v07.mjs printed %s: %v (want the account %s)", out, err, sender)
+	}
+	ep, tp := ep07.NewEntryPoint(), ep07.NewTokenPaymasterV07()
+	charged, depositPaid := new(big.Int), new(big.Int)
+	for i, op := range res.Ops {
+		if !op.Success {
+			t.Fatalf("op %d failed: %+v", i, op)
+		}
+		if i == 0 {
+			continue
+		}
+		mode := uint8(i)
+		if op.StubPaymaster != tpm || op.Paymaster != tpm || op.PaymasterPostOpGasLimit != fmt.Sprint(ep07.TokenPostOpGasLimit(mode)) {
+			t.Fatalf("op %d: the paymaster fields viem got: %+v", i, op)
+		}
+		r, err := e.eth.TransactionReceipt(context.Background(), op.TransactionHash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ev *ep07.EntryPointUserOperationEvent
+		var paid *ep07.TokenPaymasterV07GasPaidInToken
+		for _, l := range r.Logs {
+			if x, err := ep.UnpackUserOperationEventEvent(l); err == nil && l.Address == e.chain.Contracts.EntryPointV07 {
+				ev = x
+			}
+			if x, err := tp.UnpackGasPaidInTokenEvent(l); err == nil && l.Address == tpm {
+				paid = x
+			}
+		}
+		if ev == nil || paid == nil || paid.UserOpHash != ev.UserOpHash || paid.Mode != mode || paid.GasCost.Cmp(ev.ActualGasCost) < 0 {
+			t.Fatalf("op %d: event %+v, GasPaidInToken %+v", i, ev, paid)
+		}
+		charged.Add(charged, paid.TokenCost)
+		depositPaid.Add(depositPaid, ev.ActualGasCost)
+		t.Logf("v0.7 type %d (viem, ERC-7677): %s gas used, %s wei from the deposit, %s dUSD units charged", mode, ev.ActualGasUsed, ev.ActualGasCost, paid.TokenCost)
+	}
+	if got := new(big.Int).Sub(e.tokenBalance(merchant), merchantBefore); got.Int64() != 7_000 {
+		t.Fatalf("the merchant got %s, want 7000", got)
+	}
+	if got, want := new(big.Int).Sub(payerBefore, e.tokenBalance(sender)), new(big.Int).Add(big.NewInt(7_000), charged); got.Cmp(want) != 0 {
+		t.Fatalf("the payer paid %s units, want %s", got, want)
+	}
+	if got := new(big.Int).Sub(depBefore, e.depositV07(tpm)); got.Cmp(depositPaid) != 0 {
+		t.Fatalf("TokenPaymasterV07's deposit went down by %s; its operations cost %s", got, depositPaid)
 	}
 }
