@@ -454,6 +454,9 @@ func (a *App) expand() error {
 			configValue{"x402 settlement", &n.Settlement}, configValue{"x402 paymaster", &n.Paymaster},
 			configValue{"x402 paymaster_url", &n.PaymasterURL}, configValue{"x402 sponsor_url", &n.SponsorURL},
 			configValue{"x402 bundler_url", &n.BundlerURL},
+			configValue{"x402 entry_point_v07", &n.EntryPointV07}, configValue{"x402 account_factory_v07", &n.AccountFactoryV07},
+			configValue{"x402 paymaster_v07", &n.PaymasterV07}, configValue{"x402 bundler_url_v07", &n.BundlerURLV07},
+			configValue{"x402 token_paymaster", &n.TokenPaymaster}, configValue{"x402 token_paymaster_v07", &n.TokenPaymasterV07},
 		)
 		for i := range n.Assets {
 			vals = append(vals, configValue{fmt.Sprintf("x402 asset %d", i), &n.Assets[i].Address})

@@ -182,3 +182,31 @@ func TestDevKeyStore(t *testing.T) {
 		t.Fatalf("list: %d keys, %v", len(listed), err)
 	}
 }
+
+// The x402 app resolves the placeholders of a network's v0.7 and token
+// paymaster options as it does entry_point's.
+func TestAppExpandsV07Options(t *testing.T) {
+	const addr = "0x1000000000000000000000000000000000000001"
+	t.Setenv("X402_TEST_ADDR", addr)
+	t.Setenv("X402_TEST_BUNDLER", "http://10.0.0.2:4337")
+	a := &App{NetworkConfig: NetworkConfig{
+		Network: "eip155:8453", EntryPointV07: "{env.X402_TEST_ADDR}", AccountFactoryV07: "{env.X402_TEST_ADDR}",
+		PaymasterV07: "{env.X402_TEST_ADDR}", BundlerURLV07: "{env.X402_TEST_BUNDLER}",
+		TokenPaymaster: "{env.X402_TEST_ADDR}", TokenPaymasterV07: "{env.X402_TEST_ADDR}",
+	}}
+	if err := a.expand(); err != nil {
+		t.Fatal(err)
+	}
+	n := a.NetworkConfig
+	for name, got := range map[string]string{
+		"entry_point_v07": n.EntryPointV07, "account_factory_v07": n.AccountFactoryV07, "paymaster_v07": n.PaymasterV07,
+		"token_paymaster": n.TokenPaymaster, "token_paymaster_v07": n.TokenPaymasterV07,
+	} {
+		if got != addr {
+			t.Errorf("%s = %q, want %s", name, got, addr)
+		}
+	}
+	if n.BundlerURLV07 != "http://10.0.0.2:4337" {
+		t.Errorf("bundler_url_v07 = %q", n.BundlerURLV07)
+	}
+}
