@@ -416,10 +416,12 @@ func TestAANativeReceiptTimeoutAndRestart(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{aaNative: true, blockPeriod: 2 * time.Second, receiptTimeout: 50 * time.Millisecond})
 	merchant := e.chain.Accounts[5].Address
-	before := e.balance(merchant)
-	req, _ := e.aaPay(e.chain.Accounts[2].Key, e.aaRequirements(merchant, 2_000))
-	var first x402.SettleResponse
-	resp := e.post("settle", req, &first)
+	var before *big.Int
+	req, first, resp := e.settlePending(func(int) *x402.VerifyRequest {
+		before = e.balance(merchant)
+		req, _ := e.aaPay(e.chain.Accounts[2].Key, e.aaRequirements(merchant, 2_000))
+		return req
+	})
 	if resp.StatusCode != http.StatusServiceUnavailable || first.ErrorCode != x402.ErrorReceiptTimeout {
 		t.Fatalf("first: %d %+v", resp.StatusCode, first)
 	}

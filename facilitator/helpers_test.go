@@ -304,3 +304,23 @@ func (e *env) balance(who common.Address) *big.Int {
 func callMsg(to common.Address, data []byte) ethereum.CallMsg {
 	return ethereum.CallMsg{To: &to, Data: data}
 }
+
+// settlePending settles the payments pay makes, attempt by attempt, until
+// one is left pending: 503 receipt_timeout with its transaction sent. On a
+// chain sealing every period, a settlement sent just before a block is
+// sealed is mined within a short receipt timeout, so a test that needs a
+// pending settlement pays again; every attempt before the last settled.
+func (e *env) settlePending(pay func(attempt int) *x402.VerifyRequest) (*x402.VerifyRequest, x402.SettleResponse, *http.Response) {
+	e.t.Helper()
+	for attempt := 0; ; attempt++ {
+		req := pay(attempt)
+		var out x402.SettleResponse
+		resp := e.post("settle", req, &out)
+		if out.ErrorCode == x402.ErrorReceiptTimeout {
+			return req, out, resp
+		}
+		if resp.StatusCode != http.StatusOK || !out.Success || attempt == 4 {
+			e.t.Fatalf("settle %d, expected to stay pending: %d %+v", attempt, resp.StatusCode, out)
+		}
+	}
+}

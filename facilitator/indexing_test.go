@@ -186,10 +186,11 @@ func TestResumeThroughIndexing(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{blockPeriod: time.Second, receiptTimeout: 10 * time.Millisecond})
 	payer, merchant := e.chain.Accounts[3], e.chain.Accounts[7].Address
-	before := e.balance(merchant)
-	req := e.pay(payer, merchant, 2_500)
-	var first x402.SettleResponse
-	e.post("settle", req, &first)
+	var before *big.Int
+	req, first, _ := e.settlePending(func(int) *x402.VerifyRequest {
+		before = e.balance(merchant)
+		return e.pay(payer, merchant, 2_500)
+	})
 	if first.ErrorCode != x402.ErrorReceiptTimeout || first.TransactionHash == "" {
 		t.Fatalf("first settle: %+v", first)
 	}

@@ -257,11 +257,11 @@ func TestSettleSurvivesRestart(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{blockPeriod: 2 * time.Second, receiptTimeout: 50 * time.Millisecond})
 	payer, merchant := e.chain.Accounts[1], e.chain.Accounts[5].Address
-	before := e.balance(merchant)
-	req := e.pay(payer, merchant, 3_000)
-
-	var first x402.SettleResponse
-	resp := e.post("settle", req, &first)
+	var before *big.Int
+	req, first, resp := e.settlePending(func(int) *x402.VerifyRequest {
+		before = e.balance(merchant)
+		return e.pay(payer, merchant, 3_000)
+	})
 	if resp.StatusCode != http.StatusServiceUnavailable || first.ErrorCode != x402.ErrorReceiptTimeout || first.TransactionHash == "" || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("first settle: %d %+v", resp.StatusCode, first)
 	}
@@ -296,23 +296,9 @@ func TestSettleSurvivesRestart(t *testing.T) {
 func TestReconcileAtStartup(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{blockPeriod: time.Second, receiptTimeout: 10 * time.Millisecond})
-	// A settle sent just before a block is sealed is mined within the
-	// 10 ms: pay again until one is left pending.
-	var (
-		req   *x402.VerifyRequest
-		first x402.SettleResponse
-	)
-	for attempt := 0; ; attempt++ {
-		req = e.pay(e.chain.Accounts[2], e.chain.Accounts[6].Address, int64(2_000+attempt))
-		first = x402.SettleResponse{}
-		e.post("settle", req, &first)
-		if first.ErrorCode == x402.ErrorReceiptTimeout {
-			break
-		}
-		if !first.Success || attempt == 4 {
-			t.Fatalf("first settle: %+v", first)
-		}
-	}
+	req, first, _ := e.settlePending(func(attempt int) *x402.VerifyRequest {
+		return e.pay(e.chain.Accounts[2], e.chain.Accounts[6].Address, int64(2_000+attempt))
+	})
 	e.stop()
 	// Let the block come while no service runs.
 	if _, err := waitReceipt(e, first.TransactionHash); err != nil {
