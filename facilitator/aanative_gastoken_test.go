@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -229,5 +230,45 @@ func TestAANativeGasInTokenRefusals(t *testing.T) {
 	}
 	if got := new(big.Int).Sub(e.balance(merchant), merchantBefore); got.Int64() != amount {
 		t.Fatalf("merchant got %s", got)
+	}
+}
+
+// A settlement whose gas is paid in the payment's token, left pending by a
+// restart, is counted against the payer's balance by the new process at
+// its price and maximum gas, as the process that signed it counted it, and
+// released once the settlement is final.
+func TestAANativeGasInTokenRestartReserves(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{aaNative: true, gasTokens: true, blockPeriod: 2 * time.Second, receiptTimeout: 50 * time.Millisecond})
+	merchant := e.chain.Accounts[3].Address
+	const amount = 5_000
+	owner, account := e.gasAccount(6, false)
+	req := e.aaRequirements(merchant, amount)
+	pending, _, _ := e.settlePending(func(int) *x402.VerifyRequest {
+		return e.payInToken(owner, req, x402.SponsorPrepay, false)
+	})
+	p, err := e.svc.decode(pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.reserve.Cmp(p.amount) <= 0 {
+		t.Fatalf("a payment with gas in its token reserves %s, no more than its price %s", p.reserve, p.amount)
+	}
+	rec, err := e.svc.store.Get(p.key)
+	if err != nil || rec == nil || rec.Reserve == nil || rec.Reserve.Cmp(p.reserve) != 0 {
+		t.Fatalf("pending record %+v (%v), want reserve %s", rec, err, p.reserve)
+	}
+	e.stop()
+	e.cfg.ReceiptTimeout = 20 * time.Second
+	e.start()
+	if got := e.svc.payers.committed(account, e.chain.Token.Address); got.Cmp(p.reserve) != 0 {
+		t.Fatalf("after the restart the payer's settlements in flight hold %s, want the price and maximum gas %s", got, p.reserve)
+	}
+	var done x402.SettleResponse
+	if e.post("settle", pending, &done); !done.Success || done.TransactionHash != rec.TxHash.Hex() {
+		t.Fatalf("the pending settlement after the restart: %+v, want %s", done, rec.TxHash.Hex())
+	}
+	if got := e.svc.payers.committed(account, e.chain.Token.Address); got.Sign() != 0 {
+		t.Fatalf("a final settlement still holds %s of the payer's balance", got)
 	}
 }

@@ -31,7 +31,11 @@ func (s *Service) reconcile(ctx context.Context) {
 				s.log.Error("releasing a stale claim", zap.Error(err))
 			}
 		case store.StateSubmitted:
-			s.payers.reserve(rec.Key, rec.Payer, rec.Asset, rec.Amount)
+			reserve := rec.Amount
+			if rec.Reserve != nil {
+				reserve = rec.Reserve
+			}
+			s.payers.reserve(rec.Key, rec.Payer, rec.Asset, reserve)
 			if len(rec.RawTx) == 0 {
 				continue // an external bundler has it; the next settle resumes it
 			}

@@ -123,6 +123,9 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 	}
 	rec.Resource, rec.Description = saleOf(req)
 	rec.UserOpHash, rec.RequestHash = p.pay.UserOpHash, p.pay.RequestHash
+	if p.reserve.Cmp(p.amount) > 0 {
+		rec.Reserve = p.reserve
+	}
 	if p.settlement.Op == nil && s.cfg.Journal == nil {
 		// A store this process alone uses: sign first, and claim with the
 		// signed transaction, in one commit (see broadcast).

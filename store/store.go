@@ -105,6 +105,13 @@ type Record struct {
 	PayTo  common.Address `json:"payTo"`
 	Asset  common.Address `json:"asset"`
 	Amount *big.Int       `json:"amount"`
+	// Reserve is what the settlement may take from Payer's balance of
+	// Asset while it is in flight when that is more than Amount: an
+	// aa-native payment whose gas is paid in Asset takes the price and at
+	// most its operation's maximum gas. Nil means Amount. A process that finds the record unfinished
+	// at start counts it against the payer's balance, as the one that
+	// signed it did.
+	Reserve *big.Int `json:"reserve,omitempty"`
 	// Resource is the URL of what the payment bought, as the merchant's
 	// paywall described it (x402.VerifyRequest.Resource), never as the
 	// payer's payload names it; empty when the merchant did not say. At

@@ -268,6 +268,7 @@ func Run(t *testing.T, b Backend) {
 		t.Parallel()
 		s := b.Open(t)
 		a, c, d := record(10), record(11), record(12)
+		c.Reserve = big.NewInt(123_456) // the price and gas paid in the token
 		for _, r := range []store.Record{a, c, d} {
 			mustClaim(t, s, r)
 		}
@@ -281,6 +282,9 @@ func Run(t *testing.T, b Backend) {
 		states := map[common.Hash]store.State{}
 		for _, r := range recs {
 			states[r.Key] = r.State
+			if want := map[common.Hash]*big.Int{c.Key: c.Reserve}[r.Key]; (r.Reserve == nil) != (want == nil) || (want != nil && r.Reserve.Cmp(want) != 0) {
+				t.Errorf("unfinished %x reserves %v, want %v", r.Key[:1], r.Reserve, want)
+			}
 		}
 		if len(states) != 2 || states[a.Key] != store.StateClaimed || states[c.Key] != store.StateSubmitted {
 			t.Fatalf("unfinished: %v", states)
