@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"errors"
 	"math/big"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -271,4 +273,109 @@ func TestAANativeGasInTokenRestartReserves(t *testing.T) {
 	if got := e.svc.payers.committed(account, e.chain.Token.Address); got.Sign() != 0 {
 		t.Fatalf("a final settlement still holds %s of the payer's balance", got)
 	}
+}
+
+// A payer whose gas is paid in dUSD revokes its allowance to the token
+// paymaster just after its bundle is broadcast, with a higher tip: its
+// operation fails validation when the bundle is mined, and the EntryPoint
+// reverts the whole bundle at the settler's cost. The facilitator finds
+// the operation in the bundle's trace (or, on a node without the debug
+// namespace, by running the bundle again on the state after its block),
+// answers verify_failed, and puts the payer in the penalty box: the same
+// payment, its allowance restored, is refused, and the settler sends
+// nothing more for it.
+func TestAANativeGasInTokenFrontRunPenalized(t *testing.T) {
+	t.Parallel()
+	for _, v07 := range []bool{false, true} {
+		name := "v0.6"
+		if v07 {
+			name = "v0.7"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, envOptions{aaNative: true, gasTokens: true, blockPeriod: time.Second})
+			ctx := context.Background()
+			merchant, settler := e.chain.Accounts[3].Address, e.svc.Settler()
+			owner, account := e.gasAccount(5, v07)
+			tpm, req, execute := e.chain.Contracts.TokenPaymaster, e.aaRequirements(merchant, 5_000), contracts.NewSimpleAccount().PackExecute
+			if v07 {
+				tpm, req, execute = e.chain.Contracts.TokenPaymasterV07, e.aaRequirementsV07(merchant, 5_000), ep07.NewSimpleAccount().PackExecute
+			}
+			approve := func(amount *big.Int, tip int64) *types.Transaction {
+				return e.transfer(owner, account, nil, execute(e.chain.Token.Address, new(big.Int), contracts.NewDevUSD().PackApprove(tpm, amount)), tip)
+			}
+			// The revocation must reach the pool before the block that
+			// would mine the bundle is sealed; on a loaded machine the
+			// block can come first (the payment then settles), and the
+			// payer tries again.
+			var (
+				pay         *x402.VerifyRequest
+				res         x402.SettleResponse
+				nonceBefore uint64
+			)
+			for attempt := 0; ; attempt++ {
+				pay = e.payInToken(owner, req, x402.SponsorPrepay, v07)
+				nonceBefore, _ = e.eth.PendingNonceAt(ctx, settler)
+				done := make(chan x402.SettleResponse, 1)
+				go func() {
+					var r x402.SettleResponse
+					e.post("settle", pay, &r)
+					done <- r
+				}()
+				deadline := time.Now().Add(20 * time.Second)
+				for n, _ := e.eth.PendingNonceAt(ctx, settler); n == nonceBefore; n, _ = e.eth.PendingNonceAt(ctx, settler) {
+					if time.Now().After(deadline) {
+						t.Fatal("the bundle was never broadcast")
+					}
+					time.Sleep(5 * time.Millisecond) // polling for the broadcast
+				}
+				revoke := approve(new(big.Int), 50e9)
+				res = <-done
+				if r, err := e.chain.Wait(ctx, revoke.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
+					t.Fatalf("revoking: %v %v", r, err)
+				}
+				if r, err := e.chain.Wait(ctx, approve(new(big.Int).Lsh(big.NewInt(1), 255), 1e9).Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
+					t.Fatalf("restoring the allowance: %v %v", r, err)
+				}
+				if res.Success && attempt < 4 {
+					continue // mined before the revocation arrived
+				}
+				break
+			}
+			if res.Success || res.ErrorCode != x402.ErrorVerifyFailed || !strings.Contains(res.Message, "failed validation when its bundle was mined") {
+				t.Fatalf("the front-run settlement: %+v", res)
+			}
+			receipt, err := e.eth.TransactionReceipt(ctx, common.HexToHash(res.TransactionHash))
+			if err != nil || receipt.Status != types.ReceiptStatusFailed {
+				t.Fatalf("the bundle: %+v %v, want a reverted one", receipt, err)
+			}
+			// A node without the debug namespace: the bundle run again on
+			// the state after its block names the same operation.
+			for _, c := range []bundler.Caller{e.rpc, noDebug{e.rpc}} {
+				got, err := bundler.FindCulprit(ctx, c, receipt)
+				if err != nil || got.Sender != account || got.Index != 0 || !strings.HasPrefix(got.Reason, "AA33") {
+					t.Fatalf("FindCulprit through %T: %+v %v, want %s's operation, AA33", c, got, err, account)
+				}
+			}
+			var v x402.VerifyResponse
+			if e.post("verify", pay, &v); v.IsValid || !strings.Contains(v.InvalidMessage, "reverted on chain recently") {
+				t.Fatalf("the same payment, its allowance restored: %+v", v)
+			}
+			var again x402.SettleResponse
+			e.post("settle", pay, &again)
+			if nonceAfter, _ := e.eth.PendingNonceAt(ctx, settler); again.Success || nonceAfter != nonceBefore+1 {
+				t.Fatalf("settle in the penalty box: %+v; the settler sent %d transactions", again, nonceAfter-nonceBefore)
+			}
+		})
+	}
+}
+
+// noDebug is a node without the debug namespace.
+type noDebug struct{ c bundler.Caller }
+
+func (n noDebug) CallContext(ctx context.Context, result any, method string, args ...any) error {
+	if strings.HasPrefix(method, "debug_") {
+		return errors.New("the method " + method + " does not exist/is not available")
+	}
+	return n.c.CallContext(ctx, result, method, args...)
 }

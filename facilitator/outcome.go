@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -57,6 +58,16 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 			s.log.Error("releasing an operation its bundle left out", zap.Stringer("key", rec.Key), zap.Error(err))
 		}
 		resp.ErrorCode, resp.Message = x402.ErrorBundlerUnreachable, "the bundle was mined without the operation; retry with the same payment"
+		if c := s.culprit(ctx, receipt); c != nil && c.Sender == rec.Payer {
+			// Its own operation failed validation when the bundle was
+			// mined (it spent the tokens or revoked the allowance its gas
+			// is taken from, or used its nonce, after the simulation),
+			// reverting the bundle at the settler's cost: its payer waits
+			// in the penalty box, as after a settlement that reverted.
+			s.payers.reverted(rec.Payer, s.cfg.Now())
+			resp.ErrorCode = x402.ErrorVerifyFailed
+			resp.Message = "invalid_inner_payload: the operation failed validation when its bundle was mined (" + c.Reason + "), which reverted the bundle"
+		}
 		return resp
 	}
 	rec.State, rec.Response, rec.Updated = store.StateFailed, resp, s.cfg.Now().UTC()
@@ -173,4 +184,38 @@ func (s *Service) outcome(rec *store.Record, receipt *types.Receipt) (*x402.Sett
 		r.ErrorCode, r.Message = o.Code, o.Message
 	}
 	return r, o.Verdict
+}
+
+// culpritMemory is how many bundles' culprits Service.culprit remembers.
+const culpritMemory = 256
+
+// culprit is the operation whose failure reverted the bundle of receipt,
+// nil if the bundle did not revert or the node cannot tell
+// (bundler.FindCulprit). Each payment of a reverted bundle asks; the node
+// is asked once per bundle.
+func (s *Service) culprit(ctx context.Context, receipt *types.Receipt) *bundler.Culprit {
+	if receipt.Status == types.ReceiptStatusSuccessful {
+		return nil
+	}
+	s.culpritMu.Lock()
+	defer s.culpritMu.Unlock()
+	if c, ok := s.culprits[receipt.TxHash]; ok {
+		return c
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	c, err := bundler.FindCulprit(ctx, s.rpc, receipt)
+	if err != nil && !errors.Is(err, bundler.ErrNoCulprit) {
+		// Not remembered: the next payment of the bundle asks again.
+		s.log.Warn("finding the operation that reverted a bundle", zap.Stringer("tx", receipt.TxHash), zap.Error(err))
+		return nil
+	}
+	if s.culprits == nil || len(s.culprits) >= culpritMemory {
+		s.culprits = map[common.Hash]*bundler.Culprit{}
+	}
+	s.culprits[receipt.TxHash] = c
+	if c != nil {
+		s.log.Info("an operation reverted its bundle", zap.Stringer("tx", receipt.TxHash), zap.Stringer("sender", c.Sender), zap.String("reason", c.Reason))
+	}
+	return c
 }

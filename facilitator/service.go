@@ -249,6 +249,11 @@ type Service struct {
 	// bundle carries several), so a replacement is recorded in all.
 	txKeys map[common.Hash][]common.Hash
 
+	// culprits are the operations that reverted recent bundles, by
+	// transaction (see culprit); culpritMu serializes their lookups.
+	culpritMu sync.Mutex
+	culprits  map[common.Hash]*bundler.Culprit
+
 	final     finality // the finality watcher's
 	stopFinal context.CancelFunc
 	wg        sync.WaitGroup

@@ -612,6 +612,9 @@ func (s *Service) simulate(ctx context.Context, op *contracts.UserOperation) *Er
 		return &Error{Code: codeInternal, Message: "simulateValidation did not answer as EntryPoint v0.6 does"}
 	}
 	res, uerr := s.ep.UnpackError(data)
+	if uerr != nil {
+		res = nil // a known error's selector with its data cut short
+	}
 	switch r := res.(type) {
 	case *contracts.EntryPointValidationResult:
 		if r.ReturnInfo.ValidUntil != nil && r.ReturnInfo.ValidUntil.Sign() > 0 && r.ReturnInfo.ValidUntil.Int64() < s.cfg.Now().Unix() {

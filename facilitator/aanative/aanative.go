@@ -472,7 +472,10 @@ func (s *Scheme) simulate(ctx context.Context, pay *Payment) error {
 	if derr != nil || len(data) < 4 {
 		return fmt.Errorf("simulateValidation reverted without data")
 	}
-	res, _ := s.ep.UnpackError(data)
+	res, uerr := s.ep.UnpackError(data)
+	if uerr != nil {
+		res = nil // a known error's selector with its data cut short
+	}
 	switch r := res.(type) {
 	case *contracts.EntryPointValidationResult:
 		if r.ReturnInfo.SigFailed {

@@ -278,7 +278,7 @@ func (b *BuiltIn) send() {
 		data := b.handleOps(batch, beneficiary)
 		// One operation must never revert the whole bundle: simulate it at
 		// the time it will be mined and drop the operation that fails.
-		if idx, reason, ok := b.simulate(ctx, beneficiary, data); ok && idx < len(batch) {
+		if idx, reason, ok := b.simulate(ctx, beneficiary, data); ok && idx >= 0 && idx < len(batch) {
 			drop(idx, fmt.Errorf("%w: %s (at the time the bundle would be mined)", ErrRejected, reason))
 			continue
 		}
@@ -286,7 +286,7 @@ func (b *BuiltIn) send() {
 		if err != nil {
 			// A FailedOp names the operation to drop; anything else fails
 			// the bundle.
-			if idx, reason, ok := b.failedOp(err); ok && idx < len(batch) {
+			if idx, reason, ok := b.failedOp(err); ok && idx >= 0 && idx < len(batch) {
 				drop(idx, fmt.Errorf("%w: %s", ErrRejected, reason))
 				continue
 			}
@@ -399,25 +399,7 @@ func (b *BuiltIn) failedOp(err error) (int, string, bool) {
 		return 0, "", false
 	}
 	s, _ := de.ErrorData().(string)
-	data := common.FromHex(s)
-	if len(data) < 4 {
-		return 0, "", false
-	}
-	if b.V07 {
-		res, _ := ep07.NewEntryPoint().UnpackError(data)
-		switch f := res.(type) {
-		case *ep07.EntryPointFailedOp:
-			return int(f.OpIndex.Int64()), f.Reason, true
-		case *ep07.EntryPointFailedOpWithRevert:
-			return int(f.OpIndex.Int64()), f.Reason + ": " + DecodeRevert(f.Inner), true
-		}
-		return 0, "", false
-	}
-	res, _ := b.ep.UnpackError(data)
-	if f, ok := res.(*contracts.EntryPointFailedOp); ok {
-		return int(f.OpIndex.Int64()), f.Reason, true
-	}
-	return 0, "", false
+	return decodeFailedOp(common.FromHex(s), b.V07)
 }
 
 // handleOps is the bundle's calldata, for the bundler's EntryPoint version.
