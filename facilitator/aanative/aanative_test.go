@@ -123,3 +123,36 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// cutShort is a node whose simulateValidation reverts with revert, and
+// whose latest block is at time 1.
+type cutShort struct{ revert []byte }
+
+type revertError struct{ data []byte }
+
+func (e revertError) Error() string  { return "execution reverted" }
+func (e revertError) ErrorCode() int { return 3 }
+func (e revertError) ErrorData() any { return hexutil.Encode(e.data) }
+
+func (cutShort) CallContext(context.Context, any, string, ...any) error { return errors.New("no chain") }
+func (c cutShort) BatchCallContext(_ context.Context, b []rpc.BatchElem) error {
+	b[0].Error = revertError{c.revert}
+	return json.Unmarshal([]byte(`{"timestamp":"0x1"}`), b[1].Result)
+}
+
+// A node whose simulateValidation answers ValidationResult or FailedOp
+// with the data cut short gets the payment refused, never a panic.
+func TestSimulationCutShort(t *testing.T) {
+	t.Parallel()
+	a, _ := contracts.EntryPointMetaData.ParseABI()
+	for _, name := range []string{"ValidationResult", "FailedOp"} {
+		s := newScheme(t)
+		s.cfg.Chain = cutShort{append(a.Errors[name].ID.Bytes()[:4:4], make([]byte, 40)...)}
+		pay := &Payment{Op: contracts.UserOperation{Sender: common.Address{1}, Nonce: new(big.Int), CallGasLimit: new(big.Int),
+			VerificationGasLimit: new(big.Int), PreVerificationGas: new(big.Int), MaxFeePerGas: new(big.Int), MaxPriorityFeePerGas: new(big.Int)}}
+		var inv *x402.Error
+		if err := s.simulate(context.Background(), pay); !errors.As(err, &inv) {
+			t.Errorf("%s cut short: %v, want a refusal", name, err)
+		}
+	}
+}
