@@ -134,7 +134,9 @@ func (e revertError) Error() string  { return "execution reverted" }
 func (e revertError) ErrorCode() int { return 3 }
 func (e revertError) ErrorData() any { return hexutil.Encode(e.data) }
 
-func (cutShort) CallContext(context.Context, any, string, ...any) error { return errors.New("no chain") }
+func (cutShort) CallContext(context.Context, any, string, ...any) error {
+	return errors.New("no chain")
+}
 func (c cutShort) BatchCallContext(_ context.Context, b []rpc.BatchElem) error {
 	b[0].Error = revertError{c.revert}
 	return json.Unmarshal([]byte(`{"timestamp":"0x1"}`), b[1].Result)
