@@ -50,6 +50,12 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 	rec.TxHash = receipt.TxHash
 	resp, v := s.outcome(rec, receipt)
 	if v == scheme.NotIncluded {
+		// Another bundle may have included the operation first (anyone who
+		// saw it signed can), which reverted this one on its nonce: the
+		// payer paid there, so that bundle is the settlement.
+		if other := s.includedElsewhere(ctx, rec); other != nil {
+			return s.finish(ctx, rec, other, owner)
+		}
 		// Nothing happened to the payment: the bundle went without it (the
 		// EntryPoint dropped it, or the bundle reverted). Its payer did not
 		// pay, so it is released for a retry rather than failed for good.
@@ -218,4 +224,26 @@ func (s *Service) culprit(ctx context.Context, receipt *types.Receipt) *bundler.
 		s.log.Info("an operation reverted its bundle", zap.Stringer("tx", receipt.TxHash), zap.Stringer("sender", c.Sender), zap.String("reason", c.Reason))
 	}
 	return c
+}
+
+// includedElsewhere is the receipt of a bundle other than the record's
+// that included and paid the aa-native operation of rec, nil if there is
+// none or the chain cannot be searched (scheme.Finder; an aa-native record
+// holds its userOpHash, so the search needs no decoded payment).
+func (s *Service) includedElsewhere(ctx context.Context, rec *store.Record) *types.Receipt {
+	f, ok := s.table().byName[rec.Scheme].(scheme.Finder)
+	if !ok || rec.UserOpHash == (common.Hash{}) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	other, err := f.SettledElsewhere(ctx, s.eth, nil, rec)
+	if err != nil {
+		s.log.Warn("looking for another bundle that included an operation", zap.Stringer("user_op_hash", rec.UserOpHash), zap.Error(err))
+		return nil
+	}
+	if other != nil {
+		s.log.Info("an operation was included by another bundle than its record's", zap.Stringer("record_tx", rec.TxHash), zap.Stringer("tx", other.TxHash))
+	}
+	return other
 }

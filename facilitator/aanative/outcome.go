@@ -1,8 +1,14 @@
 package aanative
 
 import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
@@ -77,3 +83,59 @@ func (s *Scheme) settled(receipt *types.Receipt, rec *store.Record) bool {
 	}
 	return false
 }
+
+// elsewhereLookback is how many blocks back SettledElsewhere looks for an
+// operation's UserOperationEvent: far more than a settlement stays
+// unfinished, and within what public RPCs allow one eth_getLogs call to
+// cover.
+const elsewhereLookback = 5_000
+
+// userOperationEventID is the topic of the UserOperationEvent of
+// EntryPoint v0.6 and v0.7, which share its signature.
+var userOperationEventID = crypto.Keccak256Hash([]byte("UserOperationEvent(bytes32,address,address,uint256,bool,uint256,uint256)"))
+
+// SettledElsewhere finds a bundle other than the record's that included
+// the operation rec records and paid by it. Anyone who sees the signed
+// operation (in the facilitator's bundle while it waits in a public
+// mempool, or the payer itself) can put it in a handleOps of its own
+// first; the facilitator's bundle then reverts on the operation's used
+// nonce, but the payer paid the merchant in the other bundle, so that one
+// is the settlement. The operation is found by its userOpHash, which the
+// record holds (pay is not needed), among the EntryPoints' own events; the
+// other bundle counts only by the same evidence as the record's (Outcome).
+func (s *Scheme) SettledElsewhere(ctx context.Context, chain scheme.Chain, _ *scheme.Payment, rec *store.Record) (*types.Receipt, error) {
+	if rec.UserOpHash == (common.Hash{}) {
+		return nil, nil
+	}
+	head, err := chain.BlockNumber(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the head: %w", err)
+	}
+	from := uint64(0)
+	if head > elsewhereLookback {
+		from = head - elsewhereLookback
+	}
+	eps := []common.Address{s.cfg.EntryPoint}
+	if s.cfg.EntryPointV07 != (common.Address{}) {
+		eps = append(eps, s.cfg.EntryPointV07)
+	}
+	logs, err := chain.FilterLogs(ctx, ethereum.FilterQuery{
+		FromBlock: new(big.Int).SetUint64(from), Addresses: eps,
+		Topics: [][]common.Hash{{userOperationEventID}, {rec.UserOpHash}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("looking for the bundle that included an operation: %w", err)
+	}
+	for _, l := range logs {
+		if l.Removed || l.TxHash == rec.TxHash {
+			continue
+		}
+		receipt, err := chain.TransactionReceipt(ctx, l.TxHash)
+		if err == nil && s.Outcome(rec, receipt).Verdict == scheme.Paid {
+			return receipt, nil
+		}
+	}
+	return nil, nil
+}
+
+var _ scheme.Finder = (*Scheme)(nil)

@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -81,5 +82,15 @@ func TestOutcomeCountsOwnEvidence(t *testing.T) {
 				t.Fatalf("Outcome = %+v, want verdict %d, code %q", got, tc.want, tc.code)
 			}
 		})
+	}
+}
+
+// SettledElsewhere's topic is the UserOperationEvent of both EntryPoints.
+func TestUserOperationEventID(t *testing.T) {
+	t.Parallel()
+	a06, _ := contracts.EntryPointMetaData.ParseABI()
+	a07, _ := ep07.EntryPointMetaData.ParseABI()
+	if a06.Events["UserOperationEvent"].ID != userOperationEventID || a07.Events["UserOperationEvent"].ID != userOperationEventID {
+		t.Fatalf("topic %s, EntryPoints' %s and %s", userOperationEventID, a06.Events["UserOperationEvent"].ID, a07.Events["UserOperationEvent"].ID)
 	}
 }

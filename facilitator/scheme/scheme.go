@@ -60,7 +60,9 @@ type Scheme interface {
 type Finder interface {
 	// SettledElsewhere returns the receipt of a successful transaction
 	// other than rec.TxHash that settled pay, or nil if there is none.
-	// An error means the chain could not be searched.
+	// An error means the chain could not be searched. pay is nil when the
+	// facilitator holds only the record: it asks so only of a record that
+	// carries a UserOpHash (aa-native), which identifies the payment.
 	SettledElsewhere(ctx context.Context, chain Chain, pay *Payment, rec *store.Record) (*types.Receipt, error)
 }
 
