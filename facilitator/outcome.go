@@ -64,7 +64,7 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 			s.log.Error("releasing an operation its bundle left out", zap.Stringer("key", rec.Key), zap.Error(err))
 		}
 		resp.ErrorCode, resp.Message = x402.ErrorBundlerUnreachable, "the bundle was mined without the operation; retry with the same payment"
-		if c := s.culprit(ctx, receipt); c != nil && c.Sender == rec.Payer {
+		if c := s.culprit(ctx, receipt); c != nil && c.Sender == rec.Payer && c.BySender() {
 			// Its own operation failed validation when the bundle was
 			// mined (it spent the tokens or revoked the allowance its gas
 			// is taken from, or used its nonce, after the simulation),

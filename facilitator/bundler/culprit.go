@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -23,6 +24,25 @@ type Culprit struct {
 	Sender common.Address
 	// Reason is the EntryPoint's FailedOp reason ("AA33 reverted", …).
 	Reason string
+}
+
+// BySender reports whether the culprit's failure is one its sender can
+// cause after a simulation passed, and nobody else can: its account's
+// validation failed (AA20 not deployed, AA21 prefund, AA23 reverted, AA24
+// signature, AA25 nonce), or the token paymaster could not take its gas
+// (AA33 in validation, AA50 in v0.6's retried postOp) from its tokens.
+// Others are not held against the sender: a factory's failure (AA1x:
+// anyone may deploy the account first), an expired window (AA22, AA32),
+// the paymaster's deposit or signature (AA31, AA34), gas limits (AA4x).
+// A nonce another bundle used first is not the sender's either, but that
+// bundle settled the payment, which the facilitator looks for first.
+func (c *Culprit) BySender() bool {
+	for _, code := range []string{"AA20", "AA21", "AA23", "AA24", "AA25", "AA33", "AA50"} {
+		if strings.HasPrefix(c.Reason, code+" ") || c.Reason == code {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrNoCulprit is returned by FindCulprit when the bundle did not revert

@@ -106,6 +106,28 @@ func TestDecodeFailedOp(t *testing.T) {
 	}
 }
 
+func TestCulpritBySender(t *testing.T) {
+	t.Parallel()
+	for reason, want := range map[string]bool{
+		"AA25 invalid account nonce":                   true,
+		"AA33 reverted":                                true,
+		"AA33 reverted: ERC20: insufficient allowance": true,
+		"AA23 reverted (or OOG)":                       true,
+		"AA50 postOp reverted: x":                      true,
+		"AA10 sender already constructed":              false,
+		"AA22 expired or not due":                      false,
+		"AA31 paymaster deposit too low":               false,
+		"AA34 signature error":                         false,
+		"AA40 over verificationGasLimit":               false,
+		"AA250 not a code":                             false,
+		"":                                             false,
+	} {
+		if got := (&Culprit{Reason: reason}).BySender(); got != want {
+			t.Errorf("%q by its sender: %v, want %v", reason, got, want)
+		}
+	}
+}
+
 func TestPrintable(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{
