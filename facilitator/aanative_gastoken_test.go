@@ -315,22 +315,8 @@ func TestAANativeGasInTokenFrontRunPenalized(t *testing.T) {
 			)
 			for attempt := 0; ; attempt++ {
 				pay = e.payInToken(owner, req, x402.SponsorPrepay, v07)
-				nonceBefore, _ = e.eth.PendingNonceAt(ctx, settler)
-				done := make(chan x402.SettleResponse, 1)
-				go func() {
-					var r x402.SettleResponse
-					e.post("settle", pay, &r)
-					done <- r
-				}()
-				deadline := time.Now().Add(20 * time.Second)
-				for n, _ := e.eth.PendingNonceAt(ctx, settler); n == nonceBefore; n, _ = e.eth.PendingNonceAt(ctx, settler) {
-					if time.Now().After(deadline) {
-						t.Fatal("the bundle was never broadcast")
-					}
-					time.Sleep(5 * time.Millisecond) // polling for the broadcast
-				}
-				revoke := approve(new(big.Int), 50e9)
-				res = <-done
+				var revoke *types.Transaction
+				res, nonceBefore = e.settleRacing(pay, func() { revoke = approve(new(big.Int), 50e9) })
 				if r, err := e.chain.Wait(ctx, revoke.Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
 					t.Fatalf("revoking: %v %v", r, err)
 				}

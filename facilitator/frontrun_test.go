@@ -32,7 +32,7 @@ func TestAANativeIncludedByAnotherBundle(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, envOptions{aaNative: true, blockPeriod: time.Second})
 			ctx := context.Background()
-			merchant, settler, thief := e.chain.Accounts[5].Address, e.svc.Settler(), e.chain.Accounts[8]
+			merchant, thief := e.chain.Accounts[5].Address, e.chain.Accounts[8]
 			const price = 4_000
 			var (
 				pay  *x402.VerifyRequest
@@ -64,29 +64,16 @@ func TestAANativeIncludedByAnotherBundle(t *testing.T) {
 				if v07 {
 					ep = e.chain.Contracts.EntryPointV07
 				}
-				nonceBefore, _ := e.eth.PendingNonceAt(ctx, settler)
-				done := make(chan x402.SettleResponse, 1)
-				go func() {
-					var r x402.SettleResponse
-					e.post("settle", pay, &r)
-					done <- r
-				}()
-				deadline := time.Now().Add(20 * time.Second)
-				for n, _ := e.eth.PendingNonceAt(ctx, settler); n == nonceBefore; n, _ = e.eth.PendingNonceAt(ctx, settler) {
-					if time.Now().After(deadline) {
-						t.Fatal("the bundle was never broadcast")
+				res, _ = e.settleRacing(pay, func() {
+					tn, _ := e.eth.PendingNonceAt(ctx, thief.Address)
+					them, _ = types.SignNewTx(thief.Key, types.LatestSignerForChainID(e.chain.ChainID), &types.DynamicFeeTx{
+						ChainID: e.chain.ChainID, Nonce: tn, To: &ep, Data: bundle, Gas: 1_000_000,
+						GasTipCap: big.NewInt(50e9), GasFeeCap: big.NewInt(50e9 + 1e11),
+					})
+					if err := e.eth.SendTransaction(ctx, them); err != nil {
+						t.Fatal(err)
 					}
-					time.Sleep(5 * time.Millisecond) // polling for the broadcast
-				}
-				tn, _ := e.eth.PendingNonceAt(ctx, thief.Address)
-				them, _ = types.SignNewTx(thief.Key, types.LatestSignerForChainID(e.chain.ChainID), &types.DynamicFeeTx{
-					ChainID: e.chain.ChainID, Nonce: tn, To: &ep, Data: bundle, Gas: 1_000_000,
-					GasTipCap: big.NewInt(50e9), GasFeeCap: big.NewInt(50e9 + 1e11),
 				})
-				if err := e.eth.SendTransaction(ctx, them); err != nil {
-					t.Fatal(err)
-				}
-				res = <-done
 				r, err := e.chain.Wait(ctx, them.Hash())
 				if err != nil {
 					t.Fatal(err)

@@ -324,3 +324,27 @@ func (e *env) settlePending(pay func(attempt int) *x402.VerifyRequest) (*x402.Ve
 		}
 	}
 }
+
+// settleRacing posts a settle of pay and, once the settler has broadcast
+// its transaction, runs frontRun (a transaction meant to be mined before
+// it); it returns the settle's answer and the settler's nonce before it.
+func (e *env) settleRacing(pay *x402.VerifyRequest, frontRun func()) (x402.SettleResponse, uint64) {
+	e.t.Helper()
+	ctx, settler := context.Background(), e.svc.Settler()
+	nonceBefore, _ := e.eth.PendingNonceAt(ctx, settler)
+	done := make(chan x402.SettleResponse, 1)
+	go func() {
+		var r x402.SettleResponse
+		e.post("settle", pay, &r)
+		done <- r
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for n, _ := e.eth.PendingNonceAt(ctx, settler); n == nonceBefore; n, _ = e.eth.PendingNonceAt(ctx, settler) {
+		if time.Now().After(deadline) {
+			e.t.Fatal("the settlement was never broadcast")
+		}
+		time.Sleep(5 * time.Millisecond) // polling for the broadcast
+	}
+	frontRun()
+	return <-done, nonceBefore
+}

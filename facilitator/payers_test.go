@@ -121,25 +121,13 @@ func TestPenaltyBoxAfterARevert(t *testing.T) {
 	for attempt := 0; ; attempt++ {
 		payer = e.fundPayer(price)
 		req := e.pay(payer, merchant, price)
-		nonceBefore, _ = e.eth.PendingNonceAt(context.Background(), settler)
-		done := make(chan x402.SettleResponse, 1)
-		go func() {
-			var res x402.SettleResponse
-			e.post("settle", req, &res)
-			done <- res
-		}()
 		// Once the settlement is in the pool, the payer empties its
 		// balance with a higher tip, so its transfer is mined first in the
 		// same block.
-		deadline := time.Now().Add(20 * time.Second)
-		for n, _ := e.eth.PendingNonceAt(context.Background(), settler); n == nonceBefore; n, _ = e.eth.PendingNonceAt(context.Background(), settler) {
-			if time.Now().After(deadline) {
-				t.Fatal("the settlement was never broadcast")
-			}
-			time.Sleep(5 * time.Millisecond) // polling for the broadcast
-		}
-		e.transfer(payer.Key, e.chain.Token.Address, nil, contracts.NewDevUSD().PackTransfer(e.chain.Accounts[4].Address, big.NewInt(price)), 50e9)
-		res := <-done
+		var res x402.SettleResponse
+		res, nonceBefore = e.settleRacing(req, func() {
+			e.transfer(payer.Key, e.chain.Token.Address, nil, contracts.NewDevUSD().PackTransfer(e.chain.Accounts[4].Address, big.NewInt(price)), 50e9)
+		})
 		if res.Success && attempt < 4 {
 			continue // mined before the front-run arrived
 		}
