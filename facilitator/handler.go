@@ -371,18 +371,16 @@ func (h *Handler) authorizeSettle(w http.ResponseWriter, r *http.Request, req *x
 		return 0, ""
 	}
 	pr := &req.PaymentRequirements
+	if pr.Scheme == x402.SchemeUpto || req.PaymentPayload.Accepted.Scheme == x402.SchemeUpto {
+		// What an upto payment owes is what its response used, which only
+		// the merchant knows: without a credential, the payer itself could
+		// settle its permit for one unit while its response streams.
+		w.Header().Set("WWW-Authenticate", `Bearer realm="x402 facilitator"`)
+		return http.StatusUnauthorized, "unauthorized: an upto settlement needs Authorization: Bearer <facilitator API key>; only the merchant knows what the response used"
+	}
 	payTo, _ := x402.ParseAddress(pr.PayTo)
 	asset, _ := x402.ParseAddress(pr.Asset)
 	amount, _ := x402.ParseAmount(pr.Amount)
-	if pr.Scheme == x402.SchemeUpto {
-		// An upto settle owes at most the offer's maximum, which the
-		// payment accepted: that is what must be one of ours.
-		owed := amount
-		amount, _ = x402.ParseAmount(req.PaymentPayload.Accepted.Amount)
-		if owed == nil || amount == nil || owed.Cmp(amount) > 0 {
-			amount = nil
-		}
-	}
 	if no, ok := h.Offers.(NetworkOffers); ok {
 		if no.IssuedOn(pr.Network, pr.Scheme, payTo, asset, amount) {
 			return 0, ""

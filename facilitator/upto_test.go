@@ -131,3 +131,34 @@ func TestUptoSettlesWhatIsOwed(t *testing.T) {
 		})
 	}
 }
+
+// An upto settlement without an API key is refused, even of this server's
+// own offer and within its maximum: what a response used is known only to
+// the merchant, and the payer itself could otherwise settle its permit for
+// one unit while its response streams. With a key it settles.
+func TestUptoAnonymousSettleRefused(t *testing.T) {
+	t.Parallel()
+	e := newPermit2Env(t)
+	merchant := e.chain.Accounts[2].Address
+	offer := e.uptoRequirements(merchant, 50_000)
+	e.offers.Add(offer) // the paid route's offer, as the paywall registers it
+	payer := e.chain.Accounts[4]
+	req := e.uptoPay(payer, offer, true, nil)
+	before := e.permitBalance(payer.Address)
+	for _, amount := range []int64{1, 50_000} {
+		var sr x402.SettleResponse
+		if resp := e.postAs("", "", "settle", owing(req, amount), &sr); resp.StatusCode != http.StatusUnauthorized || sr.Success {
+			t.Fatalf("an anonymous upto settle of %d: %d %+v", amount, resp.StatusCode, sr)
+		}
+	}
+	if paid := new(big.Int).Sub(before, e.permitBalance(payer.Address)); paid.Sign() != 0 {
+		t.Fatalf("refused settles took %s", paid)
+	}
+	var sr x402.SettleResponse
+	if resp := e.post("settle", owing(req, 12_345), &sr); resp.StatusCode != http.StatusOK || !sr.Success {
+		t.Fatalf("the merchant's settle with its key: %d %+v", resp.StatusCode, sr)
+	}
+	if paid := new(big.Int).Sub(before, e.permitBalance(payer.Address)); paid.Int64() != 12_345 {
+		t.Fatalf("the payer paid %s, want 12345", paid)
+	}
+}
