@@ -43,14 +43,22 @@ func IdempotencyKey(ctx context.Context) string {
 // cannot be in use by two requests at once however it is re-serialized.
 //
 // For exact it is the token's one-time nonce of the payer, (network, asset,
-// from, nonce), as EIP-3009 allows each once. For aa-native it is the
+// from, nonce), as EIP-3009 allows each once; for exact or upto through
+// Permit2, Permit2's one-time nonce of the payer, (network, from, nonce).
+// For aa-native it is the
 // settlement's request hash on its network, which the settlement contract
 // settles once. The scheme payload is decoded leniently; a payload that
 // lacks these fields is an error (the facilitator refuses it anyway).
 func PaymentID(p *PaymentPayload) ([32]byte, error) {
 	var parts []string
 	switch p.Accepted.Scheme {
-	case SchemeExact:
+	case SchemeExact, SchemeUpto:
+		if id, ok, err := permit2ID(p); ok {
+			return id, err
+		}
+		if p.Accepted.Scheme == SchemeUpto {
+			return [32]byte{}, errors.New("upto payload: want a permit2Authorization")
+		}
 		ex, err := ParseExactPayload(p.Payload)
 		if err != nil {
 			return [32]byte{}, fmt.Errorf("exact payload: %w", err)
@@ -76,6 +84,30 @@ func PaymentID(p *PaymentPayload) ([32]byte, error) {
 		return [32]byte{}, fmt.Errorf("scheme %q has no payment identity", p.Accepted.Scheme)
 	}
 	return sha256.Sum256([]byte(strings.Join(parts, "\x00"))), nil
+}
+
+// permit2ID is the identity of a payment through Permit2 (exact's, or
+// upto's): Permit2's one-time nonce of the payer on its network, (network,
+// Permit2, from, nonce), as Permit2 uses each nonce of an owner once
+// whatever the token, amount or witness. ok is false when the payload is
+// not a Permit2 payment.
+func permit2ID(p *PaymentPayload) (id [32]byte, ok bool, err error) {
+	var wire struct {
+		Authorization *struct {
+			From  string `json:"from"`
+			Nonce string `json:"nonce"`
+		} `json:"permit2Authorization"`
+	}
+	if json.Unmarshal(p.Payload, &wire) != nil || wire.Authorization == nil {
+		return id, false, nil
+	}
+	from, err1 := ParseAddress(wire.Authorization.From)
+	nonce, err2 := ParseAmount(wire.Authorization.Nonce)
+	if err := errors.Join(err1, err2); err != nil {
+		return id, true, fmt.Errorf("permit2 payload: %w", err)
+	}
+	parts := []string{"permit2", p.Accepted.Network, hex.EncodeToString(from[:]), nonce.Text(16)}
+	return sha256.Sum256([]byte(strings.Join(parts, "\x00"))), true, nil
 }
 
 // canonicalHex is a 0x hex value as 64 lowercase digits (left-padded), so

@@ -79,6 +79,54 @@ func TestPaymentID(t *testing.T) {
 	})
 }
 
+// A payment through Permit2, exact's or upto's, is Permit2's nonce of its
+// payer: the same however it is re-encoded (letter case, v, a witness
+// field rewritten), and the same for exact and upto, since Permit2 uses
+// the nonce once for both.
+func TestPaymentIDPermit2(t *testing.T) {
+	t.Parallel()
+	permit := func(scheme, fromV, nonceV, sig string, extra map[string]any) *PaymentPayload {
+		auth := map[string]any{"from": fromV, "nonce": nonceV, "spender": "0x4020615294c913F045dc10f0a5cdEbd86c280001",
+			"deadline": "99999999999", "permitted": map[string]string{"token": "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9", "amount": "50000"},
+			"witness": map[string]any{"to": "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", "validAfter": "0"}}
+		for k, v := range extra {
+			auth[k] = v
+		}
+		raw, _ := json.Marshal(map[string]any{"signature": sig, "permit2Authorization": auth})
+		return &PaymentPayload{X402Version: Version, Payload: raw, Accepted: PaymentRequirements{Scheme: scheme, Network: "eip155:31337"}}
+	}
+	const from = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+	base, err := PaymentID(permit(SchemeUpto, from, "12345", "0x1b", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		p    *PaymentPayload
+		same bool
+	}{
+		{"payer in lower case, v 0", permit(SchemeUpto, "0x70997970c51812dc3a010c7d01b50e0d17dc79c8", "12345", "0x00", nil), true},
+		{"another deadline", permit(SchemeUpto, from, "12345", "0x1b", map[string]any{"deadline": "5"}), true},
+		{"exact through Permit2, same nonce", permit(SchemeExact, from, "12345", "0x1b", nil), true},
+		{"another nonce", permit(SchemeUpto, from, "12346", "0x1b", nil), false},
+		{"another payer", permit(SchemeUpto, "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", "12345", "0x1b", nil), false},
+	} {
+		id, err := PaymentID(tt.p)
+		if err != nil || (id == base) != tt.same {
+			t.Errorf("%s: same identity %v (%v), want %v", tt.name, id == base, err, tt.same)
+		}
+	}
+	for _, p := range []*PaymentPayload{
+		permit(SchemeUpto, "0x12", "12345", "0x1b", nil),
+		permit(SchemeUpto, from, "0x", "0x1b", nil),
+		permit(SchemeExact, from, "-1", "0x1b", nil),
+	} {
+		if _, err := PaymentID(p); err == nil {
+			t.Errorf("PaymentID(%s) = nil error", p.Payload)
+		}
+	}
+}
+
 func TestIdempotencyKeyContext(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -93,6 +141,7 @@ func TestIdempotencyKeyContext(t *testing.T) {
 func FuzzPaymentID(f *testing.F) {
 	f.Add("exact", `{"authorization":{"from":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","nonce":"0x01"}}`)
 	f.Add("aa-native", `{"settlementCallSpec":{"requestHash":"0xab"}}`)
+	f.Add("upto", `{"permit2Authorization":{"from":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8","nonce":"7"}}`)
 	f.Fuzz(func(t *testing.T, scheme, payload string) {
 		p := &PaymentPayload{Accepted: PaymentRequirements{Scheme: scheme, Asset: "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9"}, Payload: json.RawMessage(payload)}
 		PaymentID(p) // must not panic

@@ -1,0 +1,97 @@
+package facilitator
+
+import (
+	"bytes"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// One upto payment presented again, in another encoding (the payer's
+// address in lower case), while its first response streams is the same
+// payment to the paywall's gate (x402.PaymentID of a Permit2 payload is
+// its payer's Permit2 nonce): the copy is refused (402 replay) before the
+// upstream, and the payer pays once for the one response served.
+func TestUptoOnePaymentOneResponse(t *testing.T) {
+	t.Parallel()
+	e := newPermit2Env(t)
+	merchant := e.chain.Accounts[2].Address
+	offer := e.uptoRequirements(merchant, 50_000)
+	payer := e.chain.Accounts[4]
+	req := e.uptoPay(payer, offer, true, nil)
+
+	body := strings.Repeat("x", 1000)
+	reached, release := make(chan struct{}, 2), make(chan struct{})
+	upstream := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- struct{}{}
+		<-release
+		io.WriteString(w, body)
+	})
+	pw, err := paywall.New(paywall.Config{
+		Accepts: []x402.PaymentRequirements{offer}, Facilitator: e.svc,
+		Usage: &paywall.Usage{Per: paywall.UsageBytes, Prices: map[string]*big.Int{strings.ToLower(offer.Asset): big.NewInt(1)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(pw.Handler(upstream))
+	defer srv.Close()
+	// A copy let through would wait in the upstream: the client gives up.
+	client := &http.Client{Timeout: time.Minute}
+	get := func(p x402.PaymentPayload) (*http.Response, string) {
+		h, err := x402.EncodeHeader(&p)
+		if err != nil {
+			t.Error(err)
+			return nil, ""
+		}
+		r, _ := http.NewRequest(http.MethodGet, srv.URL+"/stream", nil)
+		r.Header.Set(x402.HeaderPaymentSignature, h)
+		resp, err := client.Do(r)
+		if err != nil {
+			t.Error(err)
+			return nil, ""
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp, string(b)
+	}
+
+	copied := req.PaymentPayload
+	copied.Payload = bytes.Replace(req.PaymentPayload.Payload, []byte(payer.Address.Hex()), []byte(strings.ToLower(payer.Address.Hex())), 1)
+	if bytes.Equal(copied.Payload, req.PaymentPayload.Payload) {
+		t.Fatal("the copy is not another encoding")
+	}
+	before := e.permitBalance(payer.Address)
+	type answer struct {
+		resp *http.Response
+		body string
+	}
+	first := make(chan answer, 1)
+	go func() {
+		resp, body := get(req.PaymentPayload)
+		first <- answer{resp, body}
+	}()
+	<-reached // the first response is in the upstream
+	resp, got := get(copied)
+	if resp == nil || resp.StatusCode != http.StatusPaymentRequired || strings.Contains(got, body) {
+		t.Fatalf("the copy while the payment is in use: %+v %q", resp, got)
+	}
+	close(release)
+	a := <-first
+	if a.resp == nil || a.resp.StatusCode != http.StatusOK || a.body != body {
+		t.Fatalf("the first response: %+v", a.resp)
+	}
+	if len(reached) != 0 {
+		t.Fatal("the copy reached the upstream")
+	}
+	if paid := new(big.Int).Sub(before, e.permitBalance(payer.Address)); paid.Int64() != int64(len(body)) {
+		t.Fatalf("the payer paid %s for one %d-byte response", paid, len(body))
+	}
+}
