@@ -241,6 +241,15 @@ type NetworkConfig struct {
 	// anything is sent, and its settlement's gas limit holds it.
 	// Default: 300000; at most 10000000.
 	WalletGas int `json:"wallet_gas,omitempty"`
+	// How many settlements of payments whose signature a contract checks
+	// (ERC-1271 and ERC-6492 wallets, EIP-7702 accounts) may revert on
+	// chain in an hour. Such code can accept a signature when simulated
+	// and refuse it when mined, at the settler's cost and none of the
+	// payer's, and a fresh wallet escapes the penalty box; past the
+	// budget these payments are refused until the oldest revert is an
+	// hour old. EOA payments are not affected. Default: 20; at most
+	// 100000.
+	WalletReverts int `json:"wallet_reverts,omitempty"`
 	// The ERC-4337 v0.6 EntryPoint contract of the aa-native scheme. On the
 	// devnet it defaults to the predeployed one. aa-native is off unless
 	// entry_point, account_factory, settlement and paymaster are all known.
@@ -555,7 +564,7 @@ func validRPC(rpc string) bool {
 // isZero reports whether no network option is set.
 func (n *NetworkConfig) isZero() bool {
 	return n.Network == "" && n.RPC == "" && n.DevnetAddr == "" && n.ChainID == 0 && n.SettlerKey == "" &&
-		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 && n.Batch == nil && n.WalletGas == 0 &&
+		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 && n.Batch == nil && n.WalletGas == 0 && n.WalletReverts == 0 &&
 		n.EntryPoint == "" && n.AccountFactory == "" && n.Settlement == "" && n.Paymaster == "" &&
 		n.PaymasterURL == "" && n.PaymasterKey == "" && n.SponsorURL == "" && n.BundlerURL == "" &&
 		n.EntryPointV07 == "" && n.AccountFactoryV07 == "" && n.PaymasterV07 == "" && n.BundlerURLV07 == "" &&
@@ -670,6 +679,9 @@ func (n *NetworkConfig) validate(a *App) error {
 	if n.WalletGas < 0 || n.WalletGas > maxWalletGas {
 		errs = append(errs, fmt.Errorf("wallet_gas %d: want up to %d", n.WalletGas, maxWalletGas))
 	}
+	if n.WalletReverts < 0 || n.WalletReverts > 100_000 {
+		errs = append(errs, fmt.Errorf("wallet_reverts %d: want 1 to 100000 (0 for the default, 20)", n.WalletReverts))
+	}
 	return errors.Join(errs...)
 }
 
@@ -708,7 +720,7 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 		fb.Contract = common.HexToAddress(fb.Contract).Hex()
 		p.fixed.Batch = &fb
 	}
-	p.fixed.WalletGas = n.WalletGas
+	p.fixed.WalletGas, p.fixed.WalletReverts = n.WalletGas, n.WalletReverts
 	if n.SettlerKey == "" {
 		p.settler, err = wellknown.DeriveKey(wellknown.TestMnemonic, 0)
 	} else {

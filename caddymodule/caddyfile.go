@@ -51,6 +51,7 @@ func init() {
 //		asset           <token> | <address> <eip712-name> <eip712-version> [<decimals>]
 //		receipt_timeout <duration>
 //		wallet_gas      <n>         (default 300000)
+//		wallet_reverts  <n>         (contract-wallet reverts per hour; default 20)
 //		facilitator_url <url>
 //		facilitator_key {env.NAME} | {file.PATH}  (Bearer key for facilitator_url)
 //		entry_point     <address>   (aa-native; devnet defaults)
@@ -139,6 +140,7 @@ func (n *NetworkConfig) options() map[string]option {
 		"confirmations":   confirmationsOption(&n.Confirmations),
 		"batch":           n.parseBatch,
 		"wallet_gas":      countOption(&n.WalletGas),
+		"wallet_reverts":  countOption(&n.WalletReverts),
 		"chain_id": valueOption(func(v string) error {
 			id, err := strconv.ParseUint(v, 10, 64)
 			if err != nil || id == 0 {

@@ -92,9 +92,9 @@ func TestHandlerCaddyfileErrors(t *testing.T) {
 	}
 }
 
-// confirmations and wallet_gas reach the app, and Validate bounds them:
-// confirmations by the depth the finality watcher follows, wallet_gas by
-// what exact allows.
+// confirmations, wallet_gas and wallet_reverts reach the app, and Validate
+// bounds them: confirmations by the depth the finality watcher follows,
+// wallet_gas by what exact allows.
 func TestAppConfirmations(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -103,12 +103,13 @@ func TestAppConfirmations(t *testing.T) {
 	}{
 		{"confirmations", "0", true}, {"confirmations", "3", true}, {"confirmations", "64", true}, {"confirmations", "65", false},
 		{"wallet_gas", "500000", true}, {"wallet_gas", "10000000", true}, {"wallet_gas", "10000001", false},
+		{"wallet_reverts", "5", true}, {"wallet_reverts", "100000", true}, {"wallet_reverts", "100001", false},
 	} {
 		var a App
 		if err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402 {\n network devnet\n " + tc.option + " " + tc.n + "\n}")); err != nil {
 			t.Fatalf("%s %s: %v", tc.option, tc.n, err)
 		}
-		if got := map[string]int{"confirmations": a.Confirmations, "wallet_gas": a.WalletGas}[tc.option]; strconv.Itoa(got) != tc.n {
+		if got := map[string]int{"confirmations": a.Confirmations, "wallet_gas": a.WalletGas, "wallet_reverts": a.WalletReverts}[tc.option]; strconv.Itoa(got) != tc.n {
 			t.Fatalf("%s %s parsed as %d", tc.option, tc.n, got)
 		}
 		if err := a.Validate(); (err == nil) != tc.valid {

@@ -125,6 +125,8 @@ type chainFixed struct {
 	Confirmations int `json:"confirmations"`
 	// WalletGas is NetworkConfig.WalletGas.
 	WalletGas int `json:"wallet_gas"`
+	// WalletReverts is NetworkConfig.WalletReverts.
+	WalletReverts int `json:"wallet_reverts"`
 	// Batch is NetworkConfig.Batch with the devnet's contract as default,
 	// checksummed; nil when batching is off.
 	Batch *BatchConfig `json:"batch"`
@@ -411,7 +413,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	fac, err := facilitator.New(ctx, facilitator.Config{
 		Network: p.network, Chain: run.chain, Records: st, Journal: journal, SettlerKey: p.settler, Assets: assets, AANative: aa, Offers: offers,
 		ReceiptTimeout: time.Duration(t.ReceiptTimeout), ClaimTakeover: time.Duration(p.fixed.ClaimTakeover), Logger: log.Named("facilitator"),
-		Confirmations: uint64(p.fixed.Confirmations), Batch: p.fixed.batching(), WalletGas: uint64(p.fixed.WalletGas),
+		Confirmations: uint64(p.fixed.Confirmations), Batch: p.fixed.batching(), WalletGas: uint64(p.fixed.WalletGas), WalletReverts: p.fixed.WalletReverts,
 	})
 	if err != nil {
 		return nil, err

@@ -70,7 +70,7 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 			// is taken from, or used its nonce, after the simulation),
 			// reverting the bundle at the settler's cost: its payer waits
 			// in the penalty box, as after a settlement that reverted.
-			s.payers.reverted(rec.Payer, s.cfg.Now())
+			s.payers.reverted(rec.Key, rec.Payer, s.cfg.Now())
 			resp.ErrorCode = x402.ErrorVerifyFailed
 			resp.Message = "invalid_inner_payload: the operation failed validation when its bundle was mined (" + c.Reason + "), which reverted the bundle"
 		}
@@ -86,7 +86,7 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 		// verification and inclusion, or its account reported success
 		// without settling, at the settler's or the paymaster's cost: it
 		// waits in the penalty box.
-		s.payers.reverted(rec.Payer, s.cfg.Now())
+		s.payers.reverted(rec.Key, rec.Payer, s.cfg.Now())
 	}
 	s.payers.release(rec.Key)
 	span := startStore(ctx, string(rec.State))

@@ -38,7 +38,7 @@ func TestPenaltyBoxBoundedOverAMillionPayers(t *testing.T) {
 			payers := tc.payers
 			for i := range payers {
 				now = now.Add(time.Millisecond) // a thousand reverts a second
-				p.reverted(payerN(i), now)
+				p.reverted(common.Hash{}, payerN(i), now)
 				most = max(most, len(p.strikes))
 			}
 			if most > bound {
@@ -69,12 +69,12 @@ func TestPenaltyBoxEvictsCleanPayersFirst(t *testing.T) {
 	clean := []common.Address{payerN(1), payerN(2), payerN(3)}
 	target, x, y, z, w := payerN(10), payerN(11), payerN(12), payerN(13), payerN(14)
 	for _, a := range clean {
-		p.reverted(a, t0) // refused for a minute
+		p.reverted(common.Hash{}, a, t0) // refused for a minute
 	}
 	t1 := t0.Add(2 * time.Minute) // the three are clean again
-	p.reverted(target, t1)
+	p.reverted(common.Hash{}, target, t1)
 	for i, a := range []common.Address{x, y, z} {
-		p.reverted(a, t1.Add(time.Duration(i+1)*time.Second))
+		p.reverted(common.Hash{}, a, t1.Add(time.Duration(i+1)*time.Second))
 	}
 	if len(p.strikes) != 4 {
 		t.Fatalf("the box holds %d, want its bound of 4", len(p.strikes))
@@ -90,13 +90,13 @@ func TestPenaltyBoxEvictsCleanPayersFirst(t *testing.T) {
 		}
 	}
 	// A repeat offender kept in the box is refused twice as long.
-	p.reverted(x, t1.Add(90*time.Second))
+	p.reverted(common.Hash{}, x, t1.Add(90*time.Second))
 	if until, _ := p.refusedUntil(x, t1.Add(90*time.Second)); until != t1.Add(90*time.Second+2*time.Minute) {
 		t.Fatalf("a second revert refuses until %v, want two minutes", until)
 	}
 	// All four refused: a fifth payer makes the one released soonest
 	// (target, refused until t1+1m) leave, and no other.
-	p.reverted(w, t1.Add(10*time.Second))
+	p.reverted(common.Hash{}, w, t1.Add(10*time.Second))
 	if _, kept := p.strikes[target]; kept {
 		t.Fatal("with every payer refused, the one released soonest was not the one to leave")
 	}

@@ -35,7 +35,7 @@ func (s *Service) reconcile(ctx context.Context) {
 			if rec.Reserve != nil {
 				reserve = rec.Reserve
 			}
-			s.payers.reserve(rec.Key, rec.Payer, rec.Asset, reserve)
+			s.payers.reserve(rec.Key, rec.Payer, rec.Asset, reserve, false)
 			if len(rec.RawTx) == 0 {
 				continue // an external bundler has it; the next settle resumes it
 			}

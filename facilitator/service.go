@@ -122,6 +122,15 @@ type Config struct {
 	// the settler spend on the payer's code (its ERC-6492 deployment and
 	// ERC-1271 check); default exact.DefaultWalletGas.
 	WalletGas uint64
+	// WalletReverts is how many settlements of contract-wallet payments
+	// (scheme.Payment.Contract) may revert on chain in an hour. The
+	// wallet's code can accept a signature when simulated and refuse it
+	// when mined, so each such revert costs the settler gas and the payer
+	// nothing, and a fresh wallet escapes the penalty box; past the
+	// budget, contract-wallet payments are refused until the oldest revert
+	// of the hour is an hour old. EOA payments are not affected. Default
+	// 20; -1 refuses none.
+	WalletReverts int
 	// Confirmations is how many blocks must be on top of a settlement's
 	// block before it is reported final: 0 reports it as soon as it is
 	// mined. At that depth its receipt is read again, and a settlement a
@@ -297,7 +306,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	// disagrees with its configuration has its payments refused (and the
 	// caller, TokenMismatches), and one the chain did not answer for is
 	// read again before its first payment.
-	ledger := new(payers)
+	ledger := &payers{walletBudget: cfg.WalletReverts}
 	cfg.Logger = log
 	tab, err := newSchemeTable(&cfg, chainID, client, cfg.Assets, ledger.committed)
 	if err != nil {

@@ -97,7 +97,7 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 			return endClaim(span, s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p))
 		}
 		endClaim(span, nil)
-		s.payers.reserve(p.key, p.payer, p.asset, p.reserve)
+		s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract)
 		return s.submit(ctx, req, p, &fresh, true)
 	}
 
@@ -112,7 +112,7 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		unlock()
 		return s.verifyFailed(err, p)
 	}
-	s.payers.reserve(p.key, p.payer, p.asset, p.reserve)
+	s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract)
 	unlock()
 	now := s.cfg.Now().UTC()
 	rec = &store.Record{
@@ -514,7 +514,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 		// own reservation is not counted against it meanwhile.
 		s.payers.release(p.key)
 		verr := s.verifyScheme(ctx, req, p)
-		s.payers.reserve(p.key, p.payer, p.asset, p.reserve)
+		s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract)
 		if verr != nil {
 			if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
 				return s.conclude(ctx, p, rec, receipt) // mined after all

@@ -96,7 +96,15 @@ func (s *Service) verifyScheme(ctx context.Context, req *x402.VerifyRequest, p *
 	if err := s.table().tokens.ready(ctx, p.asset); err != nil {
 		return err
 	}
-	return p.of.Verify(ctx, p.pay, req)
+	if err := p.of.Verify(ctx, p.pay, req); err != nil {
+		return err
+	}
+	if p.pay.Contract {
+		if until, paused := s.payers.walletsPaused(s.cfg.Now()); paused {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "payments whose signature a contract checks are refused until %s: too many of their settlements reverted on chain in the last hour", until.UTC().Format(time.RFC3339))
+		}
+	}
+	return nil
 }
 
 // verify runs the scheme's checks and then the replay store.

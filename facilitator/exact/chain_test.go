@@ -245,7 +245,7 @@ func TestVerifyReadsTheChain(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, p := range pays {
 		wg.Go(func() {
-			err := e.scheme.verifyAuthorization(context.Background(), p.a, payload, req)
+			_, err := e.scheme.verifyAuthorization(context.Background(), p.a, payload, req)
 			switch {
 			case p.reason == "" && err != nil:
 				t.Errorf("payment %d: %v", i, err)

@@ -143,33 +143,37 @@ func eoaSignature(sig []byte) ([65]byte, error) {
 var halfN = new(big.Int).Rsh(crypto.S256().Params().N, 1)
 
 // verify is the mechanism's checks (see verifyAuthorization).
-func (a *Authorization) verify(ctx context.Context, s *Scheme, _ *scheme.Payment, req *x402.VerifyRequest) error {
-	return s.verifyAuthorization(ctx, a, &req.PaymentPayload, &req.PaymentRequirements)
+func (a *Authorization) verify(ctx context.Context, s *Scheme, pay *scheme.Payment, req *x402.VerifyRequest) error {
+	st, err := s.verifyAuthorization(ctx, a, &req.PaymentPayload, &req.PaymentRequirements)
+	if pay != nil {
+		// An EIP-7702 account: a token may ask its delegate, not ecrecover.
+		pay.Contract = st.hasCode
+	}
+	return err
 }
 
 // verifyAuthorization checks a decoded authorization against the
 // requirements and the chain. A refusal is an *x402.Error; any other error
 // means the check could not be made (the chain did not answer) and says
 // nothing of the payment.
-func (s *Scheme) verifyAuthorization(ctx context.Context, a *Authorization, p *x402.PaymentPayload, req *x402.PaymentRequirements) error {
+func (s *Scheme) verifyAuthorization(ctx context.Context, a *Authorization, p *x402.PaymentPayload, req *x402.PaymentRequirements) (chainState, error) {
 	asset, err := s.matchRequirements(signed{a.To, a.Value, "authorization.to", "authorization.value"}, &p.Accepted, req)
 	if err != nil {
-		return err
+		return chainState{}, err
 	}
 	if s.permit2[asset] {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "asset %s is paid through Permit2 here (assetTransferMethod permit2), not with EIP-3009", asset)
+		return chainState{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "asset %s is paid through Permit2 here (assetTransferMethod permit2), not with EIP-3009", asset)
 	}
 	now := s.cfg.Now()
 	if err := s.checkWindow(a, now.Unix()); err != nil {
-		return err
+		return chainState{}, err
 	}
 	if a.signedFor != asset {
 		if err := checkSignature(s.Digest(asset, a), a); err != nil {
-			return err
+			return chainState{}, err
 		}
 	}
-	_, err = s.checkChain(ctx, asset, a, now)
-	return err
+	return s.checkChain(ctx, asset, a, now)
 }
 
 // matchRequirements is check 1: scheme, network, asset, amount and payTo,

@@ -171,7 +171,10 @@ type probeArgs struct {
 
 // verify checks a contract wallet's payment: the fields, the window and
 // the chain's state as an EOA's are checked, then the probe.
-func (w *WalletAuthorization) verify(ctx context.Context, s *Scheme, _ *scheme.Payment, req *x402.VerifyRequest) error {
+func (w *WalletAuthorization) verify(ctx context.Context, s *Scheme, pay *scheme.Payment, req *x402.VerifyRequest) error {
+	if pay != nil {
+		pay.Contract = true
+	}
 	a := &w.Authorization
 	asset, err := s.matchRequirements(signed{a.To, a.Value, "authorization.to", "authorization.value"}, &req.PaymentPayload.Accepted, &req.PaymentRequirements)
 	if err != nil {

@@ -98,6 +98,13 @@ type Payment struct {
 	// bound. A payment's response can be handed over after a crash only
 	// before it.
 	ValidBefore time.Time
+	// Contract is set by Verify when code of the payer's checks its
+	// signature on chain (an ERC-1271 or ERC-6492 wallet, or an EIP-7702
+	// account's delegate). Such code can accept the signature when
+	// simulated and refuse it when mined, so a settlement that reverts
+	// costs its payer nothing; the facilitator holds these payments to a
+	// budget of reverts (Config.WalletReverts).
+	Contract bool
 	// Mechanism is the scheme's own decoding of the payment, which only
 	// the scheme that decoded it reads.
 	Mechanism any
