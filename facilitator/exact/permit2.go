@@ -500,7 +500,7 @@ func equal(a, b *big.Int) bool { return a != nil && b != nil && a.Cmp(b) == 0 }
 // verify checks a Permit2 payment: the offer, the window, the signatures,
 // then the chain (block time, balance, Permit2's allowance and nonce) and a
 // simulation of the very settlement call, all at one block.
-func (p *Permit2Payment) verify(ctx context.Context, s *Scheme, _ *scheme.Payment, req *x402.VerifyRequest) error {
+func (p *Permit2Payment) verify(ctx context.Context, s *Scheme, pay *scheme.Payment, req *x402.VerifyRequest) error {
 	asset, err := s.matchRequirements(signed{p.To, p.Amount, "permit2Authorization.witness.to", "permit2Authorization.permitted.amount"}, &req.PaymentPayload.Accepted, &req.PaymentRequirements)
 	if err != nil {
 		return err
@@ -511,7 +511,7 @@ func (p *Permit2Payment) verify(ctx context.Context, s *Scheme, _ *scheme.Paymen
 	if !s.permit2[asset] {
 		return x402.Invalid(x402.ReasonAssetNotAllowed, "asset %s is not paid through Permit2 here (its offers name assetTransferMethod eip3009)", asset)
 	}
-	return s.verifyPermit2(ctx, p, asset)
+	return s.verifyPermit2(ctx, p, asset, pay)
 }
 
 // scheme is the payment's scheme name.
@@ -534,7 +534,11 @@ func (p *Permit2Payment) moves() *big.Int {
 // verifyPermit2 is the checks an exact and an upto Permit2 payment share,
 // once the offer is matched: the spender, the window, the signatures and
 // the chain.
-func (s *Scheme) verifyPermit2(ctx context.Context, p *Permit2Payment, asset common.Address) error {
+//
+// pay, if not nil, is marked Contract when the payer has code: Permit2
+// then asks it (ERC-1271) rather than ecrecover, for an EIP-7702 account
+// too.
+func (s *Scheme) verifyPermit2(ctx context.Context, p *Permit2Payment, asset common.Address, pay *scheme.Payment) error {
 	if p.Token != asset {
 		return x402.Invalid(x402.ReasonAssetNotAllowed, "permit2Authorization.permitted.token %s is not the asset %s", p.Token, asset)
 	}
@@ -553,7 +557,11 @@ func (s *Scheme) verifyPermit2(ctx context.Context, p *Permit2Payment, asset com
 			return err
 		}
 	}
-	return s.checkPermit2Chain(ctx, asset, p, now)
+	hasCode, err := s.checkPermit2Chain(ctx, asset, p, now)
+	if pay != nil {
+		pay.Contract = hasCode
+	}
+	return err
 }
 
 // checkPermit2Window: validAfter is past (the proxy refuses a payment
@@ -596,17 +604,17 @@ var (
 // checkPermit2Chain reads, in one batch at the latest block, the block's
 // time, the payer's balance, its allowance of Permit2 and the word of
 // Permit2's nonce bitmap, and simulates the settlement call.
-func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p *Permit2Payment, now time.Time) error {
+func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p *Permit2Payment, now time.Time) (hasCode bool, err error) {
 	inFlight := new(big.Int)
 	if c := s.cfg.Committed; c != nil {
 		inFlight = c(p.From, asset)
 	}
 	var (
-		head                          struct{ Time hexutil.Uint64 }
-		balance, allowance, bits, sim hexutil.Bytes
-		proxy                         = p.target()
-		permit2                       = Permit2
-		amount                        = p.moves()
+		head                                struct{ Time hexutil.Uint64 }
+		balance, allowance, bits, sim, code hexutil.Bytes
+		proxy                               = p.target()
+		permit2                             = Permit2
+		amount                              = p.moves()
 	)
 	allowanceCall := append(append([]byte{}, selAllowance...), append(common.LeftPadBytes(p.From[:], 32), common.LeftPadBytes(Permit2[:], 32)...)...)
 	batch := []rpc.BatchElem{
@@ -615,47 +623,49 @@ func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p 
 		{Method: "eth_call", Args: []any{callArgs{To: &asset, Data: allowanceCall}, "latest"}, Result: &allowance},
 		{Method: "eth_call", Args: []any{callArgs{To: &permit2, Data: permit2ABI.PackNonceBitmap(p.From, new(big.Int).Rsh(p.Nonce, 8))}, "latest"}, Result: &bits},
 		{Method: "eth_call", Args: []any{simArgs{From: s.cfg.Settler, To: proxy, Data: p.calldata(s)}, "latest"}, Result: &sim},
+		{Method: "eth_getCode", Args: []any{p.From, "latest"}, Result: &code},
 	}
 	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
-		return fmt.Errorf("reading chain state: %w", err)
+		return hasCode, fmt.Errorf("reading chain state: %w", err)
 	}
-	for _, b := range batch[:4] {
+	for _, b := range append(batch[:4:4], batch[5]) {
 		if b.Error != nil {
-			return fmt.Errorf("reading chain state (%s): %w", b.Method, b.Error)
+			return hasCode, fmt.Errorf("reading chain state (%s): %w", b.Method, b.Error)
 		}
 	}
+	hasCode = len(code) > 0
 	if len(balance) != 32 || len(allowance) != 32 || len(bits) != 32 {
-		return errors.New("reading chain state: the token or Permit2 answered less than a word")
+		return hasCode, errors.New("reading chain state: the token or Permit2 answered less than a word")
 	}
 	chainNow := max(now.Unix(), int64(min(uint64(head.Time), math.MaxInt64)))
 	if need := chainNow + int64(s.cfg.MinValidity/time.Second); p.Deadline.IsInt64() && p.Deadline.Int64() < need {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit expires too soon for the chain's clock: deadline %s, latest block at %d", p.Deadline, head.Time)
+		return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "permit expires too soon for the chain's clock: deadline %s, latest block at %d", p.Deadline, head.Time)
 	}
 	if p.nonceUsed(bits) {
-		return x402.Invalid(x402.ReasonReplay, "Permit2 nonce %s of %s is already used or invalidated", p.Nonce, p.From)
+		return hasCode, x402.Invalid(x402.ReasonReplay, "Permit2 nonce %s of %s is already used or invalidated", p.Nonce, p.From)
 	}
 	bal := new(big.Int).SetBytes(balance)
 	if need := new(big.Int).Add(amount, inFlight); bal.Cmp(need) < 0 {
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", p.From, bal, amount, inFlight)
+		return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", p.From, bal, amount, inFlight)
 	}
 	allowed := new(big.Int).SetBytes(allowance)
 	if p.Permit == nil {
 		if need := new(big.Int).Add(amount, inFlight); allowed.Cmp(need) < 0 {
-			return x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2_allowance_required: %s allows Permit2 %s of the token; the payment needs %s and its settlements in flight %s (approve Permit2, or send an eip2612GasSponsoring permit)", p.From, allowed, amount, inFlight)
+			return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2_allowance_required: %s allows Permit2 %s of the token; the payment needs %s and its settlements in flight %s (approve Permit2, or send an eip2612GasSponsoring permit)", p.From, allowed, amount, inFlight)
 		}
 	} else if inFlight.Sign() > 0 && allowed.Cmp(new(big.Int).Add(amount, inFlight)) < 0 {
 		// The permit sets the allowance to this payment's amount: it
 		// would take the allowance the settlements in flight count on.
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "a settlement of %s is in flight and this payment's EIP-2612 permit would replace its allowance; retry once it is mined", p.From)
+		return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "a settlement of %s is in flight and this payment's EIP-2612 permit would replace its allowance; retry once it is mined", p.From)
 	}
 	if err := batch[4].Error; err != nil {
 		var de rpc.DataError
 		if errors.As(err, &de) || strings.Contains(err.Error(), "revert") {
-			return x402.Invalid(x402.ReasonInvalidInnerPayload, "the settlement's simulation reverted: %v", err)
+			return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "the settlement's simulation reverted: %v", err)
 		}
-		return fmt.Errorf("simulating the settlement: %w", err)
+		return hasCode, fmt.Errorf("simulating the settlement: %w", err)
 	}
-	return nil
+	return hasCode, nil
 }
 
 // simArgs are the arguments of the settlement's simulation: from the

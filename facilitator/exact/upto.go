@@ -98,7 +98,7 @@ func (s *Scheme) VerifyUpto(ctx context.Context, pay *scheme.Payment, req *x402.
 	if p.Facilitator != s.cfg.Settler {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "upto_facilitator_mismatch: the witness names facilitator %s; this facilitator settles from %s", p.Facilitator, s.cfg.Settler)
 	}
-	return s.verifyPermit2(ctx, p, asset)
+	return s.verifyPermit2(ctx, p, asset, pay)
 }
 
 // Settler is the address this facilitator settles from, which an upto
