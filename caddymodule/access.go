@@ -192,6 +192,12 @@ func (h *Handler) windowServed(r *http.Request, payer, proof string) {
 // the windows that ended and the nonces no longer remembered.
 const accessPruneEvery = time.Hour
 
+// noncePruneEvery is how often, at most, a sign-in also deletes the
+// nonces no longer remembered: a payer signing in with a fresh nonce on
+// every request to a window without a request budget writes one each, so
+// they would otherwise pile up for an hour.
+const noncePruneEvery = 5 * time.Minute
+
 // chainWindows is the paywall's access windows in the store of the x402
 // app's embedded facilitator (a bbolt file, or a fleet's PostgreSQL
 // database, which every replica shares). Each call waits until a config
@@ -199,6 +205,8 @@ const accessPruneEvery = time.Hour
 type chainWindows struct {
 	chain     *sharedChain
 	lastPrune atomic.Int64 // unix nanoseconds
+	// lastNoncePrune is when UseNonce last pruned the nonces.
+	lastNoncePrune atomic.Int64
 }
 
 var _ paywall.AccessWindows = (*chainWindows)(nil)
@@ -260,5 +268,9 @@ func (c *chainWindows) UseNonce(ctx context.Context, nonce string, until time.Ti
 	if err != nil {
 		return false, err
 	}
-	return ws.UseNonce(nonce, until, time.Now())
+	now := time.Now()
+	if last := c.lastNoncePrune.Load(); now.UnixNano()-last > int64(noncePruneEvery) && c.lastNoncePrune.CompareAndSwap(last, now.UnixNano()) {
+		ws.PruneNonces(now) // a failure leaves them to the next prune
+	}
+	return ws.UseNonce(nonce, until, now)
 }

@@ -171,10 +171,17 @@ func (a *AccessWindows) Prune(now time.Time) (int, error) {
 	if err != nil {
 		return n, err
 	}
-	m, err := pruneKV(a.nonces, func(v []byte) bool {
+	m, err := a.PruneNonces(now)
+	return n + m, err
+}
+
+// PruneNonces deletes the sign-in nonces no longer remembered at now, and
+// returns how many it deleted. Each sign-in to a window without a request
+// budget writes one, so they are pruned far more often than windows.
+func (a *AccessWindows) PruneNonces(now time.Time) (int, error) {
+	return pruneKV(a.nonces, func(v []byte) bool {
 		return len(v) != 8 || !now.Before(time.Unix(0, int64(binary.BigEndian.Uint64(v))))
 	})
-	return n + m, err
 }
 
 // pruneKV deletes the entries of kv that dead reports, checking each again

@@ -116,8 +116,15 @@ func runAccessWindows(t *testing.T, b Backend) {
 		if ok, _ := ws.UseNonce("n1", t0.Add(time.Minute), t0.Add(time.Second)); ok {
 			t.Fatal("a used nonce was used again after a reopen")
 		}
+		must(t, func() error { _, err := ws.UseNonce("n2", t0.Add(10*time.Minute), t0); return err }())
+		if n, err := ws.PruneNonces(t0.Add(5 * time.Minute)); n != 1 || err != nil {
+			t.Fatalf("pruned %d nonces, %v; want the one no longer remembered", n, err)
+		}
+		if ok, _ := ws.UseNonce("n2", t0.Add(10*time.Minute), t0.Add(6*time.Minute)); ok {
+			t.Fatal("a remembered nonce was pruned")
+		}
 		if n, err := ws.Prune(t0.Add(90 * time.Minute)); n != 2 || err != nil {
-			t.Fatalf("pruned %d, %v; want the ended window and the nonce", n, err)
+			t.Fatalf("pruned %d, %v; want the ended window and the nonce n2", n, err)
 		}
 		if _, ok, err := ws.Lookup(other, payer); !ok || err != nil {
 			t.Fatalf("the live window was pruned: %v %v", ok, err)
