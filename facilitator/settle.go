@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -110,6 +111,13 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 	unlock := s.payers.lock(p.payer, p.asset)
 	if err := s.verifyScheme(ctx, req, p); err != nil {
 		unlock()
+		if p.scheme == x402.SchemeUpto && withdrawn(err) {
+			// An upto payment is settled after its response was served: a
+			// payer that spent its tokens, revoked Permit2's allowance or
+			// used its nonce meanwhile had the response unpaid, and waits
+			// in the penalty box, as if its settlement had reverted.
+			s.payers.reverted(p.key, p.payer, s.cfg.Now())
+		}
 		return s.verifyFailed(err, p)
 	}
 	s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract)
@@ -570,4 +578,25 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) (res
 		return r
 	}
 	return s.conclude(ctx, p, rec, receipt)
+}
+
+// withdrawn reports whether err refuses a payment because its payer took
+// back what verification had seen: the balance, Permit2's allowance or
+// nonce, or anything else that makes the settlement's simulation revert.
+// Not the requirements' mismatches (the merchant's), nor the penalty box's
+// own refusal.
+func withdrawn(err error) bool {
+	var xe *x402.Error
+	if !errors.As(err, &xe) {
+		return false
+	}
+	if xe.Reason == x402.ReasonReplay {
+		return true
+	}
+	for _, prefix := range []string{"insufficient balance", "permit2_allowance_required", "the settlement's simulation reverted"} {
+		if strings.HasPrefix(xe.Message, prefix) {
+			return true
+		}
+	}
+	return false
 }

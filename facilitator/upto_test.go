@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
@@ -160,5 +161,40 @@ func TestUptoAnonymousSettleRefused(t *testing.T) {
 	}
 	if paid := new(big.Int).Sub(before, e.permitBalance(payer.Address)); paid.Int64() != 12_345 {
 		t.Fatalf("the payer paid %s, want 12345", paid)
+	}
+}
+
+// An upto payer that spends its tokens while its response streams has the
+// settlement refused (its payment no longer verifies) and nothing sent;
+// it served a response unpaid, so it waits in the penalty box: its next
+// payment, funded again, is refused.
+func TestUptoWithdrawnAfterServedPenalized(t *testing.T) {
+	t.Parallel()
+	e := newPermit2Env(t)
+	merchant := e.chain.Accounts[2].Address
+	offer := e.uptoRequirements(merchant, 50_000)
+	payer := e.chain.Accounts[4]
+	req := e.uptoPay(payer, offer, true, nil)
+	var v x402.VerifyResponse
+	if e.post("verify", owing(req, 20_000), &v); !v.IsValid {
+		t.Fatalf("verify before the response: %+v", v)
+	}
+	// While the response streams, the payer moves its tokens away.
+	tok := contracts.NewDevPermitToken()
+	held := e.permitBalance(payer.Address)
+	sink := e.chain.Accounts[6]
+	if r, err := e.chain.Wait(context.Background(), e.transfer(payer.Key, e.chain.Contracts.PermitToken, nil, tok.PackTransfer(sink.Address, held), 1e9).Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("moving the tokens: %v %v", r, err)
+	}
+	var sr x402.SettleResponse
+	if e.post("settle", owing(req, 20_000), &sr); sr.Success || !strings.Contains(sr.Message, "insufficient balance") {
+		t.Fatalf("the settlement after the tokens left: %+v", sr)
+	}
+	// Funded again, its next payment is refused for a while.
+	if r, err := e.chain.Wait(context.Background(), e.transfer(sink.Key, e.chain.Contracts.PermitToken, nil, tok.PackTransfer(payer.Address, held), 1e9).Hash()); err != nil || r.Status != types.ReceiptStatusSuccessful {
+		t.Fatalf("funding again: %v %v", r, err)
+	}
+	if e.post("verify", owing(e.uptoPay(payer, offer, true, nil), 20_000), &v); v.IsValid || !strings.Contains(v.InvalidMessage, "reverted on chain recently") {
+		t.Fatalf("the payer's next payment: %+v", v)
 	}
 }
