@@ -67,10 +67,12 @@ func (g *gate) WriteHeader(status int) {
 	if g.decided {
 		return
 	}
-	if status >= 100 && status < 200 {
+	if status >= 100 && status < 200 && status != http.StatusSwitchingProtocols {
 		g.w.WriteHeader(status) // informational; the real status follows
 		return
 	}
+	// 101 is final: the handler takes the connection next, so it is
+	// settled first, as any success is.
 	g.decided = true
 	if status >= 400 {
 		g.w.WriteHeader(status) // the handler failed: nothing is charged

@@ -219,6 +219,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Access != nil {
 		errs = append(errs, c.Access.validate())
+		if c.Pricer != nil {
+			errs = append(errs, errors.New("access windows need a fixed price: a window bought at one request's price (Pricer) would serve requests priced higher"))
+		}
 	}
 	if c.Broadcast != nil {
 		errs = append(errs, c.Broadcast.validate())

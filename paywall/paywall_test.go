@@ -566,6 +566,16 @@ func TestConfigValidate(t *testing.T) {
 	if _, err := paywall.New(paywall.Config{Accepts: []x402.PaymentRequirements{{Scheme: "exact"}}, Origin: "api.example.com"}); err == nil {
 		t.Fatal("bad offer and origin accepted")
 	}
+	// A window is sold at one price: a per-request price would sell it at
+	// the cheapest request's.
+	err := (&paywall.Config{
+		Accepts: []x402.PaymentRequirements{{Scheme: "exact", Network: "eip155:31337", Asset: "0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9", PayTo: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC", MaxTimeoutSeconds: 60}},
+		Pricer:  func(*http.Request) (paywall.Quote, error) { return paywall.Quote{}, nil },
+		Access:  &paywall.Access{Duration: time.Hour},
+	}).Validate()
+	if err == nil || !strings.Contains(err.Error(), "access windows need a fixed price") {
+		t.Fatalf("access windows with a Pricer: %v", err)
+	}
 }
 
 // A next handler that fails without writing (Caddy's reverse_proxy with a
@@ -636,5 +646,34 @@ func TestGuardAcrossRoutes(t *testing.T) {
 	}
 	if got := new(big.Int).Sub(e.balance(e.merchant), before); got.Int64() != price {
 		t.Fatalf("merchant got %s", got)
+	}
+}
+
+// A handler that answers 101 to a request that asked for no upgrade, and
+// takes the connection, is settled first, as any success is: 101 is
+// final, not an informational status that passes through unpaid.
+func TestSwitchingProtocolsIsSettled(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	srv := e.serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusSwitchingProtocols)
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		buf.WriteString("the paid content")
+		buf.Flush()
+		conn.Close()
+	}), nil)
+	payer := e.chain.Accounts[6]
+	before := e.balance(payer.Address)
+	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	req.Header.Set(x402.HeaderPaymentSignature, e.paidHeader(payer.Key, e.offer))
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	if paid := new(big.Int).Sub(before, e.balance(payer.Address)); paid.Int64() != price {
+		t.Fatalf("the payer paid %s for a response that switched protocols, want %d", paid, price)
 	}
 }

@@ -79,12 +79,23 @@ type meter struct {
 	bytes   int64
 	units   *big.Int // UsageHeader's count, once the status is written
 	decided bool
+	// switched is set when the handler answered 101, which a metered
+	// response cannot: what it writes next is dropped.
+	switched bool
 }
 
 func (m *meter) Header() http.Header { return m.w.Header() }
 
 func (m *meter) WriteHeader(status int) {
 	if m.decided {
+		return
+	}
+	if status == http.StatusSwitchingProtocols {
+		// An upgrade is settled before it starts, for the maximum, by the
+		// gate; a metered response cannot switch protocols, or its
+		// handler would take the connection unmetered.
+		m.decided, m.switched, m.status, m.began = true, true, http.StatusBadGateway, time.Now()
+		m.w.WriteHeader(http.StatusBadGateway)
 		return
 	}
 	if status >= 100 && status < 200 {
@@ -109,6 +120,9 @@ func (m *meter) WriteHeader(status int) {
 func (m *meter) Write(b []byte) (int, error) {
 	if !m.decided {
 		m.WriteHeader(http.StatusOK)
+	}
+	if m.switched {
+		return 0, errSwitched
 	}
 	n, err := m.w.Write(b)
 	m.bytes += int64(n)
@@ -187,3 +201,6 @@ func (p *Paywall) settleUsage(ctx context.Context, w http.ResponseWriter, r *htt
 		}
 	}
 }
+
+// errSwitched refuses the writes of a metered handler that answered 101.
+var errSwitched = errors.New("x402: a metered (upto) response cannot switch protocols")

@@ -2,6 +2,7 @@ package paywall
 
 import (
 	"math/big"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -57,6 +58,18 @@ func TestMeterOwed(t *testing.T) {
 				t.Errorf("owed %s, want %d", got, tc.want)
 			}
 		})
+	}
+	// A metered handler that answers 101 would take the connection
+	// unmetered: the client gets 502, its writes are dropped, nothing is
+	// owed.
+	rec := httptest.NewRecorder()
+	m := &meter{w: rec, usage: &Usage{Per: UsageBytes, Prices: map[string]*big.Int{asset: big.NewInt(1)}}}
+	m.WriteHeader(http.StatusSwitchingProtocols)
+	if n, err := m.Write([]byte("the paid content")); n != 0 || err == nil || rec.Code != http.StatusBadGateway || rec.Body.Len() != 0 {
+		t.Errorf("after a 101: wrote %d (%v); the client got %d %q", n, err, rec.Code, rec.Body)
+	}
+	if got := m.owed("0x5FC8d32690cc91D4c39d9d3abcBD16989F875707", max, began); got.Sign() != 0 {
+		t.Errorf("a 101 owes %s", got)
 	}
 	if err := (&Usage{Per: "token", Prices: map[string]*big.Int{asset: big.NewInt(1)}}).Validate(); err == nil {
 		t.Error("a usage per token validates")
