@@ -46,6 +46,7 @@ type sharedChain struct {
 	offers facilitator.OfferSet // what the paywall routes ask for
 	guard  paywall.Guard        // payments in use, across every route
 	payIDs chainPaymentIDs      // the payment-identifier index, in the store
+	inUse  chainInUse           // upto payments in use, across a fleet (guard.Shared)
 }
 
 // assetsInForce is the allowlist the running facilitator has, or the first
@@ -59,7 +60,8 @@ func (c *sharedChain) assetsInForce() []AssetConfig {
 
 func newSharedChain(plan *chainPlan) *sharedChain {
 	c := &sharedChain{pooled: newPooled[*chainRun, chainTunables]("the x402 facilitator", plan.fixed), plan: plan}
-	c.payIDs.chain = c
+	c.payIDs.chain, c.inUse.chain = c, c
+	c.guard.Shared = &c.inUse
 	return c
 }
 

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/store"
 )
@@ -91,4 +93,62 @@ func (c *chainPaymentIDs) Release(ctx context.Context, scope, id string, payment
 		return err
 	}
 	return ids.Release(scope, id, payment)
+}
+
+// inUsePruneEvery is how often, at most, claiming a payment also deletes
+// the leases that ended (those a stopped process left).
+const inUsePruneEvery = time.Hour
+
+// chainInUse marks upto payments in use across a fleet, as leases in the
+// store of the embedded facilitator (store.Leases), which every replica
+// shares: the paywall's Guard.Shared.
+type chainInUse struct {
+	chain     *sharedChain
+	lastPrune atomic.Int64 // unix nanoseconds
+}
+
+var _ paywall.SharedGuard = (*chainInUse)(nil)
+
+func (c *chainInUse) leases(ctx context.Context) (*store.Leases, *zap.Logger, error) {
+	run, err := c.chain.wait(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	kv, err := run.store.Bucket(store.PaymentsInUseBucket)
+	if err != nil {
+		run.log.Error("opening the payments in use", zap.Error(err))
+		return nil, nil, err
+	}
+	return store.NewLeases(kv), run.log, nil
+}
+
+// Claim implements paywall.SharedGuard.
+func (c *chainInUse) Claim(ctx context.Context, key [32]byte, until time.Time) (bool, error) {
+	l, log, err := c.leases(ctx)
+	if err != nil {
+		return false, err
+	}
+	now := time.Now()
+	if last := c.lastPrune.Load(); now.UnixNano()-last > int64(inUsePruneEvery) && c.lastPrune.CompareAndSwap(last, now.UnixNano()) {
+		l.Prune(now) // a failure leaves the ended leases to the next prune
+	}
+	ok, err := l.Take(key[:], until, now)
+	if err != nil {
+		log.Error("marking an upto payment in use", zap.Error(err))
+	}
+	return ok, err
+}
+
+// Release implements paywall.SharedGuard.
+func (c *chainInUse) Release(ctx context.Context, key [32]byte) error {
+	l, log, err := c.leases(ctx)
+	if err != nil {
+		return err
+	}
+	if err := l.Drop(key[:]); err != nil {
+		// The lease ends by itself; until then the payment is refused.
+		log.Error("releasing an upto payment in use", zap.Error(err))
+		return err
+	}
+	return nil
 }

@@ -2,15 +2,18 @@ package facilitator
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -93,5 +96,103 @@ func TestUptoOnePaymentOneResponse(t *testing.T) {
 	}
 	if paid := new(big.Int).Sub(before, e.permitBalance(payer.Address)); paid.Int64() != int64(len(body)) {
 		t.Fatalf("the payer paid %s for one %d-byte response", paid, len(body))
+	}
+}
+
+// leaseGuard is a fleet's paywall.SharedGuard over store.Leases, as
+// caddymodule keeps it in the store every replica shares.
+type leaseGuard struct{ l *store.Leases }
+
+func (g leaseGuard) Claim(_ context.Context, key [32]byte, until time.Time) (bool, error) {
+	return g.l.Take(key[:], until, time.Now())
+}
+
+func (g leaseGuard) Release(_ context.Context, key [32]byte) error { return g.l.Drop(key[:]) }
+
+// Two replicas of a fleet, each with its own Guard, share the store: one
+// upto payment presented to both at once streams one response. The second
+// is refused (402 replay) before its upstream while the first holds the
+// payment's lease, and the payer pays once.
+func TestUptoOnePaymentAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	e := newPermit2Env(t)
+	merchant := e.chain.Accounts[2].Address
+	offer := e.uptoRequirements(merchant, 50_000)
+	payer := e.chain.Accounts[5]
+	req := e.uptoPay(payer, offer, true, nil)
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "fleet.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	kv, err := st.Bucket(store.PaymentsInUseBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := leaseGuard{store.NewLeases(kv)}
+
+	body := strings.Repeat("y", 700)
+	reached, release := make(chan struct{}, 2), make(chan struct{})
+	upstream := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached <- struct{}{}
+		<-release
+		io.WriteString(w, body)
+	})
+	replica := func() *httptest.Server {
+		pw, err := paywall.New(paywall.Config{
+			Accepts: []x402.PaymentRequirements{offer}, Facilitator: e.svc, Guard: &paywall.Guard{Shared: shared},
+			Usage: &paywall.Usage{Per: paywall.UsageBytes, Prices: map[string]*big.Int{strings.ToLower(offer.Asset): big.NewInt(1)}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(pw.Handler(upstream))
+		t.Cleanup(srv.Close)
+		return srv
+	}
+	a, b := replica(), replica()
+	h, err := x402.EncodeHeader(&req.PaymentPayload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Timeout: time.Minute}
+	get := func(url string) (int, string) {
+		r, _ := http.NewRequest(http.MethodGet, url+"/stream", nil)
+		r.Header.Set(x402.HeaderPaymentSignature, h)
+		resp, err := client.Do(r)
+		if err != nil {
+			t.Error(err)
+			return 0, ""
+		}
+		defer resp.Body.Close()
+		got, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(got)
+	}
+	before := e.permitBalance(payer.Address)
+	first := make(chan string, 1)
+	go func() {
+		_, got := get(a.URL)
+		first <- got
+	}()
+	<-reached // replica a streams the payment's response
+	if code, got := get(b.URL); code != http.StatusPaymentRequired || strings.Contains(got, body) {
+		t.Fatalf("replica b while a serves the payment: %d %q", code, got)
+	}
+	close(release)
+	if got := <-first; got != body {
+		t.Fatalf("replica a's response: %q", got)
+	}
+	if len(reached) != 0 {
+		t.Fatal("replica b reached its upstream")
+	}
+	if paid := new(big.Int).Sub(before, e.permitBalance(payer.Address)); paid.Int64() != int64(len(body)) {
+		t.Fatalf("the payer paid %s for one %d-byte response", paid, len(body))
+	}
+	if ok, err := shared.l.Take([]byte("probe"), time.Now().Add(time.Minute), time.Now()); !ok || err != nil {
+		t.Fatalf("the store: %v %v", ok, err)
+	}
+	// The payment's lease ended with its response.
+	if n, err := shared.l.Prune(time.Now().Add(2 * time.Minute)); n != 1 || err != nil {
+		t.Fatalf("leases left: %d (%v), want only the probe's", n, err)
 	}
 }

@@ -169,7 +169,28 @@ type Config struct {
 type Guard struct {
 	mu    sync.Mutex
 	inUse map[[32]byte]struct{}
+	// Shared, if set, also marks an upto payment in use across the
+	// processes of a fleet while its response is served. An exact or
+	// aa-native payment needs none: it is settled before its response,
+	// through the store every replica shares, which hands the receipt to
+	// one request. An upto payment is settled after its response, so
+	// without it two replicas could each serve one payment in full.
+	Shared SharedGuard
 }
+
+// SharedGuard marks payments in use across the processes of a fleet
+// (caddymodule keeps it in the store, as store.Leases).
+type SharedGuard interface {
+	// Claim marks key in use until until; false if it already is.
+	Claim(ctx context.Context, key [32]byte, until time.Time) (bool, error)
+	// Release ends the claim of key.
+	Release(ctx context.Context, key [32]byte) error
+}
+
+// sharedLease is how long an upto payment stays claimed in a
+// SharedGuard if its process dies before releasing it: longer than any
+// response it can pay for, since its permit's deadline passes first.
+const sharedLease = 24 * time.Hour
 
 // claim marks a payment in use; false if it already is.
 func (g *Guard) claim(key [32]byte) bool {
@@ -362,6 +383,23 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		return nil
 	}
 	defer p.cfg.Guard.release(key)
+	if shared := p.cfg.Guard.Shared; shared != nil && offer.Scheme == x402.SchemeUpto {
+		ok, err := shared.Claim(r.Context(), key, time.Now().Add(sharedLease))
+		if err != nil {
+			// The store is down: its implementation logs why.
+			unavailable(w, "the payment could not be marked in use; retry")
+			return nil
+		}
+		if !ok {
+			if p.identified(payment) {
+				unavailable(w, "this payment is being used by another request; retry with the same payment and identifier for its result")
+				return nil
+			}
+			p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
+			return nil
+		}
+		defer shared.Release(context.WithoutCancel(r.Context()), key)
+	}
 	pid, answered := p.checkPaymentIdentifier(w, r, payment, key, keyOK)
 	if answered {
 		return nil

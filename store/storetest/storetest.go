@@ -64,6 +64,7 @@ func Run(t *testing.T, b Backend) {
 	runKV(t, b)
 	runPaymentIDs(t, b)
 	runAccessWindows(t, b)
+	runLeases(t, b)
 	runReport(t, b)
 	runPrune(t, b)
 	t.Run("claims are exclusive under concurrency", func(t *testing.T) {
