@@ -37,30 +37,40 @@ func TestBroadcastAnnounced(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			req := tc.req()
-			var announced []*x402.SettleResponse
-			var head uint64
-			ctx := x402.WithBroadcast(context.Background(), func(r *x402.SettleResponse) {
-				announced = append(announced, r)
-				head, _ = e.eth.BlockNumber(context.Background())
-			})
-			res, _ := e.svc.Settle(ctx, req)
-			if !tc.paid {
-				if res.Success || len(announced) != 0 {
-					t.Fatalf("settled %+v, announced %+v", res, announced)
+			// A block sealed between the node accepting the transaction
+			// and the announcement reading the head mines it at that
+			// head: on a loaded machine that can happen, and a new
+			// payment tries again.
+			for attempt := 0; ; attempt++ {
+				req := tc.req()
+				var announced []*x402.SettleResponse
+				var head uint64
+				ctx := x402.WithBroadcast(context.Background(), func(r *x402.SettleResponse) {
+					announced = append(announced, r)
+					head, _ = e.eth.BlockNumber(context.Background())
+				})
+				res, _ := e.svc.Settle(ctx, req)
+				if !tc.paid {
+					if res.Success || len(announced) != 0 {
+						t.Fatalf("settled %+v, announced %+v", res, announced)
+					}
+					return
+				}
+				if !res.Success || len(announced) != 1 {
+					t.Fatalf("settled %+v, announced %d times", res, len(announced))
+				}
+				a := announced[0]
+				if !a.Success || a.TransactionHash != res.TransactionHash || a.Payer != res.Payer || a.Network != res.Network || a.Amount != res.Amount || a.UserOpHash != res.UserOpHash {
+					t.Fatalf("announced %+v, settled %+v", a, res)
+				}
+				receipt, err := e.eth.TransactionReceipt(context.Background(), common.HexToHash(res.TransactionHash))
+				if err == nil && receipt.BlockNumber.Uint64() == head && attempt < 3 {
+					continue
+				}
+				if err != nil || receipt.BlockNumber.Uint64() <= head {
+					t.Fatalf("announced at block %d; mined: %v %v", head, receipt, err)
 				}
 				return
-			}
-			if !res.Success || len(announced) != 1 {
-				t.Fatalf("settled %+v, announced %d times", res, len(announced))
-			}
-			a := announced[0]
-			if !a.Success || a.TransactionHash != res.TransactionHash || a.Payer != res.Payer || a.Network != res.Network || a.Amount != res.Amount || a.UserOpHash != res.UserOpHash {
-				t.Fatalf("announced %+v, settled %+v", a, res)
-			}
-			receipt, err := e.eth.TransactionReceipt(context.Background(), common.HexToHash(res.TransactionHash))
-			if err != nil || receipt.BlockNumber.Uint64() <= head {
-				t.Fatalf("announced at block %d; mined: %v %v", head, receipt, err)
 			}
 		})
 	}
