@@ -37,15 +37,7 @@ func TestUptoOnePaymentOneResponse(t *testing.T) {
 		<-release
 		io.WriteString(w, body)
 	})
-	pw, err := paywall.New(paywall.Config{
-		Accepts: []x402.PaymentRequirements{offer}, Facilitator: e.svc,
-		Usage: &paywall.Usage{Per: paywall.UsageBytes, Prices: map[string]*big.Int{strings.ToLower(offer.Asset): big.NewInt(1)}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(pw.Handler(upstream))
-	defer srv.Close()
+	srv := e.uptoPaywall(offer, nil, upstream)
 	// A copy let through would wait in the upstream: the client gives up.
 	client := &http.Client{Timeout: time.Minute}
 	get := func(p x402.PaymentPayload) (*http.Response, string) {
@@ -138,19 +130,7 @@ func TestUptoOnePaymentAcrossReplicas(t *testing.T) {
 		<-release
 		io.WriteString(w, body)
 	})
-	replica := func() *httptest.Server {
-		pw, err := paywall.New(paywall.Config{
-			Accepts: []x402.PaymentRequirements{offer}, Facilitator: e.svc, Guard: &paywall.Guard{Shared: shared},
-			Usage: &paywall.Usage{Per: paywall.UsageBytes, Prices: map[string]*big.Int{strings.ToLower(offer.Asset): big.NewInt(1)}},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(pw.Handler(upstream))
-		t.Cleanup(srv.Close)
-		return srv
-	}
-	a, b := replica(), replica()
+	a, b := e.uptoPaywall(offer, &paywall.Guard{Shared: shared}, upstream), e.uptoPaywall(offer, &paywall.Guard{Shared: shared}, upstream)
 	h, err := x402.EncodeHeader(&req.PaymentPayload)
 	if err != nil {
 		t.Fatal(err)
@@ -195,4 +175,20 @@ func TestUptoOnePaymentAcrossReplicas(t *testing.T) {
 	if n, err := shared.l.Prune(time.Now().Add(2 * time.Minute)); n != 1 || err != nil {
 		t.Fatalf("leases left: %d (%v), want only the probe's", n, err)
 	}
+}
+
+// uptoPaywall serves upstream behind a paywall of the upto offer, metered
+// at one unit a byte, with guard (nil for its own).
+func (e *env) uptoPaywall(offer x402.PaymentRequirements, guard *paywall.Guard, upstream http.Handler) *httptest.Server {
+	e.t.Helper()
+	pw, err := paywall.New(paywall.Config{
+		Accepts: []x402.PaymentRequirements{offer}, Facilitator: e.svc, Guard: guard,
+		Usage: &paywall.Usage{Per: paywall.UsageBytes, Prices: map[string]*big.Int{strings.ToLower(offer.Asset): big.NewInt(1)}},
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	srv := httptest.NewServer(pw.Handler(upstream))
+	e.t.Cleanup(srv.Close)
+	return srv
 }
