@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -47,9 +48,13 @@ type AccessConfig struct {
 	// old one after it until the old cookies expire (at most Duration).
 	// None (the default) sets no cookie.
 	Keys []string `json:"keys,omitempty"`
+	// The Path of the access cookie: browsers send it only to paths under
+	// it. Give the route's path prefix, such as /paid for `handle
+	// /paid/*`. Default: the first segment of the paid request's path.
+	CookiePath string `json:"cookie_path,omitempty"`
 }
 
-// parseAccess reads `access <duration> [{ requests <n>; route <name> }]`.
+// parseAccess reads `access <duration> [{ requests <n>; route <name>; cookie_path <path> }]`.
 func (h *Handler) parseAccess(d *caddyfile.Dispenser) error {
 	if h.Access == nil {
 		h.Access = new(AccessConfig)
@@ -75,7 +80,8 @@ func (h *Handler) parseAccess(d *caddyfile.Dispenser) error {
 			a.Requests = n
 			return nil
 		}),
-		"route": stringOption(&a.Route),
+		"route":       stringOption(&a.Route),
+		"cookie_path": stringOption(&a.CookiePath),
 	})
 }
 
@@ -105,6 +111,9 @@ func (a *AccessConfig) validate(perRequest bool) error {
 	}
 	if a.Requests < 0 {
 		errs = append(errs, errors.New("x402 access requests must not be negative"))
+	}
+	if p := a.CookiePath; p != "" && (!strings.HasPrefix(p, "/") || strings.ContainsAny(p, "; \t\r\n\x00")) {
+		errs = append(errs, fmt.Errorf("x402 access cookie_path %q must start with / and hold no ; or white space", p))
 	}
 	for i, k := range a.Keys {
 		if err := checkSecrets(configValue{fmt.Sprintf("x402 access_key %d", i+1), &k}); err != nil {
@@ -137,6 +146,7 @@ func (h *Handler) accessWindows() (*paywall.Access, error) {
 	out := &paywall.Access{
 		Duration: time.Duration(a.Duration), Requests: a.Requests, Route: route,
 		Windows: &chainWindows{chain: h.app.chain}, Recover: recoverAddress, Served: h.windowServed,
+		CookiePath: a.CookiePath,
 	}
 	for i, k := range a.Keys {
 		field := fmt.Sprintf("x402 access_key %d", i+1)

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"slices"
@@ -64,6 +65,9 @@ http://:{{site}} {
 		x402 0.01 {
 			pay_to {{other}}
 		}
+		reverse_proxy {{upstream}}
+	}
+	handle /free/* {
 		reverse_proxy {{upstream}}
 	}
 }
@@ -244,6 +248,20 @@ func TestAccessWindowsEndToEnd(t *testing.T) {
 		if len(cookies) != 1 {
 			t.Fatalf("cookies %v", cookies)
 		}
+		// The cookie is scoped to the route's paths: a browser does not
+		// send it to a free route, and a free route's upstream does not
+		// get it (nor a sign-in proof) even when a client sends it there.
+		if c := paid(resp.Cookies()); c == nil || c.Path != "/window" {
+			t.Fatalf("the access cookie %+v, want Path=/window", c)
+		}
+		free, _ := url.Parse(e.api + "/free/x")
+		if got := b.Jar.Cookies(free); len(got) != 0 {
+			t.Fatalf("a browser sends %v to a free route", got)
+		}
+		freeBefore := hits.Load()
+		if resp, _ := fetch(t, http.DefaultClient, e.api+"/free/x", "Cookie", cookies[0].Name+"="+cookies[0].Value+"; theme=dark", "Sign-In-With-X", "a proof"); resp.StatusCode != 200 || hits.Load() != freeBefore+1 {
+			t.Fatalf("the free route: %d", resp.StatusCode)
+		}
 		plain := &http.Client{Jar: b.Jar} // no payer: a payment cannot slip in
 		before := hits.Load()
 		var took []time.Duration
@@ -328,6 +346,16 @@ func TestAccessWindowsEndToEnd(t *testing.T) {
 	if h := leaked.Load(); h != nil {
 		t.Fatalf("a proof reached the upstream: %v", h)
 	}
+}
+
+// paid is the access cookie among cookies, or nil.
+func paid(cookies []*http.Cookie) *http.Cookie {
+	for _, c := range cookies {
+		if strings.HasPrefix(c.Name, "x402_access_") {
+			return c
+		}
+	}
+	return nil
 }
 
 // signInProof answers the sign-in-with-x challenge of a 402 as

@@ -609,6 +609,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyht
 	return h.observe(w, r, func(w http.ResponseWriter, r *http.Request) error {
 		return h.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
 			return h.paywall.ServeNext(w, r, func(w http.ResponseWriter, r *http.Request) error {
+				if obs := observationOf(r); obs != nil {
+					obs.upstream = true
+				}
 				return serveUpstream(w, r, next, h.log)
 			})
 		})

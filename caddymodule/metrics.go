@@ -8,6 +8,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -101,6 +102,7 @@ type observation struct {
 	verified bool
 	valid    bool
 	result   string // set once settlement ran
+	upstream bool   // the request was passed on to the protected handler
 }
 
 type observationKey struct{}
@@ -129,6 +131,7 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 		r = r.WithContext(context.WithValue(r.Context(), observationKey{}, obs))
 		rec := caddyhttp.NewResponseRecorder(w, nil, nil)
 		err := serve(rec, r)
+		h.answerUnanswered(rec, r, obs, err)
 		result := resultUnpaid
 		switch {
 		case obs.result == resultWindow:
@@ -145,6 +148,7 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 	r = r.WithContext(context.WithValue(r.Context(), observationKey{}, obs))
 	rec := caddyhttp.NewResponseRecorder(w, nil, nil)
 	err := serve(rec, r)
+	h.answerUnanswered(rec, r, obs, err)
 	result := obs.result
 	switch {
 	case result != "":
@@ -157,6 +161,28 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 	}
 	h.count(r, obs.offer, result)
 	return err
+}
+
+// answerUnanswered is the one guard of a paid route against an answer
+// nobody wrote: a paywall that returned without writing, and without
+// passing the request on, would leave Caddy to send an empty 200, which a
+// client (an agent above all) reads as success and its empty body as the
+// resource. It answers 503 with Retry-After and a JSON body instead, and
+// logs the request as an error: it is a bug to report. (A protected handler
+// that writes nothing is the upstream's own empty answer, which the
+// paywall settles and lets through.)
+func (h *Handler) answerUnanswered(rec caddyhttp.ResponseRecorder, r *http.Request, obs *observation, err error) {
+	if err != nil || rec.Status() != 0 || obs.upstream {
+		return
+	}
+	h.log.Error("the paywall wrote no answer to a request of a paid route; answered 503 (please report this)",
+		zap.String("method", r.Method), zap.String("path", requestPath(r)))
+	hdr := rec.Header()
+	hdr.Set("Retry-After", "1")
+	hdr.Set("Content-Type", "application/json")
+	hdr.Set("Cache-Control", "no-store")
+	rec.WriteHeader(http.StatusServiceUnavailable)
+	rec.Write([]byte(`{"error":"unavailable","message":"the paid route could not answer right now; retry"}` + "\n"))
 }
 
 // count adds one to caddy_x402_payments_total. Every label value comes from

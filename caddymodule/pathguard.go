@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/paywall"
 )
 
 func init() {
@@ -91,7 +92,9 @@ func (g *PathGuard) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddy
 				return nil
 			})
 		}
-		return next.ServeHTTP(w, r)
+		// The access proofs are the paywall's alone: no free route of the
+		// site, nor its upstream, sees them (paywall.HoldProofs).
+		return next.ServeHTTP(w, paywall.HoldProofs(r))
 	}
 	// Answered here, not returned as an error: Caddy's error log would
 	// record the request's headers, a payment among them, and

@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -149,15 +150,17 @@ func TestPaymentIdentifier(t *testing.T) {
 	if _, err := waitReceipt(eth, first.Receipt.TransactionHash); err != nil {
 		t.Fatal(err)
 	}
-	// The same payment under the same identifier: the original result.
+	// The same payment under the same identifier: the original result, as
+	// a 409 that no client takes for the content.
 	var replay struct {
+		Error             string              `json:"error"`
 		PaymentIdentifier string              `json:"paymentIdentifier"`
 		Replayed          bool                `json:"replayed"`
 		Settlement        x402.SettleResponse `json:"settlement"`
 	}
 	again := got.Again
-	if again.Status != 200 || strings.Contains(again.Body, paidMarker) || json.Unmarshal([]byte(again.Body), &replay) != nil ||
-		!replay.Replayed || replay.PaymentIdentifier != id || replay.Settlement.TransactionHash != first.Receipt.TransactionHash ||
+	if again.Status != http.StatusConflict || strings.Contains(again.Body, paidMarker) || json.Unmarshal([]byte(again.Body), &replay) != nil ||
+		!replay.Replayed || replay.Error != paywall.PaymentIDReplayed || replay.PaymentIdentifier != id || replay.Settlement.TransactionHash != first.Receipt.TransactionHash ||
 		again.Receipt == nil || again.Receipt.TransactionHash != first.Receipt.TransactionHash || !again.Receipt.Success {
 		t.Fatalf("the same payment again: %+v", again)
 	}

@@ -274,8 +274,17 @@ func paymentIDConflict(w http.ResponseWriter, id string) {
 	w.Write(append(body, '\n'))
 }
 
+// PaymentIDReplayed is the error code of the 409 that answers a served
+// payment presented again under its identifier.
+const PaymentIDReplayed = "payment_already_served"
+
 // paymentIDReplay answers a served payment presented again with its
-// identifier: the original settlement result, and no content.
+// identifier: the original settlement result, and no content. It is a 409,
+// not a 2xx: a client that reads a 2xx as the resource (a plain fetch, an
+// agent) must not take this envelope for the content it paid for, and a
+// 402 would ask it to pay again. The original PAYMENT-RESPONSE (success,
+// same transaction) says the payment was made; the body says why there is
+// no content.
 func paymentIDReplay(w http.ResponseWriter, id string, result json.RawMessage) {
 	var res x402.SettleResponse
 	if json.Unmarshal(result, &res) == nil {
@@ -284,12 +293,13 @@ func paymentIDReplay(w http.ResponseWriter, id string, result json.RawMessage) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
+	w.WriteHeader(http.StatusConflict)
 	body, _ := json.Marshal(struct {
+		Error             string          `json:"error"`
+		Message           string          `json:"message"`
 		PaymentIdentifier string          `json:"paymentIdentifier"`
 		Replayed          bool            `json:"replayed"`
-		Message           string          `json:"message"`
 		Settlement        json.RawMessage `json:"settlement"`
-	}{id, true, "this payment was settled and its response served already: this is its original settlement result; one payment pays for one response", result})
+	}{PaymentIDReplayed, "this payment was settled and its response served already: this is its original settlement result, not the content; one payment pays for one response, so pay again for another", id, true, result})
 	w.Write(append(body, '\n'))
 }

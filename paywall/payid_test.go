@@ -133,8 +133,8 @@ func TestPaymentIdentifierInFlight(t *testing.T) {
 	// receipt and no content; another payment still gets 409.
 	resp, body := do(t, srv.URL, first)
 	again, err := x402.DecodePaymentResponse(resp.Header.Get(x402.HeaderPaymentResponse))
-	if resp.StatusCode != 200 || strings.Contains(body, "paid content") || !strings.Contains(body, `"replayed":true`) ||
-		err != nil || again.TransactionHash != receipt.TransactionHash {
+	if resp.StatusCode != http.StatusConflict || strings.Contains(body, "paid content") || !strings.Contains(body, `"replayed":true`) ||
+		!strings.Contains(body, `"error":"`+paywall.PaymentIDReplayed+`"`) || err != nil || !again.Success || again.TransactionHash != receipt.TransactionHash {
 		t.Fatalf("the same payment after it was served: %d %q %v", resp.StatusCode, body, err)
 	}
 	if resp, body := do(t, srv.URL, other); resp.StatusCode != http.StatusConflict {

@@ -90,6 +90,13 @@ type Access struct {
 	// the old cookies have expired). Each at least 32 bytes. None turns
 	// the cookie off.
 	Keys [][]byte
+	// CookiePath is the Path of the access cookie: the paths browsers send
+	// it on. It should cover the route's paths and nothing else, so that
+	// the window's bearer credential does not travel to free routes and
+	// their upstreams. Default: the first segment of the paid request's
+	// path ("/paid" for "/paid/report"), which fits a route of a path
+	// prefix such as `handle /paid/*`.
+	CookiePath string
 	// Served, if set, is called for each request a window served, with
 	// the payer and the proof: "sign-in-with-x" or "cookie".
 	Served func(r *http.Request, payer, proof string)
@@ -122,6 +129,9 @@ func (a *Access) validate() error {
 	if a.Windows == nil {
 		errs = append(errs, errors.New("access: no store of windows"))
 	}
+	if a.CookiePath != "" && (!strings.HasPrefix(a.CookiePath, "/") || strings.ContainsAny(a.CookiePath, ";\x00\r\n ")) {
+		errs = append(errs, errors.New("access: the cookie path must start with / and hold no ; or white space"))
+	}
 	for _, k := range a.Keys {
 		if len(k) < 32 {
 			errs = append(errs, errors.New("access: a cookie key must be at least 32 bytes"))
@@ -149,7 +159,7 @@ func (p *Paywall) scope(r *http.Request) string {
 // windows of several routes of a site live side by side.
 func (p *Paywall) cookieName() string {
 	h := sha256.Sum256([]byte(p.cfg.Access.Route))
-	return "x402_access_" + hex.EncodeToString(h[:6])
+	return accessCookiePrefix + hex.EncodeToString(h[:6])
 }
 
 // hasPayment reports whether r carries a payment header.
@@ -163,9 +173,8 @@ func hasPayment(r *http.Request) bool {
 // returns r without its proofs for the payment path.
 func (p *Paywall) serveWindow(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request) error) (*http.Request, bool, error) {
 	a := p.cfg.Access
-	signIn := r.Header.Get(siwx.Header)
-	cookie, _ := r.Cookie(p.cookieName())
-	stripped := p.withoutProofs(r)
+	signIn, cookie := p.proofs(r)
+	stripped := withoutProofs(r)
 	if hasPayment(r) || (signIn == "" && cookie == nil) {
 		return stripped, false, nil
 	}
@@ -236,31 +245,6 @@ func (p *Paywall) spend(r *http.Request, payer string, nonce *signInNonce) (why,
 		return errNoWindow, err
 	}
 	return nil, nil
-}
-
-// withoutProofs is r without its sign-in header and access cookie, which
-// the protected handler has no use for and must not log.
-func (p *Paywall) withoutProofs(r *http.Request) *http.Request {
-	name := p.cookieName()
-	_, err := r.Cookie(name)
-	if r.Header.Get(siwx.Header) == "" && err != nil {
-		return r
-	}
-	r2 := r.Clone(r.Context())
-	r2.Header.Del(siwx.Header)
-	if err == nil {
-		var kept []string
-		for _, c := range r.Cookies() {
-			if c.Name != name {
-				kept = append(kept, c.Name+"="+c.Value)
-			}
-		}
-		r2.Header.Del("Cookie")
-		if len(kept) > 0 {
-			r2.Header.Set("Cookie", strings.Join(kept, "; "))
-		}
-	}
-	return r2
 }
 
 // signedIn checks a SIGN-IN-WITH-X proof for r and returns its payer and
@@ -389,7 +373,7 @@ func (p *Paywall) openWindow(ctx context.Context, w http.ResponseWriter, r *http
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
-		Name: p.cookieName(), Value: p.signCookie(a.Keys[0], r, payer, end), Path: "/",
+		Name: p.cookieName(), Value: p.signCookie(a.Keys[0], r, payer, end), Path: a.cookiePath(r),
 		Expires: end, MaxAge: max(1, int(time.Until(end).Seconds())),
 		HttpOnly: true, Secure: !loopbackHTTP(p.origin(r)), SameSite: http.SameSiteStrictMode,
 	})

@@ -199,7 +199,7 @@ func TestAccessWindow(t *testing.T) {
 			cookie = c
 		}
 	}
-	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode || cookie.Secure || cookie.Path != "/" ||
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteStrictMode || cookie.Secure || cookie.Path != "/r" ||
 		cookie.MaxAge < 3500 || !strings.HasPrefix(cookie.Value, strings.ToLower(payer.Address.Hex())+".") {
 		t.Fatalf("cookie %+v (Secure is off only on http to a loopback host)", cookie)
 	}
