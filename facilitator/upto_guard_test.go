@@ -3,12 +3,14 @@ package facilitator
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -191,4 +193,84 @@ func (e *env) uptoPaywall(offer x402.PaymentRequirements, guard *paywall.Guard, 
 	srv := httptest.NewServer(pw.Handler(upstream))
 	e.t.Cleanup(srv.Close)
 	return srv
+}
+
+// countingGuard counts the leases a paywall asked of a fleet's store.
+type countingGuard struct {
+	leaseGuard
+	claims atomic.Int64
+}
+
+func (g *countingGuard) Claim(ctx context.Context, key [32]byte, until time.Time) (bool, error) {
+	g.claims.Add(1)
+	return g.leaseGuard.Claim(ctx, key, until)
+}
+
+// Nothing durable before a signature verifies: upto payments whose
+// signature does not verify are refused without a lease in the fleet's
+// store (issue 40, item 4: each one wrote and deleted a lease, an INSERT
+// and a DELETE on a fleet's database per unauthenticated request); a
+// signed one still takes its lease.
+func TestUptoUnsignedWritesNothing(t *testing.T) {
+	t.Parallel()
+	e := newPermit2Env(t)
+	offer := e.uptoRequirements(e.chain.Accounts[2].Address, 50_000)
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "fleet.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	kv, err := st.Bucket(store.PaymentsInUseBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guard := &countingGuard{leaseGuard: leaseGuard{store.NewLeases(kv)}}
+	var hits atomic.Int64
+	srv := e.uptoPaywall(offer, &paywall.Guard{Shared: guard}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "metered")
+	}))
+	client := &http.Client{Timeout: time.Minute}
+	get := func(p *x402.PaymentPayload) int {
+		h, err := x402.EncodeHeader(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := http.NewRequest(http.MethodGet, srv.URL+"/stream", nil)
+		r.Header.Set(x402.HeaderPaymentSignature, h)
+		resp, err := client.Do(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	const unsigned = 100
+	for i := range unsigned {
+		req := e.uptoPay(e.chain.Accounts[5], offer, true, nil)
+		forged := req.PaymentPayload
+		var payload map[string]json.RawMessage
+		if err := json.Unmarshal(forged.Payload, &payload); err != nil {
+			t.Fatal(err)
+		}
+		var sig string
+		json.Unmarshal(payload["signature"], &sig)
+		// Another signature of the right shape: it recovers to someone
+		// else, or to nobody.
+		b := []byte(sig)
+		b[10+i%50] ^= 1
+		payload["signature"], _ = json.Marshal(string(b))
+		forged.Payload, _ = json.Marshal(payload)
+		if code := get(&forged); code != http.StatusPaymentRequired {
+			t.Fatalf("forged payment %d: %d, want 402", i, code)
+		}
+	}
+	if n := guard.claims.Load(); n != 0 || hits.Load() != 0 {
+		t.Fatalf("%d unsigned payments took %d leases and reached the upstream %d times, want none", unsigned, n, hits.Load())
+	}
+	req := e.uptoPay(e.chain.Accounts[5], offer, true, nil)
+	if code := get(&req.PaymentPayload); code != http.StatusOK || guard.claims.Load() != 1 {
+		t.Fatalf("the signed payment: %d, %d leases", code, guard.claims.Load())
+	}
 }

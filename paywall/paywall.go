@@ -383,23 +383,6 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		return nil
 	}
 	defer p.cfg.Guard.release(key)
-	if shared := p.cfg.Guard.Shared; shared != nil && offer.Scheme == x402.SchemeUpto {
-		ok, err := shared.Claim(r.Context(), key, time.Now().Add(sharedLease))
-		if err != nil {
-			// The store is down: its implementation logs why.
-			unavailable(w, "the payment could not be marked in use; retry")
-			return nil
-		}
-		if !ok {
-			if p.identified(payment) {
-				unavailable(w, "this payment is being used by another request; retry with the same payment and identifier for its result")
-				return nil
-			}
-			p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
-			return nil
-		}
-		defer shared.Release(context.WithoutCancel(r.Context()), key)
-	}
 	pid, answered := p.checkPaymentIdentifier(w, r, payment, key, keyOK)
 	if answered {
 		return nil
@@ -438,6 +421,25 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		}
 		p.challenge(w, r, http.StatusPaymentRequired, msg)
 		return nil
+	}
+	// The fleet's lease of an upto payment is taken only now: nothing
+	// durable is written for a payment whose signature did not verify.
+	if shared := p.cfg.Guard.Shared; shared != nil && offer.Scheme == x402.SchemeUpto {
+		ok, err := shared.Claim(r.Context(), key, time.Now().Add(sharedLease))
+		if err != nil {
+			// The store is down: its implementation logs why.
+			unavailable(w, "the payment could not be marked in use; retry")
+			return nil
+		}
+		if !ok {
+			if p.identified(payment) {
+				unavailable(w, "this payment is being used by another request; retry with the same payment and identifier for its result")
+				return nil
+			}
+			p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
+			return nil
+		}
+		defer shared.Release(context.WithoutCancel(r.Context()), key)
 	}
 	if p.bindPaymentIdentifier(ctx, w, pid, vres.Payer) {
 		return nil
