@@ -112,7 +112,10 @@ func TestUnansweredIsAnswered(t *testing.T) {
 	}{
 		{"unpaid, nothing written", "", func(http.ResponseWriter, *http.Request) error { return nil }, http.StatusServiceUnavailable},
 		{"paid, nothing written", "eyJ4NDAyVmVyc2lvbiI6Mn0=", func(http.ResponseWriter, *http.Request) error { return nil }, http.StatusServiceUnavailable},
-		{"written", "", func(w http.ResponseWriter, _ *http.Request) error { w.WriteHeader(http.StatusPaymentRequired); return nil }, http.StatusPaymentRequired},
+		{"written", "", func(w http.ResponseWriter, _ *http.Request) error {
+			w.WriteHeader(http.StatusPaymentRequired)
+			return nil
+		}, http.StatusPaymentRequired},
 		{"passed on, and the upstream wrote nothing", "", func(_ http.ResponseWriter, r *http.Request) error { observationOf(r).upstream = true; return nil }, http.StatusOK},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

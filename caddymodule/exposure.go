@@ -190,7 +190,7 @@ func (h *Handler) broadcastFinal(r *http.Request, e *paywall.Event) {
 		return
 	}
 	h.metrics.servedUnpaid.WithLabelValues(h.labels(r, e.Offer)...).Inc()
-	h.app.merchant.servedUnpaid(r, e)
+	h.app.merchant.servedUnpaid(r, e, h.routeLabel(r))
 	h.log.Error("x402 served unpaid: a settlement failed after its response was served on broadcast",
 		zap.String("scheme", e.Offer.Scheme), zap.String("tx", res.TransactionHash), zap.String("payer", res.Payer),
 		zap.String("amount", e.Offer.Amount), zap.String("asset", e.Offer.Asset), zap.String("network", e.Offer.Network),

@@ -145,6 +145,7 @@ type Handler struct {
 	decimals    map[string]uint8               // of the offered assets, by lowercase address
 	usd         map[string]bool                // the offered assets pegged to the dollar, by lowercase address
 	access      accessLog
+	route       *routeName // the route's label in the refusal counters (routeLabel)
 }
 
 // CaddyModule returns the Caddy module information.
@@ -159,6 +160,7 @@ func (*Handler) CaddyModule() caddy.ModuleInfo {
 func (h *Handler) Provision(ctx caddy.Context) error {
 	h.log = ctx.Logger()
 	h.access = newAccessLog(ctx)
+	h.route = new(routeName)
 	appIface, err := ctx.App("x402")
 	if err != nil {
 		return fmt.Errorf("loading the x402 app: %w", err)
@@ -542,7 +544,7 @@ func (h *Handler) verified(r *http.Request, e *paywall.Event) {
 		obs.offer = e.Offer // priced for this request
 	}
 	if !res.IsValid {
-		h.app.merchant.refused(r, e)
+		h.app.merchant.refused(r, e, h.routeLabel(r))
 		return
 	}
 	if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {

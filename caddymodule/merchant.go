@@ -221,9 +221,9 @@ func (m *merchant) chainOf(network string) *chainRun {
 }
 
 // refused is the paywall's AfterVerify hook for a payment that failed
-// verification: it is counted, by reason and route, in its network's
-// store.
-func (m *merchant) refused(r *http.Request, e *paywall.Event) {
+// verification: it is counted, by reason and route (the label of the
+// route as configured, see routeLabel), in its network's store.
+func (m *merchant) refused(r *http.Request, e *paywall.Event, route string) {
 	if m == nil || e.Verify == nil || e.Verify.IsValid || e.Offer == nil {
 		return
 	}
@@ -240,7 +240,7 @@ func (m *merchant) refused(r *http.Request, e *paywall.Event) {
 		payer = common.HexToAddress(e.Verify.Payer).Hex()
 	}
 	rec.Record(store.Refusal{
-		Time: time.Now().UTC(), Reason: reason, Route: requestPath(r), Payer: payer,
+		Time: time.Now().UTC(), Reason: reason, Route: route, Payer: payer,
 		Scheme: e.Offer.Scheme, Network: e.Offer.Network, Amount: e.Offer.Amount, Asset: e.Offer.Asset,
 	})
 }
@@ -267,8 +267,8 @@ func (m *merchant) refusalsOf(network string) *store.Refusals {
 }
 
 // servedUnpaid is recorded among the refusals, as served_unpaid: a
-// payment served on broadcast whose settlement failed.
-func (m *merchant) servedUnpaid(r *http.Request, e *paywall.Event) {
+// payment served on broadcast whose settlement failed, on route.
+func (m *merchant) servedUnpaid(r *http.Request, e *paywall.Event, route string) {
 	if m == nil || e.Offer == nil {
 		return
 	}
@@ -281,7 +281,7 @@ func (m *merchant) servedUnpaid(r *http.Request, e *paywall.Event) {
 		payer = common.HexToAddress(e.Settle.Payer).Hex()
 	}
 	rec.Record(store.Refusal{
-		Time: time.Now().UTC(), Reason: dashboard.ReasonServedUnpaid, Route: requestPath(r), Payer: payer,
+		Time: time.Now().UTC(), Reason: dashboard.ReasonServedUnpaid, Route: route, Payer: payer,
 		Scheme: e.Offer.Scheme, Network: e.Offer.Network, Amount: e.Offer.Amount, Asset: e.Offer.Asset,
 	})
 }
