@@ -589,6 +589,15 @@ func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 		zap.String("amount", amount), zap.String("asset", asset), zap.String("network", res.Network),
 		zap.String("host", r.Host), zap.String("uri", uri),
 		zap.String("error_code", string(res.ErrorCode)), zap.Duration("took", took))
+	if e.Overage != nil {
+		// The upstream reported more than the payer's maximum bought: it
+		// was served, and the merchant bears the difference.
+		labels := h.labels(r, nil)
+		h.metrics.overage.WithLabelValues(labels[0], labels[1]).Add(float64(e.Overage.Uint64()))
+		h.log.Warn("x402 upto: the upstream reported usage above what the payer's maximum bought; not charged",
+			zap.String("overage_units", e.Overage.String()), zap.String("header", h.Upto.Header),
+			zap.String("host", r.Host), zap.String("uri", uri), zap.String("tx", res.TransactionHash))
+	}
 }
 
 // Cleanup withdraws the route's offers from the embedded facilitator and

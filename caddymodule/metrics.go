@@ -26,6 +26,9 @@ type metrics struct {
 	// servedUnpaid counts the payments served on broadcast whose
 	// settlement then failed.
 	servedUnpaid *prometheus.CounterVec
+	// overage counts the units upto upstreams reported above what the
+	// payer's maximum bought: served, not charged.
+	overage *prometheus.CounterVec
 }
 
 // metricsKey is the collectors' key in the usage pool.
@@ -65,6 +68,10 @@ func newMetrics() *metrics {
 			Namespace: ns, Subsystem: sub, Name: "served_unpaid_total",
 			Help: "Payments served on broadcast (serve_on_broadcast) whose settlement then failed, or whose outcome was still not known when given up, by server, host, network, asset and scheme.",
 		}, []string{"server", "host", "network", "asset", "scheme"}),
+		overage: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: ns, Subsystem: sub, Name: "upto_overage_units_total",
+			Help: "Units an upto route's upstream reported (usage_header) above what the payer's maximum bought: served and not charged, by server and host.",
+		}, []string{"server", "host"}),
 	}
 }
 
@@ -83,7 +90,7 @@ func holdMetrics(reg *prometheus.Registry) (*metrics, error) {
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.payments, m.verify, m.settle, m.inFlight, m.servedUnpaid} {
+	for _, c := range []prometheus.Collector{m.payments, m.verify, m.settle, m.inFlight, m.servedUnpaid, m.overage} {
 		if err := reg.Register(c); err != nil {
 			// Another handler of the same config registered them.
 			if are, ok := errors.AsType[prometheus.AlreadyRegisteredError](err); !ok || are.ExistingCollector != c {

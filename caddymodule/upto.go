@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/dustin/go-humanize"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
@@ -28,10 +29,19 @@ type UptoConfig struct {
 	// Price is the price of one unit, in whole tokens (such as 0.000001),
 	// at least one atomic unit of every asset of the route.
 	Price string `json:"price"`
+	// Hold is the largest response held until it is settled, so that its
+	// PAYMENT-RESPONSE goes in a header, which fetch clients read (a
+	// longer or flushed response streams, with the settlement in a
+	// trailer), such as 64KiB or 0 for none. Default: 64KiB.
+	Hold string `json:"hold,omitempty"`
 }
 
+// defaultHold is the default of UptoConfig.Hold, in bytes.
+const defaultHold = 64 << 10
+
 // parseUpto reads `upto per_byte <price>`, `upto per_second <price>` or
-// `upto usage_header <name> <price>`.
+// `upto usage_header <name> <price>`, each with an optional block
+// `{ hold <size> }`.
 func (h *Handler) parseUpto(d *caddyfile.Dispenser) error {
 	args := d.RemainingArgs()
 	u := new(UptoConfig)
@@ -46,7 +56,21 @@ func (h *Handler) parseUpto(d *caddyfile.Dispenser) error {
 		return d.Errf("upto takes per_byte <price>, per_second <price> or usage_header <name> <price>")
 	}
 	h.Upto = u
-	return nil
+	return parseBlock(d, d.Nesting(), "x402 upto option", map[string]option{
+		"hold": stringOption(&u.Hold),
+	})
+}
+
+// hold is Hold in bytes.
+func (u *UptoConfig) hold() (int, error) {
+	if u.Hold == "" {
+		return defaultHold, nil
+	}
+	n, err := humanize.ParseBytes(u.Hold)
+	if err != nil || n > 16<<20 {
+		return 0, fmt.Errorf("x402 upto hold %q: want a size of at most 16MiB, such as 64KiB, or 0", u.Hold)
+	}
+	return int(n), nil
 }
 
 // validate checks an upto route: a fixed maximum, no other scheme.
@@ -73,13 +97,20 @@ func (u *UptoConfig) validate(h *Handler) error {
 	default:
 		errs = append(errs, fmt.Errorf("x402 upto per %q: want byte, second or header", u.Per))
 	}
+	if _, err := u.hold(); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
 }
 
 // usage is the paywall's meter of an upto route: the price of a unit in
 // each asset the route offers.
 func (u *UptoConfig) usage(offers []x402.PaymentRequirements, decimals map[string]uint8, usd map[string]bool) (*paywall.Usage, error) {
-	us := &paywall.Usage{Per: u.Per, Header: u.Header, Prices: map[string]*big.Int{}}
+	hold, err := u.hold()
+	if err != nil {
+		return nil, err
+	}
+	us := &paywall.Usage{Per: u.Per, Header: u.Header, Prices: map[string]*big.Int{}, Hold: hold}
 	for _, o := range offers {
 		asset := strings.ToLower(o.Asset)
 		amount, err := paywall.ParseAssetPrice(u.Price, decimals[asset], usd[asset])

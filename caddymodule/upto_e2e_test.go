@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
@@ -17,6 +18,8 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
+	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 const uptoCaddyfile = `{
@@ -76,7 +79,11 @@ http://:{{site}} {
 // is charged the maximum. The payer pays, in all, exactly the sum.
 func TestUptoThroughCaddy(t *testing.T) {
 	dir := interopClients(t)
+	var budget atomic.Value // the X402-Usage-Budget the units route's upstream was told
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/units/") {
+			budget.Store(r.Header.Get(paywall.BudgetHeader))
+		}
 		switch {
 		case strings.HasPrefix(r.URL.Path, "/bytes/"):
 			fmt.Fprint(w, strings.Repeat("b", 1234))
@@ -84,6 +91,9 @@ func TestUptoThroughCaddy(t *testing.T) {
 			w.Header().Set("X-Usage-Units", "37")
 			fmt.Fprint(w, "thirty-seven units")
 		case strings.HasPrefix(r.URL.Path, "/huge/"):
+			// With its length: reverse_proxy flushes a response of unknown
+			// length at once, as a stream.
+			w.Header().Set("Content-Length", "5000")
 			fmt.Fprint(w, strings.Repeat("h", 5000))
 		default:
 			http.Error(w, "upstream failure", http.StatusInternalServerError)
@@ -150,7 +160,7 @@ func TestUptoThroughCaddy(t *testing.T) {
 		"/bytes/a": {200, 1234},  // 1234 bytes at 1 unit
 		"/units/a": {200, 3700},  // 37 units at 100
 		"/fail/a":  {500, 0},     // the upstream failed
-		"/huge/a":  {200, 1_000}, // 5000 bytes, capped at the 0.001 maximum
+		"/huge/a":  {200, 1_000}, // 5000 bytes, cut at the 1000 the 0.001 maximum buys
 	}
 	var total int64
 	for _, r := range got.Results {
@@ -162,6 +172,23 @@ func TestUptoThroughCaddy(t *testing.T) {
 		if _, leaked := r.Headers["x-usage-units"]; leaked {
 			t.Errorf("%s: the client saw the upstream's usage header", r.Path)
 		}
+		// A response short enough to hold carries its settlement as a
+		// header, which @x402/fetch (Node's fetch) reads; it cannot read
+		// trailers.
+		if w.status == 200 {
+			res, err := x402.DecodePaymentResponse(r.Headers["payment-response"])
+			if err != nil || !res.Success || res.Amount != fmt.Sprint(w.owed) {
+				t.Errorf("%s: PAYMENT-RESPONSE header %q as @x402/fetch read it: %+v %v", r.Path, r.Headers["payment-response"], res, err)
+			}
+		}
+	}
+	for _, r := range got.Results {
+		if r.Path == "/huge/a" && (r.Bytes != 1_000 || r.Headers[strings.ToLower(paywall.BudgetTrailer)] != "exhausted") {
+			t.Errorf("/huge/a: %d bytes, %s %q; want the 1000 bytes the maximum buys, and the cut said", r.Bytes, paywall.BudgetTrailer, r.Headers[strings.ToLower(paywall.BudgetTrailer)])
+		}
+	}
+	if b, _ := budget.Load().(string); b != "500" {
+		t.Errorf("the units route's upstream was told a budget of %q units, want 500 (0.05 at 0.0001)", b)
 	}
 	if len(got.Results) != len(want) {
 		t.Fatalf("%d results, want %d", len(got.Results), len(want))

@@ -15,9 +15,11 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
+	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -44,6 +46,36 @@ http://:{{site}} {
 			flush_interval -1
 		}
 	}
+	handle /cap/bytes/* {
+		x402 0.01 {
+			pay_to {{merchant}}
+			asset {{dpt}}
+			upto per_byte 0.000001
+		}
+		reverse_proxy {{upstream}} {
+			flush_interval -1
+		}
+	}
+	handle /cap/seconds/* {
+		x402 0.002 {
+			pay_to {{merchant}}
+			asset {{dpt}}
+			upto per_second 0.001
+		}
+		reverse_proxy {{upstream}} {
+			flush_interval -1
+		}
+	}
+	handle /cap/units/* {
+		x402 0.01 {
+			pay_to {{merchant}}
+			asset {{dpt}}
+			upto usage_header X-Units 0.001
+		}
+		reverse_proxy {{upstream}} {
+			flush_interval -1
+		}
+	}
 }
 `
 
@@ -60,6 +92,34 @@ var sseEvent = "data: " + strings.Repeat("t", 56) + "\n\n"
 func TestUptoStreamThroughCaddy(t *testing.T) {
 	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/cap/bytes/"):
+			// 100,000 bytes where the maximum buys 10,000.
+			for range 100_000 / len(sseEvent) {
+				fmt.Fprint(w, sseEvent)
+				http.NewResponseController(w).Flush()
+			}
+			return
+		case strings.HasPrefix(r.URL.Path, "/cap/seconds/"):
+			// An event every 100 ms for as long as the client reads (at
+			// most 2 minutes); the maximum buys 2 seconds.
+			for range 1200 {
+				fmt.Fprint(w, sseEvent)
+				http.NewResponseController(w).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			return
+		case strings.HasPrefix(r.URL.Path, "/cap/units/"):
+			// It reports 25 units where the maximum buys 10, and says what
+			// it was told.
+			w.Header().Set("X-Units", "25")
+			fmt.Fprintf(w, "data: budget %s\n\n", r.Header.Get(paywall.BudgetHeader))
+			return
+		}
 		events := 8
 		if strings.HasSuffix(r.URL.Path, "/endless") {
 			events = 3
@@ -118,6 +178,75 @@ func TestUptoStreamThroughCaddy(t *testing.T) {
 		}
 	})
 
+	// upto never delivers more than the signed maximum buys (issue 40,
+	// item 2: a 100,000-byte response was served in full for a 10,000-unit
+	// maximum).
+	t.Run("cut at the maximum, per byte", func(t *testing.T) {
+		before := e.balance(payerAddr)
+		resp, err := hc.Get(e.api + "/cap/bytes/x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK || len(body) != 10_000 || resp.Trailer.Get(paywall.BudgetTrailer) != "exhausted" {
+			t.Fatalf("%d, %d bytes, %v, trailer %v; want the 10000 bytes the maximum buys, ended cleanly, and the cut said", resp.StatusCode, len(body), err, resp.Trailer)
+		}
+		res, ok, err := client.Receipt(resp)
+		if !ok || err != nil || !res.Success || res.Amount != "10000" {
+			t.Fatalf("PAYMENT-RESPONSE trailer: %+v %v %v", res, ok, err)
+		}
+		if paid := new(big.Int).Sub(before, e.balance(payerAddr)); paid.Int64() != 10_000 {
+			t.Errorf("the payer paid %s for the 10000 bytes its maximum buys", paid)
+		}
+	})
+	t.Run("cut at the maximum, per second", func(t *testing.T) {
+		before := e.balance(payerAddr)
+		began := time.Now()
+		resp, err := hc.Get(e.api + "/cap/seconds/x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body) // ends when the 2 seconds are used, not after 2 minutes
+		resp.Body.Close()
+		took := time.Since(began)
+		if err != nil || resp.StatusCode != http.StatusOK || len(body) == 0 || resp.Trailer.Get(paywall.BudgetTrailer) != "exhausted" || took > time.Minute {
+			t.Fatalf("%d, %d bytes in %s, %v, trailer %v; want the stream ended cleanly at its 2 seconds", resp.StatusCode, len(body), took, err, resp.Trailer)
+		}
+		res, ok, err := client.Receipt(resp)
+		if !ok || err != nil || !res.Success || res.Amount != "2000" {
+			t.Fatalf("PAYMENT-RESPONSE trailer: %+v %v %v", res, ok, err)
+		}
+		if paid := new(big.Int).Sub(before, e.balance(payerAddr)); paid.Int64() != 2_000 {
+			t.Errorf("the payer paid %s for the 2 seconds its maximum buys", paid)
+		}
+	})
+	t.Run("usage above the maximum", func(t *testing.T) {
+		before := e.balance(payerAddr)
+		overBefore := overageUnits(t)
+		resp, err := hc.Get(e.api + "/cap/units/x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || string(body) != "data: budget 10\n\n" {
+			t.Fatalf("%d %q; want the upstream told its budget of 10 units", resp.StatusCode, body)
+		}
+		if paid := new(big.Int).Sub(before, e.balance(payerAddr)); paid.Int64() != 10_000 {
+			t.Errorf("the payer paid %s for 25 units reported where its maximum buys 10", paid)
+		}
+		var over float64
+		for deadline := time.Now().Add(30 * time.Second); over == 0 && time.Now().Before(deadline); {
+			if over = overageUnits(t) - overBefore; over == 0 {
+				time.Sleep(50 * time.Millisecond) // waiting for the settle hook, which runs after the response
+			}
+		}
+		if over != 15 {
+			t.Errorf("caddy_x402_upto_overage_units_total = %v, want 15", over)
+		}
+	})
+
 	t.Run("cut short", func(t *testing.T) {
 		before := e.balance(payerAddr)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -146,4 +275,22 @@ func TestUptoStreamThroughCaddy(t *testing.T) {
 			t.Errorf("the payer paid %s for a stream cut after %d bytes", paid, want)
 		}
 	})
+}
+
+// overageUnits is the sum of caddy_x402_upto_overage_units_total.
+func overageUnits(t *testing.T) float64 {
+	t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(pooledMetrics(t).overage)
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	for _, f := range families {
+		for _, series := range f.GetMetric() {
+			sum += series.GetCounter().GetValue()
+		}
+	}
+	return sum
 }

@@ -2,6 +2,7 @@ package paywall
 
 import (
 	"context"
+	"math/big"
 	"net/http"
 	"time"
 
@@ -142,6 +143,7 @@ func (g *gate) Unwrap() http.ResponseWriter { return g.w }
 // hook that refused it (then nothing was settled).
 func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyRequest, b *onBroadcast) (*x402.SettleResponse, bool, error) {
 	ev := &Event{Offer: &req.PaymentRequirements, Payment: &req.PaymentPayload}
+	ev.Overage, _ = r.Context().Value(overageKey{}).(*big.Int)
 	if h := p.cfg.Hooks.BeforeSettle; h != nil {
 		if err := h(r, ev); err != nil {
 			return nil, false, err

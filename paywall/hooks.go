@@ -3,6 +3,7 @@ package paywall
 import (
 	"encoding/json"
 	"errors"
+	"math/big"
 	"net/http"
 	"time"
 
@@ -77,6 +78,10 @@ type Event struct {
 	// Settle is then the provisional answer (the transaction is accepted,
 	// not mined), and AfterBroadcast follows with the outcome.
 	Broadcast bool
+	// Overage is, for an upto response metered by an upstream's usage
+	// header, the units it reported above what the payer's maximum buys:
+	// served, and not charged (the merchant bears them). Nil otherwise.
+	Overage *big.Int
 }
 
 // Abort is an error a Before hook returns to refuse a request with its own
