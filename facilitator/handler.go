@@ -85,9 +85,17 @@ type Handler struct {
 	Logger *zap.Logger
 	// Catalog is what GET /discovery/resources lists; nil answers it 404.
 	Catalog *Catalog
+	// VerifiesPerMinute bounds the anonymous /verify requests of one
+	// client address (an IPv6 client by its /64); default 1200. A caller
+	// with a facilitator API key is not counted (verifybudget.go).
+	VerifiesPerMinute int
+	// AnonymousVerifiesPerSecond bounds the anonymous /verify requests of
+	// all clients together; default 500.
+	AnonymousVerifiesPerSecond int
 
 	limitsMu sync.Mutex
 	limiters map[string]*rate.Limiter
+	verifies verifyBudget
 }
 
 // SettleStatus is the HTTP status of a settle response: 200 for success,
@@ -262,6 +270,11 @@ func readBody(r io.Reader, size int64) ([]byte, error) {
 }
 
 func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
+	if !h.keyed(r) && !h.allowVerify(r, time.Now()) {
+		w.Header().Set("Retry-After", "1")
+		edge.WriteJSON(w, http.StatusTooManyRequests, &x402.VerifyResponse{InvalidMessage: "rate_limited: this client's (or all anonymous callers') verifications per minute are spent; retry after Retry-After, or call with a facilitator API key"})
+		return
+	}
 	req, _, status, msg := readRequest(w, r)
 	if req == nil {
 		edge.WriteJSON(w, status, &x402.VerifyResponse{InvalidReason: x402.ReasonMalformedRequest, InvalidMessage: msg})
@@ -390,6 +403,17 @@ func (h *Handler) authorizeSettle(w http.ResponseWriter, r *http.Request, req *x
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="x402 facilitator"`)
 	return http.StatusUnauthorized, "unauthorized: without a credential this facilitator settles only payments of its own paid routes (merchant, asset and amount); other merchants need Authorization: Bearer <facilitator API key>"
+}
+
+// keyed reports whether r carries a facilitator API key that
+// AuthorizeSettle accepts.
+func (h *Handler) keyed(r *http.Request) bool {
+	secret, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || h.AuthorizeSettle == nil {
+		return false
+	}
+	_, err := h.AuthorizeSettle(strings.TrimSpace(secret))
+	return err == nil
 }
 
 // limiter is a key's settle rate.
