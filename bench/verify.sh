@@ -110,7 +110,11 @@ caddyfile() {
 }
 
 http://127.0.0.1:$port {
-	x402_facilitator
+	# wrk is one client: the anonymous /verify budget is off for the bench.
+	x402_facilitator {
+		verifies_per_minute -1
+		anonymous_verifies_per_second -1
+	}
 }
 
 http://127.0.0.1:$((port + 1)) {

@@ -374,14 +374,33 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	})
 }
 
-// UnmarshalCaddyfile sets up the facilitator handler: `x402_facilitator`
-// takes no arguments.
+// UnmarshalCaddyfile sets up the facilitator handler:
+//
+//	x402_facilitator [{
+//		verifies_per_minute <n>
+//		anonymous_verifies_per_second <n>
+//	}]
+//
+// The chain is configured in the x402 global option.
 func (f *FacilitatorHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next()
-	if d.NextArg() || d.NextBlock(0) {
+	if d.NextArg() {
 		return d.Err("x402_facilitator takes no arguments; configure the chain in the x402 global option")
 	}
-	return nil
+	budget := func(dst *int) option {
+		return valueOption(func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n == 0 || n < -1 {
+				return errors.New("want a positive whole number, or -1 for no limit")
+			}
+			*dst = n
+			return nil
+		})
+	}
+	return parseBlock(d, d.Nesting(), "x402_facilitator option", map[string]option{
+		"verifies_per_minute":           budget(&f.VerifiesPerMinute),
+		"anonymous_verifies_per_second": budget(&f.AnonymousVerifiesPerSecond),
+	})
 }
 
 // UnmarshalCaddyfile sets up the path guard from Caddyfile tokens. It goes

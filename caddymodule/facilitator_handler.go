@@ -35,6 +35,14 @@ func init() {
 // (matched on the last path segment, so it can sit under any prefix). It
 // answers every request itself; other paths get a JSON 404.
 type FacilitatorHandler struct {
+	// The anonymous /verify requests one client address (an IPv6 client
+	// by its /64) may make a minute; -1 is no limit. Default 1200. A
+	// caller with a facilitator API key is not counted.
+	VerifiesPerMinute int `json:"verifies_per_minute,omitempty"`
+	// The anonymous /verify requests all clients together may make a
+	// second; -1 is no limit. Default 500.
+	AnonymousVerifiesPerSecond int `json:"anonymous_verifies_per_second,omitempty"`
+
 	handler *facilitator.Handler
 	access  accessLog
 }
@@ -69,13 +77,19 @@ func (f *FacilitatorHandler) Provision(ctx caddy.Context) error {
 	f.handler = &facilitator.Handler{
 		Facilitator: fac, Network: app.networkID(), Logger: ctx.Logger(),
 		Offers: offers, AuthorizeSettle: app.chain.authorizeSettle, ClientIP: clientIP,
-		Catalog: app.catalog,
+		Catalog:           app.catalog,
+		VerifiesPerMinute: f.VerifiesPerMinute, AnonymousVerifiesPerSecond: f.AnonymousVerifiesPerSecond,
 	}
 	return nil
 }
 
-// Validate checks the configuration, which has no options.
-func (*FacilitatorHandler) Validate() error { return nil }
+// Validate checks the budgets: positive, or -1 for none.
+func (f *FacilitatorHandler) Validate() error {
+	if f.VerifiesPerMinute < -1 || f.AnonymousVerifiesPerSecond < -1 {
+		return errors.New("x402_facilitator: a verify budget is a positive whole number, or -1 for no limit")
+	}
+	return nil
+}
 
 // ServeHTTP serves the facilitator's routes. Requests that carry an API
 // key or a payment header are logged with it shown as REDACTED.

@@ -86,11 +86,12 @@ type Handler struct {
 	// Catalog is what GET /discovery/resources lists; nil answers it 404.
 	Catalog *Catalog
 	// VerifiesPerMinute bounds the anonymous /verify requests of one
-	// client address (an IPv6 client by its /64); default 1200. A caller
-	// with a facilitator API key is not counted (verifybudget.go).
+	// client address (an IPv6 client by its /64); default 1200, -1 for no
+	// limit. A caller with a facilitator API key is not counted
+	// (verifybudget.go).
 	VerifiesPerMinute int
 	// AnonymousVerifiesPerSecond bounds the anonymous /verify requests of
-	// all clients together; default 500.
+	// all clients together; default 500, -1 for no limit.
 	AnonymousVerifiesPerSecond int
 
 	limitsMu sync.Mutex

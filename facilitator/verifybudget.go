@@ -52,11 +52,17 @@ func (h *Handler) allowVerify(r *http.Request, now time.Time) bool {
 	defer b.mu.Unlock()
 	if b.global == nil {
 		n := h.AnonymousVerifiesPerSecond
-		if n <= 0 {
+		if n == 0 {
 			n = defaultAnonymousVerifiesPerSecond
 		}
-		b.global = rate.NewLimiter(rate.Limit(n), n)
+		b.global = rate.NewLimiter(rate.Inf, 0)
+		if n > 0 {
+			b.global = rate.NewLimiter(rate.Limit(n), n)
+		}
 		b.clients = map[string]*clientBudget{}
+	}
+	if h.VerifiesPerMinute < 0 {
+		return b.global.AllowN(now, 1)
 	}
 	key := clientaddr.Key(h.clientIP(r))
 	c := b.clients[key]
@@ -65,7 +71,7 @@ func (h *Handler) allowVerify(r *http.Request, now time.Time) bool {
 			b.forget(len(b.clients)/4, now)
 		}
 		n := h.VerifiesPerMinute
-		if n <= 0 {
+		if n == 0 {
 			n = defaultVerifiesPerMinute
 		}
 		c = &clientBudget{limiter: rate.NewLimiter(rate.Limit(float64(n)/60), max(1, n/10))}
