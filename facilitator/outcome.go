@@ -80,6 +80,7 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 	s.follow(rec, receipt)
 	if resp.Success {
 		rec.State, rec.Consumer = store.StateSettled, owner
+		s.payers.settled(rec.Key, rec.Payer, s.cfg.Now())
 	}
 	if v == scheme.Reverted {
 		// The payer emptied its balance or used its authorization between

@@ -35,14 +35,9 @@ type payers struct {
 	maxStrikes int
 	// swept is when strikes was last rid of payers clean for a day.
 	swept time.Time
-	// walletReverts are when contract-wallet settlements reverted in the
-	// last hour, oldest first; walletBudget is Config.WalletReverts.
-	walletReverts []time.Time
-	walletBudget  int
+	// wallets is the budget of contract-wallet reverts (walletbudget.go).
+	wallets walletBudget
 }
-
-// defaultWalletReverts is Config.WalletReverts's default.
-const defaultWalletReverts = 20
 
 // defaultMaxStrikes is how many payers the penalty box holds at most,
 // about 100 bytes each: some 10 MB at the most.
@@ -62,8 +57,10 @@ type payerLock struct {
 type hold struct {
 	pt     payerToken
 	amount *big.Int
-	// contract is the payment's scheme.Payment.Contract.
+	// contract is the payment's scheme.Payment.Contract, and class its
+	// scheme.Payment.Class.
 	contract bool
+	class    common.Hash
 }
 
 type strike struct {
@@ -111,7 +108,7 @@ func (p *payers) committed(payer, token common.Address) *big.Int {
 
 // reserve counts amount against payer's balance in token until the
 // settlement of key is final or released. A key holds one reservation.
-func (p *payers) reserve(key common.Hash, payer, token common.Address, amount *big.Int, contract bool) {
+func (p *payers) reserve(key common.Hash, payer, token common.Address, amount *big.Int, contract bool, class common.Hash) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.reserved == nil {
@@ -125,7 +122,7 @@ func (p *payers) reserve(key common.Hash, payer, token common.Address, amount *b
 		p.reserved[pt] = new(big.Int)
 	}
 	p.reserved[pt].Add(p.reserved[pt], amount)
-	p.holds[key] = hold{pt: pt, amount: new(big.Int).Set(amount), contract: contract}
+	p.holds[key] = hold{pt: pt, amount: new(big.Int).Set(amount), contract: contract, class: class}
 }
 
 // release ends the reservation of key.
@@ -166,12 +163,12 @@ func penalty(count int) time.Duration {
 // the one closest to its release.
 //
 // key is the settlement's replay key: a contract-wallet payment's revert
-// also counts against the hour's budget (walletsPaused).
+// also counts against the budgets of contract-wallet reverts (walletsPaused).
 func (p *payers) reverted(key common.Hash, payer common.Address, now time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if h, ok := p.holds[key]; ok && h.contract && p.walletBudgetOrDefault() > 0 {
-		p.walletReverts = append(p.recentWalletReverts(now), now)
+	if h, ok := p.holds[key]; ok && h.contract {
+		p.wallets.reverted(h.class, now)
 	}
 	if p.strikes == nil {
 		p.strikes = map[common.Address]*strike{}
@@ -251,42 +248,4 @@ func (p *payers) refusedUntil(payer common.Address, now time.Time) (time.Time, b
 		return s.until, true
 	}
 	return time.Time{}, false
-}
-
-// recentWalletReverts is walletReverts without those older than an hour,
-// and at most the budget's worth. p.mu is held.
-func (p *payers) recentWalletReverts(now time.Time) []time.Time {
-	recent := p.walletReverts
-	for len(recent) > 0 && now.Sub(recent[0]) >= time.Hour {
-		recent = recent[1:]
-	}
-	if budget := p.walletBudgetOrDefault(); budget > 0 && len(recent) > budget {
-		recent = recent[len(recent)-budget:]
-	}
-	return slices.Clone(recent)
-}
-
-func (p *payers) walletBudgetOrDefault() int {
-	if p.walletBudget == 0 {
-		return defaultWalletReverts
-	}
-	return p.walletBudget
-}
-
-// walletsPaused reports whether contract-wallet payments are refused: the
-// hour's budget of their reverted settlements is spent. until is when the
-// oldest of them leaves the hour.
-func (p *payers) walletsPaused(now time.Time) (until time.Time, paused bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	budget := p.walletBudgetOrDefault()
-	if budget < 0 {
-		return time.Time{}, false
-	}
-	recent := p.recentWalletReverts(now)
-	p.walletReverts = recent
-	if len(recent) < budget {
-		return time.Time{}, false
-	}
-	return recent[0].Add(time.Hour), true
 }

@@ -3,6 +3,7 @@ package facilitator
 import (
 	"context"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.uber.org/zap"
 
@@ -35,7 +36,7 @@ func (s *Service) reconcile(ctx context.Context) {
 			if rec.Reserve != nil {
 				reserve = rec.Reserve
 			}
-			s.payers.reserve(rec.Key, rec.Payer, rec.Asset, reserve, false)
+			s.payers.reserve(rec.Key, rec.Payer, rec.Asset, reserve, false, common.Hash{})
 			if len(rec.RawTx) == 0 {
 				continue // an external bundler has it; the next settle resumes it
 			}

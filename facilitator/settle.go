@@ -98,7 +98,7 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 			return endClaim(span, s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p))
 		}
 		endClaim(span, nil)
-		s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract)
+		s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract, p.pay.Class)
 		return s.submit(ctx, req, p, &fresh, true)
 	}
 
@@ -120,7 +120,7 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		}
 		return s.verifyFailed(err, p)
 	}
-	s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract)
+	s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract, p.pay.Class)
 	unlock()
 	now := s.cfg.Now().UTC()
 	rec = &store.Record{
@@ -522,7 +522,7 @@ func (s *Service) resume(ctx context.Context, req *x402.SettleRequest, p *paymen
 		// own reservation is not counted against it meanwhile.
 		s.payers.release(p.key)
 		verr := s.verifyScheme(ctx, req, p)
-		s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract)
+		s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract, p.pay.Class)
 		if verr != nil {
 			if receipt, err := s.eth.TransactionReceipt(ctx, rec.TxHash); err == nil {
 				return s.conclude(ctx, p, rec, receipt) // mined after all

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/edge"
@@ -100,8 +101,17 @@ func (s *Service) verifyScheme(ctx context.Context, req *x402.VerifyRequest, p *
 		return err
 	}
 	if p.pay.Contract {
-		if until, paused := s.payers.walletsPaused(s.cfg.Now()); paused {
-			return x402.Invalid(x402.ReasonInvalidInnerPayload, "payments whose signature a contract checks are refused until %s: too many of their settlements reverted on chain in the last hour", until.UTC().Format(time.RFC3339))
+		if p.pay.Class == (common.Hash{}) {
+			// The wallet's class is its code: one read, for contract
+			// wallets only (walletbudget.go).
+			code, err := s.eth.CodeAt(ctx, p.payer, nil)
+			if err != nil {
+				return fmt.Errorf("reading the wallet's code: %w", err)
+			}
+			p.pay.Class = crypto.Keccak256Hash(code)
+		}
+		if until, paused := s.payers.walletsPaused(p.payer, p.pay.Class, s.cfg.Now()); paused {
+			return x402.Invalid(x402.ReasonInvalidInnerPayload, "payments of new wallets like this one (a contract checks their signature) are refused until %s: too many of their settlements reverted on chain in the last hour", until.UTC().Format(time.RFC3339))
 		}
 	}
 	return nil

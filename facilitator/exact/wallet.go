@@ -193,6 +193,11 @@ func (w *WalletAuthorization) verify(ctx context.Context, s *Scheme, pay *scheme
 		// refused without running the probe.
 		return w.refuseSignature()
 	}
+	if !st.hasCode && pay != nil {
+		// Not deployed yet: the wallets of one ERC-6492 factory are one
+		// class of the budget of contract-wallet reverts.
+		pay.Class = crypto.Keccak256Hash([]byte("erc6492 factory"), w.Factory.Bytes())
+	}
 	return s.probe(ctx, asset, w)
 }
 

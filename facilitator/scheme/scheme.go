@@ -105,6 +105,12 @@ type Payment struct {
 	// costs its payer nothing; the facilitator holds these payments to a
 	// budget of reverts (Config.WalletReverts).
 	Contract bool
+	// Class groups the contract wallets that behave alike, for that
+	// budget: set by a mechanism that knows it (an ERC-6492 wallet not
+	// deployed yet is its factory's); zero otherwise, and the facilitator
+	// takes the hash of the payer's code (an EIP-7702 account's code names
+	// its delegate).
+	Class common.Hash
 	// Mechanism is the scheme's own decoding of the payment, which only
 	// the scheme that decoded it reads.
 	Mechanism any
