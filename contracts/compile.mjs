@@ -58,6 +58,9 @@ const wanted = [
   ['src/OpenPaymaster.sol', 'OpenPaymaster'],
   // Test only: a Chainlink price feed the paymaster's tests set.
   ['src/SettablePriceFeed.sol', 'SettablePriceFeed'],
+  // Test only: a token that keeps a fee on transfer, which the token
+  // paymasters refuse.
+  ['src/FeeToken.sol', 'FeeToken'],
   // Test only: the misbehaving wallet and factory of exact's attack tests.
   ['src/RogueWallet.sol', 'RogueWallet'],
   ['src/RogueWallet.sol', 'RogueFactory'],
