@@ -52,6 +52,9 @@ const wanted = [
   ['src/EOADelegate.sol', 'EOADelegate'],
   ['src/Multicall3.sol', 'Multicall3'],
   ['src/WalletProbe.sol', 'WalletProbe'],
+  // The probe the paymaster runs in an eth_call (never deployed): does a
+  // gas token deliver what it is asked to send?
+  ['src/TransferProbe.sol', 'TransferProbe'],
   // Test only: the dishonest account of the facilitator's tests, and a
   // paymaster that sponsors several operations of one sender at once.
   ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],

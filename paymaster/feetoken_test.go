@@ -1,7 +1,9 @@
 package paymaster
 
 import (
+	"encoding/json"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -56,8 +58,11 @@ func (e *env) feeBalance(token, addr common.Address) *big.Int {
 // whether its fee is there when it is configured or switched on between
 // signing and bundling, the TokenPaymaster receives every token unit it
 // charges, and its deposit pays nothing for an operation it did not
-// charge: the operation is refused before signing, or its bundle reverts.
-// Without a fee it lands and is charged. (Before the token paymaster
+// charge. A fee there at first contact is found by the service's probe
+// (probeDelivery), which refuses the token (-32501, and unavailable in
+// pm_supported_tokens); a fee switched on after signing makes the token
+// paymaster refuse the transfer on chain, and the bundle reverts. Without
+// a fee the operation lands and is charged. (Before the token paymaster
 // measured what it received, type 1 kept the fee short of its prepayment
 // and refunded in full, and type 2 collected the cost less the fee.)
 func TestTokenGasFeeOnTransfer(t *testing.T) {
@@ -69,13 +74,14 @@ func TestTokenGasFeeOnTransfer(t *testing.T) {
 		fee       int64 // basis points, when configured
 		feeLater  int64 // basis points, switched on after signing
 		wantLands bool
+		refused   string // the refusal before signing, if any
 	}{
-		{"type 1, no fee", TypePrepay, 0, 0, true},
-		{"type 2, no fee", TypePostpay, 0, 0, true},
-		{"type 1, 10% fee", TypePrepay, 1000, 0, false},
-		{"type 2, 10% fee", TypePostpay, 1000, 0, false},
-		{"type 1, fee switched on after signing", TypePrepay, 0, 1000, false},
-		{"type 2, fee switched on after signing", TypePostpay, 0, 1000, false},
+		{"type 1, no fee", TypePrepay, 0, 0, true, ""},
+		{"type 2, no fee", TypePostpay, 0, 0, true, ""},
+		{"type 1, 10% fee", TypePrepay, 1000, 0, false, "delivers 900000 of the 1000000 units sent to the token paymaster (a fee on transfer)"},
+		{"type 2, 10% fee", TypePostpay, 1000, 0, false, "delivers 900000 of the 1000000 units sent to the token paymaster (a fee on transfer)"},
+		{"type 1, fee switched on after signing", TypePrepay, 0, 1000, false, ""},
+		{"type 2, fee switched on after signing", TypePostpay, 0, 1000, false, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,11 +95,16 @@ func TestTokenGasFeeOnTransfer(t *testing.T) {
 			call := contracts.NewSimpleAccount().PackExecute(e.chain.Accounts[2].Address, new(big.Int), nil)
 			res, _ := e.call(e.sponsor, "pm_sponsor_userop", unsigned(a, 1, false, call), e.chain.Contracts.EntryPoint.Hex(), map[string]any{"type": tc.ty, "token": token.Hex()})
 			landed, charged := false, new(big.Int) // charged: GasPaidInToken's tokenCost
-			if res.Error != nil {
-				if tc.wantLands || (res.Error.Code != codePaymasterRejected && res.Error.Code != codeSimulation) {
-					t.Fatalf("sponsor: %+v", res.Error)
+			if (res.Error != nil) != (tc.refused != "") || (res.Error != nil && (res.Error.Code != codePaymasterRejected || !strings.Contains(res.Error.Message, tc.refused))) {
+				t.Fatalf("sponsor: %s %+v; want refused %q", res.Result, res.Error, tc.refused)
+			}
+			if tc.refused != "" {
+				// pm_supported_tokens says why.
+				res, _ := e.call(e.readOnly, "pm_supported_tokens", map[string]any{}, e.chain.Contracts.EntryPoint.Hex())
+				var st SupportedTokens
+				if res.Error != nil || json.Unmarshal(res.Result, &st) != nil || len(st.Tokens) != 1 || !strings.Contains(st.Tokens[0].Unavailable, tc.refused) || st.Tokens[0].Rate != "" {
+					t.Fatalf("pm_supported_tokens: %s %+v", res.Result, res.Error)
 				}
-				t.Logf("refused before signing: %d %s", res.Error.Code, res.Error.Message)
 			} else {
 				op := decodeOp(t, res.Result)
 				if tc.feeLater > 0 {

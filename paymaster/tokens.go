@@ -181,10 +181,13 @@ func (s *Service) token(addr common.Address) (Token, bool) {
 	return Token{}, false
 }
 
-// tokenMeta is a token's symbol and decimals, read once from its contract.
+// tokenMeta is a token's symbol and decimals, read once from its
+// contract, and why it is refused as a gas token, if it is (a fee on
+// transfer, probeDelivery).
 type tokenMeta struct {
 	symbol   string
 	decimals uint8
+	refused  string
 }
 
 // metaCache keeps the tokenMeta of tokens and the decimals of feeds.
@@ -251,6 +254,12 @@ func (s *Service) meta(ctx context.Context, addr common.Address) (tokenMeta, err
 		return m, err
 	}
 	m = tokenMeta{symbol: decodeSymbol(out), decimals: d}
+	if m.refused, err = s.probeDelivery(ctx, addr, d); err != nil {
+		return m, err
+	}
+	if m.refused != "" {
+		s.log.Error("gas token refused", zap.Stringer("token", addr), zap.String("reason", m.refused))
+	}
 	s.metas.mu.Lock()
 	if s.metas.tokens == nil {
 		s.metas.tokens = map[common.Address]tokenMeta{}
@@ -293,11 +302,20 @@ type errNoPrice struct{ reason string }
 
 func (e errNoPrice) Error() string { return e.reason }
 
+// errRefused is a configured token the token paymasters would refuse (one
+// that delivers less than it sends).
+type errRefused struct{ reason string }
+
+func (e errRefused) Error() string { return e.reason }
+
 // quote prices t now.
 func (s *Service) quote(ctx context.Context, t Token) (quote, error) {
 	m, err := s.meta(ctx, t.Address)
 	if err != nil {
 		return quote{}, fmt.Errorf("reading the token's symbol and decimals: %w", err)
+	}
+	if m.refused != "" {
+		return quote{}, errRefused{m.refused}
 	}
 	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(m.decimals)), nil)
 	// price is token units per ETH before the markup.
@@ -453,6 +471,10 @@ func (s *Service) tokenTerms(ctx context.Context, sc sponsorContext, pm common.A
 	q, err := s.quote(ctx, t)
 	if err != nil {
 		var np errNoPrice
+		var rf errRefused
+		if errors.As(err, &rf) {
+			return contracts.TokenTerms{}, &Error{Code: codePaymasterRejected, Message: rf.reason}
+		}
 		if errors.As(err, &np) {
 			return contracts.TokenTerms{}, &Error{Code: codePaymasterRejected, Message: "token " + sc.Token + " cannot be priced now: " + np.reason}
 		}
