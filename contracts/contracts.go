@@ -9,7 +9,9 @@
 // them. FreeRiderAccount (a dishonest account), OpenPaymaster (a paymaster
 // that sponsors every operation), SettablePriceFeed (a settable Chainlink
 // feed) and FeeToken (a token that keeps a fee on transfer) are test-only:
-// tests deploy them on a devnet; see their sources.
+// tests deploy them on a devnet; see their sources. WalletProbe and
+// TransferProbe are never deployed: the facilitator and the paymaster run
+// their creation code in an eth_call.
 //
 // The build is pinned: solc 0.8.37 from npm, standard JSON, optimizer on,
 // EVM version cancun. combined.json and bindings.go are generated and
