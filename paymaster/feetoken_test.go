@@ -1,6 +1,7 @@
 package paymaster
 
 import (
+	"context"
 	"encoding/json"
 	"math/big"
 	"strings"
@@ -140,6 +141,58 @@ func TestTokenGasFeeOnTransfer(t *testing.T) {
 				t.Fatalf("landed %v: the deposit paid %s wei, %s token units charged", landed, depositPaid, charged)
 			}
 			t.Logf("deposit paid %s wei (%s token units at the signed rate), charged and received %s units", depositPaid, contracts.TokenCost(depositPaid, rate), collected)
+		})
+	}
+}
+
+// noOverrides is a node that refuses eth_call's state overrides, as some
+// providers do.
+type noOverrides struct{ Chain }
+
+// overridesRefused is such a node's JSON-RPC error.
+type overridesRefused struct{}
+
+func (overridesRefused) Error() string  { return "state overrides are not supported" }
+func (overridesRefused) ErrorCode() int { return -32602 }
+
+func (c noOverrides) CallContext(ctx context.Context, result any, method string, args ...any) error {
+	if method == "eth_call" && len(args) > 2 {
+		return overridesRefused{}
+	}
+	return c.Chain.CallContext(ctx, result, method, args...)
+}
+
+// A token the probe cannot run on (the node refuses state overrides) is
+// accepted unprobed: a fee-free one is served, and a fee-taking one is
+// still refused by the token paymaster in validation (type 1: -32501,
+// AA33) rather than by the probe.
+func TestTokenGasUnprobed(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		fee     int64
+		refused string
+	}{
+		{"no fee", 0, ""},
+		{"10% fee", 1000, "AA33 reverted: TokenPaymaster: token delivered less than sent"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			token := e.feeToken(tc.fee)
+			a := e.feeAccount(token, 50_000_000)
+			e.restart(func(c *Config) { c.Chain = noOverrides{c.Chain} })
+			res, _ := e.call(e.readOnly, "pm_supported_tokens", map[string]any{}, e.chain.Contracts.EntryPoint.Hex())
+			var st SupportedTokens
+			if res.Error != nil || json.Unmarshal(res.Result, &st) != nil || len(st.Tokens) != 1 || st.Tokens[0].Unavailable != "" {
+				t.Fatalf("pm_supported_tokens: %s %+v; want the token available", res.Result, res.Error)
+			}
+			call := contracts.NewSimpleAccount().PackExecute(e.chain.Accounts[2].Address, new(big.Int), nil)
+			res, _ = e.call(e.sponsor, "pm_sponsor_userop", unsigned(a, 1, false, call), e.chain.Contracts.EntryPoint.Hex(), map[string]any{"type": TypePrepay, "token": token.Hex()})
+			if (res.Error != nil) != (tc.refused != "") || (res.Error != nil && (res.Error.Code != codePaymasterRejected || !strings.Contains(res.Error.Message, tc.refused))) {
+				t.Fatalf("sponsor: %s %+v; want refused %q", res.Result, res.Error, tc.refused)
+			}
 		})
 	}
 }
