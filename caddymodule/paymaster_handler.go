@@ -136,8 +136,8 @@ type GasTokenConfig struct {
 	Types []int `json:"types,omitempty"`
 	// How long a rate signed in the token stays valid at most: a payer
 	// asking for a later validUntil is refused, so the price cannot move
-	// past the markup while a signature holds. From 1m to 1h. Default:
-	// derived from the markup at 1% a minute (5m for 5%), at least 1m.
+	// past the markup while a signature holds. From 2m to 1h. Default:
+	// derived from the markup at 1% a minute (5m for 5%), at least 2m.
 	RateValidity caddy.Duration `json:"rate_validity,omitempty"`
 }
 

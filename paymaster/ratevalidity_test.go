@@ -28,13 +28,13 @@ func TestRateValidity(t *testing.T) {
 	}{
 		{"default markup", Token{}, 5 * time.Minute, ""},
 		{"no markup", Token{MarkupBps: bps(0)}, MinRateValidity, ""},
-		{"half a percent", Token{MarkupBps: bps(50)}, MinRateValidity, ""},
+		{"1.5%", Token{MarkupBps: bps(150)}, MinRateValidity, ""},
 		{"2.5%", Token{MarkupBps: bps(250)}, 150 * time.Second, ""},
 		{"10%", Token{MarkupBps: bps(1000)}, 10 * time.Minute, ""},
 		{"1000%", Token{MarkupBps: bps(100_000)}, MaxRateValidity, ""},
 		{"configured", Token{RateValidity: 2 * time.Minute}, 2 * time.Minute, ""},
 		{"configured past the markup", Token{MarkupBps: bps(100), RateValidity: 30 * time.Minute}, 30 * time.Minute, ""},
-		{"too short", Token{RateValidity: 30 * time.Second}, 0, "rate validity 30s must be from 1m0s to 1h0m0s"},
+		{"too short", Token{RateValidity: time.Minute}, 0, "rate validity 1m0s must be from 2m0s to 1h0m0s"},
 		{"too long", Token{RateValidity: 2 * time.Hour}, 0, "rate validity 2h0m0s must be from"},
 	}
 	for _, tc := range tests {

@@ -44,9 +44,11 @@ const (
 	// markup covers a rate signed for 5 minutes.
 	VolatilityBpsPerMinute = 100
 	// MinRateValidity is the shortest RateValidity: a token's derived one
-	// is never shorter (a markup under 1% still lets a payer bundle its
-	// operation), and a configured one is refused below it.
-	MinRateValidity = time.Minute
+	// is never shorter (a markup under 2% still lets a payer bundle its
+	// operation, and a facilitator's anonymous sponsorship, valid for 2
+	// minutes by default, pay in it), and a configured one is refused
+	// below it.
+	MinRateValidity = 2 * time.Minute
 	// MaxRateValidity is the longest RateValidity, the longest validUntil
 	// the paymaster signs at all.
 	MaxRateValidity = time.Hour
