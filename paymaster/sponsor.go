@@ -238,8 +238,7 @@ func (s *Service) validUntil(sc sponsorContext, now time.Time) (time.Time, *Erro
 	if *sc.Type != TypeFree && common.IsHexAddress(sc.Token) {
 		if t, ok := s.token(common.HexToAddress(sc.Token)); ok {
 			validity, longest = min(validity, t.RateValidity), t.RateValidity
-			if sc.ValidUntil != nil && *sc.ValidUntil > uint64(now.Add(t.RateValidity).Unix()) {
-				latest := now.Add(t.RateValidity).Unix()
+			if latest := now.Add(t.RateValidity).Unix(); sc.ValidUntil != nil && *sc.ValidUntil > uint64(latest) {
 				return time.Time{}, &Error{Code: codeInvalidParams, Data: map[string]any{"maxValidUntil": latest, "rateValidity": int64(t.RateValidity / time.Second)},
 					Message: fmt.Sprintf("validUntil %d is more than %s ahead (now %d): a rate in token %s is signed for at most %s, the price move its markup covers; ask for validUntil %d or earlier, or leave it out", *sc.ValidUntil, t.RateValidity, now.Unix(), t.Address, t.RateValidity, latest)}
 			}
