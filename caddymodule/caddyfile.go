@@ -446,11 +446,12 @@ func (g *PathGuard) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 //		token_paymaster     <address>
 //		token_paymaster_v07 <address>
 //		gas_token <address> {
-//			price      <tokens per ETH>
-//			price_feed <address>
-//			max_age    <duration>
-//			markup     <percent>%
-//			types      1 2
+//			price         <tokens per ETH>
+//			price_feed    <address>
+//			max_age       <duration>
+//			markup        <percent>%
+//			types         1 2
+//			rate_validity <duration>
 //		}
 //	}
 func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
@@ -477,6 +478,7 @@ func (h *PaymasterHandler) parseGasToken(d *caddyfile.Dispenser) error {
 	if err := parseBlock(d, 1, "gas_token option", map[string]option{
 		"price": stringOption(&g.Price), "price_feed": stringOption(&g.PriceFeed),
 		"max_age": durationOption(&g.MaxAge), "markup": stringOption(&g.Markup),
+		"rate_validity": durationOption(&g.RateValidity),
 		"types": func(d *caddyfile.Dispenser) error {
 			args := d.RemainingArgs()
 			if len(args) == 0 {

@@ -134,14 +134,22 @@ type GasTokenConfig struct {
 	// The sponsorship types the token serves: 1 (prepaid, refunded) and/or
 	// 2 (paid after). Default: both.
 	Types []int `json:"types,omitempty"`
+	// How long a rate signed in the token stays valid at most: a payer
+	// asking for a later validUntil is refused, so the price cannot move
+	// past the markup while a signature holds. From 2m to 1h. Default:
+	// derived from the markup at 1% a minute (5m for 5%), at least 2m.
+	RateValidity caddy.Duration `json:"rate_validity,omitempty"`
 }
 
 // token is g for the paymaster.
 func (g GasTokenConfig) token() (paymaster.Token, error) {
 	field := "x402_paymaster gas_token " + g.Address
-	t := paymaster.Token{Types: slices.Clone(g.Types), FeedMaxAge: time.Duration(g.MaxAge)}
+	t := paymaster.Token{Types: slices.Clone(g.Types), FeedMaxAge: time.Duration(g.MaxAge), RateValidity: time.Duration(g.RateValidity)}
 	if !common.IsHexAddress(g.Address) {
 		return t, fmt.Errorf("x402_paymaster gas_token %q: want a token address", g.Address)
+	}
+	if t.RateValidity != 0 && (t.RateValidity < paymaster.MinRateValidity || t.RateValidity > paymaster.MaxRateValidity) {
+		return t, fmt.Errorf("%s rate_validity %s: want %s to %s, or leave it out to derive it from the markup", field, t.RateValidity, paymaster.MinRateValidity, paymaster.MaxRateValidity)
 	}
 	t.Address = common.HexToAddress(g.Address)
 	if (g.Price == "") == (g.PriceFeed == "") {
@@ -243,7 +251,7 @@ func (t paymasterTunables) apply(svc *paymaster.Service, old paymasterTunables) 
 
 func (g GasTokenConfig) equal(o GasTokenConfig) bool {
 	return g.Address == o.Address && g.Price == o.Price && g.PriceFeed == o.PriceFeed && g.MaxAge == o.MaxAge &&
-		g.Markup == o.Markup && slices.Equal(g.Types, o.Types)
+		g.Markup == o.Markup && slices.Equal(g.Types, o.Types) && g.RateValidity == o.RateValidity
 }
 
 // tokens are the gas tokens for the paymaster.

@@ -27,6 +27,9 @@ func TestGasTokenCaddyfile(t *testing.T) {
 		{"bad markup", "gas_token " + tok + " {\n price 1\n markup 5\n}", 0, nil, "percentage"},
 		{"type 3", "gas_token " + tok + " {\n price 1\n types 3\n}", 0, nil, "want 1 and/or 2"},
 		{"not an address", "gas_token dUSD {\n price 1\n}", 0, nil, "token address"},
+		{"rate validity", "gas_token " + tok + " {\n price 1\n rate_validity 2m\n}", -1, nil, ""},
+		{"rate validity too long", "gas_token " + tok + " {\n price 1\n rate_validity 2h\n}", 0, nil, "rate_validity 2h0m0s: want 2m0s to 1h0m0s"},
+		{"rate validity too short", "gas_token " + tok + " {\n price 1\n rate_validity 1m\n}", 0, nil, "rate_validity 1m0s"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

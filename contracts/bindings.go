@@ -3733,6 +3733,606 @@ func (entryPoint *EntryPoint) UnpackValidationResultWithAggregationError(raw []b
 	return out, nil
 }
 
+// FeeTokenMetaData contains all meta data concerning the FeeToken contract.
+var FeeTokenMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"feeBps_\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Approval\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"}],\"name\":\"Transfer\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"}],\"name\":\"allowance\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"approve\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"decimals\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"subtractedValue\",\"type\":\"uint256\"}],\"name\":\"decreaseAllowance\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"feeBps\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"spender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"addedValue\",\"type\":\"uint256\"}],\"name\":\"increaseAllowance\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"mint\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"name\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"bps\",\"type\":\"uint256\"}],\"name\":\"setFee\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"symbol\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"totalSupply\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"transfer\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"from\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"transferFrom\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "ace35063e52b6a489adf4003b492b50b47",
+	Bin: "0x608060405234801561000f575f5ffd5b506040516111a23803806111a283398101604081905261002e916100fb565b604051806040016040528060098152602001682332b2902a37b5b2b760b91b8152506040518060400160405280600381526020016246454560e81b815250816003908161007b91906101b5565b50600461008882826101b5565b50505061009a816100a060201b60201c565b50610273565b6127108111156100f65760405162461bcd60e51b815260206004820152601760248201527f466565546f6b656e3a20666565206f7665722031303025000000000000000000604482015260640160405180910390fd5b600555565b5f6020828403121561010b575f5ffd5b5051919050565b634e487b7160e01b5f52604160045260245ffd5b600181811c9082168061013a57607f821691505b60208210810361015857634e487b7160e01b5f52602260045260245ffd5b50919050565b601f8211156101b057828211156101b057805f5260205f20601f840160051c602085101561018957505f5b90810190601f840160051c035f5b818110156101ac575f83820155600101610197565b5050505b505050565b81516001600160401b038111156101ce576101ce610112565b6101e2816101dc8454610126565b8461015e565b6020601f821160018114610214575f83156101fd5750848201515b5f19600385901b1c1916600184901b17845561026c565b5f84815260208120601f198516915b828110156102435787850151825560209485019460019092019101610223565b508482101561026057868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b610f22806102805f395ff3fe608060405234801561000f575f5ffd5b50600436106100e5575f3560e01c806340c10f191161008857806395d89b411161006357806395d89b41146101d7578063a457c2d7146101df578063a9059cbb146101f2578063dd62ed3e14610205575f5ffd5b806340c10f191461017a57806369fe0e2d1461018f57806370a08231146101a2575f5ffd5b806323b872dd116100c357806323b872dd1461013c57806324a9d8531461014f578063313ce567146101585780633950935114610167575f5ffd5b806306fdde03146100e9578063095ea7b31461010757806318160ddd1461012a575b5f5ffd5b6100f161024a565b6040516100fe9190610cb4565b60405180910390f35b61011a610115366004610d2f565b6102da565b60405190151581526020016100fe565b6002545b6040519081526020016100fe565b61011a61014a366004610d57565b6102f3565b61012e60055481565b604051600681526020016100fe565b61011a610175366004610d2f565b610316565b61018d610188366004610d2f565b610361565b005b61018d61019d366004610d91565b61036f565b61012e6101b0366004610da8565b73ffffffffffffffffffffffffffffffffffffffff165f9081526020819052604090205490565b6100f16103e5565b61011a6101ed366004610d2f565b6103f4565b61011a610200366004610d2f565b6104c4565b61012e610213366004610dc8565b73ffffffffffffffffffffffffffffffffffffffff9182165f90815260016020908152604080832093909416825291909152205490565b60606003805461025990610df9565b80601f016020809104026020016040519081016040528092919081815260200182805461028590610df9565b80156102d05780601f106102a7576101008083540402835291602001916102d0565b820191905f5260205f20905b8154815290600101906020018083116102b357829003601f168201915b5050505050905090565b5f336102e78185856104d1565b60019150505b92915050565b5f33610300858285610684565b61030b85858561075a565b506001949350505050565b335f81815260016020908152604080832073ffffffffffffffffffffffffffffffffffffffff871684529091528120549091906102e7908290869061035c908790610e77565b6104d1565b61036b828261079c565b5050565b6127108111156103e0576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601760248201527f466565546f6b656e3a20666565206f766572203130302500000000000000000060448201526064015b60405180910390fd5b600555565b60606004805461025990610df9565b335f81815260016020908152604080832073ffffffffffffffffffffffffffffffffffffffff87168452909152812054909190838110156104b7576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602560248201527f45524332303a2064656372656173656420616c6c6f77616e63652062656c6f7760448201527f207a65726f00000000000000000000000000000000000000000000000000000060648201526084016103d7565b61030b82868684036104d1565b5f336102e781858561075a565b73ffffffffffffffffffffffffffffffffffffffff8316610573576040517f08c379a0000000000000000000000000000000000000000000000000000000008152602060048201526024808201527f45524332303a20617070726f76652066726f6d20746865207a65726f2061646460448201527f726573730000000000000000000000000000000000000000000000000000000060648201526084016103d7565b73ffffffffffffffffffffffffffffffffffffffff8216610616576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602260248201527f45524332303a20617070726f766520746f20746865207a65726f20616464726560448201527f737300000000000000000000000000000000000000000000000000000000000060648201526084016103d7565b73ffffffffffffffffffffffffffffffffffffffff8381165f8181526001602090815260408083209487168084529482529182902085905590518481527f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b92591015b60405180910390a3505050565b73ffffffffffffffffffffffffffffffffffffffff8381165f908152600160209081526040808320938616835292905220547fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff81146107545781811015610747576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601d60248201527f45524332303a20696e73756666696369656e7420616c6c6f77616e636500000060448201526064016103d7565b61075484848484036104d1565b50505050565b5f6127106005548361076c9190610e8a565b6107769190610ea1565b9050801561078857610788848261088d565b61075484846107978486610ed9565b610a47565b73ffffffffffffffffffffffffffffffffffffffff8216610819576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601f60248201527f45524332303a206d696e7420746f20746865207a65726f20616464726573730060448201526064016103d7565b8060025f82825461082a9190610e77565b909155505073ffffffffffffffffffffffffffffffffffffffff82165f81815260208181526040808320805486019055518481527fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef910160405180910390a35050565b73ffffffffffffffffffffffffffffffffffffffff8216610930576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602160248201527f45524332303a206275726e2066726f6d20746865207a65726f2061646472657360448201527f730000000000000000000000000000000000000000000000000000000000000060648201526084016103d7565b73ffffffffffffffffffffffffffffffffffffffff82165f90815260208190526040902054818110156109e5576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602260248201527f45524332303a206275726e20616d6f756e7420657863656564732062616c616e60448201527f636500000000000000000000000000000000000000000000000000000000000060648201526084016103d7565b73ffffffffffffffffffffffffffffffffffffffff83165f818152602081815260408083208686039055600280548790039055518581529192917fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9101610677565b73ffffffffffffffffffffffffffffffffffffffff8316610aea576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602560248201527f45524332303a207472616e736665722066726f6d20746865207a65726f20616460448201527f647265737300000000000000000000000000000000000000000000000000000060648201526084016103d7565b73ffffffffffffffffffffffffffffffffffffffff8216610b8d576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602360248201527f45524332303a207472616e7366657220746f20746865207a65726f206164647260448201527f657373000000000000000000000000000000000000000000000000000000000060648201526084016103d7565b73ffffffffffffffffffffffffffffffffffffffff83165f9081526020819052604090205481811015610c42576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f45524332303a207472616e7366657220616d6f756e742065786365656473206260448201527f616c616e6365000000000000000000000000000000000000000000000000000060648201526084016103d7565b73ffffffffffffffffffffffffffffffffffffffff8481165f81815260208181526040808320878703905593871680835291849020805487019055925185815290927fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef910160405180910390a3610754565b602081525f82518060208401528060208501604085015e5f6040828501015260407fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011684010191505092915050565b803573ffffffffffffffffffffffffffffffffffffffff81168114610d2a575f5ffd5b919050565b5f5f60408385031215610d40575f5ffd5b610d4983610d07565b946020939093013593505050565b5f5f5f60608486031215610d69575f5ffd5b610d7284610d07565b9250610d8060208501610d07565b929592945050506040919091013590565b5f60208284031215610da1575f5ffd5b5035919050565b5f60208284031215610db8575f5ffd5b610dc182610d07565b9392505050565b5f5f60408385031215610dd9575f5ffd5b610de283610d07565b9150610df060208401610d07565b90509250929050565b600181811c90821680610e0d57607f821691505b602082108103610e44577f4e487b71000000000000000000000000000000000000000000000000000000005f52602260045260245ffd5b50919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b808201808211156102ed576102ed610e4a565b80820281158282048414176102ed576102ed610e4a565b5f82610ed4577f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b500490565b818103818111156102ed576102ed610e4a56fea26469706673582212206a6a40681bfab7917de1cda15149789fde0abc45a94cbedede716e0c83c86bfa64736f6c63430008250033",
+}
+
+// FeeToken is an auto generated Go binding around an Ethereum contract.
+type FeeToken struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *FeeToken) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewFeeToken creates a new instance of FeeToken.
+func NewFeeToken() *FeeToken {
+	parsed, err := FeeTokenMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &FeeToken{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *FeeToken) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(uint256 feeBps_) returns()
+func (feeToken *FeeToken) PackConstructor(feeBps_ *big.Int) []byte {
+	enc, err := feeToken.abi.Pack("", feeBps_)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdd62ed3e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function allowance(address owner, address spender) view returns(uint256)
+func (feeToken *FeeToken) PackAllowance(owner common.Address, spender common.Address) []byte {
+	enc, err := feeToken.abi.Pack("allowance", owner, spender)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdd62ed3e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function allowance(address owner, address spender) view returns(uint256)
+func (feeToken *FeeToken) TryPackAllowance(owner common.Address, spender common.Address) ([]byte, error) {
+	return feeToken.abi.Pack("allowance", owner, spender)
+}
+
+// UnpackAllowance is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xdd62ed3e.
+//
+// Solidity: function allowance(address owner, address spender) view returns(uint256)
+func (feeToken *FeeToken) UnpackAllowance(data []byte) (*big.Int, error) {
+	out, err := feeToken.abi.Unpack("allowance", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackApprove is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x095ea7b3.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function approve(address spender, uint256 amount) returns(bool)
+func (feeToken *FeeToken) PackApprove(spender common.Address, amount *big.Int) []byte {
+	enc, err := feeToken.abi.Pack("approve", spender, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackApprove is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x095ea7b3.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function approve(address spender, uint256 amount) returns(bool)
+func (feeToken *FeeToken) TryPackApprove(spender common.Address, amount *big.Int) ([]byte, error) {
+	return feeToken.abi.Pack("approve", spender, amount)
+}
+
+// UnpackApprove is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x095ea7b3.
+//
+// Solidity: function approve(address spender, uint256 amount) returns(bool)
+func (feeToken *FeeToken) UnpackApprove(data []byte) (bool, error) {
+	out, err := feeToken.abi.Unpack("approve", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function balanceOf(address account) view returns(uint256)
+func (feeToken *FeeToken) PackBalanceOf(account common.Address) []byte {
+	enc, err := feeToken.abi.Pack("balanceOf", account)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function balanceOf(address account) view returns(uint256)
+func (feeToken *FeeToken) TryPackBalanceOf(account common.Address) ([]byte, error) {
+	return feeToken.abi.Pack("balanceOf", account)
+}
+
+// UnpackBalanceOf is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x70a08231.
+//
+// Solidity: function balanceOf(address account) view returns(uint256)
+func (feeToken *FeeToken) UnpackBalanceOf(data []byte) (*big.Int, error) {
+	out, err := feeToken.abi.Unpack("balanceOf", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackDecimals is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x313ce567.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decimals() pure returns(uint8)
+func (feeToken *FeeToken) PackDecimals() []byte {
+	enc, err := feeToken.abi.Pack("decimals")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecimals is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x313ce567.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decimals() pure returns(uint8)
+func (feeToken *FeeToken) TryPackDecimals() ([]byte, error) {
+	return feeToken.abi.Pack("decimals")
+}
+
+// UnpackDecimals is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x313ce567.
+//
+// Solidity: function decimals() pure returns(uint8)
+func (feeToken *FeeToken) UnpackDecimals(data []byte) (uint8, error) {
+	out, err := feeToken.abi.Unpack("decimals", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackDecreaseAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa457c2d7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decreaseAllowance(address spender, uint256 subtractedValue) returns(bool)
+func (feeToken *FeeToken) PackDecreaseAllowance(spender common.Address, subtractedValue *big.Int) []byte {
+	enc, err := feeToken.abi.Pack("decreaseAllowance", spender, subtractedValue)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecreaseAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa457c2d7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decreaseAllowance(address spender, uint256 subtractedValue) returns(bool)
+func (feeToken *FeeToken) TryPackDecreaseAllowance(spender common.Address, subtractedValue *big.Int) ([]byte, error) {
+	return feeToken.abi.Pack("decreaseAllowance", spender, subtractedValue)
+}
+
+// UnpackDecreaseAllowance is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa457c2d7.
+//
+// Solidity: function decreaseAllowance(address spender, uint256 subtractedValue) returns(bool)
+func (feeToken *FeeToken) UnpackDecreaseAllowance(data []byte) (bool, error) {
+	out, err := feeToken.abi.Unpack("decreaseAllowance", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackFeeBps is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x24a9d853.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function feeBps() view returns(uint256)
+func (feeToken *FeeToken) PackFeeBps() []byte {
+	enc, err := feeToken.abi.Pack("feeBps")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackFeeBps is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x24a9d853.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function feeBps() view returns(uint256)
+func (feeToken *FeeToken) TryPackFeeBps() ([]byte, error) {
+	return feeToken.abi.Pack("feeBps")
+}
+
+// UnpackFeeBps is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x24a9d853.
+//
+// Solidity: function feeBps() view returns(uint256)
+func (feeToken *FeeToken) UnpackFeeBps(data []byte) (*big.Int, error) {
+	out, err := feeToken.abi.Unpack("feeBps", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackIncreaseAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x39509351.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function increaseAllowance(address spender, uint256 addedValue) returns(bool)
+func (feeToken *FeeToken) PackIncreaseAllowance(spender common.Address, addedValue *big.Int) []byte {
+	enc, err := feeToken.abi.Pack("increaseAllowance", spender, addedValue)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIncreaseAllowance is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x39509351.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function increaseAllowance(address spender, uint256 addedValue) returns(bool)
+func (feeToken *FeeToken) TryPackIncreaseAllowance(spender common.Address, addedValue *big.Int) ([]byte, error) {
+	return feeToken.abi.Pack("increaseAllowance", spender, addedValue)
+}
+
+// UnpackIncreaseAllowance is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x39509351.
+//
+// Solidity: function increaseAllowance(address spender, uint256 addedValue) returns(bool)
+func (feeToken *FeeToken) UnpackIncreaseAllowance(data []byte) (bool, error) {
+	out, err := feeToken.abi.Unpack("increaseAllowance", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackMint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x40c10f19.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function mint(address to, uint256 amount) returns()
+func (feeToken *FeeToken) PackMint(to common.Address, amount *big.Int) []byte {
+	enc, err := feeToken.abi.Pack("mint", to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x40c10f19.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function mint(address to, uint256 amount) returns()
+func (feeToken *FeeToken) TryPackMint(to common.Address, amount *big.Int) ([]byte, error) {
+	return feeToken.abi.Pack("mint", to, amount)
+}
+
+// PackName is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x06fdde03.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function name() view returns(string)
+func (feeToken *FeeToken) PackName() []byte {
+	enc, err := feeToken.abi.Pack("name")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackName is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x06fdde03.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function name() view returns(string)
+func (feeToken *FeeToken) TryPackName() ([]byte, error) {
+	return feeToken.abi.Pack("name")
+}
+
+// UnpackName is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x06fdde03.
+//
+// Solidity: function name() view returns(string)
+func (feeToken *FeeToken) UnpackName(data []byte) (string, error) {
+	out, err := feeToken.abi.Unpack("name", data)
+	if err != nil {
+		return *new(string), err
+	}
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+	return out0, nil
+}
+
+// PackSetFee is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x69fe0e2d.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function setFee(uint256 bps) returns()
+func (feeToken *FeeToken) PackSetFee(bps *big.Int) []byte {
+	enc, err := feeToken.abi.Pack("setFee", bps)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSetFee is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x69fe0e2d.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function setFee(uint256 bps) returns()
+func (feeToken *FeeToken) TryPackSetFee(bps *big.Int) ([]byte, error) {
+	return feeToken.abi.Pack("setFee", bps)
+}
+
+// PackSymbol is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x95d89b41.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function symbol() view returns(string)
+func (feeToken *FeeToken) PackSymbol() []byte {
+	enc, err := feeToken.abi.Pack("symbol")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSymbol is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x95d89b41.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function symbol() view returns(string)
+func (feeToken *FeeToken) TryPackSymbol() ([]byte, error) {
+	return feeToken.abi.Pack("symbol")
+}
+
+// UnpackSymbol is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x95d89b41.
+//
+// Solidity: function symbol() view returns(string)
+func (feeToken *FeeToken) UnpackSymbol(data []byte) (string, error) {
+	out, err := feeToken.abi.Unpack("symbol", data)
+	if err != nil {
+		return *new(string), err
+	}
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+	return out0, nil
+}
+
+// PackTotalSupply is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x18160ddd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function totalSupply() view returns(uint256)
+func (feeToken *FeeToken) PackTotalSupply() []byte {
+	enc, err := feeToken.abi.Pack("totalSupply")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTotalSupply is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x18160ddd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function totalSupply() view returns(uint256)
+func (feeToken *FeeToken) TryPackTotalSupply() ([]byte, error) {
+	return feeToken.abi.Pack("totalSupply")
+}
+
+// UnpackTotalSupply is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x18160ddd.
+//
+// Solidity: function totalSupply() view returns(uint256)
+func (feeToken *FeeToken) UnpackTotalSupply(data []byte) (*big.Int, error) {
+	out, err := feeToken.abi.Unpack("totalSupply", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackTransfer is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9059cbb.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transfer(address to, uint256 amount) returns(bool)
+func (feeToken *FeeToken) PackTransfer(to common.Address, amount *big.Int) []byte {
+	enc, err := feeToken.abi.Pack("transfer", to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransfer is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa9059cbb.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transfer(address to, uint256 amount) returns(bool)
+func (feeToken *FeeToken) TryPackTransfer(to common.Address, amount *big.Int) ([]byte, error) {
+	return feeToken.abi.Pack("transfer", to, amount)
+}
+
+// UnpackTransfer is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa9059cbb.
+//
+// Solidity: function transfer(address to, uint256 amount) returns(bool)
+func (feeToken *FeeToken) UnpackTransfer(data []byte) (bool, error) {
+	out, err := feeToken.abi.Unpack("transfer", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23b872dd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transferFrom(address from, address to, uint256 amount) returns(bool)
+func (feeToken *FeeToken) PackTransferFrom(from common.Address, to common.Address, amount *big.Int) []byte {
+	enc, err := feeToken.abi.Pack("transferFrom", from, to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransferFrom is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23b872dd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transferFrom(address from, address to, uint256 amount) returns(bool)
+func (feeToken *FeeToken) TryPackTransferFrom(from common.Address, to common.Address, amount *big.Int) ([]byte, error) {
+	return feeToken.abi.Pack("transferFrom", from, to, amount)
+}
+
+// UnpackTransferFrom is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x23b872dd.
+//
+// Solidity: function transferFrom(address from, address to, uint256 amount) returns(bool)
+func (feeToken *FeeToken) UnpackTransferFrom(data []byte) (bool, error) {
+	out, err := feeToken.abi.Unpack("transferFrom", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// FeeTokenApproval represents a Approval event raised by the FeeToken contract.
+type FeeTokenApproval struct {
+	Owner   common.Address
+	Spender common.Address
+	Value   *big.Int
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const FeeTokenApprovalEventName = "Approval"
+
+// ContractEventName returns the user-defined event name.
+func (FeeTokenApproval) ContractEventName() string {
+	return FeeTokenApprovalEventName
+}
+
+// UnpackApprovalEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Approval(address indexed owner, address indexed spender, uint256 value)
+func (feeToken *FeeToken) UnpackApprovalEvent(log *types.Log) (*FeeTokenApproval, error) {
+	event := "Approval"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != feeToken.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(FeeTokenApproval)
+	if len(log.Data) > 0 {
+		if err := feeToken.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range feeToken.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// FeeTokenTransfer represents a Transfer event raised by the FeeToken contract.
+type FeeTokenTransfer struct {
+	From  common.Address
+	To    common.Address
+	Value *big.Int
+	Raw   *types.Log // Blockchain specific contextual infos
+}
+
+const FeeTokenTransferEventName = "Transfer"
+
+// ContractEventName returns the user-defined event name.
+func (FeeTokenTransfer) ContractEventName() string {
+	return FeeTokenTransferEventName
+}
+
+// UnpackTransferEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Transfer(address indexed from, address indexed to, uint256 value)
+func (feeToken *FeeToken) UnpackTransferEvent(log *types.Log) (*FeeTokenTransfer, error) {
+	event := "Transfer"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != feeToken.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(FeeTokenTransfer)
+	if len(log.Data) > 0 {
+		if err := feeToken.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range feeToken.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
 // FreeRiderAccountMetaData contains all meta data concerning the FreeRiderAccount contract.
 var FreeRiderAccountMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"anOwner\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"dest\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"func\",\"type\":\"bytes\"}],\"name\":\"execute\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address[]\",\"name\":\"dest\",\"type\":\"address[]\"},{\"internalType\":\"bytes[]\",\"name\":\"func\",\"type\":\"bytes[]\"}],\"name\":\"executeBatch\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"lastPaidBlock\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"missingAccountFunds\",\"type\":\"uint256\"}],\"name\":\"validateUserOp\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
@@ -6358,7 +6958,7 @@ func (simpleAccountFactory *SimpleAccountFactory) UnpackGetAddress(data []byte) 
 var TokenPaymasterMetaData = bind.MetaData{
 	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"tokenCost\",\"type\":\"uint256\"}],\"name\":\"GasPaidInToken\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"MODE_POSTPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"MODE_PREPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_POSTPAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_PREPAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_REVERTED\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"decodeTerms\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"deposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structUserOperation\",\"name\":\"op\",\"type\":\"tuple\"},{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"}],\"name\":\"getHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"}],\"name\":\"maxPostOpGas\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"enumIPaymaster.PostOpMode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"}],\"name\":\"postOp\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"}],\"name\":\"tokenCost\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"verifyingSigner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"contractIERC20\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawToken\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
 	ID:  "78fb911315d01f892e3c2e00df84805c46",
-	Bin: "0x60c060405234801561000f575f5ffd5b5060405161256238038061256283398101604081905261002e916100b6565b8161003833610050565b6001600160a01b039081166080521660a052506100ee565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6001600160a01b03811681146100b3575f5ffd5b50565b5f5f604083850312156100c7575f5ffd5b82516100d28161009f565b60208401519092506100e38161009f565b809150509250929050565b60805160a05161241b6101475f395f818161020b01526114c001525f818161032b015281816104d60152818161059c015281816107b6015281816108780152818161090201528181610af90152610e28015261241b5ff3fe608060405260043610610178575f3560e01c8063aae66598116100d1578063c661b2921161007c578063f2e0040211610057578063f2e0040214610401578063f2fde38b14610420578063f465c77e1461043f575f5ffd5b8063c661b292146103b3578063d0e30db0146103e5578063dccce60b146103ed575f5ffd5b8063bb9fe6bf116100ac578063bb9fe6bf1461036c578063c23a5cea14610380578063c399ec881461039f575f5ffd5b8063aae66598146102fb578063b0d691fe1461031a578063b8af33e41461034d575f5ffd5b806362c3a124116101315780639d033cee1161010c5780639d033cee146102b2578063a83ed1b9146102c7578063a9a23409146102dc575f5ffd5b806362c3a12414610252578063715018a6146102755780638da5cb5b14610289575f5ffd5b80631ab71ecd116101615780631ab71ecd146101b0578063205c2878146101db57806323d9ac9b146101fa575f5ffd5b806301e336671461017c5780630396cb601461019d575b5f5ffd5b348015610187575f5ffd5b5061019b610196366004611cc5565b61046c565b005b61019b6101ab366004611d03565b61049a565b3480156101bb575f5ffd5b506101c4600281565b60405160ff90911681526020015b60405180910390f35b3480156101e6575f5ffd5b5061019b6101f5366004611d26565b610548565b348015610205575f5ffd5b5061022d7f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020016101d2565b34801561025d575f5ffd5b5061026761c35081565b6040519081526020016101d2565b348015610280575f5ffd5b5061019b6105dd565b348015610294575f5ffd5b505f5473ffffffffffffffffffffffffffffffffffffffff1661022d565b3480156102bd575f5ffd5b50610267613a9881565b3480156102d2575f5ffd5b50610267619c4081565b3480156102e7575f5ffd5b5061019b6102f6366004611d8e565b6105f0565b348015610306575f5ffd5b50610267610315366004611e2a565b61060a565b348015610325575f5ffd5b5061022d7f000000000000000000000000000000000000000000000000000000000000000081565b348015610358575f5ffd5b50610267610367366004611eaf565b61078d565b348015610377575f5ffd5b5061019b6107ac565b34801561038b575f5ffd5b5061019b61039a366004611ecf565b61082b565b3480156103aa575f5ffd5b506102676108d2565b3480156103be575f5ffd5b506103d26103cd366004611eea565b610985565b6040516101d29796959493929190611f29565b61019b610acb565b3480156103f8575f5ffd5b506101c4600181565b34801561040c575f5ffd5b5061026761041b366004611fc1565b610b51565b34801561042b575f5ffd5b5061019b61043a366004611ecf565b610b6e565b34801561044a575f5ffd5b5061045e610459366004611fda565b610c25565b6040516101d2929190612070565b610474610c48565b61049573ffffffffffffffffffffffffffffffffffffffff84168383610cc8565b505050565b6104a2610c48565b6040517f0396cb6000000000000000000000000000000000000000000000000000000000815263ffffffff821660048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1690630396cb609034906024015f604051808303818588803b15801561052e575f5ffd5b505af1158015610540573d5f5f3e3d5ffd5b505050505050565b610550610c48565b6040517f205c287800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8381166004830152602482018390527f0000000000000000000000000000000000000000000000000000000000000000169063205c2878906044015f604051808303815f87803b15801561052e575f5ffd5b6105e5610c48565b6105ee5f610d9c565b565b6105f8610e10565b61060484848484610eaf565b50505050565b5f806106196020890189611ecf565b602089013561062b60408b018b612091565b6040516106399291906120f2565b60405190819003902061064f60608c018c612091565b60405161065d9291906120f2565b6040805191829003822073ffffffffffffffffffffffffffffffffffffffff909516602083015281019290925260608201526080808201929092529089013560a08083019190915289013560c08083019190915289013560e0808301919091528901356101008083019190915289013561012082015261014001604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181528282528051602091820120908301819052469183019190915230606083015260ff8916608083015273ffffffffffffffffffffffffffffffffffffffff881660a083015260c0820187905265ffffffffffff80871660e08401528516610100830152915061012001604051602081830303815290604052805190602001209150509695505050505050565b5f6107a38383670de0b6b3a7640000600161107a565b90505b92915050565b6107b4610c48565b7f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1663bb9fe6bf6040518163ffffffff1660e01b81526004015f604051808303815f87803b158015610819575f5ffd5b505af1158015610604573d5f5f3e3d5ffd5b610833610c48565b6040517fc23a5cea00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301527f0000000000000000000000000000000000000000000000000000000000000000169063c23a5cea906024015f604051808303815f87803b1580156108b9575f5ffd5b505af11580156108cb573d5f5f3e3d5ffd5b5050505050565b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f907f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff16906370a0823190602401602060405180830381865afa15801561095c573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906109809190612101565b905090565b5f80808080368160968814610a21576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152603260248201527f546f6b656e5061796d61737465723a207061796d6173746572416e644461746160448201527f206d75737420626520313530206279746573000000000000000000000000000060648201526084015b60405180910390fd5b88886014818110610a3457610a34612118565b919091013560f81c9750610a4e9050602960158a8c612145565b610a579161216c565b60601c9550610a6a602f60298a8c612145565b610a73916121d2565b60d01c9450610a866035602f8a8c612145565b610a8f916121d2565b60d01c9350610aa2605560358a8c612145565b610aab91612237565b9250610abb609660558a8c612145565b9150915092959891949750929550565b6040517fb760faf90000000000000000000000000000000000000000000000000000000081523060048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff169063b760faf99034906024015f604051808303818588803b1580156108b9575f5ffd5b5f60ff8216600114610b655761c3506107a6565b613a9892915050565b610b76610c48565b73ffffffffffffffffffffffffffffffffffffffff8116610c19576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f4f776e61626c653a206e6577206f776e657220697320746865207a65726f206160448201527f64647265737300000000000000000000000000000000000000000000000000006064820152608401610a18565b610c2281610d9c565b50565b60605f610c30610e10565b610c3b8585856110d7565b915091505b935093915050565b5f5473ffffffffffffffffffffffffffffffffffffffff1633146105ee576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f4f776e61626c653a2063616c6c6572206973206e6f7420746865206f776e65726044820152606401610a18565b60405173ffffffffffffffffffffffffffffffffffffffff83166024820152604481018290526104959084907fa9059cbb00000000000000000000000000000000000000000000000000000000906064015b604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181529190526020810180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167fffffffff0000000000000000000000000000000000000000000000000000000090931692909217909152611133565b5f805473ffffffffffffffffffffffffffffffffffffffff8381167fffffffffffffffffffffffff0000000000000000000000000000000000000000831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b3373ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016146105ee576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f53656e646572206e6f7420456e747279506f696e7400000000000000000000006044820152606401610a18565b5f808080808080610ec2898b018b612273565b96509650965096509650965096505f818314610ef057610eeb83610ee64885612307565b611240565b610ef2565b825b90505f60ff8916600114610f295760028d6002811115610f1457610f1461231a565b14610f2157619c40610f2d565b61c350610f2d565b613a985b90505f610f3a8383612347565b610f44908c612307565b90505f610f5a610f54838a61078d565b88611240565b90507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff8c1601610fdf5760028f6002811115610f9a57610f9a61231a565b03610fa6575085611001565b80871115610fda57610fda89610fbc838a61235e565b73ffffffffffffffffffffffffffffffffffffffff8d169190610cc8565b611001565b61100173ffffffffffffffffffffffffffffffffffffffff8b168a3084611255565b6040805160ff8d168152602081018a90529081018390526060810182905273ffffffffffffffffffffffffffffffffffffffff808c1691908b16907f629033f2dc7ed0330edf2c3536ca09edbfc7b1c995dcf658570f6f873b3e8d059060800160405180910390a3505050505050505050505050505050565b5f5f6110878686866112b3565b9050600183600281111561109d5761109d61231a565b1480156110b957505f84806110b4576110b4612371565b868809115b156110cc576110c9600182612307565b90505b90505b949350505050565b60605f5f5f5f5f5f6110e88a6113df565b9450945094509450945080611116575060408051602081019091525f815295506001179350610c4092505050565b6111238a8686868c611520565b9a91995090975050505050505050565b5f611194826040518060400160405280602081526020017f5361666545524332303a206c6f772d6c6576656c2063616c6c206661696c65648152508573ffffffffffffffffffffffffffffffffffffffff166119439092919063ffffffff16565b905080515f14806111b45750808060200190518101906111b4919061239e565b610495576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602a60248201527f5361666545524332303a204552433230206f7065726174696f6e20646964206e60448201527f6f742073756363656564000000000000000000000000000000000000000000006064820152608401610a18565b5f81831061124e57816107a3565b5090919050565b60405173ffffffffffffffffffffffffffffffffffffffff808516602483015283166044820152606481018290526106049085907f23b872dd0000000000000000000000000000000000000000000000000000000090608401610d1a565b5f80807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff858709858702925082811083820303915050805f03611309578382816112ff576112ff612371565b04925050506113d8565b808411611372576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f4d6174683a206d756c446976206f766572666c6f7700000000000000000000006044820152606401610a18565b5f848688098519600190810187169687900496828603819004959092119093035f82900391909104909201919091029190911760038402600290811880860282030280860282030280860282030280860282030280860282030280860290910302029150505b9392505050565b5f80808080808036816113f96103cd6101208c018c612091565b959e50939c509a509096509450925090506114155f8585611951565b95505f61145b6114298c8c8c8c8a8a61060a565b7f19457468657265756d205369676e6564204d6573736167653a0a3332000000005f908152601c91909152603c902090565b90505f5f61149e8386868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061198792505050565b90925090505f8160048111156114b6576114b661231a565b14801561150e57507f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff168273ffffffffffffffffffffffffffffffffffffffff16145b97505050505050505091939590929450565b606060ff851660011480611537575060ff85166002145b61159d576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f546f6b656e5061796d61737465723a20756e6b6e6f776e206d6f6465000000006044820152606401610a18565b5f8311611606576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601960248201527f546f6b656e5061796d61737465723a207a65726f2072617465000000000000006044820152606401610a18565b5f6116328760e0013561161888610b51565b6116229190612347565b61162c9085612307565b8561078d565b90505f6116426020890189611ecf565b90507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff8816016116955761169073ffffffffffffffffffffffffffffffffffffffff8716823085611255565b6118d9565b6040517f70a0823100000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301528391908816906370a0823190602401602060405180830381865afa158015611702573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906117269190612101565b10156117b4576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602560248201527f546f6b656e5061796d61737465723a20746f6b656e2062616c616e636520746f60448201527f6f206c6f770000000000000000000000000000000000000000000000000000006064820152608401610a18565b6040517fdd62ed3e00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff828116600483015230602483015283919088169063dd62ed3e90604401602060405180830381865afa158015611827573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061184b9190612101565b10156118d9576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602160248201527f546f6b656e5061796d61737465723a20616c6c6f77616e636520746f6f206c6f60448201527f77000000000000000000000000000000000000000000000000000000000000006064820152608401610a18565b6040805160ff98909816602089015273ffffffffffffffffffffffffffffffffffffffff96871688820152951660608701526080860193909352505060a083015260e08381013560c084015261010093840135818401528151808403909101815292909101905290565b60606110cf84845f856119c9565b5f60d08265ffffffffffff16901b60a08465ffffffffffff16901b85611977575f61197a565b60015b60ff161717949350505050565b5f5f82516041036119bb576020830151604084015160608501515f1a6119af87828585611ade565b945094505050506119c2565b505f905060025b9250929050565b606082471015611a5b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f416464726573733a20696e73756666696369656e742062616c616e636520666f60448201527f722063616c6c00000000000000000000000000000000000000000000000000006064820152608401610a18565b5f5f8673ffffffffffffffffffffffffffffffffffffffff168587604051611a8391906123bd565b5f6040518083038185875af1925050503d805f8114611abd576040519150601f19603f3d011682016040523d82523d5f602084013e611ac2565b606091505b5091509150611ad387838387611bc6565b979650505050505050565b5f807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0831115611b1357505f90506003611bbd565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015611b64573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff8116611bb7575f60019250925050611bbd565b91505f90505b94509492505050565b60608315611c5b5782515f03611c545773ffffffffffffffffffffffffffffffffffffffff85163b611c54576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601d60248201527f416464726573733a2063616c6c20746f206e6f6e2d636f6e74726163740000006044820152606401610a18565b50816110cf565b6110cf8383815115611c705781518083602001fd5b806040517f08c379a0000000000000000000000000000000000000000000000000000000008152600401610a1891906123d3565b73ffffffffffffffffffffffffffffffffffffffff81168114610c22575f5ffd5b5f5f5f60608486031215611cd7575f5ffd5b8335611ce281611ca4565b92506020840135611cf281611ca4565b929592945050506040919091013590565b5f60208284031215611d13575f5ffd5b813563ffffffff811681146113d8575f5ffd5b5f5f60408385031215611d37575f5ffd5b8235611d4281611ca4565b946020939093013593505050565b5f5f83601f840112611d60575f5ffd5b50813567ffffffffffffffff811115611d77575f5ffd5b6020830191508360208285010111156119c2575f5ffd5b5f5f5f5f60608587031215611da1575f5ffd5b843560038110611daf575f5ffd5b9350602085013567ffffffffffffffff811115611dca575f5ffd5b611dd687828801611d50565b9598909750949560400135949350505050565b5f6101608284031215611dfa575f5ffd5b50919050565b803560ff81168114611e10575f5ffd5b919050565b803565ffffffffffff81168114611e10575f5ffd5b5f5f5f5f5f5f60c08789031215611e3f575f5ffd5b863567ffffffffffffffff811115611e55575f5ffd5b611e6189828a01611de9565b965050611e7060208801611e00565b94506040870135611e8081611ca4565b935060608701359250611e9560808801611e15565b9150611ea360a08801611e15565b90509295509295509295565b5f5f60408385031215611ec0575f5ffd5b50508035926020909101359150565b5f60208284031215611edf575f5ffd5b81356113d881611ca4565b5f5f60208385031215611efb575f5ffd5b823567ffffffffffffffff811115611f11575f5ffd5b611f1d85828601611d50565b90969095509350505050565b60ff8816815273ffffffffffffffffffffffffffffffffffffffff8716602082015265ffffffffffff8616604082015265ffffffffffff8516606082015283608082015260c060a08201528160c0820152818360e08301375f81830160e090810191909152601f9092017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe01601019695505050505050565b5f60208284031215611fd1575f5ffd5b6107a382611e00565b5f5f5f60608486031215611fec575f5ffd5b833567ffffffffffffffff811115612002575f5ffd5b61200e86828701611de9565b9660208601359650604090950135949350505050565b5f81518084528060208401602086015e5f6020828601015260207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011685010191505092915050565b604081525f6120826040830185612024565b90508260208301529392505050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe18436030181126120c4575f5ffd5b83018035915067ffffffffffffffff8211156120de575f5ffd5b6020019150368190038213156119c2575f5ffd5b818382375f9101908152919050565b5f60208284031215612111575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f5f85851115612153575f5ffd5b8386111561215f575f5ffd5b5050820193919092039150565b80357fffffffffffffffffffffffffffffffffffffffff00000000000000000000000081169060148410156121cb577fffffffffffffffffffffffffffffffffffffffff000000000000000000000000808560140360031b1b82161691505b5092915050565b80357fffffffffffff000000000000000000000000000000000000000000000000000081169060068410156121cb577fffffffffffff0000000000000000000000000000000000000000000000000000808560060360031b1b82161691505092915050565b803560208310156107a6577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff602084900360031b1b1692915050565b5f5f5f5f5f5f5f60e0888a031215612289575f5ffd5b61229288611e00565b965060208801356122a281611ca4565b955060408801356122b281611ca4565b969995985095966060810135965060808101359560a0820135955060c0909101359350915050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b808201808211156107a6576107a66122da565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b80820281158282048414176107a6576107a66122da565b818103818111156107a6576107a66122da565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b5f602082840312156123ae575f5ffd5b815180151581146113d8575f5ffd5b5f82518060208501845e5f920191825250919050565b602081525f6107a3602083018461202456fea26469706673582212201812cc9d7ecb42d4389bd16024e8a40b458c49ead8092f46984370693cd125d264736f6c63430008250033",
+	Bin: "0x60c060405234801561000f575f5ffd5b5060405161270a38038061270a83398101604081905261002e916100b6565b8161003833610050565b6001600160a01b039081166080521660a052506100ee565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6001600160a01b03811681146100b3575f5ffd5b50565b5f5f604083850312156100c7575f5ffd5b82516100d28161009f565b60208401519092506100e38161009f565b809150509250929050565b60805160a0516125c36101475f395f818161020b015261162101525f818161032b015281816104d60152818161059c015281816107b6015281816108780152818161090201528181610af90152610e2801526125c35ff3fe608060405260043610610178575f3560e01c8063aae66598116100d1578063c661b2921161007c578063f2e0040211610057578063f2e0040214610401578063f2fde38b14610420578063f465c77e1461043f575f5ffd5b8063c661b292146103b3578063d0e30db0146103e5578063dccce60b146103ed575f5ffd5b8063bb9fe6bf116100ac578063bb9fe6bf1461036c578063c23a5cea14610380578063c399ec881461039f575f5ffd5b8063aae66598146102fb578063b0d691fe1461031a578063b8af33e41461034d575f5ffd5b806362c3a124116101315780639d033cee1161010c5780639d033cee146102b2578063a83ed1b9146102c7578063a9a23409146102dc575f5ffd5b806362c3a12414610252578063715018a6146102755780638da5cb5b14610289575f5ffd5b80631ab71ecd116101615780631ab71ecd146101b0578063205c2878146101db57806323d9ac9b146101fa575f5ffd5b806301e336671461017c5780630396cb601461019d575b5f5ffd5b348015610187575f5ffd5b5061019b610196366004611e6d565b61046c565b005b61019b6101ab366004611eab565b61049a565b3480156101bb575f5ffd5b506101c4600281565b60405160ff90911681526020015b60405180910390f35b3480156101e6575f5ffd5b5061019b6101f5366004611ece565b610548565b348015610205575f5ffd5b5061022d7f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020016101d2565b34801561025d575f5ffd5b5061026761cf0881565b6040519081526020016101d2565b348015610280575f5ffd5b5061019b6105dd565b348015610294575f5ffd5b505f5473ffffffffffffffffffffffffffffffffffffffff1661022d565b3480156102bd575f5ffd5b50610267613a9881565b3480156102d2575f5ffd5b5061026761a7f881565b3480156102e7575f5ffd5b5061019b6102f6366004611f36565b6105f0565b348015610306575f5ffd5b50610267610315366004611fd2565b61060a565b348015610325575f5ffd5b5061022d7f000000000000000000000000000000000000000000000000000000000000000081565b348015610358575f5ffd5b50610267610367366004612057565b61078d565b348015610377575f5ffd5b5061019b6107ac565b34801561038b575f5ffd5b5061019b61039a366004612077565b61082b565b3480156103aa575f5ffd5b506102676108d2565b3480156103be575f5ffd5b506103d26103cd366004612092565b610985565b6040516101d297969594939291906120d1565b61019b610acb565b3480156103f8575f5ffd5b506101c4600181565b34801561040c575f5ffd5b5061026761041b366004612169565b610b51565b34801561042b575f5ffd5b5061019b61043a366004612077565b610b6e565b34801561044a575f5ffd5b5061045e610459366004612182565b610c25565b6040516101d2929190612218565b610474610c48565b61049573ffffffffffffffffffffffffffffffffffffffff84168383610cc8565b505050565b6104a2610c48565b6040517f0396cb6000000000000000000000000000000000000000000000000000000000815263ffffffff821660048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1690630396cb609034906024015f604051808303818588803b15801561052e575f5ffd5b505af1158015610540573d5f5f3e3d5ffd5b505050505050565b610550610c48565b6040517f205c287800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8381166004830152602482018390527f0000000000000000000000000000000000000000000000000000000000000000169063205c2878906044015f604051808303815f87803b15801561052e575f5ffd5b6105e5610c48565b6105ee5f610d9c565b565b6105f8610e10565b61060484848484610eaf565b50505050565b5f806106196020890189612077565b602089013561062b60408b018b612239565b60405161063992919061229a565b60405190819003902061064f60608c018c612239565b60405161065d92919061229a565b6040805191829003822073ffffffffffffffffffffffffffffffffffffffff909516602083015281019290925260608201526080808201929092529089013560a08083019190915289013560c08083019190915289013560e0808301919091528901356101008083019190915289013561012082015261014001604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181528282528051602091820120908301819052469183019190915230606083015260ff8916608083015273ffffffffffffffffffffffffffffffffffffffff881660a083015260c0820187905265ffffffffffff80871660e08401528516610100830152915061012001604051602081830303815290604052805190602001209150509695505050505050565b5f6107a38383670de0b6b3a76400006001611063565b90505b92915050565b6107b4610c48565b7f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1663bb9fe6bf6040518163ffffffff1660e01b81526004015f604051808303815f87803b158015610819575f5ffd5b505af1158015610604573d5f5f3e3d5ffd5b610833610c48565b6040517fc23a5cea00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301527f0000000000000000000000000000000000000000000000000000000000000000169063c23a5cea906024015f604051808303815f87803b1580156108b9575f5ffd5b505af11580156108cb573d5f5f3e3d5ffd5b5050505050565b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f907f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff16906370a0823190602401602060405180830381865afa15801561095c573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061098091906122a9565b905090565b5f80808080368160968814610a21576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152603260248201527f546f6b656e5061796d61737465723a207061796d6173746572416e644461746160448201527f206d75737420626520313530206279746573000000000000000000000000000060648201526084015b60405180910390fd5b88886014818110610a3457610a346122c0565b919091013560f81c9750610a4e9050602960158a8c6122ed565b610a5791612314565b60601c9550610a6a602f60298a8c6122ed565b610a739161237a565b60d01c9450610a866035602f8a8c6122ed565b610a8f9161237a565b60d01c9350610aa2605560358a8c6122ed565b610aab916123df565b9250610abb609660558a8c6122ed565b9150915092959891949750929550565b6040517fb760faf90000000000000000000000000000000000000000000000000000000081523060048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff169063b760faf99034906024015f604051808303818588803b1580156108b9575f5ffd5b5f60ff8216600114610b655761cf086107a6565b613a9892915050565b610b76610c48565b73ffffffffffffffffffffffffffffffffffffffff8116610c19576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f4f776e61626c653a206e6577206f776e657220697320746865207a65726f206160448201527f64647265737300000000000000000000000000000000000000000000000000006064820152608401610a18565b610c2281610d9c565b50565b60605f610c30610e10565b610c3b8585856110c0565b915091505b935093915050565b5f5473ffffffffffffffffffffffffffffffffffffffff1633146105ee576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f4f776e61626c653a2063616c6c6572206973206e6f7420746865206f776e65726044820152606401610a18565b60405173ffffffffffffffffffffffffffffffffffffffff83166024820152604481018290526104959084907fa9059cbb00000000000000000000000000000000000000000000000000000000906064015b604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181529190526020810180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167fffffffff000000000000000000000000000000000000000000000000000000009093169290921790915261111c565b5f805473ffffffffffffffffffffffffffffffffffffffff8381167fffffffffffffffffffffffff0000000000000000000000000000000000000000831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b3373ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016146105ee576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f53656e646572206e6f7420456e747279506f696e7400000000000000000000006044820152606401610a18565b5f808080808080610ec2898b018b61241b565b96509650965096509650965096505f818314610ef057610eeb83610ee648856124af565b611229565b610ef2565b825b90505f60ff8916600114610f295760028d6002811115610f1457610f146124c2565b14610f215761a7f8610f2d565b61cf08610f2d565b613a985b90505f610f3a83836124ef565b610f44908c6124af565b90505f610f5a610f54838a61078d565b88611229565b90507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff8c1601610fdf5760028f6002811115610f9a57610f9a6124c2565b03610fa6575085610fea565b80871115610fda57610fda89610fbc838a612506565b73ffffffffffffffffffffffffffffffffffffffff8d169190610cc8565b610fea565b610fea8a8a8361123e565b6040805160ff8d168152602081018a90529081018390526060810182905273ffffffffffffffffffffffffffffffffffffffff808c1691908b16907f629033f2dc7ed0330edf2c3536ca09edbfc7b1c995dcf658570f6f873b3e8d059060800160405180910390a3505050505050505050505050505050565b5f5f611070868686611414565b90506001836002811115611086576110866124c2565b1480156110a257505f848061109d5761109d612519565b868809115b156110b5576110b26001826124af565b90505b90505b949350505050565b60605f5f5f5f5f5f6110d18a611540565b94509450945094509450806110ff575060408051602081019091525f815295506001179350610c4092505050565b61110c8a8686868c611681565b9a91995090975050505050505050565b5f61117d826040518060400160405280602081526020017f5361666545524332303a206c6f772d6c6576656c2063616c6c206661696c65648152508573ffffffffffffffffffffffffffffffffffffffff16611a8d9092919063ffffffff16565b905080515f148061119d57508080602001905181019061119d9190612546565b610495576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602a60248201527f5361666545524332303a204552433230206f7065726174696f6e20646964206e60448201527f6f742073756363656564000000000000000000000000000000000000000000006064820152608401610a18565b5f81831061123757816107a3565b5090919050565b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f9073ffffffffffffffffffffffffffffffffffffffff8516906370a0823190602401602060405180830381865afa1580156112a8573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906112cc91906122a9565b90506112f073ffffffffffffffffffffffffffffffffffffffff8516843085611a9b565b6112fa82826124af565b6040517f70a0823100000000000000000000000000000000000000000000000000000000815230600482015273ffffffffffffffffffffffffffffffffffffffff8616906370a0823190602401602060405180830381865afa158015611362573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061138691906122a9565b1015610604576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602e60248201527f546f6b656e5061796d61737465723a20746f6b656e2064656c6976657265642060448201527f6c657373207468616e2073656e740000000000000000000000000000000000006064820152608401610a18565b5f80807fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff858709858702925082811083820303915050805f0361146a5783828161146057611460612519565b0492505050611539565b8084116114d3576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f4d6174683a206d756c446976206f766572666c6f7700000000000000000000006044820152606401610a18565b5f848688098519600190810187169687900496828603819004959092119093035f82900391909104909201919091029190911760038402600290811880860282030280860282030280860282030280860282030280860282030280860290910302029150505b9392505050565b5f808080808080368161155a6103cd6101208c018c612239565b959e50939c509a509096509450925090506115765f8585611af9565b95505f6115bc61158a8c8c8c8c8a8a61060a565b7f19457468657265756d205369676e6564204d6573736167653a0a3332000000005f908152601c91909152603c902090565b90505f5f6115ff8386868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f92019190915250611b2f92505050565b90925090505f816004811115611617576116176124c2565b14801561166f57507f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff168273ffffffffffffffffffffffffffffffffffffffff16145b97505050505050505091939590929450565b606060ff851660011480611698575060ff85166002145b6116fe576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f546f6b656e5061796d61737465723a20756e6b6e6f776e206d6f6465000000006044820152606401610a18565b5f8311611767576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601960248201527f546f6b656e5061796d61737465723a207a65726f2072617465000000000000006044820152606401610a18565b5f6117938760e0013561177988610b51565b61178391906124ef565b61178d90856124af565b8561078d565b90505f6117a36020890189612077565b90507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff8816016117df576117da86828461123e565b611a23565b6040517f70a0823100000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301528391908816906370a0823190602401602060405180830381865afa15801561184c573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061187091906122a9565b10156118fe576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602560248201527f546f6b656e5061796d61737465723a20746f6b656e2062616c616e636520746f60448201527f6f206c6f770000000000000000000000000000000000000000000000000000006064820152608401610a18565b6040517fdd62ed3e00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff828116600483015230602483015283919088169063dd62ed3e90604401602060405180830381865afa158015611971573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061199591906122a9565b1015611a23576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602160248201527f546f6b656e5061796d61737465723a20616c6c6f77616e636520746f6f206c6f60448201527f77000000000000000000000000000000000000000000000000000000000000006064820152608401610a18565b6040805160ff98909816602089015273ffffffffffffffffffffffffffffffffffffffff96871688820152951660608701526080860193909352505060a083015260e08381013560c084015261010093840135818401528151808403909101815292909101905290565b60606110b884845f85611b71565b60405173ffffffffffffffffffffffffffffffffffffffff808516602483015283166044820152606481018290526106049085907f23b872dd0000000000000000000000000000000000000000000000000000000090608401610d1a565b5f60d08265ffffffffffff16901b60a08465ffffffffffff16901b85611b1f575f611b22565b60015b60ff161717949350505050565b5f5f8251604103611b63576020830151604084015160608501515f1a611b5787828585611c86565b94509450505050611b6a565b505f905060025b9250929050565b606082471015611c03576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602660248201527f416464726573733a20696e73756666696369656e742062616c616e636520666f60448201527f722063616c6c00000000000000000000000000000000000000000000000000006064820152608401610a18565b5f5f8673ffffffffffffffffffffffffffffffffffffffff168587604051611c2b9190612565565b5f6040518083038185875af1925050503d805f8114611c65576040519150601f19603f3d011682016040523d82523d5f602084013e611c6a565b606091505b5091509150611c7b87838387611d6e565b979650505050505050565b5f807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0831115611cbb57505f90506003611d65565b604080515f8082526020820180845289905260ff881692820192909252606081018690526080810185905260019060a0016020604051602081039080840390855afa158015611d0c573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff8116611d5f575f60019250925050611d65565b91505f90505b94509492505050565b60608315611e035782515f03611dfc5773ffffffffffffffffffffffffffffffffffffffff85163b611dfc576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601d60248201527f416464726573733a2063616c6c20746f206e6f6e2d636f6e74726163740000006044820152606401610a18565b50816110b8565b6110b88383815115611e185781518083602001fd5b806040517f08c379a0000000000000000000000000000000000000000000000000000000008152600401610a18919061257b565b73ffffffffffffffffffffffffffffffffffffffff81168114610c22575f5ffd5b5f5f5f60608486031215611e7f575f5ffd5b8335611e8a81611e4c565b92506020840135611e9a81611e4c565b929592945050506040919091013590565b5f60208284031215611ebb575f5ffd5b813563ffffffff81168114611539575f5ffd5b5f5f60408385031215611edf575f5ffd5b8235611eea81611e4c565b946020939093013593505050565b5f5f83601f840112611f08575f5ffd5b50813567ffffffffffffffff811115611f1f575f5ffd5b602083019150836020828501011115611b6a575f5ffd5b5f5f5f5f60608587031215611f49575f5ffd5b843560038110611f57575f5ffd5b9350602085013567ffffffffffffffff811115611f72575f5ffd5b611f7e87828801611ef8565b9598909750949560400135949350505050565b5f6101608284031215611fa2575f5ffd5b50919050565b803560ff81168114611fb8575f5ffd5b919050565b803565ffffffffffff81168114611fb8575f5ffd5b5f5f5f5f5f5f60c08789031215611fe7575f5ffd5b863567ffffffffffffffff811115611ffd575f5ffd5b61200989828a01611f91565b96505061201860208801611fa8565b9450604087013561202881611e4c565b93506060870135925061203d60808801611fbd565b915061204b60a08801611fbd565b90509295509295509295565b5f5f60408385031215612068575f5ffd5b50508035926020909101359150565b5f60208284031215612087575f5ffd5b813561153981611e4c565b5f5f602083850312156120a3575f5ffd5b823567ffffffffffffffff8111156120b9575f5ffd5b6120c585828601611ef8565b90969095509350505050565b60ff8816815273ffffffffffffffffffffffffffffffffffffffff8716602082015265ffffffffffff8616604082015265ffffffffffff8516606082015283608082015260c060a08201528160c0820152818360e08301375f81830160e090810191909152601f9092017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe01601019695505050505050565b5f60208284031215612179575f5ffd5b6107a382611fa8565b5f5f5f60608486031215612194575f5ffd5b833567ffffffffffffffff8111156121aa575f5ffd5b6121b686828701611f91565b9660208601359650604090950135949350505050565b5f81518084528060208401602086015e5f6020828601015260207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011685010191505092915050565b604081525f61222a60408301856121cc565b90508260208301529392505050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe184360301811261226c575f5ffd5b83018035915067ffffffffffffffff821115612286575f5ffd5b602001915036819003821315611b6a575f5ffd5b818382375f9101908152919050565b5f602082840312156122b9575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f5f858511156122fb575f5ffd5b83861115612307575f5ffd5b5050820193919092039150565b80357fffffffffffffffffffffffffffffffffffffffff0000000000000000000000008116906014841015612373577fffffffffffffffffffffffffffffffffffffffff000000000000000000000000808560140360031b1b82161691505b5092915050565b80357fffffffffffff00000000000000000000000000000000000000000000000000008116906006841015612373577fffffffffffff0000000000000000000000000000000000000000000000000000808560060360031b1b82161691505092915050565b803560208310156107a6577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff602084900360031b1b1692915050565b5f5f5f5f5f5f5f60e0888a031215612431575f5ffd5b61243a88611fa8565b9650602088013561244a81611e4c565b9550604088013561245a81611e4c565b969995985095966060810135965060808101359560a0820135955060c0909101359350915050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b808201808211156107a6576107a6612482565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b80820281158282048414176107a6576107a6612482565b818103818111156107a6576107a6612482565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b5f60208284031215612556575f5ffd5b81518015158114611539575f5ffd5b5f82518060208501845e5f920191825250919050565b602081525f6107a360208301846121cc56fea26469706673582212205bf99361c8aa53236495402199ac608f1555d67e6102ee23f5544826f979ceb764736f6c63430008250033",
 }
 
 // TokenPaymaster is an auto generated Go binding around an Ethereum contract.
@@ -7160,6 +7760,50 @@ func (tokenPaymaster *TokenPaymaster) UnpackOwnershipTransferredEvent(log *types
 	}
 	out.Raw = log
 	return out, nil
+}
+
+// TransferProbeMetaData contains all meta data concerning the TransferProbe contract.
+var TransferProbeMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractIERC20\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"}]",
+	ID:  "253f18587c304949e91a81730818e06f8b",
+	Bin: "0x608060405234801561000f575f5ffd5b5060405161045c38038061045c83398101604081905261002e916103a2565b6040516370a0823160e01b81526001600160a01b0383811660048301525f91908516906370a0823190602401602060405180830381865afa158015610075573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061009991906103e3565b6040516001600160a01b0385166024820152604481018490529091506100f190859060640160408051601f198184030181529190526020810180516001600160e01b0390811663a9059cbb60e01b179091526102b316565b6040516370a0823160e01b81526001600160a01b0384811660048301525f91908616906370a0823190602401602060405180830381865afa158015610138573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061015c91906103e3565b604051306024820152604481018590529091506101ab90869060640160408051601f198184030181529190526020810180516001600160e01b0390811663095ea7b360e01b179091526102b316565b6040513060248201526001600160a01b03851660448201526064810184905261020690869060840160408051601f198184030181529190526020810180516001600160e01b039081166323b872dd60e01b179091526102b316565b6040516370a0823160e01b81526001600160a01b0385811660048301525f91908716906370a0823190602401602060405180830381865afa15801561024d573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061027191906103e3565b90505f61027e84846103fa565b61028884846103fa565b6040805160208101939093528201526060016040516020818303038152906040529050805160208201f35b5f5f836001600160a01b0316836040516102cd919061041f565b5f604051808303815f865af19150503d805f8114610306576040519150601f19603f3d011682016040523d82523d5f602084013e61030b565b606091505b50915091508180156103355750805115806103355750808060200190518101906103359190610435565b6103855760405162461bcd60e51b815260206004820181905260248201527f5472616e7366657250726f62653a20746f6b656e2063616c6c206661696c6564604482015260640160405180910390fd5b50505050565b6001600160a01b038116811461039f575f5ffd5b50565b5f5f5f606084860312156103b4575f5ffd5b83516103bf8161038b565b60208501519093506103d08161038b565b6040949094015192959394509192915050565b5f602082840312156103f3575f5ffd5b5051919050565b8181038181111561041957634e487b7160e01b5f52601160045260245ffd5b92915050565b5f82518060208501845e5f920191825250919050565b5f60208284031215610445575f5ffd5b81518015158114610454575f5ffd5b939250505056fe",
+}
+
+// TransferProbe is an auto generated Go binding around an Ethereum contract.
+type TransferProbe struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *TransferProbe) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewTransferProbe creates a new instance of TransferProbe.
+func NewTransferProbe() *TransferProbe {
+	parsed, err := TransferProbeMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &TransferProbe{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *TransferProbe) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address token, address to, uint256 amount) returns()
+func (transferProbe *TransferProbe) PackConstructor(token common.Address, to common.Address, amount *big.Int) []byte {
+	enc, err := transferProbe.abi.Pack("", token, to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
 }
 
 // VerifyingPaymasterMetaData contains all meta data concerning the VerifyingPaymaster contract.

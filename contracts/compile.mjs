@@ -52,12 +52,18 @@ const wanted = [
   ['src/EOADelegate.sol', 'EOADelegate'],
   ['src/Multicall3.sol', 'Multicall3'],
   ['src/WalletProbe.sol', 'WalletProbe'],
+  // The probe the paymaster runs in an eth_call (never deployed): does a
+  // gas token deliver what it is asked to send?
+  ['src/TransferProbe.sol', 'TransferProbe'],
   // Test only: the dishonest account of the facilitator's tests, and a
   // paymaster that sponsors several operations of one sender at once.
   ['src/FreeRiderAccount.sol', 'FreeRiderAccount'],
   ['src/OpenPaymaster.sol', 'OpenPaymaster'],
   // Test only: a Chainlink price feed the paymaster's tests set.
   ['src/SettablePriceFeed.sol', 'SettablePriceFeed'],
+  // Test only: a token that keeps a fee on transfer, which the token
+  // paymasters refuse.
+  ['src/FeeToken.sol', 'FeeToken'],
   // Test only: the misbehaving wallet and factory of exact's attack tests.
   ['src/RogueWallet.sol', 'RogueWallet'],
   ['src/RogueWallet.sol', 'RogueFactory'],

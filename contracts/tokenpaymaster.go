@@ -33,7 +33,7 @@ func TokenMaxPostOpGas(mode uint8) int64 {
 	if mode == TokenModePrepay {
 		return 15_000
 	}
-	return 50_000
+	return 53_000
 }
 
 // TokenTerms are what TokenPaymaster's signer signs for one operation:

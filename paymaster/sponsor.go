@@ -229,14 +229,27 @@ func decodeSponsorContext(raw json.RawMessage) (sponsorContext, *Error) {
 
 // validUntil is the end of a sponsorship's validity asked at now: the
 // service's validity, or the context's validUntil (more than 5 s ahead,
-// at most an hour).
+// at most an hour). A sponsorship paying in a token is held to the
+// token's RateValidity, the window its markup covers: its default end is
+// no later, and a later validUntil asked for is refused (-32602), since
+// the rate signed in it could not be trusted that long.
 func (s *Service) validUntil(sc sponsorContext, now time.Time) (time.Time, *Error) {
-	validUntil := now.Add(time.Duration(s.validity.Load()))
+	validity, longest := time.Duration(s.validity.Load()), time.Hour
+	if *sc.Type != TypeFree && common.IsHexAddress(sc.Token) {
+		if t, ok := s.token(common.HexToAddress(sc.Token)); ok {
+			validity, longest = min(validity, t.RateValidity), t.RateValidity
+			if latest := now.Add(t.RateValidity).Unix(); sc.ValidUntil != nil && *sc.ValidUntil > uint64(latest) {
+				return time.Time{}, &Error{Code: codeInvalidParams, Data: map[string]any{"maxValidUntil": latest, "rateValidity": int64(t.RateValidity / time.Second)},
+					Message: fmt.Sprintf("validUntil %d is more than %s ahead (now %d): a rate in token %s is signed for at most %s, the price move its markup covers; ask for validUntil %d or earlier, or leave it out", *sc.ValidUntil, t.RateValidity, now.Unix(), t.Address, t.RateValidity, latest)}
+			}
+		}
+	}
+	validUntil := now.Add(validity)
 	if sc.ValidUntil != nil {
 		if int64(min(*sc.ValidUntil, 1<<62)) <= now.Unix()+5 {
 			return validUntil, &Error{Code: codeOutOfTimeRange, Message: fmt.Sprintf("validUntil %d is not more than 5 s in the future (now %d); rebuild the operation and resend", *sc.ValidUntil, now.Unix())}
 		}
-		validUntil = time.Unix(int64(min(*sc.ValidUntil, uint64(now.Add(time.Hour).Unix()))), 0)
+		validUntil = time.Unix(int64(min(*sc.ValidUntil, uint64(now.Add(longest).Unix()))), 0)
 	}
 	return validUntil, nil
 }

@@ -38,6 +38,20 @@ const (
 	// unless a token says otherwise: two hours, twice the one-hour
 	// heartbeat of Chainlink's ETH/USD feeds.
 	DefaultFeedMaxAge = 2 * time.Hour
+	// VolatilityBpsPerMinute is the move of a token's price against ETH
+	// per minute that its markup is assumed to cover, from which a token's
+	// default RateValidity is derived: 1% a minute, so the default 5%
+	// markup covers a rate signed for 5 minutes.
+	VolatilityBpsPerMinute = 100
+	// MinRateValidity is the shortest RateValidity: a token's derived one
+	// is never shorter (a markup under 2% still lets a payer bundle its
+	// operation, and a facilitator's anonymous sponsorship, valid for 2
+	// minutes by default, pay in it), and a configured one is refused
+	// below it.
+	MinRateValidity = 2 * time.Minute
+	// MaxRateValidity is the longest RateValidity, the longest validUntil
+	// the paymaster signs at all.
+	MaxRateValidity = time.Hour
 )
 
 // Token is an ERC-20 in which payers may pay their gas (types 1 and 2),
@@ -64,6 +78,14 @@ type Token struct {
 	// MarkupBps is the markup over the price in basis points; nil is
 	// DefaultMarkupBps, 0 none.
 	MarkupBps *int
+	// RateValidity is the longest a rate signed in this token stays valid:
+	// an operation paying in it is signed until at most this long after
+	// the paymaster signs it, and a payer asking for a later validUntil
+	// is refused, so the price cannot move past the markup while the
+	// signature holds. Zero derives it from the markup: MarkupBps over
+	// VolatilityBpsPerMinute minutes (5 minutes for 5%), at least
+	// MinRateValidity and at most MaxRateValidity.
+	RateValidity time.Duration
 }
 
 // validateTokens reports what is wrong with tokens, for the token
@@ -91,6 +113,9 @@ func validateTokens(tokens []Token, tokenPaymaster, tokenPaymasterV07 common.Add
 		}
 		if t.MarkupBps != nil && (*t.MarkupBps < 0 || *t.MarkupBps > 100_000) {
 			errs = append(errs, fmt.Errorf("token %s: markup must be 0 to 100,000 basis points", name))
+		}
+		if t.RateValidity != 0 && (t.RateValidity < MinRateValidity || t.RateValidity > MaxRateValidity) {
+			errs = append(errs, fmt.Errorf("token %s: rate validity %s must be from %s to %s (or 0, derived from the markup)", name, t.RateValidity, MinRateValidity, MaxRateValidity))
 		}
 		for _, ty := range t.Types {
 			if ty != TypePrepay && ty != TypePostpay {
@@ -121,7 +146,18 @@ func (t Token) withDefaults() Token {
 		markup = *t.MarkupBps
 	}
 	t.MarkupBps = &markup
+	if t.RateValidity == 0 {
+		t.RateValidity = rateValidity(markup)
+	}
 	return t
+}
+
+// rateValidity is the RateValidity a markup of markupBps covers: the
+// minutes VolatilityBpsPerMinute takes to use it up, within
+// [MinRateValidity, MaxRateValidity].
+func rateValidity(markupBps int) time.Duration {
+	d := time.Duration(markupBps) * time.Minute / VolatilityBpsPerMinute
+	return min(max(d, MinRateValidity), MaxRateValidity)
 }
 
 // SetTokens replaces the tokens accepted for gas, as a config reload does.
@@ -147,10 +183,13 @@ func (s *Service) token(addr common.Address) (Token, bool) {
 	return Token{}, false
 }
 
-// tokenMeta is a token's symbol and decimals, read once from its contract.
+// tokenMeta is a token's symbol and decimals, read once from its
+// contract, and why it is refused as a gas token, if it is (a fee on
+// transfer, probeDelivery).
 type tokenMeta struct {
 	symbol   string
 	decimals uint8
+	refused  string
 }
 
 // metaCache keeps the tokenMeta of tokens and the decimals of feeds.
@@ -217,6 +256,12 @@ func (s *Service) meta(ctx context.Context, addr common.Address) (tokenMeta, err
 		return m, err
 	}
 	m = tokenMeta{symbol: decodeSymbol(out), decimals: d}
+	if m.refused, err = s.probeDelivery(ctx, addr, d); err != nil {
+		return m, err
+	}
+	if m.refused != "" {
+		s.log.Error("gas token refused", zap.Stringer("token", addr), zap.String("reason", m.refused))
+	}
 	s.metas.mu.Lock()
 	if s.metas.tokens == nil {
 		s.metas.tokens = map[common.Address]tokenMeta{}
@@ -259,11 +304,20 @@ type errNoPrice struct{ reason string }
 
 func (e errNoPrice) Error() string { return e.reason }
 
+// errRefused is a configured token the token paymasters would refuse (one
+// that delivers less than it sends).
+type errRefused struct{ reason string }
+
+func (e errRefused) Error() string { return e.reason }
+
 // quote prices t now.
 func (s *Service) quote(ctx context.Context, t Token) (quote, error) {
 	m, err := s.meta(ctx, t.Address)
 	if err != nil {
 		return quote{}, fmt.Errorf("reading the token's symbol and decimals: %w", err)
+	}
+	if m.refused != "" {
+		return quote{}, errRefused{m.refused}
 	}
 	unit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(m.decimals)), nil)
 	// price is token units per ETH before the markup.
@@ -345,6 +399,10 @@ type SupportedToken struct {
 	Rate string `json:"rate,omitempty"`
 	// MarkupBps is the markup over the price, in basis points.
 	MarkupBps int `json:"markupBps"`
+	// RateValidity is how many seconds a rate signed in the token stays
+	// valid at most: the latest validUntil an operation paying in it may
+	// ask for is this far ahead of the paymaster's clock.
+	RateValidity int64 `json:"rateValidity"`
 	// Source is where the price comes from: "fixed" or "feed".
 	Source string `json:"source"`
 	// Paymaster is the TokenPaymaster an EntryPoint v0.6 operation's
@@ -364,7 +422,7 @@ func (s *Service) supportedList(ctx context.Context) []SupportedToken {
 	tokens := *s.tokens.Load()
 	out := make([]SupportedToken, 0, len(tokens))
 	for _, t := range tokens {
-		st := SupportedToken{Token: t.Address.Hex(), Types: t.Types, MarkupBps: *t.MarkupBps, Source: "fixed"}
+		st := SupportedToken{Token: t.Address.Hex(), Types: t.Types, MarkupBps: *t.MarkupBps, RateValidity: int64(t.RateValidity / time.Second), Source: "fixed"}
 		if s.cfg.TokenPaymaster != (common.Address{}) {
 			st.Paymaster = s.cfg.TokenPaymaster.Hex()
 		}
@@ -415,6 +473,10 @@ func (s *Service) tokenTerms(ctx context.Context, sc sponsorContext, pm common.A
 	q, err := s.quote(ctx, t)
 	if err != nil {
 		var np errNoPrice
+		var rf errRefused
+		if errors.As(err, &rf) {
+			return contracts.TokenTerms{}, &Error{Code: codePaymasterRejected, Message: rf.reason}
+		}
 		if errors.As(err, &np) {
 			return contracts.TokenTerms{}, &Error{Code: codePaymasterRejected, Message: "token " + sc.Token + " cannot be priced now: " + np.reason}
 		}

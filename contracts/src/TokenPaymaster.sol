@@ -24,6 +24,12 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 ///    again (postOpReverted), which takes the cost once more and reverts the
 ///    whole bundle if it still cannot: the deposit never pays for gas that
 ///    was not paid for in tokens.
+/// Every transfer to this paymaster (mode 1's in validation, mode 2's in
+/// postOp) is measured by this paymaster's balance before and after it: a
+/// token that delivers less than it was asked to send (a fee on transfer,
+/// switched on at any time) makes it revert, so the operation is refused
+/// (mode 1) or the bundle reverts (mode 2), and the deposit never advances
+/// gas against tokens that did not arrive.
 /// @dev paymasterAndData, 150 bytes, packed:
 ///   [0:20] this paymaster, [20] mode (1 or 2), [21:41] token,
 ///   [41:47] validUntil (uint48), [47:53] validAfter (uint48),
@@ -47,11 +53,12 @@ contract TokenPaymaster is BasePaymaster {
     /// mode 1 (a refund between two warm balances: about 10,000 gas).
     uint256 public constant POST_OP_GAS_PREPAY = 15000;
     /// @notice The same in mode 2 (a transferFrom that writes the
-    /// allowance and the paymaster's cold balance: about 37,000 gas).
-    uint256 public constant POST_OP_GAS_POSTPAY = 40000;
+    /// allowance and the paymaster's cold balance, measured by two
+    /// balanceOf calls: about 39,500 gas).
+    uint256 public constant POST_OP_GAS_POSTPAY = 43000;
     /// @notice The same in mode 2 after postOp failed once
     /// (postOpReverted), when the second postOp finds every slot cold again.
-    uint256 public constant POST_OP_GAS_REVERTED = 50000;
+    uint256 public constant POST_OP_GAS_REVERTED = 53000;
 
     uint256 private constant DATA_LENGTH = 150;
 
@@ -155,7 +162,7 @@ contract TokenPaymaster is BasePaymaster {
         uint256 maxTokens = tokenCost(maxCost + maxPostOpGas(mode) * op.maxFeePerGas, rate);
         address sender = op.sender;
         if (mode == MODE_PREPAY) {
-            IERC20(token).safeTransferFrom(sender, address(this), maxTokens);
+            _pull(token, sender, maxTokens);
         } else {
             require(IERC20(token).balanceOf(sender) >= maxTokens, "TokenPaymaster: token balance too low");
             require(IERC20(token).allowance(sender, address(this)) >= maxTokens, "TokenPaymaster: allowance too low");
@@ -179,6 +186,16 @@ contract TokenPaymaster is BasePaymaster {
         bytes32 hash = ECDSA.toEthSignedMessageHash(getHash(op, mode, token, rate, validUntil, validAfter));
         (address recovered, ECDSA.RecoverError err) = ECDSA.tryRecover(hash, signature);
         signed = err == ECDSA.RecoverError.NoError && recovered == verifyingSigner;
+    }
+
+    /// @dev Takes amount of token from `from` and reverts unless this
+    /// paymaster's balance grew by all of it.
+    function _pull(address token, address from, uint256 amount) private {
+        uint256 before = IERC20(token).balanceOf(address(this));
+        IERC20(token).safeTransferFrom(from, address(this), amount);
+        require(
+            IERC20(token).balanceOf(address(this)) >= before + amount, "TokenPaymaster: token delivered less than sent"
+        );
     }
 
     function _postOp(PostOpMode postMode, bytes calldata context, uint256 actualGasCost) internal override {
@@ -209,9 +226,10 @@ contract TokenPaymaster is BasePaymaster {
                 IERC20(token).safeTransfer(sender, maxTokens - cost);
             }
         } else {
-            // Reverts if the sender cannot pay: in postOpReverted mode that
-            // reverts the bundle, and the deposit pays nothing.
-            IERC20(token).safeTransferFrom(sender, address(this), cost);
+            // Reverts if the sender cannot pay, or the token delivers less:
+            // in postOpReverted mode that reverts the bundle, and the
+            // deposit pays nothing.
+            _pull(token, sender, cost);
         }
         emit GasPaidInToken(sender, token, mode, rate, gasCost, cost);
     }

@@ -29,6 +29,11 @@ import {Math} from "@openzeppelin/contracts-v5/utils/math/Math.sol";
 ///    v0.7 therefore carries a bounded exposure, which the off-chain
 ///    service holds against the project's balance until the operation lands
 ///    (and charges it if no GasPaidInToken followed).
+/// Every transfer to this paymaster (mode 1's in validation, mode 2's in
+/// postOp) is measured by this paymaster's balance before and after it: a
+/// token that delivers less than it was asked to send (a fee on transfer,
+/// switched on at any time) makes it revert, so the operation is refused
+/// (mode 1) or postOp fails as when the payer cannot pay (mode 2).
 /// @dev paymasterAndData, 182 bytes, packed:
 ///   [0:20] this paymaster, [20:36] paymasterVerificationGasLimit,
 ///   [36:52] paymasterPostOpGasLimit (both uint128, signed),
@@ -226,7 +231,7 @@ contract TokenPaymasterV07 is BasePaymaster {
             executionGasLimit: op.unpackCallGasLimit() + op.unpackPostOpGasLimit()
         });
         if (mode == MODE_PREPAY) {
-            IERC20(token).safeTransferFrom(c.sender, address(this), c.maxTokens);
+            _pull(token, c.sender, c.maxTokens);
         } else {
             require(IERC20(token).balanceOf(c.sender) >= c.maxTokens, "TokenPaymasterV07: token balance too low");
             require(
@@ -234,6 +239,17 @@ contract TokenPaymasterV07 is BasePaymaster {
             );
         }
         return abi.encode(c);
+    }
+
+    /// @dev Takes amount of token from `from` and reverts unless this
+    /// paymaster's balance grew by all of it.
+    function _pull(address token, address from, uint256 amount) private {
+        uint256 before = IERC20(token).balanceOf(address(this));
+        IERC20(token).safeTransferFrom(from, address(this), amount);
+        require(
+            IERC20(token).balanceOf(address(this)) >= before + amount,
+            "TokenPaymasterV07: token delivered less than sent"
+        );
     }
 
     function _postOp(PostOpMode, bytes calldata context, uint256 actualGasCost, uint256 actualUserOpFeePerGas)
@@ -250,9 +266,9 @@ contract TokenPaymasterV07 is BasePaymaster {
                 IERC20(c.token).safeTransfer(c.sender, c.maxTokens - cost);
             }
         } else {
-            // Reverts if the sender cannot pay: the EntryPoint then undoes
-            // the operation's call.
-            IERC20(c.token).safeTransferFrom(c.sender, address(this), cost);
+            // Reverts if the sender cannot pay, or the token delivers less:
+            // the EntryPoint then undoes the operation's call.
+            _pull(c.token, c.sender, cost);
         }
         emit GasPaidInToken(c.userOpHash, c.sender, c.token, c.mode, c.rate, gasCost, cost);
     }
