@@ -1022,9 +1022,9 @@ func (a *App) facilitator(url string) (facilitator.Facilitator, error) {
 		return nil, errors.New("the x402 app has no embedded facilitator")
 	}
 	if a.router != nil {
-		return a.router, nil
+		return a.ownFacilitator(a.router), nil
 	}
-	return a.chain, nil
+	return a.ownFacilitator(a.chain), nil
 }
 
 // embeddedApp returns the x402 app for a handler that needs its embedded
