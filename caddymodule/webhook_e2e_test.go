@@ -1,17 +1,21 @@
 package caddymodule
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/devnet"
@@ -204,3 +208,109 @@ http://127.0.0.1:{{api}} {
 	}
 }
 `
+
+// TestWebhookBeforeTheSenders: Caddy starts while its primary network's
+// chain does not answer, so the webhooks' senders (whose deliveries live
+// in that network's store) cannot run yet. A payment settled on the
+// second network meanwhile, and the first payment on the primary network
+// the moment its chain answers, both reach the webhook: the outcomes
+// waited in the stores' outboxes. (Before the outbox, an event settled
+// while the senders did not exist was dropped without a trace.)
+func TestWebhookBeforeTheSenders(t *testing.T) {
+	defer func(d time.Duration) { networkRetry = d }(networkRetry)
+	networkRetry = 200 * time.Millisecond
+	const secret = "merchant-webhook-secret-0123456789"
+	t.Setenv("X402_MERCHANT_WEBHOOK_SECRET", secret)
+	t.Setenv("X402_HOOK_SETTLER_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
+	rc, srv := newHookReceiver(t, secret)
+	second := startChain(t, 84532)
+	portA, api := freePort(t), freePort(t)
+	dir := filepath.ToSlash(t.TempDir())
+	tok := second.Token
+	cf := fmt.Sprintf(`{
+	x402 {
+		network eip155:31337 {
+			rpc http://127.0.0.1:%d
+			settler_key {env.X402_HOOK_SETTLER_KEY}
+			asset %s "%s" "%s" 6
+			store_path %s/a.db
+		}
+		network eip155:84532 {
+			rpc %s
+			settler_key {env.X402_HOOK_SETTLER_KEY}
+			asset %s "%s" "%s" 6
+			store_path %s/b.db
+		}
+		webhook %s/events {
+			secret {env.X402_MERCHANT_WEBHOOK_SECRET}
+		}
+	}
+}
+http://127.0.0.1:%d {
+	x402_path_guard
+	x402 0.01 {
+		pay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC
+	}
+	respond "paid content"
+}
+`, portA, tok.Address.Hex(), tok.Name, tok.Version, dir, second.URL, tok.Address.Hex(), tok.Name, tok.Version, dir, srv.URL, api)
+	if _, err := runCaddyfile(t, cf); err != nil {
+		t.Fatalf("Caddy did not start with its primary network down: %v", err)
+	}
+	base := fmt.Sprintf("http://127.0.0.1:%d/", api)
+	pay := func(network string) (*http.Response, *x402.SettleResponse) {
+		t.Helper()
+		resp, body := httpGet(t, base, nil)
+		pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+		if err != nil || len(pr.Accepts) != 2 {
+			t.Fatalf("402: %d %s (%v)", resp.StatusCode, body, err)
+		}
+		i := slices.IndexFunc(pr.Accepts, func(o x402.PaymentRequirements) bool { return o.Network == network })
+		p, err := (&client.Transport{Key: mustKey(t, 1), MaxAmount: big.NewInt(1 << 62)}).Pay(pr, &pr.Accepts[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := x402.EncodeHeader(p)
+		resp, _ = httpGet(t, base, map[string]string{x402.HeaderPaymentSignature: h})
+		receipt, _, _ := client.Receipt(resp)
+		return resp, receipt
+	}
+	resp, onSecond := pay("eip155:84532")
+	if resp.StatusCode != 200 || onSecond == nil || !onSecond.Success {
+		t.Fatalf("paying on the second network while the primary is down: %d %+v", resp.StatusCode, onSecond)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	primary, err := devnet.Start(ctx, devnet.Config{Addr: fmt.Sprintf("127.0.0.1:%d", portA), ChainID: 31337})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { primary.Close() })
+	var onPrimary *x402.SettleResponse
+	for {
+		resp, receipt := pay("eip155:31337")
+		if resp.StatusCode == 200 {
+			onPrimary = receipt
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the primary network never started once its chain answered: %d", resp.StatusCode)
+		}
+		time.Sleep(50 * time.Millisecond) // the payer's retry after a 503
+	}
+	rc.waitFor("both payments' events", func() bool {
+		return rc.delivered(onSecond.TransactionHash) && rc.delivered(onPrimary.TransactionHash)
+	})
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for _, ev := range rc.got {
+		want := map[string]string{onSecond.TransactionHash: "eip155:84532", onPrimary.TransactionHash: "eip155:31337"}[ev.Transaction]
+		if ev.Network != want || ev.Resource != base {
+			t.Errorf("event %+v; want network %s, resource %s", ev, want, base)
+		}
+	}
+	if len(rc.bad) > 0 {
+		t.Errorf("bad deliveries: %q", rc.bad)
+	}
+}
