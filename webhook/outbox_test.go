@@ -3,6 +3,7 @@ package webhook
 import (
 	"context"
 	"math/big"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"sync"
@@ -228,5 +229,83 @@ func TestOutboxAcrossReplicasOnPostgres(t *testing.T) {
 			t.Errorf("event %s delivered twice", e.ID)
 		}
 		seen[e.ID] = true
+	}
+}
+
+// TestDispatchDropsWhatDoesNotDecode: an outbox entry that is not a final
+// record is removed and logged, and does not hold back the next ones.
+func TestDispatchDropsWhatDoesNotDecode(t *testing.T) {
+	t.Parallel()
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "x402.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	outbox, err := st.Bucket(store.OutboxBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{"\x00garbage": "{not json", "\x01claimed": `{"state":"claimed"}`} {
+		if err := outbox.Put([]byte(k), []byte(v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	finishNotified(t, st, final(1, 1, ""))
+	kv, err := st.Bucket(Space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Config{URL: "http://127.0.0.1:9/", Secret: secret, Store: kv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := Dispatch(outbox, []*Sender{s}, nil); n != 3 || err != nil {
+		t.Fatalf("Dispatch = %d, %v; want the 3 entries removed", n, err)
+	}
+	if list, _ := List(kv, 10); len(list) != 1 || list[0].Event.Transaction != (common.Hash{1}).Hex() {
+		t.Errorf("deliveries %+v; want the settled event's", list)
+	}
+}
+
+// TestStopLetsGoOfTheLease: an attempt cut off because its sender stops
+// (a reload) is not counted, and its lease is let go of, so the next
+// sender tries it at once rather than after the lease.
+func TestStopLetsGoOfTheLease(t *testing.T) {
+	t.Parallel()
+	arrived, release := make(chan struct{}, 1), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+		default:
+		}
+		<-release // answers nothing until the test ends
+	}))
+	defer srv.Close()
+	defer close(release)
+	kv := space(t)
+	s, err := New(Config{URL: srv.URL, Secret: secret, Store: kv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Enqueue(event("0xstop")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Run(ctx, time.Hour); close(done) }()
+	select {
+	case <-arrived:
+	case <-time.After(30 * time.Second):
+		t.Fatal("waited 30 s for the attempt to reach the receiver")
+	}
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("waited 30 s for the sender to stop")
+	}
+	list, err := List(kv, 10)
+	if err != nil || len(list) != 1 || list[0].State != StatePending || list[0].Attempts != 0 || !list[0].LeaseUntil.IsZero() {
+		t.Fatalf("after the stop: %+v %v; want pending, no attempt counted, no lease", list, err)
 	}
 }
