@@ -402,6 +402,9 @@ func (m *merchant) runWebhooks() {
 		}
 		senders = append(senders, s)
 	}
+	if len(senders) == 0 {
+		return // the outboxes wait for a config whose webhooks work
+	}
 	var wg sync.WaitGroup
 	for _, s := range senders {
 		wg.Go(func() { s.Run(m.ctx, senderPoll) })
@@ -417,6 +420,7 @@ func (m *merchant) dispatch(senders []*webhook.Sender) {
 	t := time.NewTicker(outboxPoll)
 	defer t.Stop()
 	log := m.app.log.Named("webhook")
+	outboxes := map[store.Backend]store.KV{} // opened once: a bbolt Bucket call writes
 	for {
 		seen := map[store.Backend]bool{}
 		for _, c := range m.app.chains {
@@ -425,10 +429,13 @@ func (m *merchant) dispatch(senders []*webhook.Sender) {
 				continue
 			}
 			seen[run.store] = true
-			outbox, err := run.store.Bucket(store.OutboxBucket)
-			if err != nil {
-				log.Warn("opening the outbox", zap.String("network", c.plan.network), zap.Error(err))
-				continue
+			outbox := outboxes[run.store]
+			if outbox == nil {
+				if outbox, err = run.store.Bucket(store.OutboxBucket); err != nil {
+					log.Warn("opening the outbox", zap.String("network", c.plan.network), zap.Error(err))
+					continue
+				}
+				outboxes[run.store] = outbox
 			}
 			for m.ctx.Err() == nil {
 				n, err := webhook.Dispatch(outbox, senders, log)
