@@ -37,8 +37,10 @@ var Events = []string{EventSettled, EventFailed}
 type Event struct {
 	// ID identifies the event, the same on every attempt and replica:
 	// receivers deduplicate on it.
-	ID   string    `json:"id"`
-	Type string    `json:"type"`
+	ID string `json:"id"`
+	// Type is settled or failed.
+	Type string `json:"type"`
+	// Time is when the settlement became final (settled or failed).
 	Time time.Time `json:"time"`
 	// Network is the CAIP-2 id of the chain.
 	Network string `json:"network"`
@@ -133,7 +135,7 @@ type Sender struct {
 }
 
 // DefaultMaxAttempts is the default of Config.MaxAttempts: 2 s, 4 s, 8 s…
-// apart up to an hour, about 26 hours in all, so that a receiver's outage
+// apart up to an hour, about 25 hours in all, so that a receiver's outage
 // of a day loses nothing.
 const DefaultMaxAttempts = 36
 
