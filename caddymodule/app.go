@@ -65,10 +65,11 @@ type App struct {
 	// serve it. Exclusive with the top-level network options. Unset by
 	// default.
 	Networks []NetworkConfig `json:"networks,omitempty"`
-	// The merchant's webhooks: each settled payment, and each whose
-	// settlement failed, is POSTed to them, signed, and retried; the
-	// deliveries are kept in the primary network's store. Unset by
-	// default.
+	// The merchant's webhooks: each payment its routes settled, and each
+	// whose settlement transaction failed, is POSTed to them, signed, at
+	// least once: the store writes the outcome in the commit that
+	// records it, and the deliveries, retried for about a day, are kept
+	// in the primary network's store. Unset by default.
 	Webhooks []WebhookConfig `json:"webhooks,omitempty"`
 	// The PostgreSQL URL of a store that several Caddy replicas share (a
 	// fleet). It holds the settlement records, the settler key's nonce
@@ -1022,9 +1023,9 @@ func (a *App) facilitator(url string) (facilitator.Facilitator, error) {
 		return nil, errors.New("the x402 app has no embedded facilitator")
 	}
 	if a.router != nil {
-		return a.router, nil
+		return a.ownFacilitator(a.router), nil
 	}
-	return a.chain, nil
+	return a.ownFacilitator(a.chain), nil
 }
 
 // embeddedApp returns the x402 app for a handler that needs its embedded

@@ -2,9 +2,6 @@ package caddymodule
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -20,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/dashboard"
+	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/webhook"
@@ -129,7 +127,8 @@ var refusalFlush = 5 * time.Second
 
 // merchant is what an x402 app keeps for the merchant's view: the
 // refusals of each network (recorded in memory, flushed to the store) and
-// the webhook senders (on the primary network's store).
+// the webhooks' dispatcher and senders (their deliveries on the primary
+// network's store).
 type merchant struct {
 	app  *App
 	ctx  context.Context
@@ -138,13 +137,14 @@ type merchant struct {
 
 	mu       sync.Mutex
 	refusals map[*chainRun]*store.Refusals
-	senders  []*webhook.Sender // nil until the primary network runs
-	secrets  [][]byte          // the webhooks' keys, resolved at Start
+	secrets  [][]byte      // the webhooks' keys, resolved at Start
+	kick     chan struct{} // wakes the dispatcher
 }
 
 // startMerchant starts the refusals' flusher and, with webhooks, their
-// senders once the primary network runs; a webhook secret that is unset
-// or shorter than 16 bytes fails it. Cleanup stops them.
+// dispatcher and senders once the primary network runs (the events
+// finished before then wait in the store's outbox); a webhook secret that
+// is unset or shorter than 16 bytes fails it. Cleanup stops them.
 func (a *App) startMerchant() error {
 	if a.chain == nil || a.merchant != nil {
 		return nil
@@ -161,7 +161,7 @@ func (a *App) startMerchant() error {
 		secrets[i] = []byte(key)
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	m := &merchant{app: a, ctx: ctx, stop: stop, refusals: map[*chainRun]*store.Refusals{}, secrets: secrets}
+	m := &merchant{app: a, ctx: ctx, stop: stop, refusals: map[*chainRun]*store.Refusals{}, secrets: secrets, kick: make(chan struct{}, 1)}
 	a.merchant = m
 	m.wg.Go(m.flushLoop)
 	if len(a.Webhooks) > 0 {
@@ -295,72 +295,81 @@ func requestPath(r *http.Request) string {
 	return r.URL.Path
 }
 
-// settlement is the paywall's AfterSettle and OnSettleFailure hook for the
-// webhooks: a settled payment, or one whose settlement failed for good (a
-// transient failure is retried by the client, and is no event).
-func (m *merchant) settlement(r *http.Request, e *paywall.Event) {
-	if m == nil || e.Settle == nil || e.Offer == nil {
+// settlement is the paywall's AfterSettle, OnSettleFailure and
+// AfterBroadcast hook for the webhooks: it wakes the dispatcher, which
+// finds the payment's outcome in the store's outbox if it is final (the
+// store wrote it there in the commit that finished the settlement; see
+// ownSettles). The event does not depend on this call: a settlement that
+// finishes without it (after a crash, on another replica, after its
+// request gave up waiting) is in the outbox all the same, and dispatched
+// within outboxPoll.
+func (m *merchant) settlement(*http.Request, *paywall.Event) {
+	if m == nil {
 		return
 	}
-	res := e.Settle
-	typ := webhook.EventSettled
-	if !res.Success {
-		if res.ErrorCode.Transient() || res.ErrorCode == x402.ErrorInFlight || res.ErrorCode == x402.ErrorInternal {
-			return
-		}
-		typ = webhook.EventFailed
-	}
-	m.mu.Lock()
-	senders := m.senders
-	m.mu.Unlock()
-	if len(senders) == 0 {
-		return
-	}
-	key := res.TransactionHash
-	if key == "" && e.Payment != nil {
-		raw, _ := json.Marshal(e.Payment.Payload)
-		h := sha256.Sum256(raw)
-		key = hex.EncodeToString(h[:])
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	ev := webhook.Event{
-		ID: webhook.EventID(typ, e.Offer.Network, key), Type: typ, Time: time.Now().UTC(), Network: e.Offer.Network,
-		Resource: scheme + "://" + r.Host + requestPath(r), Scheme: e.Offer.Scheme, Payer: res.Payer, PayTo: e.Offer.PayTo,
-		Asset: cmpOr(res.Asset, e.Offer.Asset), Amount: cmpOr(res.Amount, e.Offer.Amount), Transaction: res.TransactionHash,
-	}
-	if !res.Success {
-		ev.Error = string(res.ErrorCode)
-	}
-	for _, s := range senders {
-		if err := s.Enqueue(ev); err != nil {
-			m.app.log.Warn("keeping a webhook delivery", zap.String("event", ev.ID), zap.Error(err))
-		}
+	select {
+	case m.kick <- struct{}{}:
+	default:
 	}
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
+// outboxPoll is how often the dispatcher reads the outboxes when nothing
+// wakes it: for the outcomes finished without a paid request of this
+// process (reconciled after a restart, or finished by another replica).
+var outboxPoll = time.Second
+
+// senderPoll is how often a webhook's sender looks for due deliveries
+// when nothing wakes it: retries, and deliveries another replica's lease
+// let go of.
+var senderPoll = 2 * time.Second
+
+// ownSettles is the embedded facilitator as the routes' paywalls call it
+// when a webhook is configured: their settles are the merchant's own
+// (facilitator.WithNotify), so the store writes each one's final outcome
+// to its outbox in the commit that finishes it, for the webhooks. A
+// settle through the x402_facilitator endpoints is not marked, and never
+// reaches the webhooks.
+type ownSettles struct {
+	facilitator.Facilitator
+	served paywall.Responder
+}
+
+// Settle settles, marked as the merchant's own.
+func (o ownSettles) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.SettleResponse, error) {
+	return o.Facilitator.Settle(facilitator.WithNotify(ctx), req)
+}
+
+// Served tells the facilitator that a paid response was written.
+func (o ownSettles) Served(ctx context.Context, req *x402.SettleRequest) error {
+	return o.served.Served(ctx, req)
+}
+
+// ownFacilitator is fac, the embedded facilitator, for the routes'
+// paywalls: marked as the merchant's own with a webhook (ownSettles).
+func (a *App) ownFacilitator(fac facilitator.Facilitator) facilitator.Facilitator {
+	served, ok := fac.(paywall.Responder)
+	if len(a.Webhooks) == 0 || !ok {
+		return fac
 	}
-	return b
+	return ownSettles{Facilitator: fac, served: served}
 }
 
 // runWebhooks waits for the primary network to run, makes the senders
-// over its store, and runs them until the config is cleaned up.
+// over its store, and until the config is cleaned up runs them and the
+// dispatcher, which hands the events of every network's outbox to them.
+// Nothing is lost meanwhile: the outcomes wait in the outboxes.
 func (m *merchant) runWebhooks() {
 	var run *chainRun
-	for run == nil {
-		if r, err := m.app.chain.running(); err == nil {
+	for {
+		r, err := m.app.chain.wait(m.ctx)
+		if err == nil {
 			run = r
 			break
 		}
 		select {
 		case <-m.ctx.Done():
 			return
-		case <-time.After(time.Second):
+		case <-time.After(time.Second): // a failed start; Caddy may retry it
 		}
 	}
 	kv, err := run.store.Bucket(webhook.Space)
@@ -393,14 +402,58 @@ func (m *merchant) runWebhooks() {
 		}
 		senders = append(senders, s)
 	}
-	m.mu.Lock()
-	m.senders = senders
-	m.mu.Unlock()
+	if len(senders) == 0 {
+		return // the outboxes wait for a config whose webhooks work
+	}
 	var wg sync.WaitGroup
 	for _, s := range senders {
-		wg.Go(func() { s.Run(m.ctx, 2*time.Second) })
+		wg.Go(func() { s.Run(m.ctx, senderPoll) })
 	}
+	m.dispatch(senders)
 	wg.Wait()
+}
+
+// dispatch hands the events of the outbox of every running network's
+// store to the senders (webhook.Dispatch), when woken and every
+// outboxPoll, until the config is cleaned up.
+func (m *merchant) dispatch(senders []*webhook.Sender) {
+	t := time.NewTicker(outboxPoll)
+	defer t.Stop()
+	log := m.app.log.Named("webhook")
+	outboxes := map[store.Backend]store.KV{} // opened once: a bbolt Bucket call writes
+	for {
+		seen := map[store.Backend]bool{}
+		for _, c := range m.app.chains {
+			run, err := c.running()
+			if err != nil || seen[run.store] {
+				continue
+			}
+			seen[run.store] = true
+			outbox := outboxes[run.store]
+			if outbox == nil {
+				if outbox, err = run.store.Bucket(store.OutboxBucket); err != nil {
+					log.Warn("opening the outbox", zap.String("network", c.plan.network), zap.Error(err))
+					continue
+				}
+				outboxes[run.store] = outbox
+			}
+			for m.ctx.Err() == nil {
+				n, err := webhook.Dispatch(outbox, senders, log)
+				if err != nil {
+					log.Warn("reading the outbox", zap.String("network", c.plan.network), zap.Error(err))
+				}
+				if n == 0 || err != nil {
+					break
+				}
+			}
+		}
+		select {
+		case <-m.ctx.Done():
+			return
+		case <-m.kick:
+		case <-t.C:
+		}
+	}
 }
 
 // merchantView fills a network's dashboard's merchant pages: its

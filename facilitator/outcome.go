@@ -90,6 +90,10 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 		s.payers.reverted(rec.Key, rec.Payer, s.cfg.Now())
 	}
 	s.payers.release(rec.Key)
+	if notify(ctx) {
+		// The merchant's settle resumed a record another caller claimed.
+		rec.Notify = true
+	}
 	span := startStore(ctx, string(rec.State))
 	err := s.store.Finish(rec)
 	endCall(span, err, "store")

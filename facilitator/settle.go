@@ -128,6 +128,7 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		Scheme: p.scheme, Network: s.cfg.Network,
 		Payer: p.payer, PayTo: p.payTo, Asset: p.asset, Amount: p.amount,
 		Created: now, Updated: now, ServeBy: serveBy(req, p, now),
+		Notify: notify(ctx),
 	}
 	rec.Resource, rec.Description = saleOf(req)
 	rec.UserOpHash, rec.RequestHash = p.pay.UserOpHash, p.pay.RequestHash

@@ -161,9 +161,14 @@ func CheckRelease(from State) error {
 }
 
 // transition writes rec over its stored record if the stored record's
-// state may move to rec's.
+// state may move to rec's, and a final one's outbox entry (OutboxEntry)
+// in the same commit.
 func (s *Store) transition(rec *Record) error {
 	raw, err := encode(rec)
+	if err != nil {
+		return err
+	}
+	outKey, outValue, err := OutboxEntry(rec)
 	if err != nil {
 		return err
 	}
@@ -182,6 +187,16 @@ func (s *Store) transition(rec *Record) error {
 		}
 		if err := b.Put(rec.Key[:], raw); err != nil {
 			return err
+		}
+		if outKey != nil {
+			// The outcome the merchant is told of, in the same commit.
+			out, err := tx.CreateBucketIfNotExists([]byte(OutboxBucket))
+			if err != nil {
+				return err
+			}
+			if err := out.Put(outKey, outValue); err != nil {
+				return err
+			}
 		}
 		return reindex(tx, stored, rec)
 	})

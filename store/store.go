@@ -155,6 +155,10 @@ type Record struct {
 	// payer's retry only until then. Zero in a record written before it
 	// existed, which then ends DefaultServeWindow after Created.
 	ServeBy time.Time `json:"serveBy,omitzero"`
+	// Notify is set on a settlement the merchant is told of (one of its
+	// own routes' payments, with a webhook configured): Finish writes
+	// its final outcome to the outbox (OutboxBucket) in the same commit.
+	Notify bool `json:"notify,omitempty"`
 	// Created and Updated are wall-clock times.
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`

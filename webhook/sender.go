@@ -37,8 +37,10 @@ var Events = []string{EventSettled, EventFailed}
 type Event struct {
 	// ID identifies the event, the same on every attempt and replica:
 	// receivers deduplicate on it.
-	ID   string    `json:"id"`
-	Type string    `json:"type"`
+	ID string `json:"id"`
+	// Type is settled or failed.
+	Type string `json:"type"`
+	// Time is when the settlement became final (settled or failed).
 	Time time.Time `json:"time"`
 	// Network is the CAIP-2 id of the chain.
 	Network string `json:"network"`
@@ -102,10 +104,11 @@ type Config struct {
 	Events []string
 	// Store keeps the deliveries.
 	Store store.KV
-	// MaxAttempts bounds the attempts of a delivery; default 8.
+	// MaxAttempts bounds the attempts of a delivery; default 36, which
+	// with the default backoff keeps trying for about a day.
 	MaxAttempts int
 	// Backoff is the wait after the first failed attempt, doubled after
-	// each next one up to MaxBackoff; defaults 2 s and 10 min.
+	// each next one up to MaxBackoff; defaults 2 s and 1 h.
 	Backoff, MaxBackoff time.Duration
 	// Timeout bounds one attempt, connection to response; default 10 s.
 	Timeout time.Duration
@@ -130,6 +133,15 @@ type Sender struct {
 	client *http.Client
 	kick   chan struct{}
 }
+
+// DefaultMaxAttempts is the default of Config.MaxAttempts: 2 s, 4 s, 8 s…
+// apart up to an hour, about 25 hours in all, so that a receiver's outage
+// of a day loses nothing.
+const DefaultMaxAttempts = 36
+
+// IDHeader is the request header that carries the event's id, as the
+// body's "id" does: the same on every attempt and replica.
+const IDHeader = "X402-Webhook-Id"
 
 // maxResponse bounds what is read of a receiver's answer (then dropped).
 const maxResponse = 64 << 10
@@ -163,9 +175,9 @@ func New(cfg Config) (*Sender, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	cfg.MaxAttempts = cmp.Or(cfg.MaxAttempts, 8)
+	cfg.MaxAttempts = cmp.Or(cfg.MaxAttempts, DefaultMaxAttempts)
 	cfg.Backoff = cmp.Or(cfg.Backoff, 2*time.Second)
-	cfg.MaxBackoff = cmp.Or(cfg.MaxBackoff, 10*time.Minute)
+	cfg.MaxBackoff = cmp.Or(cfg.MaxBackoff, time.Hour)
 	cfg.Timeout = cmp.Or(cfg.Timeout, 10*time.Second)
 	cfg.MaxDeliveries = cmp.Or(cfg.MaxDeliveries, 1000)
 	if cfg.Now == nil {
@@ -205,10 +217,18 @@ func (s *Sender) Wants(typ string) bool {
 	return len(s.cfg.Events) == 0 || slices.Contains(s.cfg.Events, typ)
 }
 
-// key is where a delivery of event id is kept: one per event and webhook.
-func (s *Sender) key(id string) []byte {
+// prefix starts the keys of the webhook's deliveries.
+func (s *Sender) prefix() string {
 	h := sha256.Sum256([]byte(s.cfg.URL))
-	return []byte(hex.EncodeToString(h[:6]) + "/" + id)
+	return hex.EncodeToString(h[:6]) + "/"
+}
+
+// key is where the delivery of ev is kept: one per event and webhook, the
+// same on every replica (ev's time and id come from its settlement
+// record), and in the order of the events' times, so that the sender
+// tries the oldest first.
+func (s *Sender) key(ev Event) []byte {
+	return fmt.Appendf(nil, "%s%016x/%s", s.prefix(), uint64(ev.Time.UnixNano()), ev.ID)
 }
 
 // Enqueue keeps a delivery of ev, if the webhook wants its type and it is
@@ -219,7 +239,7 @@ func (s *Sender) Enqueue(ev Event) error {
 		return nil
 	}
 	now := s.cfg.Now()
-	err := s.cfg.Store.Update(s.key(ev.ID), func(old []byte) ([]byte, error) {
+	err := s.cfg.Store.Update(s.key(ev), func(old []byte) ([]byte, error) {
 		if old != nil {
 			return nil, nil // one delivery per event
 		}
@@ -256,7 +276,7 @@ func (s *Sender) Run(ctx context.Context, poll time.Duration) {
 // replica claims, one after another, and prunes past MaxDeliveries.
 func (s *Sender) deliverDue(ctx context.Context) {
 	now := s.cfg.Now()
-	prefix := string(s.key(""))
+	prefix := s.prefix()
 	var due [][]byte
 	var finished []Delivery
 	var finishedKeys [][]byte
@@ -323,9 +343,18 @@ func (s *Sender) claim(k []byte) (Delivery, bool) {
 	return d, err == nil && claimed
 }
 
-// attempt POSTs a delivery once and keeps its outcome.
+// attempt POSTs a delivery once and keeps its outcome. An attempt cut
+// off because the sender stops (a reload, a shutdown) is not counted: its
+// lease is let go of, for the next sender to try at once.
 func (s *Sender) attempt(ctx context.Context, k []byte, d Delivery) {
 	status, aerr := s.post(ctx, d.Event)
+	if ctx.Err() != nil && aerr != nil {
+		d.LeaseUntil = time.Time{}
+		if err := s.cfg.Store.Update(k, func([]byte) ([]byte, error) { return json.Marshal(d) }); err != nil {
+			s.cfg.Logger.Warn("letting go of a webhook delivery", zap.String("event", d.Event.ID), zap.Error(err))
+		}
+		return
+	}
 	now := s.cfg.Now()
 	d.Attempts++
 	d.Updated, d.Status, d.LeaseUntil, d.Error = now, status, time.Time{}, ""
@@ -369,7 +398,7 @@ func (s *Sender) post(ctx context.Context, ev Event) (int, error) {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "caddy-x402-webhook")
-	req.Header.Set("X402-Webhook-Id", ev.ID)
+	req.Header.Set(IDHeader, ev.ID)
 	req.Header.Set(SignatureHeader, Sign(s.cfg.Secret, s.cfg.Now(), body))
 	resp, err := s.client.Do(req)
 	if err != nil {

@@ -1,9 +1,13 @@
-// Package webhook tells a merchant's own server about payments: each
-// settled or failed payment is an Event, POSTed as JSON to the merchant's
-// URL with an HMAC-SHA256 signature over a timestamp and the body, retried
-// with exponential backoff for a bounded number of attempts. Deliveries
-// are kept in the x402 store, so they survive restarts, and a lease in the
-// store makes one replica of a fleet deliver each event once.
+// Package webhook tells a merchant's own server about payments, at least
+// once: each settled or failed payment is an Event, POSTed as JSON to the
+// merchant's URL with an HMAC-SHA256 signature over a timestamp and the
+// body, retried with exponential backoff for a bounded number of
+// attempts. The store writes each outcome to its outbox in the commit
+// that finishes the settlement (store.OutboxBucket); Dispatch hands the
+// outbox to the Senders, which keep one Delivery per event and webhook in
+// the store, so an event survives a crash, a reload or a receiver's
+// outage, and a lease in the store makes one replica of a fleet attempt
+// each delivery at a time. Receivers deduplicate on the event's id.
 package webhook
 
 import (

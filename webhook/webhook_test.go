@@ -100,8 +100,10 @@ func drain(t *testing.T, kv store.KV, senders ...*Sender) []Delivery {
 	}
 }
 
+// event is the settled event of transaction n, as every replica makes it
+// of the settlement's record: the same id and time.
 func event(n string) Event {
-	return Event{ID: EventID(EventSettled, "eip155:31337", n), Type: EventSettled, Time: time.Now().UTC(), Network: "eip155:31337", Transaction: n, Amount: "10000"}
+	return Event{ID: EventID(EventSettled, "eip155:31337", n), Type: EventSettled, Time: t0, Network: "eip155:31337", Transaction: n, Amount: "10000"}
 }
 
 func TestDeliveries(t *testing.T) {

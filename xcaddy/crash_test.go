@@ -75,26 +75,7 @@ func TestCrashAfterResponse(t *testing.T) {
 // crashAfterResponse is TestCrashAfterResponse on a fleet (PostgreSQL) or
 // one process (bbolt).
 func crashAfterResponse(t *testing.T, onFleet bool) {
-	var f *fleet
-	if onFleet {
-		f = newFleet(t)
-	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
-		eth, err := ethclient.Dial(d.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(eth.Close)
-		key, _ := crypto.GenerateKey()
-		f = &fleet{t: t, chain: d, eth: eth, merchant: crypto.PubkeyToAddress(key.PublicKey),
-			storePath: filepath.Join(t.TempDir(), "x402.db")}
-	}
+	f := newMerchant(t, onFleet)
 	bin := faultyCaddy(t)
 	payers := f.fundPayers(2, 1)
 
@@ -192,6 +173,30 @@ func crashAfterResponse(t *testing.T, onFleet bool) {
 	if n := f.transfers(); n != 2 {
 		t.Fatalf("%d transfers on chain for 2 payments", n)
 	}
+}
+
+// newMerchant is a fleet on PostgreSQL (newFleet) if onFleet, else a
+// merchant of one process on a bbolt file, on a devnet of its own.
+func newMerchant(t *testing.T, onFleet bool) *fleet {
+	t.Helper()
+	if onFleet {
+		return newFleet(t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	eth, err := ethclient.Dial(d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eth.Close)
+	key, _ := crypto.GenerateKey()
+	return &fleet{t: t, chain: d, eth: eth, merchant: crypto.PubkeyToAddress(key.PublicKey),
+		storePath: filepath.Join(t.TempDir(), "x402.db")}
 }
 
 // paymentAt signs a payment of r's offer at path with payer's key, with

@@ -93,7 +93,13 @@ type fleet struct {
 	// storePath is the bbolt file of a merchant without PostgreSQL; empty
 	// for a fleet on PostgreSQL.
 	storePath string
+	// webhook is the URL of the merchant's webhook, signed with
+	// fleetWebhookSecret; empty for none.
+	webhook string
 }
+
+// fleetWebhookSecret signs the deliveries of fleet.webhook.
+const fleetWebhookSecret = "fleet-webhook-secret-0123456789"
 
 // replica is one caddy process.
 type replica struct {
@@ -189,6 +195,11 @@ var caddyfile = template.Must(template.New("Caddyfile").Parse(`{
 {{- end}}
 		asset {{.Token}} "{{.TokenName}}" {{.TokenVersion}} 6
 		receipt_timeout 20s
+{{- if .Webhook}}
+		webhook {{.Webhook}} {
+			secret {env.X402_FLEET_WEBHOOK_SECRET}
+		}
+{{- end}}
 	}
 }
 
@@ -241,7 +252,7 @@ func (f *fleet) startWith(name, bin string, env ...string) *replica {
 	err := caddyfile.Execute(&cfg, map[string]any{
 		"Admin": admin, "Port": port, "Network": x402.FormatNetwork(f.chain.ChainID.Uint64()), "Schema": f.schema,
 		"Token": f.chain.Token.Address.Hex(), "TokenName": f.chain.Token.Name, "TokenVersion": f.chain.Token.Version,
-		"Merchant": f.merchant.Hex(), "Name": name, "Store": f.storePath,
+		"Merchant": f.merchant.Hex(), "Name": name, "Store": f.storePath, "Webhook": f.webhook,
 	})
 	if err != nil {
 		f.t.Fatal(err)
@@ -256,6 +267,7 @@ func (f *fleet) startWith(name, bin string, env ...string) *replica {
 		"X402_RPC_URL="+f.chain.URL,
 		"X402_SETTLER_KEY="+hex.EncodeToString(crypto.FromECDSA(f.chain.Accounts[0].Key)),
 		"X402_DATABASE_URL="+f.dbURL,
+		"X402_FLEET_WEBHOOK_SECRET="+fleetWebhookSecret,
 		"XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir, "HOME="+dir,
 	)
 	r.cmd.Env = append(r.cmd.Env, env...)

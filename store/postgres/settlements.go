@@ -146,11 +146,16 @@ func write(ctx context.Context, tx pgx.Tx, rec *store.Record) error {
 }
 
 // transition writes rec over its stored record if the stored record's
-// state may move to rec's, under the row's lock.
+// state may move to rec's, under the row's lock, and a final one's outbox
+// entry (store.OutboxEntry) in the same transaction.
 func (s *Store) transition(rec *store.Record) error {
+	outKey, outValue, err := store.OutboxEntry(rec)
+	if err != nil {
+		return fmt.Errorf("moving %s: %w", rec.Key, err)
+	}
 	ctx, cancel := op()
 	defer cancel()
-	err := inTx(ctx, s.pool, func(tx pgx.Tx) error {
+	err = inTx(ctx, s.pool, func(tx pgx.Tx) error {
 		stored, err := locked(ctx, tx, rec.Key)
 		if err != nil {
 			return err
@@ -161,7 +166,16 @@ func (s *Store) transition(rec *store.Record) error {
 		if !store.CanMove(stored.State, rec.State) {
 			return fmt.Errorf("%w: %s to %s", store.ErrTransition, stored.State, rec.State)
 		}
-		return write(ctx, tx, rec)
+		if err := write(ctx, tx, rec); err != nil {
+			return err
+		}
+		if outKey == nil {
+			return nil
+		}
+		// The outcome the merchant is told of, in the same commit.
+		_, err = tx.Exec(ctx, `INSERT INTO kv (bucket, key, value) VALUES ($1, $2, $3)
+			ON CONFLICT (bucket, key) DO UPDATE SET value = excluded.value`, store.OutboxBucket, outKey, outValue)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("moving %s: %w", rec.Key, err)

@@ -67,6 +67,7 @@ func Run(t *testing.T, b Backend) {
 	runLeases(t, b)
 	runReport(t, b)
 	runPrune(t, b)
+	runOutbox(t, b)
 	t.Run("claims are exclusive under concurrency", func(t *testing.T) {
 		t.Parallel()
 		s := b.Open(t)
