@@ -96,10 +96,10 @@ func (s *Service) mineBy(ctx context.Context) (time.Time, error) {
 
 // measurePace returns the chain's block period, measured again from the
 // blocks before head if the last measure is older than paceRefresh: the
-// shortest gap between the latest paceGaps+1 blocks (a slot chain's
-// missed slots and an on-demand chain's idle time only lengthen gaps),
-// within minPeriod and maxPeriod. A read that fails keeps the last
-// measure.
+// shortest gap between the latest paceGaps+1 blocks, the genesis block
+// aside (blocks never come faster than the period; a slot chain's missed
+// slots and an on-demand chain's idle time only lengthen gaps), within
+// minPeriod and maxPeriod. A read that fails keeps the last measure.
 func (s *Service) measurePace(ctx context.Context, head *types.Header) time.Duration {
 	p := &s.pace
 	p.mu.Lock()
@@ -109,11 +109,13 @@ func (s *Service) measurePace(ctx context.Context, head *types.Header) time.Dura
 	if fresh {
 		return period
 	}
+	// The genesis block's time is not a block period's (the devnet's is
+	// its start), so the gaps measured are after block 1.
 	n := head.Number.Uint64()
-	if n == 0 {
+	if n < 2 {
 		return p.blockPeriod()
 	}
-	k := min(n, paceGaps)
+	k := min(n-1, paceGaps)
 	headers := make([]*types.Header, k)
 	calls := make([]rpc.BatchElem, k)
 	for i := range calls {
