@@ -235,3 +235,39 @@ func TestMeasurePace(t *testing.T) {
 		t.Errorf("mined by %v, want %v after the call (%v to %v)", by, allow, start, end)
 	}
 }
+
+// A settlement is announced (and so may be served on broadcast) only if
+// its authorization is still valid when its transaction is mined at the
+// latest: on a chain of 5 s blocks (the measure is set), a payment valid
+// for 10 s passes verification (6 s) but could be mined after it expired,
+// so its settle waits for the receipt; one valid for 10 minutes is
+// announced. Both settle.
+func TestAnnounceOnlyWhatOutlivesInclusion(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	e.svc.pace.mu.Lock()
+	// Measured "in an hour": fresh for the whole test.
+	e.svc.pace.period, e.svc.pace.measured = 5*time.Second, time.Now().Add(time.Hour)
+	e.svc.pace.mu.Unlock()
+	merchant := e.chain.Accounts[2].Address
+	for _, c := range []struct {
+		name      string
+		seconds   int64
+		announced bool
+	}{
+		{"valid for 10 s", 10, false},
+		{"valid for 10 minutes", 600, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var announced []*x402.SettleResponse
+			ctx := x402.WithBroadcast(context.Background(), func(r *x402.SettleResponse) { announced = append(announced, r) })
+			res, _ := e.svc.Settle(ctx, e.payFor(e.chain.Accounts[1], merchant, 1000, c.seconds))
+			if !res.Success {
+				t.Fatalf("settled %+v", res)
+			}
+			if got := len(announced) == 1; got != c.announced || len(announced) > 1 {
+				t.Errorf("announced %d times, want announced %v", len(announced), c.announced)
+			}
+		})
+	}
+}
