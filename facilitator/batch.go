@@ -236,16 +236,17 @@ func (b *batcher) scheduleLocked(s *Service) {
 			return
 		}
 		b.stopTimer()
-		b.timerAt = next
-		b.timer = time.AfterFunc(next.Sub(now), func() {
+		var t *time.Timer
+		t = time.AfterFunc(next.Sub(now), func() {
 			b.mu.Lock()
 			defer b.mu.Unlock()
-			if b.closed {
-				return // close sent the queue
+			if b.closed || b.timer != t {
+				return // close sent the queue, or a later timer replaced this one
 			}
 			b.timer = nil
 			b.scheduleLocked(s)
 		})
+		b.timer, b.timerAt = t, next
 		return
 	}
 	b.stopTimer()
