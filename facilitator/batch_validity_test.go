@@ -10,8 +10,12 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -267,6 +271,76 @@ func TestAnnounceOnlyWhatOutlivesInclusion(t *testing.T) {
 			}
 			if got := len(announced) == 1; got != c.announced || len(announced) > 1 {
 				t.Errorf("announced %d times, want announced %v", len(announced), c.announced)
+			}
+		})
+	}
+}
+
+// inBox reports whether payer is in the penalty box.
+func (e *env) inBox(payer common.Address) bool {
+	e.svc.payers.mu.Lock()
+	defer e.svc.payers.mu.Unlock()
+	return e.svc.payers.strikes[payer] != nil
+}
+
+// A settlement mined after its authorization expired reverted for that,
+// not for anything its payer did: its payer is not put in the penalty
+// box, alone or in a batch. One that reverts within its window (its payer
+// holds nothing: it moved its tokens away) still is.
+func TestExpiredWhenMinedIsNotBoxed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{batch: &Batching{}})
+	merchant := common.Address{0x4b}
+	token := contracts.NewDevUSD()
+	sender := e.chain.Accounts[6].Key
+	// settlement signs payer's authorization, valid until validBefore,
+	// and returns its item and record.
+	settlement := func(payer devnet.Account, validBefore int64) (contracts.BatchItem, *store.Record) {
+		a := e.newAuth(payer, merchant, 1_000)
+		a.validBefore = big.NewInt(validBefore)
+		sig := sign(t, payer.Key, a)
+		it := contracts.BatchItem{Token: e.chain.Token.Address, To: merchant, From: payer.Address, Value: a.value,
+			ValidAfter: a.validAfter.Uint64(), ValidBefore: a.validBefore.Uint64(), Nonce: a.nonce, V: sig[64]}
+		copy(it.R[:], sig[:32])
+		copy(it.S[:], sig[32:64])
+		return it, recordOf(e.svc.mustDecode(t, request(e.requirements(merchant, 1_000), a, sig)))
+	}
+	lone := func(it contracts.BatchItem) []byte {
+		return token.PackTransferWithAuthorization0(it.From, it.To, it.Value, new(big.Int).SetUint64(it.ValidAfter),
+			new(big.Int).SetUint64(it.ValidBefore), it.Nonce, it.V, it.R, it.S)
+	}
+	empty, _ := crypto.GenerateKey()
+	now := time.Now().Unix()
+	for _, c := range []struct {
+		name  string
+		payer devnet.Account
+		valid int64 // validBefore - now
+		batch bool
+		boxed bool
+	}{
+		{"alone, expired", e.chain.Accounts[1], -5, false, false},
+		{"alone, nothing to pay with", devnet.Account{Key: empty, Address: crypto.PubkeyToAddress(empty.PublicKey)}, 600, false, true},
+		{"in a batch, expired", e.chain.Accounts[2], -5, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			it, rec := settlement(c.payer, now+c.valid)
+			var tx *types.Transaction
+			if c.batch {
+				other, _ := settlement(e.chain.Accounts[3], now+600)
+				tx = e.transfer(sender, e.chain.Contracts.Batch, nil, contracts.PackBatch([]contracts.BatchItem{other, it}), 1e9)
+			} else {
+				tx = e.transfer(sender, e.chain.Token.Address, nil, lone(it), 1e9)
+			}
+			receipt, err := e.chain.Wait(context.Background(), tx.Hash())
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := e.svc.finish(context.Background(), rec, receipt, "")
+			if res.Success || !strings.Contains(res.Message, "reverted on chain") {
+				t.Errorf("answered %+v, want a revert", res)
+			}
+			if got := e.inBox(c.payer.Address); got != c.boxed {
+				t.Errorf("in the penalty box: %v, want %v", got, c.boxed)
 			}
 		})
 	}
