@@ -286,7 +286,9 @@ func (e *env) inBox(payer common.Address) bool {
 // A settlement mined after its authorization expired reverted for that,
 // not for anything its payer did: its payer is not put in the penalty
 // box, alone or in a batch. One that reverts within its window (its payer
-// holds nothing: it moved its tokens away) still is.
+// holds nothing: it moved its tokens away) still is, and so is one whose
+// authorization, when it was claimed, left less than a transaction needs
+// to be mined (a payer who signs too short for the chain).
 func TestExpiredWhenMinedIsNotBoxed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{batch: &Batching{}})
@@ -315,15 +317,19 @@ func TestExpiredWhenMinedIsNotBoxed(t *testing.T) {
 		name  string
 		payer devnet.Account
 		valid int64 // validBefore - now
+		// left is what the authorization left when it was claimed.
+		left  time.Duration
 		batch bool
 		boxed bool
 	}{
-		{"alone, expired", e.chain.Accounts[1], -5, false, false},
-		{"alone, nothing to pay with", devnet.Account{Key: empty, Address: crypto.PubkeyToAddress(empty.PublicKey)}, 600, false, true},
-		{"in a batch, expired", e.chain.Accounts[2], -5, true, false},
+		{"alone, expired", e.chain.Accounts[1], -5, time.Minute, false, false},
+		{"alone, nothing to pay with", devnet.Account{Key: empty, Address: crypto.PubkeyToAddress(empty.PublicKey)}, 600, time.Minute, false, true},
+		{"in a batch, expired", e.chain.Accounts[2], -5, time.Minute, true, false},
+		{"alone, expired, too short to be mined", e.chain.Accounts[4], -5, time.Second, false, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			it, rec := settlement(c.payer, now+c.valid)
+			rec.Created = time.Unix(now+c.valid, 0).Add(-c.left)
 			var tx *types.Transaction
 			if c.batch {
 				other, _ := settlement(e.chain.Accounts[3], now+600)

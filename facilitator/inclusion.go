@@ -171,7 +171,12 @@ var tokenABI = contracts.NewDevUSD().GetABI()
 // expiredWhenMined reports whether rec's EIP-3009 authorization had
 // expired at the block that mined receipt's transaction (a lone
 // transferWithAuthorization, or its item in a batch), which then reverted
-// for that, not for anything its payer did. False when it cannot tell.
+// for that, not for anything its payer did, although, when it was
+// claimed, it left what a transaction needs to be mined
+// (inclusionAllowance): a payer who signs authorizations too short for
+// the chain (6 s, verification's minimum, on a chain of 12 s blocks) to
+// have their settlements revert at the settler's cost is not excused.
+// False when it cannot tell.
 func (s *Service) expiredWhenMined(ctx context.Context, rec *store.Record, receipt *types.Receipt) bool {
 	if rec.Scheme != x402.SchemeExact {
 		return false
@@ -183,7 +188,8 @@ func (s *Service) expiredWhenMined(ctx context.Context, rec *store.Record, recei
 		return false
 	}
 	validBefore, ok := s.validBeforeIn(rec, tx)
-	if !ok {
+	if !ok || validBefore > 1<<62 ||
+		time.Unix(int64(validBefore), 0).Before(rec.Created.Add(inclusionAllowance(s.pace.blockPeriod()))) {
 		return false
 	}
 	head, err := s.eth.HeaderByHash(ctx, receipt.BlockHash)
