@@ -157,7 +157,10 @@ type BatchConfig struct {
 	MaxPayments int `json:"max_payments,omitempty"`
 	// How long the first payment of a batch waits for company. Default: 0,
 	// which sends a payment at once when no settlement is being sent, and
-	// batches only the payments that arrive meanwhile.
+	// batches only the payments that arrive meanwhile. Capped per payment:
+	// a payment whose authorization expires sooner is sent by the time its
+	// transaction still has to be mined before it expires (see
+	// docs/facilitator.md#batching).
 	MaxWait caddy.Duration `json:"max_wait,omitempty"`
 	// The most gas a batch's transaction may need; a larger batch is split.
 	// Default: 12000000.

@@ -34,6 +34,16 @@ import (
 // payment. With MaxWait, the first payment also waits that long for
 // company.
 //
+// No payment waits past its validity: each is sent (with the payments
+// waiting beside it) by its send-by time, when what is left of its
+// authorization's window is what a transaction needs to be mined
+// (inclusion.go), whatever MaxWait says. Just before a batch is simulated,
+// each of its payments is checked again against the latest block: one
+// that would expire before the batch could be mined is taken out,
+// nothing is sent for it, and it is answered bundler_unreachable (nothing
+// was paid; not the payer's doing, so not the penalty box's), as is a
+// payment that waited and goes alone.
+//
 // Everything after the transaction is per payment, as for a lone one:
 // each payment's record holds the batch's transaction (a replacement is
 // recorded in each, as for a bundle), its settle waits for the receipt,
@@ -50,6 +60,8 @@ type Batching struct {
 	MaxPayments int
 	// MaxWait is how long the first payment of a batch waits for company;
 	// 0 (the default) sends a payment at once when nothing is being sent.
+	// A payment whose authorization expires sooner waits less: see
+	// sendBy.
 	MaxWait time.Duration
 	// MaxGas bounds a batch's estimated gas; a larger batch is split.
 	// Default 12,000,000, which with headroom stays under the 2^24
@@ -70,9 +82,14 @@ type batcher struct {
 	mu       sync.Mutex
 	queue    []*batchEntry
 	underway int // transactions being sent, batches and lone payments
-	timer    *time.Timer
-	closed   bool
-	wg       sync.WaitGroup // batches being sent
+	// due is when the queue's MaxWait ends; zero without MaxWait, and
+	// once it ended: the queue then goes when no send is under way.
+	due time.Time
+	// timer fires at the earliest of due and the queue's send-by times.
+	timer   *time.Timer
+	timerAt time.Time
+	closed  bool
+	wg      sync.WaitGroup // batches being sent
 }
 
 // batchEntry is one payment waiting for its batch.
@@ -82,7 +99,10 @@ type batchEntry struct {
 	rec     *store.Record
 	claimed bool
 	item    contracts.BatchItem
-	done    chan batchResult
+	// sendBy is when it must be sent at the latest to be mined before its
+	// authorization expires (see sendBy).
+	sendBy time.Time
+	done   chan batchResult
 }
 
 // batchResult is what became of a payment handed to the batcher.
@@ -91,6 +111,9 @@ type batchResult struct {
 	alone bool
 	// claimed is whether its record is claimed now (for alone).
 	claimed bool
+	// waited: it was queued before it went alone; its validity must be
+	// checked again before it is sent.
+	waited bool
 	// revert: its transfer would revert; nothing was sent.
 	revert error
 	// res is the answer, nil once its batch is out.
@@ -114,6 +137,9 @@ func (s *Service) startBatching(ctx context.Context, cfg Batching) *batcher {
 		s.log.Error("the batch contract has no code on the chain (see docs/facilitator.md#batching to deploy it); payments are settled one a transaction",
 			zap.Stringer("contract", cfg.Contract), zap.Error(err))
 		return nil
+	}
+	if head, err := s.eth.HeaderByNumber(ctx, nil); err == nil {
+		s.measurePace(ctx, head) // for the first payments' send-by times
 	}
 	s.cfg.Batch = &cfg
 	return &batcher{cfg: cfg}
@@ -139,30 +165,37 @@ func (s *Service) batchItem(p *payment) (contracts.BatchItem, bool) {
 	return it, true
 }
 
+// sendBy is when a batched payment valid before validBefore (unix
+// seconds) must be sent at the latest: inclusionAllowance of the chain's
+// block period, and a second for the batch to be checked, before it
+// expires. For a 2 s chain that is 6 s, verification's MinValidity: a
+// payment verified with no more than that goes at once. Zero for a window
+// too far to matter.
+func sendBy(validBefore uint64, period time.Duration) time.Time {
+	if validBefore > 1<<40 {
+		return time.Time{}
+	}
+	return time.Unix(int64(validBefore), 0).Add(-inclusionAllowance(period) - time.Second)
+}
+
 // join hands e to the batcher and returns what became of it.
 func (b *batcher) join(ctx context.Context, s *Service, e *batchEntry) batchResult {
 	e.done = make(chan batchResult, 1)
+	e.sendBy = sendBy(e.item.ValidBefore, s.pace.blockPeriod())
 	b.mu.Lock()
 	if b.closed || (b.cfg.MaxWait == 0 && b.underway == 0 && len(b.queue) == 0) {
 		b.underway++
 		b.mu.Unlock()
 		return batchResult{alone: true, claimed: e.claimed}
 	}
-	b.queue = append(b.queue, e)
-	switch {
-	case len(b.queue) >= b.cfg.MaxPayments:
-		b.flushLocked(s)
-	case len(b.queue) == 1 && b.cfg.MaxWait > 0 && b.timer == nil:
-		b.timer = time.AfterFunc(b.cfg.MaxWait, func() {
-			b.mu.Lock()
-			defer b.mu.Unlock()
-			if b.closed {
-				return // close sent the queue
-			}
-			b.timer = nil
-			b.flushLocked(s)
-		})
+	if len(b.queue) == 0 && b.cfg.MaxWait > 0 {
+		b.due = s.cfg.Now().Add(b.cfg.MaxWait)
 	}
+	b.queue = append(b.queue, e)
+	if len(b.queue) >= b.cfg.MaxPayments {
+		b.flushLocked(s)
+	}
+	b.scheduleLocked(s)
 	b.mu.Unlock()
 	select {
 	case r := <-e.done:
@@ -180,15 +213,63 @@ func (b *batcher) join(ctx context.Context, s *Service, e *batchEntry) batchResu
 	}
 }
 
+// scheduleLocked sends the waiting payments whose time has come (the
+// queue's MaxWait is over, or a payment's send-by time is near) and sets
+// the timer for the next such time. b.mu is held.
+func (b *batcher) scheduleLocked(s *Service) {
+	for len(b.queue) > 0 {
+		next := b.due
+		for _, e := range b.queue {
+			if !e.sendBy.IsZero() && (next.IsZero() || e.sendBy.Before(next)) {
+				next = e.sendBy
+			}
+		}
+		if next.IsZero() {
+			break // the queue goes when no send is under way (idle)
+		}
+		now := s.cfg.Now()
+		if !next.After(now) {
+			b.flushLocked(s)
+			continue
+		}
+		if b.timer != nil && b.timerAt.Equal(next) {
+			return
+		}
+		b.stopTimer()
+		var t *time.Timer
+		t = time.AfterFunc(next.Sub(now), func() {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if b.closed || b.timer != t {
+				return // close sent the queue, or a later timer replaced this one
+			}
+			b.timer = nil
+			b.scheduleLocked(s)
+		})
+		b.timer, b.timerAt = t, next
+		return
+	}
+	b.stopTimer()
+}
+
+// stopTimer stops the timer, if set; b.mu is held.
+func (b *batcher) stopTimer() {
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+}
+
 // idle ends a send: a lone payment's transaction or a batch is out. The
 // payments that waited meanwhile go next.
 func (b *batcher) idle(s *Service) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.underway--
-	if b.underway == 0 && len(b.queue) > 0 && b.timer == nil {
+	if b.underway == 0 && len(b.queue) > 0 && b.due.IsZero() {
 		b.flushLocked(s)
 	}
+	b.scheduleLocked(s)
 }
 
 // flushLocked sends the waiting payments (up to MaxPayments; the rest go
@@ -197,16 +278,14 @@ func (b *batcher) flushLocked(s *Service) {
 	if len(b.queue) == 0 {
 		return
 	}
-	if b.timer != nil {
-		b.timer.Stop()
-		b.timer = nil
-	}
+	b.stopTimer()
+	b.due = time.Time{}
 	n := min(len(b.queue), b.cfg.MaxPayments)
 	group := slices.Clone(b.queue[:n])
 	b.queue = slices.Delete(b.queue, 0, n)
 	b.underway++
 	if len(group) == 1 {
-		group[0].done <- batchResult{alone: true, claimed: group[0].claimed}
+		group[0].done <- batchResult{alone: true, claimed: group[0].claimed, waited: true}
 		return
 	}
 	b.wg.Add(1)
@@ -224,7 +303,9 @@ func (b *batcher) requeue(s *Service, entries []*batchEntry) {
 	if b.closed {
 		b.underway++
 		b.flushAlone(entries)
+		return
 	}
+	b.scheduleLocked(s)
 }
 
 // flushAlone sends each of entries on its own; b.mu is held, and one send
@@ -237,7 +318,7 @@ func (b *batcher) flushAlone(entries []*batchEntry) {
 		if j := slices.Index(b.queue, e); j >= 0 {
 			b.queue = slices.Delete(b.queue, j, j+1)
 		}
-		e.done <- batchResult{alone: true, claimed: e.claimed}
+		e.done <- batchResult{alone: true, claimed: e.claimed, waited: true}
 	}
 }
 
@@ -246,10 +327,7 @@ func (b *batcher) flushAlone(entries []*batchEntry) {
 func (b *batcher) close() {
 	b.mu.Lock()
 	b.closed = true
-	if b.timer != nil {
-		b.timer.Stop()
-		b.timer = nil
-	}
+	b.stopTimer()
 	if len(b.queue) > 0 {
 		b.underway++
 		b.flushAlone(slices.Clone(b.queue))
@@ -307,13 +385,38 @@ func (s *Service) sendBatch(group []*batchEntry) {
 			if i > 0 {
 				s.batch.underway++
 			}
-			e.done <- batchResult{alone: true, claimed: e.claimed}
+			e.done <- batchResult{alone: true, claimed: e.claimed, waited: true}
 		}
 	}
 	for {
 		if len(live) == 1 {
 			alone(live)
 			return
+		}
+		// A payment that waited too long for this batch is taken out
+		// before anything is simulated or signed.
+		by, err := s.mineBy(ctx)
+		if err != nil {
+			for _, e := range live {
+				e.done <- batchResult{revert: err}
+			}
+			return
+		}
+		kept := live[:0:0]
+		for _, e := range live {
+			if validAt(time.Unix(int64(min(e.item.ValidBefore, 1<<62)), 0), by) {
+				kept = append(kept, e)
+				continue
+			}
+			s.log.Info("a batched payment would expire before its batch could be mined; it is not sent",
+				zap.Stringer("payer", e.item.From), zap.Uint64("valid_before", e.item.ValidBefore), zap.Time("mined_by", by))
+			e.done <- batchResult{revert: errLapsed}
+		}
+		switch live = kept; len(live) {
+		case 0:
+			return
+		case 1:
+			continue // it goes alone
 		}
 		data := s.packBatch(live)
 		// One payment must never fail the others: simulate the batch and
@@ -499,7 +602,7 @@ func (s *Service) recordBatch(ctx context.Context, live []*batchEntry, tx *types
 	defer s.batch.mu.Unlock()
 	for _, e := range again {
 		s.batch.underway++
-		e.done <- batchResult{alone: true, claimed: e.claimed}
+		e.done <- batchResult{alone: true, claimed: e.claimed, waited: true}
 	}
 	return false
 }

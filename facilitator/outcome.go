@@ -82,7 +82,15 @@ func (s *Service) finish(ctx context.Context, rec *store.Record, receipt *types.
 		rec.State, rec.Consumer = store.StateSettled, owner
 		s.payers.settled(rec.Key, rec.Payer, s.cfg.Now())
 	}
-	if v == scheme.Reverted {
+	switch {
+	case v != scheme.Reverted:
+	case s.expiredWhenMined(ctx, rec, receipt):
+		// Its authorization had expired when its transaction was mined:
+		// the settlement came too late (a chain that stalled, a
+		// transaction stuck in the pool), which is not its payer's doing.
+		s.log.Warn("a settlement was mined after its authorization expired; its payer is not penalised",
+			zap.Stringer("tx", receipt.TxHash), zap.Stringer("payer", rec.Payer))
+	default:
 		// The payer emptied its balance or used its authorization between
 		// verification and inclusion, or its account reported success
 		// without settling, at the settler's or the paymaster's cost: it

@@ -232,6 +232,7 @@ type Service struct {
 	store    store.Settlements
 	sender   *sender.Sender
 	batch    *batcher // nil without Config.Batch
+	pace     pace     // the chain's block period (inclusion.go)
 	bundler  *bundler.BuiltIn
 	external *bundler.External
 	// bundler07 and external07 are v0.7's (settle_userop.go).

@@ -347,6 +347,19 @@ func (s *Service) broadcast(ctx context.Context, p *payment, rec *store.Record, 
 				// send slot of the batcher until its transaction is out.
 				defer s.batch.idle(s)
 				claimed = r.claimed
+				if r.waited {
+					// It waited in the queue: is it still valid when a
+					// transaction sent now is mined?
+					by, err := s.mineBy(ctx)
+					switch {
+					case err != nil:
+						return s.wouldRevert(ctx, p, rec, claimed, err)
+					case !validAt(p.pay.ValidBefore, by):
+						return s.lapsed(ctx, p, rec, claimed)
+					}
+				}
+			case errors.Is(r.revert, errLapsed):
+				return s.lapsed(ctx, p, rec, claimed)
 			case r.revert != nil:
 				return s.wouldRevert(ctx, p, rec, claimed, r.revert)
 			default:
@@ -466,6 +479,28 @@ func (s *Service) wouldRevert(ctx context.Context, p *payment, rec *store.Record
 	r := s.failure(x402.ErrorVerifyFailed, string(x402.ReasonInvalidInnerPayload)+": "+estimateRefusal(err), p)
 	r.InvalidReason = x402.ReasonInvalidInnerPayload
 	return r
+}
+
+// errLapsed is a batched payment that would expire before its batch
+// could be mined (inclusion.go).
+var errLapsed = errors.New("the authorization would expire before its settlement could be mined")
+
+// lapsed answers a payment that waited for its batch until its
+// authorization would expire before a transaction sent now could be
+// mined: nothing is sent for it, and nothing was paid. It is answered as
+// transient (bundler_unreachable: the facilitator held it too long, not
+// its payer's doing, so the payer is not put in the penalty box); the
+// payer's retry with it is refused as expiring too soon, and a fresh
+// payment settles. A claimed payment may have been settled by a
+// transaction of a claim this one took over.
+func (s *Service) lapsed(ctx context.Context, p *payment, rec *store.Record, claimed bool) *x402.SettleResponse {
+	if claimed {
+		if receipt := s.minedElsewhere(ctx, p, rec); receipt != nil {
+			return s.adopt(ctx, p, rec, receipt)
+		}
+	}
+	s.releaseIf(p, claimed)
+	return s.failure(x402.ErrorBundlerUnreachable, "the payment waited for its batch until its authorization would expire before a settlement could be mined; nothing was sent or paid: pay again with a new authorization", p)
 }
 
 // releaseIf releases p's claim if it is claimed, and forgets it otherwise.
