@@ -66,6 +66,17 @@ http://:{{site}} {
 			flush_interval -1
 		}
 	}
+	handle /cap/deadline/* {
+		x402 0.05 {
+			pay_to {{merchant}}
+			asset {{dpt}}
+			max_timeout 18s
+			upto per_second 0.001
+		}
+		reverse_proxy {{upstream}} {
+			flush_interval -1
+		}
+	}
 	handle /cap/units/* {
 		x402 0.01 {
 			pay_to {{merchant}}
@@ -100,7 +111,7 @@ func TestUptoStreamThroughCaddy(t *testing.T) {
 				http.NewResponseController(w).Flush()
 			}
 			return
-		case strings.HasPrefix(r.URL.Path, "/cap/seconds/"):
+		case strings.HasPrefix(r.URL.Path, "/cap/seconds/"), strings.HasPrefix(r.URL.Path, "/cap/deadline/"):
 			// An event every 100 ms for as long as the client reads (at
 			// most 2 minutes); the maximum buys 2 seconds.
 			for range 1200 {
@@ -222,6 +233,32 @@ func TestUptoStreamThroughCaddy(t *testing.T) {
 		}
 		if paid := new(big.Int).Sub(before, e.balance(payerAddr)); paid.Int64() != 2_000 {
 			t.Errorf("the payer paid %s for the 2 seconds its maximum buys", paid)
+		}
+	})
+	// A stream still going near its payment's Permit2 deadline is cut,
+	// so that its settlement can be mined before it: served past it, it
+	// could never be settled (the payer signs an 18 s deadline, the route's
+	// max_timeout; the cut comes 15 s before it, well within the 50
+	// seconds the maximum buys).
+	t.Run("cut before the deadline", func(t *testing.T) {
+		before := e.balance(payerAddr)
+		began := time.Now()
+		resp, err := hc.Get(e.api + "/cap/deadline/x")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		took := time.Since(began)
+		if err != nil || resp.StatusCode != http.StatusOK || len(body) == 0 || cutSaid(resp) != "deadline" || took > time.Minute {
+			t.Fatalf("%d, %d bytes in %s, %v, cut %q; want the stream ended before the deadline", resp.StatusCode, len(body), took, err, cutSaid(resp))
+		}
+		res, ok, err := client.Receipt(resp)
+		if !ok || err != nil || !res.Success {
+			t.Fatalf("PAYMENT-RESPONSE trailer: %+v %v %v", res, ok, err)
+		}
+		if paid := new(big.Int).Sub(before, e.balance(payerAddr)); paid.String() != res.Amount || paid.Int64() > 10_000 {
+			t.Errorf("the payer paid %s, settled %s, for a stream cut within 3 s of seconds at 0.001", paid, res.Amount)
 		}
 	})
 	t.Run("usage above the maximum", func(t *testing.T) {

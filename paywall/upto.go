@@ -3,6 +3,7 @@ package paywall
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/big"
 	"net/http"
 	"strconv"
@@ -28,7 +29,9 @@ import (
 // A response never delivers more than the maximum buys: per byte, the
 // bytes that the maximum pays for at the unit price, and per second, the
 // seconds; the response then ends (the stream is closed cleanly, and its
-// BudgetTrailer says it was cut). Per unit of a header, the upstream is
+// BudgetTrailer says it was cut). So does a response still going
+// DeadlineMargin before its payment's Permit2 deadline, which its
+// settlement must be mined before. Per unit of a header, the upstream is
 // told the budget in the request's BudgetHeader; units it reports above it
 // are not charged (the merchant bears them) and are reported in the
 // settlement's Event.Overage.
@@ -53,14 +56,24 @@ type Usage struct {
 	// read, where few read trailers). 0 holds none: every response
 	// streams, with the trailer.
 	Hold int
+	// DeadlineMargin is how long before the payment's Permit2 deadline a
+	// response is cut, so that its settlement can still be mined: a
+	// response served past the deadline could never be settled. Default
+	// 15 s.
+	DeadlineMargin time.Duration
 }
+
+// defaultDeadlineMargin is Usage.DeadlineMargin's default.
+const defaultDeadlineMargin = 15 * time.Second
 
 // BudgetHeader is the request header that tells the upstream of a
 // per-unit-of-a-header upto route how many units the payer's maximum buys.
 const BudgetHeader = "X402-Usage-Budget"
 
-// BudgetTrailer is the trailer of an upto response cut at the payer's
-// maximum, with the value "exhausted".
+// BudgetTrailer is the trailer (or, on a held response, the header) of an
+// upto response cut short by the paywall: "exhausted" when it used what
+// the payer's maximum buys, "deadline" when its payment's deadline came
+// too close for its settlement to be mined after it.
 const BudgetTrailer = "X402-Budget"
 
 // The units Usage counts.
@@ -134,9 +147,10 @@ type meter struct {
 	// stop ends the handler's request (its context), to end an upstream
 	// that would go on past the budget.
 	stop context.CancelFunc
-	// mu guards cut, which the per-second timer sets.
+	// mu guards cut, which the timers set: why the response was cut
+	// ("exhausted" or "deadline"), or "".
 	mu  sync.Mutex
-	cut bool
+	cut string
 	// timer cuts a per-second response at its budget.
 	timer *time.Timer
 }
@@ -181,7 +195,7 @@ func (m *meter) WriteHeader(status int) {
 		if !m.budget.IsInt64() {
 			d = maxBudgetSeconds * time.Second
 		}
-		m.timer = time.AfterFunc(d, m.exhaust)
+		m.timer = time.AfterFunc(d, func() { m.exhaust(cutExhausted) })
 	}
 	if m.usage.Hold > 0 {
 		m.held = true
@@ -244,7 +258,7 @@ func (m *meter) Write(b []byte) (int, error) {
 		m.bytes += int64(n)
 	}
 	if err == nil && n < want {
-		m.exhaust()
+		m.exhaust(cutExhausted)
 		return n, errBudgetSpent
 	}
 	return n, err
@@ -267,20 +281,31 @@ func (m *meter) Flush() {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (m *meter) Unwrap() http.ResponseWriter { return m.w }
 
-// exhaust cuts the response: the payer's maximum is used up. Writes are
-// refused from now on, and the handler's request ends, so that an
-// upstream streaming past the budget stops.
-func (m *meter) exhaust() {
+// Why a metered response was cut.
+const (
+	cutExhausted = "exhausted"
+	cutDeadline  = "deadline"
+)
+
+// exhaust cuts the response, for why: the payer's maximum is used up, or
+// its deadline is near. Writes are refused from now on, and the handler's
+// request ends, so that an upstream streaming on stops.
+func (m *meter) exhaust(why string) {
 	m.mu.Lock()
-	m.cut = true
+	if m.cut == "" {
+		m.cut = why
+	}
 	m.mu.Unlock()
 	if m.stop != nil {
 		m.stop()
 	}
 }
 
-// isCut reports whether the response was cut at its budget.
-func (m *meter) isCut() bool {
+// isCut reports whether the response was cut.
+func (m *meter) isCut() bool { return m.cutWhy() != "" }
+
+// cutWhy is why the response was cut, or "".
+func (m *meter) cutWhy() string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.cut
@@ -351,7 +376,23 @@ func (p *Paywall) serveMetered(ctx context.Context, w http.ResponseWriter, r *ht
 	} else {
 		r = r.WithContext(rctx)
 	}
+	var cutAt time.Time
+	if deadline, ok := x402.Permit2Deadline(&req.PaymentPayload); ok {
+		margin := p.cfg.Usage.DeadlineMargin
+		if margin <= 0 {
+			margin = defaultDeadlineMargin
+		}
+		if cutAt = deadline.Add(-margin); !time.Now().Before(cutAt) {
+			// Nothing served now could be settled in time.
+			p.challenge(w, r, http.StatusPaymentRequired, fmt.Sprintf("%s: the payment's deadline is less than %s away, too near to serve a response and settle it; sign a later one", x402.ReasonInvalidInnerPayload, margin))
+			return nil
+		}
+	}
 	defer p.settleUsage(ctx, w, r, req, m)
+	if !cutAt.IsZero() {
+		t := time.AfterFunc(time.Until(cutAt), func() { m.exhaust(cutDeadline) })
+		defer t.Stop()
+	}
 	defer func() {
 		if m.timer != nil {
 			m.timer.Stop()
@@ -388,8 +429,8 @@ func (p *Paywall) settleUsage(ctx context.Context, w http.ResponseWriter, r *htt
 		p.refuse(m.w, r, res, stop)
 	case m.held:
 		setPaymentResponse(m.w, r, res)
-		if m.isCut() {
-			m.w.Header().Set(BudgetTrailer, "exhausted")
+		if why := m.cutWhy(); why != "" {
+			m.w.Header().Set(BudgetTrailer, why)
 		}
 		m.w.Header().Set("Content-Length", strconv.Itoa(len(m.buf)))
 		m.w.WriteHeader(m.status)
@@ -399,8 +440,8 @@ func (p *Paywall) settleUsage(ctx context.Context, w http.ResponseWriter, r *htt
 		if value, err := x402.EncodeHeader(res); err == nil {
 			w.Header().Set(x402.HeaderPaymentResponse, value) // the declared trailer
 		}
-		if m.isCut() {
-			w.Header().Set(BudgetTrailer, "exhausted")
+		if why := m.cutWhy(); why != "" {
+			w.Header().Set(BudgetTrailer, why)
 		}
 	}
 	if ok && res.TransactionHash != "" {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // HeaderIdempotencyKey names the header a facilitator client sends with
@@ -125,4 +126,24 @@ func canonicalHex(s string) (string, error) {
 		return "", fmt.Errorf("%q: want 0x and hex digits", s)
 	}
 	return strings.Repeat("0", 64-len(h)) + h, nil
+}
+
+// Permit2Deadline is the deadline of a payment through Permit2 (exact's
+// or upto's): after it, Permit2 refuses the transfer, so its settlement
+// must be mined before. ok is false when the payload is not a Permit2
+// payment or its deadline does not parse.
+func Permit2Deadline(p *PaymentPayload) (deadline time.Time, ok bool) {
+	var wire struct {
+		Authorization *struct {
+			Deadline string `json:"deadline"`
+		} `json:"permit2Authorization"`
+	}
+	if json.Unmarshal(p.Payload, &wire) != nil || wire.Authorization == nil {
+		return time.Time{}, false
+	}
+	v, err := ParseAmount(wire.Authorization.Deadline)
+	if err != nil || !v.IsInt64() {
+		return time.Time{}, false
+	}
+	return time.Unix(v.Int64(), 0), true
 }
