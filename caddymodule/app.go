@@ -143,7 +143,11 @@ type App struct {
 	log      *zap.Logger
 	ctx      caddy.Context // the config's, for the start log of announce
 	// ledger is the routes' payments served on broadcast; see exposure.
-	ledger *paywall.Exposure
+	// ledgerBounds puts this config's bounds in force in it, and
+	// exposureHold is its key in the usage pool while held.
+	ledger       *paywall.Exposure
+	ledgerBounds func()
+	exposureHold string
 }
 
 // BatchConfig turns on batched settlement of a network's exact payments.
@@ -820,6 +824,9 @@ func (a *App) hold(what string, svc, tunables any, start func() error) error {
 // handlers' services, if an earlier config has not, and puts this
 // config's tunables in force in them.
 func (a *App) Start() error {
+	if a.ledgerBounds != nil {
+		a.ledgerBounds()
+	}
 	for i, c := range a.chains {
 		err := c.start(a.tunablesOf(i), a.log)
 		if err == nil {
@@ -947,7 +954,7 @@ func (a *App) Cleanup() error {
 		r.stop()
 		r.wg.Wait()
 	}
-	var errs []error
+	errs := []error{release(&a.exposureHold)}
 	for i := range a.chainKeys {
 		errs = append(errs, release(&a.chainKeys[i]))
 	}

@@ -136,26 +136,51 @@ func boundOf(bound string, nets []netOffer) (map[string]*big.Int, error) {
 }
 
 // exposure is the app's ledger of payments served on broadcast, shared by
-// its routes, made when the first route that serves on broadcast is
-// provisioned (routes are provisioned one at a time).
+// its routes, taken when the first route that serves on broadcast is
+// provisioned (routes are provisioned one at a time). It lives in the
+// usage pool, so a reload keeps its payments in flight and its penalty
+// box: a reload that emptied them would let a boxed payer be served on
+// broadcast again at once, and the in-flight bound start from nothing.
+// The config's bounds are put in force when it starts (or at once in a
+// new ledger).
 func (a *App) exposure() (*paywall.Exposure, error) {
 	if a.ledger != nil {
 		return a.ledger, nil
 	}
-	e := new(paywall.Exposure)
+	var penalty time.Duration
+	var bound map[string]*big.Int
 	if s := a.ServeOnBroadcast; s != nil {
-		e.Penalty = time.Duration(s.Penalty)
+		penalty = time.Duration(s.Penalty)
 		if s.MaxInFlight != "" {
-			bound, err := boundOf(s.MaxInFlight, a.offerable())
-			if err != nil {
+			var err error
+			if bound, err = boundOf(s.MaxInFlight, a.offerable()); err != nil {
 				return nil, fmt.Errorf("x402 serve_on_broadcast max_in_flight: %w", err)
 			}
-			e.MaxInFlight = bound
 		}
 	}
-	a.ledger = e
+	v, loaded, err := pool.LoadOrNew(exposureKey, func() (caddy.Destructor, error) {
+		return pooledExposure{new(paywall.Exposure)}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.exposureHold = exposureKey
+	e := v.(pooledExposure).Exposure
+	a.ledger, a.ledgerBounds = e, func() { e.SetBounds(bound, penalty) }
+	if !loaded {
+		a.ledgerBounds()
+	}
 	return e, nil
 }
+
+// exposureKey is the serve-on-broadcast ledger's key in the usage pool.
+const exposureKey = "x402-exposure"
+
+// pooledExposure is the ledger in the usage pool.
+type pooledExposure struct{ *paywall.Exposure }
+
+// Destruct has nothing to release.
+func (pooledExposure) Destruct() error { return nil }
 
 // broadcast is the route's paywall.Broadcast, or nil when it does not
 // serve on broadcast.

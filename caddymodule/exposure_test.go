@@ -2,10 +2,14 @@ package caddymodule
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/paywall"
 )
 
 // broadcastValidateCaddyfile is a route on Base's USDC with app and route
@@ -52,5 +56,74 @@ func TestServeOnBroadcastConfig(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// pooledLedger is the serve-on-broadcast ledger in the usage pool, or nil.
+func pooledLedger() *paywall.Exposure {
+	var e *paywall.Exposure
+	pool.Range(func(k, v any) bool {
+		if k == exposureKey {
+			e = v.(pooledExposure).Exposure
+		}
+		return true
+	})
+	return e
+}
+
+// TestLedgerSurvivesReload: the serve-on-broadcast ledger (its payments
+// in flight, its per-payer counts and its penalty box) is one across
+// config reloads, with the new config's bounds in force; it went with the
+// old config before (issue 40, item 1: a reload emptied serve-on-
+// broadcast's ledger, penalties included). It goes when the last config
+// that serves on broadcast is unloaded.
+func TestLedgerSurvivesReload(t *testing.T) {
+	store, port := filepath.ToSlash(t.TempDir()), freePort(t)
+	cf := func(bound, penalty string) string {
+		return fmt.Sprintf(`{
+	admin off
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:0
+		store_path %s/x402.db
+		serve_on_broadcast {
+			max_in_flight %s
+			penalty %s
+		}
+	}
+}
+http://127.0.0.1:%d {
+	x402_path_guard
+	x402 0.01 {
+		pay_to 0x90F79bf6EB2c4f870365E785982E1f101E93b906
+		serve_on_broadcast {
+			max_per_payer 1
+		}
+	}
+	respond "paid"
+}
+`, store, bound, penalty, port)
+	}
+	stop, err := runCaddyfile(t, cf("50", "1h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := pooledLedger()
+	if first == nil || first.Penalty != time.Hour || first.MaxInFlight == nil {
+		t.Fatalf("the ledger of the first config: %+v", first)
+	}
+	if _, err := runCaddyfile(t, cf("20", "10m")); err != nil {
+		t.Fatalf("reloading: %v", err)
+	}
+	second := pooledLedger()
+	if second != first {
+		t.Fatal("a reload made a new ledger: its payments in flight and its penalty box were lost")
+	}
+	if second.Penalty != 10*time.Minute {
+		t.Fatalf("the reloaded penalty %v, want 10m in force", second.Penalty)
+	}
+	stop()
+	if pooledLedger() != nil {
+		t.Fatal("the ledger outlived the last config")
 	}
 }

@@ -41,6 +41,15 @@ type Exposure struct {
 	boxed    map[string]time.Time // payer → end of its penalty
 }
 
+// SetBounds puts MaxInFlight and Penalty in force in an Exposure in use:
+// a config reload's new bounds, while the payments in flight and the
+// penalty box stay as they are.
+func (e *Exposure) SetBounds(maxInFlight map[string]*big.Int, penalty time.Duration) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.MaxInFlight, e.Penalty = maxInFlight, penalty
+}
+
 // AssetKey names an asset in the bounds of Exposure and Broadcast: the
 // CAIP-2 network and the token address, in lower case.
 func AssetKey(network, asset string) string {
