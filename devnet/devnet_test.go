@@ -745,7 +745,7 @@ func TestClockLeadIsBounded(t *testing.T) {
 	clk := newManualClock()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	d, err := startClock(ctx, Config{Addr: "127.0.0.1:0"}, clk)
+	d, err := startWith(ctx, Config{Addr: "127.0.0.1:0"}, options{clk: clk})
 	if err != nil {
 		t.Fatalf("start: %v", err)
 	}
@@ -972,4 +972,127 @@ func TestSealOnDemandUnderLoad(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The backstop seals what no announcement did. The sealer here is deaf:
+// it drops every announcement of the pool, as a wake-up was lost when
+// geth's block builder, starved of CPU, sealed an empty block for it, or
+// when a transaction reached a fresh devnet before the sealer subscribed.
+// Each transaction must be mined all the same, on a fresh chain and on one
+// with blocks, one at a time and several at once; the wait for each is
+// bounded and says what it waited for. Without the backstop the first
+// transaction is never mined.
+func TestBackstopSealsLostWakeUps(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		// rounds of concurrent transactions, from as many accounts.
+		rounds, concurrent int
+	}{
+		{"one transaction on a fresh chain", 1, 1},
+		{"one at a time", 4, 1},
+		{"several at once", 2, 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			d, err := startWith(ctx, Config{Addr: "127.0.0.1:0"}, options{clk: wallClock{}, deaf: true})
+			if err != nil {
+				t.Fatalf("start: %v", err)
+			}
+			t.Cleanup(func() { d.Close() })
+			client, err := ethclient.DialContext(ctx, d.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(client.Close)
+			c := &chain{Devnet: d, t: t, client: client}
+			for round := range tc.rounds {
+				txs := make([]*types.Transaction, tc.concurrent)
+				for i := range txs {
+					if txs[i], err = c.transfer(ctx, c.Accounts[1+i].Key, c.Accounts[9].Address, uint64(round)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for _, tx := range txs {
+					wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
+					r, err := d.Wait(wctx, tx.Hash())
+					wcancel()
+					if err != nil {
+						t.Fatalf("round %d: %v", round, err)
+					}
+					if r.Status != types.ReceiptStatusSuccessful {
+						t.Fatalf("round %d: transaction %s failed", round, tx.Hash())
+					}
+				}
+			}
+			if d.sealer.rescues.Load() == 0 {
+				t.Fatal("mined with no backstop seal, by a deaf sealer")
+			}
+		})
+	}
+}
+
+// Wait is bounded and says what it waited for: a transaction the pool
+// cannot execute (its nonce leaves a gap) is never mined, and Wait gives
+// up when its context ends, or the devnet closes, naming the transaction
+// and where the pool holds it.
+func TestWaitIsBounded(t *testing.T) {
+	t.Parallel()
+	c := start(t, Config{})
+	// The subtests run after this function returns: the context ends
+	// with the test.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	gap, err := c.transfer(ctx, c.Accounts[4].Key, c.Accounts[9].Address, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		hash common.Hash
+		want []string
+	}{
+		{"queued", gap.Hash(), []string{gap.Hash().Hex(), "not mined after", "queued", "1 queued transactions", "head block 0"}},
+		{"unknown", common.HexToHash("0x01"), []string{"not mined after", "does not hold it"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			wctx, wcancel := context.WithTimeout(ctx, 200*time.Millisecond)
+			defer wcancel()
+			_, err := c.Wait(wctx, tc.hash)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("Wait: %v, want a deadline exceeded", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Wait: %q does not say %q", err, w)
+				}
+			}
+		})
+	}
+	t.Run("closed", func(t *testing.T) {
+		t.Parallel()
+		other, err := Start(ctx, Config{Addr: "127.0.0.1:0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waited := make(chan error, 1)
+		go func() {
+			_, err := other.Wait(ctx, gap.Hash())
+			waited <- err
+		}()
+		other.Close()
+		select {
+		case err := <-waited:
+			if !errors.Is(err, errClosed) {
+				t.Fatalf("Wait on a closed devnet: %v, want %v", err, errClosed)
+			}
+		case <-ctx.Done():
+			t.Fatal("Wait did not end when the devnet closed")
+		}
+	})
 }
