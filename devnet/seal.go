@@ -77,8 +77,8 @@ const minerRecommit = 10 * time.Second
 // no later announcement came, and the transaction waited for ever. Now the
 // subscription is made before the node serves RPC, the builder's allowance
 // is minerRecommit, and a backstop (backstop) asks for a seal whenever
-// transactions the builder would take are pending and no block came for
-// backstopEvery, so no announcement needs to be reliable.
+// transactions the builder would take stay pending for backstopEvery with
+// no block and the sealer idle, so no announcement needs to be reliable.
 type sealer struct {
 	backend *eth.Ethereum
 	beacon  *catalyst.SimulatedBeacon
@@ -97,9 +97,9 @@ type sealer struct {
 	deaf bool
 	// wake holds one request to seal.
 	wake chan struct{}
-	// pacing is set while the sealer waits for the wall clock to catch
-	// up with the chain's; the backstop leaves it alone then.
-	pacing atomic.Bool
+	// busy is set while the sealer seals, or waits for the wall clock
+	// to catch up with the chain's; the backstop leaves it alone then.
+	busy atomic.Bool
 	// rescues counts the seals the backstop asked for.
 	rescues atomic.Int64
 }
@@ -163,7 +163,9 @@ func (s *sealer) loop(ctx context.Context) {
 			return
 		case <-s.wake:
 		}
+		s.busy.Store(true)
 		s.sealPending(ctx)
+		s.busy.Store(false)
 	}
 }
 
@@ -177,14 +179,10 @@ func (s *sealer) sealPending(ctx context.Context) {
 		}
 		lead := time.Unix(int64(chain.CurrentBlock().Time), 0).Sub(s.clk.Now())
 		if wait := lead - MaxClockLead; wait > 0 {
-			s.pacing.Store(true)
 			select {
 			case <-ctx.Done():
-			case <-s.clk.After(wait):
-			}
-			s.pacing.Store(false)
-			if ctx.Err() != nil {
 				return
+			case <-s.clk.After(wait):
 			}
 		}
 		s.seal.Lock()
@@ -223,13 +221,20 @@ func (s *sealer) sealPending(ctx context.Context) {
 }
 
 // backstop asks for a seal when transactions the block builder would take
-// are pending and the head has not moved for an interval: whatever lost
-// their wake-up, they are sealed within two intervals. It leaves the
-// sealer alone while it waits for the wall clock.
+// were pending at two looks an interval apart, with no block between them
+// and the sealer idle: whatever lost their wake-up, they are sealed within
+// a few intervals. It leaves the
+// sealer alone while it seals, waits for the wall clock, or has a wake-up
+// to take.
 func (s *sealer) backstop(ctx context.Context) {
 	chain := s.backend.BlockChain()
 	every := backstopEvery
-	var last common.Hash
+	// last is the head at the last look, and waiting whether transactions
+	// the builder would take were pending then, the sealer idle.
+	var (
+		last    common.Hash
+		waiting bool
+	)
 	for {
 		select {
 		case <-ctx.Done():
@@ -237,23 +242,26 @@ func (s *sealer) backstop(ctx context.Context) {
 		case <-time.After(every):
 		}
 		head := chain.CurrentBlock()
-		if s.pacing.Load() {
-			last = head.Hash()
+		before := waiting && head.Hash() == last
+		last, waiting = head.Hash(), false
+		if s.busy.Load() || len(s.wake) > 0 {
 			continue
 		}
 		n := s.minable(head)
 		if n == 0 {
-			every, last = backstopEvery, head.Hash()
+			every = backstopEvery
 			continue
 		}
-		if head.Hash() == last {
+		waiting = true
+		// Pending an interval ago too, with no block since: a transaction
+		// just announced, whose wake-up is on its way, is not rescued.
+		if before {
 			s.rescues.Add(1)
 			s.log.Warn("devnet: transactions pending with no block sealed; sealing them",
 				zap.Int("minable", n), zap.Uint64("head", head.Number.Uint64()), zap.Duration("after", every))
 			s.poke()
 			every = min(2*every, backstopMax)
 		}
-		last = head.Hash()
 	}
 }
 
