@@ -56,8 +56,12 @@ const minerRecommit = 10 * time.Second
 // becomes executable (legacypool's runReorg sends NewTxsEvent for what it
 // promoted, and nothing later), and the sealer used to seal only on those
 // announcements. Under CPU starvation (load average 20 on two cores, with
-// the race detector) a pending transaction then stayed unmined for good,
-// because an announcement was spent without the transaction being sealed:
+// the race detector) a pending transaction stayed unmined for good (a
+// test's lone set-up transaction, 10 minutes). An announcement can be
+// spent without the transaction being sealed in three ways, read in geth
+// v1.17.10 (the CI hang left no trace of which one struck, and 48 fresh
+// devnets sent one transaction each under 40 CPU-bound goroutines did not
+// hit any):
 //   - geth's block builder fills a block in a goroutine with an allowance
 //     (miner.Config.Recommit, 2 s; miner/worker.go generateWork arms
 //     time.AfterFunc(Recommit) and commitTransactions checks it before
@@ -102,6 +106,10 @@ type sealer struct {
 	busy atomic.Bool
 	// rescues counts the seals the backstop asked for.
 	rescues atomic.Int64
+	// committing is when the block being sealed began (Unix nanoseconds),
+	// zero between blocks: a seal that never ends (geth's builder can wait
+	// for ever for a payload it stopped building) shows in Wait's error.
+	committing atomic.Int64
 }
 
 // newSealer subscribes to the pool's announcements; call it before the
@@ -194,7 +202,9 @@ func (s *sealer) sealPending(ctx context.Context) {
 			return
 		}
 		parent := chain.CurrentBlock().Hash()
+		s.committing.Store(time.Now().UnixNano())
 		hash := s.beacon.Commit()
+		s.committing.Store(0)
 		pool.Sync()
 		pending, _ := pool.Stats()
 		s.seal.Unlock()

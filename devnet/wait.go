@@ -73,6 +73,9 @@ func (d *Devnet) describe(hash common.Hash) string {
 	s := fmt.Sprintf("%s; %d pending and %d queued transactions", where, pending, queued)
 	if d.sealer != nil {
 		s += fmt.Sprintf(" (%d the block builder would take), %d backstop seals", d.sealer.minable(head), d.sealer.rescues.Load())
+		if began := d.sealer.committing.Load(); began != 0 {
+			s += fmt.Sprintf(", a block being sealed for %v", time.Since(time.Unix(0, began)).Round(time.Millisecond))
+		}
 	}
 	lead, side := time.Unix(int64(head.Time), 0).Sub(time.Now()).Round(time.Second), "ahead of"
 	if lead < 0 {
