@@ -16,8 +16,10 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/consensus/misc/eip1559"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
@@ -1138,3 +1140,51 @@ type laterClock struct{ by time.Duration }
 
 func (c laterClock) Now() time.Time                       { return time.Now().Add(c.by) }
 func (laterClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// A transaction the next block cannot take, but the one after can, is
+// mined: its fee cap is below the next block's base fee and above the
+// base fee after an empty block. Its announcement spends itself on an
+// empty block, and the sealer used to stop there (it read "nothing
+// included" as "nothing includable"), leaving it pending for good: the
+// lost seal, deterministic. The backstop sees it includable on the new
+// head and seals it in the block after.
+func TestSealsWhatAnEmptyBlockMadeIncludable(t *testing.T) {
+	t.Parallel()
+	c := start(t, Config{})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	head, err := c.client.HeaderByNumber(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := c.backend.BlockChain().Config()
+	next := eip1559.CalcBaseFee(cfg, head)
+	empty := &types.Header{
+		Number: new(big.Int).Add(head.Number, big.NewInt(1)), Time: head.Time + 1,
+		GasLimit: head.GasLimit, BaseFee: next,
+	}
+	after := eip1559.CalcBaseFee(cfg, empty)
+	tip := ethconfig.Defaults.Miner.GasPrice
+	feeCap := new(big.Int).Add(after, tip)
+	if feeCap.Cmp(new(big.Int).Add(next, tip)) >= 0 {
+		t.Fatalf("base fee %s then %s after an empty block: no fee cap between them", next, after)
+	}
+	tx, err := types.SignNewTx(c.Accounts[7].Key, types.LatestSignerForChainID(c.ChainID), &types.DynamicFeeTx{
+		ChainID: c.ChainID, Nonce: 0, To: &c.Accounts[9].Address, Gas: 21_000, GasTipCap: tip, GasFeeCap: feeCap,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.client.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer wcancel()
+	r, err := c.Wait(wctx, tx.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := head.Number.Uint64() + 2; r.BlockNumber.Uint64() != want {
+		t.Fatalf("mined in block %d, want %d, after an empty one", r.BlockNumber, want)
+	}
+}

@@ -58,10 +58,11 @@ const minerRecommit = 10 * time.Second
 // announcements. Under CPU starvation (load average 20 on two cores, with
 // the race detector) a pending transaction stayed unmined for good (a
 // test's lone set-up transaction, 10 minutes). An announcement can be
-// spent without the transaction being sealed in three ways, read in geth
-// v1.17.10 (the CI hang left no trace of which one struck, and 48 fresh
-// devnets sent one transaction each under 40 CPU-bound goroutines did not
-// hit any):
+// spent without the transaction being sealed in these ways, read in geth
+// v1.17.10 (the CI hang left no trace of which one struck; 48 fresh
+// devnets sent one transaction each under 40 CPU-bound goroutines hit
+// none of the first three; the fourth is deterministic, and
+// TestSealsWhatAnEmptyBlockMadeIncludable failed with the old sealer):
 //   - geth's block builder fills a block in a goroutine with an allowance
 //     (miner.Config.Recommit, 2 s; miner/worker.go generateWork arms
 //     time.AfterFunc(Recommit) and commitTransactions checks it before
@@ -75,7 +76,10 @@ const minerRecommit = 10 * time.Second
 //     fresh chain, the genesis, with no transactions, read the same way;
 //   - the sealer subscribed to the pool's events in its own goroutine,
 //     after the node served RPC, so a transaction sent to a fresh devnet
-//     before that goroutine ran was announced to nobody.
+//     before that goroutine ran was announced to nobody;
+//   - a transaction whose fee cap is below the next block's base fee but
+//     not the one after an empty block is announced, an empty block is
+//     sealed, and nothing announces it again once it is includable.
 //
 // With one transaction and nothing sent after it, as a test's set-up does,
 // no later announcement came, and the transaction waited for ever. Now the
