@@ -223,10 +223,10 @@ func (s *sealer) sealPending(ctx context.Context) {
 		if b := chain.GetBlockByHash(hash); b == nil || len(b.Transactions()) == 0 {
 			// A transaction whose tip is below the builder's stays pending
 			// and must not make the chain seal empty blocks for ever; one
-			// the builder would take but did not (it ran out of time) is
-			// the backstop's.
+			// the builder would take now (it ran out of time, or the base
+			// fee fell) is the backstop's.
 			if n := s.minable(chain.CurrentBlock()); n > 0 {
-				s.log.Warn("devnet: sealed a block without the transactions pending; the backstop seals again",
+				s.log.Info("devnet: sealed an empty block; transactions pending are includable now, the backstop seals them",
 					zap.Stringer("block", hash), zap.Int("minable", n))
 			}
 			return
@@ -237,9 +237,8 @@ func (s *sealer) sealPending(ctx context.Context) {
 // backstop asks for a seal when transactions the block builder would take
 // were pending at two looks an interval apart, with no block between them
 // and the sealer idle: whatever lost their wake-up, they are sealed within
-// a few intervals. It leaves the
-// sealer alone while it seals, waits for the wall clock, or has a wake-up
-// to take.
+// a few intervals. It leaves the sealer alone while it seals, waits for
+// the wall clock, or has a wake-up to take.
 func (s *sealer) backstop(ctx context.Context) {
 	chain := s.backend.BlockChain()
 	every := backstopEvery
