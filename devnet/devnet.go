@@ -26,19 +26,17 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/eth"
 	"github.com/ethereum/go-ethereum/eth/catalyst"
 	"github.com/ethereum/go-ethereum/eth/ethconfig"
 	"github.com/ethereum/go-ethereum/eth/filters"
 	"github.com/ethereum/go-ethereum/eth/tracers"
-	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/ethereum/go-ethereum/p2p"
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/holiman/uint256"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
@@ -219,8 +217,14 @@ type Devnet struct {
 	backend *eth.Ethereum
 	beacon  *catalyst.SimulatedBeacon
 	log     *zap.Logger
-	quit    chan struct{}
-	sealed  chan struct{}
+	// ctx is the devnet's life: Close cancels it, which stops the sealer
+	// and ends every Wait.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// sealer seals on demand; nil with a block period. sealed is closed
+	// once it has stopped.
+	sealer *sealer
+	sealed chan struct{}
 	// seal is held while a block is sealed, so that Reorg and the seal
 	// loop take turns.
 	seal *sync.Mutex
@@ -242,92 +246,23 @@ type wallClock struct{}
 func (wallClock) Now() time.Time                         { return time.Now() }
 func (wallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
-// MaxClockLead is how far ahead of the wall clock the devnet's chain may run
-// when it seals blocks on demand. Each block must be at least a second
-// after its parent, so a burst of blocks moves the chain's clock forward;
-// past this lead the devnet waits for the wall clock instead of sealing at
-// once, so validity windows (such as an exact payment's 60 s) keep meaning
-// what they say. Concurrent transactions share blocks and are not slowed.
-const MaxClockLead = 15 * time.Second
-
-// sealOnDemand seals a block as soon as transactions are pending, keeping
-// the chain's clock at most MaxClockLead ahead of clk: it never seals on a
-// parent stamped more than MaxClockLead after clk's time, so no block it
-// seals is stamped more than MaxClockLead plus a second (a block's least
-// step) ahead.
-func sealOnDemand(backend *eth.Ethereum, beacon *catalyst.SimulatedBeacon, seal *sync.Mutex, clk clock, quit <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
-	pool := backend.TxPool()
-	newTxs := make(chan core.NewTxsEvent, 256)
-	sub := pool.SubscribeTransactions(newTxs, true)
-	defer sub.Unsubscribe()
-	// The pool's feed blocks its reorganisation loop until every
-	// subscriber takes the event, and sealing waits for that loop
-	// (TxPool.Sync): events are drained here at once, into one pending
-	// signal, so a burst of them can never fill newTxs while a block is
-	// sealed (which deadlocked the chain under sustained load).
-	wake := make(chan struct{}, 1)
-	drained := make(chan struct{})
-	defer func() { <-drained }()
-	go func() {
-		defer close(drained)
-		for {
-			select {
-			case <-quit:
-				return
-			case <-newTxs:
-				select {
-				case wake <- struct{}{}:
-				default:
-				}
-			}
-		}
-	}()
-	for {
-		select {
-		case <-quit:
-			return
-		case <-wake:
-		}
-		for {
-			lead := time.Unix(int64(backend.BlockChain().CurrentBlock().Time), 0).Sub(clk.Now())
-			if wait := lead - MaxClockLead; wait > 0 {
-				select {
-				case <-quit:
-					return
-				case <-clk.After(wait):
-				}
-			}
-			seal.Lock()
-			pool.Sync()
-			if pending, _ := pool.Stats(); pending == 0 {
-				// Mined already: by Reorg, which seals the transactions
-				// the pool took back.
-				seal.Unlock()
-				break
-			}
-			hash := beacon.Commit()
-			pool.Sync()
-			pending, _ := pool.Stats()
-			seal.Unlock()
-			// Stop when nothing is left, or nothing could be included:
-			// a transaction whose tip is below the miner's stays pending
-			// and must not make the chain seal empty blocks for ever.
-			if pending == 0 || len(backend.BlockChain().GetBlockByHash(hash).Transactions()) == 0 {
-				break
-			}
-		}
-	}
-}
-
 // Start builds the genesis, starts the chain and its HTTP JSON-RPC server,
 // and returns once the RPC answers. Close it when done.
 func Start(ctx context.Context, cfg Config) (*Devnet, error) {
-	return startClock(ctx, cfg, wallClock{})
+	return startWith(ctx, cfg, options{clk: wallClock{}})
 }
 
-// startClock is Start with the clock the on-demand sealer paces itself by.
-func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
+// options are what tests change in a devnet beyond its Config.
+type options struct {
+	// clk is the clock the on-demand sealer paces itself by.
+	clk clock
+	// deaf makes the on-demand sealer drop the pool's announcements of new
+	// transactions, so that only its backstop seals them.
+	deaf bool
+}
+
+// startWith is Start with test options.
+func startWith(ctx context.Context, cfg Config, opt options) (*Devnet, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("devnet config: %w", err)
 	}
@@ -405,6 +340,9 @@ func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 	// never mine. The devnet holds far more.
 	ethConf.TxPool.GlobalQueue, ethConf.TxPool.AccountQueue = 1<<16, 1<<14
 	ethConf.TxPool.GlobalSlots, ethConf.TxPool.AccountSlots = 1<<16, 1<<14
+	// See minerRecommit: a builder starved for geth's 2 s sealed empty
+	// blocks with transactions pending.
+	ethConf.Miner.Recommit = minerRecommit
 	backend, err := eth.New(stack, &ethConf)
 	if err != nil {
 		stack.Close()
@@ -421,17 +359,30 @@ func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 		return nil, fmt.Errorf("creating beacon: %w", err)
 	}
 	// With a period, the beacon's lifecycle seals on a timer. Without one,
-	// the devnet's own loop seals as transactions arrive (see sealOnDemand).
+	// the devnet's own sealer seals as transactions arrive. It subscribes
+	// to the pool here, before the node serves RPC: a transaction sent the
+	// moment Start returns must not be announced before anyone listens.
 	stack.RegisterLifecycle(beacon)
+	seal := new(sync.Mutex)
+	var s *sealer
+	if cfg.BlockPeriod == 0 {
+		s = newSealer(backend, beacon, seal, opt.clk, cfg.Logger, uint256.MustFromBig(ethConf.Miner.GasPrice))
+		s.deaf = opt.deaf
+	}
 	if err := stack.Start(); err != nil {
+		if s != nil {
+			s.sub.Unsubscribe()
+		}
 		stack.Close()
 		return nil, fmt.Errorf("starting node on %s: %w", cfg.Addr, err)
 	}
-	quit := make(chan struct{})
+	life, cancel := context.WithCancel(context.Background())
 	sealed := make(chan struct{})
-	seal := new(sync.Mutex)
-	if cfg.BlockPeriod == 0 {
-		go sealOnDemand(backend, beacon, seal, clk, quit, sealed)
+	if s != nil {
+		go func() {
+			defer close(sealed)
+			s.run(life)
+		}()
 	} else {
 		close(sealed)
 	}
@@ -450,7 +401,9 @@ func startClock(ctx context.Context, cfg Config, clk clock) (*Devnet, error) {
 		backend:         backend,
 		beacon:          beacon,
 		log:             cfg.Logger,
-		quit:            quit,
+		ctx:             life,
+		cancel:          cancel,
+		sealer:          s,
 		sealed:          sealed,
 		seal:            seal,
 		period:          cfg.BlockPeriod,
@@ -580,33 +533,12 @@ func (d *Devnet) Close() error {
 	if d.node == nil {
 		return nil
 	}
-	close(d.quit)
+	d.cancel()
 	<-d.sealed
 	err := d.node.Close()
 	d.node = nil
 	d.log.Info("devnet stopped")
 	return err
-}
-
-// Wait returns the receipt of a transaction once it is mined, polling the
-// devnet every few milliseconds (bind.WaitMined polls once a second).
-func (d *Devnet) Wait(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	client, err := ethclient.DialContext(ctx, d.URL)
-	if err != nil {
-		return nil, err
-	}
-	defer client.Close()
-	for {
-		r, err := client.TransactionReceipt(ctx, hash)
-		if err == nil {
-			return r, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
 }
 
 // Account is a funded development account.

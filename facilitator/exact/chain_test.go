@@ -78,7 +78,8 @@ func (e *chainEnv) spend(t *testing.T, payer devnet.Account, to common.Address, 
 	rand.Read(authNonce[:])
 	a := e.sign(t, payer, to, value, authNonce)
 	relayer := e.chain.Accounts[5]
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), devnet.WaitTimeout)
+	defer cancel()
 	nonce, err := e.eth.PendingNonceAt(ctx, relayer.Address)
 	if err != nil {
 		t.Fatal(err)
