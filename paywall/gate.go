@@ -94,6 +94,11 @@ func (g *gate) WriteHeader(status int) {
 		return
 	}
 	g.paid = true
+	if status == http.StatusSwitchingProtocols {
+		// The handler may take the connection now: it is not flushed
+		// after (net/http panics flushing a hijacked connection).
+		g.upgrade = true
+	}
 	setPaymentResponse(g.w, g.r, res)
 	g.paywall.openWindow(g.ctx, g.w, g.r, res)
 	g.w.WriteHeader(status)
