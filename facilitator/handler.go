@@ -271,7 +271,7 @@ func readBody(r io.Reader, size int64) ([]byte, error) {
 }
 
 func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
-	if !h.keyed(r) && !h.allowVerify(r, time.Now()) {
+	if !h.verifyAllowed(r, time.Now()) {
 		w.Header().Set("Retry-After", "1")
 		edge.WriteJSON(w, http.StatusTooManyRequests, &x402.VerifyResponse{InvalidMessage: "rate_limited: this client's (or all anonymous callers') verifications per minute are spent; retry after Retry-After, or call with a facilitator API key"})
 		return

@@ -18,8 +18,10 @@ import (
 // client address (an IPv6 caller counts by its /64, as clientaddr.Key
 // does), and all anonymous callers together AnonymousVerifiesPerSecond;
 // past either, 429 with Retry-After. A caller with a facilitator API key
-// (Authorization: Bearer, as for /settle) is not counted. The embedded
-// paywall verifies in process and never passes here.
+// (Authorization: Bearer, as for /settle) is never refused: its key is
+// looked up once the budget would refuse it (so a flood of made-up keys
+// costs the key store at most one lookup per client address a minute). The
+// embedded paywall verifies in process and never passes here.
 
 // Defaults of the anonymous /verify budget.
 const (
@@ -43,6 +45,38 @@ type verifyBudget struct {
 type clientBudget struct {
 	limiter *rate.Limiter
 	seen    time.Time
+	// badKey is when a key this client sent was last refused: no other is
+	// looked up for a minute.
+	badKey time.Time
+}
+
+// verifyAllowed reports whether a /verify of r may go on: within the
+// anonymous budget, or past it with a facilitator API key.
+func (h *Handler) verifyAllowed(r *http.Request, now time.Time) bool {
+	if h.allowVerify(r, now) {
+		return true
+	}
+	if r.Header.Get("Authorization") == "" {
+		return false
+	}
+	b := &h.verifies
+	key := clientaddr.Key(h.clientIP(r))
+	b.mu.Lock()
+	c := b.clients[key]
+	tried := c != nil && now.Sub(c.badKey) < time.Minute
+	b.mu.Unlock()
+	if tried {
+		return false
+	}
+	if h.keyed(r) {
+		return true
+	}
+	b.mu.Lock()
+	if c := b.clients[key]; c != nil {
+		c.badKey = now
+	}
+	b.mu.Unlock()
+	return false
 }
 
 // allowVerify reports whether an anonymous /verify of r fits the budget.
