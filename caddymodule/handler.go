@@ -558,7 +558,11 @@ func (h *Handler) verified(r *http.Request, e *paywall.Event) {
 // settlement log line.
 func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 	res, scheme, took := e.Settle, e.Offer.Scheme, e.Took
-	if !e.Broadcast { // else the outcome goes to the webhooks from broadcastFinal
+	switch {
+	case h.FacilitatorURL != "" || h.app.FacilitatorURL != "":
+		// A remote facilitator's settlement: no store of ours finished it.
+		h.app.merchant.remoteSettlement(r, e)
+	case !e.Broadcast: // else the outcome goes to the webhooks from broadcastFinal
 		h.app.merchant.settlement(r, e)
 	}
 	h.metrics.settle.WithLabelValues(scheme).Observe(took.Seconds())

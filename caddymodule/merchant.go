@@ -1,9 +1,11 @@
 package caddymodule
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"net/http"
 	"net/url"
 	"slices"
@@ -311,6 +313,65 @@ func (m *merchant) settlement(*http.Request, *paywall.Event) {
 	case m.kick <- struct{}{}:
 	default:
 	}
+}
+
+// remoteSettlement writes the outcome of a payment that a remote
+// facilitator settled (a route with facilitator_url) to its network's
+// outbox, for the webhooks, as the embedded facilitator's store does for
+// its own settlements: a success, or a settlement mined and failed; a
+// refusal or an outcome not known yet is no event. The settlement's commit
+// is the remote facilitator's, so this write follows it: a crash between
+// the two loses the event (the remote facilitator's own records keep the
+// settlement). Its key is the payment's identity, so a retry of the same
+// payment writes the same entry, and the receiver one event id.
+func (m *merchant) remoteSettlement(r *http.Request, e *paywall.Event) {
+	res := e.Settle
+	if m == nil || res == nil || e.Offer == nil || e.Payment == nil || (!res.Success && res.TransactionHash == "") {
+		return
+	}
+	run := m.chainOf(e.Offer.Network)
+	if run == nil {
+		return // no store of this network to deliver from
+	}
+	id, err := x402.PaymentID(e.Payment)
+	if err != nil {
+		return
+	}
+	rec := &store.Record{
+		Key: common.Hash(id), State: store.StateFailed, Scheme: e.Offer.Scheme, Network: e.Offer.Network,
+		Resource: requestScheme(r) + "://" + r.Host + requestPath(r), Response: res, Updated: time.Now().UTC(), Notify: true,
+		PayTo: common.HexToAddress(e.Offer.PayTo), Asset: common.HexToAddress(e.Offer.Asset),
+	}
+	if res.Success {
+		rec.State = store.StateSettled
+	}
+	if common.IsHexAddress(res.Payer) {
+		rec.Payer = common.HexToAddress(res.Payer)
+	}
+	rec.Amount, _ = new(big.Int).SetString(cmp.Or(res.Amount, e.Offer.Amount), 10)
+	if h := res.TransactionHash; len(h) == 66 {
+		rec.TxHash = common.HexToHash(h)
+	}
+	k, v, err := store.OutboxEntry(rec)
+	if err == nil && k != nil {
+		var kv store.KV
+		if kv, err = run.store.Bucket(store.OutboxBucket); err == nil {
+			err = kv.Put(k, v)
+		}
+	}
+	if err != nil {
+		m.app.log.Error("writing a remote facilitator's settlement to the webhooks' outbox; its event is lost", zap.String("tx", res.TransactionHash), zap.Error(err))
+		return
+	}
+	m.settlement(r, e)
+}
+
+// requestScheme is r's scheme: https or http.
+func requestScheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	return "http"
 }
 
 // outboxPoll is how often the dispatcher reads the outboxes when nothing
