@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/big"
 	"strings"
 	"time"
 
@@ -141,7 +142,14 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		return s.submit(ctx, req, p, rec, false)
 	}
 	_, span := startSpan(ctx, spanClaim)
-	existing, claimed, err := s.store.Claim(*rec)
+	existing, claimed, err := s.claim(rec, p)
+	if errors.Is(err, store.ErrUnfunded) {
+		// Other replicas' settlements of the payer, in flight, take what
+		// its balance holds: this one would revert at the settler's cost.
+		s.payers.release(p.key)
+		endClaim(span, nil)
+		return s.verifyFailed(x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s, which its settlements in flight on this facilitator's replicas and this payment exceed", p.payer, p.pay.Funds), p)
+	}
 	if err != nil {
 		s.payers.release(p.key)
 		s.log.Error("claiming a replay key", zap.Error(err))
@@ -155,6 +163,24 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 	}
 	endClaim(span, nil)
 	return s.submit(ctx, req, p, rec, true)
+}
+
+// fundedClaims is a store every replica of a fleet shares that claims a
+// payment only if its payer's balance covers it and the payer's other
+// settlements in flight, of every replica (store/postgres).
+type fundedClaims interface {
+	ClaimFunded(rec store.Record, balance *big.Int) (*store.Record, bool, error)
+}
+
+// claim claims rec for p: funded, when the store can and verification
+// read the payer's balance, so that replicas never broadcast together more
+// than the balance covers; otherwise as Claim does (one process's own
+// reservations, payers.reserve, bound what it broadcasts).
+func (s *Service) claim(rec *store.Record, p *payment) (*store.Record, bool, error) {
+	if f, ok := s.store.(fundedClaims); ok && p.pay.Funds != nil {
+		return f.ClaimFunded(*rec, p.pay.Funds)
+	}
+	return s.store.Claim(*rec)
 }
 
 // settleNothing answers the settle of an upto payment that owes nothing

@@ -37,6 +37,11 @@ import (
 // ErrTransition is an illegal change of a settlement record's state.
 var ErrTransition = errors.New("illegal settlement state transition")
 
+// ErrUnfunded refuses a funded claim (a fleet store's ClaimFunded): the
+// payer's balance does not cover the payment and its other settlements in
+// flight, those of every process sharing the store.
+var ErrUnfunded = errors.New("the payer's balance does not cover this payment and its settlements in flight")
+
 // next lists the states a stored record may move to by a write.
 var next = map[State][]State{
 	StateClaimed:   {StateSubmitted},

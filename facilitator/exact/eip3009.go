@@ -148,6 +148,7 @@ func (a *Authorization) verify(ctx context.Context, s *Scheme, pay *scheme.Payme
 	if pay != nil {
 		// An EIP-7702 account: a token may ask its delegate, not ecrecover.
 		pay.Contract = st.hasCode
+		pay.Funds = st.balance
 	}
 	return err
 }

@@ -111,6 +111,11 @@ type Payment struct {
 	// takes the hash of the payer's code (an EIP-7702 account's code names
 	// its delegate).
 	Class common.Hash
+	// Funds is the payer's balance of Asset that Verify read (exact's
+	// EIP-3009 payments), which a fleet's store checks the payment and the
+	// payer's other settlements in flight against when it claims the
+	// payment; nil when not known.
+	Funds *big.Int
 	// Mechanism is the scheme's own decoding of the payment, which only
 	// the scheme that decoded it reads.
 	Mechanism any

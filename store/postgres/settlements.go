@@ -97,6 +97,70 @@ func (s *Store) Claim(rec store.Record) (*store.Record, bool, error) {
 	return nil, false, fmt.Errorf("claiming %s: the key was claimed and released %d times in a row", rec.Key, claimAttempts)
 }
 
+// ClaimFunded claims rec.Key for rec as Claim does, but only if balance
+// covers rec.Amount and the amounts of the payer's other settlements in
+// rec.Asset still in flight (claimed or submitted) in the store, those of
+// every replica: otherwise store.ErrUnfunded, and nothing is written. The
+// sum and the insert are one transaction under an advisory lock of the
+// payer and asset, so replicas claiming payments of one payer at once
+// serialize: N replicas broadcast at most what the balance covers, where
+// each one counting only its own in-flight settlements broadcast one each.
+func (s *Store) ClaimFunded(rec store.Record, balance *big.Int) (*store.Record, bool, error) {
+	if balance == nil || rec.Amount == nil {
+		return s.Claim(rec)
+	}
+	raw, err := encode(&rec)
+	if err != nil {
+		return nil, false, fmt.Errorf("claiming %s: %w", rec.Key, err)
+	}
+	ctx, cancel := op()
+	defer cancel()
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return nil, false, fmt.Errorf("claiming %s: %w", rec.Key, err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey("funds", s.schema, rec.Payer.Hex(), rec.Asset.Hex())); err != nil {
+		return nil, false, fmt.Errorf("claiming %s: %w", rec.Key, err)
+	}
+	var pending pgtype.Numeric
+	err = tx.QueryRow(ctx, `SELECT coalesce(sum(amount), 0) FROM settlements
+		WHERE payer = $1 AND asset = $2 AND state IN ('claimed', 'submitted') AND key <> $3`,
+		rec.Payer[:], rec.Asset[:], rec.Key[:]).Scan(&pending)
+	if err != nil {
+		return nil, false, fmt.Errorf("claiming %s: summing the payer's settlements in flight: %w", rec.Key, err)
+	}
+	inFlight := new(big.Int)
+	if pending.Valid && pending.Int != nil {
+		scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(pending.Exp)), nil)
+		if pending.Exp >= 0 {
+			inFlight.Mul(pending.Int, scale)
+		} else {
+			inFlight.Quo(pending.Int, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(-pending.Exp)), nil))
+		}
+	}
+	if new(big.Int).Add(inFlight, rec.Amount).Cmp(balance) > 0 {
+		return nil, false, store.ErrUnfunded
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO settlements (key, `+recordColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+		ON CONFLICT (key) DO NOTHING`, append([]any{rec.Key[:]}, columns(&rec, raw)...)...)
+	if err != nil {
+		return nil, false, fmt.Errorf("claiming %s: %w", rec.Key, err)
+	}
+	if tag.RowsAffected() == 0 {
+		existing, err := s.get(ctx, rec.Key)
+		if err != nil || existing == nil {
+			return nil, false, fmt.Errorf("claiming %s: the key is held, but its record was not read: %v", rec.Key, err)
+		}
+		return existing, false, nil
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, false, fmt.Errorf("claiming %s: %w", rec.Key, err)
+	}
+	return &rec, true, nil
+}
+
 // Get returns the record of key, or nil if there is none.
 func (s *Store) Get(key common.Hash) (*store.Record, error) {
 	ctx, cancel := op()
