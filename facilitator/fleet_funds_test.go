@@ -2,6 +2,8 @@ package facilitator
 
 import (
 	"context"
+	"crypto/rand"
+	"strings"
 	"sync"
 	"testing"
 
@@ -21,31 +23,7 @@ import (
 // the settler's cost.
 func TestFleetPayerFunds(t *testing.T) {
 	t.Parallel()
-	base := pgtest.URL(t, "the fleet funds test")
-	e := newEnv(t, envOptions{})
-	e.stop()
-	schema := pgtest.Schema(t, base, "funds_")
-	replica := func() *Service {
-		t.Helper()
-		st, err := postgres.Open(context.Background(), postgres.Config{URL: base, Schema: schema})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		chain, err := rpc.Dial(e.rpcURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(chain.Close)
-		cfg := e.cfg
-		cfg.Records, cfg.Journal, cfg.Chain = st, st, chain
-		svc, err := New(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { svc.Close() })
-		return svc
-	}
+	e, replica := fleetOf(t, "funds_")
 	replicas := []*Service{replica(), replica(), replica()}
 	const price, payments = 10_000, 21
 	payer := e.fundPayer(price)
@@ -92,5 +70,71 @@ func TestFleetPayerFunds(t *testing.T) {
 	}
 	if got := e.balance(merchant).Int64() - merchantBefore.Int64(); got != price {
 		t.Fatalf("the merchant got %d, want one price", got)
+	}
+}
+
+// fleetOf stops e's service and returns a maker of replicas of it, each a
+// Service with its own connection to one PostgreSQL schema (named with
+// prefix) and to e's chain, with e's settler.
+func fleetOf(t *testing.T, prefix string) (*env, func() *Service) {
+	t.Helper()
+	base := pgtest.URL(t, "a fleet test")
+	e := newEnv(t, envOptions{})
+	e.stop()
+	schema := pgtest.Schema(t, base, prefix)
+	return e, func() *Service {
+		t.Helper()
+		st, err := postgres.Open(context.Background(), postgres.Config{URL: base, Schema: schema})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		chain, err := rpc.Dial(e.rpcURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(chain.Close)
+		cfg := e.cfg
+		cfg.Records, cfg.Journal, cfg.Chain = st, st, chain
+		svc, err := New(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { svc.Close() })
+		return svc
+	}
+}
+
+// The penalty box holds across a fleet (issue 40, item 1): a payer whose
+// settlement reverted on one replica is refused by the others, and by a
+// replica started after it. Each replica boxed only the payers its own
+// settlements had reverted for.
+func TestFleetPenaltyBox(t *testing.T) {
+	t.Parallel()
+	e, replica := fleetOf(t, "penalty_")
+	a, b := replica(), replica()
+	const price = 10_000
+	merchant := e.chain.Accounts[2].Address
+	ctx := context.Background()
+	// A wallet that accepts its signature in simulation and burns its gas
+	// when mined: its settlement reverts on a.
+	w := e.deploy(gaspriceWalletInit, nil)
+	e.fundTokens(w, 3*price)
+	pay := func() *x402.VerifyRequest {
+		junk := make([]byte, 66)
+		rand.Read(junk)
+		auth := e.newAuth(e.chain.Accounts[1], merchant, price)
+		auth.from = w
+		return request(e.requirements(merchant, price), auth, junk)
+	}
+	res, err := a.Settle(ctx, pay())
+	if err != nil || res.Success || res.TransactionHash == "" {
+		t.Fatalf("the rogue wallet's settlement on a: %+v %v, want reverted on chain", res, err)
+	}
+	for name, svc := range map[string]*Service{"another replica": b, "a replica started after": replica()} {
+		v, err := svc.Verify(ctx, pay())
+		if err != nil || v.IsValid || !strings.Contains(v.InvalidMessage, "reverted on chain recently") {
+			t.Fatalf("%s: %+v %v, want the payer refused (boxed by a)", name, v, err)
+		}
 	}
 }

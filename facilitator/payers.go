@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"go.uber.org/zap"
+
+	"github.com/caddy-x402/caddy-x402/store"
 )
 
 // payers is what the facilitator knows of each payer's settlements: the
@@ -37,6 +40,11 @@ type payers struct {
 	swept time.Time
 	// wallets is the budget of contract-wallet reverts (walletbudget.go).
 	wallets walletBudget
+	// shared is the penalty box every process sharing the store reads
+	// (penaltybox.go), or nil; pruned is when this process last pruned it.
+	shared store.KV
+	pruned time.Time
+	log    *zap.Logger
 }
 
 // defaultMaxStrikes is how many payers the penalty box holds at most,
@@ -165,6 +173,13 @@ func penalty(count int) time.Duration {
 // key is the settlement's replay key: a contract-wallet payment's revert
 // also counts against the budgets of contract-wallet reverts (walletsPaused).
 func (p *payers) reverted(key common.Hash, payer common.Address, now time.Time) {
+	until := p.strike(key, payer, now)
+	p.sharePenalty(payer, until, now) // every replica refuses it too
+}
+
+// strike puts payer in this process's penalty box, as reverted says, and
+// returns when its penalty ends.
+func (p *payers) strike(key common.Hash, payer common.Address, now time.Time) time.Time {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if h, ok := p.holds[key]; ok && h.contract {
@@ -191,6 +206,7 @@ func (p *payers) reverted(key common.Hash, payer common.Address, now time.Time) 
 	}
 	s.count++
 	s.last, s.until = now, now.Add(penalty(s.count))
+	return s.until
 }
 
 // strikeLimit is the most payers the penalty box holds.
@@ -243,9 +259,10 @@ func (p *payers) evict(n int, now time.Time) {
 // refusedUntil is when payer leaves the penalty box, if it is in it.
 func (p *payers) refusedUntil(payer common.Address, now time.Time) (time.Time, bool) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if s := p.strikes[payer]; s != nil && now.Before(s.until) {
+		p.mu.Unlock()
 		return s.until, true
 	}
-	return time.Time{}, false
+	p.mu.Unlock()
+	return p.sharedPenalty(payer, now) // boxed by another replica
 }
