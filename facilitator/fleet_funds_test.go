@@ -3,6 +3,7 @@ package facilitator
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -136,5 +137,43 @@ func TestFleetPenaltyBox(t *testing.T) {
 		if err != nil || v.IsValid || !strings.Contains(v.InvalidMessage, "reverted on chain recently") {
 			t.Fatalf("%s: %+v %v, want the payer refused (boxed by a)", name, v, err)
 		}
+	}
+}
+
+// The budget of contract-wallet reverts holds across a fleet (issue 40,
+// item 1): with a budget of 2, one rogue wallet's revert on each of two
+// replicas spends it, and a third rogue wallet (of yet another code) is
+// refused before anything is sent. Each replica counted only its own
+// reverts, so a fleet of N spent N budgets.
+func TestFleetWalletBudget(t *testing.T) {
+	t.Parallel()
+	e, replica := fleetOf(t, "wallets_")
+	e.cfg.WalletReverts = 2
+	a, b := replica(), replica()
+	const price = 10_000
+	merchant := e.chain.Accounts[2].Address
+	ctx := context.Background()
+	rogue := func(variant byte) *x402.VerifyRequest {
+		init := "0x6019600a5f3960195ff3" + gaspriceWalletInit[len("0x6018600a5f3960185ff3"):] + fmt.Sprintf("%02x", variant)
+		w := e.deploy(init, nil)
+		e.fundTokens(w, price)
+		junk := make([]byte, 66)
+		rand.Read(junk)
+		auth := e.newAuth(e.chain.Accounts[1], merchant, price)
+		auth.from = w
+		return request(e.requirements(merchant, price), auth, junk)
+	}
+	for i, svc := range []*Service{a, b} {
+		if res, err := svc.Settle(ctx, rogue(byte(i+1))); err != nil || res.Success || res.TransactionHash == "" {
+			t.Fatalf("rogue wallet %d: %+v %v, want reverted on chain", i+1, res, err)
+		}
+	}
+	nonce, _ := e.eth.PendingNonceAt(ctx, a.Settler())
+	res, err := a.Settle(ctx, rogue(3))
+	if err != nil || res.Success || !strings.Contains(res.Message, "too many of their settlements reverted") {
+		t.Fatalf("a third rogue wallet past the fleet's budget: %+v %v, want refused", res, err)
+	}
+	if after, _ := e.eth.PendingNonceAt(ctx, a.Settler()); after != nonce {
+		t.Fatalf("the settler sent %d transactions past the fleet's budget", after-nonce)
 	}
 }

@@ -45,6 +45,9 @@ type payers struct {
 	shared store.KV
 	pruned time.Time
 	log    *zap.Logger
+	// sharedWallets is the budget of contract-wallet reverts every process
+	// sharing the store counts against (walletshared.go), or nil.
+	sharedWallets *sharedWallets
 }
 
 // defaultMaxStrikes is how many payers the penalty box holds at most,
@@ -173,17 +176,22 @@ func penalty(count int) time.Duration {
 // key is the settlement's replay key: a contract-wallet payment's revert
 // also counts against the budgets of contract-wallet reverts (walletsPaused).
 func (p *payers) reverted(key common.Hash, payer common.Address, now time.Time) {
-	until := p.strike(key, payer, now)
+	until, wallet, class, limit := p.strike(key, payer, now)
 	p.sharePenalty(payer, until, now) // every replica refuses it too
+	if w := p.sharedWallets; w != nil && wallet {
+		w.reverted(class, now, limit)
+	}
 }
 
 // strike puts payer in this process's penalty box, as reverted says, and
-// returns when its penalty ends.
-func (p *payers) strike(key common.Hash, payer common.Address, now time.Time) time.Time {
+// returns when its penalty ends; and, for a contract wallet's payment, its
+// class and the global bound of wallet reverts.
+func (p *payers) strike(key common.Hash, payer common.Address, now time.Time) (until time.Time, wallet bool, class common.Hash, limit int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if h, ok := p.holds[key]; ok && h.contract {
 		p.wallets.reverted(h.class, now)
+		wallet, class, limit = true, h.class, p.wallets.limit()
 	}
 	if p.strikes == nil {
 		p.strikes = map[common.Address]*strike{}
@@ -206,7 +214,7 @@ func (p *payers) strike(key common.Hash, payer common.Address, now time.Time) ti
 	}
 	s.count++
 	s.last, s.until = now, now.Add(penalty(s.count))
-	return s.until
+	return s.until, wallet, class, limit
 }
 
 // strikeLimit is the most payers the penalty box holds.

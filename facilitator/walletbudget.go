@@ -168,6 +168,12 @@ func dropOldest[K comparable](m map[K]time.Time, limit int) {
 // walletsPaused reports whether a contract-wallet payment of payer and
 // class is refused (see walletBudget), and until when.
 func (p *payers) walletsPaused(payer common.Address, class common.Hash, now time.Time) (until time.Time, paused bool) {
+	if w := p.sharedWallets; w != nil {
+		p.mu.Lock()
+		limit := p.wallets.limit()
+		p.mu.Unlock()
+		return w.paused(payer, class, now, limit) // the fleet's budget (walletshared.go)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.wallets.paused(payer, class, now)
@@ -177,8 +183,12 @@ func (p *payers) walletsPaused(payer common.Address, class common.Hash, now time
 // and its class are then never refused for others' reverts.
 func (p *payers) settled(key common.Hash, payer common.Address, now time.Time) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if h, ok := p.holds[key]; ok && h.contract {
+	h, ok := p.holds[key]
+	if ok && h.contract {
 		p.wallets.settled(payer, h.class, now)
+	}
+	p.mu.Unlock()
+	if w := p.sharedWallets; w != nil && ok && h.contract {
+		w.settled(payer, h.class, now)
 	}
 }
