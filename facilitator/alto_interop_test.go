@@ -61,8 +61,10 @@ func (e *env) startAlto(entryPoints []common.Address) string {
 		"--entrypoints", strings.Join(eps, ","), "--rpc-url", e.chain.URL, "--port", fmt.Sprint(port),
 		"--executor-private-keys", key(5), "--utility-private-key", key(6),
 		"--deterministic-deployer-address", deployer.Hex(), "--safe-mode", "false",
-		"--block-time", "100", "--utility-wallet-monitor", "false", "--refilling-wallets", "false", "--log-level", "warn")
+		"--block-time", "100", "--utility-wallet-monitor", "false", "--refilling-wallets", "false", "--log-level", "info")
 	cmd.Dir = dir
+	// Its log (at info, to tell a stalled bundle from one never made) is
+	// printed only if the test fails.
 	var logs strings.Builder
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	if err := cmd.Start(); err != nil {
