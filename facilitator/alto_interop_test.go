@@ -106,7 +106,11 @@ func newAltoEnv(t *testing.T, alsoV06 bool) (*env, string) {
 	// alto bundles on its own schedule, which a loaded CI machine under
 	// -race stretched past the default receipt timeout (once, for a v0.6
 	// operation with alto serving both EntryPoints): wait longer.
-	e := newEnvB(t, envOptions{aaNative: true, chainID: 1337, settler: 8, receiptTimeout: 3 * time.Minute})
+	// A block a second: alto acts on the blocks it sees (a bundle's
+	// receipt, the next bundle), and a chain sealed on demand seals none
+	// once nothing else is sent, which stalled a v0.6 operation for six
+	// minutes in a CI run.
+	e := newEnvB(t, envOptions{aaNative: true, chainID: 1337, settler: 8, receiptTimeout: 3 * time.Minute, blockPeriod: time.Second})
 	eps := []common.Address{e.chain.Contracts.EntryPointV07}
 	if alsoV06 {
 		eps = []common.Address{e.chain.Contracts.EntryPoint, e.chain.Contracts.EntryPointV07}
