@@ -27,16 +27,16 @@ type kvStore interface {
 	Bucket(name string) (store.KV, error)
 }
 
-// openPenalties opens the shared penalty box of st, or nil when st has no
-// key-value spaces.
-func openPenalties(st store.Settlements, log *zap.Logger) store.KV {
+// openBucket opens the key-value space name of st, for what every process
+// sharing the store counts (what names it), or nil when st has none.
+func openBucket(st store.Settlements, name, what string, log *zap.Logger) store.KV {
 	kvs, ok := st.(kvStore)
 	if !ok {
 		return nil
 	}
-	kv, err := kvs.Bucket(PenaltiesBucket)
+	kv, err := kvs.Bucket(name)
 	if err != nil {
-		log.Warn("opening the shared penalty box; it is kept in this process only", zap.Error(err))
+		log.Warn("opening "+what+"; it is kept in this process only", zap.Error(err))
 		return nil
 	}
 	return kv

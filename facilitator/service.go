@@ -307,7 +307,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	// disagrees with its configuration has its payments refused (and the
 	// caller, TokenMismatches), and one the chain did not answer for is
 	// read again before its first payment.
-	ledger := &payers{wallets: walletBudget{budget: cfg.WalletReverts}, shared: openPenalties(cfg.Records, log), log: log,
+	ledger := &payers{wallets: walletBudget{budget: cfg.WalletReverts}, shared: openBucket(cfg.Records, PenaltiesBucket, "the shared penalty box", log), log: log,
 		sharedWallets: openSharedWallets(cfg.Records, log)}
 	cfg.Logger = log
 	tab, err := newSchemeTable(&cfg, chainID, client, cfg.Assets, ledger.committed)

@@ -35,13 +35,8 @@ type sharedWallets struct {
 // openSharedWallets opens the shared budget of st, or nil when st has no
 // key-value spaces.
 func openSharedWallets(st store.Settlements, log *zap.Logger) *sharedWallets {
-	kvs, ok := st.(kvStore)
-	if !ok {
-		return nil
-	}
-	kv, err := kvs.Bucket(WalletBudgetBucket)
-	if err != nil {
-		log.Warn("opening the shared budget of contract-wallet reverts; it is kept in this process only", zap.Error(err))
+	kv := openBucket(st, WalletBudgetBucket, "the shared budget of contract-wallet reverts", log)
+	if kv == nil {
 		return nil
 	}
 	return &sharedWallets{kv: kv, log: log}
