@@ -164,10 +164,14 @@ func (h *Handler) accessWindows() (*paywall.Access, error) {
 
 // routeID is the default route name: a hash of the handler's
 // configuration, with its window's duration and requests but not its keys
-// (so that rotating them keeps the windows).
+// (so that rotating them keeps the windows). It is the same on every
+// replica of a fleet that loads the same config: serve-on-broadcast's
+// shared ledger names the route's bound by it too.
 func (h *Handler) routeID() (string, error) {
 	c := *h
-	c.Access = &AccessConfig{Duration: h.Access.Duration, Requests: h.Access.Requests}
+	if h.Access != nil {
+		c.Access = &AccessConfig{Duration: h.Access.Duration, Requests: h.Access.Requests}
+	}
 	b, err := json.Marshal(&c)
 	if err != nil {
 		return "", err

@@ -166,7 +166,15 @@ func (a *App) exposure() (*paywall.Exposure, error) {
 	}
 	a.exposureHold = exposureKey
 	e := v.(pooledExposure).Exposure
-	a.ledger, a.ledgerBounds = e, func() { e.SetBounds(bound, penalty) }
+	// A fleet (a store the replicas share) shares the ledger too.
+	var shared paywall.SharedExposure
+	if a.Database != "" && a.chain != nil {
+		shared = &chainExposure{chain: a.chain}
+	}
+	a.ledger, a.ledgerBounds = e, func() {
+		e.SetBounds(bound, penalty)
+		e.SetShared(shared)
+	}
 	if !loaded {
 		a.ledgerBounds()
 	}
@@ -194,6 +202,9 @@ func (h *Handler) broadcast() (*paywall.Broadcast, error) {
 		return nil, err
 	}
 	out := &paywall.Broadcast{Exposure: e, MaxPerPayer: b.MaxPerPayer}
+	if out.Route, err = h.routeID(); err != nil {
+		return nil, err
+	}
 	if b.MaxInFlight != "" {
 		nets, _ := h.networks()
 		if out.MaxInFlight, err = boundOf(b.MaxInFlight, nets); err != nil {

@@ -48,6 +48,10 @@ type Broadcast struct {
 	// asset's atomic units. A payment in an asset bounded neither here nor
 	// by Exposure waits for inclusion.
 	MaxInFlight map[string]*big.Int
+	// Route names the route alike on every replica of a fleet, for its
+	// bound in Exposure.Shared; empty leaves the route's bound to this
+	// process.
+	Route string
 }
 
 // followFor bounds how long a settlement served on broadcast whose outcome

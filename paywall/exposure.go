@@ -1,6 +1,8 @@
 package paywall
 
 import (
+	"context"
+	"crypto/rand"
 	"math/big"
 	"strings"
 	"sync"
@@ -34,6 +36,14 @@ type Exposure struct {
 	Penalty time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+	// Shared is the ledger the replicas of a fleet share, or nil for a
+	// process alone. With it, the bounds (per payer, per asset on the site
+	// and on each named route) and the penalty box hold across every
+	// replica sharing it, and survive a restart: a reservation must fit
+	// both this process's ledger and the shared one, and a payer boxed by
+	// any replica is boxed on all. A shared ledger that fails refuses: the
+	// payment waits for inclusion. Set it before use, or with SetShared.
+	Shared SharedExposure
 
 	mu       sync.Mutex
 	inFlight map[string]*big.Int  // by asset key
@@ -50,6 +60,65 @@ func (e *Exposure) SetBounds(maxInFlight map[string]*big.Int, penalty time.Durat
 	e.MaxInFlight, e.Penalty = maxInFlight, penalty
 }
 
+// SetShared puts a shared ledger in force in an Exposure in use (nil
+// takes it out); reservations already held stay where they were taken.
+func (e *Exposure) SetShared(s SharedExposure) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.Shared = s
+}
+
+// sharedLedger is e.Shared, read under its lock.
+func (e *Exposure) sharedLedger() SharedExposure {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.Shared
+}
+
+// SharedExposure is the part of an Exposure that the replicas of a fleet
+// share (caddymodule keeps it in the fleet's store, store.Exposure). Each
+// method must hold across processes: Reserve takes a hold only if it
+// fits every bound at once, whatever the other replicas do meanwhile.
+type SharedExposure interface {
+	// Reserve takes h if the payer is not boxed, has fewer than perPayer
+	// holds, and the asset's holds plus h.Amount fit site (site-wide) and
+	// route (h.Route's), each where not nil.
+	Reserve(ctx context.Context, h SharedHold, perPayer int, site, route *big.Int) (bool, error)
+	// Release gives h back, and boxes its payer until boxUntil unless
+	// that is zero or a longer penalty stands.
+	Release(ctx context.Context, h SharedHold, boxUntil time.Time) error
+	// Boxed reports whether payer is in the shared penalty box.
+	Boxed(ctx context.Context, payer string) (bool, error)
+}
+
+// SharedHold is one payment's share of a SharedExposure.
+type SharedHold struct {
+	// ID is random, the payment's alone.
+	ID [8]byte
+	// Payer is the payer's address, in lower case.
+	Payer string
+	// Asset is the asset's AssetKey.
+	Asset string
+	// Route names the route alike on every replica (Broadcast.Route);
+	// empty when the route has no bound of its own.
+	Route string
+	// Amount is the payment's amount in atomic units.
+	Amount *big.Int
+	// Expires is when a hold its replica never released (it died) ends
+	// by itself: sharedHoldFor after it was taken.
+	Expires time.Time
+}
+
+// sharedHoldFor is how long a shared hold lasts if its replica never
+// releases it: longer than a settlement served on broadcast is followed
+// (followFor) plus its first attempt, so that a live replica always
+// releases first.
+const sharedHoldFor = followFor + 5*time.Minute
+
+// sharedTimeout bounds a call to the shared ledger; one that does not
+// answer in time refuses, and the payment waits for inclusion.
+const sharedTimeout = 5 * time.Second
+
 // AssetKey names an asset in the bounds of Exposure and Broadcast: the
 // CAIP-2 network and the token address, in lower case.
 func AssetKey(network, asset string) string {
@@ -59,6 +128,7 @@ func AssetKey(network, asset string) string {
 // routeBudget is one route's in-flight amounts and bound, guarded by the
 // mutex of its Exposure.
 type routeBudget struct {
+	name     string // Broadcast.Route
 	limit    map[string]*big.Int
 	inFlight map[string]*big.Int
 }
@@ -72,6 +142,10 @@ type reservation struct {
 	asset  string
 	amount *big.Int
 	once   sync.Once
+	// shared is the reservation's hold in ledger, the shared ledger it was
+	// taken in; nil without one.
+	shared *SharedHold
+	ledger SharedExposure
 }
 
 func (e *Exposure) now() time.Time {
@@ -86,9 +160,19 @@ func (e *Exposure) now() time.Time {
 // for inclusion.
 func (e *Exposure) Boxed(payer string) bool {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	until, ok := e.boxed[strings.ToLower(payer)]
-	return ok && e.now().Before(until)
+	shared := e.Shared
+	e.mu.Unlock()
+	if ok && e.now().Before(until) {
+		return true
+	}
+	if shared == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	boxed, err := shared.Boxed(ctx, strings.ToLower(payer))
+	return boxed || err != nil
 }
 
 // reserve takes amount of asset for a payment of payer on route, if every
@@ -97,6 +181,39 @@ func (e *Exposure) Boxed(payer string) bool {
 // route or the site, and neither bound would be passed. It returns nil
 // otherwise: the payment then waits for inclusion.
 func (e *Exposure) reserve(route *routeBudget, perPayer int, payer, asset string, amount *big.Int) *reservation {
+	res := e.reserveHere(route, perPayer, payer, asset, amount)
+	shared := e.sharedLedger()
+	if res == nil || shared == nil {
+		return res
+	}
+	h := SharedHold{Payer: res.payer, Asset: asset, Amount: res.amount, Expires: e.now().Add(sharedHoldFor)}
+	if _, err := rand.Read(h.ID[:]); err != nil {
+		res.release(false)
+		return nil
+	}
+	routeLimit := route.limit[asset]
+	if routeLimit != nil {
+		h.Route = route.name
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	if ok, err := shared.Reserve(ctx, h, perPayer, e.siteLimit(asset), routeLimit); !ok || err != nil {
+		res.release(false)
+		return nil
+	}
+	res.shared, res.ledger = &h, shared
+	return res
+}
+
+// siteLimit is the site's bound of asset, or nil.
+func (e *Exposure) siteLimit(asset string) *big.Int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.MaxInFlight[asset]
+}
+
+// reserveHere is reserve in this process's ledger alone.
+func (e *Exposure) reserveHere(route *routeBudget, perPayer int, payer, asset string, amount *big.Int) *reservation {
 	payer = strings.ToLower(payer)
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -149,6 +266,17 @@ func (r *reservation) release(unpaid bool) {
 	}
 	r.once.Do(func() {
 		e := r.e
+		if r.shared != nil {
+			var until time.Time
+			if unpaid {
+				until = e.now().Add(e.penalty())
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+			// A failure leaves the hold to end by itself (sharedHoldFor);
+			// the penalty is kept here.
+			r.ledger.Release(ctx, *r.shared, until)
+			cancel()
+		}
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		sub := func(m map[string]*big.Int) {
@@ -188,11 +316,22 @@ func (e *Exposure) box(payer string) {
 			delete(e.boxed, oldest)
 		}
 	}
-	penalty := e.Penalty
-	if penalty <= 0 {
-		penalty = DefaultPenalty
+	e.boxed[payer] = now.Add(e.penaltyLocked())
+}
+
+// penalty is how long a payer stays boxed.
+func (e *Exposure) penalty() time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.penaltyLocked()
+}
+
+// penaltyLocked is penalty; e.mu is held.
+func (e *Exposure) penaltyLocked() time.Duration {
+	if e.Penalty <= 0 {
+		return DefaultPenalty
 	}
-	e.boxed[payer] = now.Add(penalty)
+	return e.Penalty
 }
 
 // inFlightOf is the amount of asset the ledger holds for routes, and the

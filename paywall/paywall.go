@@ -305,6 +305,7 @@ func New(cfg Config) (*Paywall, error) {
 	}
 	if b := cfg.Broadcast; b != nil {
 		p.exposure, p.budget.limit, p.perPayer = cmp.Or(b.Exposure, new(Exposure)), b.MaxInFlight, cmp.Or(b.MaxPerPayer, 1)
+		p.budget.name = b.Route
 	}
 	return p, nil
 }
