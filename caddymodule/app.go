@@ -619,8 +619,8 @@ func (n *NetworkConfig) validate(a *App) error {
 		errs = append(errs, errors.New("with facilitator_url, network must be the facilitator's CAIP-2 id (such as eip155:8453) and assets must be listed"))
 	}
 	if !devnetOn {
-		if _, err := x402.ParseNetwork(n.Network); err != nil {
-			errs = append(errs, fmt.Errorf("network: %w (or %q for the embedded dev chain)", err, NetworkDevnet))
+		if err := checkNetwork(n.Network); err != nil {
+			errs = append(errs, fmt.Errorf("network: %w", err))
 		}
 		if len(n.Assets) == 0 {
 			errs = append(errs, errors.New("assets: at least one token is required outside the devnet"))
@@ -841,7 +841,9 @@ func (a *App) Start() error {
 			// payments answer 503, and it is opened again in the
 			// background until it starts or this config is unloaded.
 			// The primary network's services start with it.
-			a.log.Warn("a network's chain does not answer; its payments answer 503 until it does, retrying", zap.String("network", c.plan.network), zap.Error(err))
+			a.log.Warn("a network's chain does not answer: its paid routes answer 503 with Retry-After (JSON, payers are not charged) until it does; retrying",
+				zap.String("network", c.plan.network), zap.String("rpc_host", rpcHost(a.plans[i].rpc)),
+				zap.Duration("retry_every", networkRetry), zap.String("error", chainError(err)))
 			a.retry(c, i)
 			continue
 		}
@@ -894,6 +896,32 @@ func unreachable(err error) bool {
 // networkRetry is how often a network that did not start is tried again.
 var networkRetry = 5 * time.Second
 
+// networkRetryLog is how often, at most, a network still down is logged
+// again while it is retried.
+const networkRetryLog = time.Minute
+
+// rpcHost is the host of an RPC URL, for logs: its path and query may
+// hold the provider's key. An IPC socket's path is given whole.
+func rpcHost(rpc string) string {
+	if rpc == "" {
+		return "(the embedded devnet)"
+	}
+	u, err := url.Parse(rpc)
+	if err != nil || u.Host == "" {
+		if strings.HasPrefix(rpc, "/") {
+			return rpc
+		}
+		return "(unparsable)"
+	}
+	return u.Host
+}
+
+// chainError is err for a log line, without the placeholder URL a chain
+// connection over HTTP is dialed with (rpcTarget), which says nothing.
+func chainError(err error) string {
+	return strings.ReplaceAll(err.Error(), fmt.Sprintf("Post %q: ", rpcPlaceholder), "")
+}
+
 // retrier runs the background starts of an app's networks.
 type retrier struct {
 	ctx  context.Context
@@ -912,6 +940,7 @@ func (a *App) retry(c *sharedChain, i int) {
 	r.wg.Go(func() {
 		t := time.NewTicker(networkRetry)
 		defer t.Stop()
+		since, logged, attempts := time.Now(), time.Now(), 0
 		for {
 			select {
 			case <-r.ctx.Done():
@@ -920,16 +949,27 @@ func (a *App) retry(c *sharedChain, i int) {
 			}
 			// Only if no config started it meanwhile: a newer config's
 			// tunables are not to be undone by this one's.
-			if started, err := c.startClosed(a.tunablesOf(i), a.log); err == nil {
-				if !started {
-					return
+			started, err := c.startClosed(a.tunablesOf(i), a.log)
+			if err != nil {
+				attempts++
+				if time.Since(logged) >= networkRetryLog {
+					logged = time.Now()
+					a.log.Warn("a network's chain still does not answer; its paid routes answer 503",
+						zap.String("network", c.plan.network), zap.String("rpc_host", rpcHost(a.plans[i].rpc)),
+						zap.Int("attempts", attempts), zap.Duration("down_for", time.Since(since).Round(time.Second)),
+						zap.String("error", chainError(err)))
 				}
-				a.log.Info("the network started", zap.String("network", c.plan.network))
-				if i == 0 {
-					a.startServices()
-				}
+				continue
+			}
+			if !started {
 				return
 			}
+			a.log.Info("the network started", zap.String("network", c.plan.network), zap.Int("attempts", attempts+1),
+				zap.Duration("down_for", time.Since(since).Round(time.Second)))
+			if i == 0 {
+				a.startServices()
+			}
+			return
 		}
 	})
 }

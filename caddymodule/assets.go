@@ -20,6 +20,14 @@ import (
 func (a *App) resolveAssets() error {
 	var errs []error
 	for _, n := range a.networks() {
+		if n.Network != NetworkDevnet {
+			if err := checkNetwork(n.Network); err != nil {
+				// The assets are judged on a network that exists; the
+				// network's own error says what to write.
+				errs = append(errs, fmt.Errorf("network: %w", err))
+				continue
+			}
+		}
 		for i := range n.Assets {
 			if err := n.resolveAsset(&n.Assets[i]); err != nil {
 				err = fmt.Errorf("asset %d: %w", i, err)
@@ -59,6 +67,12 @@ func (n *NetworkConfig) resolveAsset(as *AssetConfig) error {
 		t, ok = tokens.ByAddress(n.Network, common.Address(addr))
 	}
 	if !ok {
+		if other := tokens.ElsewhereThan(n.Network, common.Address(addr)); len(other) > 0 {
+			// Issuers' addresses differ from chain to chain: the network
+			// is mistyped, or the token is another network's.
+			t := other[0]
+			return fmt.Errorf("%s is the %s of %s (%s), not a token of network %s; did you mean network %s?", t.Address.Hex(), t.Symbol, t.Chain, t.Network, n.Network, t.Network)
+		}
 		return nil
 	}
 	if err := agrees(as, t, "the "+t.Symbol+" of "+t.Chain+" at "+t.Address.Hex()); err != nil {
@@ -66,6 +80,20 @@ func (n *NetworkConfig) resolveAsset(as *AssetConfig) error {
 	}
 	as.known = &t
 	return nil
+}
+
+// checkNetwork says what is wrong with network, a network's CAIP-2 id in
+// the configuration: an x402 v1 name (base-sepolia) is named with the id
+// it means.
+func checkNetwork(network string) error {
+	_, err := x402.ParseNetwork(network)
+	if err == nil {
+		return nil
+	}
+	if id, ok := x402.NetworkFromV1(network); ok {
+		return fmt.Errorf("%q is x402 v1's name of a network; give its CAIP-2 id, %s (v1 clients are still answered in v1)", network, id)
+	}
+	return fmt.Errorf("%w (or %q for the embedded dev chain)", err, NetworkDevnet)
 }
 
 // lookupToken finds the token name names on n: dusd on the devnet, or an

@@ -105,8 +105,9 @@ func appJSON(t *testing.T, cf string) []byte {
 // TestKnownTokensRefused: what a token's name cannot do is refused
 // offline, naming what would do: a name the network does not have, usdc
 // on the devnet, values beside a name, a token given by address whose
-// domain disagrees with the table, and a price in dollars of a token
-// that is not known to be pegged.
+// domain disagrees with the table, a price in dollars of a token that is
+// not known to be pegged, a known token's address on a network it does not
+// live on, and an x402 v1 network name.
 func TestKnownTokensRefused(t *testing.T) {
 	t.Setenv("X402_TOKENS_SETTLER_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
 	devnetCf := func(asset, price string) string {
@@ -121,6 +122,12 @@ func TestKnownTokensRefused(t *testing.T) {
 		{"wrong decimals without a domain", knownTokenCaddyfile("eip155:84532", `0x036CbD53842c5426634e7929541eC2318f3dCF7e 18`, "0.01"), "the USDC of Base Sepolia at 0x036CbD53842c5426634e7929541eC2318f3dCF7e has 6 decimals, not 18"},
 		{"dollars of an unknown token", knownTokenCaddyfile("eip155:8453", `0x4200000000000000000000000000000000000006 "Wrapped Ether" 1 18`, "$0.01"), `price "$0.01" is in US dollars, but the token is not one known to be pegged`},
 		{"dollars and too many places", knownTokenCaddyfile("eip155:8453", "usdc", "$0.0000001"), "more than 6 decimal places"},
+		// Issue 41: the network is blamed, not the asset or the price.
+		{"another network's token", knownTokenCaddyfile("eip155:85432", `0x036CbD53842c5426634e7929541eC2318f3dCF7e "USDC" 2 6`, "0.01"),
+			"0x036CbD53842c5426634e7929541eC2318f3dCF7e is the USDC of Base Sepolia (eip155:84532), not a token of network eip155:85432; did you mean network eip155:84532?"},
+		{"another network's token, priced in dollars", knownTokenCaddyfile("eip155:85432", `0x036CbD53842c5426634e7929541eC2318f3dCF7e "USDC" 2 6`, "$0.001"),
+			"did you mean network eip155:84532?"},
+		{"a v1 network name", knownTokenCaddyfile("base-sepolia", "usdc", "0.01"), `"base-sepolia" is x402 v1's name of a network; give its CAIP-2 id, eip155:84532`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := validateCaddyfile(t, tc.cf)

@@ -229,3 +229,25 @@ http://127.0.0.1:%d {
 	d.Close()
 	check("the RPC down after start")
 }
+
+// TestChainDownLogFields: the chain-down log names the RPC's host, never
+// its path or query (a provider's key), and its error drops the
+// placeholder URL a chain connection is dialed with.
+func TestChainDownLogFields(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ rpc, want string }{
+		{"https://base-sepolia.g.alchemy.com/v2/SECRETKEY", "base-sepolia.g.alchemy.com"},
+		{"https://user:pass@rpc.example:8545/?key=SECRET", "rpc.example:8545"},
+		{"wss://rpc.example/ws/SECRET", "rpc.example"},
+		{"/var/run/geth.ipc", "/var/run/geth.ipc"},
+		{"", "(the embedded devnet)"},
+	} {
+		if got := rpcHost(tc.rpc); got != tc.want || strings.Contains(got, "SECRET") || strings.Contains(got, "pass") {
+			t.Errorf("rpcHost(%q) = %q, want %q", tc.rpc, got, tc.want)
+		}
+	}
+	err := fmt.Errorf("starting the x402 facilitator: reading the chain id: %w", fmt.Errorf("Post %q: the chain's RPC at 127.0.0.1:23999: connection refused", rpcPlaceholder))
+	if got, want := chainError(err), "starting the x402 facilitator: reading the chain id: the chain's RPC at 127.0.0.1:23999: connection refused"; got != want {
+		t.Errorf("chainError = %q, want %q", got, want)
+	}
+}

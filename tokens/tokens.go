@@ -111,6 +111,20 @@ func ByAddress(network string, address common.Address) (Token, bool) {
 	return Token{}, false
 }
 
+// ElsewhereThan returns the table's tokens at address on networks other
+// than network: an address given on a network where the table does not
+// have it, but another network does, is most likely that network's token
+// (issuers' addresses differ from chain to chain).
+func ElsewhereThan(network string, address common.Address) []Token {
+	var out []Token
+	for _, t := range known {
+		if t.Network != network && t.Address == address {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Networks are the CAIP-2 ids that have a token in the table, in its
 // order.
 func Networks() []string {
