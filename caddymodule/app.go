@@ -118,6 +118,10 @@ type App struct {
 	// only the payments of its own paid routes. It is an {env.*} or {file.*}
 	// placeholder, never a literal. Unset by default.
 	FacilitatorKey string `json:"facilitator_key,omitempty"`
+	// Who is paid, as the browser paywall page names them beside the
+	// site's host, such as "Acme Reports". Unset by default: the page
+	// names the host alone.
+	MerchantName string `json:"merchant_name,omitempty"`
 	// Bounds on anonymous sponsorship through /sponsor, which needs no
 	// credential. Defaults: 30 a minute and 10 outstanding per client
 	// address, 10 a minute per smart account, 40 outstanding in all (keep it

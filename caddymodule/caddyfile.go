@@ -108,6 +108,7 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	for name, read := range map[string]option{
 		"network":         a.parseNetwork,
 		"facilitator_url": stringOption(&a.FacilitatorURL), "facilitator_key": stringOption(&a.FacilitatorKey),
+		"merchant_name":        stringOption(&a.MerchantName),
 		"receipt_timeout":      durationOption(&a.ReceiptTimeout),
 		"database_max_conns":   countOption(&a.DatabaseMaxConns),
 		"claim_takeover":       durationOption(&a.ClaimTakeover),

@@ -342,3 +342,18 @@ func TestTxAPIValidate(t *testing.T) {
 		t.Fatalf("a valid handler: %v", err)
 	}
 }
+
+// merchant_name reaches the app, and from it each route's paywall page.
+func TestAppMerchantName(t *testing.T) {
+	t.Parallel()
+	var a App
+	if err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402 {\n network devnet\n merchant_name \"Acme Reports\"\n}")); err != nil {
+		t.Fatal(err)
+	}
+	if a.MerchantName != "Acme Reports" {
+		t.Fatalf("merchant_name = %q", a.MerchantName)
+	}
+	if err := (&App{}).UnmarshalCaddyfile(caddyfile.NewTestDispenser("x402 {\n network devnet\n merchant_name\n}")); err == nil {
+		t.Fatal("merchant_name without a name was taken")
+	}
+}

@@ -251,6 +251,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs, Access: access,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore, PageTemplate: page,
 		WalletNetworks: h.walletNetworks(),
+		MerchantName:   h.app.MerchantName,
 		Extensions:     extensions,
 		AssetDecimals:  decimals,
 		Usage:          usage,

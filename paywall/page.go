@@ -2,6 +2,7 @@ package paywall
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"embed"
 	"encoding/base64"
@@ -78,6 +79,10 @@ type PageData struct {
 	// Style is the default page's style element; a template may use its
 	// own instead.
 	Style template.HTML
+	// Merchant is who is paid: Config.MerchantName, else the site's host.
+	Merchant string
+	// Site is the host the visitor asked for, such as "api.example.com".
+	Site string
 }
 
 // PageOffer is one offer of the challenge, as the page shows it.
@@ -106,6 +111,27 @@ type PageOffer struct {
 	// Text is the offer in one line, such as "0.01 USD Coin (0x…) to 0x…
 	// on Base (eip155:8453), scheme exact".
 	Text string
+	// How says in plain words how the offer is paid, such as "a transfer
+	// you sign in your browser wallet".
+	How string
+}
+
+// howPaid says in plain words how offer o is paid, for people: what the
+// scheme and its transfer method mean, and whether this page can pay it.
+func howPaid(o x402.PaymentRequirements, payable bool) string {
+	switch {
+	case payable:
+		return "a transfer you sign in your browser wallet"
+	case o.Scheme == x402.SchemeExact && o.Extra != nil && o.Extra.AssetTransferMethod == x402.AssetTransferPermit2:
+		return "a transfer through Permit2, signed by an x402 client"
+	case o.Scheme == x402.SchemeExact:
+		return "a signed transfer, made by an x402 client"
+	case o.Scheme == x402.SchemeUpto:
+		return "up to this much, metered by use, signed by an x402 client"
+	case o.Scheme == x402.SchemeAANative:
+		return "from a smart account (ERC-4337), with gas paid for you, by an x402 client"
+	}
+	return "scheme " + o.Scheme + ", by an x402 client"
 }
 
 // WalletNetwork describes a network to wallets, for wallet_addEthereumChain
@@ -166,8 +192,12 @@ func (p *Paywall) offers(accepts []x402.PaymentRequirements) []PageOffer {
 		}
 		if id, err := x402.ParseNetwork(o.Network); err == nil {
 			po.ChainID = id
-			po.Payable = o.Scheme == x402.SchemeExact && o.Extra != nil && o.Extra.Name != "" && o.Extra.Version != ""
+			// The page signs EIP-3009 only: a Permit2 offer's token has
+			// no transferWithAuthorization.
+			po.Payable = o.Scheme == x402.SchemeExact && o.Extra != nil && o.Extra.Name != "" && o.Extra.Version != "" &&
+				o.Extra.AssetTransferMethod != x402.AssetTransferPermit2
 		}
+		po.How = howPaid(o, po.Payable)
 		amount := po.Price + " " + po.Token
 		if po.Atomic {
 			amount = o.Amount + " atomic units of " + po.Token
@@ -190,6 +220,8 @@ type scriptData struct {
 	// Method is the request's: the page repeats only a GET, which has no
 	// body to send again.
 	Method string `json:"method"`
+	// Merchant is who is paid (PageData.Merchant).
+	Merchant string `json:"merchant"`
 }
 
 type scriptOffer struct {
@@ -216,7 +248,7 @@ func (p *Paywall) writePage(w http.ResponseWriter, r *http.Request, status int, 
 	rand.Read(raw[:])
 	nonce := base64.RawURLEncoding.EncodeToString(raw[:])
 	offers := p.offers(pr.Accepts)
-	sd := scriptData{Challenge: pr, Offers: make([]scriptOffer, len(offers)), Method: r.Method}
+	sd := scriptData{Challenge: pr, Offers: make([]scriptOffer, len(offers)), Method: r.Method, Merchant: cmp.Or(p.cfg.MerchantName, r.Host)}
 	for i, o := range offers {
 		so := scriptOffer{ChainID: o.ChainID, Price: o.Price, Token: o.Token, Payable: o.Payable, Network: p.walletNetwork(o.Network)}
 		if so.Network.Name == "" {
@@ -232,7 +264,8 @@ func (p *Paywall) writePage(w http.ResponseWriter, r *http.Request, status int, 
 	pageTags.ExecuteTemplate(&script, "script", map[string]any{"Nonce": nonce, "Data": string(data), "Code": template.JS(pageScript)})
 	pageTags.ExecuteTemplate(&style, "style", map[string]any{"Nonce": nonce, "Code": template.CSS(pageStyle)})
 	pd := PageData{PaymentRequired: pr, Status: status, Offers: offers, Nonce: nonce,
-		Script: template.HTML(script.String()), Style: template.HTML(style.String())}
+		Script: template.HTML(script.String()), Style: template.HTML(style.String()),
+		Merchant: cmp.Or(p.cfg.MerchantName, r.Host), Site: r.Host}
 
 	var body bytes.Buffer
 	if p.template != nil {

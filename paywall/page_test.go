@@ -186,3 +186,45 @@ func TestPageTemplate(t *testing.T) {
 		})
 	}
 }
+
+// TestPageNamesPayeeAndOffers: the page says who is paid (the merchant's
+// name and the site's host, or the host alone) and how each offer is paid
+// in plain words, not in scheme names; a Permit2 offer, which the page's
+// EIP-3009 signature cannot pay, is not offered to the browser wallet
+// (issue 41).
+func TestPageNamesPayeeAndOffers(t *testing.T) {
+	t.Parallel()
+	permit2 := benchOffer
+	permit2.Extra = &x402.Extra{Name: "Permit Token", Version: "1", AssetTransferMethod: x402.AssetTransferPermit2}
+	aa := benchOffer
+	aa.Scheme, aa.Extra = x402.SchemeAANative, nil
+	offers := []x402.PaymentRequirements{benchOffer, permit2, aa}
+	for _, tc := range []struct {
+		name, merchant string
+		want           []string
+	}{
+		{"named", "Acme Reports", []string{`Paid to <strong>Acme Reports</strong> <span class="muted">(127.0.0.1:`}},
+		{"the host alone", "", []string{`Paid to <strong>127.0.0.1:`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			srv := pageServer(t, func(c *paywall.Config) { c.Accepts, c.MerchantName = offers, tc.merchant })
+			_, page := browse(t, srv.URL+"/r")
+			want := append(tc.want,
+				"a transfer you sign in your browser wallet",
+				"a transfer through Permit2, signed by an x402 client",
+				"from a smart account (ERC-4337), with gas paid for you, by an x402 client")
+			for _, w := range want {
+				if !strings.Contains(page, w) {
+					t.Errorf("the page lacks %q", w)
+				}
+			}
+			if strings.Contains(page, "aa-native, pay with") {
+				t.Error("the page names an offer by its scheme")
+			}
+			if n := strings.Count(page, `&#34;payable&#34;:true`) + strings.Count(page, `"payable":true`); n != 1 {
+				t.Errorf("%d offers payable in the browser; want the EIP-3009 one alone", n)
+			}
+		})
+	}
+}

@@ -123,6 +123,10 @@ type Config struct {
 	// WalletNetwork): their names, and the public RPC URL a wallet that
 	// does not know a network is asked to add.
 	WalletNetworks map[string]WalletNetwork
+	// MerchantName is who is paid, as the browser paywall page names them
+	// beside the site's host, such as "Acme Reports". Empty names the
+	// site's host alone.
+	MerchantName string
 	// USDAssets holds the lowercase addresses of the assets pegged 1:1 to
 	// the US dollar, whose prices may be written in dollars ("$0.01", see
 	// ParseAssetPrice). Nil holds none.

@@ -110,9 +110,15 @@
       var d = ev.detail;
       if (!d || !d.provider || !d.info || wallets.some(function (w) { return w.info.uuid === d.info.uuid; })) return;
       wallets.push(d);
+      // A wallet that announces itself late makes the page payable again.
+      if (connectBtn.disabled && !provider) {
+        connectBtn.disabled = false;
+        say('', '');
+      }
     });
     window.dispatchEvent(new Event('eip6963:requestProvider'));
     function noWallet() {
+      connectBtn.disabled = true;
       say('no-wallet', 'No browser wallet found. Install a wallet extension (such as MetaMask, Rabby or Coinbase Wallet) and reload this page, or pay with an x402 client (below).', 'bad');
     }
     setTimeout(function () { if (!provider && !wallets.length && !window.ethereum) noWallet(); }, 500);
@@ -192,7 +198,7 @@
       payBtn.disabled = true;
       payBtn.onclick = pay;
       choose(sel);
-      var o = accepts[sel], m = meta[sel], net = m.network.name + ' (chain id ' + m.chainId + ')';
+      var o = accepts[sel], m = meta[sel], net = m.network.name;
       say('checking', 'Checking ' + walletName + '…');
       try {
         if (await chainId() !== m.chainId) {
@@ -228,7 +234,7 @@
         return say('low-balance', 'Your balance is too low: ' + units(bal, m.decimals) + token + ', and this costs ' + price(sel) + '. Add funds to ' + short(from) + ' on ' + m.network.name + ', then check again.', 'bad');
       }
       payBtn.disabled = false;
-      say('ready', 'Paying asks ' + walletName + ' to sign a transfer of ' + price(sel) + ' to ' + short(o.payTo) + '.');
+      say('ready', 'Paying asks ' + walletName + ' to sign a transfer of ' + price(sel) + ' to ' + data.merchant + ' (' + short(o.payTo) + ').');
     }
 
     // balance reads the account's balance of the chosen offer's token and
