@@ -220,7 +220,8 @@ func TestAppValidate(t *testing.T) {
 		want string
 	}{
 		{"literal key", App{NetworkConfig: NetworkConfig{Network: "devnet", SettlerKey: "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"}}, "must be an {env.*} or {file.*} placeholder"},
-		{"bad network", App{NetworkConfig: NetworkConfig{Network: "base"}}, "not a CAIP-2 id"},
+		{"bad network", App{NetworkConfig: NetworkConfig{Network: "basechain"}}, "not a CAIP-2 id"},
+		{"v1 network name", App{NetworkConfig: NetworkConfig{Network: "base"}}, `"base" is x402 v1's name of a network; give its CAIP-2 id, eip155:8453`},
 		{"real chain without rpc", App{NetworkConfig: NetworkConfig{Network: "eip155:8453", Assets: []AssetConfig{{Address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", Name: "USD Coin", Version: "2"}}}}, "rpc and settler_key are required"},
 		{"real chain without assets", App{NetworkConfig: NetworkConfig{Network: "eip155:8453", RPC: "http://x", SettlerKey: "{env.K}"}}, "at least one token"},
 		{"remote facilitator on devnet", App{NetworkConfig: NetworkConfig{Network: "devnet"}, FacilitatorURL: "http://f"}, "CAIP-2 id"},

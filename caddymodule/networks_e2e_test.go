@@ -318,9 +318,13 @@ func grepLines(s, sub string) string {
 // wrong is refused when it loads, naming the network and the option.
 func TestSeveralNetworksRefused(t *testing.T) {
 	t.Setenv("X402_NETWORKS_REFUSED_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
-	const usdc = `asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 "USD Coin" 2`
+	// Each network's own USDC: another network's address is refused.
+	usdc := map[string]string{
+		"eip155:8453":  `asset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913 "USD Coin" 2`,
+		"eip155:84532": `asset 0x036CbD53842c5426634e7929541eC2318f3dCF7e "USDC" 2`,
+	}
 	block := func(network, extra string) string {
-		return "\t\tnetwork " + network + " {\n\t\t\trpc http://127.0.0.1:9\n\t\t\tsettler_key {env.X402_NETWORKS_REFUSED_KEY}\n\t\t\t" + usdc + "\n\t\t\t" + extra + "\n\t\t}\n"
+		return "\t\tnetwork " + network + " {\n\t\t\trpc http://127.0.0.1:9\n\t\t\tsettler_key {env.X402_NETWORKS_REFUSED_KEY}\n\t\t\t" + usdc[network] + "\n\t\t\t" + extra + "\n\t\t}\n"
 	}
 	site := "http://:8080 {\n\tx402_path_guard\n\tx402 0.01 {\n\t\tpay_to 0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n\t\t%s\n\t}\n\trespond \"paid\"\n}\n"
 	tests := []struct{ name, app, route, want string }{
@@ -332,7 +336,7 @@ func TestSeveralNetworksRefused(t *testing.T) {
 		{"chain_id on a real chain", block("eip155:8453", "chain_id 8453") + block("eip155:84532", ""), "", "network eip155:8453: chain_id is only for network devnet"},
 		{"route on another network", block("eip155:8453", "") + block("eip155:84532", ""), "networks eip155:1", `x402 networks: "eip155:1" is not a network of the x402 app (eip155:8453, eip155:84532)`},
 		{"route names a network twice", block("eip155:8453", "") + block("eip155:84532", ""), "networks eip155:8453 eip155:8453", `"eip155:8453" is named twice`},
-		{"asset of no route network", block("eip155:8453", "") + block("eip155:84532", ""), "networks eip155:84532\n\t\tasset 0x036CbD53842c5426634e7929541eC2318f3dCF7e", "is not among the assets of the route's networks"},
+		{"asset of no route network", block("eip155:8453", "") + block("eip155:84532", ""), "networks eip155:84532\n\t\tasset 0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "is not among the assets of the route's networks"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
