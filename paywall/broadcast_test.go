@@ -32,44 +32,11 @@ import (
 func TestBroadcastPenalty(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	eth, err := ethclient.Dial(d.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(eth.Close)
-	chain, err := rpc.Dial(d.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(chain.Close)
-	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "x402.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	var mu sync.Mutex
 	skew := time.Duration(0)
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return time.Now().Add(skew) }
-	network := x402.FormatNetwork(d.ChainID.Uint64())
-	fac, err := facilitator.New(ctx, facilitator.Config{
-		Network: network, Chain: chain, Records: st, SettlerKey: d.Accounts[0].Key, Now: now,
-		Assets:         []facilitator.Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
-		ReceiptTimeout: 20 * time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fac.Close() })
-	offer := x402.PaymentRequirements{
-		Scheme: x402.SchemeExact, Network: network, Amount: big.NewInt(price).String(),
-		Asset: d.Token.Address.Hex(), PayTo: d.Accounts[2].Address.Hex(),
-		Extra: &x402.Extra{Name: d.Token.Name, Version: d.Token.Version},
-	}
+	bc := newBroadcastChain(t, time.Second, now, 20*time.Second)
+	d, eth, fac, offer, network := bc.d, bc.eth, bc.fac, bc.offer, bc.network
 	exposure := &paywall.Exposure{Penalty: time.Hour}
 	unpaid := make(chan *paywall.Event, 4)
 	// onBroadcast is whether each answer was served on broadcast (before
@@ -101,18 +68,7 @@ func TestBroadcastPenalty(t *testing.T) {
 		}
 		return n
 	}
-	transfer := func(from *devnet.Account, to common.Address, amount *big.Int) common.Hash {
-		nonce, _ := eth.PendingNonceAt(ctx, from.Address)
-		token := d.Token.Address
-		tx, _ := types.SignNewTx(from.Key, types.LatestSignerForChainID(d.ChainID), &types.DynamicFeeTx{
-			ChainID: d.ChainID, Nonce: nonce, To: &token, Data: contracts.NewDevUSD().PackTransfer(to, amount), Gas: 100_000,
-			GasTipCap: big.NewInt(100e9), GasFeeCap: big.NewInt(500e9),
-		})
-		if err := eth.SendTransaction(ctx, tx); err != nil {
-			t.Fatal(err)
-		}
-		return tx.Hash()
-	}
+	transfer := bc.transfer
 	// pay pays as key; ok is false when the payment was refused (its
 	// tokens left before it was verified).
 	pay := func(key *devnet.Account) (res *x402.SettleResponse, served bool, ok bool) {
@@ -198,4 +154,73 @@ func TestBroadcastPenalty(t *testing.T) {
 		t.Fatalf("an honest payment reported unpaid: %+v", e.Settle)
 	default:
 	}
+}
+
+// broadcastChain is a devnet sealing a block every period, and a
+// facilitator on it (with the clock now) offering the devnet's token.
+type broadcastChain struct {
+	t       *testing.T
+	d       *devnet.Devnet
+	eth     *ethclient.Client
+	fac     *facilitator.Service
+	offer   x402.PaymentRequirements
+	network string
+}
+
+func newBroadcastChain(t *testing.T, period time.Duration, now func() time.Time, receiptTimeout time.Duration) *broadcastChain {
+	t.Helper()
+	ctx := context.Background()
+	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: period})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	eth, err := ethclient.Dial(d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(eth.Close)
+	chain, err := rpc.Dial(d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(chain.Close)
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "x402.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	network := x402.FormatNetwork(d.ChainID.Uint64())
+	fac, err := facilitator.New(ctx, facilitator.Config{
+		Network: network, Chain: chain, Records: st, SettlerKey: d.Accounts[0].Key, Now: now,
+		Assets:         []facilitator.Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
+		ReceiptTimeout: receiptTimeout,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fac.Close() })
+	offer := x402.PaymentRequirements{
+		Scheme: x402.SchemeExact, Network: network, Amount: big.NewInt(price).String(),
+		Asset: d.Token.Address.Hex(), PayTo: d.Accounts[2].Address.Hex(),
+		Extra: &x402.Extra{Name: d.Token.Name, Version: d.Token.Version},
+	}
+	return &broadcastChain{t: t, d: d, eth: eth, fac: fac, offer: offer, network: network}
+}
+
+// transfer sends amount of the devnet's token from from to to with a tip
+// high enough to be mined before the settler's transactions of the same
+// block; it does not wait.
+func (b *broadcastChain) transfer(from *devnet.Account, to common.Address, amount *big.Int) common.Hash {
+	ctx := context.Background()
+	nonce, _ := b.eth.PendingNonceAt(ctx, from.Address)
+	token := b.d.Token.Address
+	tx, _ := types.SignNewTx(from.Key, types.LatestSignerForChainID(b.d.ChainID), &types.DynamicFeeTx{
+		ChainID: b.d.ChainID, Nonce: nonce, To: &token, Data: contracts.NewDevUSD().PackTransfer(to, amount), Gas: 100_000,
+		GasTipCap: big.NewInt(100e9), GasFeeCap: big.NewInt(500e9),
+	})
+	if err := b.eth.SendTransaction(ctx, tx); err != nil {
+		b.t.Fatal(err)
+	}
+	return tx.Hash()
 }

@@ -5,20 +5,12 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core/types"
-	"github.com/ethereum/go-ethereum/ethclient"
-	"github.com/ethereum/go-ethereum/rpc"
-
 	"github.com/caddy-x402/caddy-x402/client"
-	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
-	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paywall"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/store/postgres"
@@ -56,41 +48,8 @@ func TestFleetServeOnBroadcast(t *testing.T) {
 	url := pgtest.URL(t, "serve-on-broadcast's ledger across a fleet")
 	schema := pgtest.Schema(t, url, "exposure")
 	ctx := context.Background()
-	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: 3 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	eth, err := ethclient.Dial(d.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(eth.Close)
-	chain, err := rpc.Dial(d.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(chain.Close)
-	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "x402.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	network := x402.FormatNetwork(d.ChainID.Uint64())
-	fac, err := facilitator.New(ctx, facilitator.Config{
-		Network: network, Chain: chain, Records: st, SettlerKey: d.Accounts[0].Key,
-		Assets:         []facilitator.Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
-		ReceiptTimeout: 30 * time.Second,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fac.Close() })
-	offer := x402.PaymentRequirements{
-		Scheme: x402.SchemeExact, Network: network, Amount: big.NewInt(price).String(),
-		Asset: d.Token.Address.Hex(), PayTo: d.Accounts[2].Address.Hex(),
-		Extra: &x402.Extra{Name: d.Token.Name, Version: d.Token.Version},
-	}
+	bc := newBroadcastChain(t, 3*time.Second, time.Now, 30*time.Second)
+	d, eth, fac, offer, network := bc.d, bc.eth, bc.fac, bc.offer, bc.network
 
 	// outcome is one answered payment: whether it was served on
 	// broadcast, and, for one that was, when its settlement became final.
@@ -233,18 +192,7 @@ func TestFleetServeOnBroadcast(t *testing.T) {
 	// A front-runner served on broadcast by replica 0 is boxed on both.
 	attacker, sink := &d.Accounts[3], &d.Accounts[9]
 	balance := (&env{t: t, chain: d, eth: eth}).balance(attacker.Address)
-	transfer := func(from *devnet.Account, to common.Address, amount *big.Int) common.Hash {
-		nonce, _ := eth.PendingNonceAt(ctx, from.Address)
-		token := d.Token.Address
-		tx, _ := types.SignNewTx(from.Key, types.LatestSignerForChainID(d.ChainID), &types.DynamicFeeTx{
-			ChainID: d.ChainID, Nonce: nonce, To: &token, Data: contracts.NewDevUSD().PackTransfer(to, amount), Gas: 100_000,
-			GasTipCap: big.NewInt(100e9), GasFeeCap: big.NewInt(500e9),
-		})
-		if err := eth.SendTransaction(ctx, tx); err != nil {
-			t.Fatal(err)
-		}
-		return tx.Hash()
-	}
+	transfer := bc.transfer
 	for attempt := 0; ; attempt++ {
 		nextBlock()
 		transfer(attacker, sink.Address, balance)
