@@ -2,7 +2,7 @@ package caddymodule
 
 import (
 	"context"
-	"encoding/json"
+
 	"errors"
 	"net"
 	"net/http"
@@ -11,6 +11,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 
 	"github.com/caddy-x402/caddy-x402/dashboard"
+	"github.com/caddy-x402/caddy-x402/edge"
 )
 
 func init() {
@@ -42,9 +43,8 @@ func (AdminAPI) Routes() []caddy.AdminRoute {
 func serveAdmin(w http.ResponseWriter, r *http.Request) error {
 	api, err := adminAPI(r.Context())
 	if err != nil {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		json.NewEncoder(w).Encode(map[string]string{"code": "unavailable", "message": err.Error()})
+		// The shape of the admin API's every error (dashboard's apiError).
+		edge.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"code": "unavailable", "message": err.Error()})
 		return nil
 	}
 	who := "admin-api"

@@ -1,10 +1,10 @@
 package caddymodule
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
+	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -53,7 +53,7 @@ func (g *PathGuard) serveMetadata(w http.ResponseWriter, r *http.Request, suffix
 	h.Set("X-Content-Type-Options", "nosniff")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
-		writeJSON(w, http.StatusMethodNotAllowed, pathRefusedBody{Error: "method_not_allowed", Message: "GET only"})
+		edge.WriteJSON(w, http.StatusMethodNotAllowed, pathRefusedBody{Error: "method_not_allowed", Message: "GET only"})
 		return
 	}
 	scheme := "http"
@@ -72,13 +72,5 @@ func (g *PathGuard) serveMetadata(w http.ResponseWriter, r *http.Request, suffix
 	// Public and the same for everyone; it changes with the config.
 	h.Set("Cache-Control", "public, max-age=300")
 	h.Set("Access-Control-Allow-Origin", "*")
-	writeJSON(w, http.StatusOK, md)
-}
-
-// writeJSON writes v as the JSON answer with status.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	body, _ := json.Marshal(v)
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(append(body, '\n'))
+	edge.WriteJSON(w, http.StatusOK, md)
 }

@@ -17,17 +17,21 @@ import (
 // of the shape every service's errors share.
 const internalErrorBody = `{"error":"internal_error","message":"encoding the response failed"}`
 
-// WriteJSON answers status with v encoded as JSON, not to be cached. A value
-// that does not encode is answered 500 with an internal_error body instead,
-// never a partial or empty one.
+// WriteJSON answers status with v encoded as JSON, not to be cached unless
+// the caller set a Cache-Control of its own. A value that does not encode
+// is answered 500 with an internal_error body instead, never a partial or
+// empty one (and never cached).
 func WriteJSON(w http.ResponseWriter, status int, v any) {
+	h := w.Header()
 	body, err := json.Marshal(v)
 	if err != nil {
 		status, body = http.StatusInternalServerError, []byte(internalErrorBody)
+		h.Del("Cache-Control")
 	}
-	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-store")
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-store")
+	}
 	w.WriteHeader(status)
 	w.Write(append(body, '\n'))
 }

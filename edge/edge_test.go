@@ -156,3 +156,31 @@ func TestUntracedIsFree(t *testing.T) {
 	}
 	edge.EndVerify(span, nil, errors.New("down"))
 }
+
+// WriteJSON keeps a Cache-Control its caller set (a public answer that
+// may be cached), answers no-store otherwise, and never lets an answer it
+// could not encode be cached.
+func TestWriteJSONCacheControl(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, set string
+		v         any
+		want      string
+	}{
+		{"default", "", map[string]int{"n": 1}, "no-store"},
+		{"the caller's", "public, max-age=60", map[string]int{"n": 1}, "public, max-age=60"},
+		{"not encoded", "public, max-age=60", math.Inf(1), "no-store"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := httptest.NewRecorder()
+			if tc.set != "" {
+				w.Header().Set("Cache-Control", tc.set)
+			}
+			edge.WriteJSON(w, http.StatusOK, tc.v)
+			if got := w.Header().Get("Cache-Control"); got != tc.want {
+				t.Fatalf("Cache-Control = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package edge
 
 import (
 	"context"
+	"strconv"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -110,6 +111,23 @@ func SettleAttrs(span trace.Span, res *x402.SettleResponse) {
 	if res.InvalidReason != "" {
 		span.SetAttributes(AttrInvalidReason.String(string(res.InvalidReason)))
 	}
+}
+
+// EndSponsor records a sponsorship's outcome and ends its span: sponsored
+// when code is 0, else refused with its JSON-RPC code alone (a message may
+// quote the chain). The paymaster's and the facilitator's /sponsor both
+// end their spans here.
+func EndSponsor(span trace.Span, code int) {
+	defer span.End()
+	if !span.IsRecording() {
+		return
+	}
+	if code == 0 {
+		span.SetAttributes(AttrResult.String("sponsored"))
+		return
+	}
+	span.SetAttributes(AttrResult.String("refused"))
+	Fail(span, strconv.Itoa(code))
 }
 
 // Fail marks span as failed for reason, a code: its status, its

@@ -3,7 +3,6 @@ package facilitator
 import (
 	"context"
 	"errors"
-	"strconv"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -73,22 +72,16 @@ func startStore(ctx context.Context, state string) trace.Span {
 	return span
 }
 
-// endSponsor records a sponsorship's outcome and ends its span: refused
-// with its JSON-RPC code, or sponsored.
+// endSponsor ends a /sponsor span (edge.EndSponsor): sponsored, or
+// refused with its JSON-RPC code.
 func endSponsor(span trace.Span, err error) {
-	defer span.End()
-	if !span.IsRecording() {
-		return
+	code := 0
+	if err != nil {
+		code = int(x402.RPCInternalError)
+		var se *SponsorError
+		if errors.As(err, &se) {
+			code = se.Code
+		}
 	}
-	if err == nil {
-		span.SetAttributes(edge.AttrResult.String("sponsored"))
-		return
-	}
-	code := int(x402.RPCInternalError)
-	var se *SponsorError
-	if errors.As(err, &se) {
-		code = se.Code
-	}
-	span.SetAttributes(edge.AttrResult.String("refused"))
-	edge.Fail(span, strconv.Itoa(code))
+	edge.EndSponsor(span, code)
 }

@@ -2,7 +2,6 @@ package paymaster
 
 import (
 	"context"
-	"strconv"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -26,18 +25,12 @@ func startSpan(ctx context.Context, name string) (context.Context, trace.Span) {
 	return edge.StartSpan(ctx, tracerName, name)
 }
 
-// endSponsor records a sponsorship's outcome and ends its span: sponsored,
-// or refused with its JSON-RPC code alone (the message may quote the
-// chain).
+// endSponsor ends a sponsorship's span (edge.EndSponsor): sponsored, or
+// refused with its JSON-RPC code.
 func endSponsor(span trace.Span, rerr *Error) {
-	defer span.End()
-	if !span.IsRecording() {
-		return
+	code := 0
+	if rerr != nil {
+		code = int(rerr.Code)
 	}
-	if rerr == nil {
-		span.SetAttributes(edge.AttrResult.String("sponsored"))
-		return
-	}
-	span.SetAttributes(edge.AttrResult.String("refused"))
-	edge.Fail(span, strconv.Itoa(int(rerr.Code)))
+	edge.EndSponsor(span, code)
 }
