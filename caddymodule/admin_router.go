@@ -80,7 +80,7 @@ func adminAPI(ctx context.Context) (http.Handler, error) {
 	if run.admin == nil {
 		// The revenue and refusals of the run; made once per run, so its
 		// explorer and webhooks are those of the config that made it.
-		d, err := newDashboard(app.chain, run, nil, app.log.Named("admin"), dashboardLinks{merchant: app.merchantView(app.chain, run)})
+		d, err := newDashboard(app.chain, run.store, run, nil, app.log.Named("admin"), dashboardLinks{merchant: app.merchantView(app.chain, run.store)})
 		if err != nil {
 			return nil, err
 		}
