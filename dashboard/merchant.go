@@ -76,6 +76,9 @@ func usdString(v *big.Int) string {
 		return "$0"
 	}
 	s := readable(v, usdDecimals, true)
+	if _, frac, ok := strings.Cut(s, "."); ok && len(frac) == 1 {
+		s += "0" // cents: $1.50, not $1.5
+	}
 	if r, ok := strings.CutPrefix(s, "≈"); ok {
 		return "≈$" + r
 	}
