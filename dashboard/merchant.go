@@ -397,6 +397,7 @@ func (d *Dashboard) webhooksPage(w http.ResponseWriter, r *http.Request, p *page
 		return
 	}
 	p.Title, p.Page, p.Data = "Webhooks", "webhooks", list
+	p.Done = doneMessages[r.URL.Query().Get("done")]
 	d.render(w, http.StatusOK, "webhooks", p)
 }
 
