@@ -73,7 +73,17 @@ func adminAPI(ctx context.Context) (http.Handler, error) {
 	}
 	run, err := app.chain.wait(ctx)
 	if err != nil {
-		return nil, err
+		// The chain does not start: the API over the store it keeps
+		// (payments, refusals, webhooks, the audit log), made per call.
+		st, _ := app.chain.kept.offline()
+		if st == nil {
+			return nil, err
+		}
+		d, derr := newDashboard(app.chain, st, nil, nil, app.log.Named("admin"), dashboardLinks{merchant: app.merchantView(app.chain, st)})
+		if derr != nil {
+			return nil, derr
+		}
+		return d.API(adminPrefix), nil
 	}
 	run.adminMu.Lock()
 	defer run.adminMu.Unlock()

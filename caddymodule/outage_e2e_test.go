@@ -1,11 +1,13 @@
 package caddymodule
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -61,7 +63,8 @@ var csrfToken = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 // (its payments, a payment's page, the webhooks, the audit log), with
 // the banner saying what is down (the RPC's host, never its URL's path),
 // since when, and what payers get; a test webhook is kept for when the
-// chain is back. It answered a plain-text 503 on every page (issue 41).
+// chain is back; the admin API answers from the same store. It
+// answered a plain-text 503 on every page (issue 41).
 func TestDashboardChainDown(t *testing.T) {
 	rpcPort, api, dash := freePort(t), freePort(t), freePort(t)
 	t.Setenv("X402_OUTAGE_SETTLER_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
@@ -154,6 +157,29 @@ http://127.0.0.1:%d {
 	}
 	if body := get("/webhooks"); !strings.Contains(body, `class="event-type">test<`) || !strings.Contains(body, "pending") {
 		t.Error("the test webhook is not kept as pending")
+	}
+
+	// The admin API, over the same store.
+	admin, err := adminAPI(context.Background())
+	if err != nil {
+		t.Fatalf("the admin API with the chain down: %v", err)
+	}
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		want         string
+	}{
+		{http.MethodGet, "/x402/payments", http.StatusOK, key.Hex()},
+		{http.MethodGet, "/x402/overview", http.StatusOK, `"outage":{`},
+		{http.MethodPost, "/x402/webhooks/test", http.StatusAccepted, `"type":"test"`},
+	} {
+		r := httptest.NewRequest(tc.method, tc.path, nil)
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		admin.ServeHTTP(w, r)
+		if w.Code != tc.status || !strings.Contains(w.Body.String(), tc.want) {
+			t.Errorf("%s %s with the chain down: %d %s, want %d with %s", tc.method, tc.path, w.Code, w.Body, tc.status, tc.want)
+		}
 	}
 }
 
