@@ -212,14 +212,19 @@ func (h *DashboardHandler) links(c *sharedChain) dashboardLinks {
 	return l
 }
 
-// networkName is a network's name on the dashboard: "Devnet" for the
-// embedded dev chain (whose chain id may stand in for a real chain's),
-// else the well-known chain's name, else its CAIP-2 id.
+// networkName is a network's name on the dashboard: the well-known
+// chain's name, else its CAIP-2 id; the embedded dev chain is "Devnet",
+// or "Devnet as Base Sepolia" where its chain id stands in for a real
+// chain's.
 func networkName(p *chainPlan) string {
-	if p.devnet {
-		return "Devnet"
+	name := dashboard.NetworkName(p.network)
+	switch {
+	case !p.devnet:
+		return name
+	case name != p.network:
+		return "Devnet as " + name
 	}
-	return dashboard.NetworkName(p.network)
+	return "Devnet"
 }
 
 // dashboardLinks are what a network's dashboard links to of the others.

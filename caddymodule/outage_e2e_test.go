@@ -214,3 +214,23 @@ func TestDashboardOutageWords(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardNetworkNames: networks are named for people; a devnet
+// says so, and which real chain its chain id stands in for.
+func TestDashboardNetworkNames(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		plan chainPlan
+		want string
+	}{
+		{chainPlan{network: "eip155:8453"}, "Base"},
+		{chainPlan{network: "eip155:84532"}, "Base Sepolia"},
+		{chainPlan{network: "eip155:777"}, "eip155:777"},
+		{chainPlan{network: "eip155:31337", devnet: true}, "Devnet"},
+		{chainPlan{network: "eip155:84532", devnet: true}, "Devnet as Base Sepolia"},
+	} {
+		if got := networkName(&tc.plan); got != tc.want {
+			t.Errorf("networkName(%s, devnet %v) = %q, want %q", tc.plan.network, tc.plan.devnet, got, tc.want)
+		}
+	}
+}
