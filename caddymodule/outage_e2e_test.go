@@ -234,3 +234,65 @@ func TestDashboardNetworkNames(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardChainGoesDown: a chain that started and then stops
+// answering is shown the same way: the overview reads its balances while
+// it answers, and the banner (the RPC's host, what payers get) comes up
+// once it does not.
+func TestDashboardChainGoesDown(t *testing.T) {
+	old := healthEvery
+	t.Cleanup(func() { healthEvery = old }) // after Caddy stopped, below
+	healthEvery = 0                         // every page asks
+	t.Setenv("X402_GOESDOWN_SETTLER_KEY", fmt.Sprintf("%x", crypto.FromECDSA(mustKey(t, 0))))
+	chain := startChain(t, 84532)
+	tok := chain.Token
+	dash := freePort(t)
+	dir := filepath.ToSlash(t.TempDir())
+	cf := fmt.Sprintf(`{
+	log {
+		output file %s/caddy.log
+		level ERROR
+	}
+	x402 {
+		network eip155:84532
+		rpc %s
+		settler_key {env.X402_GOESDOWN_SETTLER_KEY}
+		asset %s "%s" "%s" 6
+		store_path %s/x402.db
+	}
+}
+http://127.0.0.1:%d {
+	x402_dashboard {
+		allow_anonymous
+	}
+}
+`, dir, chain.URL, tok.Address.Hex(), tok.Name, tok.Version, dir, dash)
+	if _, err := runCaddyfile(t, cf); err != nil {
+		t.Fatal(err)
+	}
+	overview := func() string {
+		t.Helper()
+		resp, body := httpGet(t, fmt.Sprintf("http://127.0.0.1:%d/", dash), nil)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("the overview: %d %s", resp.StatusCode, body)
+		}
+		return body
+	}
+	if body := overview(); strings.Contains(body, `id="outage"`) || !strings.Contains(body, `id="settler-balance"`) {
+		t.Fatal("with the chain up: a banner, or no balance")
+	}
+	chain.Close()
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		body := overview()
+		if strings.Contains(body, `id="outage"`) {
+			if !strings.Contains(body, "The chain&#39;s RPC (127.0.0.1) does not answer") || !strings.Contains(body, "503 Service Unavailable") || !strings.Contains(body, "not read while the chain is down") {
+				t.Errorf("the banner once the chain stopped answering: %s", body)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("waiting for the banner after the chain stopped: none in 30 s")
+		}
+		time.Sleep(200 * time.Millisecond) // polling for the dashboard's health probe
+	}
+}
