@@ -33,18 +33,25 @@ type keptStore struct {
 }
 
 // open returns the kept store, or opens it with opener and keeps it.
+// The chain's starts run one at a time (pooled.starting), so one open at
+// a time calls it; the dashboard's reads do not wait for it (a database
+// that does not answer can take a minute to fail).
 func (k *keptStore) open(opener func() (store.Backend, store.Journal, string, error)) (store.Backend, store.Journal, string, error) {
 	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.st == nil {
-		st, journal, name, err := opener()
-		if err != nil {
-			return nil, nil, "", err
-		}
-		k.st, k.journal, k.name = st, journal, name
+	if k.st != nil {
+		k.run = true
+		defer k.mu.Unlock()
+		return k.st, k.journal, k.name, nil
 	}
-	k.run = true
-	return k.st, k.journal, k.name, nil
+	k.mu.Unlock()
+	st, journal, name, err := opener()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.st, k.journal, k.name, k.run = st, journal, name, true
+	return st, journal, name, nil
 }
 
 // failed records a start that failed: the store, if one was kept, stays

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -222,6 +223,18 @@ func TestMoneyAndRefusalsInWords(t *testing.T) {
 	}
 	if strings.Index(body, "Money received") > strings.Index(body, "Gas wallet") {
 		t.Error("the gas wallet comes before the money received")
+	}
+	f.d.cfg.Balances = func(context.Context) (Balances, error) {
+		return Balances{Settler: payerOne, SettlerBalance: big.NewInt(1e15)}, nil // 0.001 ETH, under the 0.05 default
+	}
+	body = c.do("GET", "/", nil, "none").Body.String()
+	for _, want := range []string{`id="low-balance"`, `class="card gas low" id="gas-card"`, "0.001 ETH"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the overview with a low gas wallet has no %q", want)
+		}
+	}
+	if strings.Index(body, `id="low-balance"`) < strings.Index(body, "<h2>Gas</h2>") {
+		t.Error("the low-balance warning is not under Gas")
 	}
 	body = c.do("GET", "/refused", nil, "none").Body.String()
 	for _, want := range []string{
