@@ -375,7 +375,8 @@ func anyPort(addr string) bool {
 // The store comes from kept: opened at the first start, and left open by
 // a start that fails once the store is claimed (the chain does not
 // answer), so that the dashboard reads it meanwhile; the next start takes
-// it up.
+// it up. A devnet's temporary store is not kept: its directory goes with
+// the failed start.
 func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTunables, kept *keptStore) (_ *chainRun, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -384,7 +385,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	claimed := false
 	defer func() {
 		if err != nil {
-			if claimed {
+			if claimed && run.tempDir == "" {
 				run.store = nil // kept for the dashboard until the next start
 			}
 			run.close()
