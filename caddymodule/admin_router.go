@@ -71,17 +71,16 @@ func adminAPI(ctx context.Context) (http.Handler, error) {
 	if !ok || app.chain == nil {
 		return nil, errNoX402
 	}
-	run, err := app.chain.wait(ctx)
+	run, st, err := app.chain.runOrKept(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if run == nil {
 		// The chain does not start: the API over the store it keeps
 		// (payments, refusals, webhooks, the audit log), made per call.
-		st, _ := app.chain.kept.offline()
-		if st == nil {
+		d, err := newDashboard(app.chain, st, nil, nil, app.log.Named("admin"), dashboardLinks{merchant: app.merchantView(app.chain, st)})
+		if err != nil {
 			return nil, err
-		}
-		d, derr := newDashboard(app.chain, st, nil, nil, app.log.Named("admin"), dashboardLinks{merchant: app.merchantView(app.chain, st)})
-		if derr != nil {
-			return nil, derr
 		}
 		return d.API(adminPrefix), nil
 	}

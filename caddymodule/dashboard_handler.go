@@ -167,15 +167,9 @@ func (h *DashboardHandler) route(path string) (*sharedChain, string) {
 // use; while the chain does not start, the web app over the store it
 // keeps (keptStore), with a banner that says what is down.
 func (h *DashboardHandler) webApp(ctx context.Context, c *sharedChain, base string) (http.Handler, error) {
-	run, err := c.wait(ctx)
-	var st store.Backend
+	run, st, err := c.runOrKept(ctx)
 	if err != nil {
-		if st, _ = c.kept.offline(); st == nil {
-			return nil, err
-		}
-		run = nil
-	} else {
-		st = run.store
+		return nil, err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

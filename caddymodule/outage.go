@@ -105,6 +105,27 @@ func (k *keptStore) offline() (store.Backend, *dashboard.Outage) {
 	return k.st, startOutage(k.err, k.rpc, k.since)
 }
 
+// runOrKept is c's running chain and its store; or, while its last start
+// failed, no run and the store kept open meanwhile, at once (a start
+// being retried can take seconds to fail, and the dashboard does not wait
+// for it); or else what waiting for the first start gives.
+func (c *sharedChain) runOrKept(ctx context.Context) (*chainRun, store.Backend, error) {
+	if run, err := c.running(); err == nil {
+		return run, run.store, nil
+	}
+	if st, _ := c.kept.offline(); st != nil {
+		return nil, st, nil
+	}
+	run, err := c.wait(ctx)
+	if err != nil {
+		if st, _ := c.kept.offline(); st != nil {
+			return nil, st, nil
+		}
+		return nil, nil, err
+	}
+	return run, run.store, nil
+}
+
 // payersInOutage is what the payers of a network that does not run are
 // told.
 const payersInOutage = "Payers of its routes get 503 Service Unavailable with Retry-After (or a 402 with the offer, where the route describes it without the chain): nothing is charged and nothing paid is served. Free routes are served."
