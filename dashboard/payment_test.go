@@ -163,6 +163,18 @@ func (f *merchantFixture) delivered(t *testing.T, n int) []webhook.Delivery {
 	}
 }
 
+// next is the next event the receiver verified, waited for at most 20 s.
+func (f *merchantFixture) next(t *testing.T) webhook.Event {
+	t.Helper()
+	select {
+	case ev := <-f.received:
+		return ev
+	case <-time.After(20 * time.Second):
+		t.Fatal("waiting for the webhook receiver to get an event: none in 20 s")
+		return webhook.Event{}
+	}
+}
+
 // TestOutageBanner: with the chain down, every page of the dashboard
 // answers 200 from the store with the banner (what is down, since when,
 // what payers are told), and the overview's JSON carries the outage; with
@@ -339,14 +351,14 @@ func TestWebhookTestAndResend(t *testing.T) {
 		t.Fatalf("the test form: %d\n%s", w.Code, w.Body)
 	}
 	list := f.delivered(t, 1)
-	if ev := <-f.received; ev.Type != webhook.EventTest || ev.Amount != "" || ev.Transaction != "" {
+	if ev := f.next(t); ev.Type != webhook.EventTest || ev.Amount != "" || ev.Transaction != "" {
 		t.Errorf("the receiver got %+v, want a test event without a payment", ev)
 	}
 	if w := c.do("POST", "/webhooks/deliveries/"+list[0].ID+"/resend", url.Values{"csrf": {m[1]}}, "same-origin"); w.Code != http.StatusSeeOther {
 		t.Fatalf("the resend form: %d\n%s", w.Code, w.Body)
 	}
 	list = f.delivered(t, 1)
-	if ev := <-f.received; ev.ID != list[0].Event.ID || list[0].Resent != 1 {
+	if ev := f.next(t); ev.ID != list[0].Event.ID || list[0].Resent != 1 {
 		t.Errorf("the resend sent %s (delivery %+v), want the same event id", ev.ID, list[0])
 	}
 
@@ -362,7 +374,7 @@ func TestWebhookTestAndResend(t *testing.T) {
 		t.Fatalf("POST /x402/webhooks/test: %d %+v", code, tested)
 	}
 	f.delivered(t, 2)
-	<-f.received
+	f.next(t)
 	var resent webhook.Delivery
 	if code := f.call("POST", "/webhooks/deliveries/"+tested.Deliveries[0].ID+"/resend", "", &resent); code != http.StatusAccepted || resent.Event.ID != tested.Deliveries[0].Event.ID {
 		t.Errorf("POST resend: %d %+v", code, resent)
