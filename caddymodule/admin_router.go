@@ -71,16 +71,25 @@ func adminAPI(ctx context.Context) (http.Handler, error) {
 	if !ok || app.chain == nil {
 		return nil, errNoX402
 	}
-	run, err := app.chain.wait(ctx)
+	run, st, err := app.chain.runOrKept(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if run == nil {
+		// The chain does not start: the API over the store it keeps
+		// (payments, refusals, webhooks, the audit log), made per call.
+		d, err := newDashboard(app.chain, st, nil, nil, app.log.Named("admin"), dashboardLinks{merchant: app.merchantView(app.chain, st)})
+		if err != nil {
+			return nil, err
+		}
+		return d.API(adminPrefix), nil
 	}
 	run.adminMu.Lock()
 	defer run.adminMu.Unlock()
 	if run.admin == nil {
 		// The revenue and refusals of the run; made once per run, so its
 		// explorer and webhooks are those of the config that made it.
-		d, err := newDashboard(app.chain, run, nil, app.log.Named("admin"), dashboardLinks{merchant: app.merchantView(app.chain, run)})
+		d, err := newDashboard(app.chain, run.store, run, nil, app.log.Named("admin"), dashboardLinks{merchant: app.merchantView(app.chain, run.store)})
 		if err != nil {
 			return nil, err
 		}

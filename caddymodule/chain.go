@@ -47,6 +47,15 @@ type sharedChain struct {
 	guard  paywall.Guard        // payments in use, across every route
 	payIDs chainPaymentIDs      // the payment-identifier index, in the store
 	inUse  chainInUse           // upto payments in use, across a fleet (guard.Shared)
+	kept   keptStore            // the store, kept open while the chain does not start
+}
+
+// Destruct closes the running chain, if it was opened, and the store
+// kept open while it did not start, once the last config that holds it
+// is cleaned up.
+func (c *sharedChain) Destruct() error {
+	err := c.pooled.Destruct()
+	return errors.Join(err, c.kept.close())
 }
 
 // assetsInForce is the allowlist the running facilitator has, or the first
@@ -272,6 +281,7 @@ type chainRun struct {
 
 	adminMu sync.Mutex   // guards admin
 	admin   http.Handler // the admin API over this run, made on first use
+	kept    *keptStore   // where store came from, told when it closes
 }
 
 // close stops what open started, in reverse.
@@ -287,6 +297,9 @@ func (r *chainRun) close() error {
 		r.chain.Close()
 	}
 	if r.store != nil {
+		if r.kept != nil {
+			r.kept.drop(r.store)
+		}
 		errs = append(errs, r.store.Close())
 	}
 	if r.devnet != nil {
@@ -310,10 +323,12 @@ func (c *sharedChain) opener(log *zap.Logger) func(chainTunables) (*chainRun, fu
 		if err := c.clash(); err != nil {
 			return nil, nil, err
 		}
-		run, err := c.plan.open(log, &c.offers, t)
+		run, err := c.plan.open(log, &c.offers, t, &c.kept)
 		if err != nil {
+			c.kept.failed(err, t.RPC)
 			return nil, nil, err
 		}
+		c.kept.started()
 		return run, run.close, nil
 	}
 }
@@ -356,13 +371,23 @@ func anyPort(addr string) bool {
 
 // open starts the devnet, if used, and the facilitator, and claims the
 // store for the network.
-func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTunables) (_ *chainRun, err error) {
+//
+// The store comes from kept: opened at the first start, and left open by
+// a start that fails once the store is claimed (the chain does not
+// answer), so that the dashboard reads it meanwhile; the next start takes
+// it up. A devnet's temporary store is not kept: its directory goes with
+// the failed start.
+func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTunables, kept *keptStore) (_ *chainRun, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	run := &chainRun{rpcURL: t.RPC, log: log}
 	run.assets.Store(&t.Assets)
+	claimed := false
 	defer func() {
 		if err != nil {
+			if claimed && run.tempDir == "" {
+				run.store = nil // kept for the dashboard until the next start
+			}
 			run.close()
 		}
 	}()
@@ -388,23 +413,26 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 		aa = &c
 	}
 	assets := facilitatorAssets(t.Assets)
-	var (
-		st      store.Backend
-		journal store.Journal
-	)
-	if p.database != "" {
-		pg, err := postgres.Open(ctx, postgres.Config{URL: p.database, MaxConns: int32(p.fixed.DatabaseMaxConns), Schema: p.schema, Logger: log.Named("store")})
-		if err != nil {
-			return nil, err
+	st, journal, storePath, err := kept.open(func() (store.Backend, store.Journal, string, error) {
+		if p.database != "" {
+			pg, err := postgres.Open(ctx, postgres.Config{URL: p.database, MaxConns: int32(p.fixed.DatabaseMaxConns), Schema: p.schema, Logger: log.Named("store")})
+			if err != nil {
+				return nil, nil, "", err
+			}
+			return pg, pg, p.storeName(), nil
 		}
-		st, journal, storePath = pg, pg, p.storeName()
-	} else if st, err = store.Open(store.Config{Path: storePath}); err != nil {
+		st, err := store.Open(store.Config{Path: storePath})
+		return st, nil, storePath, err
+	})
+	if err != nil {
 		return nil, err
 	}
-	run.store = st
+	run.store, run.kept = st, kept
 	if err := claimFacilitatorStore(st, storePath, p.storeNetwork(), p.network, log); err != nil {
+		kept.drop(st)
 		return nil, err
 	}
+	claimed = true
 	if run.devnet != nil {
 		// In process: no HTTP on the settle path, and new heads are
 		// pushed to the receipt watcher instead of polled for.

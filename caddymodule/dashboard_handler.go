@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -22,6 +23,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/dashboard"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -58,10 +60,12 @@ type DashboardHandler struct {
 	web map[*sharedChain]builtWeb // each network's web app, made on first use
 }
 
-// builtWeb is a network's web app and the run it was made for.
+// builtWeb is a network's web app and the run (nil while the chain does
+// not start) and store it was made for.
 type builtWeb struct {
-	run *chainRun
-	web http.Handler
+	run   *chainRun
+	store store.Backend
+	web   http.Handler
 }
 
 // CaddyModule returns the Caddy module information.
@@ -160,20 +164,21 @@ func (h *DashboardHandler) route(path string) (*sharedChain, string) {
 }
 
 // webApp returns the web app of a network's running chain, made on first
-// use.
+// use; while the chain does not start, the web app over the store it
+// keeps (keptStore), with a banner that says what is down.
 func (h *DashboardHandler) webApp(ctx context.Context, c *sharedChain, base string) (http.Handler, error) {
-	run, err := c.wait(ctx)
+	run, st, err := c.runOrKept(ctx)
 	if err != nil {
 		return nil, err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if b, ok := h.web[c]; ok && b.run == run {
+	if b, ok := h.web[c]; ok && b.run == run && b.store == st {
 		return b.web, nil
 	}
 	links := h.links(c)
-	links.merchant = h.app.merchantView(c, run)
-	d, err := newDashboard(c, run, h.low, h.log, links)
+	links.merchant = h.app.merchantView(c, st)
+	d, err := newDashboard(c, st, run, h.low, h.log, links)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +186,7 @@ func (h *DashboardHandler) webApp(ctx context.Context, c *sharedChain, base stri
 		h.web = map[*sharedChain]builtWeb{}
 	}
 	web := d.Web(base)
-	h.web[c] = builtWeb{run, web}
+	h.web[c] = builtWeb{run: run, store: st, web: web}
 	return web, nil
 }
 
@@ -193,12 +198,27 @@ func (h *DashboardHandler) links(c *sharedChain) dashboardLinks {
 	}
 	var l dashboardLinks
 	for _, other := range h.app.chains {
-		l.networks = append(l.networks, dashboard.NetworkLink{Network: other.plan.network, Base: h.networkBase(other)})
+		l.networks = append(l.networks, dashboard.NetworkLink{Network: other.plan.network, Name: networkName(other.plan), Base: h.networkBase(other)})
 	}
 	if c != h.app.chain {
 		l.adminBase = h.prefix()
 	}
 	return l
+}
+
+// networkName is a network's name on the dashboard: the well-known
+// chain's name, else its CAIP-2 id; the embedded dev chain is "Devnet",
+// or "Devnet as Base Sepolia" where its chain id stands in for a real
+// chain's.
+func networkName(p *chainPlan) string {
+	name := dashboard.NetworkName(p.network)
+	switch {
+	case !p.devnet:
+		return name
+	case name != p.network:
+		return "Devnet as " + name
+	}
+	return "Devnet"
 }
 
 // dashboardLinks are what a network's dashboard links to of the others.
@@ -208,15 +228,16 @@ type dashboardLinks struct {
 	merchant  func(*dashboard.Config) // the merchant's pages (merchant.go)
 }
 
-// newDashboard makes the dashboard of a running chain: its store's
+// newDashboard makes the dashboard of a chain over its store: its
 // payments and audit log, the paymaster that runs on it, and the
-// balances read from its chain.
-func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger, links dashboardLinks) (*dashboard.Dashboard, error) {
-	audit, err := dashboard.OpenAudit(run.store)
+// balances read from its chain. run is nil while the chain does not
+// start: the pages then show the store, with the outage's banner.
+func newDashboard(c *sharedChain, st store.Backend, run *chainRun, low *big.Int, log *zap.Logger, links dashboardLinks) (*dashboard.Dashboard, error) {
+	audit, err := dashboard.OpenAudit(st)
 	if err != nil {
 		return nil, err
 	}
-	secret, err := dashboard.FormSecret(run.store)
+	secret, err := dashboard.FormSecret(st)
 	if err != nil {
 		return nil, err
 	}
@@ -234,9 +255,22 @@ func newDashboard(c *sharedChain, run *chainRun, low *big.Int, log *zap.Logger, 
 	}
 	settler := crypto.PubkeyToAddress(c.plan.settler.PublicKey)
 	cfg := dashboard.Config{
-		Payments: run.store, Audit: audit, Sponsorship: runSponsorship{run}, Assets: assets, Network: c.plan.network,
+		Payments: st, Audit: audit, Assets: assets, Network: c.plan.network, NetworkName: networkName(c.plan),
 		LowBalance: low, Secret: secret, Logger: log, Networks: links.networks, AdminBase: links.adminBase,
-		Balances: func(ctx context.Context) (dashboard.Balances, error) { return balances(ctx, run, settler) },
+	}
+	if run != nil {
+		probe := &healthProbe{}
+		cfg.Sponsorship = runSponsorship{run}
+		cfg.Balances = func(ctx context.Context) (dashboard.Balances, error) { return balances(ctx, run, settler) }
+		cfg.Outage = func(ctx context.Context) *dashboard.Outage { return probe.outage(ctx, run) }
+	} else {
+		cfg.Balances = func(context.Context) (dashboard.Balances, error) {
+			return dashboard.Balances{Settler: settler}, errors.New("the chain does not run")
+		}
+		cfg.Outage = func(context.Context) *dashboard.Outage {
+			_, o := c.kept.offline()
+			return o
+		}
 	}
 	if links.merchant != nil {
 		links.merchant(&cfg)

@@ -241,9 +241,14 @@ func (m *merchant) refused(r *http.Request, e *paywall.Event, route string) {
 	if common.IsHexAddress(e.Verify.Payer) {
 		payer = common.HexToAddress(e.Verify.Payer).Hex()
 	}
+	message := ""
+	if reason != "other" {
+		message = refusalMessage(e.Verify.InvalidMessage)
+	}
 	rec.Record(store.Refusal{
 		Time: time.Now().UTC(), Reason: reason, Route: route, Payer: payer,
 		Scheme: e.Offer.Scheme, Network: e.Offer.Network, Amount: e.Offer.Amount, Asset: e.Offer.Asset,
+		Message: message,
 	})
 }
 
@@ -518,9 +523,11 @@ func (m *merchant) dispatch(senders []*webhook.Sender) {
 }
 
 // merchantView fills a network's dashboard's merchant pages: its
-// refusals, the explorer, whether the primary network's paymaster runs,
-// and the webhook deliveries (in the primary network's store).
-func (a *App) merchantView(c *sharedChain, run *chainRun) func(*dashboard.Config) {
+// refusals (in st, the network's store), the explorer, whether the
+// primary network's paymaster runs, and the webhook deliveries (in the
+// primary network's store, running or kept through an outage), with the
+// test event and the resend.
+func (a *App) merchantView(c *sharedChain, st store.Backend) func(*dashboard.Config) {
 	var n *NetworkConfig
 	for i, other := range a.chains {
 		if other == c && i < len(a.networks()) {
@@ -530,7 +537,7 @@ func (a *App) merchantView(c *sharedChain, run *chainRun) func(*dashboard.Config
 	return func(cfg *dashboard.Config) {
 		cfg.Explorer = explorer(n, c.plan)
 		cfg.Refusals = func() (store.RefusalSummary, error) {
-			r, err := store.OpenRefusals(run.store)
+			r, err := store.OpenRefusals(st)
 			if err != nil {
 				return store.RefusalSummary{}, err
 			}
@@ -545,16 +552,65 @@ func (a *App) merchantView(c *sharedChain, run *chainRun) func(*dashboard.Config
 		}
 		if len(a.Webhooks) > 0 {
 			cfg.Deliveries = func() ([]webhook.Delivery, error) {
-				primary, err := a.chain.running()
-				if err != nil {
-					return nil, err
-				}
-				kv, err := primary.store.Bucket(webhook.Space)
+				kv, err := a.deliveries()
 				if err != nil {
 					return nil, err
 				}
 				return webhook.List(kv, 200)
 			}
+			cfg.Webhooks = webhookAdmin{a}
 		}
 	}
+}
+
+// deliveries is the space of the webhook deliveries, in the primary
+// network's store: running, or kept while the chain does not start.
+func (a *App) deliveries() (store.KV, error) {
+	var st store.Backend
+	if primary, err := a.chain.running(); err == nil {
+		st = primary.store
+	} else if st, _ = a.chain.kept.offline(); st == nil {
+		return nil, err
+	}
+	return st.Bucket(webhook.Space)
+}
+
+// webhookAdmin sends the test events and resends deliveries for the
+// dashboard: it keeps them in the deliveries' space, and the webhooks'
+// senders (runWebhooks) deliver them at their next poll, or once the
+// primary network starts.
+type webhookAdmin struct{ a *App }
+
+// Test keeps a test event's delivery for every webhook.
+func (w webhookAdmin) Test() ([]webhook.Delivery, error) {
+	m := w.a.merchant
+	if m == nil {
+		return nil, errors.New("the webhooks did not start")
+	}
+	kv, err := w.a.deliveries()
+	if err != nil {
+		return nil, err
+	}
+	var out []webhook.Delivery
+	for i, wh := range w.a.Webhooks {
+		s, err := webhook.New(webhook.Config{URL: wh.URL, Secret: m.secrets[i], Events: wh.Events, Store: kv})
+		if err != nil {
+			return out, err
+		}
+		d, err := s.Test(w.a.chain.plan.network)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// Resend makes a delivery due again now.
+func (w webhookAdmin) Resend(id string) (webhook.Delivery, error) {
+	kv, err := w.a.deliveries()
+	if err != nil {
+		return webhook.Delivery{}, err
+	}
+	return webhook.Resend(kv, id, time.Now())
 }

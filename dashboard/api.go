@@ -15,6 +15,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/webhook"
 )
 
 // OpenAPI is the admin API's OpenAPI 3.1 description, served at
@@ -68,6 +69,34 @@ func (d *Dashboard) API(prefix string) http.Handler {
 			list = []Payment{}
 		}
 		return http.StatusOK, map[string]any{"payments": list, "next": next}, err
+	})
+	handle("GET /payments/{key}", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		p, err := d.paymentDetail(r.PathValue("key"))
+		return http.StatusOK, p, err
+	})
+	handle("GET /webhooks", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		if d.cfg.Deliveries == nil {
+			return 0, nil, errNoWebhooks
+		}
+		list, err := d.cfg.Deliveries()
+		if list == nil {
+			list = []webhook.Delivery{}
+		}
+		return http.StatusOK, map[string]any{"deliveries": list}, err
+	})
+	handle("POST /webhooks/test", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		list, err := d.testWebhooks(actor(r, "admin-api"))
+		if err != nil && !errors.Is(err, errAudit) {
+			return 0, nil, err
+		}
+		return http.StatusAccepted, map[string]any{"deliveries": list}, nil
+	})
+	handle("POST /webhooks/deliveries/{id}/resend", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
+		dl, err := d.resendDelivery(actor(r, "admin-api"), r.PathValue("id"))
+		if err != nil && !errors.Is(err, errAudit) {
+			return 0, nil, err
+		}
+		return http.StatusAccepted, dl, nil
 	})
 	handle("GET /revenue", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
 		days, err := parseDays(r.URL.Query().Get("days"))

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -108,16 +109,49 @@ type Config struct {
 	// the projects and keys pages are linked only then. Nil: whether
 	// Sponsorship is set.
 	HasPaymaster func() bool
+	// Outage says what of the payment path is down (the chain, its RPC,
+	// the facilitator), for a banner on every page and in the overview's
+	// JSON; nil, or a func that returns nil, when all is up. It is called
+	// once per page, so it must answer fast (from a cache).
+	Outage func(ctx context.Context) *Outage
+	// NetworkName names the network on the pages, such as "Base
+	// Sepolia", with the CAIP-2 id on hover; empty shows NetworkName's
+	// name of Network.
+	NetworkName string
+	// Webhooks sends test events and resends deliveries; nil when no
+	// webhook is configured.
+	Webhooks Webhooks
+	// Records reads one settlement record by its key, for the page of a
+	// payment; nil: Payments, if it has a Get method.
+	Records Records
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
 }
 
+// Outage is what of the payment path is down, as the banner on every
+// page says it.
+type Outage struct {
+	// What is down, in a sentence.
+	What string `json:"what"`
+	// Since is when it was first seen down.
+	Since time.Time `json:"since"`
+	// Payers is what the payers are told meanwhile, in a sentence.
+	Payers string `json:"payers"`
+	// Detail is the kind of failure, such as "the RPC refused the
+	// connection"; never the error's text, which may hold a URL with a
+	// key.
+	Detail string `json:"detail,omitempty"`
+}
+
 // NetworkLink is one network's dashboard, for the network switch.
 type NetworkLink struct {
 	// Network is the CAIP-2 id.
 	Network string
+	// Name is the network's name, such as "Base"; empty shows
+	// NetworkName(Network).
+	Name string
 	// Base is the path of its dashboard, ending in /.
 	Base string
 }
@@ -167,12 +201,38 @@ func New(cfg Config) (*Dashboard, error) {
 	if log == nil {
 		log = zap.NewNop()
 	}
+	if cfg.NetworkName == "" {
+		cfg.NetworkName = NetworkName(cfg.Network)
+	}
+	cfg.Networks = slices.Clone(cfg.Networks)
+	for i, n := range cfg.Networks {
+		if n.Name == "" {
+			cfg.Networks[i].Name = NetworkName(n.Network)
+		}
+	}
+	if cfg.Records == nil {
+		cfg.Records, _ = cfg.Payments.(Records)
+	}
 	d := &Dashboard{cfg: cfg, audit: &audit{store: cfg.Audit, now: cfg.Now}, log: log, assets: make(map[common.Address]Asset, len(cfg.Assets))}
 	for _, a := range cfg.Assets {
 		a.USD = a.USD || USDPegged(a)
 		d.assets[a.Address] = a
 	}
 	return d, nil
+}
+
+// Records reads a settlement record by its key; every store backend
+// has this method.
+type Records interface {
+	Get(key common.Hash) (*store.Record, error)
+}
+
+// outage is what is down now, or nil.
+func (d *Dashboard) outage(ctx context.Context) *Outage {
+	if d.cfg.Outage == nil {
+		return nil
+	}
+	return d.cfg.Outage(ctx)
 }
 
 // ActorKey is the request context key under which an adapter puts the

@@ -76,6 +76,9 @@ func usdString(v *big.Int) string {
 		return "$0"
 	}
 	s := readable(v, usdDecimals, true)
+	if _, frac, ok := strings.Cut(s, "."); ok && len(frac) == 1 {
+		s += "0" // cents: $1.50, not $1.5
+	}
 	if r, ok := strings.CutPrefix(s, "≈"); ok {
 		return "≈$" + r
 	}
@@ -266,10 +269,58 @@ func (d *Dashboard) revenuePage(w http.ResponseWriter, r *http.Request, p *page)
 }
 
 // RefusalView is a refusal as the pages show it, with its price for
-// reading.
+// reading and its reason in words.
 type RefusalView struct {
 	store.Refusal
 	Display string
+	Words   string
+}
+
+// ReasonGroup is the refusals of one cause: every route's count, and
+// the facilitator's words for the last one.
+type ReasonGroup struct {
+	Reason string               `json:"reason"`
+	Words  string               `json:"words"`
+	Count  int64                `json:"count"`
+	Last   time.Time            `json:"last"`
+	Routes []store.RefusalCount `json:"routes"`
+	// Message is the readable reason of the last refusal of this cause
+	// that is kept, such as "holds 0, the payment needs 10000".
+	Message string `json:"message,omitempty"`
+}
+
+// groupRefusals groups counters by reason, most refused first, with the
+// newest message of each reason among recent (newest first).
+func groupRefusals(counts []store.RefusalCount, recent []store.Refusal) []ReasonGroup {
+	byReason := map[string]*ReasonGroup{}
+	var out []*ReasonGroup
+	for _, c := range counts {
+		g := byReason[c.Reason]
+		if g == nil {
+			g = &ReasonGroup{Reason: c.Reason, Words: ReasonWords(c.Reason)}
+			byReason[c.Reason] = g
+			out = append(out, g)
+		}
+		g.Count += c.Count
+		if c.Last.After(g.Last) {
+			g.Last = c.Last
+		}
+		g.Routes = append(g.Routes, c)
+	}
+	for _, f := range recent {
+		if g := byReason[f.Reason]; g != nil && g.Message == "" && f.Message != "" {
+			g.Message = f.Message
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *ReasonGroup) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Reason, b.Reason))
+	})
+	groups := make([]ReasonGroup, len(out))
+	for i, g := range out {
+		slices.SortStableFunc(g.Routes, func(a, b store.RefusalCount) int { return cmp.Compare(b.Count, a.Count) })
+		groups[i] = *g
+	}
+	return groups
 }
 
 // ReasonServedUnpaid is the reason, among the refusals, of a payment
@@ -279,6 +330,8 @@ const ReasonServedUnpaid = "served_unpaid"
 
 // refusalsData is what the refused page shows.
 type refusalsData struct {
+	// Groups are the counters grouped by reason.
+	Groups []ReasonGroup
 	Counts []store.RefusalCount
 	Total  int64
 	Recent []RefusalView
@@ -305,8 +358,9 @@ func (d *Dashboard) refusals(ctx context.Context) (*refusalsData, error) {
 				data.ServedUnpaid += c.Count
 			}
 		}
+		data.Groups = groupRefusals(s.Counts, s.Recent)
 		for _, f := range s.Recent {
-			v := RefusalView{Refusal: f}
+			v := RefusalView{Refusal: f, Words: ReasonWords(f.Reason)}
 			if amount, ok := new(big.Int).SetString(f.Amount, 10); ok && common.IsHexAddress(f.Asset) {
 				v.Display = d.amount(common.HexToAddress(f.Asset), amount)
 			}
@@ -343,6 +397,7 @@ func (d *Dashboard) webhooksPage(w http.ResponseWriter, r *http.Request, p *page
 		return
 	}
 	p.Title, p.Page, p.Data = "Webhooks", "webhooks", list
+	p.Done = doneMessages[r.URL.Query().Get("done")]
 	d.render(w, http.StatusOK, "webhooks", p)
 }
 

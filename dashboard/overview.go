@@ -25,8 +25,11 @@ type Overview struct {
 	Day  Window `json:"day"`
 	Week Window `json:"week"`
 	// WeekUSD is the last 7 days' revenue in USD-pegged tokens, in USD
-	// for reading.
+	// for reading, and DayUSD the last 24 hours'.
 	WeekUSD string `json:"weekUsd"`
+	DayUSD  string `json:"dayUsd"`
+	// Outage says what of the payment path is down; nil when all is up.
+	Outage *Outage `json:"outage,omitempty"`
 	// Refused counts the payments refused before settlement (failed
 	// verification), all time.
 	Refused int64 `json:"refused"`
@@ -60,6 +63,9 @@ type Revenue struct {
 	Count   int            `json:"count"`
 	Amount  string         `json:"amount"` // in base units
 	Display string         `json:"display"`
+	// USDDisplay is the amount in USD for reading, for a USD-pegged
+	// token; empty for the others.
+	USDDisplay string `json:"usdDisplay,omitempty"`
 }
 
 // StepTotal is one step of a window.
@@ -72,8 +78,10 @@ type StepTotal struct {
 // overview reads the balances and summarizes the last day and week.
 func (d *Dashboard) overview(ctx context.Context) (*Overview, error) {
 	now := d.cfg.Now().UTC()
-	o := &Overview{Network: d.cfg.Network}
-	if b, err := d.cfg.Balances(ctx); err != nil {
+	o := &Overview{Network: d.cfg.Network, Outage: d.outage(ctx)}
+	if o.Outage != nil {
+		o.BalanceError = "not read while the chain is down"
+	} else if b, err := d.cfg.Balances(ctx); err != nil {
 		d.log.Warn("reading balances", errField(err))
 		o.BalanceError = "the chain could not be read"
 	} else {
@@ -89,15 +97,7 @@ func (d *Dashboard) overview(ctx context.Context) (*Overview, error) {
 	if o.Week, err = d.window(ctx, weekStart, now, 24*time.Hour, "day"); err != nil {
 		return nil, err
 	}
-	usd := new(big.Int)
-	for _, r := range o.Week.Revenue {
-		if v, ok := new(big.Int).SetString(r.Amount, 10); ok {
-			if u := d.usdOf(r.Asset, v); u != nil {
-				usd.Add(usd, u)
-			}
-		}
-	}
-	o.WeekUSD = usdString(usd)
+	o.WeekUSD, o.DayUSD = d.usdTotal(o.Week.Revenue), d.usdTotal(o.Day.Revenue)
 	if d.cfg.Refusals != nil {
 		if s, err := d.cfg.Refusals(); err != nil {
 			d.log.Warn("reading the refused payments", errField(err))
@@ -108,6 +108,19 @@ func (d *Dashboard) overview(ctx context.Context) (*Overview, error) {
 		}
 	}
 	return o, nil
+}
+
+// usdTotal is the sum of the USD-pegged revenues, in USD for reading.
+func (d *Dashboard) usdTotal(list []Revenue) string {
+	usd := new(big.Int)
+	for _, r := range list {
+		if v, ok := new(big.Int).SetString(r.Amount, 10); ok {
+			if u := d.usdOf(r.Asset, v); u != nil {
+				usd.Add(usd, u)
+			}
+		}
+	}
+	return usdString(usd)
 }
 
 // window summarizes [since, until) by step.
@@ -154,7 +167,11 @@ func (d *Dashboard) window(ctx context.Context, since, until time.Time, step tim
 }
 
 func (d *Dashboard) revenue(asset common.Address, count int, amount *big.Int) Revenue {
-	return Revenue{Asset: asset, Symbol: d.symbol(asset), Count: count, Amount: amountString(amount), Display: d.amount(asset, amount)}
+	r := Revenue{Asset: asset, Symbol: d.symbol(asset), Count: count, Amount: amountString(amount), Display: d.amount(asset, amount)}
+	if u := d.usdOf(asset, amount); u != nil {
+		r.USDDisplay = usdString(u)
+	}
+	return r
 }
 
 // charts draws a window: payments per step, and revenue per step for each

@@ -19,6 +19,8 @@ import (
 
 // Payment is a settlement record as the admin API and the pages show it.
 type Payment struct {
+	// Key is the payment's replay key, which names its page.
+	Key  string    `json:"key"`
 	Time time.Time `json:"time"`
 	// Resource and Description are what the payment bought, as the
 	// merchant's paywall described it (never as the payer's payload says);
@@ -48,7 +50,7 @@ type Payment struct {
 // payment converts a record.
 func (d *Dashboard) payment(r *store.Record) Payment {
 	p := Payment{
-		Time: r.Created, Resource: r.Resource, Description: r.Description, Payer: r.Payer, PayTo: r.PayTo, Asset: r.Asset, Amount: amountString(r.Amount),
+		Key: r.Key.Hex(), Time: r.Created, Resource: r.Resource, Description: r.Description, Payer: r.Payer, PayTo: r.PayTo, Asset: r.Asset, Amount: amountString(r.Amount),
 		Display: d.amount(r.Asset, r.Amount), Scheme: r.Scheme, Network: r.Network, Status: string(r.State),
 	}
 	if r.TxHash != (common.Hash{}) {

@@ -29,7 +29,7 @@ var staticFS embed.FS
 // pages are the parsed templates, one set per page.
 var pages = sync.OnceValue(func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"overview", "payments", "projects", "project", "keys", "audit", "error", "revenue", "refused", "webhooks"} {
+	for _, name := range []string{"overview", "payments", "projects", "project", "keys", "audit", "error", "revenue", "refused", "webhooks", "payment"} {
 		m[name] = template.Must(template.New(name).Funcs(templateFuncs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html", "templates/"+name+".html"))
 	}
 	return m
@@ -43,7 +43,12 @@ type page struct {
 	// AdminBase is the prefix of the projects, keys and audit pages: Base,
 	// or the primary network's dashboard's.
 	AdminBase string
-	Network   string
+	// Network is the CAIP-2 id, and NetworkName its name for people.
+	Network     string
+	NetworkName string
+	// Outage says what of the payment path is down, for the banner; nil
+	// when all is up.
+	Outage *Outage
 	// Networks are every network's dashboard, for the switch; empty for
 	// one network.
 	Networks []NetworkLink
@@ -101,6 +106,8 @@ func (d *Dashboard) Web(base string) http.Handler {
 	}
 	get("/{$}", d.overviewPage)
 	get("/payments", d.paymentsPage)
+	get("/payments/{key}", d.paymentPage)
+	post("/payments/{key}/deliveries/{id}/resend", d.resendForm)
 	get("/revenue", d.revenuePage)
 	get("/refused", d.refusedPage)
 	mux.HandleFunc("GET /payments.csv", func(w http.ResponseWriter, r *http.Request) {
@@ -123,6 +130,8 @@ func (d *Dashboard) Web(base string) http.Handler {
 		post("/keys/{id}/disable", d.disableKeyForm)
 		get("/audit", d.auditPage)
 		get("/webhooks", d.webhooksPage)
+		post("/webhooks/test", d.testWebhookForm)
+		post("/webhooks/deliveries/{id}/resend", d.resendForm)
 	}
 	mux.HandleFunc("GET /static/{file}", func(w http.ResponseWriter, r *http.Request) {
 		d.serveStatic(w, r, base)
@@ -180,7 +189,7 @@ func (d *Dashboard) newPage(r *http.Request, base string) *page {
 	if d.cfg.AdminBase != "" {
 		admin = d.cfg.AdminBase
 	}
-	return &page{Base: base, AdminBase: admin, Network: d.cfg.Network, Networks: d.cfg.Networks, User: user, Token: d.token(user),
+	return &page{Base: base, AdminBase: admin, Network: d.cfg.Network, NetworkName: d.cfg.NetworkName, Outage: d.outage(r.Context()), Networks: d.cfg.Networks, User: user, Token: d.token(user),
 		Explorer: strings.TrimRight(d.cfg.Explorer, "/"), Sponsorship: d.hasPaymaster(), Webhooks: d.cfg.Deliveries != nil}
 }
 
@@ -384,6 +393,8 @@ var doneMessages = map[string]string{
 	"limits":   "Limits saved: the next request is held to them.",
 	"topup":    "Top-up recorded.",
 	"disabled": "Key disabled: it is refused from the next request on.",
+	"test":     "Test event queued for every webhook (type test, no payment): it is sent within a few seconds; its outcome shows below.",
+	"resent":   "Delivery queued again, with the same event and event id: it is sent within a few seconds.",
 }
 
 func (d *Dashboard) projectPage(w http.ResponseWriter, r *http.Request, p *page) {

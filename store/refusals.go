@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -48,6 +50,10 @@ type Refusal struct {
 	// Amount and Asset are the offer's price, in base units.
 	Amount string `json:"amount,omitempty"`
 	Asset  string `json:"asset,omitempty"`
+	// Message is the facilitator's readable reason (its invalidMessage),
+	// such as "holds 0, the payment needs 10000": cut to MaxRefusalField
+	// bytes, control characters removed.
+	Message string `json:"message,omitempty"`
 }
 
 // RefusalCount counts the refusals of one reason on one route.
@@ -101,6 +107,12 @@ func clipField(s string) string {
 func (r *Refusals) Record(f Refusal) {
 	f.Reason, f.Route, f.Payer = clipField(cmp.Or(f.Reason, "unknown")), clipField(f.Route), clipField(f.Payer)
 	f.Scheme, f.Network, f.Amount, f.Asset = clipField(f.Scheme), clipField(f.Network), clipField(f.Amount), clipField(f.Asset)
+	f.Message = clipField(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, f.Message))
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := [2]string{f.Reason, f.Route}

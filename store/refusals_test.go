@@ -114,3 +114,32 @@ func TestRefusalsAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalMessage: a refusal keeps the facilitator's readable reason,
+// cut to MaxRefusalField bytes on a rune boundary, with its control
+// characters (a forged line break, an escape sequence) made spaces.
+func TestRefusalMessage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, in, want string }{
+		{"kept", "holds 0, the payment needs 10000", "holds 0, the payment needs 10000"},
+		{"control characters", "holds 0\nFAKE LOG LINE\x1b[31m", "holds 0 FAKE LOG LINE [31m"},
+		{"cut", strings.Repeat("é", MaxRefusalField), strings.Repeat("é", MaxRefusalField/2)},
+		{"none", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, r := openRefusals(t)
+			r.Record(Refusal{Time: time.Unix(1, 0), Reason: "invalid_inner_payload", Route: "/paid/*", Message: tc.in})
+			if err := r.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			s, err := r.Summary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Recent) != 1 || s.Recent[0].Message != tc.want {
+				t.Errorf("message %q, want %q", s.Recent[0].Message, tc.want)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -28,6 +29,10 @@ const Space = "x402_webhooks"
 const (
 	EventSettled = "settled"
 	EventFailed  = "failed"
+	// EventTest is a test event, sent from the dashboard or the admin
+	// API to check a receiver: no payment, never to be taken for a sale.
+	// Every webhook gets it, whatever its events.
+	EventTest = "test"
 )
 
 // Events are the event types a webhook may subscribe to.
@@ -76,7 +81,10 @@ const (
 
 // Delivery is an event's delivery to one webhook, as kept in the store.
 type Delivery struct {
-	Event Event `json:"event"`
+	// ID names the delivery for Resend; List and Resend set it (it is
+	// not stored).
+	ID    string `json:"id,omitempty"`
+	Event Event  `json:"event"`
 	// Webhook names the webhook: its URL's host and path, never its
 	// query (which may hold a token).
 	Webhook  string    `json:"webhook"`
@@ -92,6 +100,8 @@ type Delivery struct {
 	// Error why it failed.
 	Status int    `json:"status,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// Resent counts the times it was sent again by hand (Resend).
+	Resent int `json:"resent,omitempty"`
 }
 
 // Config configures a Sender.
@@ -426,9 +436,10 @@ func redact(msg, u string) string {
 // at most limit.
 func List(kv store.KV, limit int) ([]Delivery, error) {
 	var out []Delivery
-	err := kv.ForEach(func(_, v []byte) error {
+	err := kv.ForEach(func(k, v []byte) error {
 		var d Delivery
 		if json.Unmarshal(v, &d) == nil {
+			d.ID = deliveryID(k)
 			out = append(out, d)
 		}
 		return nil
@@ -438,4 +449,78 @@ func List(kv store.KV, limit int) ([]Delivery, error) {
 		out = out[:limit]
 	}
 	return out, err
+}
+
+// deliveryID is the id of the delivery kept under key k: the key, with
+// its slashes as dots, so that it fits in a URL's path segment.
+func deliveryID(k []byte) string { return strings.ReplaceAll(string(k), "/", ".") }
+
+// ErrNoDelivery is Resend's error for an id that names no delivery.
+var ErrNoDelivery = errors.New("no such webhook delivery")
+
+// ErrSending is Resend's error for a delivery being attempted now.
+var ErrSending = errors.New("the delivery is being sent now; try again in a few seconds")
+
+// Resend makes the delivery id (a Delivery's ID) of kv due again now,
+// with its attempts counted afresh: the same event, with the same id, so
+// a receiver that has it already deduplicates it. A delivery being
+// attempted now (under a replica's lease) is left alone (ErrSending).
+// The webhook's sender sends it at its next poll.
+func Resend(kv store.KV, id string, now time.Time) (Delivery, error) {
+	if id == "" || len(id) > 200 || strings.ContainsAny(id, "/\\") {
+		return Delivery{}, ErrNoDelivery
+	}
+	k := []byte(strings.ReplaceAll(id, ".", "/"))
+	var d Delivery
+	err := kv.Update(k, func(old []byte) ([]byte, error) {
+		d = Delivery{}
+		if old == nil {
+			return nil, ErrNoDelivery
+		}
+		if err := json.Unmarshal(old, &d); err != nil {
+			return nil, ErrNoDelivery
+		}
+		if d.State == StatePending && d.LeaseUntil.After(now) {
+			return nil, ErrSending
+		}
+		d.State, d.Attempts, d.NextAt, d.LeaseUntil, d.Status, d.Error = StatePending, 0, now, time.Time{}, 0, ""
+		d.Updated = now
+		d.Resent++
+		return json.Marshal(d)
+	})
+	if err != nil {
+		return Delivery{}, err
+	}
+	d.ID = id
+	return d, nil
+}
+
+// Test keeps a delivery of a test event to this webhook, due now, and
+// returns it: type EventTest, its own id, no payment (Network names the
+// chain of the dashboard that sent it). The sender that runs sends it at
+// its next poll, signed like any event.
+func (s *Sender) Test(network string) (Delivery, error) {
+	now := s.cfg.Now().UTC()
+	var nonce [12]byte
+	if _, err := rand.Read(nonce[:]); err != nil {
+		return Delivery{}, err
+	}
+	ev := Event{ID: EventTest + "_" + hex.EncodeToString(nonce[:]), Type: EventTest, Time: now, Network: network}
+	d := Delivery{Event: ev, Webhook: s.name, State: StatePending, Created: now, Updated: now, NextAt: now}
+	k := s.key(ev)
+	err := s.cfg.Store.Update(k, func(old []byte) ([]byte, error) {
+		if old != nil {
+			return nil, nil
+		}
+		return json.Marshal(d)
+	})
+	if err != nil {
+		return Delivery{}, fmt.Errorf("keeping a test delivery: %w", err)
+	}
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+	d.ID = deliveryID(k)
+	return d, nil
 }

@@ -898,7 +898,7 @@ func (s *session) pay(t *testing.T) {
 	for deadline := time.Now().Add(30 * time.Second); row == nil; {
 		b.open(t, "/payments")
 		for _, r := range b.rows(t, "#payments") {
-			if len(r) == 8 && strings.EqualFold(r[6], paidTransaction.Hex()) && r[5] == "settled" {
+			if len(r) == 8 && strings.EqualFold(r[6], paidTransaction.Hex()) && r[2] == "settled" {
 				row = r
 			}
 		}
@@ -909,7 +909,7 @@ func (s *session) pay(t *testing.T) {
 			time.Sleep(200 * time.Millisecond) // polling for the record
 		}
 	}
-	if !strings.Contains(row[1], "/paid/report") || !strings.EqualFold(row[2], crypto.PubkeyToAddress(payer.PublicKey).Hex()) || row[4] != "exact" {
+	if !strings.Contains(row[3], "/paid/report") || !strings.EqualFold(row[4], crypto.PubkeyToAddress(payer.PublicKey).Hex()) || row[5] != "exact" {
 		t.Errorf("the payment's row: %q", row)
 	}
 	b.shotBoth(t, "payments")

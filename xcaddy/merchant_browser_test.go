@@ -136,6 +136,11 @@ func (s *session) refused(t *testing.T) {
 	if len(recent) != 1 || recent[0][2] != "/paid/*" || (recent[0][3] != from && recent[0][3] != "unknown") || !strings.Contains(recent[0][4], "dUSD") {
 		t.Errorf("the last refusals: %q (payer %s)", recent, from)
 	}
+	// The facilitator's readable reason is kept beside the code, and the
+	// refusal is grouped by its cause, in words.
+	if !b.has(t, "#refusals .reason-message") || !b.has(t, ".reason-group .reason-words") {
+		t.Errorf("the refused page has no readable reason: %q", recent)
+	}
 	b.shotBoth(t, "refused")
 }
 
