@@ -846,7 +846,7 @@ func (a *App) Start() error {
 			// background until it starts or this config is unloaded.
 			// The primary network's services start with it.
 			a.log.Warn("a network's chain does not answer: its paid routes answer 503 with Retry-After (JSON, payers are not charged) until it does; retrying",
-				zap.String("network", c.plan.network), zap.String("rpc_host", rpcHost(a.plans[i].rpc)),
+				zap.String("network", c.plan.network), zap.String("rpc_host", cmp.Or(rpcHost(a.plans[i].rpc), "(none: the embedded devnet)")),
 				zap.Duration("retry_every", networkRetry), zap.String("error", chainError(err)))
 			a.retry(c, i)
 			continue
@@ -904,20 +904,19 @@ var networkRetry = 5 * time.Second
 // again while it is retried.
 const networkRetryLog = time.Minute
 
-// rpcHost is the host of an RPC URL, for logs: its path and query may
-// hold the provider's key. An IPC socket's path is given whole.
+// rpcHost is the host name of an RPC URL, for logs and the dashboard: its
+// path and query may hold the provider's key. An IPC
+// socket's path is given whole; "" when there is no host (the embedded
+// devnet's empty rpc).
 func rpcHost(rpc string) string {
-	if rpc == "" {
-		return "(the embedded devnet)"
+	if strings.HasPrefix(rpc, "/") {
+		return rpc
 	}
 	u, err := url.Parse(rpc)
 	if err != nil || u.Host == "" {
-		if strings.HasPrefix(rpc, "/") {
-			return rpc
-		}
-		return "(unparsable)"
+		return ""
 	}
-	return u.Host
+	return u.Hostname()
 }
 
 // chainError is err for a log line, without the placeholder URL a chain
@@ -959,7 +958,7 @@ func (a *App) retry(c *sharedChain, i int) {
 				if time.Since(logged) >= networkRetryLog {
 					logged = time.Now()
 					a.log.Warn("a network's chain still does not answer; its paid routes answer 503",
-						zap.String("network", c.plan.network), zap.String("rpc_host", rpcHost(a.plans[i].rpc)),
+						zap.String("network", c.plan.network), zap.String("rpc_host", cmp.Or(rpcHost(a.plans[i].rpc), "(none: the embedded devnet)")),
 						zap.Int("attempts", attempts), zap.Duration("down_for", time.Since(since).Round(time.Second)),
 						zap.String("error", chainError(err)))
 				}

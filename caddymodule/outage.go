@@ -141,16 +141,6 @@ func startOutage(err error, rpc string, since time.Time) *dashboard.Outage {
 	return o
 }
 
-// rpcHost is the host of an RPC URL, without its path or query (which
-// may hold an API key), or "" for none.
-func rpcHost(rpc string) string {
-	u, err := url.Parse(rpc)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	return u.Hostname()
-}
-
 // errorKind says what kind of failure err is, in words that hold no part
 // of the error's text (an RPC URL may hold an API key).
 func errorKind(err error) string {
