@@ -107,6 +107,10 @@ type Config struct {
 	Origin string
 	// Description and MimeType describe the resource in challenges.
 	Description, MimeType string
+	// Resource, when set, is the resource URL of every challenge and
+	// payment record instead of Origin and the request's path, such as
+	// mcp://tool/<name> for a tool that package paywall/mcp charges for.
+	Resource string
 	// Extensions is the challenge's extensions object, such as
 	// {"bazaar":{…}}, sent as it is in every 402; nil sends none.
 	Extensions json.RawMessage
