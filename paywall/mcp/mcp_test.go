@@ -99,10 +99,16 @@ func (s *server) handler(jsonResponse bool) http.Handler {
 			return h(ctx, req)
 		})
 	}
-	text := func(t string) *sdk.CallToolResult { return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: t}}} }
+	text := func(t string) *sdk.CallToolResult {
+		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: t}}}
+	}
 	add("search", func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("results"), nil })
-	add("other", func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("other results"), nil })
-	add("free", func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("free results"), nil })
+	add("other", func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return text("other results"), nil
+	})
+	add("free", func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return text("free results"), nil
+	})
 	add("broken", func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		r := text("it broke")
 		r.IsError = true
