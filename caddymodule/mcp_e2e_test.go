@@ -1,0 +1,257 @@
+package caddymodule
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
+	"github.com/caddy-x402/caddy-x402/paywall/mcp"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+const mcpCaddyfile = `{
+	admin off
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:{{chain}}
+	}
+}
+
+http://:{{site}} {
+	bind 127.0.0.1
+	x402_path_guard
+	handle /mcp {
+		x402 {
+			pay_to {{merchant}}
+			mcp {
+				tool search 0.01 "Searches the catalogue"
+				tool broken 0.01
+			}
+		}
+		reverse_proxy {{upstream}} {
+			flush_interval -1
+		}
+	}
+	handle /sse* {
+		x402 {
+			pay_to {{merchant}}
+			mcp sse {
+				tool search 0.02
+			}
+		}
+		reverse_proxy {{legacy}} {
+			flush_interval -1
+		}
+	}
+	handle /messages* {
+		x402 {
+			pay_to {{merchant}}
+			mcp sse {
+				tool search 0.02
+			}
+		}
+		reverse_proxy {{legacy}}
+	}
+}
+`
+
+// mcpUpstream is an unmodified MCP server of the official Go SDK, and
+// how many calls each of its tools ran.
+type mcpUpstream struct {
+	search, broken, free atomic.Int32
+	sawPayment           atomic.Bool
+}
+
+func (u *mcpUpstream) server() *sdk.Server {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "catalogue", Version: "1"}, nil)
+	schema := json.RawMessage(`{"type":"object"}`)
+	tool := func(name string, n *atomic.Int32, isError bool) {
+		srv.AddTool(&sdk.Tool{Name: name, InputSchema: schema}, func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			n.Add(1)
+			if req.Params.Meta[mcp.MetaPayment] != nil {
+				u.sawPayment.Store(true)
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: name + " result"}}, IsError: isError}, nil
+		})
+	}
+	tool("search", &u.search, false)
+	tool("broken", &u.broken, true)
+	tool("free", &u.free, false)
+	return srv
+}
+
+// TestMCPThroughCaddy: on the devnet, through Caddy, the official Go
+// SDK's MCP client pays a priced tool of the official Go SDK's MCP
+// server, over streamable HTTP and over the HTTP+SSE transport. The
+// unpaid call never reaches the server; the paid one is settled once,
+// moving exactly the price; the same payment cannot pay a second call;
+// a tool that fails is not charged; free tools and tools/list pass.
+func TestMCPThroughCaddy(t *testing.T) {
+	up := new(mcpUpstream)
+	srv := up.server()
+	streamable := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	defer streamable.Close()
+	legacy := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	defer legacy.Close()
+
+	ports := map[string]int{"chain": freePort(t), "site": freePort(t)}
+	merchant := crypto.PubkeyToAddress(mustKey(t, 6).PublicKey)
+	payer := mustKey(t, 4)
+	payerAddr := crypto.PubkeyToAddress(payer.PublicKey)
+	cf := mcpCaddyfile
+	for name, port := range ports {
+		cf = strings.ReplaceAll(cf, "{{"+name+"}}", fmt.Sprint(port))
+	}
+	cf = strings.NewReplacer("{{merchant}}", merchant.Hex(), "{{upstream}}", strings.TrimPrefix(streamable.URL, "http://"),
+		"{{legacy}}", strings.TrimPrefix(legacy.URL, "http://")).Replace(cf)
+	if err := caddy.Load(adaptCaddyfile(t, cf), true); err != nil {
+		t.Fatalf("loading: %v", err)
+	}
+	defer caddy.Stop()
+	eth, err := ethclient.Dial(fmt.Sprintf("http://127.0.0.1:%d", ports["chain"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	e := &e2e{t: t, eth: eth, token: wellknown.GenesisContracts().Token}
+	site := fmt.Sprintf("http://127.0.0.1:%d", ports["site"])
+	pay := &client.Transport{Key: payer, MaxAmount: big.NewInt(1_000_000)}
+
+	connect := func(t *testing.T, transport sdk.Transport) *sdk.ClientSession {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, transport, nil)
+		if err != nil {
+			t.Fatalf("connecting through Caddy: %v", err)
+		}
+		t.Cleanup(func() { cs.Close() })
+		return cs
+	}
+	call := func(t *testing.T, cs *sdk.ClientSession, name string, payment *x402.PaymentPayload) *sdk.CallToolResult {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		params := &sdk.CallToolParams{Name: name, Arguments: map[string]any{"q": "x"}}
+		if payment != nil {
+			params.Meta = sdk.Meta{mcp.MetaPayment: payment}
+		}
+		res, err := cs.CallTool(ctx, params)
+		if err != nil {
+			t.Fatalf("calling %s: %v", name, err)
+		}
+		return res
+	}
+	// challenge is the PaymentRequired of a payment-required result.
+	challenge := func(t *testing.T, res *sdk.CallToolResult) *x402.PaymentRequired {
+		t.Helper()
+		b, _ := json.Marshal(res.StructuredContent)
+		var pr x402.PaymentRequired
+		if !res.IsError || json.Unmarshal(b, &pr) != nil || len(pr.Accepts) == 0 {
+			t.Fatalf("want a payment-required result, got %+v", res)
+		}
+		return &pr
+	}
+	settlement := func(t *testing.T, res *sdk.CallToolResult) map[string]any {
+		t.Helper()
+		st, _ := res.Meta[mcp.MetaPaymentResponse].(map[string]any)
+		if st == nil {
+			t.Fatalf("no %s in %+v", mcp.MetaPaymentResponse, res)
+		}
+		return st
+	}
+	// paid runs a paid call of tool and checks that exactly price moved.
+	paid := func(t *testing.T, cs *sdk.ClientSession, tool string, price int64, resource string) *x402.PaymentPayload {
+		t.Helper()
+		searches := up.search.Load()
+		pr := challenge(t, call(t, cs, tool, nil))
+		if pr.Resource.URL != resource || pr.Accepts[0].Amount != fmt.Sprint(price) {
+			t.Fatalf("challenge %+v", pr)
+		}
+		if up.search.Load() != searches {
+			t.Fatal("the unpaid call reached the MCP server")
+		}
+		payment, err := pay.Pay(pr, &pr.Accepts[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		merchantBefore, payerBefore := e.balance(merchant), e.balance(payerAddr)
+		res := call(t, cs, tool, payment)
+		st := settlement(t, res)
+		if res.IsError || len(res.Content) == 0 || res.Content[0].(*sdk.TextContent).Text != tool+" result" || st["success"] != true || st["transaction"] == "" {
+			t.Fatalf("paid call: %+v", res)
+		}
+		if got := new(big.Int).Sub(e.balance(merchant), merchantBefore); got.Int64() != price {
+			t.Fatalf("the merchant got %s; want %d", got, price)
+		}
+		if got := new(big.Int).Sub(payerBefore, e.balance(payerAddr)); got.Int64() != price {
+			t.Fatalf("the payer paid %s; want %d", got, price)
+		}
+		if up.search.Load() != searches+1 {
+			t.Fatalf("the server ran %d calls; want 1", up.search.Load()-searches)
+		}
+		return payment
+	}
+
+	t.Run("streamable HTTP", func(t *testing.T) {
+		cs := connect(t, &sdk.StreamableClientTransport{Endpoint: site + "/mcp"})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if tools, err := cs.ListTools(ctx, nil); err != nil || len(tools.Tools) != 3 {
+			t.Fatalf("tools/list: %v %+v", err, tools)
+		}
+		if res := call(t, cs, "free", nil); res.IsError || up.free.Load() != 1 {
+			t.Fatalf("free tool: %+v", res)
+		}
+		payment := paid(t, cs, "search", 10_000, "mcp://tool/search")
+
+		// The same payment for a second call: refused, nothing moves, and
+		// the server does not run it.
+		merchantBefore := e.balance(merchant)
+		pr := challenge(t, call(t, cs, "search", payment))
+		if up.search.Load() != 1 || e.balance(merchant).Cmp(merchantBefore) != 0 || pr.Error == "" {
+			t.Fatalf("a replayed payment: %d calls, error %q", up.search.Load(), pr.Error)
+		}
+
+		// A tool that fails (isError) is delivered as it is, not charged.
+		pr = challenge(t, call(t, cs, "broken", nil))
+		payment, err := pay.Pay(pr, &pr.Accepts[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := call(t, cs, "broken", payment)
+		if !res.IsError || res.Content[0].(*sdk.TextContent).Text != "broken result" || res.Meta[mcp.MetaPaymentResponse] != nil {
+			t.Fatalf("a failed tool: %+v", res)
+		}
+		if e.balance(merchant).Cmp(merchantBefore) != 0 || up.broken.Load() != 1 {
+			t.Fatal("a failed tool was charged")
+		}
+		if up.sawPayment.Load() {
+			t.Fatal("the MCP server saw a payment")
+		}
+	})
+
+	t.Run("HTTP+SSE", func(t *testing.T) {
+		cs := connect(t, &sdk.SSEClientTransport{Endpoint: site + "/sse"})
+		paid(t, cs, "search", 20_000, "mcp://tool/search")
+		if res := call(t, cs, "free", nil); res.IsError {
+			t.Fatalf("free tool: %+v", res)
+		}
+	})
+	_ = common.Address{}
+}
