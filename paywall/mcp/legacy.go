@@ -75,7 +75,7 @@ func (t *LegacySSE) serve(h *Handler, w http.ResponseWriter, r *http.Request, ne
 		return nil
 	}
 	t.mu.Lock()
-	s := t.sessions[r.URL.Query().Get("sessionId")]
+	s := t.sessions[sessionKey(r.URL)]
 	t.mu.Unlock()
 	if s == nil {
 		writeJSON(w, http.StatusNotFound, errorMessage(msgs[0].id, codeInvalidRequest, "no event stream of this session passes through this server; open one (GET) first", nil))
@@ -124,6 +124,17 @@ func (s *sseSession) wait(id json.RawMessage) (chan json.RawMessage, func()) {
 		delete(s.pending, key)
 		s.mu.Unlock()
 	}
+}
+
+// sessionKey names a session by the query of the endpoint its stream
+// gave (its session id, whatever the server calls the parameter:
+// sessionId, sessionid), so that a POST to that endpoint finds it.
+func sessionKey(u *url.URL) string {
+	q := u.Query()
+	if len(q) == 0 {
+		return ""
+	}
+	return q.Encode()
 }
 
 // idKey is an id in one spelling, for the pending map.
@@ -197,7 +208,7 @@ func (sw *streamWriter) event(ev []byte) {
 	f := parseEvent(ev)
 	if sw.id == "" && (bytes.Contains(ev, []byte("event: endpoint")) || bytes.Contains(ev, []byte("event:endpoint"))) {
 		if u, err := url.Parse(strings.TrimSpace(string(f.data))); err == nil {
-			if id := u.Query().Get("sessionId"); id != "" {
+			if id := sessionKey(u); id != "" {
 				sw.id = id
 				sw.t.mu.Lock()
 				sw.t.sessions[id] = sw.s

@@ -86,6 +86,11 @@ func (s *server) count(name string) int32 {
 }
 
 func (s *server) handler(jsonResponse bool) http.Handler {
+	srv := s.server()
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{JSONResponse: jsonResponse})
+}
+
+func (s *server) server() *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "upstream", Version: "1"}, nil)
 	schema := json.RawMessage(`{"type":"object"}`)
 	add := func(name string, h func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error)) {
@@ -125,7 +130,7 @@ func (s *server) handler(jsonResponse bool) http.Handler {
 		}
 		return text("slow results"), nil
 	})
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{JSONResponse: jsonResponse})
+	return srv
 }
 
 // setup is the MCP paywall in front of an SDK server, over HTTP.
@@ -136,6 +141,13 @@ type setup struct {
 }
 
 func newSetup(t *testing.T, jsonResponse bool) *setup {
+	t.Helper()
+	return newSetupOf(t, jsonResponse, nil)
+}
+
+// newSetupOf is newSetup over transport: the upstream then speaks the
+// HTTP+SSE transport when transport is LegacySSE.
+func newSetupOf(t *testing.T, jsonResponse bool, transport mcp.Transport) *setup {
 	t.Helper()
 	fac := new(facilitator)
 	guard := new(paywall.Guard)
@@ -150,12 +162,17 @@ func newSetup(t *testing.T, jsonResponse bool) *setup {
 	h, err := mcp.New(mcp.Config{Tools: map[string]mcp.Gate{
 		"search": gate("search", "10000"), "other": gate("other", "20000"), "broken": gate("broken", "10000"),
 		"slow": gate("slow", "10000"), "missing": gate("missing", "10000"),
-	}, MaxBody: 64 << 10})
+	}, MaxBody: 64 << 10, Transport: transport})
 	if err != nil {
 		t.Fatal(err)
 	}
 	up := &server{metas: make(chan map[string]any, 16), release: make(chan struct{})}
-	ts := httptest.NewServer(h.Handler(up.handler(jsonResponse)))
+	upstream := up.handler(jsonResponse)
+	if _, ok := transport.(*mcp.LegacySSE); ok {
+		srv := up.server()
+		upstream = sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	}
+	ts := httptest.NewServer(h.Handler(upstream))
 	t.Cleanup(ts.Close)
 	return &setup{url: ts.URL, up: up, fac: fac}
 }
@@ -163,10 +180,16 @@ func newSetup(t *testing.T, jsonResponse bool) *setup {
 // connect is an MCP client of the official SDK.
 func (s *setup) connect(t *testing.T, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
+	return s.connectOver(t, opts, &sdk.StreamableClientTransport{Endpoint: s.url, DisableStandaloneSSE: true})
+}
+
+func (s *setup) connectOver(t *testing.T, opts *sdk.ClientOptions, transport sdk.Transport) *sdk.ClientSession {
+	t.Helper()
 	c := sdk.NewClient(&sdk.Implementation{Name: "payer", Version: "1"}, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cs, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.url, DisableStandaloneSSE: true}, nil)
+	// The HTTP+SSE client's stream lives in the context it connects with.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cs, err := c.Connect(ctx, transport, nil)
 	if err != nil {
 		t.Fatalf("connecting the MCP client: %v", err)
 	}
@@ -334,5 +357,42 @@ func TestToolFailureNotCharged(t *testing.T) {
 	}
 	if n := s.fac.settles.Load(); n != 0 {
 		t.Fatalf("%d settled; want none", n)
+	}
+}
+
+// TestLegacySSE: over the HTTP+SSE transport of protocol 2024-11-05, the
+// official SDK's client pays a priced tool of its server: the challenge
+// and the paid result (with its settlement) arrive on the event stream;
+// a failed tool is not charged; free tools pass.
+func TestLegacySSE(t *testing.T) {
+	t.Parallel()
+	s := newSetupOf(t, false, mcp.NewLegacySSE())
+	cs := s.connectOver(t, nil, &sdk.SSEClientTransport{Endpoint: s.url})
+	if res, err := call(t, cs, "free", nil); err != nil || textOf(res) != "free results" {
+		t.Fatalf("a free tool: %v %+v", err, res)
+	}
+	res, err := call(t, cs, "search", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := challengeOf(t, res)
+	if s.up.count("search") != 0 {
+		t.Fatal("the unpaid call reached the server")
+	}
+	res, err = call(t, cs, "search", sdk.Meta{mcp.MetaPayment: payment(pr.Accepts[0], "search")})
+	if err != nil || res.IsError || textOf(res) != "results" || !settlementOf(t, res).Success {
+		t.Fatalf("paid call: %v %+v", err, res)
+	}
+	res, err = call(t, cs, "broken", sdk.Meta{mcp.MetaPayment: payment(offer("10000"), "broken")})
+	if err != nil || !res.IsError || res.Meta[mcp.MetaPaymentResponse] != nil {
+		t.Fatalf("a failed tool: %v %+v", err, res)
+	}
+	if n, m := s.up.count("search"), s.fac.settles.Load(); n != 1 || m != 1 {
+		t.Fatalf("%d calls ran, %d settled; want 1 and 1", n, m)
+	}
+	// A priced call for a session whose stream does not pass here.
+	resp, body := post(t, s.url+"/?sessionId=unknown", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search"}}`, "", "")
+	if resp.StatusCode != http.StatusNotFound || s.up.count("search") != 1 {
+		t.Fatalf("%d %s", resp.StatusCode, body)
 	}
 }
