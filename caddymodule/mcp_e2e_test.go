@@ -134,8 +134,9 @@ func TestMCPThroughCaddy(t *testing.T) {
 
 	connect := func(t *testing.T, transport sdk.Transport) *sdk.ClientSession {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
+		// The HTTP+SSE client's stream lives in the context it connects with.
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
 		cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "1"}, nil).Connect(ctx, transport, nil)
 		if err != nil {
 			t.Fatalf("connecting through Caddy: %v", err)
