@@ -7,6 +7,9 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -254,5 +257,63 @@ func TestMCPThroughCaddy(t *testing.T) {
 			t.Fatalf("free tool: %+v", res)
 		}
 	})
-	_ = common.Address{}
+
+	// Upstream's TypeScript clients: @modelcontextprotocol/sdk's client,
+	// paying with @x402/core and @x402/evm's exact scheme.
+	for _, tc := range []struct{ transport, path string }{{"streamable", "/mcp"}, {"sse", "/sse"}} {
+		t.Run("node "+tc.transport, func(t *testing.T) {
+			dir := interopClients(t)
+			if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+				t.Fatalf("interop/node_modules lacks @modelcontextprotocol/sdk: run npm ci --prefix interop (%v)", err)
+			}
+			agent := mustKey(t, 9)
+			agentAddr := crypto.PubkeyToAddress(agent.PublicKey)
+			merchantBefore, agentBefore, searches := e.balance(merchant), e.balance(agentAddr), up.search.Load()
+			cmd := exec.Command("node", "mcp-client.mjs")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "URL="+site+tc.path, "TRANSPORT="+tc.transport, "TOOL=search",
+				"RPC="+fmt.Sprintf("http://127.0.0.1:%d", ports["chain"]), "ASSET="+e.token.Hex(),
+				"X402_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(agent)))
+			out, err := cmd.Output()
+			if err != nil {
+				var stderr []byte
+				if ee, ok := err.(*exec.ExitError); ok {
+					stderr = ee.Stderr
+				}
+				t.Fatalf("node: %v\n%s\n%s", err, out, stderr)
+			}
+			var got struct {
+				Tools     []string
+				Challenge struct {
+					IsError          bool
+					Resource, Amount string
+				}
+				Paid struct {
+					IsError    bool
+					Text       string
+					Settlement *struct {
+						Success     bool
+						Transaction string
+					}
+				}
+			}
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("script output %s: %v", out, err)
+			}
+			price := map[string]int64{"streamable": 10_000, "sse": 20_000}[tc.transport]
+			if !got.Challenge.IsError || got.Challenge.Resource != "mcp://tool/search" || got.Challenge.Amount != fmt.Sprint(price) ||
+				got.Paid.IsError || got.Paid.Text != "search result" || got.Paid.Settlement == nil || !got.Paid.Settlement.Success || got.Paid.Settlement.Transaction == "" {
+				t.Fatalf("script output %s", out)
+			}
+			if d := new(big.Int).Sub(e.balance(merchant), merchantBefore); d.Int64() != price {
+				t.Fatalf("the merchant got %s; want %d", d, price)
+			}
+			if d := new(big.Int).Sub(agentBefore, e.balance(agentAddr)); d.Int64() != price {
+				t.Fatalf("the agent paid %s; want %d", d, price)
+			}
+			if up.search.Load() != searches+1 {
+				t.Fatalf("the server ran %d searches; want 1", up.search.Load()-searches)
+			}
+		})
+	}
 }
