@@ -135,6 +135,7 @@ func TestRawBodies(t *testing.T) {
 		{"a name twice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"free","name":"search"}}`, 400, -32600},
 		{"method in another case", `{"jsonrpc":"2.0","id":1,"Method":"tools/call","params":{"name":"search"}}`, 400, -32600},
 		{"name not a string", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":["search"]}}`, 400, -32602},
+		{"priced call without an id", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"search","_meta":{"x402/payment":{}}}}`, 200, -32600},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := post(t, s.url, tc.body, "", "")

@@ -184,6 +184,12 @@ func (h *Handler) judge(msgs []*message) (gates []Gate, refusals []json.RawMessa
 			continue
 		}
 		if g, ok := h.cfg.Tools[m.tool]; ok {
+			if m.id == nil {
+				// A notification has no answer to carry a challenge or a
+				// settlement: it is not forwarded.
+				refusals[i], priced = errorMessage(nil, codeInvalidRequest, fmt.Sprintf("a call of the priced tool %q needs an id", m.tool), nil), true
+				continue
+			}
 			gates[i], priced = g, true
 			continue
 		}

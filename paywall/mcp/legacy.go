@@ -40,6 +40,7 @@ type sseSession struct {
 	mu      sync.Mutex // serializes writes to the client
 	client  http.ResponseWriter
 	started bool
+	closed  bool // the stream's handler returned: its writer is not to be used
 	// pending are the paid calls waiting for their response, by id.
 	pending map[string]chan json.RawMessage
 	done    chan struct{} // closed when the stream ends
@@ -49,6 +50,8 @@ func (t *LegacySSE) serve(h *Handler, w http.ResponseWriter, r *http.Request, ne
 	if r.Method == http.MethodGet {
 		return t.stream(w, r, next)
 	}
+	// The POST endpoint's answers are the stream's; a priced call's
+	// answer goes there once judged.
 	if r.Method != http.MethodPost {
 		return next(w, r)
 	}
@@ -107,6 +110,9 @@ func (t *LegacySSE) stream(w http.ResponseWriter, r *http.Request, next Next) er
 func (s *sseSession) send(msg json.RawMessage, f eventFields) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
 	s.client.Write(messageEvent(msg, f))
 	http.NewResponseController(s.client).Flush()
 }
@@ -240,6 +246,9 @@ func (sw *streamWriter) end() {
 		}
 		sw.t.mu.Unlock()
 	}
+	sw.s.mu.Lock()
+	sw.s.closed = true
+	sw.s.mu.Unlock()
 	close(sw.s.done)
 }
 
