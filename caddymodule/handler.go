@@ -260,7 +260,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.paywall, err = paywall.New(paywall.Config{
-		Pricer: pricer, Resource: h.resource,
+		Pricer: pricer, Resource: h.resource, ClaimShared: h.resource != "", // an MCP tool call runs once a payment, fleet-wide
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs, Access: access,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore, PageTemplate: page,
 		WalletNetworks: h.walletNetworks(),

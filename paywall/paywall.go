@@ -107,6 +107,12 @@ type Config struct {
 	Origin string
 	// Description and MimeType describe the resource in challenges.
 	Description, MimeType string
+	// ClaimShared marks every payment in use in the Guard's SharedGuard
+	// while the protected handler runs, not only upto's, so that the work
+	// of one payment is done once in a fleet: for handlers whose work a
+	// payment presented to several replicas at once must not buy twice
+	// (a tool call behind package paywall/mcp).
+	ClaimShared bool
 	// Resource, when set, is the resource URL of every challenge and
 	// payment record instead of Origin and the request's path, such as
 	// mcp://tool/<name> for a tool that package paywall/mcp charges for.
@@ -428,7 +434,7 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	}
 	// The fleet's lease of an upto payment is taken only now: nothing
 	// durable is written for a payment whose signature did not verify.
-	if shared := p.cfg.Guard.Shared; shared != nil && offer.Scheme == x402.SchemeUpto {
+	if shared := p.cfg.Guard.Shared; shared != nil && (offer.Scheme == x402.SchemeUpto || p.cfg.ClaimShared) {
 		ok, err := shared.Claim(r.Context(), key, time.Now().Add(sharedLease))
 		if err != nil {
 			// The store is down: its implementation logs why.
