@@ -292,3 +292,54 @@ func FuzzDecodeBody(f *testing.F) {
 		}
 	})
 }
+
+// TestResumedStream: a server that keeps its events replays a stream to a
+// client resuming it (GET with Last-Event-ID). A priced call whose
+// settlement failed had its result dropped; resuming its stream must not
+// deliver that result unpaid, while the stream's other events pass.
+func TestResumedStream(t *testing.T) {
+	t.Parallel()
+	s := newSetupOf(t, false, nil, func(o *sdk.StreamableHTTPOptions) { o.EventStore = sdk.NewMemoryEventStore(nil) })
+	s.fac.fail = x402.ErrorVerifyFailed
+	close(s.up.release) // the slow tool reports progress, then finishes
+	const version = "2025-06-18"
+	init := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	resp, body := post(t, s.url, init, "", version)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || session == "" {
+		t.Fatalf("initialize: %d %s", resp.StatusCode, body)
+	}
+	post(t, s.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session, version)
+	paid, _ := json.Marshal(payment(offer("10000"), "slow"))
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":"p","x402/payment":` + string(paid) + `}}}`
+	_, body = post(t, s.url, call, session, version)
+	if strings.Contains(string(body), "slow results") || !strings.Contains(string(body), `"isError":true`) {
+		t.Fatalf("a call whose settlement failed: %s", body)
+	}
+	// The id of the progress event, which came before the result.
+	var progressID string
+	for _, line := range strings.Split(string(body), "\n") {
+		if id, ok := strings.CutPrefix(line, "id: "); ok && progressID == "" {
+			progressID = id
+		}
+	}
+	if progressID == "" {
+		t.Fatalf("no event id in %s", body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // the stream stays open: read what it replays
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("MCP-Protocol-Version", version)
+	req.Header.Set("Last-Event-ID", progressID)
+	gresp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayed, _ := io.ReadAll(gresp.Body) // ends when ctx does, or the server closes the stream
+	gresp.Body.Close()
+	if gresp.StatusCode != 200 || strings.Contains(string(replayed), "slow results") {
+		t.Fatalf("the resumed stream (%d) replayed the unpaid result: %s", gresp.StatusCode, replayed)
+	}
+}

@@ -116,6 +116,7 @@ func (c *Config) Validate() error {
 type Handler struct {
 	cfg    Config
 	folded map[string]string // priced tools by folded name
+	priced pricedCalls       // the sessions' priced calls (resume.go)
 }
 
 // New returns a Handler.

@@ -193,7 +193,7 @@ func (sw *streamWriter) Write(b []byte) (int, error) {
 		return sw.s.client.Write(b)
 	}
 	if sw.buf.Len()+len(b) > DefaultMaxResult {
-		return 0, errors.New("mcp: an event of the stream exceeds the bound")
+		return 0, errEventTooLarge
 	}
 	sw.buf.Write(b)
 	for {

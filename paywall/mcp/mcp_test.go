@@ -85,9 +85,13 @@ func (s *server) count(name string) int32 {
 	return v.(*atomic.Int32).Load()
 }
 
-func (s *server) handler(jsonResponse bool) http.Handler {
+func (s *server) handler(jsonResponse bool, opts ...func(*sdk.StreamableHTTPOptions)) http.Handler {
 	srv := s.server()
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, &sdk.StreamableHTTPOptions{JSONResponse: jsonResponse})
+	o := &sdk.StreamableHTTPOptions{JSONResponse: jsonResponse}
+	for _, f := range opts {
+		f(o)
+	}
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, o)
 }
 
 func (s *server) server() *sdk.Server {
@@ -147,7 +151,7 @@ func newSetup(t *testing.T, jsonResponse bool) *setup {
 
 // newSetupOf is newSetup over transport: the upstream then speaks the
 // HTTP+SSE transport when transport is LegacySSE.
-func newSetupOf(t *testing.T, jsonResponse bool, transport mcp.Transport) *setup {
+func newSetupOf(t *testing.T, jsonResponse bool, transport mcp.Transport, opts ...func(*sdk.StreamableHTTPOptions)) *setup {
 	t.Helper()
 	fac := new(facilitator)
 	guard := new(paywall.Guard)
@@ -167,7 +171,7 @@ func newSetupOf(t *testing.T, jsonResponse bool, transport mcp.Transport) *setup
 		t.Fatal(err)
 	}
 	up := &server{metas: make(chan map[string]any, 16), release: make(chan struct{})}
-	upstream := up.handler(jsonResponse)
+	upstream := up.handler(jsonResponse, opts...)
 	if _, ok := transport.(*mcp.LegacySSE); ok {
 		srv := up.server()
 		upstream = sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil)

@@ -338,4 +338,7 @@ func resultMessage(id json.RawMessage, result any) (json.RawMessage, error) {
 	}{"2.0", id, result})
 }
 
-var errNoResult = errors.New("the MCP server sent no response to the call")
+var (
+	errNoResult      = errors.New("the MCP server sent no response to the call")
+	errEventTooLarge = errors.New("mcp: an event of the stream exceeds the bound")
+)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // StreamableHTTP is MCP's streamable HTTP transport (protocol 2025-03-26
@@ -18,6 +19,12 @@ import (
 type StreamableHTTP struct{}
 
 func (StreamableHTTP) serve(h *Handler, w http.ResponseWriter, r *http.Request, next Next) error {
+	session := r.Header.Get("Mcp-Session-Id")
+	if r.Method == http.MethodGet {
+		// The server's stream, or one resumed: never a priced call's
+		// response (resume.go).
+		return next(&resumeFilter{w: w, drop: func(id json.RawMessage) bool { return h.priced.drops(session, id) }}, r)
+	}
 	if r.Method != http.MethodPost {
 		return next(w, r)
 	}
@@ -38,6 +45,12 @@ func (StreamableHTTP) serve(h *Handler, w http.ResponseWriter, r *http.Request, 
 	if !priced {
 		setBody(r, body)
 		return next(w, r)
+	}
+	now := time.Now()
+	for i, m := range msgs {
+		if gates[i] != nil {
+			h.priced.add(session, m.id, now)
+		}
 	}
 	if batch {
 		return h.serveBatch(w, r, msgs, gates, refusals, next)
