@@ -258,6 +258,33 @@ func TestMCPThroughCaddy(t *testing.T) {
 		}
 	})
 
+	// The README's agent: examples/mcp-agent, in one command.
+	t.Run("examples/mcp-agent", func(t *testing.T) {
+		agent := mustKey(t, 8)
+		merchantBefore := e.balance(merchant)
+		cmd := exec.Command("go", "run", "./examples/mcp-agent", "-url", site+"/mcp", "-tool", "search")
+		cmd.Dir = ".."
+		cmd.Env = append(os.Environ(), "X402_KEY="+common.Bytes2Hex(crypto.FromECDSA(agent)))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("mcp-agent: %v\n%s", err, out)
+		}
+		for _, want := range []string{
+			"payer " + crypto.PubkeyToAddress(agent.PublicKey).Hex(),
+			"search costs 10000 of " + e.token.Hex() + " on eip155:31337 (mcp://tool/search)",
+			"search result",
+			"paid 10000 of " + e.token.Hex() + " on eip155:31337 (exact)",
+			"transaction 0x",
+		} {
+			if !strings.Contains(string(out), want) {
+				t.Fatalf("mcp-agent printed\n%s\nwithout %q", out, want)
+			}
+		}
+		if d := new(big.Int).Sub(e.balance(merchant), merchantBefore); d.Int64() != 10_000 {
+			t.Fatalf("the merchant got %s; want 10000", d)
+		}
+	})
+
 	// Upstream's TypeScript clients: @modelcontextprotocol/sdk's client,
 	// paying with @x402/core and @x402/evm's exact scheme.
 	for _, tc := range []struct{ transport, path string }{{"streamable", "/mcp"}, {"sse", "/sse"}} {
