@@ -286,7 +286,6 @@ func TestHandlerValidate(t *testing.T) {
 		{"mcp upto", Handler{PayTo: payTo, Upto: &UptoConfig{Per: "byte", Price: "0.000001"}, MCP: &MCPConfig{Tools: mcpTools}}, "upto does not apply"},
 		{"mcp settle_before", Handler{PayTo: payTo, SettleBefore: true, MCP: &MCPConfig{Tools: mcpTools}}, "settle_before does not apply"},
 		{"mcp access", Handler{PayTo: payTo, Access: &AccessConfig{}, MCP: &MCPConfig{Tools: mcpTools}}, "access does not apply"},
-		{"mcp serve_on_broadcast", Handler{PayTo: payTo, ServeOnBroadcast: &BroadcastConfig{}, MCP: &MCPConfig{Tools: mcpTools}}, "serve_on_broadcast does not apply"},
 		{"mcp bazaar", Handler{PayTo: payTo, Bazaar: &BazaarConfig{}, MCP: &MCPConfig{Tools: mcpTools}}, "bazaar does not apply"},
 		{"mcp max_body", Handler{PayTo: payTo, MCP: &MCPConfig{Tools: mcpTools, MaxBody: "lots"}}, "max_body"},
 	}

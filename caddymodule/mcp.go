@@ -126,7 +126,6 @@ func (m *MCPConfig) validate(h *Handler) error {
 	refuse(h.Upto != nil, "upto", "it meters an HTTP response (bytes, seconds or a usage header), which a tool result has none of")
 	refuse(h.SettleBefore, "settle_before", "an MCP call is charged only when its tool succeeded, which is known only after it ran")
 	refuse(h.Access != nil, "access", "an access window is proven with a SIGN-IN-WITH-X header of each request, which MCP clients do not send")
-	refuse(h.ServeOnBroadcast != nil, "serve_on_broadcast", "not supported for MCP routes yet: a tool result is delivered once its settlement is mined")
 	refuse(h.Bazaar != nil, "bazaar", "its declaration describes an HTTP endpoint, not a tool")
 	refuse(h.PaywallTemplate != "", "paywall_template", "an MCP client gets the challenge as a tool result, never a browser page")
 	return errors.Join(errs...)

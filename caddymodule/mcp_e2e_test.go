@@ -50,6 +50,19 @@ http://:{{site}} {
 			flush_interval -1
 		}
 	}
+	handle /fast {
+		x402 {
+			pay_to {{merchant}}
+			serve_on_broadcast {
+				max_per_payer 1
+				max_in_flight 0.05
+			}
+			mcp {
+				tool search 0.03
+			}
+		}
+		reverse_proxy {{upstream}}
+	}
 	handle /sse* {
 		x402 {
 			pay_to {{merchant}}
@@ -255,6 +268,34 @@ func TestMCPThroughCaddy(t *testing.T) {
 		paid(t, cs, "search", 20_000, "mcp://tool/search")
 		if res := call(t, cs, "free", nil); res.IsError {
 			t.Fatalf("free tool: %+v", res)
+		}
+	})
+
+	// serve_on_broadcast, per tool: the result goes out once the
+	// settlement is broadcast, and the payment is mined once.
+	t.Run("serve on broadcast", func(t *testing.T) {
+		cs := connect(t, &sdk.StreamableClientTransport{Endpoint: site + "/fast"})
+		pr := challenge(t, call(t, cs, "search", nil))
+		payment, err := pay.Pay(pr, &pr.Accepts[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		merchantBefore, searches := e.balance(merchant), up.search.Load()
+		res := call(t, cs, "search", payment)
+		st := settlement(t, res)
+		tx, _ := st["transaction"].(string)
+		if res.IsError || st["success"] != true || tx == "" || up.search.Load() != searches+1 {
+			t.Fatalf("paid call served on broadcast: %+v", res)
+		}
+		if _, err := waitReceipt(eth, tx); err != nil {
+			t.Fatalf("the settlement %s was not mined: %v", tx, err)
+		}
+		if d := new(big.Int).Sub(e.balance(merchant), merchantBefore); d.Int64() != 30_000 {
+			t.Fatalf("the merchant got %s; want 30000", d)
+		}
+		pr = challenge(t, call(t, cs, "search", payment))
+		if !strings.Contains(pr.Error, "replay") && !strings.Contains(pr.Error, "in_flight") {
+			t.Fatalf("the payment replayed: %q", pr.Error)
 		}
 	})
 
