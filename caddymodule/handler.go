@@ -48,7 +48,8 @@ func init() {
 //
 // Each payment is logged as an "x402 settlement" line, at info level, by
 // the logger http.handlers.x402: scheme, success, tx, payer, amount,
-// asset, network, host, uri, error_code and took.
+// asset, network, host, uri, error_code and took, and for a priced tool of
+// an MCP route resource (mcp://tool/<name>).
 //
 // A payment is kept out of Caddy's access and error logs. The handler
 // writes the access-log entry of a request that carries one itself, with
@@ -603,11 +604,15 @@ func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok {
 		uri = orig.RequestURI // as the access log shows it, whatever rewrites did
 	}
-	h.log.Info("x402 settlement", zap.String("scheme", scheme), zap.Bool("success", res.Success),
+	fields := []zap.Field{zap.String("scheme", scheme), zap.Bool("success", res.Success),
 		zap.String("tx", res.TransactionHash), zap.String("payer", res.Payer),
 		zap.String("amount", amount), zap.String("asset", asset), zap.String("network", res.Network),
 		zap.String("host", r.Host), zap.String("uri", uri),
-		zap.String("error_code", string(res.ErrorCode)), zap.Duration("took", took), zap.String("resource", h.resource))
+		zap.String("error_code", string(res.ErrorCode)), zap.Duration("took", took)}
+	if h.resource != "" {
+		fields = append(fields, zap.String("resource", h.resource)) // an MCP tool's
+	}
+	h.log.Info("x402 settlement", fields...)
 	if e.Overage != nil {
 		// The upstream reported more than the payer's maximum bought: it
 		// was served, and the merchant bears the difference.
