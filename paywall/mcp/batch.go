@@ -11,7 +11,7 @@ import (
 // (with the batch's headers), the free messages go to the upstream
 // together, as a batch, and the client gets every response in one JSON
 // array. Progress notifications of the calls in it are not passed on.
-func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, msgs []*message, gates []Gate, refusals []json.RawMessage, next Next) error {
+func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, session string, msgs []*message, gates []Gate, refusals []json.RawMessage, next Next) error {
 	var out []json.RawMessage
 	var free []json.RawMessage
 	for i, m := range msgs {
@@ -20,7 +20,7 @@ func (h *Handler) serveBatch(w http.ResponseWriter, r *http.Request, msgs []*mes
 			out = append(out, refusals[i])
 		case gates[i] != nil:
 			x := &collectExchange{id: m.id, max: h.cfg.MaxResult}
-			if err := h.charge(r.Clone(r.Context()), m, gates[i], x, next); err != nil && x.msg == nil {
+			if err := h.charge(r.Clone(r.Context()), m, session, gates[i], x, next); err != nil && x.msg == nil {
 				x.msg = errorMessage(m.id, codeInternal, "the MCP server could not be reached; not charged", nil)
 			}
 			if x.msg != nil {

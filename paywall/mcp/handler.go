@@ -83,6 +83,9 @@ type Config struct {
 	// settlement, in bytes; a larger one is not charged and is answered
 	// with a JSON-RPC error. Default DefaultMaxResult.
 	MaxResult int
+	// Windows, when set, makes a paid call buy its session a window on
+	// the tool (see Windows). Nil, the default: one payment, one call.
+	Windows *Windows
 }
 
 // Validate reports what is wrong with the configuration.
@@ -107,6 +110,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxBody < 0 || c.MaxResult < 0 {
 		errs = append(errs, errors.New("mcp: negative bounds"))
+	}
+	if c.Windows != nil {
+		errs = append(errs, c.Windows.validate())
 	}
 	return errors.Join(errs...)
 }
@@ -216,7 +222,10 @@ type exchange interface {
 // charge runs one priced call m through its gate: the challenge, the
 // payment's refusal, or the call forwarded, judged and, if it succeeded,
 // settled and delivered with its settlement.
-func (h *Handler) charge(r *http.Request, m *message, gate Gate, x exchange, next Next) error {
+func (h *Handler) charge(r *http.Request, m *message, session string, gate Gate, x exchange, next Next) error {
+	if served, err := h.serveWindow(r, m, session, x, next); served {
+		return err
+	}
 	stripped, err := m.withoutPayment()
 	if err != nil {
 		return x.deliver(errorMessage(m.id, codeInternal, "the call could not be re-encoded", nil))
@@ -249,6 +258,7 @@ func (h *Handler) charge(r *http.Request, m *message, gate Gate, x exchange, nex
 		if rec.status != http.StatusOK || !ok {
 			return nil // the gate answered the failure
 		}
+		h.cfg.Windows.open(fr.Context(), m.tool, session, settled.TransactionHash)
 		out, err := withResultMeta(resp, MetaPaymentResponse, settled)
 		if err != nil {
 			out = resp // cannot happen: resp decoded as a result above

@@ -90,7 +90,7 @@ func (t *LegacySSE) serve(h *Handler, w http.ResponseWriter, r *http.Request, ne
 		return nil
 	}
 	x := &legacyExchange{s: s, id: msgs[0].id, client: w}
-	err = h.charge(r, msgs[0], gates[0], x, next)
+	err = h.charge(r, msgs[0], sessionKey(r.URL), gates[0], x, next)
 	if !x.answered {
 		w.WriteHeader(http.StatusAccepted)
 	}

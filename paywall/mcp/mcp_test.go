@@ -153,6 +153,17 @@ func newSetup(t *testing.T, jsonResponse bool) *setup {
 // HTTP+SSE transport when transport is LegacySSE.
 func newSetupOf(t *testing.T, jsonResponse bool, transport mcp.Transport, opts ...func(*sdk.StreamableHTTPOptions)) *setup {
 	t.Helper()
+	return newSetupFull(t, jsonResponse, transport, nil, opts...)
+}
+
+// newSetupWindows is newSetup with windows.
+func newSetupWindows(t *testing.T, w *mcp.Windows) *setup {
+	t.Helper()
+	return newSetupFull(t, false, nil, w)
+}
+
+func newSetupFull(t *testing.T, jsonResponse bool, transport mcp.Transport, w *mcp.Windows, opts ...func(*sdk.StreamableHTTPOptions)) *setup {
+	t.Helper()
 	fac := new(facilitator)
 	guard := new(paywall.Guard)
 	gate := func(name, amount string) mcp.Gate {
@@ -166,7 +177,7 @@ func newSetupOf(t *testing.T, jsonResponse bool, transport mcp.Transport, opts .
 	h, err := mcp.New(mcp.Config{Tools: map[string]mcp.Gate{
 		"search": gate("search", "10000"), "other": gate("other", "20000"), "broken": gate("broken", "10000"),
 		"slow": gate("slow", "10000"), "missing": gate("missing", "10000"),
-	}, MaxBody: 64 << 10, Transport: transport})
+	}, MaxBody: 64 << 10, Transport: transport, Windows: w})
 	if err != nil {
 		t.Fatal(err)
 	}

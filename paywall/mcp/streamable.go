@@ -53,13 +53,13 @@ func (StreamableHTTP) serve(h *Handler, w http.ResponseWriter, r *http.Request, 
 		}
 	}
 	if batch {
-		return h.serveBatch(w, r, msgs, gates, refusals, next)
+		return h.serveBatch(w, r, session, msgs, gates, refusals, next)
 	}
 	if refusals[0] != nil {
 		writeJSON(w, http.StatusOK, refusals[0])
 		return nil
 	}
-	return h.charge(r, msgs[0], gates[0], &streamExchange{client: w, id: msgs[0].id, max: h.cfg.MaxResult}, next)
+	return h.charge(r, msgs[0], session, gates[0], &streamExchange{client: w, id: msgs[0].id, max: h.cfg.MaxResult}, next)
 }
 
 // setBody makes body r's body again.
