@@ -285,7 +285,8 @@ func TestHandlerValidate(t *testing.T) {
 		{"mcp price_service", Handler{PayTo: payTo, PriceService: &PriceServiceConfig{URL: "http://p"}, MCP: &MCPConfig{Tools: mcpTools}}, "price_service does not apply"},
 		{"mcp upto", Handler{PayTo: payTo, Upto: &UptoConfig{Per: "byte", Price: "0.000001"}, MCP: &MCPConfig{Tools: mcpTools}}, "upto does not apply"},
 		{"mcp settle_before", Handler{PayTo: payTo, SettleBefore: true, MCP: &MCPConfig{Tools: mcpTools}}, "settle_before does not apply"},
-		{"mcp access", Handler{PayTo: payTo, Access: &AccessConfig{}, MCP: &MCPConfig{Tools: mcpTools}}, "access does not apply"},
+		{"mcp access cookie", Handler{PayTo: payTo, Access: &AccessConfig{Duration: caddy.Duration(time.Hour), CookiePath: "/mcp"}, MCP: &MCPConfig{Tools: mcpTools}}, "access cookie_path does not apply"},
+		{"mcp access on broadcast", Handler{PayTo: payTo, Access: &AccessConfig{Duration: caddy.Duration(time.Hour)}, ServeOnBroadcast: &BroadcastConfig{MaxInFlight: "1"}, MCP: &MCPConfig{Tools: mcpTools}}, "a route with access serves after inclusion"},
 		{"mcp bazaar", Handler{PayTo: payTo, Bazaar: &BazaarConfig{}, MCP: &MCPConfig{Tools: mcpTools}}, "bazaar does not apply"},
 		{"mcp max_body", Handler{PayTo: payTo, MCP: &MCPConfig{Tools: mcpTools, MaxBody: "lots"}}, "max_body"},
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -125,7 +126,9 @@ func (m *MCPConfig) validate(h *Handler) error {
 	refuse(h.PriceService != nil, "price_service", "it prices an HTTP request, not a tool call")
 	refuse(h.Upto != nil, "upto", "it meters an HTTP response (bytes, seconds or a usage header), which a tool result has none of")
 	refuse(h.SettleBefore, "settle_before", "an MCP call is charged only when its tool succeeded, which is known only after it ran")
-	refuse(h.Access != nil, "access", "an access window is proven with a SIGN-IN-WITH-X header of each request, which MCP clients do not send")
+	if a := h.Access; a != nil {
+		refuse(len(a.Keys) > 0 || a.CookiePath != "", "access_key and access cookie_path", "an MCP session's window is its Mcp-Session-Id, not a cookie")
+	}
 	refuse(h.Bazaar != nil, "bazaar", "its declaration describes an HTTP endpoint, not a tool")
 	refuse(h.PaywallTemplate != "", "paywall_template", "an MCP client gets the challenge as a tool result, never a browser page")
 	return errors.Join(errs...)
@@ -148,9 +151,14 @@ func (m *MCPConfig) maxBody() (int64, error) {
 // the offers, the hooks and the metrics), and the MCP paywall in front.
 func (h *Handler) provisionMCP(ctx caddy.Context) error {
 	gates := map[string]mcp.Gate{}
+	windows, err := h.mcpWindows()
+	if err != nil {
+		return err
+	}
 	for _, t := range h.MCP.Tools {
 		tool := *h // the route's options, at the tool's price
 		tool.MCP, tool.Price, tool.Amount = nil, t.Price, t.Amount
+		tool.Access = nil // the route's windows are its sessions' (mcpWindows)
 		tool.Description = t.Description
 		if tool.Description == "" {
 			tool.Description = "MCP tool " + t.Name
@@ -169,9 +177,32 @@ func (h *Handler) provisionMCP(ctx caddy.Context) error {
 		transport = mcp.NewLegacySSE()
 	}
 	maxBody, _ := h.MCP.maxBody() // checked by Validate
-	var err error
-	h.mcp, err = mcp.New(mcp.Config{Tools: gates, Transport: transport, MaxBody: maxBody})
+	h.mcp, err = mcp.New(mcp.Config{Tools: gates, Transport: transport, MaxBody: maxBody, Windows: windows})
 	return err
+}
+
+// mcpWindows are an MCP route's access windows: a paid call buys its MCP
+// session a window on the tool, kept in the x402 app's store (so a fleet
+// shares it) under the route's name and the tool's.
+func (h *Handler) mcpWindows() (*mcp.Windows, error) {
+	a := h.Access
+	if a == nil {
+		return nil, nil
+	}
+	if h.app.chain == nil {
+		return nil, errors.New("x402 access keeps its windows in the x402 app's store, which needs the app's embedded facilitator (a route with facilitator_url alone has none)")
+	}
+	route := a.Route
+	if route == "" {
+		var err error
+		if route, err = h.routeID(); err != nil {
+			return nil, err
+		}
+	}
+	return &mcp.Windows{
+		Store: &chainWindows{chain: h.app.chain}, Duration: time.Duration(a.Duration), Requests: a.Requests,
+		Scope: func(tool string) string { return route + "/" + mcp.ResourceURL(tool) },
+	}, nil
 }
 
 // toolGate is a priced tool's paywall as the MCP paywall's gate, counted

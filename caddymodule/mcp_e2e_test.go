@@ -63,6 +63,18 @@ http://:{{site}} {
 		}
 		reverse_proxy {{upstream}}
 	}
+	handle /window {
+		x402 {
+			pay_to {{merchant}}
+			access 1h {
+				requests 2
+			}
+			mcp {
+				tool search 0.04
+			}
+		}
+		reverse_proxy {{upstream}}
+	}
 	handle /sse* {
 		x402 {
 			pay_to {{merchant}}
@@ -296,6 +308,22 @@ func TestMCPThroughCaddy(t *testing.T) {
 		pr = challenge(t, call(t, cs, "search", payment))
 		if !strings.Contains(pr.Error, "replay") && !strings.Contains(pr.Error, "in_flight") {
 			t.Fatalf("the payment replayed: %q", pr.Error)
+		}
+	})
+
+	// An access window: a paid call buys its session two calls in all.
+	t.Run("access window", func(t *testing.T) {
+		cs := connect(t, &sdk.StreamableClientTransport{Endpoint: site + "/window"})
+		paid(t, cs, "search", 40_000, "mcp://tool/search")
+		merchantBefore, searches := e.balance(merchant), up.search.Load()
+		if res := call(t, cs, "search", nil); res.IsError || res.Content[0].(*sdk.TextContent).Text != "search result" {
+			t.Fatalf("the window's call: %+v", res)
+		}
+		challenge(t, call(t, cs, "search", nil)) // the window is spent
+		other := connect(t, &sdk.StreamableClientTransport{Endpoint: site + "/window"})
+		challenge(t, call(t, other, "search", nil)) // another session has none
+		if up.search.Load() != searches+1 || e.balance(merchant).Cmp(merchantBefore) != 0 {
+			t.Fatalf("%d calls ran after the paid one; want 1, and nothing charged", up.search.Load()-searches)
 		}
 	})
 
