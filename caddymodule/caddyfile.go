@@ -349,7 +349,7 @@ func parseDirective[T any, PT interface {
 //			max_in_flight <whole tokens> | $<US dollars>
 //		}
 //		mcp [streamable_http|sse] {  (see MCPConfig)
-//			tool     <name> <price> [<description>]
+//			tool     <name> [<price> [<description>]]
 //			max_body <size>
 //		}
 //	}

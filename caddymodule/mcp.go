@@ -41,7 +41,9 @@ type MCPTool struct {
 	// Name is the tool's exact name, as tools/list gives it.
 	Name string `json:"name"`
 	// Price is the price of one call, in whole tokens (0.01) or US
-	// dollars ($0.01), as the route's price option.
+	// dollars ($0.01), as the route's price option. A tool without a price
+	// or an amount is priced for each call by the route's price_service,
+	// whose query's path is then mcp://tool/<name>.
 	Price string `json:"price,omitempty"`
 	// Amount is the price of one call in atomic units, instead of Price.
 	Amount string `json:"amount,omitempty"`
@@ -59,7 +61,7 @@ const (
 // parseMCP reads
 //
 //	mcp [streamable_http|sse] {
-//		tool     <name> <price> [<description>]
+//		tool     <name> [<price> [<description>]]  (no price: the route's price_service prices it)
 //		max_body <size>
 //	}
 func (h *Handler) parseMCP(d *caddyfile.Dispenser) error {
@@ -75,11 +77,14 @@ func (h *Handler) parseMCP(d *caddyfile.Dispenser) error {
 		"max_body": stringOption(&m.MaxBody),
 		"tool": func(d *caddyfile.Dispenser) error {
 			args := d.RemainingArgs()
-			if len(args) != 2 && len(args) != 3 {
-				return d.Errf("tool takes a name, a price and optionally a description")
+			if len(args) < 1 || len(args) > 3 {
+				return d.Errf("tool takes a name, then a price (none: the route's price_service) and a description")
 			}
-			t := MCPTool{Name: args[0], Price: args[1]}
-			if len(args) == 3 {
+			t := MCPTool{Name: args[0]}
+			if len(args) > 1 {
+				t.Price = args[1]
+			}
+			if len(args) > 2 {
 				t.Description = args[2]
 			}
 			m.Tools = append(m.Tools, t)
@@ -107,8 +112,10 @@ func (m *MCPConfig) validate(h *Handler) error {
 			errs = append(errs, errors.New("x402 mcp: a tool without a name"))
 		case seen[t.Name]:
 			errs = append(errs, fmt.Errorf("x402 mcp: tool %q is priced twice", t.Name))
-		case (t.Price == "") == (t.Amount == ""):
-			errs = append(errs, fmt.Errorf("x402 mcp tool %q: give a price or an amount", t.Name))
+		case t.Price != "" && t.Amount != "":
+			errs = append(errs, fmt.Errorf("x402 mcp tool %q: give a price or an amount, not both", t.Name))
+		case t.Price == "" && t.Amount == "" && h.PriceService == nil:
+			errs = append(errs, fmt.Errorf("x402 mcp tool %q: give a price or an amount, or the route a price_service that prices its calls", t.Name))
 		case strings.Contains(t.Price, "{") || strings.Contains(t.Amount, "{"):
 			errs = append(errs, fmt.Errorf("x402 mcp tool %q: a tool's price is fixed; placeholders are not resolved per call", t.Name))
 		}
@@ -123,7 +130,6 @@ func (m *MCPConfig) validate(h *Handler) error {
 		}
 	}
 	refuse(h.Price != "" || h.Amount != "", "a route price", "each priced tool has its own (tool <name> <price>), and the rest are free")
-	refuse(h.PriceService != nil, "price_service", "it prices an HTTP request, not a tool call")
 	refuse(h.Upto != nil, "upto", "it meters an HTTP response (bytes, seconds or a usage header), which a tool result has none of")
 	refuse(h.SettleBefore, "settle_before", "an MCP call is charged only when its tool succeeded, which is known only after it ran")
 	if a := h.Access; a != nil {
@@ -158,6 +164,9 @@ func (h *Handler) provisionMCP(ctx caddy.Context) error {
 	for _, t := range h.MCP.Tools {
 		tool := *h // the route's options, at the tool's price
 		tool.MCP, tool.Price, tool.Amount = nil, t.Price, t.Amount
+		if t.Price != "" || t.Amount != "" {
+			tool.PriceService = nil // a fixed price; else the route's service prices each call
+		}
 		tool.Access = nil // the route's windows are its sessions' (mcpWindows)
 		tool.Description = t.Description
 		if tool.Description == "" {

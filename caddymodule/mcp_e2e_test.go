@@ -63,6 +63,16 @@ http://:{{site}} {
 		}
 		reverse_proxy {{upstream}}
 	}
+	handle /dynamic {
+		x402 {
+			pay_to {{merchant}}
+			price_service {{prices}}
+			mcp {
+				tool search
+			}
+		}
+		reverse_proxy {{upstream}}
+	}
 	handle /window {
 		x402 {
 			pay_to {{merchant}}
@@ -136,6 +146,21 @@ func TestMCPThroughCaddy(t *testing.T) {
 	defer streamable.Close()
 	legacy := httptest.NewServer(sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	defer legacy.Close()
+	// A price service that prices the tool search, asked with the path
+	// mcp://tool/search.
+	var asked atomic.Value
+	prices := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var q struct{ Path string }
+		json.NewDecoder(r.Body).Decode(&q)
+		asked.Store(q.Path)
+		if q.Path != "mcp://tool/search" {
+			http.Error(w, "unknown", http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"price":"0.05"}`)
+	}))
+	defer prices.Close()
 
 	ports := map[string]int{"chain": freePort(t), "site": freePort(t)}
 	merchant := crypto.PubkeyToAddress(mustKey(t, 6).PublicKey)
@@ -146,7 +171,7 @@ func TestMCPThroughCaddy(t *testing.T) {
 		cf = strings.ReplaceAll(cf, "{{"+name+"}}", fmt.Sprint(port))
 	}
 	cf = strings.NewReplacer("{{merchant}}", merchant.Hex(), "{{upstream}}", strings.TrimPrefix(streamable.URL, "http://"),
-		"{{legacy}}", strings.TrimPrefix(legacy.URL, "http://")).Replace(cf)
+		"{{legacy}}", strings.TrimPrefix(legacy.URL, "http://"), "{{prices}}", prices.URL).Replace(cf)
 	if err := caddy.Load(adaptCaddyfile(t, cf), true); err != nil {
 		t.Fatalf("loading: %v", err)
 	}
@@ -308,6 +333,15 @@ func TestMCPThroughCaddy(t *testing.T) {
 		pr = challenge(t, call(t, cs, "search", payment))
 		if !strings.Contains(pr.Error, "replay") && !strings.Contains(pr.Error, "in_flight") {
 			t.Fatalf("the payment replayed: %q", pr.Error)
+		}
+	})
+
+	// A tool priced for each call by the route's price service.
+	t.Run("price service", func(t *testing.T) {
+		cs := connect(t, &sdk.StreamableClientTransport{Endpoint: site + "/dynamic"})
+		paid(t, cs, "search", 50_000, "mcp://tool/search")
+		if got, _ := asked.Load().(string); got != "mcp://tool/search" {
+			t.Fatalf("the price service was asked for %q", got)
 		}
 	})
 

@@ -240,6 +240,7 @@ func (h *Handler) charge(r *http.Request, m *message, session string, gate Gate,
 		for _, a := range accept {
 			fr.Header.Add("Accept", a)
 		}
+		fr.URL = r.URL
 		resp, err := x.forward(gw, fr, next)
 		if err != nil && resp == nil {
 			return err // nothing written: nothing settled
@@ -281,6 +282,12 @@ func (h *Handler) charge(r *http.Request, m *message, session string, gate Gate,
 // challenge, whose error is reason.
 func (h *Handler) gateRequest(r *http.Request, m *message, body []byte) (gr *http.Request, reason string) {
 	gr = r.Clone(r.Context())
+	// The gate sees the tool as the request's path, so that a price
+	// service is asked for the tool's price (its query's path is
+	// mcp://tool/<name>); the call goes upstream with r's own URL.
+	u := *r.URL
+	u.Path, u.RawPath = ResourceURL(m.tool), ""
+	gr.URL = &u
 	gr.Body = io.NopCloser(bytes.NewReader(body))
 	gr.ContentLength = int64(len(body))
 	gr.Header.Set("Content-Length", strconv.Itoa(len(body)))
