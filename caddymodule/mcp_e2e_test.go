@@ -22,6 +22,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/paywall/mcp"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -32,6 +33,22 @@ const mcpCaddyfile = `{
 	x402 {
 		network devnet
 		devnet_addr 127.0.0.1:{{chain}}
+		paymaster_url http://127.0.0.1:{{paymaster}}
+		sponsor_url http://127.0.0.1:{{facilitator}}/sponsor
+	}
+}
+
+http://:{{facilitator}} {
+	bind 127.0.0.1
+	x402_facilitator
+}
+
+http://:{{paymaster}} {
+	bind 127.0.0.1
+	x402_paymaster {
+		project demo {
+			balance 100
+		}
 	}
 }
 
@@ -59,6 +76,16 @@ http://:{{site}} {
 			}
 			mcp {
 				tool search 0.03
+			}
+		}
+		reverse_proxy {{upstream}}
+	}
+	handle /aa {
+		x402 {
+			pay_to {{merchant}}
+			schemes aa-native
+			mcp {
+				tool search 0.01
 			}
 		}
 		reverse_proxy {{upstream}}
@@ -162,7 +189,7 @@ func TestMCPThroughCaddy(t *testing.T) {
 	}))
 	defer prices.Close()
 
-	ports := map[string]int{"chain": freePort(t), "site": freePort(t)}
+	ports := map[string]int{"chain": freePort(t), "site": freePort(t), "facilitator": freePort(t), "paymaster": freePort(t)}
 	merchant := crypto.PubkeyToAddress(mustKey(t, 6).PublicKey)
 	payer := mustKey(t, 4)
 	payerAddr := crypto.PubkeyToAddress(payer.PublicKey)
@@ -181,7 +208,7 @@ func TestMCPThroughCaddy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eth.Close()
-	e := &e2e{t: t, eth: eth, token: wellknown.GenesisContracts().Token}
+	e := &e2e{t: t, eth: eth, token: wellknown.GenesisContracts().Token, chainURL: fmt.Sprintf("http://127.0.0.1:%d", ports["chain"])}
 	site := fmt.Sprintf("http://127.0.0.1:%d", ports["site"])
 	pay := &client.Transport{Key: payer, MaxAmount: big.NewInt(1_000_000)}
 
@@ -333,6 +360,35 @@ func TestMCPThroughCaddy(t *testing.T) {
 		pr = challenge(t, call(t, cs, "search", payment))
 		if !strings.Contains(pr.Error, "replay") && !strings.Contains(pr.Error, "in_flight") {
 			t.Fatalf("the payment replayed: %q", pr.Error)
+		}
+	})
+
+	// aa-native, per tool: an ERC-4337 smart account pays, its gas
+	// sponsored.
+	t.Run("aa-native", func(t *testing.T) {
+		key, _ := crypto.GenerateKey()
+		account := e.smartAccount(key)
+		e.send(1, e.token, contracts.NewDevUSD().PackTransfer(account, big.NewInt(100_000)))
+		cs := connect(t, &sdk.StreamableClientTransport{Endpoint: site + "/aa"})
+		pr := challenge(t, call(t, cs, "search", nil))
+		if pr.Accepts[0].Scheme != x402.SchemeAANative || pr.Resource.URL != "mcp://tool/search" {
+			t.Fatalf("challenge %+v", pr)
+		}
+		tr := &client.Transport{Key: key, MaxAmount: big.NewInt(10_000), Schemes: []string{x402.SchemeAANative}, RPC: e.chainURL}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		payment, err := tr.PayAANative(ctx, pr, &pr.Accepts[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		merchantBefore := e.balance(merchant)
+		res := call(t, cs, "search", payment)
+		st := settlement(t, res)
+		if res.IsError || st["success"] != true || st["userOpHash"] == nil || st["payer"] != account.Hex() {
+			t.Fatalf("aa-native call: %+v", res)
+		}
+		if d := new(big.Int).Sub(e.balance(merchant), merchantBefore); d.Int64() != 10_000 || e.balance(account).Int64() != 90_000 {
+			t.Fatalf("the merchant got %s, the account holds %s; want 10000 and 90000", d, e.balance(account))
 		}
 	})
 
