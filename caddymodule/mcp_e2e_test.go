@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -31,10 +32,15 @@ import (
 const mcpCaddyfile = `{
 	admin off
 	x402 {
-		network devnet
-		devnet_addr 127.0.0.1:{{chain}}
-		paymaster_url http://127.0.0.1:{{paymaster}}
-		sponsor_url http://127.0.0.1:{{facilitator}}/sponsor
+		network devnet {
+			devnet_addr 127.0.0.1:{{chain}}
+			paymaster_url http://127.0.0.1:{{paymaster}}
+			sponsor_url http://127.0.0.1:{{facilitator}}/sponsor
+		}
+		network devnet {
+			chain_id 84532
+			devnet_addr 127.0.0.1:{{chain2}}
+		}
 	}
 }
 
@@ -189,7 +195,7 @@ func TestMCPThroughCaddy(t *testing.T) {
 	}))
 	defer prices.Close()
 
-	ports := map[string]int{"chain": freePort(t), "site": freePort(t), "facilitator": freePort(t), "paymaster": freePort(t)}
+	ports := map[string]int{"chain": freePort(t), "chain2": freePort(t), "site": freePort(t), "facilitator": freePort(t), "paymaster": freePort(t)}
 	merchant := crypto.PubkeyToAddress(mustKey(t, 6).PublicKey)
 	payer := mustKey(t, 4)
 	payerAddr := crypto.PubkeyToAddress(payer.PublicKey)
@@ -389,6 +395,35 @@ func TestMCPThroughCaddy(t *testing.T) {
 		}
 		if d := new(big.Int).Sub(e.balance(merchant), merchantBefore); d.Int64() != 10_000 || e.balance(account).Int64() != 90_000 {
 			t.Fatalf("the merchant got %s, the account holds %s; want 10000 and 90000", d, e.balance(account))
+		}
+	})
+
+	// Several networks, per tool: the challenge offers both dev chains,
+	// and a payment on the second moves the price there.
+	t.Run("second network", func(t *testing.T) {
+		eth2, err := ethclient.Dial(fmt.Sprintf("http://127.0.0.1:%d", ports["chain2"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer eth2.Close()
+		e2 := &e2e{t: t, eth: eth2, token: e.token}
+		cs := connect(t, &sdk.StreamableClientTransport{Endpoint: site + "/mcp"})
+		pr := challenge(t, call(t, cs, "search", nil))
+		i := slices.IndexFunc(pr.Accepts, func(o x402.PaymentRequirements) bool { return o.Network == "eip155:84532" })
+		if i < 0 {
+			t.Fatalf("no offer on the second network: %+v", pr.Accepts)
+		}
+		payment, err := pay.Pay(pr, &pr.Accepts[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, first := e2.balance(merchant), e.balance(merchant)
+		res := call(t, cs, "search", payment)
+		if st := settlement(t, res); res.IsError || st["network"] != "eip155:84532" {
+			t.Fatalf("paid on the second network: %+v", res)
+		}
+		if d := new(big.Int).Sub(e2.balance(merchant), before); d.Int64() != 10_000 || e.balance(merchant).Cmp(first) != 0 {
+			t.Fatalf("the merchant got %s on the second network (want 10000), and the first moved", d)
 		}
 	})
 
