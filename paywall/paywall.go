@@ -180,8 +180,9 @@ type Guard struct {
 	mu    sync.Mutex
 	inUse map[[32]byte]struct{}
 	// Shared, if set, also marks an upto payment in use across the
-	// processes of a fleet while its response is served. An exact or
-	// aa-native payment needs none: it is settled before its response,
+	// processes of a fleet while its response is served (and so does any
+	// payment of a paywall with Config.ClaimShared). An exact or
+	// aa-native payment needs none otherwise: it is settled before its response,
 	// through the store every replica shares, which hands the receipt to
 	// one request. An upto payment is settled after its response, so
 	// without it two replicas could each serve one payment in full.
