@@ -349,6 +349,10 @@ func parseDirective[T any, PT interface {
 //			max_per_payer <n>
 //			max_in_flight <whole tokens> | $<US dollars>
 //		}
+//		mcp [streamable_http|sse] {  (see MCPConfig)
+//			tool     <name> [<price> [<description>]]
+//			max_body <size>
+//		}
 //	}
 func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // the directive name
@@ -372,6 +376,7 @@ func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		"access":        h.parseAccess,
 		"access_key":    h.parseAccessKey,
 		"upto":          h.parseUpto,
+		"mcp":           h.parseMCP,
 	})
 }
 

@@ -259,6 +259,7 @@ func TestAppValidate(t *testing.T) {
 func TestHandlerValidate(t *testing.T) {
 	t.Parallel()
 	const payTo = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"
+	mcpTools := []MCPTool{{Name: "search", Price: "0.01"}}
 	tests := []struct {
 		name string
 		h    Handler
@@ -276,6 +277,18 @@ func TestHandlerValidate(t *testing.T) {
 		{"upto header unnamed", Handler{PayTo: payTo, Price: "0.01", Upto: &UptoConfig{Per: "header", Price: "0.000001"}}, "needs the header's name"},
 		{"bad origin", Handler{PayTo: payTo, Price: "0.01", Origin: "api.example.com"}, `origin "api.example.com"`},
 		{"negative timeout", Handler{PayTo: payTo, Price: "0.01", MaxTimeout: -1}, "max_timeout must not be negative"},
+		{"mcp without tools", Handler{PayTo: payTo, MCP: &MCPConfig{}}, "at least one priced tool"},
+		{"mcp transport", Handler{PayTo: payTo, MCP: &MCPConfig{Transport: "stdio", Tools: mcpTools}}, `transport "stdio"`},
+		{"mcp tool twice", Handler{PayTo: payTo, MCP: &MCPConfig{Tools: append(mcpTools, mcpTools...)}}, "priced twice"},
+		{"mcp tool without price", Handler{PayTo: payTo, MCP: &MCPConfig{Tools: []MCPTool{{Name: "search"}}}}, "or the route a price_service"},
+		{"mcp placeholder price", Handler{PayTo: payTo, MCP: &MCPConfig{Tools: []MCPTool{{Name: "search", Price: "{vars.price}"}}}}, "placeholders"},
+		{"mcp route price", Handler{PayTo: payTo, Price: "0.01", MCP: &MCPConfig{Tools: mcpTools}}, "a route price does not apply"},
+		{"mcp upto", Handler{PayTo: payTo, Upto: &UptoConfig{Per: "byte", Price: "0.000001"}, MCP: &MCPConfig{Tools: mcpTools}}, "upto does not apply"},
+		{"mcp settle_before", Handler{PayTo: payTo, SettleBefore: true, MCP: &MCPConfig{Tools: mcpTools}}, "settle_before does not apply"},
+		{"mcp access cookie", Handler{PayTo: payTo, Access: &AccessConfig{Duration: caddy.Duration(time.Hour), CookiePath: "/mcp"}, MCP: &MCPConfig{Tools: mcpTools}}, "access cookie_path does not apply"},
+		{"mcp access on broadcast", Handler{PayTo: payTo, Access: &AccessConfig{Duration: caddy.Duration(time.Hour)}, ServeOnBroadcast: &BroadcastConfig{MaxInFlight: "1"}, MCP: &MCPConfig{Tools: mcpTools}}, "a route with access serves after inclusion"},
+		{"mcp bazaar", Handler{PayTo: payTo, Bazaar: &BazaarConfig{}, MCP: &MCPConfig{Tools: mcpTools}}, "bazaar does not apply"},
+		{"mcp max_body", Handler{PayTo: payTo, MCP: &MCPConfig{Tools: mcpTools, MaxBody: "lots"}}, "max_body"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -288,6 +301,10 @@ func TestHandlerValidate(t *testing.T) {
 	ok := Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"exact", "aa-native"}}
 	if err := ok.Validate(); err != nil {
 		t.Fatalf("a valid handler: %v", err)
+	}
+	ok = Handler{PayTo: payTo, Schemes: []string{"exact", "aa-native"}, MCP: &MCPConfig{Transport: "sse", Tools: mcpTools, MaxBody: "2MiB"}}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("a valid MCP handler: %v", err)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/paywall/mcp"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -47,7 +48,8 @@ func init() {
 //
 // Each payment is logged as an "x402 settlement" line, at info level, by
 // the logger http.handlers.x402: scheme, success, tx, payer, amount,
-// asset, network, host, uri, error_code and took.
+// asset, network, host, uri, error_code and took, and for a priced tool of
+// an MCP route resource (mcp://tool/<name>).
 //
 // A payment is kept out of Caddy's access and error logs. The handler
 // writes the access-log entry of a request that carries one itself, with
@@ -131,6 +133,10 @@ type Handler struct {
 	// mined, within bounds (see BroadcastConfig). Off by default: the
 	// response waits for the settlement's inclusion.
 	ServeOnBroadcast *BroadcastConfig `json:"serve_on_broadcast,omitempty"`
+	// Puts the route in front of an MCP server, charging for the calls of
+	// its priced tools only (see MCPConfig). The route then has no price
+	// of its own.
+	MCP *MCPConfig `json:"mcp,omitempty"`
 
 	app     *App // this config's x402 app, once provisioned
 	paywall *paywall.Paywall
@@ -146,6 +152,11 @@ type Handler struct {
 	usd         map[string]bool                // the offered assets pegged to the dollar, by lowercase address
 	access      accessLog
 	route       *routeName // the route's label in the refusal counters (routeLabel)
+	// resource is the paywall's resource URL, mcp://tool/<name> for a
+	// priced tool of an MCP route; empty for an HTTP route.
+	resource string
+	mcp      *mcp.Handler // an MCP route's paywall
+	tools    []*Handler   // an MCP route's priced tools
 }
 
 // CaddyModule returns the Caddy module information.
@@ -175,6 +186,9 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	srv, _ := ctx.Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server)
 	if err := checkPathGuard(srv); err != nil {
 		return err
+	}
+	if h.MCP != nil {
+		return h.provisionMCP(ctx)
 	}
 	if h.metrics, err = holdMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return err
@@ -247,7 +261,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.paywall, err = paywall.New(paywall.Config{
-		Pricer:  pricer,
+		Pricer: pricer, Resource: h.resource, ClaimShared: h.resource != "", // an MCP tool call runs once a payment, fleet-wide
 		Accepts: offers, Facilitator: fac, Origin: h.Origin, Guard: guard, PaymentIDs: payIDs, Access: access,
 		Description: h.Description, MimeType: h.MimeType, SettleBefore: h.SettleBefore, PageTemplate: page,
 		WalletNetworks: h.walletNetworks(),
@@ -289,6 +303,8 @@ func (h *Handler) Validate() error {
 		errs = append(errs, errors.New("x402 pay_to is the zero address, whose payments no one can spend: give the merchant's address"))
 	}
 	switch {
+	case h.MCP != nil:
+		errs = append(errs, h.MCP.validate(h))
 	case h.PriceService != nil:
 		if h.Price != "" || h.Amount != "" {
 			errs = append(errs, errors.New("x402 takes a price, an amount or a price_service, not two"))
@@ -589,11 +605,15 @@ func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok {
 		uri = orig.RequestURI // as the access log shows it, whatever rewrites did
 	}
-	h.log.Info("x402 settlement", zap.String("scheme", scheme), zap.Bool("success", res.Success),
+	fields := []zap.Field{zap.String("scheme", scheme), zap.Bool("success", res.Success),
 		zap.String("tx", res.TransactionHash), zap.String("payer", res.Payer),
 		zap.String("amount", amount), zap.String("asset", asset), zap.String("network", res.Network),
 		zap.String("host", r.Host), zap.String("uri", uri),
-		zap.String("error_code", string(res.ErrorCode)), zap.Duration("took", took))
+		zap.String("error_code", string(res.ErrorCode)), zap.Duration("took", took)}
+	if h.resource != "" {
+		fields = append(fields, zap.String("resource", h.resource)) // an MCP tool's
+	}
+	h.log.Info("x402 settlement", fields...)
 	if e.Overage != nil {
 		// The upstream reported more than the payer's maximum bought: it
 		// was served, and the merchant bears the difference.
@@ -608,6 +628,11 @@ func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 // Cleanup withdraws the route's offers from the embedded facilitator and
 // releases its hold on the metrics.
 func (h *Handler) Cleanup() error {
+	var errs []error
+	for _, t := range h.tools {
+		errs = append(errs, t.Cleanup())
+	}
+	h.tools = nil
 	for _, o := range h.offered {
 		o.set.Remove(o.offer)
 	}
@@ -617,11 +642,14 @@ func (h *Handler) Cleanup() error {
 		h.listed = nil
 	}
 	// The collectors stay usable by requests still running.
-	return release(&h.metricsHold)
+	return errors.Join(append(errs, release(&h.metricsHold))...)
 }
 
 // ServeHTTP guards the rest of the route.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	if h.mcp != nil {
+		return h.serveMCP(w, r, next)
+	}
 	return h.observe(w, r, func(w http.ResponseWriter, r *http.Request) error {
 		return h.access.serve(w, r, func(w http.ResponseWriter, r *http.Request) error {
 			return h.paywall.ServeNext(w, r, func(w http.ResponseWriter, r *http.Request) error {

@@ -20,8 +20,12 @@ func (p *Paywall) resource(r *http.Request) *x402.Resource {
 		}
 		origin = scheme + "://" + r.Host
 	}
+	url := strings.TrimRight(origin, "/") + r.URL.RequestURI()
+	if p.cfg.Resource != "" {
+		url = p.cfg.Resource
+	}
 	return &x402.Resource{
-		URL:         strings.TrimRight(origin, "/") + r.URL.RequestURI(),
+		URL:         url,
 		Description: p.pricedOf(r).description,
 		MimeType:    p.cfg.MimeType,
 	}

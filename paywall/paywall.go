@@ -107,6 +107,16 @@ type Config struct {
 	Origin string
 	// Description and MimeType describe the resource in challenges.
 	Description, MimeType string
+	// ClaimShared marks every payment in use in the Guard's SharedGuard
+	// while the protected handler runs, not only upto's, so that the work
+	// of one payment is done once in a fleet: for handlers whose work a
+	// payment presented to several replicas at once must not buy twice
+	// (a tool call behind package paywall/mcp).
+	ClaimShared bool
+	// Resource, when set, is the resource URL of every challenge and
+	// payment record instead of Origin and the request's path, such as
+	// mcp://tool/<name> for a tool that package paywall/mcp charges for.
+	Resource string
 	// Extensions is the challenge's extensions object, such as
 	// {"bazaar":{…}}, sent as it is in every 402; nil sends none.
 	Extensions json.RawMessage
@@ -174,8 +184,9 @@ type Guard struct {
 	mu    sync.Mutex
 	inUse map[[32]byte]struct{}
 	// Shared, if set, also marks an upto payment in use across the
-	// processes of a fleet while its response is served. An exact or
-	// aa-native payment needs none: it is settled before its response,
+	// processes of a fleet while its response is served (and so does any
+	// payment of a paywall with Config.ClaimShared). An exact or
+	// aa-native payment needs none otherwise: it is settled before its response,
 	// through the store every replica shares, which hands the receipt to
 	// one request. An upto payment is settled after its response, so
 	// without it two replicas could each serve one payment in full.
@@ -429,7 +440,7 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	}
 	// The fleet's lease of an upto payment is taken only now: nothing
 	// durable is written for a payment whose signature did not verify.
-	if shared := p.cfg.Guard.Shared; shared != nil && offer.Scheme == x402.SchemeUpto {
+	if shared := p.cfg.Guard.Shared; shared != nil && (offer.Scheme == x402.SchemeUpto || p.cfg.ClaimShared) {
 		ok, err := shared.Claim(r.Context(), key, time.Now().Add(sharedLease))
 		if err != nil {
 			// The store is down: its implementation logs why.

@@ -96,6 +96,9 @@ type fleet struct {
 	// webhook is the URL of the merchant's webhook, signed with
 	// fleetWebhookSecret; empty for none.
 	webhook string
+	// mcp is the host:port of an MCP server the replicas charge for at
+	// /mcp (fleet_mcp_test.go); empty for none.
+	mcp string
 }
 
 // fleetWebhookSecret signs the deliveries of fleet.webhook.
@@ -220,6 +223,17 @@ http://127.0.0.1:{{.Port}} {
 		}
 		respond "brief content {{.Name}}" 200
 	}
+{{- if .MCP}}
+	handle /mcp {
+		x402 {
+			pay_to {{.Merchant}}
+			mcp {
+				tool search 0.001
+			}
+		}
+		reverse_proxy {{.MCP}}
+	}
+{{- end}}
 	handle /x402/* {
 		x402_facilitator
 	}
@@ -252,7 +266,7 @@ func (f *fleet) startWith(name, bin string, env ...string) *replica {
 	err := caddyfile.Execute(&cfg, map[string]any{
 		"Admin": admin, "Port": port, "Network": x402.FormatNetwork(f.chain.ChainID.Uint64()), "Schema": f.schema,
 		"Token": f.chain.Token.Address.Hex(), "TokenName": f.chain.Token.Name, "TokenVersion": f.chain.Token.Version,
-		"Merchant": f.merchant.Hex(), "Name": name, "Store": f.storePath, "Webhook": f.webhook,
+		"Merchant": f.merchant.Hex(), "Name": name, "Store": f.storePath, "Webhook": f.webhook, "MCP": f.mcp,
 	})
 	if err != nil {
 		f.t.Fatal(err)
