@@ -1,0 +1,120 @@
+// Package entrypoint is the ERC-4337 EntryPoint as its users see it: one
+// interface for every version, and one file per version (v06.go, v07.go)
+// that implements it over the bindings of package contracts. The
+// paymaster, the aa-native scheme, the bundler and the Go client hold an
+// EntryPoint and a UserOperation and never ask which version they have:
+// the user-operation hash, the packing of the paymaster's fields, the
+// maximum cost, the pre-verification gas, the gas the verification bound
+// holds, simulation and its failures are the version's.
+//
+// It sits above contracts (the bindings and hashes of each version) and
+// below every package that builds, sponsors, checks or submits an
+// operation.
+package entrypoint
+
+import (
+	"context"
+	"encoding/json"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+)
+
+// EntryPoint is one deployed EntryPoint of one version. Every method but
+// VerifyingPaymasterHash is pure: chain access stays with the caller, who
+// may batch it.
+type EntryPoint interface {
+	// Version is the version's name, as offers carry it in
+	// extra.entryPointVersion: "0.6", "0.7".
+	Version() string
+	// Address is where this EntryPoint is deployed.
+	Address() common.Address
+
+	// DecodeOp parses the version's wire form of an operation, naming
+	// every malformed field. With unfilled set, the gas and fee fields, the
+	// paymaster's and the signature may be empty, as before sponsorship.
+	DecodeOp(raw json.RawMessage, unfilled bool) (UserOperation, error)
+	// EncodeOp is op in the version's wire form, ready for encoding/json.
+	EncodeOp(op *UserOperation) any
+	// ForeignFields names the wire fields raw carries that only other
+	// versions have (v0.6's initCode on v0.7, v0.7's factory on v0.6);
+	// empty when raw has none.
+	ForeignFields(raw json.RawMessage) []string
+	// PaymasterFields is the ERC-7677 result of op's paymaster fields in
+	// the version's wire form (paymasterAndData on v0.6; paymaster,
+	// paymasterData and the paymaster's two gas limits on v0.7).
+	PaymasterFields(op *UserOperation) any
+
+	// UserOpHash is the EntryPoint's getUserOpHash of op on chainID: the
+	// hash an account's owner signs.
+	UserOpHash(op *UserOperation, chainID *big.Int) common.Hash
+	// PaymasterAndData is op's paymaster fields packed as the EntryPoint
+	// reads them; empty without a paymaster.
+	PaymasterAndData(op *UserOperation) []byte
+	// VerifyingPaymasterHash is the hash op's VerifyingPaymaster (of this
+	// version, at op.Paymaster) signs to sponsor op from validAfter to
+	// validUntil. It may read the chain (v0.6's hash covers the
+	// paymaster's senderNonce of op.Sender).
+	VerifyingPaymasterHash(ctx context.Context, chain Caller, op *UserOperation, chainID *big.Int, validUntil, validAfter uint64) (common.Hash, error)
+	// TokenPaymasterHash is the hash the token paymaster of this version
+	// (at op.Paymaster) signs so that op pays its gas on terms t.
+	TokenPaymasterHash(op *UserOperation, chainID *big.Int, t contracts.TokenTerms) (common.Hash, error)
+	// PaymasterGas is the paymasterVerificationGasLimit and
+	// paymasterPostOpGasLimit our paymaster signs: the VerifyingPaymaster's
+	// (token false) or the token paymaster's in mode. A version whose
+	// operations carry no paymaster gas limits answers zeros.
+	PaymasterGas(token bool, mode uint8) (verification, postOp *big.Int)
+
+	// MaxCost is the most op can cost its paymaster's deposit: the
+	// EntryPoint's required prefund, in wei.
+	MaxCost(op *UserOperation) *big.Int
+	// MaxTokenCost is the most the token paymaster of this version takes
+	// in tokens for op on terms t, as it computes it in validation.
+	MaxTokenCost(op *UserOperation, t contracts.TokenTerms) *big.Int
+	// HeldUntilLanded reports whether a sponsorship paid in tokens after
+	// execution (type 2) is held against the project's balance until it
+	// lands: where the EntryPoint calls postOp once, a failed postOp
+	// leaves the deposit unpaid.
+	HeldUntilLanded() bool
+	// PreVerificationGas is what a bundler charges op before validation:
+	// the calldata of the packed operation with its paymaster fields at
+	// their final length (op's) and a 65-byte signature, plus the
+	// transaction's 21,000 and 18,300 per operation.
+	PreVerificationGas(op UserOperation) *big.Int
+	// VerificationGas is the gas op's verification may spend, as the
+	// paymaster's bound holds it: the account's limit, with the
+	// paymaster's where the version keeps it apart.
+	VerificationGas(op *UserOperation) *big.Int
+	// DefaultVerificationGas is the account's verificationGasLimit for an
+	// operation that left it empty; deploy when it creates its account.
+	DefaultVerificationGas(deploy bool) *big.Int
+
+	// SimulationCall is the eth_call that runs simulateValidation of op:
+	// the call object and, where the version needs one, a state override
+	// (eth_call's third parameter, after "latest"); override is nil
+	// otherwise.
+	SimulationCall(op *UserOperation) (call map[string]any, override map[common.Address]map[string]any)
+	// ParseSimulation reads that call's answer: out when it returned,
+	// revert (the revert data) when it reverted. A refusal is a
+	// *FailedOp; any other answer the version does not give is another
+	// error.
+	ParseSimulation(out, revert []byte) (Validation, error)
+}
+
+// Caller is the chain access VerifyingPaymasterHash needs: an RPC client's
+// CallContext.
+type Caller interface {
+	CallContext(ctx context.Context, result any, method string, args ...any) error
+}
+
+// Of returns the EntryPoint of eps at address, or nil.
+func Of(eps []EntryPoint, address common.Address) EntryPoint {
+	for _, ep := range eps {
+		if ep.Address() == address {
+			return ep
+		}
+	}
+	return nil
+}
