@@ -15,6 +15,7 @@ package entrypoint
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -61,6 +62,12 @@ type EntryPoint interface {
 	// TokenPaymasterHash is the hash the token paymaster of this version
 	// (at op.Paymaster) signs so that op pays its gas on terms t.
 	TokenPaymasterHash(op *UserOperation, chainID *big.Int, t contracts.TokenTerms) (common.Hash, error)
+	// VerifyingPaymasterData is the VerifyingPaymaster's paymasterData of
+	// this version: its validity window and its signature.
+	VerifyingPaymasterData(validUntil, validAfter uint64, signature []byte) []byte
+	// TokenPaymasterData is the token paymaster's paymasterData of this
+	// version: its terms t and its signature.
+	TokenPaymasterData(t contracts.TokenTerms, signature []byte) []byte
 	// PaymasterGas is the paymasterVerificationGasLimit and
 	// paymasterPostOpGasLimit our paymaster signs: the VerifyingPaymaster's
 	// (token false) or the token paymaster's in mode. A version whose
@@ -102,6 +109,13 @@ type EntryPoint interface {
 	// error.
 	ParseSimulation(out, revert []byte) (Validation, error)
 }
+
+// ErrChain wraps a chain read that failed (not a revert).
+var ErrChain = errors.New("reading the chain")
+
+// ErrUnanswered is a simulation that answered neither as the version's
+// success nor as a refusal: the node, not the operation, is at fault.
+var ErrUnanswered = errors.New("simulateValidation did not answer as the EntryPoint does")
 
 // Caller is the chain access VerifyingPaymasterHash needs: an RPC client's
 // CallContext.

@@ -3,7 +3,6 @@ package entrypoint
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 )
 
 // v06 is EntryPoint v0.6 (@account-abstraction/contracts 0.6.0): initCode
@@ -118,9 +118,6 @@ func (e *v06) PaymasterAndData(op *UserOperation) []byte {
 	return append(op.Paymaster.Bytes(), op.PaymasterData...)
 }
 
-// ErrChain wraps a chain read that failed (not a revert).
-var ErrChain = errors.New("reading the chain")
-
 // VerifyingPaymasterHash is VerifyingPaymaster.getHash of 0.6.0, which
 // covers the paymaster's senderNonce of the sender, read from the chain.
 func (e *v06) VerifyingPaymasterHash(ctx context.Context, chain Caller, op *UserOperation, chainID *big.Int, validUntil, validAfter uint64) (common.Hash, error) {
@@ -139,6 +136,18 @@ func (e *v06) VerifyingPaymasterHash(ctx context.Context, chain Caller, op *User
 // TokenPaymasterHash is TokenPaymaster.getHash (contracts/src).
 func (e *v06) TokenPaymasterHash(op *UserOperation, chainID *big.Int, t contracts.TokenTerms) (common.Hash, error) {
 	return contracts.TokenPaymasterHash(e.packed(op), op.Paymaster, chainID, t)
+}
+
+// VerifyingPaymasterData is abi.encode(uint48 validUntil, uint48
+// validAfter) ‖ signature, as on v0.7.
+func (e *v06) VerifyingPaymasterData(validUntil, validAfter uint64, signature []byte) []byte {
+	return ep07.VerifyingPaymasterData(validUntil, validAfter, signature)
+}
+
+// TokenPaymasterData is TokenPaymaster's terms ‖ signature (what follows
+// the paymaster in its paymasterAndData).
+func (e *v06) TokenPaymasterData(t contracts.TokenTerms, signature []byte) []byte {
+	return append(t.Bytes(), signature...)
 }
 
 // PaymasterGas is zeros: v0.6 operations carry no paymaster gas limits.
@@ -193,10 +202,6 @@ func (e *v06) DefaultVerificationGas(deploy bool) *big.Int {
 func (e *v06) SimulationCall(op *UserOperation) (map[string]any, map[common.Address]map[string]any) {
 	return map[string]any{"to": e.address, "data": hexutil.Bytes(e.ep.PackSimulateValidation(e.packed(op)))}, nil
 }
-
-// ErrUnanswered is a simulation that answered neither as the version's
-// success nor as a refusal: the node, not the operation, is at fault.
-var ErrUnanswered = errors.New("simulateValidation did not answer as the EntryPoint does")
 
 // ParseSimulation reads v0.6's revert: ValidationResult, or FailedOp.
 func (e *v06) ParseSimulation(_, revert []byte) (Validation, error) {

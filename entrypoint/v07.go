@@ -125,6 +125,16 @@ func (e *v07) TokenPaymasterHash(op *UserOperation, chainID *big.Int, t contract
 	return ep07.TokenPaymasterHash(ToV07(op), op.Paymaster, chainID, t)
 }
 
+// VerifyingPaymasterData is the VerifyingPaymaster's of 0.7.0.
+func (e *v07) VerifyingPaymasterData(validUntil, validAfter uint64, signature []byte) []byte {
+	return ep07.VerifyingPaymasterData(validUntil, validAfter, signature)
+}
+
+// TokenPaymasterData is TokenPaymasterV07's.
+func (e *v07) TokenPaymasterData(t contracts.TokenTerms, signature []byte) []byte {
+	return ep07.TokenPaymasterData(t, signature)
+}
+
 // PaymasterGas is 60,000 and no postOp for the VerifyingPaymaster;
 // 100,000 and ep07.TokenPostOpGasLimit for TokenPaymasterV07.
 func (e *v07) PaymasterGas(token bool, mode uint8) (verification, postOp *big.Int) {
