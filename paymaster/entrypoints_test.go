@@ -147,7 +147,9 @@ func (f *fakeVersion) MaxTokenCost(op *entrypoint.UserOperation, t contracts.Tok
 
 func (f *fakeVersion) HeldUntilLanded() bool { return false }
 
-func (f *fakeVersion) PreVerificationGas(entrypoint.UserOperation) *big.Int { return big.NewInt(30_000) }
+func (f *fakeVersion) PreVerificationGas(entrypoint.UserOperation) *big.Int {
+	return big.NewInt(30_000)
+}
 
 func (f *fakeVersion) VerificationGas(op *entrypoint.UserOperation) *big.Int {
 	return new(big.Int).Add(op.VerificationGasLimit, op.PaymasterVerificationGasLimit)
