@@ -68,6 +68,9 @@ type EntryPoint interface {
 	// TokenPaymasterData is the token paymaster's paymasterData of this
 	// version: its terms t and its signature.
 	TokenPaymasterData(t contracts.TokenTerms, signature []byte) []byte
+	// DecodeTokenPaymasterData reads the terms out of the paymaster data
+	// of op, which names this version's token paymaster.
+	DecodeTokenPaymasterData(op *UserOperation) (contracts.TokenTerms, error)
 	// PaymasterGas is the paymasterVerificationGasLimit and
 	// paymasterPostOpGasLimit our paymaster signs: the VerifyingPaymaster's
 	// (token false) or the token paymaster's in mode. A version whose
@@ -97,6 +100,23 @@ type EntryPoint interface {
 	// DefaultVerificationGas is the account's verificationGasLimit for an
 	// operation that left it empty; deploy when it creates its account.
 	DefaultVerificationGas(deploy bool) *big.Int
+
+	// DecodeAccountCall reads the call of this version's SimpleAccount
+	// that callData makes: method is "execute" (one call) or
+	// "executeBatch"; a value the version's executeBatch does not carry is
+	// zero.
+	DecodeAccountCall(callData []byte) (method string, calls []Call, err error)
+	// EncodeAccountCall is the callData of this version's SimpleAccount
+	// that makes calls: execute for one, executeBatch for more.
+	EncodeAccountCall(calls []Call) ([]byte, error)
+
+	// PackHandleOps is the calldata of handleOps(ops, beneficiary): a
+	// bundle.
+	PackHandleOps(ops []UserOperation, beneficiary common.Address) []byte
+	// FailedOp decodes the revert of a bundle (handleOps, or its
+	// simulation) that names the operation at fault; ok is false for any
+	// other revert.
+	FailedOp(revert []byte) (failed *FailedOp, ok bool)
 
 	// SimulationCall is the eth_call that runs simulateValidation of op:
 	// the call object and, where the version needs one, a state override

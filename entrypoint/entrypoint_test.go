@@ -165,3 +165,25 @@ func TestFromV06(t *testing.T) {
 		})
 	}
 }
+
+// TestNew builds each version by name, and refuses an unknown one.
+func TestNew(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		version, want string
+		ok            bool
+	}{
+		{"", "0.6", true}, {"0.6", "0.6", true}, {"0.7", "0.7", true}, {"0.9", "", false},
+	} {
+		t.Run(tc.version, func(t *testing.T) {
+			t.Parallel()
+			ep, err := New(tc.version, ep06Addr)
+			if (err == nil) != tc.ok || (tc.ok && (ep.Version() != tc.want || ep.Address() != ep06Addr)) {
+				t.Fatalf("New(%q) = %v, %v", tc.version, ep, err)
+			}
+		})
+	}
+	if got := Versions(); len(got) != 2 || got[0] != "0.6" || got[1] != "0.7" {
+		t.Errorf("Versions() = %v", got)
+	}
+}

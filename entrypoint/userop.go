@@ -58,12 +58,22 @@ func (op *UserOperation) SetInitCode(initCode []byte) error {
 	return nil
 }
 
-// FailedOp is a simulation the EntryPoint refused (FailedOp, or v0.7's
+// FailedOp is an operation the EntryPoint refused (FailedOp, or v0.7's
 // FailedOpWithRevert) with its AAxx reason. OpIndex is nil where the
-// version's answer is not read for it.
+// version's answer is not read for it; Inner is the revert data of
+// FailedOpWithRevert, nil otherwise.
 type FailedOp struct {
 	OpIndex *big.Int
 	Reason  string
+	Inner   []byte
+}
+
+// Call is one call an account makes: its target, the wei it sends (nil
+// is zero) and its calldata.
+type Call struct {
+	Target common.Address
+	Value  *big.Int
+	Data   []byte
 }
 
 // Error is "FailedOp: " and the reason.

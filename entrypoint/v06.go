@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"sync"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
@@ -22,6 +24,8 @@ type v06 struct {
 	ep      *contracts.EntryPoint
 	pm      *contracts.VerifyingPaymaster
 }
+
+func init() { versions["0.6"] = NewV06 }
 
 // NewV06 is EntryPoint v0.6 deployed at address.
 func NewV06(address common.Address) EntryPoint {
@@ -150,6 +154,13 @@ func (e *v06) TokenPaymasterData(t contracts.TokenTerms, signature []byte) []byt
 	return append(t.Bytes(), signature...)
 }
 
+// DecodeTokenPaymasterData reads TokenPaymaster's paymasterAndData
+// (exactly 150 bytes).
+func (e *v06) DecodeTokenPaymasterData(op *UserOperation) (contracts.TokenTerms, error) {
+	_, t, _, err := contracts.DecodeTokenPaymasterAndData(e.PaymasterAndData(op))
+	return t, err
+}
+
 // PaymasterGas is zeros: v0.6 operations carry no paymaster gas limits.
 func (e *v06) PaymasterGas(bool, uint8) (verification, postOp *big.Int) {
 	return new(big.Int), new(big.Int)
@@ -196,6 +207,41 @@ func (e *v06) DefaultVerificationGas(deploy bool) *big.Int {
 		return big.NewInt(600_000)
 	}
 	return big.NewInt(200_000)
+}
+
+// account06 is the ABI of SimpleAccount 0.6.0.
+var account06 = sync.OnceValue(func() *abi.ABI { return mustABI(contracts.SimpleAccountMetaData.ParseABI()) })
+
+// DecodeAccountCall reads execute or executeBatch(dest[], func[]).
+func (e *v06) DecodeAccountCall(callData []byte) (string, []Call, error) {
+	return decodeAccountCall(account06(), callData)
+}
+
+// EncodeAccountCall is execute, or executeBatch(dest[], func[]), which
+// sends no value.
+func (e *v06) EncodeAccountCall(calls []Call) ([]byte, error) {
+	return encodeAccountCall(account06(), calls, false)
+}
+
+// PackHandleOps is handleOps of v0.6 operations.
+func (e *v06) PackHandleOps(ops []UserOperation, beneficiary common.Address) []byte {
+	packed := make([]contracts.UserOperation, len(ops))
+	for i := range ops {
+		packed[i] = e.packed(&ops[i])
+	}
+	return e.ep.PackHandleOps(packed, beneficiary)
+}
+
+// FailedOp decodes FailedOp(opIndex, reason).
+func (e *v06) FailedOp(revert []byte) (*FailedOp, bool) {
+	if len(revert) < 4 {
+		return nil, false
+	}
+	res, err := e.ep.UnpackError(revert)
+	if f, ok := res.(*contracts.EntryPointFailedOp); ok && err == nil {
+		return &FailedOp{OpIndex: f.OpIndex, Reason: f.Reason}, true
+	}
+	return nil, false
 }
 
 // SimulationCall is EntryPoint.simulateValidation(op); no override.

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 
@@ -22,6 +24,8 @@ type v07 struct {
 	address common.Address
 	ep      *ep07.EntryPoint
 }
+
+func init() { versions["0.7"] = NewV07 }
 
 // NewV07 is EntryPoint v0.7 deployed at address.
 func NewV07(address common.Address) EntryPoint {
@@ -135,6 +139,13 @@ func (e *v07) TokenPaymasterData(t contracts.TokenTerms, signature []byte) []byt
 	return ep07.TokenPaymasterData(t, signature)
 }
 
+// DecodeTokenPaymasterData reads TokenPaymasterV07's paymasterData
+// (exactly 130 bytes).
+func (e *v07) DecodeTokenPaymasterData(op *UserOperation) (contracts.TokenTerms, error) {
+	t, _, err := ep07.DecodeTokenPaymasterData(op.PaymasterData)
+	return t, err
+}
+
 // PaymasterGas is 60,000 and no postOp for the VerifyingPaymaster;
 // 100,000 and ep07.TokenPostOpGasLimit for TokenPaymasterV07.
 func (e *v07) PaymasterGas(token bool, mode uint8) (verification, postOp *big.Int) {
@@ -186,6 +197,50 @@ func (e *v07) DefaultVerificationGas(deploy bool) *big.Int {
 		return big.NewInt(550_000)
 	}
 	return big.NewInt(150_000)
+}
+
+// account07 is the ABI of SimpleAccount 0.7.0.
+var account07 = sync.OnceValue(func() *abi.ABI { return mustABI(ep07.SimpleAccountMetaData.ParseABI()) })
+
+// DecodeAccountCall reads execute or executeBatch(dest[], value[],
+// func[]).
+func (e *v07) DecodeAccountCall(callData []byte) (string, []Call, error) {
+	return decodeAccountCall(account07(), callData)
+}
+
+// EncodeAccountCall is execute, or executeBatch(dest[], value[], func[])
+// with value[] empty when every value is zero.
+func (e *v07) EncodeAccountCall(calls []Call) ([]byte, error) {
+	return encodeAccountCall(account07(), calls, true)
+}
+
+// PackHandleOps is handleOps of packed v0.7 operations.
+func (e *v07) PackHandleOps(ops []UserOperation, beneficiary common.Address) []byte {
+	packed := make([]ep07.PackedUserOperation, len(ops))
+	for i := range ops {
+		p := ToV07(&ops[i])
+		packed[i] = p.Pack()
+	}
+	return e.ep.PackHandleOps(packed, beneficiary)
+}
+
+// FailedOp decodes FailedOp(opIndex, reason) and
+// FailedOpWithRevert(opIndex, reason, inner).
+func (e *v07) FailedOp(revert []byte) (*FailedOp, bool) {
+	if len(revert) < 4 {
+		return nil, false
+	}
+	res, err := e.ep.UnpackError(revert)
+	if err != nil {
+		return nil, false // a known error's selector, its data cut short
+	}
+	switch f := res.(type) {
+	case *ep07.EntryPointFailedOp:
+		return &FailedOp{OpIndex: f.OpIndex, Reason: f.Reason}, true
+	case *ep07.EntryPointFailedOpWithRevert:
+		return &FailedOp{OpIndex: f.OpIndex, Reason: f.Reason, Inner: f.Inner}, true
+	}
+	return nil, false
 }
 
 // SimulationCall is EntryPointSimulations.simulateValidation(op) in the
