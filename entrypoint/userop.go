@@ -7,6 +7,9 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 )
 
 // UserOperation is an operation of any version, unpacked as ERC-7769
@@ -31,6 +34,11 @@ type UserOperation struct {
 	PaymasterPostOpGasLimit       *big.Int
 	PaymasterData                 []byte
 	Signature                     []byte
+	// EIP7702Auth is the sender's EIP-7702 authorization, for versions
+	// whose accounts may be an EOA's delegation (v0.8 on: its initCode is
+	// then the 0x7702 marker, and its hash covers the delegate); nil for
+	// any other operation. v0.6 and v0.7 have none.
+	EIP7702Auth *types.SetCodeAuthorization
 }
 
 // InitCode is factory ‖ factoryData, or empty when the account exists.
@@ -80,23 +88,15 @@ type Call struct {
 func (e *FailedOp) Error() string { return "FailedOp: " + e.Reason }
 
 // Validation is what simulateValidation answers: each party's validation
-// data unpacked. A version that merges the two (v0.6) gives the merged
-// time range to both, and a failed account signature to Account only.
-type Validation struct {
-	// PreOpGas and Prefund are the gas used before execution and the
-	// deposit the operation needs.
-	PreOpGas, Prefund *big.Int
-	// Account and Paymaster are the account's and the paymaster's verdicts.
-	Account, Paymaster ValidationData
-}
+// data unpacked (PreOpGas, Prefund, Account, Paymaster). A version that
+// merges the two (v0.6) gives the merged time range to both, and a failed
+// account signature to Account only. It is package ep07's type, whose
+// EntryPointSimulations first answered it apart.
+type Validation = ep07.Validation
 
 // ValidationData is one party's validation verdict: a failed signature,
 // an aggregator, and a time range (ValidUntil 0 means no end).
-type ValidationData struct {
-	SigFailed              bool
-	Aggregator             common.Address
-	ValidAfter, ValidUntil uint64
-}
+type ValidationData = ep07.ValidationData
 
 // orZero is n, or a new zero for nil.
 func orZero(n *big.Int) *big.Int {

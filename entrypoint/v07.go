@@ -255,13 +255,7 @@ func (e *v07) ParseSimulation(out, revert []byte) (Validation, error) {
 	if errors.Is(err, ep07.ErrFailedOp) {
 		return Validation{}, &FailedOp{Reason: errReason(err)}
 	}
-	if err != nil {
-		return Validation{}, err
-	}
-	vd := func(d ep07.ValidationData) ValidationData {
-		return ValidationData{SigFailed: d.SigFailed, Aggregator: d.Aggregator, ValidAfter: d.ValidAfter, ValidUntil: d.ValidUntil}
-	}
-	return Validation{PreOpGas: v.PreOpGas, Prefund: v.Prefund, Account: vd(v.Account), Paymaster: vd(v.Paymaster)}, nil
+	return v, err
 }
 
 // errReason is the AAxx reason of an ep07.ErrFailedOp.
