@@ -87,3 +87,24 @@ func mustABI(a *abi.ABI, err error) *abi.ABI {
 	}
 	return a
 }
+
+// bundleSenders reads the senders of handleOps calldata input, whose
+// method is m and whose operations are Ts.
+func bundleSenders[T any](m abi.Method, input []byte, sender func(T) common.Address) ([]common.Address, bool) {
+	if len(input) < 4 || string(input[:4]) != string(m.ID) {
+		return nil, false
+	}
+	args, err := m.Inputs.Unpack(input[4:])
+	if err != nil || len(args) != 2 {
+		return nil, false
+	}
+	ops, ok := abi.ConvertType(args[0], new([]T)).(*[]T)
+	if !ok {
+		return nil, false
+	}
+	out := make([]common.Address, len(*ops))
+	for i, op := range *ops {
+		out[i] = sender(op)
+	}
+	return out, true
+}

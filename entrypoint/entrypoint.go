@@ -113,6 +113,9 @@ type EntryPoint interface {
 	// PackHandleOps is the calldata of handleOps(ops, beneficiary): a
 	// bundle.
 	PackHandleOps(ops []UserOperation, beneficiary common.Address) []byte
+	// BundleSenders is the sender of each operation of input, handleOps
+	// calldata of this version; ok is false for any other calldata.
+	BundleSenders(input []byte) (senders []common.Address, ok bool)
 	// FailedOp decodes the revert of a bundle (handleOps, or its
 	// simulation) that names the operation at fault; ok is false for any
 	// other revert.

@@ -232,6 +232,16 @@ func (e *v06) PackHandleOps(ops []UserOperation, beneficiary common.Address) []b
 	return e.ep.PackHandleOps(packed, beneficiary)
 }
 
+// handleOps06 is EntryPoint 0.6.0's handleOps.
+var handleOps06 = sync.OnceValue(func() abi.Method {
+	return mustABI(contracts.EntryPointMetaData.ParseABI()).Methods["handleOps"]
+})
+
+// BundleSenders reads handleOps(UserOperation[], beneficiary).
+func (e *v06) BundleSenders(input []byte) ([]common.Address, bool) {
+	return bundleSenders(handleOps06(), input, func(op contracts.UserOperation) common.Address { return op.Sender })
+}
+
 // FailedOp decodes FailedOp(opIndex, reason).
 func (e *v06) FailedOp(revert []byte) (*FailedOp, bool) {
 	if len(revert) < 4 {

@@ -224,6 +224,16 @@ func (e *v07) PackHandleOps(ops []UserOperation, beneficiary common.Address) []b
 	return e.ep.PackHandleOps(packed, beneficiary)
 }
 
+// handleOps07 is EntryPoint 0.7.0's handleOps.
+var handleOps07 = sync.OnceValue(func() abi.Method {
+	return mustABI(ep07.EntryPointMetaData.ParseABI()).Methods["handleOps"]
+})
+
+// BundleSenders reads handleOps(PackedUserOperation[], beneficiary).
+func (e *v07) BundleSenders(input []byte) ([]common.Address, bool) {
+	return bundleSenders(handleOps07(), input, func(op ep07.PackedUserOperation) common.Address { return op.Sender })
+}
+
 // FailedOp decodes FailedOp(opIndex, reason) and
 // FailedOpWithRevert(opIndex, reason, inner).
 func (e *v07) FailedOp(revert []byte) (*FailedOp, bool) {

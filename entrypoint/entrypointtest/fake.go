@@ -269,6 +269,18 @@ func (f *Fake) PackHandleOps(ops []entrypoint.UserOperation, beneficiary common.
 	return out
 }
 
+// BundleSenders reads PackHandleOps' bundle.
+func (f *Fake) BundleSenders(input []byte) ([]common.Address, bool) {
+	if len(input) < common.AddressLength || len(input)%common.AddressLength != 0 {
+		return nil, false
+	}
+	var out []common.Address
+	for rest := input[common.AddressLength:]; len(rest) > 0; rest = rest[common.AddressLength:] {
+		out = append(out, common.BytesToAddress(rest[:common.AddressLength]))
+	}
+	return out, true
+}
+
 // FailedOp reads what Answer reverts with.
 func (f *Fake) FailedOp(revert []byte) (*entrypoint.FailedOp, bool) {
 	if !bytes.Equal(revert, refusal) {

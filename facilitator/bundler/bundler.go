@@ -383,14 +383,7 @@ func (b *BuiltIn) failedOp(err error) (int, string, bool) {
 		return 0, "", false
 	}
 	s, _ := de.ErrorData().(string)
-	f, ok := b.EntryPoint.FailedOp(common.FromHex(s))
-	if !ok {
-		return 0, "", false
-	}
-	if f.Inner != nil {
-		return index(f.OpIndex), f.Reason + ": " + DecodeRevert(f.Inner), true
-	}
-	return index(f.OpIndex), f.Reason, true
+	return decodeFailedOp(b.EntryPoint, common.FromHex(s))
 }
 
 // handleOps is the bundle's calldata.
