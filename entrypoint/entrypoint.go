@@ -10,6 +10,15 @@
 // It sits above contracts (the bindings and hashes of each version) and
 // below every package that builds, sponsors, checks or submits an
 // operation.
+//
+// A new version is a new file: a type that implements EntryPoint over its
+// bindings, and an init function that adds its constructor to the
+// versions New knows. v0.8 fits as such a file: its EIP-712
+// userOpHash is UserOpHash, its SimpleAccount's executeBatch(Call[]) is
+// DecodeAccountCall and EncodeAccountCall, and an EIP-7702 sender's
+// authorization travels in UserOperation.EIP7702Auth (its initCode being
+// the 0x7702 marker, which Factory holds); the bundler would then send a
+// bundle with authorizations as a set-code transaction.
 package entrypoint
 
 import (
