@@ -54,7 +54,7 @@ func init() {
 //		wallet_reverts  <n>         (contract-wallet reverts per hour; default 20)
 //		facilitator_url <url>
 //		facilitator_key {env.NAME} | {file.PATH}  (Bearer key for facilitator_url)
-//		entry_point     <address>   (aa-native; devnet defaults)
+//		entry_point     <address> [<version>] [{…}] (aa-native, once per EntryPoint: caddyfile_entrypoint.go)
 //		account_factory <address>
 //		settlement      <address>
 //		paymaster       <address>
@@ -129,7 +129,7 @@ func (n *NetworkConfig) options() map[string]option {
 	return map[string]option{
 		"rpc": stringOption(&n.RPC), "devnet_addr": stringOption(&n.DevnetAddr),
 		"settler_key": stringOption(&n.SettlerKey), "store_path": stringOption(&n.StorePath),
-		"entry_point": stringOption(&n.EntryPoint), "account_factory": stringOption(&n.AccountFactory),
+		"entry_point": entryPointOption(n.entryPointSlots()), "account_factory": stringOption(&n.AccountFactory),
 		"settlement": stringOption(&n.Settlement), "paymaster": stringOption(&n.Paymaster),
 		"paymaster_url": stringOption(&n.PaymasterURL), "paymaster_key": stringOption(&n.PaymasterKey),
 		"sponsor_url": stringOption(&n.SponsorURL), "bundler_url": stringOption(&n.BundlerURL),
@@ -436,7 +436,7 @@ func (g *PathGuard) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 //
 //	x402_paymaster {
 //		signer_key  {env.NAME} | {file.PATH}
-//		entry_point <address>
+//		entry_point <address> [<version>] [{…}] (once per EntryPoint: caddyfile_entrypoint.go)
 //		paymaster   <address>
 //		dev_key     <key>
 //		validity    <duration>
@@ -466,7 +466,7 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		return d.ArgErr()
 	}
 	return parseBlock(d, 0, "x402_paymaster option", map[string]option{
-		"signer_key": stringOption(&h.SignerKey), "entry_point": stringOption(&h.EntryPoint),
+		"signer_key": stringOption(&h.SignerKey), "entry_point": entryPointOption(h.entryPointSlots()),
 		"paymaster": stringOption(&h.Paymaster), "dev_key": stringOption(&h.DevKey),
 		"entry_point_v07": stringOption(&h.EntryPointV07), "paymaster_v07": stringOption(&h.PaymasterV07),
 		"validity": durationOption(&h.Validity), "max_batch": countOption(&h.MaxBatch),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -22,7 +23,6 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
@@ -556,32 +556,13 @@ func (c *sharedChain) Health(ctx context.Context) (*x402.Health, error) {
 	return run.fac.Health(ctx)
 }
 
-// SponsorOperation sponsors through the running facilitator.
-func (c *sharedChain) SponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error) {
+// SponsorOperationAt sponsors through the running facilitator.
+func (c *sharedChain) SponsorOperationAt(ctx context.Context, entryPoint common.Address, op json.RawMessage, gas x402.SponsorContext, client string) (json.RawMessage, error) {
 	run, err := c.wait(ctx)
 	if err != nil {
 		return op, err
 	}
-	return run.fac.SponsorOperation(ctx, op, gas, client)
-}
-
-// EntryPointV07 is the v0.7 EntryPoint this chain's facilitator settles
-// on, known from the plan before it starts; zero without v0.7.
-func (c *sharedChain) EntryPointV07() common.Address {
-	if c.plan.aa == nil {
-		return common.Address{}
-	}
-	return c.plan.aa.EntryPointV07
-}
-
-// SponsorOperationV07 sponsors a v0.7 operation through the running
-// facilitator.
-func (c *sharedChain) SponsorOperationV07(ctx context.Context, op ep07.UserOperationHex, gas x402.SponsorContext, client string) (ep07.UserOperationHex, error) {
-	run, err := c.wait(ctx)
-	if err != nil {
-		return op, err
-	}
-	return run.fac.SponsorOperationV07(ctx, op, gas, client)
+	return run.fac.SponsorOperationAt(ctx, entryPoint, op, gas, client)
 }
 
 // authorizeSettle checks a facilitator:settle key of the store and

@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math/big"
 	"slices"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -51,18 +51,10 @@ func (r *networkRouter) Served(ctx context.Context, req *x402.SettleRequest) err
 	return r.of(req.PaymentRequirements.Network).Served(ctx, req)
 }
 
-// SponsorOperation sponsors with the primary network's facilitator, the
-// only one that serves aa-native (App.Validate).
-func (r *networkRouter) SponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error) {
-	return r.chains[0].SponsorOperation(ctx, op, gas, client)
-}
-
-// EntryPointV07 is the primary network's v0.7 EntryPoint, or zero.
-func (r *networkRouter) EntryPointV07() common.Address { return r.chains[0].EntryPointV07() }
-
-// SponsorOperationV07 is SponsorOperation for a v0.7 operation.
-func (r *networkRouter) SponsorOperationV07(ctx context.Context, op ep07.UserOperationHex, gas x402.SponsorContext, client string) (ep07.UserOperationHex, error) {
-	return r.chains[0].SponsorOperationV07(ctx, op, gas, client)
+// SponsorOperationAt sponsors with the primary network's facilitator,
+// the only one that serves aa-native (App.Validate).
+func (r *networkRouter) SponsorOperationAt(ctx context.Context, entryPoint common.Address, op json.RawMessage, gas x402.SponsorContext, client string) (json.RawMessage, error) {
+	return r.chains[0].SponsorOperationAt(ctx, entryPoint, op, gas, client)
 }
 
 // Supported lists every network's schemes and kinds, in the order of the

@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -65,7 +66,7 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 		payTo      = common.HexToAddress(offer.PayTo)
 		owner      = crypto.PubkeyToAddress(t.Key.PublicKey)
 		factory    = contracts.NewSimpleAccountFactory()
-		ep         = contracts.NewEntryPoint()
+		nonces     = contracts.NewEntryPoint() // getNonce is the same in every version
 		salt       = new(big.Int)
 	)
 	amount, _ := x402.ParseAmount(offer.Amount)
@@ -86,14 +87,10 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 	if err := chain.CallContext(ctx, &code, "eth_getCode", sender, "latest"); err != nil {
 		return nil, err
 	}
-	initCode := []byte{}
-	if len(code) == 0 {
-		initCode = append(factoryA.Bytes(), factory.PackCreateAccount(owner, salt)...)
-	}
-	if out, err = call(entryPoint, ep.PackGetNonce(sender, new(big.Int))); err != nil {
+	if out, err = call(entryPoint, nonces.PackGetNonce(sender, new(big.Int))); err != nil {
 		return nil, fmt.Errorf("x402 client: reading the account's nonce: %w", err)
 	}
-	nonce, err := ep.UnpackGetNonce(out)
+	nonce, err := nonces.UnpackGetNonce(out)
 	if err != nil {
 		return nil, err
 	}
@@ -109,46 +106,42 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 	if t.RequestHashFunc != nil {
 		requestHash = t.RequestHashFunc(sender, nonce, resource)
 	}
-	if ex.EntryPointVersion == "0.7" {
-		return t.payV07(ctx, challenge, offer, payV07{
-			entryPoint: entryPoint, factory: factoryA, settlement: settlement, token: token, payTo: payTo, sender: sender,
-			deployed: len(code) > 0, owner: owner, nonce: nonce, amount: amount, requestHash: requestHash, chainID: new(big.Int).SetUint64(chainID),
-		})
+	ep, err := entrypoint.New(ex.EntryPointVersion, entryPoint)
+	if err != nil {
+		return nil, fmt.Errorf("x402 client: %w", err)
 	}
-	callData := contracts.NewSimpleAccount().PackExecuteBatch(
-		[]common.Address{token, settlement},
-		[][]byte{
-			contracts.NewDevUSD().PackApprove(settlement, amount),
-			contracts.NewX402Settlement().PackSettle(payTo, token, amount, requestHash),
-		},
-	)
-	unsigned := x402.UserOperation{
-		Sender: sender.Hex(), Nonce: hexutil.EncodeBig(nonce), InitCode: hexutil.Encode(initCode), CallData: hexutil.Encode(callData),
-		CallGasLimit: "0x", VerificationGasLimit: "0x", PreVerificationGas: "0x", MaxFeePerGas: "0x", MaxPriorityFeePerGas: "0x",
-		PaymasterAndData: "0x", Signature: "0x",
-	}
-	var sponsored x402.UserOperation
-	if err := t.sponsor(ctx, ex.SponsorURL, unsigned, entryPoint, len(code) > 0, &sponsored); err != nil {
+	callData, err := ep.EncodeAccountCall([]entrypoint.Call{
+		{Target: token, Data: contracts.NewDevUSD().PackApprove(settlement, amount)},
+		{Target: settlement, Data: contracts.NewX402Settlement().PackSettle(payTo, token, amount, requestHash)},
+	})
+	if err != nil {
 		return nil, err
 	}
-	op, err := contracts.UserOperationHex(sponsored).Decode(false)
+	unsigned := entrypoint.UserOperation{Sender: sender, Nonce: nonce, CallData: callData}
+	if len(code) == 0 {
+		unsigned.Factory, unsigned.FactoryData = factoryA, factory.PackCreateAccount(owner, salt)
+	}
+	var sponsored json.RawMessage
+	if err := t.sponsor(ctx, ex.SponsorURL, ep.EncodeOp(&unsigned), entryPoint, len(code) > 0, &sponsored); err != nil {
+		return nil, err
+	}
+	op, err := ep.DecodeOp(sponsored, false)
 	if err != nil {
 		return nil, fmt.Errorf("x402 client: the sponsored operation does not decode: %w", err)
 	}
-	if op.Sender != sender || !bytes.Equal(op.CallData, callData) || op.Nonce.Cmp(nonce) != 0 {
+	if op.Sender != sender || !bytes.Equal(op.CallData, callData) || op.Nonce.Cmp(nonce) != 0 ||
+		op.Factory != unsigned.Factory || !bytes.Equal(op.FactoryData, unsigned.FactoryData) {
 		return nil, errors.New("x402 client: the sponsor changed the operation")
 	}
-	sig, err := contracts.SignHash(contracts.UserOpHash(op, entryPoint, new(big.Int).SetUint64(chainID)), t.Key)
-	if err != nil {
+	if op.Signature, err = contracts.SignHash(ep.UserOpHash(&op, new(big.Int).SetUint64(chainID)), t.Key); err != nil {
 		return nil, err
 	}
-	sponsored.Signature = hexutil.Encode(sig)
-	payload, err := json.Marshal(x402.AANativePayload{
-		UserOp: sponsored,
-		SettlementCallSpec: x402.SettlementCallSpec{
-			Merchant: payTo.Hex(), Token: token.Hex(), Amount: amount.String(), RequestHash: requestHash.Hex(),
-		},
-	})
+	payload, err := json.Marshal(struct {
+		UserOp             any                     `json:"userOp"`
+		SettlementCallSpec x402.SettlementCallSpec `json:"settlementCallSpec"`
+	}{ep.EncodeOp(&op), x402.SettlementCallSpec{
+		Merchant: payTo.Hex(), Token: token.Hex(), Amount: amount.String(), RequestHash: requestHash.Hex(),
+	}})
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -61,8 +62,9 @@ type Transport struct {
 	// default exact only. aa-native also needs RPC; upto may be added.
 	Schemes []string
 	// EntryPointVersions are the ERC-4337 EntryPoint versions ("0.6",
-	// "0.7") whose aa-native offers this transport pays; default both. An
-	// offer without extra.entryPointVersion is "0.6".
+	// "0.7") whose aa-native offers this transport pays; default every
+	// version package entrypoint knows. An offer without
+	// extra.entryPointVersion is "0.6".
 	EntryPointVersions []string
 	// RPC is the chain's JSON-RPC URL, which aa-native payments read the
 	// smart account's state from, and Permit2 payments the payer's
@@ -243,9 +245,9 @@ func (t *Transport) acceptable(o *x402.PaymentRequirements) error {
 		}
 		versions := t.EntryPointVersions
 		if len(versions) == 0 {
-			versions = []string{"0.6", "0.7"}
+			versions = entrypoint.Versions()
 		}
-		if v := cmp.Or(o.Extra.EntryPointVersion, "0.6"); !slices.Contains(versions, v) {
+		if v := cmp.Or(o.Extra.EntryPointVersion, entrypoint.DefaultVersion); !slices.Contains(versions, v) {
 			return fmt.Errorf("EntryPoint version %q is not one this transport pays (%s)", v, strings.Join(versions, ", "))
 		}
 	default:

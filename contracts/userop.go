@@ -143,57 +143,87 @@ type UserOperationHex struct {
 	Signature            string `json:"signature"`
 }
 
+// HexFields decodes the 0x hex fields of an operation's wire form, one by
+// one, keeping a message for every malformed field: the decoding both
+// versions' UserOperationHex share.
+type HexFields struct {
+	errs []string
+}
+
+// Quantity decodes a 0x hex quantity; optional lets "" and "0x" be zero.
+func (f *HexFields) Quantity(field, v string, optional bool) *big.Int {
+	if optional && (v == "" || v == "0x") {
+		return new(big.Int)
+	}
+	n, err := hexutil.DecodeBig(v)
+	if err != nil {
+		f.errs = append(f.errs, fmt.Sprintf("%s %q: want a 0x hex quantity", field, v))
+		return new(big.Int)
+	}
+	return n
+}
+
+// Data decodes 0x hex bytes; optional lets "" and "0x" be empty.
+func (f *HexFields) Data(field, v string, optional bool) []byte {
+	if optional && (v == "" || v == "0x") {
+		return []byte{}
+	}
+	b, err := hexutil.Decode(v)
+	if err != nil {
+		f.errs = append(f.errs, fmt.Sprintf("%s: want 0x hex bytes", field))
+	}
+	return b
+}
+
+// Address decodes a 0x address; optional lets "" and "0x" be zero.
+func (f *HexFields) Address(field, v string, optional bool) common.Address {
+	if optional && (v == "" || v == "0x") {
+		return common.Address{}
+	}
+	if !common.IsHexAddress(v) || !strings.HasPrefix(v, "0x") {
+		f.errs = append(f.errs, fmt.Sprintf("%s %q: want an address", field, v))
+	}
+	return common.HexToAddress(v)
+}
+
+// Fail adds a message of its own.
+func (f *HexFields) Fail(msg string) { f.errs = append(f.errs, msg) }
+
+// Failed reports whether a field was malformed.
+func (f *HexFields) Failed() bool { return len(f.errs) > 0 }
+
+// Err is every message, or nil.
+func (f *HexFields) Err() error {
+	if len(f.errs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(f.errs, "; "))
+}
+
 // Decode parses the operation, naming every malformed field. With
 // unfilled set, the gas and fee fields, paymasterAndData and signature may
 // be empty ("" or "0x"), as before sponsorship; sender, nonce and callData
 // are always required.
 func (h UserOperationHex) Decode(unfilled bool) (UserOperation, error) {
 	var (
-		op   UserOperation
-		errs []string
+		op UserOperation
+		f  HexFields
 	)
-	quantity := func(field, v string, optional bool) *big.Int {
-		if optional && (v == "" || v == "0x") {
-			return new(big.Int)
-		}
-		n, err := hexutil.DecodeBig(v)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s %q: want a 0x hex quantity", field, v))
-			return new(big.Int)
-		}
-		return n
+	op.Sender = f.Address("sender", h.Sender, false)
+	op.Nonce = f.Quantity("nonce", h.Nonce, false)
+	op.InitCode = f.Data("initCode", h.InitCode, true)
+	op.CallData = f.Data("callData", h.CallData, false)
+	op.CallGasLimit = f.Quantity("callGasLimit", h.CallGasLimit, unfilled)
+	op.VerificationGasLimit = f.Quantity("verificationGasLimit", h.VerificationGasLimit, unfilled)
+	op.PreVerificationGas = f.Quantity("preVerificationGas", h.PreVerificationGas, unfilled)
+	op.MaxFeePerGas = f.Quantity("maxFeePerGas", h.MaxFeePerGas, unfilled)
+	op.MaxPriorityFeePerGas = f.Quantity("maxPriorityFeePerGas", h.MaxPriorityFeePerGas, unfilled)
+	op.PaymasterAndData = f.Data("paymasterAndData", h.PaymasterAndData, unfilled)
+	op.Signature = f.Data("signature", h.Signature, unfilled)
+	if len(op.CallData) == 0 && !f.Failed() {
+		f.Fail("callData is required")
 	}
-	data := func(field, v string, optional bool) []byte {
-		if optional && v == "" {
-			return []byte{}
-		}
-		b, err := hexutil.Decode(v)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: want 0x hex bytes", field))
-		}
-		return b
-	}
-	if !common.IsHexAddress(h.Sender) || !strings.HasPrefix(h.Sender, "0x") {
-		errs = append(errs, fmt.Sprintf("sender %q: want an address", h.Sender))
-	}
-	op.Sender = common.HexToAddress(h.Sender)
-	op.Nonce = quantity("nonce", h.Nonce, false)
-	op.InitCode = data("initCode", h.InitCode, true)
-	op.CallData = data("callData", h.CallData, false)
-	op.CallGasLimit = quantity("callGasLimit", h.CallGasLimit, unfilled)
-	op.VerificationGasLimit = quantity("verificationGasLimit", h.VerificationGasLimit, unfilled)
-	op.PreVerificationGas = quantity("preVerificationGas", h.PreVerificationGas, unfilled)
-	op.MaxFeePerGas = quantity("maxFeePerGas", h.MaxFeePerGas, unfilled)
-	op.MaxPriorityFeePerGas = quantity("maxPriorityFeePerGas", h.MaxPriorityFeePerGas, unfilled)
-	op.PaymasterAndData = data("paymasterAndData", h.PaymasterAndData, unfilled)
-	op.Signature = data("signature", h.Signature, unfilled)
-	if len(op.CallData) == 0 && len(errs) == 0 {
-		errs = append(errs, "callData is required")
-	}
-	if len(errs) > 0 {
-		return op, errors.New(strings.Join(errs, "; "))
-	}
-	return op, nil
+	return op, f.Err()
 }
 
 // Hex returns the wire form of op.

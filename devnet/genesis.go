@@ -235,7 +235,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		}
 	}
 	c.Wallets = wallets
-	if err := deployV07(p, st, rec, cfg, &c, call); err != nil {
+	if err := deployEP07(p, st, rec, cfg, &c, call); err != nil {
 		return nil, c, err
 	}
 	for _, a := range slices.Concat(p.funded, smart, wallets, c.SmartAccountsV07) {
@@ -324,7 +324,7 @@ func deployedCode(md *bind.MetaData) ([]byte, error) {
 	return code, nil
 }
 
-// deployV07 deploys EntryPoint v0.7 at its canonical address, and the v0.7
+// deployEP07 deploys EntryPoint v0.7 at its canonical address, and the v0.7
 // SimpleAccountFactory and VerifyingPaymaster (deposit and stake as v0.6's)
 // from wellknown.DeployerV07, and derives the funded keys' v0.7 smart
 // accounts. It runs before the mints, which include those accounts.
@@ -335,7 +335,7 @@ func deployedCode(md *bind.MetaData) ([]byte, error) {
 // the SenderCreator moves to the canonical ep07.SenderCreatorAddress (the
 // canonical EntryPoint's first CREATE, which EntryPointSimulations
 // assumes) and the immutable is patched to match.
-func deployV07(p genesisPlan, st *state.StateDB, rec *recorder, cfg *runtime.Config, c *Contracts,
+func deployEP07(p genesisPlan, st *state.StateDB, rec *recorder, cfg *runtime.Config, c *Contracts,
 	call func(what string, to common.Address, input []byte, value *big.Int) error) error {
 	origin := cfg.Origin
 	cfg.Origin = wellknown.DeployerV07

@@ -16,6 +16,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -337,8 +338,9 @@ func TestAANativeGasInTokenFrontRunPenalized(t *testing.T) {
 			}
 			// A node without the debug namespace: the bundle run again on
 			// the state after its block names the same operation.
+			eps := []entrypoint.EntryPoint{entrypoint.NewV06(e.chain.Contracts.EntryPoint), entrypoint.NewV07(e.chain.Contracts.EntryPointV07)}
 			for _, c := range []bundler.Caller{e.rpc, noDebug{e.rpc}} {
-				got, err := bundler.FindCulprit(ctx, c, receipt)
+				got, err := bundler.FindCulprit(ctx, c, receipt, eps)
 				if err != nil || got.Sender != account || got.Index != 0 || !strings.HasPrefix(got.Reason, "AA33") {
 					t.Fatalf("FindCulprit through %T: %+v %v, want %s's operation, AA33", c, got, err, account)
 				}

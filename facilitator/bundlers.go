@@ -9,10 +9,14 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
+	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 )
 
 // bundlerRoutes are the external bundlers that aa-native operations go to,
@@ -137,13 +141,13 @@ func (s *Service) dialBundlers(ctx context.Context, a *AANative) error {
 	if err != nil {
 		return err
 	}
-	if r.v06 != "" {
-		if s.external, err = bundler.Dial(ctx, r.v06, a.EntryPoint); err != nil {
-			return err
+	s.externals = map[common.Address]*bundler.External{}
+	for i, ep := range a.entryPoints() {
+		url := [...]string{r.v06, r.v07}[min(i, 1)]
+		if url == "" {
+			continue
 		}
-	}
-	if r.v07 != "" {
-		if s.external07, err = bundler.Dial(ctx, r.v07, a.EntryPointV07); err != nil {
+		if s.externals[ep.Address()], err = bundler.Dial(ctx, url, ep); err != nil {
 			return err
 		}
 	}
@@ -153,6 +157,31 @@ func (s *Service) dialBundlers(ctx context.Context, a *AANative) error {
 	}
 	s.log.Info("aa-native bundlers", fields...)
 	return nil
+}
+
+// entryPoints are the EntryPoints a settles on: v0.6's, then v0.7's if
+// set.
+func (a *AANative) entryPoints() []entrypoint.EntryPoint {
+	eps := []entrypoint.EntryPoint{entrypoint.NewV06(a.EntryPoint)}
+	if a.EntryPointV07 != (common.Address{}) {
+		eps = append(eps, entrypoint.NewV07(a.EntryPointV07))
+	}
+	return eps
+}
+
+// builtInBundlers are the built-in bundlers of a's EntryPoints, by
+// address, all sending from snd: "bundler" logs the first's, "bundler07"
+// v0.7's, and so on.
+func (a *AANative) builtInBundlers(snd *sender.Sender, eth *ethclient.Client, client *rpc.Client, now func() time.Time, log *zap.Logger) map[common.Address]*bundler.BuiltIn {
+	out := map[common.Address]*bundler.BuiltIn{}
+	for i, ep := range a.entryPoints() {
+		name := "bundler"
+		if i > 0 {
+			name += strings.ReplaceAll(ep.Version(), ".", "")
+		}
+		out[ep.Address()] = &bundler.BuiltIn{EntryPoint: ep, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: now, Logger: log.Named(name)}
+	}
+	return out
 }
 
 // bundlerName names a route's bundler in the log: an external bundler's

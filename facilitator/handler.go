@@ -18,7 +18,6 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/time/rate"
 
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -449,9 +448,10 @@ func (h *Handler) clientIP(r *http.Request) string {
 }
 
 // Sponsorer sponsors aa-native operations without a payer key, for a
-// client address; *Service has it.
+// client address, in the wire form of the EntryPoint at entryPoint;
+// *Service has it (SponsorOperationAt).
 type Sponsorer interface {
-	SponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error)
+	SponsorOperationAt(ctx context.Context, entryPoint common.Address, op json.RawMessage, gas x402.SponsorContext, client string) (json.RawMessage, error)
 }
 
 type rpcError struct {
@@ -464,6 +464,12 @@ type rpcReply struct {
 	ID      json.RawMessage `json:"id"`
 	Result  any             `json:"result,omitempty"`
 	Error   *rpcError       `json:"error,omitempty"`
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(raw, &m) == nil && m != nil
 }
 
 // sponsor serves POST /sponsor: JSON-RPC pm_sponsor_userop(userOp,
@@ -500,36 +506,24 @@ func (h *Handler) sponsor(w http.ResponseWriter, r *http.Request) {
 		reply.ID = req.ID
 	}
 	var (
-		op   x402.UserOperation
-		op07 ep07.UserOperationHex
-		sp07 SponsorerV07
-		gas  x402.SponsorContext
+		entryPoint common.Address
+		gas        x402.SponsorContext
 	)
 	if len(req.Params) >= 2 {
 		var ep string
-		if s, ok := sp.(SponsorerV07); ok && json.Unmarshal(req.Params[1], &ep) == nil && common.IsHexAddress(ep) &&
-			s.EntryPointV07() != (common.Address{}) && common.HexToAddress(ep) == s.EntryPointV07() {
-			sp07 = s
+		if json.Unmarshal(req.Params[1], &ep) == nil && common.IsHexAddress(ep) {
+			entryPoint = common.HexToAddress(ep)
 		}
 	}
 	switch {
 	case req.JSONRPC != "2.0" || req.Method != "pm_sponsor_userop":
 		reply.Error = &rpcError{Code: int(x402.RPCMethodNotFound), Message: "only pm_sponsor_userop is served here"}
-	case sp07 == nil && (len(req.Params) == 0 || json.Unmarshal(req.Params[0], &op) != nil),
-		sp07 != nil && json.Unmarshal(req.Params[0], &op07) != nil:
+	case len(req.Params) == 0 || !isObject(req.Params[0]):
 		reply.Error = &rpcError{Code: int(x402.RPCInvalidParams), Message: "params[0] must be the UserOperation"}
 	case len(req.Params) >= 3 && string(req.Params[2]) != "null" && json.Unmarshal(req.Params[2], &gas) != nil:
 		reply.Error = &rpcError{Code: int(x402.RPCInvalidParams), Message: "params[2] must be the context {type, token?}"}
 	default:
-		var (
-			res any
-			err error
-		)
-		if sp07 != nil {
-			res, err = sp07.SponsorOperationV07(r.Context(), op07, gas, h.clientIP(r))
-		} else {
-			res, err = sp.SponsorOperation(r.Context(), op, gas, h.clientIP(r))
-		}
+		res, err := sp.SponsorOperationAt(r.Context(), entryPoint, req.Params[0], gas, h.clientIP(r))
 		if err != nil {
 			var se *SponsorError
 			if !errors.As(err, &se) {

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/store"
@@ -223,7 +224,11 @@ func (s *Service) culprit(ctx context.Context, receipt *types.Receipt) *bundler.
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
 	defer cancel()
-	c, err := bundler.FindCulprit(ctx, s.rpc, receipt)
+	eps := make([]entrypoint.EntryPoint, 0, len(s.bundlers))
+	for _, b := range s.bundlers {
+		eps = append(eps, b.EntryPoint)
+	}
+	c, err := bundler.FindCulprit(ctx, s.rpc, receipt, eps)
 	if err != nil && !errors.Is(err, bundler.ErrNoCulprit) {
 		// Not remembered: the next payment of the bundle asks again.
 		s.log.Warn("finding the operation that reverted a bundle", zap.Stringer("tx", receipt.TxHash), zap.Error(err))

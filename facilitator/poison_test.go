@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -100,7 +101,12 @@ func TestBundleDropsAnExpiredOperation(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			tx, err := e.svc.bundler.Submit(context.Background(), op, func(*types.Transaction) error { return nil })
+			unpacked, err := entrypoint.FromV06(op)
+			if err != nil {
+				results[i] = result{nil, err}
+				return
+			}
+			tx, err := e.svc.bundlers[e.chain.Contracts.EntryPoint].Submit(context.Background(), unpacked, func(*types.Transaction) error { return nil })
 			results[i] = result{tx, err}
 		}()
 	}

@@ -63,7 +63,6 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
@@ -233,12 +232,11 @@ type Service struct {
 	sender   *sender.Sender
 	batch    *batcher // nil without Config.Batch
 	pace     pace     // the chain's block period (inclusion.go)
-	bundler  *bundler.BuiltIn
-	external *bundler.External
-	// bundler07 and external07 are v0.7's (settle_userop.go).
-	bundler07  *bundler.BuiltIn
-	external07 *bundler.External
-	log        *zap.Logger
+	bundlers map[common.Address]*bundler.BuiltIn
+	// externals and bundlers are each EntryPoint's external and built-in
+	// bundler, by its address (settle_userop.go).
+	externals map[common.Address]*bundler.External
+	log       *zap.Logger
 
 	// tab is the allowlist's scheme table in force; tabMu serializes
 	// SetAssets.
@@ -338,10 +336,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	if a := cfg.AANative; a != nil {
 		a.SponsorLimits.defaults()
-		s.bundler = &bundler.BuiltIn{EntryPoint: a.EntryPoint, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler")}
-		if a.EntryPointV07 != (common.Address{}) {
-			s.bundler07 = &bundler.BuiltIn{EntryPoint: a.EntryPointV07, V07: true, Sender: snd, Chain: eth, RPC: client, MaxBundle: a.MaxBundle, MaxWait: a.BundleWait, Now: cfg.Now, Logger: log.Named("bundler07")}
-		}
+		s.bundlers = a.builtInBundlers(snd, eth, client, cfg.Now, log)
 		if err := s.dialBundlers(ctx, a); err != nil {
 			s.Close()
 			return nil, err
@@ -367,17 +362,11 @@ func (s *Service) Close() error {
 		s.stopFinal()
 	}
 	s.wg.Wait()
-	if s.external != nil {
-		s.external.Close()
+	for _, x := range s.externals {
+		x.Close()
 	}
-	if s.external07 != nil {
-		s.external07.Close()
-	}
-	if s.bundler07 != nil {
-		s.bundler07.Close()
-	}
-	if s.bundler != nil {
-		s.bundler.Close()
+	for _, b := range s.bundlers {
+		b.Close()
 	}
 	if s.batch != nil {
 		s.batch.close()
@@ -453,11 +442,13 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 		}
 		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: sch.Name(), Networks: []string{s.cfg.Network}, Assets: assets})
 		sup.Kinds = append(sup.Kinds, kind)
-		if aa, ok := sch.(*aanative.Scheme); ok && aa.HasV07() {
-			// aa-native on EntryPoint v0.7 too: a kind of its own.
-			v07 := kind
-			v07.Extra = aa.ExtraV07("")
-			sup.Kinds = append(sup.Kinds, v07)
+		if ex, ok := sch.(extraOffers); ok {
+			// aa-native on every further EntryPoint: a kind of its own.
+			for _, extra := range ex.Extras("")[1:] {
+				more := kind
+				more.Extra = extra
+				sup.Kinds = append(sup.Kinds, more)
+			}
 		}
 	}
 	// x402 v1 clients and servers pay exact on the networks v1 names,
@@ -466,6 +457,12 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 		sup.Kinds = append(sup.Kinds, x402.SupportedKind{X402Version: 1, Scheme: x402.SchemeExact, Network: name})
 	}
 	return sup, nil
+}
+
+// extraOffers is a scheme that offers once per extra (aa-native, once per
+// EntryPoint); the first is Extra's.
+type extraOffers interface {
+	Extras(sponsorURL string) []*x402.Extra
 }
 
 // extraOffer is a scheme whose offers carry an extra field that /supported

@@ -135,28 +135,23 @@ func (s *Service) resumeExternal(ctx context.Context, p *payment, rec *store.Rec
 // externalFor is the external bundler of p's EntryPoint, nil when a
 // built-in bundler bundles it.
 func (s *Service) externalFor(p *payment) *bundler.External {
-	if p.settlement.OpV07 != nil {
-		return s.external07
+	if p.settlement.EntryPoint == nil {
+		return nil
 	}
-	return s.external
+	return s.externals[p.settlement.EntryPoint.Address()]
 }
 
 // bundle hands p's operation to the built-in bundler of its EntryPoint.
 func (s *Service) bundle(ctx context.Context, p *payment, persist func(*types.Transaction) error) (*types.Transaction, error) {
-	if op := p.settlement.OpV07; op != nil {
-		if s.bundler07 == nil {
-			return nil, fmt.Errorf("%w: no EntryPoint v0.7 is configured", bundler.ErrNotSent)
-		}
-		return s.bundler07.SubmitV07(ctx, *op, persist)
+	b := s.bundlers[p.settlement.EntryPoint.Address()]
+	if b == nil {
+		return nil, fmt.Errorf("%w: EntryPoint %s is not configured", bundler.ErrNotSent, p.settlement.EntryPoint.Address())
 	}
-	return s.bundler.Submit(ctx, *p.settlement.Op, persist)
+	return b.Submit(ctx, *p.settlement.Op, persist)
 }
 
 // sendExternal hands p's operation to the external bundler of its
 // EntryPoint.
 func (s *Service) sendExternal(ctx context.Context, p *payment) (common.Hash, error) {
-	if op := p.settlement.OpV07; op != nil {
-		return s.external07.SendV07(ctx, *op)
-	}
-	return s.external.Send(ctx, *p.settlement.Op)
+	return s.externalFor(p).Send(ctx, *p.settlement.Op)
 }

@@ -2,6 +2,7 @@ package facilitator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -12,16 +13,18 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/clientaddr"
-	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // Sponsor asks a paymaster, once and without retries, to sponsor an
 // operation as sc says (free gas, or gas paid in a token), valid until
-// sc.ValidUntil (unix seconds); *paymaster.Client has this method.
+// sc.ValidUntil (unix seconds); *paymaster.Client has these methods.
+// SponsorOnceAt takes and answers the operation in entryPoint's wire form;
+// SponsorOnce is it for a v0.6 operation.
 type Sponsor interface {
 	SponsorOnce(ctx context.Context, op x402.UserOperation, entryPoint common.Address, sc x402.SponsorContext) (x402.UserOperation, error)
+	SponsorOnceAt(ctx context.Context, op json.RawMessage, entryPoint common.Address, sc x402.SponsorContext) (json.RawMessage, error)
 }
 
 // SponsorLimits are the budget of anonymous sponsorship: what callers of
@@ -204,40 +207,75 @@ func sponsorRefusal(code int, gas x402.SponsorContext) *SponsorError {
 	return &SponsorError{Code: code, Message: msg}
 }
 
-// SponsorOperation asks the paymaster, with the facilitator's own key, to
-// sponsor op, its gas free or paid in a token as gas says (its ValidUntil
-// is the facilitator's, not the caller's), for an anonymous caller at client (its address, counted as
-// clientaddr.Key counts it: an IPv6 caller by its /64), but only if
-// op's callData is a settlement that pays an offer this server issues (the
-// merchant, token and amount of one of its paid routes), and only within
-// the anonymous budget of [SponsorLimits]. Payers need no key, and the key
-// pays for nothing else.
-func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error) {
+// SponsorOperationAt asks the paymaster, with the facilitator's own key, to
+// sponsor op, an operation in the wire form of the EntryPoint at
+// entryPoint (the first this facilitator settles on when it names none of
+// them), its gas free or paid in a token as gas says (its ValidUntil is the
+// facilitator's, not the caller's), for an anonymous caller at client (its
+// address, counted as clientaddr.Key counts it: an IPv6 caller by its
+// /64), but only if op's callData is a settlement that pays an offer this
+// server issues (the merchant, token and amount of one of its paid
+// routes), and only within the anonymous budget of [SponsorLimits]. Payers
+// need no key, and the key pays for nothing else. The answer is the
+// sponsored operation in the same wire form.
+func (s *Service) SponsorOperationAt(ctx context.Context, entryPoint common.Address, op json.RawMessage, gas x402.SponsorContext, client string) (json.RawMessage, error) {
 	ctx, span := startSpan(ctx, spanSponsor)
-	if span.IsRecording() && common.IsHexAddress(op.Sender) {
-		span.SetAttributes(edge.AttrSender.String(common.HexToAddress(op.Sender).Hex()))
+	if span.IsRecording() {
+		var shape struct {
+			Sender string `json:"sender"`
+		}
+		if json.Unmarshal(op, &shape) == nil && common.IsHexAddress(shape.Sender) {
+			span.SetAttributes(edge.AttrSender.String(common.HexToAddress(shape.Sender).Hex()))
+		}
 	}
-	out, err := s.sponsorOperation(ctx, op, gas, client)
+	out, err := s.sponsorOperationAt(ctx, entryPoint, op, gas, client)
 	endSponsor(span, err)
 	return out, err
 }
 
-// sponsorOperation is SponsorOperation without its span.
-func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error) {
-	decoded, err := contracts.UserOperationHex(op).Decode(true)
+// SponsorOperation is SponsorOperationAt of a v0.6 operation, on the
+// facilitator's first EntryPoint.
+func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, gas x402.SponsorContext, client string) (x402.UserOperation, error) {
+	raw, err := json.Marshal(op)
+	if err != nil {
+		return op, err
+	}
+	var entryPoint common.Address
+	if a := s.cfg.AANative; a != nil {
+		entryPoint = a.EntryPoint
+	}
+	out, err := s.SponsorOperationAt(ctx, entryPoint, raw, gas, client)
+	if err != nil {
+		return op, err
+	}
+	var sponsored x402.UserOperation
+	if err := json.Unmarshal(out, &sponsored); err != nil {
+		return op, fmt.Errorf("%w: %v", errSponsoredUndecodable, err)
+	}
+	return sponsored, nil
+}
+
+// sponsorOperationAt is SponsorOperationAt without its span.
+func (s *Service) sponsorOperationAt(ctx context.Context, entryPoint common.Address, op json.RawMessage, gas x402.SponsorContext, client string) (json.RawMessage, error) {
+	aa := s.table().aa
+	if aa == nil || s.cfg.AANative.Sponsor == nil {
+		return op, &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
+	}
+	ep := aa.EntryPointFor(entryPoint)
+	decoded, err := ep.DecodeOp(op, true)
 	if err != nil {
 		return op, &SponsorError{Code: int(x402.RPCInvalidParams), Message: "userOp: " + err.Error()}
 	}
-	var out x402.UserOperation
-	err = s.sponsorSettlement(ctx, decoded.Sender, decoded.CallData, false, gas, client, func(sp Sponsor, sc x402.SponsorContext) (common.Hash, error) {
-		if out, err = sp.SponsorOnce(ctx, op, s.cfg.AANative.EntryPoint, sc); err != nil {
+	var out json.RawMessage
+	err = s.sponsorSettlement(ctx, ep.Address(), decoded.Sender, decoded.CallData, gas, client, func(sp Sponsor, sc x402.SponsorContext) (common.Hash, error) {
+		if out, err = sp.SponsorOnceAt(ctx, op, ep.Address(), sc); err != nil {
 			return common.Hash{}, err
 		}
-		sponsored, err := contracts.UserOperationHex(out).Decode(false)
+		sponsored, err := ep.DecodeOp(out, false)
 		if err != nil {
 			return common.Hash{}, fmt.Errorf("%w: %v", errSponsoredUndecodable, err)
 		}
-		return contracts.UserOpHash(sponsored, s.cfg.AANative.EntryPoint, s.chainID), nil
+		return ep.UserOpHash(&sponsored, s.chainID), nil
 	})
 	if err != nil {
 		return op, err
@@ -249,25 +287,21 @@ func (s *Service) sponsorOperation(ctx context.Context, op x402.UserOperation, g
 var errSponsoredUndecodable = errors.New("the paymaster's sponsored operation does not decode")
 
 // sponsorSettlement sponsors, for client, the operation of sender whose
-// callData (of a v0.6 SimpleAccount, or with v07 of a v0.7 one) must be a
+// callData (of the SimpleAccount of entryPoint's version) must be a
 // settlement of one of this server's offers, within the anonymous budget,
 // its gas paid as gas says. forward asks the paymaster with the context to
 // send (gas with the validity to ask for) and returns the sponsored
 // operation's hash.
-func (s *Service) sponsorSettlement(ctx context.Context, sender common.Address, callData []byte, v07 bool, gas x402.SponsorContext, client string,
+func (s *Service) sponsorSettlement(ctx context.Context, entryPoint, sender common.Address, callData []byte, gas x402.SponsorContext, client string,
 	forward func(sp Sponsor, sc x402.SponsorContext) (common.Hash, error)) error {
 	aa := s.table().aa
-	if aa == nil || s.cfg.AANative.Sponsor == nil || (v07 && !aa.HasV07()) {
+	if aa == nil || s.cfg.AANative.Sponsor == nil || !aa.Serves(entryPoint) {
 		return &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
 	}
 	if err := checkGas(gas); err != nil {
 		return err
 	}
-	parse := aa.ParseCallData
-	if v07 {
-		parse = aa.ParseCallDataV07
-	}
-	settle, err := parse(callData)
+	settle, err := aa.ParseCallDataAt(entryPoint, callData)
 	if err != nil {
 		return &SponsorError{Code: int(x402.RPCInvalidParams), Message: "only x402 settlements are sponsored: " + err.Error()}
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"go.opentelemetry.io/otel/propagation"
 
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -185,10 +184,10 @@ func (c *Client) SponsorOnce(ctx context.Context, op x402.UserOperation, entryPo
 	return out, err
 }
 
-// SponsorOnceV07 is SponsorOnce of a v0.7 operation, for the v0.7
-// entryPoint.
-func (c *Client) SponsorOnceV07(ctx context.Context, op ep07.UserOperationHex, entryPoint common.Address, sc x402.SponsorContext) (ep07.UserOperationHex, error) {
-	var out ep07.UserOperationHex
+// SponsorOnceAt is SponsorOnce of an operation in the wire form of the
+// EntryPoint at entryPoint, of any version; the answer is in the same form.
+func (c *Client) SponsorOnceAt(ctx context.Context, op json.RawMessage, entryPoint common.Address, sc x402.SponsorContext) (json.RawMessage, error) {
+	var out json.RawMessage
 	err := c.once(ctx, "pm_sponsor_userop", []any{op, entryPoint.Hex(), sc}, &out)
 	return out, err
 }

@@ -70,9 +70,9 @@ type stateOverride struct {
 // paymaster what it is asked to send: "" if it does or cannot be probed,
 // otherwise why it is refused. An error is a chain that could not be read.
 func (s *Service) probeDelivery(ctx context.Context, token common.Address, decimals uint8) (string, error) {
-	to := s.cfg.TokenPaymaster
-	if to == (common.Address{}) {
-		to = s.cfg.TokenPaymasterV07
+	var to common.Address
+	if pms := s.tokenPaymasters(); len(pms) > 0 {
+		to = pms[0]
 	}
 	holder := crypto.CreateAddress(probeFrom, 0)
 	amount := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil)

@@ -15,15 +15,16 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/edge"
-	"github.com/caddy-x402/caddy-x402/x402"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 )
 
 // ERC-7677 (Paymaster Web Service Capability) is how wallets and viem ask
 // a paymaster for sponsorship: pm_getPaymasterStubData for the values to
 // estimate gas with, then pm_getPaymasterData for the signed ones. Both
-// take [userOp, entryPoint, chainId, context]. This paymaster serves
-// EntryPoint v0.6, so both answer paymasterAndData (never v0.7's
-// paymaster, paymasterData and paymaster gas limits).
+// take [userOp, entryPoint, chainId, context], and answer the paymaster's
+// fields in that EntryPoint's form: paymasterAndData on v0.6
+// (PaymasterData), paymaster, paymasterData and the paymaster's gas limits
+// on v0.7 (PaymasterDataV07).
 
 // PaymasterData is the result of pm_getPaymasterStubData (with IsFinal
 // false) and of pm_getPaymasterData (without it).
@@ -36,6 +37,48 @@ type PaymasterData struct {
 	IsFinal *bool `json:"isFinal,omitempty"`
 	// Sponsor names who pays: the key's project.
 	Sponsor *Sponsor `json:"sponsor,omitempty"`
+}
+
+// PaymasterDataV07 is PaymasterData on EntryPoint v0.7: the paymaster's
+// fields apart.
+type PaymasterDataV07 struct {
+	Paymaster                     common.Address `json:"paymaster"`
+	PaymasterData                 hexutil.Bytes  `json:"paymasterData"`
+	PaymasterVerificationGasLimit *hexutil.Big   `json:"paymasterVerificationGasLimit"`
+	PaymasterPostOpGasLimit       *hexutil.Big   `json:"paymasterPostOpGasLimit"`
+	IsFinal                       *bool          `json:"isFinal,omitempty"`
+	Sponsor                       *Sponsor       `json:"sponsor,omitempty"`
+}
+
+// paymasterResult is an ERC-7677 result: an EntryPoint's paymaster fields
+// (entrypoint.EntryPoint.PaymasterFields), then isFinal and sponsor.
+type paymasterResult struct {
+	fields  any
+	isFinal *bool
+	sponsor *Sponsor
+}
+
+// MarshalJSON writes the paymaster's fields, then isFinal and sponsor, in
+// one object.
+func (r paymasterResult) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal(r.fields)
+	if err != nil {
+		return nil, err
+	}
+	tail, err := json.Marshal(struct {
+		IsFinal *bool    `json:"isFinal,omitempty"`
+		Sponsor *Sponsor `json:"sponsor,omitempty"`
+	}{r.isFinal, r.sponsor})
+	if err != nil {
+		return nil, err
+	}
+	if len(head) < 2 || head[0] != '{' || string(tail) == "{}" {
+		return head, nil
+	}
+	if string(head) == "{}" {
+		return tail, nil
+	}
+	return append(append(head[:len(head)-1], ','), tail[1:]...), nil
 }
 
 // Sponsor is ERC-7677's sponsor information, shown by some wallets.
@@ -70,57 +113,31 @@ var stubSignature = func() []byte {
 
 // erc7677Request is the parsed params of an ERC-7677 call.
 type erc7677Request struct {
-	op contracts.UserOperation
+	ep *EntryPointConfig
+	op entrypoint.UserOperation
 	sc sponsorContext
 }
 
-// erc7677Op is the userOp of an ERC-7677 call: a v0.6 operation, with the
-// fields of other EntryPoint versions caught to be refused.
-type erc7677Op struct {
-	x402.UserOperation
-	Factory                       json.RawMessage `json:"factory"`
-	FactoryData                   json.RawMessage `json:"factoryData"`
-	Paymaster                     json.RawMessage `json:"paymaster"`
-	PaymasterData                 json.RawMessage `json:"paymasterData"`
-	PaymasterVerificationGasLimit json.RawMessage `json:"paymasterVerificationGasLimit"`
-	PaymasterPostOpGasLimit       json.RawMessage `json:"paymasterPostOpGasLimit"`
-	EIP7702Auth                   json.RawMessage `json:"eip7702Auth"`
-}
-
 // parseERC7677 parses [userOp, entryPoint, chainId, context] and checks
-// the entry point and chain. With final set (pm_getPaymasterData), every
-// gas and fee field must be given: the signature covers them as they are.
+// the entry point and chain. A userOp with fields of another EntryPoint
+// version is refused. With final set (pm_getPaymasterData), every gas and
+// fee field must be given: the signature covers them as they are.
 func (s *Service) parseERC7677(c *call, final bool) (erc7677Request, *Error) {
 	var req erc7677Request
 	if len(c.params) < 3 || len(c.params) > 4 {
 		return req, &Error{Code: codeInvalidParams, Message: "params: want [userOp, entryPoint, chainId, context]"}
 	}
-	var wire erc7677Op
-	if err := json.Unmarshal(c.params[0], &wire); err != nil {
-		return req, &Error{Code: codeInvalidParams, Message: "userOp: want an object of 0x hex strings"}
+	d, eerr := s.entryPointOf(c.params[1])
+	if eerr != nil {
+		return req, eerr
 	}
-	var v07 []string
-	for _, f := range []struct {
-		name string
-		raw  json.RawMessage
-	}{
-		{"factory", wire.Factory}, {"factoryData", wire.FactoryData}, {"paymaster", wire.Paymaster},
-		{"paymasterData", wire.PaymasterData}, {"paymasterVerificationGasLimit", wire.PaymasterVerificationGasLimit},
-		{"paymasterPostOpGasLimit", wire.PaymasterPostOpGasLimit}, {"eip7702Auth", wire.EIP7702Auth},
-	} {
-		if len(f.raw) > 0 && string(f.raw) != "null" {
-			v07 = append(v07, f.name)
-		}
+	ep := d.EntryPoint
+	if foreign := ep.ForeignFields(c.params[0]); len(foreign) > 0 {
+		return req, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("userOp has %s, which EntryPoint v%s does not have: this paymaster serves EntryPoint v%s at %s; send that version's fields", strings.Join(foreign, ", "), ep.Version(), ep.Version(), ep.Address())}
 	}
-	if len(v07) > 0 {
-		return req, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("userOp has %s, which EntryPoint v0.6 does not have: this paymaster serves EntryPoint v0.6 (%s); send initCode and no paymaster fields", strings.Join(v07, ", "), s.cfg.EntryPoint)}
-	}
-	op, derr := decodeUserOp(&wire.UserOperation)
+	op, derr := decodeUserOp(ep, c.params[0])
 	if derr != nil {
 		return req, derr
-	}
-	if err := s.checkEntryPoint(c.params[1]); err != nil {
-		return req, err
 	}
 	if err := s.checkChainID(c.params[2]); err != nil {
 		return req, err
@@ -141,7 +158,7 @@ func (s *Service) parseERC7677(c *call, final bool) (erc7677Request, *Error) {
 			return req, err
 		}
 	}
-	req.op, req.sc = op, sc
+	req.ep, req.op, req.sc = d, op, sc
 	return req, nil
 }
 
@@ -183,9 +200,6 @@ func (s *Service) paymasterStubData(ctx context.Context, c *call) (any, *Error) 
 	if perr != nil {
 		return nil, perr
 	}
-	if len(c.params) >= 2 && s.isV07(c.params[1]) {
-		return s.paymasterStubDataV07(ctx, c, p)
-	}
 	req, rerr := s.parseERC7677(c, false)
 	if rerr != nil {
 		return nil, rerr
@@ -197,50 +211,39 @@ func (s *Service) paymasterStubData(ctx context.Context, c *call) (any, *Error) 
 	if _, err := s.validUntil(req.sc, now); err != nil {
 		return nil, err
 	}
-	op := req.op
-	inToken := *req.sc.Type != TypeFree
-	var terms contracts.TokenTerms
-	if inToken {
-		var terr *Error
-		if terms, terr = s.tokenTerms(ctx, req.sc, s.cfg.TokenPaymaster); terr != nil {
-			return nil, terr
-		}
+	d, op := req.ep, req.op
+	ep := d.EntryPoint
+	terms, inToken, terr := s.termsOf(ctx, d, req.sc)
+	if terr != nil {
+		return nil, terr
 	}
-	pndLen := s.paymasterDataLength(inToken)
+	s.setPaymaster(d, &op, inToken, terms)
 	if err := s.fillFees(ctx, c, p, &op); err != nil {
 		return nil, err
 	}
-	// The limits are looked at with the gas given, or the defaults
-	// pm_sponsor_userop would fill for an empty field (no chain read).
 	if op.PreVerificationGas.Sign() == 0 {
-		op.PreVerificationGas = s.preVerificationGas(op, pndLen)
+		op.PreVerificationGas = ep.PreVerificationGas(op)
 	}
 	if op.VerificationGasLimit.Sign() == 0 {
-		op.VerificationGasLimit = big.NewInt(200_000)
-		if len(op.InitCode) > 0 {
-			op.VerificationGasLimit = big.NewInt(600_000)
-		}
+		op.VerificationGasLimit = ep.DefaultVerificationGas(op.Deploys())
 	}
 	if op.CallGasLimit.Sign() == 0 {
 		op.CallGasLimit = big.NewInt(250_000)
 	}
-	if err := s.checkGas(&op, true, pndLen); err != nil {
+	if err := s.checkGas(ep, &op, true); err != nil {
 		return nil, err
 	}
-	if _, err := s.lookLimits(ctx, p, &op, maxCost(&op), inToken, now); err != nil {
+	paidInTokens := inToken && !(ep.HeldUntilLanded() && terms.Mode == TypePostpay)
+	if _, err := s.lookLimits(ctx, p, &op, ep.MaxCost(&op), paidInTokens, now); err != nil {
 		return nil, err
 	}
 	final := false
-	stub := contracts.PaymasterAndData(s.cfg.Paymaster, stubValidUntil, 0, stubSignature)
+	op.PaymasterData = ep.VerifyingPaymasterData(stubValidUntil, 0, stubSignature)
 	if inToken {
 		terms.ValidUntil = stubValidUntil
-		stub = contracts.TokenPaymasterAndData(s.cfg.TokenPaymaster, terms, stubSignature)
+		op.PaymasterData = ep.TokenPaymasterData(terms, stubSignature)
 	}
-	return PaymasterData{
-		PaymasterAndData: stub,
-		IsFinal:          &final,
-		Sponsor:          &Sponsor{Name: p.cfg.Name},
-	}, nil
+	return paymasterResult{fields: ep.PaymasterFields(&op), isFinal: &final, sponsor: &Sponsor{Name: p.cfg.Name}}, nil
 }
 
 // paymasterData is pm_getPaymasterData(userOp, entryPoint, chainId,
@@ -256,9 +259,6 @@ func (s *Service) paymasterDataOp(ctx context.Context, c *call) (any, *Error) {
 	if perr != nil {
 		return nil, perr
 	}
-	if len(c.params) >= 2 && s.isV07(c.params[1]) {
-		return s.paymasterDataV07(ctx, c, p)
-	}
 	req, rerr := s.parseERC7677(c, true)
 	if rerr != nil {
 		return nil, rerr
@@ -267,10 +267,10 @@ func (s *Service) paymasterDataOp(ctx context.Context, c *call) (any, *Error) {
 		span.SetAttributes(edge.AttrSender.String(req.op.Sender.Hex()))
 	}
 	op := req.op
-	if err := s.sponsorCore(ctx, c, p, &op, req.sc, true); err != nil {
+	if err := s.sponsorCore(ctx, c, p, req.ep, &op, req.sc, true); err != nil {
 		return nil, err
 	}
-	return PaymasterData{PaymasterAndData: op.PaymasterAndData, Sponsor: &Sponsor{Name: p.cfg.Name}}, nil
+	return paymasterResult{fields: req.ep.EntryPoint.PaymasterFields(&op), sponsor: &Sponsor{Name: p.cfg.Name}}, nil
 }
 
 // gasGiven refuses, for pm_getPaymasterData, an operation whose gas or fee

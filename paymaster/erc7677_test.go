@@ -256,7 +256,7 @@ func TestERC7677DataReservesOnce(t *testing.T) {
 // FuzzERC7677Params feeds parseERC7677 arbitrary params: it answers a
 // JSON-RPC error or a request, never panics.
 func FuzzERC7677Params(f *testing.F) {
-	s := &Service{cfg: Config{EntryPoint: common.HexToAddress("0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789"), ChainID: big.NewInt(1337), Paymaster: common.HexToAddress("0x01")}}
+	s := serviceOn(Config{EntryPoint: common.HexToAddress("0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789"), ChainID: big.NewInt(1337), Paymaster: common.HexToAddress("0x01")})
 	f.Add([]byte(`[{"sender":"0x1111111111111111111111111111111111111111","nonce":"0x0","initCode":"0x","callData":"0x12","callGasLimit":"0x1","verificationGasLimit":"0x1","preVerificationGas":"0x1","maxFeePerGas":"0x1","maxPriorityFeePerGas":"0x1"},"0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789","0x539",{"type":0}]`), true)
 	f.Add([]byte(`[{"sender":"0x1111111111111111111111111111111111111111","factory":"0x01"},"0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789",1337,null]`), false)
 	f.Add([]byte(`[{},"",{},[]]`), false)

@@ -161,18 +161,19 @@ func (f *fleet) fixedGas(ops []x402.UserOperation, maxFee *big.Int) *big.Int {
 	pvg := new(big.Int)
 	for i := range ops {
 		set(&ops[i], big.NewInt(0))
-		op, perr := decodeUserOp(&ops[i])
+		op, perr := f.svc.eps[0].EntryPoint.DecodeOp(mustJSON(f.t, ops[i]), true)
 		if perr != nil {
 			f.t.Fatal(perr)
 		}
-		if g := f.svc.preVerificationGas(op, f.svc.paymasterDataLength(false)); g.Cmp(pvg) > 0 {
+		f.svc.setPaymaster(&f.svc.eps[0], &op, false, contracts.TokenTerms{})
+		if g := f.svc.eps[0].EntryPoint.PreVerificationGas(op); g.Cmp(pvg) > 0 {
 			pvg = g
 		}
 	}
 	for i := range ops {
 		set(&ops[i], pvg)
 	}
-	op, perr := decodeUserOp(&ops[0])
+	op, perr := decodeWire6(&ops[0])
 	if perr != nil {
 		f.t.Fatal(perr)
 	}

@@ -124,13 +124,19 @@ type Project struct {
 type Config struct {
 	// ChainID is the chain's id.
 	ChainID *big.Int
-	// EntryPoint is the supported ERC-4337 v0.6 EntryPoint.
+	// EntryPoints are the ERC-4337 EntryPoints sponsored on, of any
+	// version, each with its paymasters; the first answers
+	// pm_supported_tokens without an entryPoint. Empty, they are the ones
+	// EntryPoint, EntryPointV07 and their paymasters name.
+	EntryPoints []EntryPointConfig
+	// EntryPoint is the supported ERC-4337 v0.6 EntryPoint, when
+	// EntryPoints is empty.
 	EntryPoint common.Address
 	// Paymaster is the VerifyingPaymaster contract.
 	Paymaster common.Address
 	// EntryPointV07 and PaymasterV07 are the ERC-4337 v0.7 EntryPoint and
-	// its VerifyingPaymaster (whose signer is Signer too); zero serves
-	// v0.6 only. See v07.go.
+	// its VerifyingPaymaster (whose signer is Signer too), when EntryPoints
+	// is empty; zero serves v0.6 only. See entrypoints.go.
 	EntryPointV07, PaymasterV07 common.Address
 	// Signer is the VerifyingPaymaster's verifyingSigner, and the
 	// TokenPaymaster's. Never logged.
@@ -140,8 +146,8 @@ type Config struct {
 	// offers type 0 only there.
 	TokenPaymaster common.Address
 	// TokenPaymasterV07 is the same on EntryPoint v0.7 (TokenPaymasterV07,
-	// contracts/src); it needs EntryPointV07. See v07.go for how its type
-	// 2 differs.
+	// contracts/src); it needs EntryPointV07. See entrypoints.go for how
+	// its type 2 differs.
 	TokenPaymasterV07 common.Address
 	// Tokens are the ERC-20s accepted for gas (types 1 and 2), with their
 	// prices; SetTokens replaces them. They need TokenPaymaster or
@@ -204,14 +210,18 @@ func (c *Config) Validate() error {
 	if c.ChainID == nil || c.ChainID.Sign() <= 0 {
 		errs = append(errs, errors.New("chain id is missing"))
 	}
-	if c.EntryPoint == (common.Address{}) || c.Paymaster == (common.Address{}) {
-		errs = append(errs, errors.New("entry point and paymaster addresses are required"))
-	}
-	if (c.EntryPointV07 == (common.Address{})) != (c.PaymasterV07 == (common.Address{})) {
-		errs = append(errs, errors.New("the v0.7 entry point and paymaster go together"))
-	}
-	if c.TokenPaymasterV07 != (common.Address{}) && c.EntryPointV07 == (common.Address{}) {
-		errs = append(errs, errors.New("the v0.7 token paymaster needs the v0.7 entry point"))
+	if len(c.EntryPoints) > 0 {
+		errs = append(errs, validateEntryPoints(c.EntryPoints)...)
+	} else {
+		if c.EntryPoint == (common.Address{}) || c.Paymaster == (common.Address{}) {
+			errs = append(errs, errors.New("entry point and paymaster addresses are required"))
+		}
+		if (c.EntryPointV07 == (common.Address{})) != (c.PaymasterV07 == (common.Address{})) {
+			errs = append(errs, errors.New("the v0.7 entry point and paymaster go together"))
+		}
+		if c.TokenPaymasterV07 != (common.Address{}) && c.EntryPointV07 == (common.Address{}) {
+			errs = append(errs, errors.New("the v0.7 token paymaster needs the v0.7 entry point"))
+		}
 	}
 	if c.Signer == nil {
 		errs = append(errs, errors.New("signer key is missing"))
@@ -228,10 +238,30 @@ func (c *Config) Validate() error {
 	if err := validateProjects(c.Projects); err != nil {
 		errs = append(errs, err)
 	}
-	if err := validateTokens(c.Tokens, c.TokenPaymaster, c.TokenPaymasterV07); err != nil {
+	if err := validateTokens(c.Tokens, c.entryPoints()); err != nil {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// validateEntryPoints reports what is wrong with a list of EntryPoints.
+func validateEntryPoints(eps []EntryPointConfig) []error {
+	var errs []error
+	seen := map[common.Address]bool{}
+	for i, d := range eps {
+		if d.EntryPoint == nil {
+			errs = append(errs, fmt.Errorf("entry point %d is missing", i))
+			continue
+		}
+		if d.Paymaster == (common.Address{}) {
+			errs = append(errs, fmt.Errorf("entry point %s (v%s) needs its paymaster's address", d.EntryPoint.Address(), d.EntryPoint.Version()))
+		}
+		if seen[d.EntryPoint.Address()] {
+			errs = append(errs, fmt.Errorf("entry point %s is listed twice", d.EntryPoint.Address()))
+		}
+		seen[d.EntryPoint.Address()] = true
+	}
+	return errs
 }
 
 func validateProjects(projects []Project) error {
@@ -262,12 +292,12 @@ func validateProjects(projects []Project) error {
 // live in Config.Ledger, so a restart keeps them, and an adapter keeps one
 // Service across config reloads, handing it new limits with SetProjects.
 type Service struct {
-	cfg     Config
-	keys    *Keys
-	signer  common.Address
-	log     *zap.Logger
-	ep      *contracts.EntryPoint
-	pm      *contracts.VerifyingPaymaster
+	cfg    Config
+	keys   *Keys
+	signer common.Address
+	log    *zap.Logger
+	// eps are the EntryPoints sponsored on, with their paymasters.
+	eps     []EntryPointConfig
 	account *contracts.SimpleAccount
 	ledger  LedgerStore
 
@@ -326,7 +356,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	s := &Service{
 		cfg: cfg, keys: &Keys{Store: cfg.Keys, Now: cfg.Now, Usage: cfg.KeyUsage, Network: cfg.Network, Logger: log}, signer: crypto.PubkeyToAddress(cfg.Signer.PublicKey), log: log,
-		ep: contracts.NewEntryPoint(), pm: contracts.NewVerifyingPaymaster(), account: contracts.NewSimpleAccount(), ledger: ledger,
+		eps: cfg.entryPoints(), account: contracts.NewSimpleAccount(), ledger: ledger,
 	}
 	if err := s.SetProjects(cfg.Projects); err != nil {
 		return nil, fmt.Errorf("paymaster config: %w", err)

@@ -25,7 +25,7 @@ func decodeOp(t testing.TB, raw json.RawMessage) contracts.UserOperation {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		t.Fatal(err)
 	}
-	op, err := decodeUserOp(&w)
+	op, err := decodeWire6(&w)
 	if err != nil {
 		t.Fatal(err)
 	}

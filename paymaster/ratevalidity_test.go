@@ -41,7 +41,7 @@ func TestRateValidity(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tc.token.Address, tc.token.Price = tok, big.NewRat(3000, 1)
-			err := validateTokens([]Token{tc.token}, tok, common.Address{})
+			err := validateTokens([]Token{tc.token}, []EntryPointConfig{{TokenPaymaster: tok}})
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("validateTokens: %v, want %q", err, tc.wantErr)

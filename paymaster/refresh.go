@@ -107,9 +107,11 @@ func (s *Service) readLogs(ctx context.Context, now time.Time) error {
 // VerifyingPaymasters and, if set, the token paymasters.
 func (s *Service) paymasterTopics() []common.Hash {
 	var t []common.Hash
-	for _, a := range []common.Address{s.cfg.Paymaster, s.cfg.TokenPaymaster, s.cfg.PaymasterV07, s.cfg.TokenPaymasterV07} {
-		if a != (common.Address{}) {
-			t = append(t, common.BytesToHash(a.Bytes()))
+	for _, d := range s.eps {
+		for _, a := range []common.Address{d.Paymaster, d.TokenPaymaster} {
+			if a != (common.Address{}) {
+				t = append(t, common.BytesToHash(a.Bytes()))
+			}
 		}
 	}
 	return t
@@ -123,15 +125,22 @@ type logEntry struct {
 	Removed     bool           `json:"removed"`
 }
 
-// paidInTokens is the set of operations TokenPaymasterV07 logged
+// paidInTokens is the set of operations the token paymasters of the
+// EntryPoints that hold type 2 until it lands (TokenPaymasterV07) logged
 // GasPaidInToken for in blocks from to to; nil without one.
 func (s *Service) paidInTokens(ctx context.Context, from, to uint64) (map[common.Hash]bool, error) {
-	if s.cfg.TokenPaymasterV07 == (common.Address{}) {
+	var held []common.Address
+	for _, d := range s.eps {
+		if d.EntryPoint.HeldUntilLanded() && d.TokenPaymaster != (common.Address{}) {
+			held = append(held, d.TokenPaymaster)
+		}
+	}
+	if len(held) == 0 {
 		return nil, nil
 	}
 	var logs []logEntry
 	filter := map[string]any{
-		"address":   s.cfg.TokenPaymasterV07,
+		"address":   held,
 		"fromBlock": hexutil.Uint64(from),
 		"toBlock":   hexutil.Uint64(to),
 		"topics":    []any{gasPaidInTokenV07},
@@ -152,9 +161,9 @@ func (s *Service) paidInTokens(ctx context.Context, from, to uint64) (map[common
 func (s *Service) events(ctx context.Context, from, to uint64) ([]opEvent, error) {
 	var logs []logEntry
 	// v0.7's UserOperationEvent has v0.6's signature.
-	addresses, paymasters := []common.Address{s.cfg.EntryPoint}, s.paymasterTopics()
-	if s.cfg.EntryPointV07 != (common.Address{}) {
-		addresses = append(addresses, s.cfg.EntryPointV07)
+	addresses, paymasters := make([]common.Address, len(s.eps)), s.paymasterTopics()
+	for i, d := range s.eps {
+		addresses[i] = d.EntryPoint.Address()
 	}
 	filter := map[string]any{
 		"address":   addresses,

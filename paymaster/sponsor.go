@@ -19,15 +19,8 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/edge"
-	"github.com/caddy-x402/caddy-x402/x402"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 )
-
-func (s *Service) entrypoints(context.Context, *call) (any, *Error) {
-	if s.cfg.EntryPointV07 != (common.Address{}) {
-		return []string{s.cfg.EntryPoint.Hex(), s.cfg.EntryPointV07.Hex()}, nil
-	}
-	return []string{s.cfg.EntryPoint.Hex()}, nil
-}
 
 // SupportedTokens is the result of pm_supported_tokens.
 type SupportedTokens struct {
@@ -51,13 +44,13 @@ type NativeGas struct {
 func (s *Service) supportedTokens(ctx context.Context, c *call) (any, *Error) {
 	// The entryPoint parameter may name either version; the native
 	// paymaster answered is that version's.
-	native := s.cfg.Paymaster
+	native := s.eps[0].Paymaster
 	if len(c.params) >= 2 {
-		if s.isV07(c.params[1]) {
-			native = s.cfg.PaymasterV07
-		} else if err := s.checkEntryPoint(c.params[1]); err != nil {
+		d, err := s.entryPointOf(c.params[1])
+		if err != nil {
 			return nil, err
 		}
+		native = d.Paymaster
 	}
 	p, perr := s.projectOf(c)
 	if perr != nil {
@@ -87,17 +80,6 @@ func (s *Service) projectOf(c *call) (*project, *Error) {
 		return nil, &Error{Code: codePaymasterRejected, Message: fmt.Sprintf("the key's project %q is on %s; this paymaster serves %s", c.key.Project, p.network, s.cfg.Network)}
 	}
 	return p, nil
-}
-
-func (s *Service) checkEntryPoint(raw json.RawMessage) *Error {
-	var ep string
-	if err := json.Unmarshal(raw, &ep); err != nil || !common.IsHexAddress(ep) {
-		return &Error{Code: codeInvalidParams, Message: "entryPoint: want an address"}
-	}
-	if common.HexToAddress(ep) != s.cfg.EntryPoint {
-		return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("entryPoint %s is not supported; use %s", ep, s.cfg.EntryPoint)}
-	}
-	return nil
 }
 
 // sponsorContext is the 4th parameter of pm_sponsor_userop.
@@ -165,22 +147,14 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 	if len(c.params) < 2 {
 		return nil, &Error{Code: codeInvalidParams, Message: "params: want [userOp, entryPoint, context]"}
 	}
-	if s.isV07(c.params[1]) {
-		return s.sponsorV07(ctx, c, p)
+	traceSender(ctx, c.params[0])
+	d, eerr := s.entryPointOf(c.params[1])
+	if eerr != nil {
+		return nil, eerr
 	}
-	var wire x402.UserOperation
-	if err := json.Unmarshal(c.params[0], &wire); err != nil {
-		return nil, &Error{Code: codeInvalidParams, Message: "userOp: want an object of 0x hex strings: " + err.Error()}
-	}
-	op, derr := decodeUserOp(&wire)
+	op, derr := decodeUserOp(d.EntryPoint, c.params[0])
 	if derr != nil {
 		return nil, derr
-	}
-	if span := trace.SpanFromContext(ctx); span.IsRecording() {
-		span.SetAttributes(edge.AttrSender.String(op.Sender.Hex()))
-	}
-	if err := s.checkEntryPoint(c.params[1]); err != nil {
-		return nil, err
 	}
 	var rawContext json.RawMessage
 	if len(c.params) >= 3 {
@@ -190,10 +164,10 @@ func (s *Service) sponsorOp(ctx context.Context, c *call) (any, *Error) {
 	if cerr != nil {
 		return nil, cerr
 	}
-	if err := s.sponsorCore(ctx, c, p, &op, sc, false); err != nil {
+	if err := s.sponsorCore(ctx, c, p, d, &op, sc, false); err != nil {
 		return nil, err
 	}
-	return encodeUserOp(&op), nil
+	return d.EntryPoint.EncodeOp(&op), nil
 }
 
 // sponsoringProject is the key's project for a sponsorship: it must be
@@ -256,7 +230,7 @@ func (s *Service) validUntil(sc sponsorContext, now time.Time) (time.Time, *Erro
 
 // fillFees fills the fee fields the payer left empty from the network, and
 // holds maxFeePerGas to the project's ceiling.
-func (s *Service) fillFees(ctx context.Context, c *call, p *project, op *contracts.UserOperation) *Error {
+func (s *Service) fillFees(ctx context.Context, c *call, p *project, op *entrypoint.UserOperation) *Error {
 	ceiling, err := s.feeCeiling(ctx, c, p)
 	if err != nil {
 		return err
@@ -277,65 +251,69 @@ func (s *Service) fillFees(ctx context.Context, c *call, p *project, op *contrac
 	return nil
 }
 
-// sponsorCore sponsors op for project p under context sc: it fills the
-// gas and fee fields left empty (none, when the caller has refused empty
-// ones: asGiven), checks them against the bounds and the project's limits,
-// signs, simulates and reserves the operation's maximum cost. On success
-// op carries its paymasterAndData; its other fields are as given or
-// filled.
-func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *contracts.UserOperation, sc sponsorContext, asGiven bool) *Error {
+// sponsorCore sponsors op on EntryPoint d for project p under context sc:
+// it gives op this paymaster's fields, fills the gas and fee fields left
+// empty (none, when the caller has refused empty ones: asGiven), checks
+// them against the bounds and the project's limits, signs, simulates and
+// reserves the operation's maximum cost. On success op carries its signed
+// paymaster fields; its other fields are as given or filled.
+func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, d *EntryPointConfig, op *entrypoint.UserOperation, sc sponsorContext, asGiven bool) *Error {
 	now := s.cfg.Now()
 	validUntil, verr := s.validUntil(sc, now)
 	if verr != nil {
 		return verr
 	}
 	// Types 1 and 2 are priced now; the rate is signed into the operation.
-	var terms contracts.TokenTerms
-	inToken := *sc.Type != TypeFree
-	if inToken {
-		var terr *Error
-		if terms, terr = s.tokenTerms(ctx, sc, s.cfg.TokenPaymaster); terr != nil {
-			return terr
-		}
+	terms, inToken, terr := s.termsOf(ctx, d, sc)
+	if terr != nil {
+		return terr
 	}
-	pndLen := s.paymasterDataLength(inToken)
+	ep := d.EntryPoint
+	s.setPaymaster(d, op, inToken, terms)
 	if err := s.fillFees(ctx, c, p, op); err != nil {
 		return err
 	}
-	if err := s.fillGas(ctx, op, pndLen); err != nil {
+	if err := s.fillGas(ctx, ep, op); err != nil {
 		return err
 	}
-	if err := s.checkGas(op, asGiven, pndLen); err != nil {
+	if err := s.checkGas(ep, op, asGiven); err != nil {
 		return err
 	}
-	cost := maxCost(op)
+	cost := ep.MaxCost(op)
+	// A type 1 operation is paid for in validation; a type 2 one is too,
+	// unless the EntryPoint lets its postOp fail unpaid (see
+	// entrypoints.go): then it is held against the project until it lands.
+	paidInTokens := inToken && !(ep.HeldUntilLanded() && terms.Mode == TypePostpay)
 
 	// A cheap look at the limits before the chain work; the real
 	// reservation is taken atomically at the end.
-	owner, err := s.lookLimits(ctx, p, op, cost, inToken, now)
+	owner, err := s.lookLimits(ctx, p, op, cost, paidInTokens, now)
 	if err != nil {
 		return err
 	}
 
 	if inToken {
-		if err := s.checkPayer(ctx, op.Sender, maxTokens(op, terms), terms, s.cfg.TokenPaymaster); err != nil {
+		if err := s.checkPayer(ctx, op.Sender, ep.MaxTokenCost(op, terms), terms, d.TokenPaymaster); err != nil {
 			return err
 		}
-		if err := s.signToken(op, terms, uint64(validUntil.Unix())); err != nil {
+		if err := s.signToken(ep, op, terms, uint64(validUntil.Unix())); err != nil {
 			return err
 		}
-	} else if err := s.sign(ctx, op, uint64(validUntil.Unix())); err != nil {
+	} else if err := s.sign(ctx, ep, op, uint64(validUntil.Unix())); err != nil {
 		return err
 	}
-	if err := s.simulate(ctx, op); err != nil {
+	if err := s.simulate(ctx, ep, op); err != nil {
 		return err
 	}
 	r := reservation{
-		Hash: contracts.UserOpHash(*op, s.cfg.EntryPoint, s.cfg.ChainID), Cost: cost,
+		Hash: ep.UserOpHash(op, s.cfg.ChainID), Cost: cost,
 		ValidUntil: validUntil.Unix(), Sender: op.Sender, Owner: owner,
 	}
 	if inToken {
-		r.Cost, r.Token = new(big.Int), terms.Token
+		r.Token = terms.Token
+		if paidInTokens {
+			r.Cost = new(big.Int)
+		}
 	}
 	if err := s.reserve(p, r, cost, now); err != nil {
 		return err
@@ -346,10 +324,33 @@ func (s *Service) sponsorCore(ctx context.Context, c *call, p *project, op *cont
 	return nil
 }
 
+// termsOf prices a sponsorship paid in a token (types 1 and 2) on
+// EntryPoint d; inToken is false for type 0.
+func (s *Service) termsOf(ctx context.Context, d *EntryPointConfig, sc sponsorContext) (terms contracts.TokenTerms, inToken bool, err *Error) {
+	if *sc.Type == TypeFree {
+		return terms, false, nil
+	}
+	terms, err = s.tokenTerms(ctx, sc, d.TokenPaymaster)
+	return terms, true, err
+}
+
+// setPaymaster gives op its paymaster on EntryPoint d, the paymaster's gas
+// limits (where the version has them) and a paymasterData of the final
+// length, unsigned: the token paymaster's on terms for a type 1 or 2
+// operation (inToken), the VerifyingPaymaster's otherwise.
+func (s *Service) setPaymaster(d *EntryPointConfig, op *entrypoint.UserOperation, inToken bool, terms contracts.TokenTerms) {
+	op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit = d.EntryPoint.PaymasterGas(inToken, terms.Mode)
+	if inToken {
+		op.Paymaster, op.PaymasterData = d.TokenPaymaster, d.EntryPoint.TokenPaymasterData(terms, make([]byte, contracts.PaymasterSignatureLength))
+		return
+	}
+	op.Paymaster, op.PaymasterData = d.Paymaster, d.EntryPoint.VerifyingPaymasterData(0, 0, make([]byte, contracts.PaymasterSignatureLength))
+}
+
 // lookLimits is a look, without a reservation, at whether p's limits and
 // the failure pause let op of maximum cost be sponsored now; it returns
 // the account's owner.
-func (s *Service) lookLimits(ctx context.Context, p *project, op *contracts.UserOperation, cost *big.Int, inToken bool, now time.Time) (common.Address, *Error) {
+func (s *Service) lookLimits(ctx context.Context, p *project, op *entrypoint.UserOperation, cost *big.Int, inToken bool, now time.Time) (common.Address, *Error) {
 	owner, err := s.ownerOf(ctx, op)
 	if err != nil {
 		return owner, err
@@ -406,9 +407,9 @@ func (s *Service) reserve(p *project, r reservation, cost *big.Int, now time.Tim
 // ownerOf is the owner of the operation's SimpleAccount: the createAccount
 // argument of its initCode, or the deployed account's owner(). An account
 // of another kind has no owner known here (the zero address).
-func (s *Service) ownerOf(ctx context.Context, op *contracts.UserOperation) (common.Address, *Error) {
-	if len(op.InitCode) >= 20+4+32 {
-		return common.BytesToAddress(op.InitCode[24:56]), nil
+func (s *Service) ownerOf(ctx context.Context, op *entrypoint.UserOperation) (common.Address, *Error) {
+	if initCode := op.InitCode(); len(initCode) >= 20+4+32 {
+		return common.BytesToAddress(initCode[24:56]), nil
 	}
 	var out hexutil.Bytes
 	msg := map[string]any{"to": op.Sender, "data": hexutil.Bytes(s.account.PackOwner())}
@@ -446,62 +447,34 @@ func (s *Service) paused(sender, owner common.Address, now time.Time) *Error {
 	return nil
 }
 
-// decodeUserOp parses the spec's hex UserOperation, naming a bad field.
+// decodeUserOp parses an operation in ep's wire form, naming a bad field.
 // Gas and fee fields may be empty ("0x" or absent): they are filled in.
-func decodeUserOp(w *x402.UserOperation) (contracts.UserOperation, *Error) {
-	op, err := contracts.UserOperationHex(*w).Decode(true)
-	if err != nil {
-		return op, &Error{Code: codeInvalidParams, Message: "invalid UserOperation: " + err.Error()}
+// The paymaster's fields are the paymaster's own, written later.
+func decodeUserOp(ep entrypoint.EntryPoint, raw json.RawMessage) (entrypoint.UserOperation, *Error) {
+	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+		return entrypoint.UserOperation{}, &Error{Code: codeInvalidParams, Message: "userOp: want an object of 0x hex strings"}
 	}
-	op.PaymasterAndData = []byte{} // the paymaster writes its own
+	op, err := ep.DecodeOp(raw, true)
+	if err != nil {
+		return op, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("invalid UserOperation for EntryPoint v%s: %v", ep.Version(), err)}
+	}
 	return op, nil
 }
 
-func encodeUserOp(op *contracts.UserOperation) x402.UserOperation {
-	return x402.UserOperation(op.Hex())
-}
-
-// maxCost is the most an operation can cost its paymaster under EntryPoint
-// v0.6: every gas limit at maxFeePerGas, with verification counted three
-// times (validation, and postOp's allowance).
-func maxCost(op *contracts.UserOperation) *big.Int {
-	gas := new(big.Int).Mul(op.VerificationGasLimit, big.NewInt(3))
-	gas.Add(gas, op.CallGasLimit).Add(gas, op.PreVerificationGas)
-	return gas.Mul(gas, op.MaxFeePerGas)
-}
-
-// paymasterDataLength is the length of the final paymasterAndData: the
-// TokenPaymaster's (inToken) or the VerifyingPaymaster's.
-func (s *Service) paymasterDataLength(inToken bool) int {
-	if inToken {
-		return contracts.TokenPaymasterDataLength
+// traceSender records, on the span in ctx, the sender of the operation
+// raw: every EntryPoint version names it "sender". It is recorded before
+// the operation is decoded, so that a refusal names it too.
+func traceSender(ctx context.Context, raw json.RawMessage) {
+	span := trace.SpanFromContext(ctx)
+	if !span.IsRecording() {
+		return
 	}
-	return len(contracts.PaymasterAndData(s.cfg.Paymaster, 0, 0, make([]byte, contracts.PaymasterSignatureLength)))
-}
-
-// preVerificationGas is what a bundler charges an operation before its
-// validation runs, computed as ERC-4337 bundlers do (eth-infinitism's
-// calcPreVerificationGas, for a bundle of one): the calldata cost of the
-// ABI-packed operation with its final paymasterAndData (pndLen bytes) and a 65-byte
-// signature, plus the transaction's 21,000, 18,300 per operation and 4 per
-// packed word.
-func (s *Service) preVerificationGas(op contracts.UserOperation, pndLen int) *big.Int {
-	filler := func(n int) []byte { return bytes.Repeat([]byte{1}, n) }
-	op.PreVerificationGas = big.NewInt(21_000)
-	op.PaymasterAndData = filler(pndLen)
-	if len(op.Signature) < 65 {
-		op.Signature = filler(65)
+	var op struct {
+		Sender string `json:"sender"`
 	}
-	packed := s.ep.PackSimulateValidation(op)[4:]
-	gas := int64(21_000 + 18_300 + 4*((len(packed)+31)/32))
-	for _, c := range packed {
-		if c == 0 {
-			gas += 4
-		} else {
-			gas += 16
-		}
+	if json.Unmarshal(raw, &op) == nil && common.IsHexAddress(op.Sender) {
+		span.SetAttributes(edge.AttrSender.String(common.HexToAddress(op.Sender).Hex()))
 	}
-	return big.NewInt(gas)
 }
 
 // checkGas refuses gas fields beyond the bounds the paymaster computes
@@ -509,12 +482,13 @@ func (s *Service) preVerificationGas(op contracts.UserOperation, pndLen int) *bi
 // preVerificationGas and then bundles the operation itself collects the
 // difference from the paymaster's deposit as the bundle's beneficiary.
 // asGiven (ERC-7677) changes the advice: there the paymaster fills nothing.
-func (s *Service) checkGas(op *contracts.UserOperation, asGiven bool, pndLen int) *Error {
+// op carries its paymaster's fields at their final length.
+func (s *Service) checkGas(ep entrypoint.EntryPoint, op *entrypoint.UserOperation, asGiven bool) *Error {
 	verification := s.cfg.MaxVerificationGas
-	if len(op.InitCode) > 0 {
+	if op.Deploys() {
 		verification = s.cfg.MaxDeployVerificationGas
 	}
-	pvg := s.preVerificationGas(*op, pndLen)
+	pvg := ep.PreVerificationGas(*op)
 	pvgBound := new(big.Int).Add(pvg, new(big.Int).Div(pvg, big.NewInt(10)))
 	pvgBound.Add(pvgBound, big.NewInt(10_000))
 	for _, f := range []struct {
@@ -522,7 +496,7 @@ func (s *Service) checkGas(op *contracts.UserOperation, asGiven bool, pndLen int
 		v     *big.Int
 		bound *big.Int
 	}{
-		{"verificationGasLimit", op.VerificationGasLimit, new(big.Int).SetUint64(verification)},
+		{"verificationGasLimit", ep.VerificationGas(op), new(big.Int).SetUint64(verification)},
 		{"callGasLimit", op.CallGasLimit, new(big.Int).SetUint64(s.cfg.MaxCallGas)},
 		{"preVerificationGas", op.PreVerificationGas, pvgBound},
 	} {
@@ -531,25 +505,27 @@ func (s *Service) checkGas(op *contracts.UserOperation, asGiven bool, pndLen int
 			if asGiven {
 				hint = "estimate it without padding, or use pm_sponsor_userop to have the paymaster fill it"
 			}
-			return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("%s %s is over this paymaster's bound of %s; %s", f.name, f.v, f.bound, hint)}
+			what := f.name
+			if what == "verificationGasLimit" && f.v.Cmp(op.VerificationGasLimit) != 0 {
+				what = "verificationGasLimit with the paymaster's " + op.PaymasterVerificationGasLimit.String()
+			}
+			return &Error{Code: codeInvalidParams, Message: fmt.Sprintf("%s %s is over this paymaster's bound of %s; %s", what, f.v, f.bound, hint)}
 		}
 	}
 	return nil
 }
 
-// fillGas fills the gas fields the payer left empty.
-func (s *Service) fillGas(ctx context.Context, op *contracts.UserOperation, pndLen int) *Error {
+// fillGas fills the gas fields the payer left empty; op carries its
+// paymaster's fields at their final length.
+func (s *Service) fillGas(ctx context.Context, ep entrypoint.EntryPoint, op *entrypoint.UserOperation) *Error {
 	if op.PreVerificationGas.Sign() == 0 {
-		op.PreVerificationGas = s.preVerificationGas(*op, pndLen)
+		op.PreVerificationGas = ep.PreVerificationGas(*op)
 	}
 	if op.VerificationGasLimit.Sign() == 0 {
-		op.VerificationGasLimit = big.NewInt(200_000)
-		if len(op.InitCode) > 0 {
-			op.VerificationGasLimit = big.NewInt(600_000)
-		}
+		op.VerificationGasLimit = ep.DefaultVerificationGas(op.Deploys())
 	}
 	if op.CallGasLimit.Sign() == 0 {
-		op.CallGasLimit = s.callGas(ctx, s.cfg.EntryPoint, op.Sender, op.CallData)
+		op.CallGasLimit = s.callGas(ctx, ep.Address(), op.Sender, op.CallData)
 	}
 	return nil
 }
@@ -569,19 +545,14 @@ func (s *Service) callGas(ctx context.Context, entryPoint, sender common.Address
 	return big.NewInt(250_000)
 }
 
-// sign fills paymasterAndData with a VerifyingPaymaster signature valid
-// until validUntil.
-func (s *Service) sign(ctx context.Context, op *contracts.UserOperation, validUntil uint64) *Error {
-	var out hexutil.Bytes
-	msg := map[string]any{"to": s.cfg.Paymaster, "data": hexutil.Bytes(s.pm.PackSenderNonce(op.Sender))}
-	if err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", msg, "latest"); err != nil {
+// sign fills paymasterData with a VerifyingPaymaster signature valid until
+// validUntil; op names the VerifyingPaymaster.
+func (s *Service) sign(ctx context.Context, ep entrypoint.EntryPoint, op *entrypoint.UserOperation, validUntil uint64) *Error {
+	hash, err := ep.VerifyingPaymasterHash(ctx, s.cfg.Chain, op, s.cfg.ChainID, validUntil, 0)
+	if errors.Is(err, entrypoint.ErrChain) {
+		s.log.Warn("reading the paymaster's hash", zap.Error(err))
 		return &Error{Code: codeInternal, Message: "the chain could not be read; retry"}
 	}
-	senderNonce, err := s.pm.UnpackSenderNonce(out)
-	if err != nil {
-		return &Error{Code: codeInternal, Message: "the paymaster contract answered unexpectedly"}
-	}
-	hash, err := contracts.VerifyingPaymasterHash(*op, s.cfg.Paymaster, s.cfg.ChainID, senderNonce, validUntil, 0)
 	if err != nil {
 		return &Error{Code: codeInvalidParams, Message: "the UserOperation does not encode: " + err.Error()}
 	}
@@ -589,7 +560,7 @@ func (s *Service) sign(ctx context.Context, op *contracts.UserOperation, validUn
 	if err != nil {
 		return &Error{Code: codeInternal, Message: "signing failed"}
 	}
-	op.PaymasterAndData = contracts.PaymasterAndData(s.cfg.Paymaster, validUntil, 0, sig)
+	op.PaymasterData = ep.VerifyingPaymasterData(validUntil, 0, sig)
 	return nil
 }
 
@@ -602,53 +573,59 @@ var dummySignature = func() []byte {
 	return sig
 }()
 
-// simulate runs EntryPoint.simulateValidation, which always reverts in
-// v0.6: ValidationResult is success; FailedOp is a refusal, blamed on the
-// paymaster (AA3x: -32501) or on the operation (-32500). For a deployed
-// account it then runs the call itself, and a revert is -32521.
-func (s *Service) simulate(ctx context.Context, op *contracts.UserOperation) *Error {
+// simulate runs simulateValidation as ep's version does: a FailedOp is a
+// refusal, blamed on the paymaster (AA3x: -32501) or on the operation
+// (-32500); the paymaster's own signature and window must hold. The
+// account's signature is a well-formed throwaway one, whatever the caller
+// sent (a wallet's stub may make OpenZeppelin 5's ECDSA revert): the owner
+// signs after the paymaster. For a deployed account it then runs the call
+// itself, and a revert is -32521.
+func (s *Service) simulate(ctx context.Context, ep entrypoint.EntryPoint, op *entrypoint.UserOperation) *Error {
 	sim := *op
-	if len(sim.Signature) != 65 {
-		sim.Signature = dummySignature
+	sim.Signature = dummySignature
+	call, override := ep.SimulationCall(&sim)
+	args := []any{call, "latest"}
+	if override != nil {
+		args = append(args, override)
 	}
-	msg := map[string]any{"to": s.cfg.EntryPoint, "data": hexutil.Bytes(s.ep.PackSimulateValidation(sim))}
 	var out hexutil.Bytes
-	err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", msg, "latest")
-	data := revertData(err)
-	if data == nil && err != nil {
+	err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", args...)
+	revert := revertData(err)
+	if err != nil && revert == nil {
 		// No revert: the call itself failed (a timeout, a dropped
 		// connection).
 		s.log.Warn("simulating an operation", zap.Error(err))
 		return &Error{Code: codeInternal, Message: "the chain could not simulate the operation; retry"}
 	}
-	if data == nil {
-		return &Error{Code: codeInternal, Message: "simulateValidation did not answer as EntryPoint v0.6 does"}
-	}
-	res, uerr := s.ep.UnpackError(data)
-	if uerr != nil {
-		res = nil // a known error's selector with its data cut short
-	}
-	switch r := res.(type) {
-	case *contracts.EntryPointValidationResult:
-		if r.ReturnInfo.ValidUntil != nil && r.ReturnInfo.ValidUntil.Sign() > 0 && r.ReturnInfo.ValidUntil.Int64() < s.cfg.Now().Unix() {
-			return &Error{Code: codeOutOfTimeRange, Message: "the operation's validity window has passed; rebuild and resend"}
-		}
-	case *contracts.EntryPointFailedOp:
+	v, perr := ep.ParseSimulation(out, revert)
+	var failed *entrypoint.FailedOp
+	switch {
+	case errors.As(perr, &failed):
 		code := codeSimulation
-		if strings.HasPrefix(r.Reason, "AA3") {
+		if strings.HasPrefix(failed.Reason, "AA3") {
 			code = codePaymasterRejected
 		}
-		return &Error{Code: code, Message: "simulateValidation: " + r.Reason, Data: map[string]any{"opIndex": r.OpIndex}}
-	default:
-		return &Error{Code: codeSimulation, Message: fmt.Sprintf("simulateValidation reverted unexpectedly: %v", uerr)}
+		e := &Error{Code: code, Message: "simulateValidation: " + failed.Reason}
+		if failed.OpIndex != nil {
+			e.Data = map[string]any{"opIndex": failed.OpIndex}
+		}
+		return e
+	case errors.Is(perr, entrypoint.ErrUnanswered):
+		return &Error{Code: codeInternal, Message: fmt.Sprintf("simulateValidation did not answer as EntryPoint v%s does", ep.Version())}
+	case perr != nil:
+		return &Error{Code: codeSimulation, Message: perr.Error()}
+	case v.Paymaster.SigFailed:
+		return &Error{Code: codePaymasterRejected, Message: "simulateValidation: the paymaster's signature does not validate"}
+	case v.Paymaster.ValidUntil > 0 && int64(v.Paymaster.ValidUntil) < s.cfg.Now().Unix():
+		return &Error{Code: codeOutOfTimeRange, Message: "the operation's validity window has passed; rebuild and resend"}
 	}
 
 	var code hexutil.Bytes
 	if err := s.cfg.Chain.CallContext(ctx, &code, "eth_getCode", op.Sender, "latest"); err != nil || len(code) == 0 {
 		return nil // not deployed yet: its first operation deploys it
 	}
-	call := map[string]any{"from": s.cfg.EntryPoint, "to": op.Sender, "data": hexutil.Bytes(op.CallData), "gas": hexutil.EncodeBig(op.CallGasLimit)}
-	if err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", call, "latest"); err != nil {
+	exec := map[string]any{"from": ep.Address(), "to": op.Sender, "data": hexutil.Bytes(op.CallData), "gas": hexutil.EncodeBig(op.CallGasLimit)}
+	if err := s.cfg.Chain.CallContext(ctx, &out, "eth_call", exec, "latest"); err != nil {
 		e := &Error{Code: codeReverted, Message: "the operation's call reverts: " + err.Error()}
 		if d := revertData(err); d != nil {
 			e.Data = hexutil.Encode(d)

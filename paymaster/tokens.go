@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 )
 
 // Sponsorship types, as NERO's paymaster platform numbers them.
@@ -88,12 +89,12 @@ type Token struct {
 	RateValidity time.Duration
 }
 
-// validateTokens reports what is wrong with tokens, for the token
-// paymasters of EntryPoint v0.6 and v0.7 (zero if absent).
-func validateTokens(tokens []Token, tokenPaymaster, tokenPaymasterV07 common.Address) error {
+// validateTokens reports what is wrong with tokens, for the EntryPoints
+// eps and their token paymasters.
+func validateTokens(tokens []Token, eps []EntryPointConfig) error {
 	var errs []error
 	seen := map[common.Address]bool{}
-	if len(tokens) > 0 && tokenPaymaster == (common.Address{}) && tokenPaymasterV07 == (common.Address{}) {
+	if len(tokens) > 0 && !slices.ContainsFunc(eps, func(d EntryPointConfig) bool { return d.TokenPaymaster != (common.Address{}) }) {
 		errs = append(errs, errors.New("tokens need a token paymaster's address"))
 	}
 	for _, t := range tokens {
@@ -162,7 +163,7 @@ func rateValidity(markupBps int) time.Duration {
 
 // SetTokens replaces the tokens accepted for gas, as a config reload does.
 func (s *Service) SetTokens(tokens []Token) error {
-	if err := validateTokens(tokens, s.cfg.TokenPaymaster, s.cfg.TokenPaymasterV07); err != nil {
+	if err := validateTokens(tokens, s.eps); err != nil {
 		return fmt.Errorf("paymaster tokens: %w", err)
 	}
 	m := make([]Token, len(tokens))
@@ -486,13 +487,6 @@ func (s *Service) tokenTerms(ctx context.Context, sc sponsorContext, pm common.A
 	return contracts.TokenTerms{Mode: uint8(ty), Token: t.Address, Rate: q.rate}, nil
 }
 
-// maxTokens is the most an operation can cost in tokens on terms t, as
-// TokenPaymaster computes it in validation.
-func maxTokens(op *contracts.UserOperation, t contracts.TokenTerms) *big.Int {
-	gas := new(big.Int).Add(maxCost(op), new(big.Int).Mul(big.NewInt(contracts.TokenMaxPostOpGas(t.Mode)), op.MaxFeePerGas))
-	return contracts.TokenCost(gas, t.Rate)
-}
-
 // checkPayer refuses, before anything is signed, a sender whose token
 // balance or allowance to the token paymaster pm is below need, the
 // operation's maximum token cost: the paymaster would refuse it in
@@ -525,11 +519,11 @@ func (s *Service) checkPayer(ctx context.Context, sender common.Address, need *b
 	return nil
 }
 
-// signToken fills paymasterAndData with the TokenPaymaster's terms t,
-// signed, valid until validUntil.
-func (s *Service) signToken(op *contracts.UserOperation, t contracts.TokenTerms, validUntil uint64) *Error {
+// signToken fills paymasterData with the token paymaster's terms t,
+// signed, valid until validUntil; op names the token paymaster.
+func (s *Service) signToken(ep entrypoint.EntryPoint, op *entrypoint.UserOperation, t contracts.TokenTerms, validUntil uint64) *Error {
 	t.ValidUntil = validUntil
-	hash, err := contracts.TokenPaymasterHash(*op, s.cfg.TokenPaymaster, s.cfg.ChainID, t)
+	hash, err := ep.TokenPaymasterHash(op, s.cfg.ChainID, t)
 	if err != nil {
 		return &Error{Code: codeInvalidParams, Message: "the UserOperation does not encode: " + err.Error()}
 	}
@@ -537,7 +531,7 @@ func (s *Service) signToken(op *contracts.UserOperation, t contracts.TokenTerms,
 	if err != nil {
 		return &Error{Code: codeInternal, Message: "signing failed"}
 	}
-	op.PaymasterAndData = contracts.TokenPaymasterAndData(s.cfg.TokenPaymaster, t, sig)
+	op.PaymasterData = ep.TokenPaymasterData(t, sig)
 	return nil
 }
 
@@ -559,10 +553,7 @@ func (s *Service) GasTokens(ctx context.Context) []GasToken {
 	for i, st := range list {
 		out[i] = GasToken{SupportedToken: st}
 		total := new(big.Int)
-		for _, pm := range []common.Address{s.cfg.TokenPaymaster, s.cfg.TokenPaymasterV07} {
-			if pm == (common.Address{}) {
-				continue
-			}
+		for _, pm := range s.tokenPaymasters() {
 			bal, err := s.callView(ctx, common.HexToAddress(st.Token), append(slices.Clone(selBalanceOf), common.LeftPadBytes(pm.Bytes(), 32)...))
 			if err != nil {
 				total = nil

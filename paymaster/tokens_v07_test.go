@@ -149,7 +149,7 @@ func TestTokenGasV07PaysInToken(t *testing.T) {
 			}
 			held := new(big.Int)
 			if ty == TypePostpay {
-				held = maxCostV07(&op)
+				held = maxCostOf7(&op)
 			}
 			if u := e.usage("demo"); u.InFlight != 1 || new(big.Int).Sub(base.Balance, u.Balance).Cmp(held) != 0 || new(big.Int).Sub(u.SpentToday, base.SpentToday).Cmp(held) != 0 {
 				t.Fatalf("after sponsoring: %+v (before %+v); want 1 in flight and %s wei held", u, base, held)

@@ -114,8 +114,8 @@ func TestSponsorV07(t *testing.T) {
 	if op.Paymaster != e.chain.Contracts.PaymasterV07 || op.PaymasterVerificationGasLimit.Int64() != v07PaymasterVerificationGas || op.PaymasterPostOpGasLimit.Sign() != 0 {
 		t.Fatalf("paymaster fields %s %s %s", op.Paymaster, op.PaymasterVerificationGasLimit, op.PaymasterPostOpGasLimit)
 	}
-	if u := e.usage("demo"); u.InFlight != 1 || u.SpentToday.Cmp(maxCostV07(&op)) != 0 {
-		t.Fatalf("after sponsoring: %+v, want 1 in flight charged %s", u, maxCostV07(&op))
+	if u := e.usage("demo"); u.InFlight != 1 || u.SpentToday.Cmp(maxCostOf7(&op)) != 0 {
+		t.Fatalf("after sponsoring: %+v, want 1 in flight charged %s", u, maxCostOf7(&op))
 	}
 	op.Signature, _ = contracts.SignHash(ep07.UserOpHash(op, e.chain.Contracts.EntryPointV07, e.chain.ChainID), owner)
 	ev := e.bundleV07(op)
@@ -230,7 +230,7 @@ func TestSponsorV07Refusals(t *testing.T) {
 // FuzzERC7677ParamsV07 feeds parseERC7677V07 arbitrary params: it answers
 // a JSON-RPC error or a request, never panics.
 func FuzzERC7677ParamsV07(f *testing.F) {
-	s := &Service{cfg: Config{EntryPointV07: ep07.Address, PaymasterV07: common.HexToAddress("0x02"), ChainID: big.NewInt(1337)}}
+	s := serviceOn(Config{EntryPointV07: ep07.Address, PaymasterV07: common.HexToAddress("0x02"), ChainID: big.NewInt(1337)})
 	f.Add([]byte(`[{"sender":"0x1111111111111111111111111111111111111111","nonce":"0x0","callData":"0x12","callGasLimit":"0x1","verificationGasLimit":"0x1","preVerificationGas":"0x1","maxFeePerGas":"0x1","maxPriorityFeePerGas":"0x1","paymaster":"0x02","paymasterVerificationGasLimit":"0x1"},"0x0000000071727De22E5E9d8BAf0edAc6f37da032","0x539",{"type":0}]`), true)
 	f.Add([]byte(`[{"sender":"0x1111111111111111111111111111111111111111","factory":"0x01","factoryData":"0x"},"0x0000000071727De22E5E9d8BAf0edAc6f37da032",1337,null]`), false)
 	f.Add([]byte(`[{},"",{},[]]`), false)
@@ -239,18 +239,18 @@ func FuzzERC7677ParamsV07(f *testing.F) {
 		if json.Unmarshal(raw, &params) != nil {
 			return
 		}
-		op, _, rerr := s.parseERC7677V07(&call{params: params}, final)
+		req, rerr := s.parseERC7677(&call{params: params}, final)
 		if rerr != nil {
 			if rerr.Code != codeInvalidParams && rerr.Code != codeOutOfTimeRange {
 				t.Fatalf("code %d: %s", rerr.Code, rerr.Message)
 			}
 			return
 		}
-		if final && (op.CallGasLimit.Sign() == 0 || op.MaxFeePerGas.Sign() == 0) {
-			t.Fatalf("a final request with zero gas or fee: %+v", op)
+		if final && (req.op.CallGasLimit.Sign() == 0 || req.op.MaxFeePerGas.Sign() == 0) {
+			t.Fatalf("a final request with zero gas or fee: %+v", req.op)
 		}
 		// A decoded operation always packs and hashes.
-		_ = ep07.UserOpHash(op, ep07.Address, big.NewInt(1337))
-		_ = s.preVerificationGasV07(op)
+		_ = req.ep.EntryPoint.UserOpHash(&req.op, big.NewInt(1337))
+		_ = req.ep.EntryPoint.PreVerificationGas(req.op)
 	})
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
 )
 
 // UserOperation is a v0.7 UserOperation unpacked, with the fields of
@@ -257,67 +259,34 @@ type UserOperationHex struct {
 // always required.
 func (h UserOperationHex) Decode(unfilled bool) (UserOperation, error) {
 	var (
-		op   UserOperation
-		errs []string
+		op UserOperation
+		f  contracts.HexFields
 	)
-	quantity := func(field, v string, optional bool) *big.Int {
-		if optional && (v == "" || v == "0x") {
-			return new(big.Int)
-		}
-		n, err := hexutil.DecodeBig(v)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s %q: want a 0x hex quantity", field, v))
-			return new(big.Int)
-		}
-		return n
-	}
-	data := func(field, v string, optional bool) []byte {
-		if optional && (v == "" || v == "0x") {
-			return []byte{}
-		}
-		b, err := hexutil.Decode(v)
-		if err != nil {
-			errs = append(errs, fmt.Sprintf("%s: want 0x hex bytes", field))
-		}
-		return b
-	}
-	address := func(field, v string, optional bool) common.Address {
-		if optional && (v == "" || v == "0x") {
-			return common.Address{}
-		}
-		if !common.IsHexAddress(v) || !strings.HasPrefix(v, "0x") {
-			errs = append(errs, fmt.Sprintf("%s %q: want an address", field, v))
-		}
-		return common.HexToAddress(v)
-	}
-	op.Sender = address("sender", h.Sender, false)
-	op.Nonce = quantity("nonce", h.Nonce, false)
-	op.Factory = address("factory", h.Factory, true)
-	op.FactoryData = data("factoryData", h.FactoryData, true)
-	op.CallData = data("callData", h.CallData, false)
-	op.CallGasLimit = quantity("callGasLimit", h.CallGasLimit, unfilled)
-	op.VerificationGasLimit = quantity("verificationGasLimit", h.VerificationGasLimit, unfilled)
-	op.PreVerificationGas = quantity("preVerificationGas", h.PreVerificationGas, unfilled)
-	op.MaxFeePerGas = quantity("maxFeePerGas", h.MaxFeePerGas, unfilled)
-	op.MaxPriorityFeePerGas = quantity("maxPriorityFeePerGas", h.MaxPriorityFeePerGas, unfilled)
-	op.Paymaster = address("paymaster", h.Paymaster, true)
+	op.Sender = f.Address("sender", h.Sender, false)
+	op.Nonce = f.Quantity("nonce", h.Nonce, false)
+	op.Factory = f.Address("factory", h.Factory, true)
+	op.FactoryData = f.Data("factoryData", h.FactoryData, true)
+	op.CallData = f.Data("callData", h.CallData, false)
+	op.CallGasLimit = f.Quantity("callGasLimit", h.CallGasLimit, unfilled)
+	op.VerificationGasLimit = f.Quantity("verificationGasLimit", h.VerificationGasLimit, unfilled)
+	op.PreVerificationGas = f.Quantity("preVerificationGas", h.PreVerificationGas, unfilled)
+	op.MaxFeePerGas = f.Quantity("maxFeePerGas", h.MaxFeePerGas, unfilled)
+	op.MaxPriorityFeePerGas = f.Quantity("maxPriorityFeePerGas", h.MaxPriorityFeePerGas, unfilled)
+	op.Paymaster = f.Address("paymaster", h.Paymaster, true)
 	paid := op.Paymaster != common.Address{}
-	op.PaymasterVerificationGasLimit = quantity("paymasterVerificationGasLimit", h.PaymasterVerificationGasLimit, unfilled || !paid)
-	op.PaymasterPostOpGasLimit = quantity("paymasterPostOpGasLimit", h.PaymasterPostOpGasLimit, unfilled || !paid)
-	op.PaymasterData = data("paymasterData", h.PaymasterData, true)
-	op.Signature = data("signature", h.Signature, unfilled)
-	if len(op.CallData) == 0 && len(errs) == 0 {
-		errs = append(errs, "callData is required")
+	op.PaymasterVerificationGasLimit = f.Quantity("paymasterVerificationGasLimit", h.PaymasterVerificationGasLimit, unfilled || !paid)
+	op.PaymasterPostOpGasLimit = f.Quantity("paymasterPostOpGasLimit", h.PaymasterPostOpGasLimit, unfilled || !paid)
+	op.PaymasterData = f.Data("paymasterData", h.PaymasterData, true)
+	op.Signature = f.Data("signature", h.Signature, unfilled)
+	if len(op.CallData) == 0 && !f.Failed() {
+		f.Fail("callData is required")
 	}
-	if len(errs) == 0 {
+	if !f.Failed() {
 		if err := op.Check(); err != nil {
-			errs = append(errs, err.Error())
+			f.Fail(err.Error())
 		}
 	}
-	if len(errs) > 0 {
-		return op, errors.New(strings.Join(errs, "; "))
-	}
-	return op, nil
+	return op, f.Err()
 }
 
 // Hex returns the wire form of op.

@@ -32,7 +32,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -45,18 +45,25 @@ type Chain interface {
 // Config configures a Scheme.
 type Config struct {
 	ChainID *big.Int
-	// EntryPoint, Factory, Settlement and Paymaster are the contracts: the
-	// v0.6 EntryPoint, the canonical SimpleAccountFactory, X402Settlement
-	// and the VerifyingPaymaster whose sponsorship is required.
-	EntryPoint, Factory, Settlement, Paymaster common.Address
-	// EntryPointV07, FactoryV07 and PaymasterV07 are the v0.7 EntryPoint,
-	// its SimpleAccountFactory and VerifyingPaymaster; zero settles v0.6
-	// only. See v07.go.
+	// Settlement is X402Settlement.
+	Settlement common.Address
+	// EntryPoints are the EntryPoints settled on, of any version, each
+	// with its factory and paymasters; the first is the default offer's.
+	// Empty, they are the ones the per-version fields below name. See
+	// entrypoints.go.
+	EntryPoints []EntryPointConfig
+	// EntryPoint, Factory and Paymaster are the v0.6 EntryPoint, the
+	// canonical SimpleAccountFactory and the VerifyingPaymaster whose
+	// sponsorship is required, when EntryPoints is empty.
+	EntryPoint, Factory, Paymaster common.Address
+	// EntryPointV07, FactoryV07 and PaymasterV07 are the same for v0.7,
+	// when EntryPoints is empty; zero settles v0.6 only.
 	EntryPointV07, FactoryV07, PaymasterV07 common.Address
 	// TokenPaymaster and TokenPaymasterV07, if set, are the token
 	// paymasters (gas paid in an ERC-20, sponsorship types 1 and 2) of
 	// EntryPoint v0.6 and v0.7 whose sponsorship is accepted beside the
-	// VerifyingPaymaster's; zero accepts free gas only. See gastoken.go.
+	// VerifyingPaymaster's, when EntryPoints is empty; zero accepts free
+	// gas only. See gastoken.go.
 	TokenPaymaster, TokenPaymasterV07 common.Address
 	// Assets are the allowlisted tokens.
 	Assets []common.Address
@@ -82,14 +89,22 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("chain id and chain are required"))
 	}
 	zero := common.Address{}
-	if c.EntryPoint == zero || c.Factory == zero || c.Settlement == zero || c.Paymaster == zero {
-		errs = append(errs, errors.New("entry point, factory, settlement and paymaster addresses are required"))
-	}
-	if v := []common.Address{c.EntryPointV07, c.FactoryV07, c.PaymasterV07}; slices.Contains(v, zero) && slices.ContainsFunc(v, func(a common.Address) bool { return a != zero }) {
-		errs = append(errs, errors.New("the v0.7 entry point, factory and paymaster go together"))
-	}
-	if c.TokenPaymasterV07 != zero && c.EntryPointV07 == zero {
-		errs = append(errs, errors.New("the v0.7 token paymaster needs the v0.7 entry point"))
+	switch {
+	case len(c.EntryPoints) > 0:
+		if c.Settlement == zero {
+			errs = append(errs, errors.New("the settlement address is required"))
+		}
+		errs = append(errs, validateEntryPoints(c.EntryPoints)...)
+	default:
+		if c.EntryPoint == zero || c.Factory == zero || c.Settlement == zero || c.Paymaster == zero {
+			errs = append(errs, errors.New("entry point, factory, settlement and paymaster addresses are required"))
+		}
+		if v := []common.Address{c.EntryPointV07, c.FactoryV07, c.PaymasterV07}; slices.Contains(v, zero) && slices.ContainsFunc(v, func(a common.Address) bool { return a != zero }) {
+			errs = append(errs, errors.New("the v0.7 entry point, factory and paymaster go together"))
+		}
+		if c.TokenPaymasterV07 != zero && c.EntryPointV07 == zero {
+			errs = append(errs, errors.New("the v0.7 token paymaster needs the v0.7 entry point"))
+		}
 	}
 	if len(c.Assets) == 0 {
 		errs = append(errs, errors.New("no assets are allowlisted for aa-native"))
@@ -101,6 +116,7 @@ func (c *Config) Validate() error {
 type Scheme struct {
 	cfg     Config
 	network string
+	eps     []EntryPointConfig
 	ep      *contracts.EntryPoint
 	account *contracts.SimpleAccount
 	factory *contracts.SimpleAccountFactory
@@ -120,7 +136,7 @@ func New(cfg Config) (*Scheme, error) {
 		cfg.Now = time.Now
 	}
 	return &Scheme{
-		cfg: cfg, network: x402.FormatNetwork(cfg.ChainID.Uint64()),
+		cfg: cfg, network: x402.FormatNetwork(cfg.ChainID.Uint64()), eps: cfg.entryPoints(),
 		ep: contracts.NewEntryPoint(), account: contracts.NewSimpleAccount(), factory: contracts.NewSimpleAccountFactory(),
 		settle: contracts.NewX402Settlement(), token: contracts.NewDevUSD(),
 	}, nil
@@ -128,7 +144,7 @@ func New(cfg Config) (*Scheme, error) {
 
 // Extra is what aa-native offers carry in their extra field.
 func (s *Scheme) Extra(sponsorURL string) *x402.Extra {
-	return &x402.Extra{EntryPoint: s.cfg.EntryPoint.Hex(), Factory: s.cfg.Factory.Hex(), Settlement: s.cfg.Settlement.Hex(), SponsorURL: sponsorURL}
+	return s.Extras(sponsorURL)[0]
 }
 
 // Assets are the allowlisted tokens.
@@ -136,47 +152,49 @@ func (s *Scheme) Assets() []common.Address { return s.cfg.Assets }
 
 // Payment is a decoded aa-native payment.
 type Payment struct {
-	Op          contracts.UserOperation
+	// Op is the operation, for EntryPoint.
+	Op          entrypoint.UserOperation
+	EntryPoint  entrypoint.EntryPoint
 	Merchant    common.Address
 	Token       common.Address
 	Amount      *big.Int
 	RequestHash common.Hash
 	// UserOpHash is the EntryPoint's hash of Op.
 	UserOpHash common.Hash
-	// OpV07 is the operation for EntryPoint v0.7, nil for v0.6. Op then
-	// holds its fields in v0.6's form for the checks both share: its
-	// initCode and paymasterAndData packed, and the account's and the
-	// paymaster's verification gas summed.
-	OpV07 *ep07.UserOperation
 	// Gas is what the operation's gas may cost the payer in a token when
 	// it names a token paymaster; nil when its gas is free.
 	Gas *GasInToken
+
+	at *EntryPointConfig // EntryPoint with its contracts
 }
 
-// decodePayload parses an aa-native payload. A payload that does not
-// parse is malformed_request; a field of the wrong form is
-// invalid_inner_payload.
+// decodePayload parses an aa-native payload for the EntryPoint req names.
+// A payload that does not parse is malformed_request; a field of the wrong
+// form, or of another EntryPoint version, is invalid_inner_payload.
 func (s *Scheme) decodePayload(p *x402.PaymentPayload, req *x402.PaymentRequirements) (*Payment, error) {
-	if s.isV07(req) {
-		return s.decodePayloadV07(p)
+	d := s.entryPointOf(req)
+	ep := d.EntryPoint
+	var raw struct {
+		UserOp             map[string]json.RawMessage `json:"userOp"`
+		SettlementCallSpec x402.SettlementCallSpec    `json:"settlementCallSpec"`
 	}
-	var raw x402.AANativePayload
 	if err := json.Unmarshal(p.Payload, &raw); err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "payload is not an aa-native payment: %v", err)
 	}
-	if _, v07 := opShape(p.Payload); v07 {
-		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "the offer is for EntryPoint v0.6 (%s): the userOp takes v0.6's fields (initCode, paymasterAndData), not v0.7's", s.cfg.EntryPoint)
+	if foreign := foreignFields(ep, p.Payload); len(foreign) > 0 {
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "the offer is for EntryPoint v%s (%s): the userOp takes v%s's fields, not %s", ep.Version(), ep.Address(), ep.Version(), strings.Join(foreign, ", "))
 	}
-	op, err := contracts.UserOperationHex(raw.UserOp).Decode(false)
+	userOp, _ := json.Marshal(raw.UserOp)
+	op, err := ep.DecodeOp(userOp, false)
 	if err != nil {
-		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "userOp: %v", err)
+		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "userOp (EntryPoint v%s): %v", ep.Version(), err)
 	}
 	pay, err := s.decodeSpec(raw.SettlementCallSpec)
 	if err != nil {
 		return nil, err
 	}
-	pay.Op = op
-	pay.UserOpHash = contracts.UserOpHash(op, s.cfg.EntryPoint, s.cfg.ChainID)
+	pay.Op, pay.EntryPoint, pay.at = op, ep, d
+	pay.UserOpHash = ep.UserOpHash(&op, s.cfg.ChainID)
 	if pay.Gas, err = s.gasInToken(pay); err != nil {
 		return nil, err
 	}
@@ -216,54 +234,36 @@ type Settlement struct {
 // settle(…)]) or execute(settlement, 0, settle(…)). Anything else is an
 // error saying what it is not.
 func (s *Scheme) ParseCallData(callData []byte) (*Settlement, error) {
-	return s.parseCallData(callData, false)
+	return s.parseCallData(s.eps[0].EntryPoint, callData)
 }
 
-// parseCallData is ParseCallData for the SimpleAccount of v0.6 or, with
-// v07, of v0.7, whose executeBatch takes values too (none, or all zero).
-func (s *Scheme) parseCallData(callData []byte, v07 bool) (*Settlement, error) {
-	if len(callData) < 4 {
-		return nil, errors.New("callData is empty")
-	}
-	abiAccount, _ := contracts.SimpleAccountMetaData.ParseABI()
-	if v07 {
-		abiAccount, _ = ep07.SimpleAccountMetaData.ParseABI()
-	}
-	m, err := abiAccount.MethodById(callData[:4])
+// parseCallData is ParseCallData for the SimpleAccount of ep's version.
+func (s *Scheme) parseCallData(ep entrypoint.EntryPoint, callData []byte) (*Settlement, error) {
+	method, calls, err := ep.DecodeAccountCall(callData)
 	if err != nil {
-		return nil, errors.New("callData is not a SimpleAccount execute or executeBatch call")
+		return nil, err
 	}
-	args, err := m.Inputs.Unpack(callData[4:])
-	if err != nil {
-		return nil, fmt.Errorf("callData does not decode as %s: %v", m.Name, err)
-	}
-	var settleData []byte
-	switch m.Name {
+	switch method {
 	case "executeBatch":
-		if v07 {
-			values, _ := args[1].([]*big.Int)
-			if slices.ContainsFunc(values, func(v *big.Int) bool { return v.Sign() != 0 }) {
-				return nil, errors.New("executeBatch must send no value")
-			}
-			args = []any{args[0], args[2]}
+		if slices.ContainsFunc(calls, func(c entrypoint.Call) bool { return c.Value != nil && c.Value.Sign() != 0 }) {
+			return nil, errors.New("executeBatch must send no value")
 		}
-		dest, ok1 := args[0].([]common.Address)
-		calls, ok2 := args[1].([][]byte)
-		if !ok1 || !ok2 || len(dest) != 2 || len(calls) != 2 {
+		if len(calls) != 2 {
 			return nil, errors.New("executeBatch must make exactly two calls: approve, then settle")
 		}
+		dest := []common.Address{calls[0].Target, calls[1].Target}
 		if dest[1] != s.cfg.Settlement {
 			return nil, fmt.Errorf("the second call goes to %s, not the settlement contract %s", dest[1], s.cfg.Settlement)
 		}
 		abiToken, _ := contracts.DevUSDMetaData.ParseABI()
-		if len(calls[0]) < 4 || !bytes.Equal(calls[0][:4], abiToken.Methods["approve"].ID) {
+		if len(calls[0].Data) < 4 || !bytes.Equal(calls[0].Data[:4], abiToken.Methods["approve"].ID) {
 			return nil, errors.New("the first call is not approve(settlement, amount)")
 		}
-		approve, err := abiToken.Methods["approve"].Inputs.Unpack(calls[0][4:])
+		approve, err := abiToken.Methods["approve"].Inputs.Unpack(calls[0].Data[4:])
 		if err != nil {
 			return nil, fmt.Errorf("approve does not decode: %v", err)
 		}
-		settlement, err := s.parseSettle(calls[1])
+		settlement, err := s.parseSettle(calls[1].Data)
 		if err != nil {
 			return nil, err
 		}
@@ -272,15 +272,12 @@ func (s *Scheme) parseCallData(callData []byte, v07 bool) (*Settlement, error) {
 		}
 		return settlement, nil
 	case "execute":
-		dest, _ := args[0].(common.Address)
-		value, _ := args[1].(*big.Int)
-		settleData, _ = args[2].([]byte)
-		if dest != s.cfg.Settlement || value == nil || value.Sign() != 0 {
+		if c := calls[0]; c.Target != s.cfg.Settlement || c.Value == nil || c.Value.Sign() != 0 {
 			return nil, fmt.Errorf("execute must call the settlement contract %s with no value", s.cfg.Settlement)
 		}
-		return s.parseSettle(settleData)
+		return s.parseSettle(calls[0].Data)
 	}
-	return nil, fmt.Errorf("callData calls %s, not execute or executeBatch", m.Name)
+	return nil, fmt.Errorf("callData calls %s, not execute or executeBatch", method)
 }
 
 func (s *Scheme) parseSettle(data []byte) (*Settlement, error) {
@@ -310,14 +307,10 @@ func (s *Scheme) verifyPayment(ctx context.Context, pay *Payment, accepted, req 
 	if err != nil || signer != owner {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "the UserOperation is not signed by the account's owner %s", owner)
 	}
-	simulate := s.simulate
-	if pay.OpV07 != nil {
-		simulate = s.simulateV07
-	}
 	if paymaster, ok := s.paymasterOf(pay); !ok {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the UserOperation is not sponsored by this facilitator's paymaster %s or its token paymaster (ask extra.sponsorUrl)", paymaster)
 	}
-	if err := simulate(ctx, pay); err != nil {
+	if err := s.simulate(ctx, pay); err != nil {
 		return err
 	}
 	return s.checkChain(ctx, pay)
@@ -351,7 +344,7 @@ func (s *Scheme) match(pay *Payment, accepted, req *x402.PaymentRequirements) er
 	if accPayTo != payTo || pay.Merchant != common.Address(payTo) {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "settlement merchant %s (accepted %s) is not payTo %s", pay.Merchant, common.Address(accPayTo), common.Address(payTo))
 	}
-	call, err := s.parseCallData(pay.Op.CallData, pay.OpV07 != nil)
+	call, err := s.parseCallData(pay.EntryPoint, pay.Op.CallData)
 	if err != nil {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "%v", err)
 	}
@@ -365,20 +358,17 @@ func (s *Scheme) match(pay *Payment, accepted, req *x402.PaymentRequirements) er
 // sender from (owner, salt); without, the account must exist, and its
 // owner is read from it.
 func (s *Scheme) owner(ctx context.Context, pay *Payment) (common.Address, error) {
-	factory := s.cfg.Factory
-	if pay.OpV07 != nil {
-		factory = s.cfg.FactoryV07
-	}
-	if len(pay.Op.InitCode) > 0 {
-		if len(pay.Op.InitCode) < 24 || common.BytesToAddress(pay.Op.InitCode[:20]) != factory {
+	factory := pay.at.Factory
+	if initCode := pay.Op.InitCode(); len(initCode) > 0 {
+		if len(initCode) < 24 || common.BytesToAddress(initCode[:20]) != factory {
 			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode must call the canonical factory %s", factory)
 		}
 		abiFactory, _ := contracts.SimpleAccountFactoryMetaData.ParseABI()
 		m := abiFactory.Methods["createAccount"]
-		if !bytes.Equal(pay.Op.InitCode[20:24], m.ID) {
+		if !bytes.Equal(initCode[20:24], m.ID) {
 			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode must be createAccount(owner, salt)")
 		}
-		args, err := m.Inputs.Unpack(pay.Op.InitCode[24:])
+		args, err := m.Inputs.Unpack(initCode[24:])
 		if err != nil {
 			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode does not decode: %v", err)
 		}
@@ -441,10 +431,11 @@ func recoverSigner(hash common.Hash, sig []byte) (common.Address, error) {
 	return crypto.PubkeyToAddress(*pub), nil
 }
 
-// simulate is check 5: EntryPoint.simulateValidation always reverts in v0.6;
-// ValidationResult passes if the operation's time range (the account's and
-// the paymaster's, intersected) covers the next block with MinValidity to
-// spare; FailedOp refuses with the AAxx reason.
+// simulate is check 5: simulateValidation as the payment's EntryPoint
+// runs it answers the account's and the paymaster's validation data;
+// either signature failing refuses, and their time ranges, intersected,
+// must cover the next block with MinValidity to spare. FailedOp refuses
+// with the AAxx reason.
 func (s *Scheme) simulate(ctx context.Context, pay *Payment) error {
 	var (
 		out  hexutil.Bytes
@@ -452,8 +443,13 @@ func (s *Scheme) simulate(ctx context.Context, pay *Payment) error {
 			Time hexutil.Uint64 `json:"timestamp"`
 		}
 	)
+	call, override := pay.EntryPoint.SimulationCall(&pay.Op)
+	args := []any{call, "latest"}
+	if override != nil {
+		args = append(args, override)
+	}
 	batch := []rpc.BatchElem{
-		{Method: "eth_call", Args: []any{map[string]any{"to": s.cfg.EntryPoint, "data": hexutil.Bytes(s.ep.PackSimulateValidation(pay.Op))}, "latest"}, Result: &out},
+		{Method: "eth_call", Args: args, Result: &out},
 		{Method: "eth_getBlockByNumber", Args: []any{"latest", false}, Result: &head},
 	}
 	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
@@ -462,40 +458,47 @@ func (s *Scheme) simulate(ctx context.Context, pay *Payment) error {
 	if batch[1].Error != nil {
 		return fmt.Errorf("reading the latest block: %w", batch[1].Error)
 	}
-	err := batch[0].Error
-	var de rpc.DataError
-	if err == nil || !errors.As(err, &de) {
-		return fmt.Errorf("simulateValidation did not revert as EntryPoint v0.6 does: %v", err)
-	}
-	str, _ := de.ErrorData().(string)
-	data, derr := hexutil.Decode(str)
-	if derr != nil || len(data) < 4 {
-		return fmt.Errorf("simulateValidation reverted without data")
-	}
-	res, uerr := s.ep.UnpackError(data)
-	if uerr != nil {
-		res = nil // a known error's selector with its data cut short
-	}
-	switch r := res.(type) {
-	case *contracts.EntryPointValidationResult:
-		if r.ReturnInfo.SigFailed {
-			return x402.Invalid(x402.ReasonSignatureInvalid, "simulateValidation: the account or paymaster signature does not validate")
+	var revert []byte
+	if err := batch[0].Error; err != nil {
+		var de rpc.DataError
+		if !errors.As(err, &de) {
+			return fmt.Errorf("simulating the operation: %w", err)
 		}
-		next := max(s.cfg.Now().Unix(), int64(head.Time)+1)
-		if after := r.ReturnInfo.ValidAfter; after != nil && after.Cmp(big.NewInt(next)) > 0 {
-			return x402.Invalid(x402.ReasonInvalidInnerPayload, "the operation is valid only from %s, after the next block (%d)", after, next)
+		str, _ := de.ErrorData().(string)
+		if revert, _ = hexutil.Decode(str); len(revert) < 4 {
+			return fmt.Errorf("simulateValidation reverted without data: %w", err)
 		}
-		if until := r.ReturnInfo.ValidUntil; until != nil && until.Sign() > 0 && until.Cmp(big.NewInt(next+int64(s.cfg.MinValidity/time.Second))) < 0 {
-			return x402.Invalid(x402.ReasonInvalidInnerPayload, "the operation's validity ends at %s, too soon after the next block (%d) to be bundled; ask for a fresh sponsorship", until, next)
-		}
-		return nil
-	case *contracts.EntryPointFailedOp:
-		if strings.HasPrefix(r.Reason, "AA24") || strings.HasPrefix(r.Reason, "AA34") {
-			return x402.Invalid(x402.ReasonSignatureInvalid, "simulateValidation: %s", r.Reason)
-		}
-		return x402.Invalid(x402.ReasonInvalidInnerPayload, "simulateValidation: %s", r.Reason)
 	}
-	return x402.Invalid(x402.ReasonInvalidInnerPayload, "simulateValidation reverted with %x", data[:4])
+	v, err := pay.EntryPoint.ParseSimulation(out, revert)
+	var failed *entrypoint.FailedOp
+	switch {
+	case errors.As(err, &failed):
+		if strings.HasPrefix(failed.Reason, "AA24") || strings.HasPrefix(failed.Reason, "AA34") {
+			return x402.Invalid(x402.ReasonSignatureInvalid, "simulateValidation: %s", failed.Reason)
+		}
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "simulateValidation: %s", failed.Reason)
+	case errors.Is(err, entrypoint.ErrUnanswered):
+		return fmt.Errorf("simulating the operation: %w", err)
+	case err != nil:
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "%v", err)
+	case v.Account.SigFailed || v.Paymaster.SigFailed:
+		return x402.Invalid(x402.ReasonSignatureInvalid, "simulateValidation: the account or paymaster signature does not validate")
+	case v.Account.Aggregator != (common.Address{}):
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "simulateValidation: the account names an aggregator, which this facilitator does not serve")
+	}
+	next := uint64(max(s.cfg.Now().Unix(), int64(head.Time)+1))
+	after := max(v.Account.ValidAfter, v.Paymaster.ValidAfter)
+	until := v.Account.ValidUntil
+	if p := v.Paymaster.ValidUntil; p > 0 && (until == 0 || p < until) {
+		until = p
+	}
+	if after > next {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the operation is valid only from %d, after the next block (%d)", after, next)
+	}
+	if until > 0 && until < next+uint64(s.cfg.MinValidity/time.Second) {
+		return x402.Invalid(x402.ReasonInvalidInnerPayload, "the operation's validity ends at %d, too soon after the next block (%d) to be bundled; ask for a fresh sponsorship", until, next)
+	}
+	return nil
 }
 
 // checkChain is check 6 on chain: the request hash is not settled yet, and

@@ -13,6 +13,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -117,8 +118,8 @@ func FuzzDecode(f *testing.F) {
 		if pay.RequestHash == (common.Hash{}) || pay.Amount == nil {
 			t.Fatalf("decoded %+v", pay)
 		}
-		_, _ = s.parseCallData(pay.Op.CallData, asV07) // must not panic
-		if asV07 && (pay.OpV07 == nil || pay.UserOpHash != ep07.UserOpHash(*pay.OpV07, ep07.Address, big.NewInt(31337))) {
+		_, _ = s.parseCallData(pay.EntryPoint, pay.Op.CallData) // must not panic
+		if asV07 && (pay.EntryPoint.Address() != ep07.Address || pay.UserOpHash != ep07.UserOpHash(entrypoint.ToV07(&pay.Op), ep07.Address, big.NewInt(31337))) {
 			t.Fatalf("a v0.7 payment decoded as %+v", pay)
 		}
 	})
@@ -150,8 +151,9 @@ func TestSimulationCutShort(t *testing.T) {
 	for _, name := range []string{"ValidationResult", "FailedOp"} {
 		s := newScheme(t)
 		s.cfg.Chain = cutShort{append(a.Errors[name].ID.Bytes()[:4:4], make([]byte, 40)...)}
-		pay := &Payment{Op: contracts.UserOperation{Sender: common.Address{1}, Nonce: new(big.Int), CallGasLimit: new(big.Int),
-			VerificationGasLimit: new(big.Int), PreVerificationGas: new(big.Int), MaxFeePerGas: new(big.Int), MaxPriorityFeePerGas: new(big.Int)}}
+		pay := &Payment{Op: entrypoint.UserOperation{Sender: common.Address{1}, Nonce: new(big.Int), CallGasLimit: new(big.Int),
+			VerificationGasLimit: new(big.Int), PreVerificationGas: new(big.Int), MaxFeePerGas: new(big.Int), MaxPriorityFeePerGas: new(big.Int)},
+			EntryPoint: s.eps[0].EntryPoint, at: &s.eps[0]}
 		var inv *x402.Error
 		if err := s.simulate(context.Background(), pay); !errors.As(err, &inv) {
 			t.Errorf("%s cut short: %v, want a refusal", name, err)

@@ -5,14 +5,12 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // Gas paid in a token. An operation may name, instead of the
 // VerifyingPaymaster, the token paymaster of its EntryPoint version
-// (Config.TokenPaymaster, TokenPaymasterV07): the payer then pays its gas in
+// (EntryPointConfig.TokenPaymaster): the payer then pays its gas in
 // an ERC-20, the most it can cost taken in validation (type 1) or checked
 // there and taken in postOp (type 2). The paymaster's signature, its
 // window and its own balance and allowance checks are simulateValidation's;
@@ -32,49 +30,29 @@ type GasInToken struct {
 }
 
 // gasInToken reads the token terms of pay's operation if it names the
-// token paymaster of its EntryPoint version: nil for any other paymaster,
-// an invalid_inner_payload refusal for terms that do not decode.
+// token paymaster of its EntryPoint: nil for any other paymaster, an
+// invalid_inner_payload refusal for terms that do not decode.
 func (s *Scheme) gasInToken(pay *Payment) (*GasInToken, error) {
-	if op := pay.OpV07; op != nil {
-		if s.cfg.TokenPaymasterV07 == (common.Address{}) || op.Paymaster != s.cfg.TokenPaymasterV07 {
-			return nil, nil
-		}
-		t, _, err := ep07.DecodeTokenPaymasterData(op.PaymasterData)
-		if err != nil {
-			return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "token paymaster terms: %v", err)
-		}
-		// TokenPaymasterV07 takes tokenCost(maxCost) with maxCost every gas
-		// limit, the paymaster's included, at maxFeePerGas.
-		gas := new(big.Int).Add(op.VerificationGasLimit, op.CallGasLimit)
-		gas.Add(gas, op.PaymasterVerificationGasLimit).Add(gas, op.PaymasterPostOpGasLimit).Add(gas, op.PreVerificationGas)
-		return &GasInToken{Token: t.Token, Mode: t.Mode, Max: contracts.TokenCost(gas.Mul(gas, op.MaxFeePerGas), t.Rate)}, nil
-	}
-	op := &pay.Op
-	if s.cfg.TokenPaymaster == (common.Address{}) || len(op.PaymasterAndData) < 20 || common.BytesToAddress(op.PaymasterAndData[:20]) != s.cfg.TokenPaymaster {
+	tpm := pay.at.TokenPaymaster
+	if tpm == (common.Address{}) || pay.Op.Paymaster != tpm {
 		return nil, nil
 	}
-	_, t, _, err := contracts.DecodeTokenPaymasterAndData(op.PaymasterAndData)
+	t, err := pay.EntryPoint.DecodeTokenPaymasterData(&pay.Op)
 	if err != nil {
 		return nil, x402.Invalid(x402.ReasonInvalidInnerPayload, "token paymaster terms: %v", err)
 	}
-	// EntryPoint v0.6's maxCost with a paymaster (verificationGasLimit
-	// thrice), plus TokenPaymaster's postOp bound, at maxFeePerGas.
-	gas := new(big.Int).Mul(op.VerificationGasLimit, big.NewInt(3))
-	gas.Add(gas, op.CallGasLimit).Add(gas, op.PreVerificationGas).Add(gas, big.NewInt(contracts.TokenMaxPostOpGas(t.Mode)))
-	return &GasInToken{Token: t.Token, Mode: t.Mode, Max: contracts.TokenCost(gas.Mul(gas, op.MaxFeePerGas), t.Rate)}, nil
+	// The token paymaster's own maximum, as it computes it in validation.
+	return &GasInToken{Token: t.Token, Mode: t.Mode, Max: pay.EntryPoint.MaxTokenCost(&pay.Op, t)}, nil
 }
 
 // paymasterOf is the operation's paymaster if it is one the scheme takes:
-// the VerifyingPaymaster or the token paymaster of its EntryPoint version.
+// the VerifyingPaymaster or the token paymaster of its EntryPoint.
 func (s *Scheme) paymasterOf(pay *Payment) (common.Address, bool) {
-	paymaster, token := s.cfg.Paymaster, s.cfg.TokenPaymaster
-	if pay.OpV07 != nil {
-		paymaster, token = s.cfg.PaymasterV07, s.cfg.TokenPaymasterV07
-	}
-	if len(pay.Op.PaymasterAndData) < 20 {
+	paymaster, token := pay.at.Paymaster, pay.at.TokenPaymaster
+	named := pay.Op.Paymaster
+	if named == (common.Address{}) {
 		return paymaster, false
 	}
-	named := common.BytesToAddress(pay.Op.PaymasterAndData[:20])
 	return paymaster, named == paymaster || (token != (common.Address{}) && named == token)
 }
 

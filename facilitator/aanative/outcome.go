@@ -50,8 +50,8 @@ func (s *Scheme) Outcome(rec *store.Record, receipt *types.Receipt) scheme.Outco
 // an event of the same signature.
 func (s *Scheme) operation(receipt *types.Receipt, userOpHash common.Hash) (found, success bool, reason []byte) {
 	for _, l := range receipt.Logs {
-		if l.Address != s.cfg.EntryPoint && (l.Address != s.cfg.EntryPointV07 || l.Address == common.Address{}) {
-			continue // v0.7's two events have v0.6's signatures
+		if s.at(l.Address) == nil {
+			continue // every version's two events have v0.6's signatures
 		}
 		if ev, err := s.ep.UnpackUserOperationEventEvent(l); err == nil && ev.UserOpHash == userOpHash {
 			found, success = true, ev.Success
@@ -115,9 +115,9 @@ func (s *Scheme) SettledElsewhere(ctx context.Context, chain scheme.Chain, _ *sc
 	if head > elsewhereLookback {
 		from = head - elsewhereLookback
 	}
-	eps := []common.Address{s.cfg.EntryPoint}
-	if s.cfg.EntryPointV07 != (common.Address{}) {
-		eps = append(eps, s.cfg.EntryPointV07)
+	eps := make([]common.Address, len(s.eps))
+	for i, d := range s.eps {
+		eps[i] = d.EntryPoint.Address()
 	}
 	logs, err := chain.FilterLogs(ctx, ethereum.FilterQuery{
 		FromBlock: new(big.Int).SetUint64(from), Addresses: eps,

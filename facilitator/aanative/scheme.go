@@ -31,7 +31,7 @@ func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 	}
 	return &scheme.Payment{
 		Key: crypto.Keccak256Hash([]byte("aa-native"), common.LeftPadBytes(s.cfg.ChainID.Bytes(), 32), s.cfg.Settlement.Bytes(), pay.RequestHash.Bytes()),
-		Hash: crypto.Keccak256Hash(pay.UserOpHash.Bytes(), pay.Op.Signature, pay.Op.PaymasterAndData,
+		Hash: crypto.Keccak256Hash(pay.UserOpHash.Bytes(), pay.Op.Signature, pay.EntryPoint.PaymasterAndData(&pay.Op),
 			scheme.RequirementsHash(&req.PaymentRequirements).Bytes()),
 		Payer: pay.Op.Sender, PayTo: pay.Merchant, Asset: pay.Token, Amount: pay.Amount, Reserve: pay.Reserve(),
 		UserOpHash: pay.UserOpHash, RequestHash: pay.RequestHash,
@@ -74,7 +74,7 @@ func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
 	if err != nil {
 		return scheme.Settlement{}
 	}
-	return scheme.Settlement{Op: &p.Op, OpV07: p.OpV07}
+	return scheme.Settlement{Op: &p.Op, EntryPoint: p.EntryPoint}
 }
 
 var _ scheme.Scheme = (*Scheme)(nil)

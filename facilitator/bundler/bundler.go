@@ -38,7 +38,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 )
 
@@ -74,12 +74,10 @@ type Caller interface {
 // BuiltIn bundles operations into handleOps transactions. It is safe for
 // concurrent use.
 type BuiltIn struct {
-	// EntryPoint is the v0.6 EntryPoint, or with V07 the v0.7 one.
-	EntryPoint common.Address
-	// V07 makes this a bundler of EntryPoint v0.7: operations come through
-	// SubmitV07, and handleOps takes them packed. One BuiltIn serves one
-	// EntryPoint; both versions' bundlers can share a Sender.
-	V07 bool
+	// EntryPoint is the EntryPoint bundled for, of any version: it packs
+	// handleOps and decodes its FailedOp. One BuiltIn serves one
+	// EntryPoint; the bundlers of several can share a Sender.
+	EntryPoint entrypoint.EntryPoint
 	// Sender signs and sends from the settler key.
 	Sender *sender.Sender
 	// Chain estimates gas.
@@ -105,7 +103,6 @@ type BuiltIn struct {
 	// per-transaction cap of EIP-7825 (Osaka).
 	MaxBundleGas uint64
 
-	ep          *contracts.EntryPoint
 	noOverrides atomic.Bool
 	once        sync.Once
 	root        context.Context // cancelled by Close
@@ -119,8 +116,7 @@ type BuiltIn struct {
 }
 
 type entry struct {
-	op      contracts.UserOperation
-	op07    ep07.UserOperation // with V07
+	op      entrypoint.UserOperation
 	persist func(*types.Transaction) error
 	done    chan submitted
 	span    trace.Span // the span of the Submit's context, for the bundle's
@@ -133,7 +129,6 @@ type submitted struct {
 
 func (b *BuiltIn) init() {
 	b.once.Do(func() {
-		b.ep = contracts.NewEntryPoint()
 		if b.MaxBundle <= 0 {
 			b.MaxBundle = 50
 		}
@@ -161,19 +156,8 @@ func (b *BuiltIn) init() {
 // before it is broadcast, so the caller can record it durably; if persist
 // fails, nothing is broadcast. A refused operation is ErrRejected with the
 // EntryPoint's reason; sender errors (sender.ErrUnreachable, …) pass through.
-func (b *BuiltIn) Submit(ctx context.Context, op contracts.UserOperation, persist func(*types.Transaction) error) (*types.Transaction, error) {
-	if b.V07 {
-		return nil, fmt.Errorf("%w: a v0.6 operation for the v0.7 bundler", ErrNotSent)
-	}
+func (b *BuiltIn) Submit(ctx context.Context, op entrypoint.UserOperation, persist func(*types.Transaction) error) (*types.Transaction, error) {
 	return b.submit(ctx, &entry{op: op, persist: persist, done: make(chan submitted, 1), span: trace.SpanFromContext(ctx)})
-}
-
-// SubmitV07 is Submit of a v0.7 operation, to a bundler with V07 set.
-func (b *BuiltIn) SubmitV07(ctx context.Context, op ep07.UserOperation, persist func(*types.Transaction) error) (*types.Transaction, error) {
-	if !b.V07 {
-		return nil, fmt.Errorf("%w: a v0.7 operation for the v0.6 bundler", ErrNotSent)
-	}
-	return b.submit(ctx, &entry{op07: op, persist: persist, done: make(chan submitted, 1), span: trace.SpanFromContext(ctx)})
 }
 
 func (b *BuiltIn) submit(ctx context.Context, e *entry) (*types.Transaction, error) {
@@ -273,7 +257,7 @@ func (b *BuiltIn) send() {
 			span.AddEvent("operation dropped", trace.WithAttributes(attrIndex.Int(idx)))
 		}
 	}
-	beneficiary := b.Sender.Address()
+	beneficiary, entryPoint := b.Sender.Address(), b.EntryPoint.Address()
 	for len(batch) > 0 {
 		data := b.handleOps(batch, beneficiary)
 		// One operation must never revert the whole bundle: simulate it at
@@ -282,7 +266,7 @@ func (b *BuiltIn) send() {
 			drop(idx, fmt.Errorf("%w: %s (at the time the bundle would be mined)", ErrRejected, reason))
 			continue
 		}
-		gas, err := b.Chain.EstimateGas(ctx, ethereum.CallMsg{From: beneficiary, To: &b.EntryPoint, Data: data})
+		gas, err := b.Chain.EstimateGas(ctx, ethereum.CallMsg{From: beneficiary, To: &entryPoint, Data: data})
 		if err != nil {
 			// A FailedOp names the operation to drop; anything else fails
 			// the bundle.
@@ -314,7 +298,7 @@ func (b *BuiltIn) send() {
 			continue
 		}
 		limit := min(gas+gas/5+uint64(len(batch))*10_000, txGasCap)
-		tx, err := b.Sender.Sign(ctx, b.EntryPoint, data, limit)
+		tx, err := b.Sender.Sign(ctx, b.EntryPoint.Address(), data, limit)
 		if err != nil {
 			for _, e := range batch {
 				e.done <- submitted{err: fmt.Errorf("%w: %w", ErrNotSent, err)}
@@ -376,7 +360,7 @@ func (b *BuiltIn) simulate(ctx context.Context, from common.Address, data []byte
 	at := max(b.Now().Unix(), int64(head.Time)+1) + int64(b.InclusionMargin/time.Second)
 	var out hexutil.Bytes
 	err := b.RPC.CallContext(ctx, &out, "eth_call",
-		map[string]any{"from": from, "to": b.EntryPoint, "data": hexutil.Bytes(data)}, "latest", nil,
+		map[string]any{"from": from, "to": b.EntryPoint.Address(), "data": hexutil.Bytes(data)}, "latest", nil,
 		map[string]any{"time": hexutil.Uint64(at), "number": head.Number + 1})
 	if err == nil {
 		return 0, "", false
@@ -399,23 +383,16 @@ func (b *BuiltIn) failedOp(err error) (int, string, bool) {
 		return 0, "", false
 	}
 	s, _ := de.ErrorData().(string)
-	return decodeFailedOp(common.FromHex(s), b.V07)
+	return decodeFailedOp(b.EntryPoint, common.FromHex(s))
 }
 
-// handleOps is the bundle's calldata, for the bundler's EntryPoint version.
+// handleOps is the bundle's calldata.
 func (b *BuiltIn) handleOps(batch []*entry, beneficiary common.Address) []byte {
-	if b.V07 {
-		ops := make([]ep07.PackedUserOperation, len(batch))
-		for i, e := range batch {
-			ops[i] = e.op07.Pack()
-		}
-		return ep07.NewEntryPoint().PackHandleOps(ops, beneficiary)
-	}
-	ops := make([]contracts.UserOperation, len(batch))
+	ops := make([]entrypoint.UserOperation, len(batch))
 	for i, e := range batch {
 		ops[i] = e.op
 	}
-	return b.ep.PackHandleOps(ops, beneficiary)
+	return b.EntryPoint.PackHandleOps(ops, beneficiary)
 }
 
 // Outcome finds an operation's result in its bundle's receipt.

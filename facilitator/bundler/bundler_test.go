@@ -10,18 +10,18 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
-	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 )
 
 // Close fails what is queued (nothing of it went out) and refuses what
 // comes after; no bundle is sent, so no chain is needed.
 func TestCloseFailsQueued(t *testing.T) {
 	t.Parallel()
-	b := &BuiltIn{EntryPoint: common.Address{1}, MaxWait: time.Hour}
+	b := &BuiltIn{EntryPoint: entrypoint.NewV06(common.Address{1}), MaxWait: time.Hour}
 	errs := make(chan error, 2)
 	for range 2 {
 		go func() {
-			_, err := b.Submit(context.Background(), contracts.UserOperation{}, func(*types.Transaction) error { return nil })
+			_, err := b.Submit(context.Background(), entrypoint.UserOperation{}, func(*types.Transaction) error { return nil })
 			errs <- err
 		}()
 	}
@@ -45,7 +45,7 @@ func TestCloseFailsQueued(t *testing.T) {
 			t.Fatalf("a queued operation after Close: %v", err)
 		}
 	}
-	if _, err := b.Submit(context.Background(), contracts.UserOperation{}, nil); !errors.Is(err, ErrNotSent) {
+	if _, err := b.Submit(context.Background(), entrypoint.UserOperation{}, nil); !errors.Is(err, ErrNotSent) {
 		t.Fatalf("Submit after Close: %v", err)
 	}
 	b.Close() // twice is fine

@@ -7,14 +7,12 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 )
 
 // Culprit is the operation that made a mined bundle revert.
@@ -51,7 +49,7 @@ func (c *Culprit) BySender() bool {
 var ErrNoCulprit = errors.New("the bundle's revert names none of its operations")
 
 // FindCulprit finds the operation whose failure reverted the handleOps
-// transaction of receipt (status 0), on EntryPoint v0.6 or v0.7. An
+// transaction of receipt (status 0), sent to one of eps. An
 // operation valid when the bundle was simulated can fail validation by the
 // time it is mined: its sender spent the tokens or revoked the allowance a
 // token paymaster takes its gas from, or used its nonce, in a transaction
@@ -63,7 +61,7 @@ var ErrNoCulprit = errors.New("the bundle's revert names none of its operations"
 // state it ran on. A node without the debug namespace is asked to run the
 // bundle again (eth_call) on the state after its block, which names the
 // culprit unless its sender undid the change within that block.
-func FindCulprit(ctx context.Context, c Caller, receipt *types.Receipt) (*Culprit, error) {
+func FindCulprit(ctx context.Context, c Caller, receipt *types.Receipt, eps []entrypoint.EntryPoint) (*Culprit, error) {
 	if receipt.Status == types.ReceiptStatusSuccessful {
 		return nil, ErrNoCulprit
 	}
@@ -76,8 +74,15 @@ func FindCulprit(ctx context.Context, c Caller, receipt *types.Receipt) (*Culpri
 	if err := c.CallContext(ctx, &tx, "eth_getTransactionByHash", receipt.TxHash); err != nil {
 		return nil, fmt.Errorf("reading the bundle: %w", err)
 	}
-	senders, v07, ok := bundleSenders(tx.Input)
-	if !ok || tx.To == nil {
+	if tx.To == nil {
+		return nil, ErrNoCulprit
+	}
+	ep := entrypoint.Of(eps, *tx.To)
+	if ep == nil {
+		return nil, ErrNoCulprit
+	}
+	senders, ok := ep.BundleSenders(tx.Input)
+	if !ok {
 		return nil, ErrNoCulprit
 	}
 	revert, err := traceRevert(ctx, c, receipt.TxHash)
@@ -87,7 +92,7 @@ func FindCulprit(ctx context.Context, c Caller, receipt *types.Receipt) (*Culpri
 			return nil, err
 		}
 	}
-	idx, reason, ok := decodeFailedOp(revert, v07)
+	idx, reason, ok := decodeFailedOp(ep, revert)
 	if !ok || idx < 0 || idx >= len(senders) {
 		return nil, ErrNoCulprit
 	}
@@ -148,82 +153,18 @@ func replayRevert(ctx context.Context, c Caller, from, to common.Address, data [
 	return common.FromHex(s), nil
 }
 
-var (
-	handleOpsV06 = mustMethod(contracts.EntryPointMetaData.ParseABI())
-	handleOpsV07 = mustMethod(ep07.EntryPointMetaData.ParseABI())
-)
-
-func mustMethod(a *abi.ABI, err error) abi.Method {
-	if err != nil {
-		panic(err)
-	}
-	return a.Methods["handleOps"]
-}
-
-// bundleSenders is the sender of each operation of handleOps calldata,
-// and whether it is v0.7's.
-func bundleSenders(input []byte) ([]common.Address, bool, bool) {
-	if len(input) < 4 {
-		return nil, false, false
-	}
-	for _, m := range []struct {
-		method abi.Method
-		v07    bool
-	}{{handleOpsV06, false}, {handleOpsV07, true}} {
-		if string(input[:4]) != string(m.method.ID) {
-			continue
-		}
-		args, err := m.method.Inputs.Unpack(input[4:])
-		if err != nil || len(args) != 2 {
-			return nil, false, false
-		}
-		var senders []common.Address
-		if m.v07 {
-			ops, ok := abi.ConvertType(args[0], new([]ep07.PackedUserOperation)).(*[]ep07.PackedUserOperation)
-			if !ok {
-				return nil, false, false
-			}
-			for _, op := range *ops {
-				senders = append(senders, op.Sender)
-			}
-		} else {
-			ops, ok := abi.ConvertType(args[0], new([]contracts.UserOperation)).(*[]contracts.UserOperation)
-			if !ok {
-				return nil, false, false
-			}
-			for _, op := range *ops {
-				senders = append(senders, op.Sender)
-			}
-		}
-		return senders, m.v07, true
-	}
-	return nil, false, false
-}
-
-// decodeFailedOp decodes a FailedOp(opIndex, reason) revert of EntryPoint
-// v0.6, or with v07 FailedOp or FailedOpWithRevert of v0.7.
-func decodeFailedOp(data []byte, v07 bool) (int, string, bool) {
-	if len(data) < 4 {
+// decodeFailedOp decodes a FailedOp of ep naming an operation of its
+// bundle: its index, and its reason (with the inner revert of v0.7's
+// FailedOpWithRevert).
+func decodeFailedOp(ep entrypoint.EntryPoint, data []byte) (int, string, bool) {
+	f, ok := ep.FailedOp(data)
+	if !ok {
 		return 0, "", false
 	}
-	if v07 {
-		res, err := ep07.NewEntryPoint().UnpackError(data)
-		if err != nil {
-			return 0, "", false // a known error's selector, its data cut short
-		}
-		switch f := res.(type) {
-		case *ep07.EntryPointFailedOp:
-			return index(f.OpIndex), f.Reason, true
-		case *ep07.EntryPointFailedOpWithRevert:
-			return index(f.OpIndex), f.Reason + ": " + DecodeRevert(f.Inner), true
-		}
-		return 0, "", false
+	if f.Inner != nil {
+		return index(f.OpIndex), f.Reason + ": " + DecodeRevert(f.Inner), true
 	}
-	res, err := contracts.NewEntryPoint().UnpackError(data)
-	if f, ok := res.(*contracts.EntryPointFailedOp); ok && err == nil {
-		return index(f.OpIndex), f.Reason, true
-	}
-	return 0, "", false
+	return index(f.OpIndex), f.Reason, true
 }
 
 // index is an opIndex as an int, -1 when it cannot be one.

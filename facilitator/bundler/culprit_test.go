@@ -11,9 +11,29 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 )
 
 var testSenders = []common.Address{{0xa1}, {0xb2}, {0xc3}}
+
+// epFor is a v0.7 EntryPoint, or with v07 false a v0.6 one.
+func epFor(v07 bool) entrypoint.EntryPoint {
+	if v07 {
+		return entrypoint.NewV07(ep07.Address)
+	}
+	return entrypoint.NewV06(common.Address{0x06})
+}
+
+// bundleSenders reads input as each version's handleOps, as FindCulprit
+// reads it as its EntryPoint's; v07 says which version read it.
+func bundleSenders(input []byte) (senders []common.Address, v07, ok bool) {
+	for _, v07 := range []bool{false, true} {
+		if senders, ok := epFor(v07).BundleSenders(input); ok {
+			return senders, v07, true
+		}
+	}
+	return nil, false, false
+}
 
 func handleOpsV06Input() []byte {
 	ops := make([]contracts.UserOperation, len(testSenders))
@@ -98,7 +118,7 @@ func TestDecodeFailedOp(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			idx, reason, ok := decodeFailedOp(tc.data, tc.v07)
+			idx, reason, ok := decodeFailedOp(epFor(tc.v07), tc.data)
 			if ok != tc.ok || (ok && (idx != tc.idx || !strings.HasPrefix(reason, tc.reason))) {
 				t.Fatalf("decoded %d %q %v, want %d %q %v", idx, reason, ok, tc.idx, tc.reason, tc.ok)
 			}
@@ -162,7 +182,7 @@ func FuzzDecodeFailedOp(f *testing.F) {
 	f.Add(errorData(f, a06, "FailedOp", big.NewInt(2), "AA33 reverted"), false)
 	f.Add(errorData(f, a07, "FailedOpWithRevert", big.NewInt(1), "AA33 reverted", []byte{1, 2, 3}), true)
 	f.Fuzz(func(t *testing.T, data []byte, v07 bool) {
-		if idx, _, ok := decodeFailedOp(data, v07); ok && (idx < -1 || idx > 1<<20) {
+		if idx, _, ok := decodeFailedOp(epFor(v07), data); ok && (idx < -1 || idx > 1<<20) {
 			t.Fatalf("index %d", idx)
 		}
 	})

@@ -9,22 +9,23 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 )
 
 // ErrUnreachable means the external bundler could not be reached: the
 // operation was certainly not delivered.
 var ErrUnreachable = errors.New("bundler unreachable")
 
-// External is an ERC-4337 bundler reached over ERC-7769 JSON-RPC.
+// External is an ERC-4337 bundler reached over ERC-7769 JSON-RPC, for one
+// EntryPoint.
 type External struct {
 	client     *rpc.Client
-	entryPoint common.Address
+	entryPoint entrypoint.EntryPoint
 }
 
-// Dial returns an External for the bundler at url (HTTP connects lazily).
-func Dial(ctx context.Context, url string, entryPoint common.Address) (*External, error) {
+// Dial returns an External for the bundler at url (HTTP connects lazily)
+// that bundles for entryPoint.
+func Dial(ctx context.Context, url string, entryPoint entrypoint.EntryPoint) (*External, error) {
 	c, err := rpc.DialContext(ctx, url)
 	if err != nil {
 		return nil, fmt.Errorf("dialing the bundler at %s: %w", Host(url), withoutURL(err))
@@ -35,16 +36,13 @@ func Dial(ctx context.Context, url string, entryPoint common.Address) (*External
 // Close closes the connection.
 func (x *External) Close() { x.client.Close() }
 
-// Send calls eth_sendUserOperation. The bundler's own refusal is
-// ErrRejected with its message; a bundler that cannot be reached is
-// ErrUnreachable; any other error leaves delivery unknown.
-func (x *External) Send(ctx context.Context, op contracts.UserOperation) (common.Hash, error) {
-	return x.send(ctx, op.Hex())
-}
-
-func (x *External) send(ctx context.Context, wire any) (common.Hash, error) {
+// Send calls eth_sendUserOperation with op in its EntryPoint's wire form.
+// The bundler's own refusal is ErrRejected with its message; a bundler
+// that cannot be reached is ErrUnreachable; any other error leaves
+// delivery unknown.
+func (x *External) Send(ctx context.Context, op entrypoint.UserOperation) (common.Hash, error) {
 	var hash common.Hash
-	err := x.client.CallContext(ctx, &hash, "eth_sendUserOperation", wire, x.entryPoint)
+	err := x.client.CallContext(ctx, &hash, "eth_sendUserOperation", x.entryPoint.EncodeOp(&op), x.entryPoint.Address())
 	if err == nil {
 		return hash, nil
 	}
@@ -57,12 +55,6 @@ func (x *External) send(ctx context.Context, wire any) (common.Hash, error) {
 		return hash, fmt.Errorf("%w: %v", ErrUnreachable, err)
 	}
 	return hash, err
-}
-
-// SendV07 is Send of a v0.7 operation, in ERC-7769's v0.7 form, to the
-// bundler's entry point (which must then be a v0.7 EntryPoint).
-func (x *External) SendV07(ctx context.Context, op ep07.UserOperation) (common.Hash, error) {
-	return x.send(ctx, op.Hex())
 }
 
 // Receipt calls eth_getUserOperationReceipt and returns the transaction

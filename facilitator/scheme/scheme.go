@@ -21,8 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -134,11 +133,10 @@ type Settlement struct {
 	// It bounds what a payer's own code (a contract wallet's signature
 	// check, a factory's deployment) can make the settler spend.
 	MaxGas uint64
-	// Op is an ERC-4337 UserOperation, for the bundler.
-	Op *contracts.UserOperation
-	// OpV07 is set, beside Op, when the operation is for EntryPoint v0.7:
-	// it is what the bundler submits (Op is its v0.6 shadow).
-	OpV07 *ep07.UserOperation
+	// Op is an ERC-4337 UserOperation, for the bundler of EntryPoint.
+	Op *entrypoint.UserOperation
+	// EntryPoint is the EntryPoint Op is for, with Op.
+	EntryPoint entrypoint.EntryPoint
 }
 
 // Verdict is what a mined settlement means for its payment.
