@@ -204,7 +204,7 @@ func TestPredeployedState(t *testing.T) {
 		}
 	}
 	// Permit2 and x402's proxies are at their canonical addresses.
-	for _, addr := range []common.Address{wellknown.Permit2, wellknown.ExactPermit2Proxy, wellknown.UptoPermit2Proxy} {
+	for _, addr := range []common.Address{contracts.Permit2Address, contracts.ExactPermit2ProxyAddress, contracts.UptoPermit2ProxyAddress} {
 		if code, err := c.client.CodeAt(ctx, addr, nil); err != nil || len(code) == 0 {
 			t.Errorf("no code at %s: %v", addr, err)
 		}

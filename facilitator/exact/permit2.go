@@ -19,7 +19,6 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -34,12 +33,13 @@ import (
 // the same transaction, so the approval costs the payer no gas and the
 // facilitator no extra transaction.
 
-// Permit2 and ExactPermit2Proxy are the canonical addresses the payer
-// signs for (the same on every chain).
+// Permit2, ExactPermit2Proxy and UptoPermit2Proxy are the canonical
+// addresses the payer signs for (the same on every chain; package
+// contracts holds them).
 var (
-	Permit2           = wellknown.Permit2
-	ExactPermit2Proxy = wellknown.ExactPermit2Proxy
-	UptoPermit2Proxy  = wellknown.UptoPermit2Proxy
+	Permit2           = contracts.Permit2Address
+	ExactPermit2Proxy = contracts.ExactPermit2ProxyAddress
+	UptoPermit2Proxy  = contracts.UptoPermit2ProxyAddress
 )
 
 // EIP2612GasSponsoring is the key of upstream's extension that carries an

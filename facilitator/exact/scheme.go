@@ -28,7 +28,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -66,7 +65,7 @@ func New(cfg Config) (*Scheme, error) {
 		cfg.WalletGas = DefaultWalletGas
 	}
 	if cfg.Multicall3 == (common.Address{}) {
-		cfg.Multicall3 = wellknown.Multicall3
+		cfg.Multicall3 = contracts.Multicall3Address
 	}
 	s := &Scheme{
 		cfg:     cfg,
