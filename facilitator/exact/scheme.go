@@ -5,10 +5,12 @@
 // One file per mechanism, as upstream's Go SDK has them: eip3009.go
 // (EIP-3009 transferWithAuthorization signed by an EOA), wallet.go (the
 // same transfer signed by a contract wallet: ERC-1271, ERC-6492, EIP-7702)
-// and permit2.go (Permit2 through x402's exact proxy, with EIP-2612 gas
-// sponsoring); a new mechanism is a new file with a type that implements
-// mechanism, and a case in Decode. This file routes; outcome.go reads mined settlements;
-// chain.go holds the shared chain reads; config.go the configuration.
+// and permit2.go (Permit2 through x402's exact proxy), with its jobs beside
+// it: permit2_digest.go (its EIP-712 digests), permit2_chain.go (its chain
+// reads) and eip2612.go (EIP-2612 gas sponsoring). A new mechanism is a new
+// file with a type that implements mechanism, and a case in Decode. This
+// file routes; outcome.go reads mined settlements; chain.go holds the
+// shared chain reads; config.go the configuration.
 //
 // EIP-3009 verification runs in a fixed order, cheapest first: the
 // payment's fields against the requirements, the validity window, the
