@@ -52,7 +52,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,7 +62,6 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
@@ -453,19 +451,30 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 		}
 		sup.Schemes = append(sup.Schemes, x402.SupportedScheme{Scheme: sch.Name(), Networks: []string{s.cfg.Network}, Assets: assets})
 		sup.Kinds = append(sup.Kinds, kind)
-		if aa, ok := sch.(*aanative.Scheme); ok && aa.HasV07() {
+		if aa, ok := sch.(entryPointKinds); ok && aa.HasV07() {
 			// aa-native on EntryPoint v0.7 too: a kind of its own.
 			v07 := kind
 			v07.Extra = aa.ExtraV07("")
 			sup.Kinds = append(sup.Kinds, v07)
 		}
 	}
-	// x402 v1 clients and servers pay exact on the networks v1 names,
-	// which /verify and /settle take in v1 bodies.
-	if name, ok := x402.NetworkV1Name(s.cfg.Network); ok && slices.ContainsFunc(tab.order, func(sch scheme.Scheme) bool { return sch.Name() == x402.SchemeExact }) {
-		sup.Kinds = append(sup.Kinds, x402.SupportedKind{X402Version: 1, Scheme: x402.SchemeExact, Network: name})
+	// x402 v1 clients and servers pay the schemes v1 has (exact) on the
+	// networks v1 names, which /verify and /settle take in v1 bodies.
+	for _, sch := range tab.order {
+		if v1, ok := sch.(scheme.V1); ok {
+			if kind, ok := v1.KindV1(s.cfg.Network); ok {
+				sup.Kinds = append(sup.Kinds, kind)
+			}
+		}
 	}
 	return sup, nil
+}
+
+// entryPointKinds is a scheme that offers a kind of its own on EntryPoint
+// v0.7 beside its v0.6 one (aa-native).
+type entryPointKinds interface {
+	HasV07() bool
+	ExtraV07(sponsorURL string) *x402.Extra
 }
 
 // extraOffer is a scheme whose offers carry an extra field that /supported

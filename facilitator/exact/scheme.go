@@ -179,8 +179,19 @@ func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
 	return m.call(s, pay)
 }
 
+// KindV1 is exact's kind for x402 v1 clients, which pay exact (v1's one
+// scheme) on the networks v1 names.
+func (s *Scheme) KindV1(network string) (x402.SupportedKind, bool) {
+	name, ok := x402.NetworkV1Name(network)
+	if !ok {
+		return x402.SupportedKind{}, false
+	}
+	return x402.SupportedKind{X402Version: 1, Scheme: s.Name(), Network: name}, true
+}
+
 var (
 	_ scheme.Scheme = (*Scheme)(nil)
+	_ scheme.V1     = (*Scheme)(nil)
 	_ scheme.Finder = (*Scheme)(nil)
 	_ mechanism     = (*Authorization)(nil)
 	_ mechanism     = (*WalletAuthorization)(nil)
