@@ -23,8 +23,9 @@ import (
 
 // Batched settlement.
 //
-// With Config.Batch, exact (EIP-3009) payments that arrive together are
-// settled in one transaction to the X402Batch contract, which calls the
+// With Config.Batch, payments of a scheme that joins batches
+// (scheme.Batcher: exact's EIP-3009 authorizations) that arrive together
+// are settled in one transaction to the X402Batch contract, which calls the
 // token's transferWithAuthorization for each and lets one fail without the
 // others. A payment that arrives while nothing is being sent is sent at
 // once on its own, as without batching (a lone payment costs what it
