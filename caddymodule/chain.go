@@ -527,6 +527,17 @@ func (c *sharedChain) Settle(ctx context.Context, req *x402.SettleRequest) (*x40
 	return run.fac.Settle(ctx, req)
 }
 
+// SettleCredential says why a settlement of the scheme named needs the
+// caller's credential, as the running facilitator's schemes say; "" when
+// it is not running (its settle fails anyway).
+func (c *sharedChain) SettleCredential(ctx context.Context, network, name string) string {
+	run, err := c.wait(ctx)
+	if err != nil {
+		return ""
+	}
+	return run.fac.SettleCredential(ctx, network, name)
+}
+
 // Served tells the running facilitator that a paid response was written.
 func (c *sharedChain) Served(ctx context.Context, req *x402.SettleRequest) error {
 	run, err := c.wait(ctx)
@@ -581,9 +592,10 @@ func (c *sharedChain) authorizeSettle(secret string) (string, error) {
 
 // Interface guards.
 var (
-	_ facilitator.Facilitator = (*sharedChain)(nil)
-	_ facilitator.Sponsorer   = (*sharedChain)(nil)
-	_ caddy.Destructor        = (*sharedChain)(nil)
+	_ facilitator.Facilitator      = (*sharedChain)(nil)
+	_ facilitator.Sponsorer        = (*sharedChain)(nil)
+	_ facilitator.CredentialPolicy = (*sharedChain)(nil)
+	_ caddy.Destructor             = (*sharedChain)(nil)
 )
 
 // chainID is the chain id of the plan's network.

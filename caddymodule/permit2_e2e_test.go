@@ -155,7 +155,7 @@ func TestPermit2ThroughCaddy(t *testing.T) {
 func permit2Allowance(t *testing.T, eth *ethclient.Client, token, owner common.Address) *big.Int {
 	t.Helper()
 	tok := contracts.NewDevPermitToken()
-	out, err := eth.CallContract(context.Background(), ethereum.CallMsg{To: &token, Data: tok.PackAllowance(owner, wellknown.Permit2)}, nil)
+	out, err := eth.CallContract(context.Background(), ethereum.CallMsg{To: &token, Data: tok.PackAllowance(owner, contracts.Permit2Address)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,12 @@ func (r *networkRouter) Settle(ctx context.Context, req *x402.SettleRequest) (*x
 	return r.of(req.PaymentRequirements.Network).Settle(ctx, req)
 }
 
+// SettleCredential asks the facilitator of network whether a settlement
+// of the scheme named needs the caller's credential.
+func (r *networkRouter) SettleCredential(ctx context.Context, network, name string) string {
+	return r.of(network).SettleCredential(ctx, network, name)
+}
+
 // Served tells the facilitator of the requirements' network that a paid
 // response was written.
 func (r *networkRouter) Served(ctx context.Context, req *x402.SettleRequest) error {
@@ -147,7 +153,8 @@ func (r *networkRouter) IssuedOn(network, scheme string, payTo, asset common.Add
 
 // Interface guards.
 var (
-	_ facilitator.Facilitator   = (*networkRouter)(nil)
-	_ facilitator.Sponsorer     = (*networkRouter)(nil)
-	_ facilitator.NetworkOffers = (*networkRouter)(nil)
+	_ facilitator.Facilitator      = (*networkRouter)(nil)
+	_ facilitator.Sponsorer        = (*networkRouter)(nil)
+	_ facilitator.NetworkOffers    = (*networkRouter)(nil)
+	_ facilitator.CredentialPolicy = (*networkRouter)(nil)
 )

@@ -15,7 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -51,16 +50,16 @@ func (t *Transport) PayPermit2(ctx context.Context, challenge *x402.PaymentRequi
 	from := crypto.PubkeyToAddress(t.Key.PublicKey)
 	amount, _ := x402.ParseAmount(offer.Amount)
 	pt := contracts.Permit2Transfer{
-		Token: common.HexToAddress(offer.Asset), Amount: amount, Spender: wellknown.ExactPermit2Proxy,
+		Token: common.HexToAddress(offer.Asset), Amount: amount, Spender: contracts.ExactPermit2ProxyAddress,
 		Nonce: new(big.Int).SetBytes(n), Deadline: big.NewInt(now().Unix() + int64(timeout)),
 		To: common.HexToAddress(offer.PayTo), ValidAfter: new(big.Int), ChainID: new(big.Int).SetUint64(chainID),
 	}
 	witness := map[string]string{"to": pt.To.Hex(), "validAfter": "0"}
 	if offer.Scheme == x402.SchemeUpto {
-		pt.Upto, pt.Spender, pt.Facilitator = true, wellknown.UptoPermit2Proxy, common.HexToAddress(offer.Extra.FacilitatorAddress)
+		pt.Upto, pt.Spender, pt.Facilitator = true, contracts.UptoPermit2ProxyAddress, common.HexToAddress(offer.Extra.FacilitatorAddress)
 		witness["facilitator"] = pt.Facilitator.Hex()
 	}
-	sig, err := pt.Sign(wellknown.Permit2, t.Key)
+	sig, err := pt.Sign(contracts.Permit2Address, t.Key)
 	if err != nil {
 		return nil, fmt.Errorf("x402 client: %w", err)
 	}
@@ -105,7 +104,7 @@ func (t *Transport) permitOfPermit2(ctx context.Context, offer *x402.PaymentRequ
 	tok := contracts.NewDevPermitToken() // the ERC-20 and EIP-2612 reads any token has
 	var allowance, nonce hexutil.Bytes
 	batch := []rpc.BatchElem{
-		{Method: "eth_call", Args: []any{map[string]any{"to": pt.Token, "data": hexutil.Bytes(tok.PackAllowance(from, wellknown.Permit2))}, "latest"}, Result: &allowance},
+		{Method: "eth_call", Args: []any{map[string]any{"to": pt.Token, "data": hexutil.Bytes(tok.PackAllowance(from, contracts.Permit2Address))}, "latest"}, Result: &allowance},
 		{Method: "eth_call", Args: []any{map[string]any{"to": pt.Token, "data": hexutil.Bytes(tok.PackNonces(from))}, "latest"}, Result: &nonce},
 	}
 	if err := chain.BatchCallContext(ctx, batch); err != nil {
@@ -119,13 +118,13 @@ func (t *Transport) permitOfPermit2(ctx context.Context, offer *x402.PaymentRequ
 	if new(big.Int).SetBytes(allowance).Cmp(pt.Amount) >= 0 {
 		return nil, nil
 	}
-	permit := contracts.ERC2612Permit{Owner: from, Spender: wellknown.Permit2, Value: pt.Amount, Nonce: new(big.Int).SetBytes(nonce), Deadline: pt.Deadline}
+	permit := contracts.ERC2612Permit{Owner: from, Spender: contracts.Permit2Address, Value: pt.Amount, Nonce: new(big.Int).SetBytes(nonce), Deadline: pt.Deadline}
 	sig, err := permit.Sign(contracts.TokenDomain{Name: offer.Extra.Name, Version: offer.Extra.Version, ChainID: pt.ChainID, Token: pt.Token}, t.Key)
 	if err != nil {
 		return nil, fmt.Errorf("x402 client: %w", err)
 	}
 	return json.Marshal(map[string]any{eip2612GasSponsoring: map[string]any{"info": map[string]string{
-		"from": from.Hex(), "asset": pt.Token.Hex(), "spender": wellknown.Permit2.Hex(), "amount": pt.Amount.String(),
+		"from": from.Hex(), "asset": pt.Token.Hex(), "spender": contracts.Permit2Address.Hex(), "amount": pt.Amount.String(),
 		"nonce": permit.Nonce.String(), "deadline": permit.Deadline.String(), "signature": hexutil.Encode(sig), "version": "1",
 	}}})
 }

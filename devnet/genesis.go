@@ -174,9 +174,9 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		at   common.Address
 		md   *bind.MetaData
 	}{
-		{&c.Permit2, wellknown.Permit2, &contracts.Permit2MetaData},
-		{&c.ExactPermit2Proxy, wellknown.ExactPermit2Proxy, &contracts.X402ExactPermit2ProxyMetaData},
-		{&c.UptoPermit2Proxy, wellknown.UptoPermit2Proxy, &contracts.X402UptoPermit2ProxyMetaData},
+		{&c.Permit2, contracts.Permit2Address, &contracts.Permit2MetaData},
+		{&c.ExactPermit2Proxy, contracts.ExactPermit2ProxyAddress, &contracts.X402ExactPermit2ProxyMetaData},
+		{&c.UptoPermit2Proxy, contracts.UptoPermit2ProxyAddress, &contracts.X402UptoPermit2ProxyMetaData},
 	}
 	var placed []common.Address
 	for _, k := range canonical {
@@ -290,7 +290,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	if err != nil {
 		return nil, c, fmt.Errorf("building Multicall3: %w", err)
 	}
-	c.Multicall3 = wellknown.Multicall3
+	c.Multicall3 = contracts.Multicall3Address
 	alloc[c.Multicall3] = types.Account{Code: multicall, Balance: new(big.Int)}
 	for _, a := range p.funded {
 		alloc[a] = types.Account{Balance: new(big.Int).Set(p.accountETH), Nonce: st.GetNonce(a)}

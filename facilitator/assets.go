@@ -10,10 +10,10 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
-	"github.com/caddy-x402/caddy-x402/facilitator/upto"
 )
 
 // schemeTable is what an allowlist makes of the service: the payment
@@ -25,8 +25,20 @@ type schemeTable struct {
 	assets []Asset
 	byName map[string]scheme.Scheme
 	order  []scheme.Scheme
-	aa     *aanative.Scheme // also in byName; for sponsorship; nil when off
-	tokens *tokenChecks
+	// sponsor is the scheme whose operations /sponsor sponsors gas for
+	// (also in byName); nil when none does.
+	sponsor gasSponsor
+	tokens  *tokenChecks
+}
+
+// gasSponsor is a scheme whose settlements the facilitator sponsors gas
+// for (aa-native's operations, at /sponsor): it says which EntryPoints it
+// serves, and reads the settlement an operation's call makes on each.
+type gasSponsor interface {
+	scheme.Scheme
+	Serves(entryPoint common.Address) bool
+	EntryPointFor(entryPoint common.Address) entrypoint.EntryPoint
+	ParseCallDataAt(entryPoint common.Address, callData []byte) (*aanative.Settlement, error)
 }
 
 // newSchemeTable builds the schemes of cfg for assets, with the tokens'
@@ -48,7 +60,7 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 			return nil, err
 		}
 		t.register(ex)
-		t.register(upto.New(ex))
+		t.register(exact.NewUpto(ex))
 	}
 	if a := cfg.AANative; a != nil {
 		addrs := make([]common.Address, len(assets))
@@ -64,17 +76,32 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 		if err != nil {
 			return nil, err
 		}
-		t.aa = aa
 		t.register(aa)
 	}
 	return t, nil
 }
 
 // register adds a payment scheme to the table that decode looks schemes
-// up in, by the name requirements give.
+// up in, by the name requirements give; a scheme that sponsors gas is
+// also the one /sponsor asks.
 func (t *schemeTable) register(sch scheme.Scheme) {
 	t.byName[sch.Name()] = sch
 	t.order = append(t.order, sch)
+	if g, ok := sch.(gasSponsor); ok {
+		t.sponsor = g
+	}
+}
+
+// SettleCredential says why a settlement of the scheme named needs the
+// caller's credential (the scheme is scheme.Credentialed), or "" if it
+// does not or is not one of this facilitator's schemes (its settle is
+// refused anyway). The network is the handler's to route by; a Service
+// serves one. It makes *Service a CredentialPolicy.
+func (s *Service) SettleCredential(_ context.Context, _, name string) string {
+	if c, ok := s.table().byName[name].(scheme.Credentialed); ok {
+		return c.CredentialReason()
+	}
+	return ""
 }
 
 // table is the scheme table in force.
@@ -119,3 +146,5 @@ func (s *Service) SetAssets(ctx context.Context, assets []Asset) error {
 
 // ChainID is the id of the chain the service settles on.
 func (s *Service) ChainID() *big.Int { return new(big.Int).Set(s.chainID) }
+
+var _ CredentialPolicy = (*Service)(nil)

@@ -15,7 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/facilitator/exact"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -23,8 +23,9 @@ import (
 
 // Batched settlement.
 //
-// With Config.Batch, exact (EIP-3009) payments that arrive together are
-// settled in one transaction to the X402Batch contract, which calls the
+// With Config.Batch, payments of a scheme that joins batches
+// (scheme.Batcher: exact's EIP-3009 authorizations) that arrive together
+// are settled in one transaction to the X402Batch contract, which calls the
 // token's transferWithAuthorization for each and lets one fail without the
 // others. A payment that arrives while nothing is being sent is sent at
 // once on its own, as without batching (a lone payment costs what it
@@ -145,24 +146,14 @@ func (s *Service) startBatching(ctx context.Context, cfg Batching) *batcher {
 	return &batcher{cfg: cfg}
 }
 
-// batchItem is p's X402Batch item, if it can be batched: an EIP-3009
-// payment whose value and window fit the packed item.
+// batchItem is p's X402Batch item, if its scheme joins batches
+// (scheme.Batcher) and the payment fits one.
 func (s *Service) batchItem(p *payment) (contracts.BatchItem, bool) {
-	a, ok := p.pay.Mechanism.(*exact.Authorization)
-	if !ok || p.settlement.To != p.asset || !contracts.BatchFits(a.Value, a.ValidAfter, a.ValidBefore) {
+	b, ok := p.of.(scheme.Batcher)
+	if !ok {
 		return contracts.BatchItem{}, false
 	}
-	if v := a.Signature[64]; v != 27 && v != 28 {
-		return contracts.BatchItem{}, false
-	}
-	it := contracts.BatchItem{
-		Token: p.asset, To: a.To, From: a.From, Value: a.Value,
-		ValidAfter: a.ValidAfter.Uint64(), ValidBefore: a.ValidBefore.Uint64(),
-		Nonce: a.Nonce, V: a.Signature[64],
-	}
-	copy(it.R[:], a.Signature[:32])
-	copy(it.S[:], a.Signature[32:64])
-	return it, true
+	return b.BatchItem(p.pay, p.settlement)
 }
 
 // sendBy is when a batched payment valid before validBefore (unix
@@ -607,55 +598,26 @@ func (s *Service) recordBatch(ctx context.Context, live []*batchEntry, tx *types
 	return false
 }
 
-// The logs a batched exact settlement is read from.
-var (
-	authorizationUsedTopic = contracts.NewDevUSD().GetABI().Events["AuthorizationUsed"].ID
-	transferFailedTopic    = contracts.NewX402Batch().GetABI().Events["TransferFailed"].ID
-)
-
-// ownLogs narrows a successful receipt to the logs of rec's exact payment,
-// so that a transaction that carries several payments (a batch) never
-// counts one payment's transfer for another: the token's
-// AuthorizationUsed(payer, nonce) whose key is rec's and the logs beside it
-// (its Transfer). failed is true if the batch contract logged the
-// payment's transfer as failed. A receipt with no AuthorizationUsed log and
-// no log of the batch contract (a lone settlement of another mechanism) is
-// returned as it is; one that has some but none of rec's payment has no
-// logs left.
+// ownLogs narrows a successful receipt to the logs of rec's payment, as
+// its scheme reads them (scheme.Batcher), so that a transaction that
+// carries several payments (a batch) never counts one payment's transfer
+// for another. failed is true if the batch contract logged the payment's
+// transfer as failed. The receipt of a payment whose scheme joins no
+// batch is returned as it is.
 func (s *Service) ownLogs(rec *store.Record, receipt *types.Receipt) (own *types.Receipt, failed bool) {
-	if rec.Scheme != x402.SchemeExact || receipt.Status != types.ReceiptStatusSuccessful {
+	b, ok := s.table().byName[rec.Scheme].(scheme.Batcher)
+	if !ok {
 		return receipt, false
 	}
-	multi := false
-	for i, l := range receipt.Logs {
-		switch {
-		case len(l.Topics) == 3 && l.Topics[0] == authorizationUsedTopic:
-			multi = true
-			if l.Address == rec.Asset && common.BytesToAddress(l.Topics[1][:]) == rec.Payer &&
-				exact.AuthorizationKey(s.chainID, rec.Asset, rec.Payer, l.Topics[2]) == rec.Key {
-				// The payment was settled (the token marks an
-				// authorization used only with its transfer): its
-				// Transfer is beside it, after it in EIP-3009's
-				// reference and USDC, before it in some tokens.
-				c := *receipt
-				c.Logs = receipt.Logs[max(i-1, 0):min(i+2, len(receipt.Logs))]
-				return &c, false
-			}
-		case s.cfg.Batch != nil && l.Address == s.cfg.Batch.Contract:
-			multi = true
-			if len(l.Topics) == 4 && l.Topics[0] == transferFailedTopic &&
-				common.BytesToAddress(l.Topics[1][:]) == rec.Asset && common.BytesToAddress(l.Topics[2][:]) == rec.Payer &&
-				exact.AuthorizationKey(s.chainID, rec.Asset, rec.Payer, l.Topics[3]) == rec.Key {
-				failed = true
-			}
-		}
+	return b.BatchLogs(rec, receipt, s.batchContract())
+}
+
+// batchContract is the X402Batch contract, or zero when batching is off.
+func (s *Service) batchContract() common.Address {
+	if s.cfg.Batch == nil {
+		return common.Address{}
 	}
-	if !multi {
-		return receipt, false
-	}
-	c := *receipt
-	c.Logs = nil
-	return &c, failed
+	return s.cfg.Batch.Contract
 }
 
 // batchFailed reports whether receipt is of a batch in which rec's

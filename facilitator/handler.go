@@ -384,12 +384,13 @@ func (h *Handler) authorizeSettle(w http.ResponseWriter, r *http.Request, req *x
 		return 0, ""
 	}
 	pr := &req.PaymentRequirements
-	if pr.Scheme == x402.SchemeUpto || req.PaymentPayload.Accepted.Scheme == x402.SchemeUpto {
-		// What an upto payment owes is what its response used, which only
-		// the merchant knows: without a credential, the payer itself could
-		// settle its permit for one unit while its response streams.
+	if why := h.credentialNeeded(r.Context(), pr.Network, pr.Scheme, req.PaymentPayload.Accepted.Scheme); why != "" {
+		// What such a payment owes only the merchant knows (an upto
+		// payment's is what its response used): without a credential,
+		// the payer itself could settle it for one unit while its
+		// response streams.
 		w.Header().Set("WWW-Authenticate", `Bearer realm="x402 facilitator"`)
-		return http.StatusUnauthorized, "unauthorized: an upto settlement needs Authorization: Bearer <facilitator API key>; only the merchant knows what the response used"
+		return http.StatusUnauthorized, "unauthorized: " + why
 	}
 	payTo, _ := x402.ParseAddress(pr.PayTo)
 	asset, _ := x402.ParseAddress(pr.Asset)
@@ -403,6 +404,34 @@ func (h *Handler) authorizeSettle(w http.ResponseWriter, r *http.Request, req *x
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="x402 facilitator"`)
 	return http.StatusUnauthorized, "unauthorized: without a credential this facilitator settles only payments of its own paid routes (merchant, asset and amount); other merchants need Authorization: Bearer <facilitator API key>"
+}
+
+// CredentialPolicy is a Facilitator that says which settlements need the
+// caller's credential whatever Offers say: *Service does, from its
+// schemes (scheme.Credentialed). The handler asks it before Offers; a
+// Facilitator without it needs a credential only for payments that pay
+// none of Offers.
+type CredentialPolicy interface {
+	// SettleCredential says why a settlement of the scheme named on
+	// network needs the caller's credential, or "" if it does not.
+	SettleCredential(ctx context.Context, network, name string) string
+}
+
+// credentialNeeded says why a settle of the first of schemes that needs
+// the caller's credential does (the requirements' and the payment's
+// accepted scheme, which differ only in a payment the facilitator
+// refuses), or "" if none does.
+func (h *Handler) credentialNeeded(ctx context.Context, network string, schemes ...string) string {
+	cp, ok := h.Facilitator.(CredentialPolicy)
+	if !ok {
+		return ""
+	}
+	for _, name := range schemes {
+		if why := cp.SettleCredential(ctx, network, name); why != "" {
+			return fmt.Sprintf("a settlement of scheme %q needs Authorization: Bearer <facilitator API key>; %s", name, why)
+		}
+	}
+	return ""
 }
 
 // keyed reports whether r carries a facilitator API key that

@@ -7,17 +7,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/facilitator/exact"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/store"
-	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // When a settlement sent now is mined.
@@ -165,20 +162,18 @@ func validAt(validBefore, by time.Time) bool {
 	return validBefore.IsZero() || validBefore.After(by)
 }
 
-// tokenABI reads the EIP-3009 calls of a lone exact settlement.
-var tokenABI = contracts.NewDevUSD().GetABI()
-
-// expiredWhenMined reports whether rec's EIP-3009 authorization had
-// expired at the block that mined receipt's transaction (a lone
-// transferWithAuthorization, or its item in a batch), which then reverted
-// for that, not for anything its payer did, although, when it was
-// claimed, it left what a transaction needs to be mined
-// (inclusionAllowance): a payer who signs authorizations too short for
-// the chain (6 s, verification's minimum, on a chain of 12 s blocks) to
-// have their settlements revert at the settler's cost is not excused.
+// expiredWhenMined reports whether rec's signature (of an expiring scheme,
+// scheme.Expiring: exact's EIP-3009 authorization) had expired at the
+// block that mined receipt's transaction (alone, or an item in a batch),
+// which then reverted for that, not for anything its payer did, although,
+// when it was claimed, it left what a transaction needs to be mined
+// (inclusionAllowance): a payer who signs authorizations too short for the
+// chain (6 s, verification's minimum, on a chain of 12 s blocks) to have
+// their settlements revert at the settler's cost is not excused.
 // False when it cannot tell.
 func (s *Service) expiredWhenMined(ctx context.Context, rec *store.Record, receipt *types.Receipt) bool {
-	if rec.Scheme != x402.SchemeExact {
+	exp, ok := s.table().byName[rec.Scheme].(scheme.Expiring)
+	if !ok {
 		return false
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
@@ -187,69 +182,11 @@ func (s *Service) expiredWhenMined(ctx context.Context, rec *store.Record, recei
 	if err != nil {
 		return false
 	}
-	validBefore, ok := s.validBeforeIn(rec, tx)
+	validBefore, ok := exp.ValidBeforeIn(rec, tx, s.batchContract())
 	if !ok || validBefore > 1<<62 ||
 		time.Unix(int64(validBefore), 0).Before(rec.Created.Add(inclusionAllowance(s.pace.blockPeriod()))) {
 		return false
 	}
 	head, err := s.eth.HeaderByHash(ctx, receipt.BlockHash)
 	return err == nil && head.Time >= validBefore
-}
-
-// validBeforeIn is the validBefore of rec's authorization in tx: an
-// X402Batch transaction's item of rec's payer and nonce, or a lone
-// transferWithAuthorization of rec's payer to rec's asset.
-func (s *Service) validBeforeIn(rec *store.Record, tx *types.Transaction) (uint64, bool) {
-	to, data := tx.To(), tx.Data()
-	switch {
-	case to == nil:
-		return 0, false
-	case s.cfg.Batch != nil && *to == s.cfg.Batch.Contract:
-		items, err := contracts.UnpackBatch(data)
-		if err != nil {
-			return 0, false
-		}
-		for _, it := range items {
-			if it.Token == rec.Asset && it.From == rec.Payer && exact.AuthorizationKey(s.chainID, it.Token, it.From, it.Nonce) == rec.Key {
-				return it.ValidBefore, true
-			}
-		}
-		return 0, false
-	case *to != rec.Asset || len(data) < 4:
-		return 0, false
-	}
-	m, err := tokenABI.MethodById(data[:4])
-	if err != nil || m.RawName != "transferWithAuthorization" {
-		return 0, false
-	}
-	args, err := m.Inputs.Unpack(data[4:])
-	if err != nil {
-		return 0, false
-	}
-	var (
-		from        common.Address
-		nonce       [32]byte
-		validBefore *big.Int
-	)
-	for i, in := range m.Inputs {
-		switch v := args[i].(type) {
-		case common.Address:
-			if in.Name == "from" {
-				from = v
-			}
-		case [32]byte:
-			if in.Name == "nonce" {
-				nonce = v
-			}
-		case *big.Int:
-			if in.Name == "validBefore" {
-				validBefore = v
-			}
-		}
-	}
-	if from != rec.Payer || validBefore == nil || !validBefore.IsUint64() ||
-		exact.AuthorizationKey(s.chainID, rec.Asset, from, nonce) != rec.Key {
-		return 0, false
-	}
-	return validBefore.Uint64(), true
 }

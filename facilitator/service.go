@@ -52,7 +52,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -451,10 +450,14 @@ func (s *Service) Supported(context.Context) (*x402.Supported, error) {
 			}
 		}
 	}
-	// x402 v1 clients and servers pay exact on the networks v1 names,
-	// which /verify and /settle take in v1 bodies.
-	if name, ok := x402.NetworkV1Name(s.cfg.Network); ok && slices.ContainsFunc(tab.order, func(sch scheme.Scheme) bool { return sch.Name() == x402.SchemeExact }) {
-		sup.Kinds = append(sup.Kinds, x402.SupportedKind{X402Version: 1, Scheme: x402.SchemeExact, Network: name})
+	// x402 v1 clients and servers pay the schemes v1 has (exact) on the
+	// networks v1 names, which /verify and /settle take in v1 bodies.
+	for _, sch := range tab.order {
+		if v1, ok := sch.(scheme.V1); ok {
+			if kind, ok := v1.KindV1(s.cfg.Network); ok {
+				sup.Kinds = append(sup.Kinds, kind)
+			}
+		}
 	}
 	return sup, nil
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -18,6 +17,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/edge"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -103,7 +103,8 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 		return s.submit(ctx, req, p, &fresh, true)
 	}
 
-	if p.scheme == x402.SchemeUpto && p.amount.Sign() == 0 {
+	deferred, isDeferred := p.of.(scheme.Deferred)
+	if isDeferred && p.amount.Sign() == 0 {
 		return s.settleNothing(ctx, req, p)
 	}
 	// The payer's payments are verified and reserved one at a time, so
@@ -112,11 +113,12 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 	unlock := s.payers.lock(p.payer, p.asset)
 	if err := s.verifyScheme(ctx, req, p); err != nil {
 		unlock()
-		if p.scheme == x402.SchemeUpto && withdrawn(err) {
-			// An upto payment is settled after its response was served: a
-			// payer that spent its tokens, revoked Permit2's allowance or
-			// used its nonce meanwhile had the response unpaid, and waits
-			// in the penalty box, as if its settlement had reverted.
+		if isDeferred && deferred.Withdrawn(err) {
+			// A deferred payment is settled after its response was
+			// served: a payer that took back what verification saw (spent
+			// its tokens, revoked an allowance, used its nonce) meanwhile
+			// had the response unpaid, and waits in the penalty box, as if
+			// its settlement had reverted.
 			s.payers.reverted(p.key, p.payer, s.cfg.Now())
 		}
 		return s.verifyFailed(err, p)
@@ -183,11 +185,11 @@ func (s *Service) claim(rec *store.Record, p *payment) (*store.Record, bool, err
 	return s.store.Claim(*rec)
 }
 
-// settleNothing answers the settle of an upto payment that owes nothing
-// (its response used nothing, or the upstream failed): once verified, it
-// succeeds with no transaction and no record. Its signature stays unused
-// on chain, so the payer may present it again; whatever it is then settled
-// for is at most its maximum, once.
+// settleNothing answers the settle of a deferred payment (scheme.Deferred:
+// an upto payment, say) that owes nothing (its response used nothing, or
+// the upstream failed): once verified, it succeeds with no transaction and
+// no record. Its signature stays unused on chain, so the payer may present
+// it again; whatever it is then settled for is at most its maximum, once.
 func (s *Service) settleNothing(ctx context.Context, req *x402.SettleRequest, p *payment) *x402.SettleResponse {
 	if err := s.verifyScheme(ctx, req, p); err != nil {
 		return s.verifyFailed(err, p)
@@ -640,25 +642,4 @@ func (s *Service) await(ctx context.Context, p *payment, rec *store.Record) (res
 		return r
 	}
 	return s.conclude(ctx, p, rec, receipt)
-}
-
-// withdrawn reports whether err refuses a payment because its payer took
-// back what verification had seen: the balance, Permit2's allowance or
-// nonce, or anything else that makes the settlement's simulation revert.
-// Not the requirements' mismatches (the merchant's), nor the penalty box's
-// own refusal.
-func withdrawn(err error) bool {
-	var xe *x402.Error
-	if !errors.As(err, &xe) {
-		return false
-	}
-	if xe.Reason == x402.ReasonReplay {
-		return true
-	}
-	for _, prefix := range []string{"insufficient balance", "permit2_allowance_required", "the settlement's simulation reverted"} {
-		if strings.HasPrefix(xe.Message, prefix) {
-			return true
-		}
-	}
-	return false
 }

@@ -257,7 +257,7 @@ func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, g
 
 // sponsorOperationAt is SponsorOperationAt without its span.
 func (s *Service) sponsorOperationAt(ctx context.Context, entryPoint common.Address, op json.RawMessage, gas x402.SponsorContext, client string) (json.RawMessage, error) {
-	aa := s.table().aa
+	aa := s.table().sponsor
 	if aa == nil || s.cfg.AANative.Sponsor == nil {
 		return op, &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
 	}
@@ -294,7 +294,7 @@ var errSponsoredUndecodable = errors.New("the paymaster's sponsored operation do
 // operation's hash.
 func (s *Service) sponsorSettlement(ctx context.Context, entryPoint, sender common.Address, callData []byte, gas x402.SponsorContext, client string,
 	forward func(sp Sponsor, sc x402.SponsorContext) (common.Hash, error)) error {
-	aa := s.table().aa
+	aa := s.table().sponsor
 	if aa == nil || s.cfg.AANative.Sponsor == nil || !aa.Serves(entryPoint) {
 		return &SponsorError{Code: int(x402.RPCPaymasterRejected), Message: "this facilitator does not sponsor operations"}
 	}
@@ -311,7 +311,7 @@ func (s *Service) sponsorSettlement(ctx context.Context, entryPoint, sender comm
 	// Only settlements to a merchant, in a token and of an amount that
 	// one of this server's paywall routes offers, so the sponsorship pays
 	// for the server's own sales.
-	if s.cfg.Offers == nil || !s.cfg.Offers.Issued(x402.SchemeAANative, settle.Merchant, settle.Token, settle.Amount) {
+	if s.cfg.Offers == nil || !s.cfg.Offers.Issued(aa.Name(), settle.Merchant, settle.Token, settle.Amount) {
 		return &SponsorError{Code: int(x402.RPCInvalidParams), Message: "the settlement pays no offer of this server: merchant, token and amount must be those of one of its paid routes"}
 	}
 	limits := s.sponsorLimits()

@@ -16,6 +16,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
 )
 
 // The dev chain's defaults.
@@ -69,8 +71,8 @@ type Contracts struct {
 	// EIP-3009).
 	PermitToken common.Address
 	// Permit2, ExactPermit2Proxy and UptoPermit2Proxy are Permit2 and
-	// x402's two Permit2 proxies, at their canonical addresses (the
-	// constants of the same names).
+	// x402's two Permit2 proxies, at their canonical addresses
+	// (contracts.Permit2Address and the proxies' beside it).
 	Permit2, ExactPermit2Proxy, UptoPermit2Proxy common.Address
 	// WalletFactory is the OwnerWalletFactory: CREATE2 clones of an
 	// ERC-1271 wallet of one owner key, the devnet's smart-wallet payers of
@@ -80,7 +82,7 @@ type Contracts struct {
 	// (ERC-1271 for the account's own key).
 	EOADelegate common.Address
 	// Multicall3 is a stand-in for Multicall3's aggregate3 at the address it
-	// has on most chains (see the Multicall3 constant).
+	// has on most chains (contracts.Multicall3Address).
 	Multicall3 common.Address
 	// SmartAccounts are the counterfactual SimpleAccounts (salt 0) of the
 	// funded accounts, in the same order; each holds tokens, no code yet.
@@ -108,19 +110,6 @@ type Contracts struct {
 	// SimpleAccounts (salt 0), in the same order; each holds tokens.
 	SmartAccountsV07 []common.Address
 }
-
-// The canonical addresses of Permit2 and of x402's Permit2 proxies, the
-// same on every chain; upstream's clients sign for them.
-var (
-	Permit2           = common.HexToAddress("0x000000000022D473030F116dDEE9F6B43aC78BA3")
-	ExactPermit2Proxy = common.HexToAddress("0x402085c248EeA27D92E8b30b2C58ed07f9E20001")
-	UptoPermit2Proxy  = common.HexToAddress("0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002")
-)
-
-// Multicall3 is where Multicall3 lives on most EVM chains (deployed with a
-// presigned transaction); exact settles an undeployed ERC-6492 wallet's
-// payment through its aggregate3, and the devnet puts a stand-in there.
-var Multicall3 = common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11")
 
 // WalletDeployer deploys the devnet's smart-wallet contracts (the
 // OwnerWalletFactory with its nonce 0, the EOADelegate with 1) in the
@@ -164,10 +153,10 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		TokenPaymaster: crypto.CreateAddress(deployer, 6),
 		PermitToken:    crypto.CreateAddress(deployer, 7),
 
-		Permit2: Permit2, ExactPermit2Proxy: ExactPermit2Proxy, UptoPermit2Proxy: UptoPermit2Proxy,
+		Permit2: contracts.Permit2Address, ExactPermit2Proxy: contracts.ExactPermit2ProxyAddress, UptoPermit2Proxy: contracts.UptoPermit2ProxyAddress,
 		WalletFactory: crypto.CreateAddress(WalletDeployer, 0),
 		EOADelegate:   crypto.CreateAddress(WalletDeployer, 1),
-		Multicall3:    Multicall3,
+		Multicall3:    contracts.Multicall3Address,
 
 		EntryPointV07:     EntryPointV07,
 		AccountFactoryV07: crypto.CreateAddress(DeployerV07, 1),

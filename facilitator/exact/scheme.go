@@ -5,10 +5,12 @@
 // One file per mechanism, as upstream's Go SDK has them: eip3009.go
 // (EIP-3009 transferWithAuthorization signed by an EOA), wallet.go (the
 // same transfer signed by a contract wallet: ERC-1271, ERC-6492, EIP-7702)
-// and permit2.go (Permit2 through x402's exact proxy, with EIP-2612 gas
-// sponsoring); a new mechanism is a new file with a type that implements
-// mechanism, and a case in Decode. This file routes; outcome.go reads mined settlements;
-// chain.go holds the shared chain reads; config.go the configuration.
+// and permit2.go (Permit2 through x402's exact proxy), with its jobs beside
+// it: permit2_digest.go (its EIP-712 digests), permit2_chain.go (its chain
+// reads) and eip2612.go (EIP-2612 gas sponsoring). A new mechanism is a new
+// file with a type that implements mechanism, and a case in Decode. This
+// file routes; outcome.go reads mined settlements; chain.go holds the
+// shared chain reads; config.go the configuration.
 //
 // EIP-3009 verification runs in a fixed order, cheapest first: the
 // payment's fields against the requirements, the validity window, the
@@ -28,7 +30,6 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
-	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -66,7 +67,7 @@ func New(cfg Config) (*Scheme, error) {
 		cfg.WalletGas = DefaultWalletGas
 	}
 	if cfg.Multicall3 == (common.Address{}) {
-		cfg.Multicall3 = wellknown.Multicall3
+		cfg.Multicall3 = contracts.Multicall3Address
 	}
 	s := &Scheme{
 		cfg:     cfg,
@@ -178,8 +179,19 @@ func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
 	return m.call(s, pay)
 }
 
+// KindV1 is exact's kind for x402 v1 clients, which pay exact (v1's one
+// scheme) on the networks v1 names.
+func (s *Scheme) KindV1(network string) (x402.SupportedKind, bool) {
+	name, ok := x402.NetworkV1Name(network)
+	if !ok {
+		return x402.SupportedKind{}, false
+	}
+	return x402.SupportedKind{X402Version: 1, Scheme: s.Name(), Network: name}, true
+}
+
 var (
 	_ scheme.Scheme = (*Scheme)(nil)
+	_ scheme.V1     = (*Scheme)(nil)
 	_ scheme.Finder = (*Scheme)(nil)
 	_ mechanism     = (*Authorization)(nil)
 	_ mechanism     = (*WalletAuthorization)(nil)

@@ -3,27 +3,45 @@ package exact
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
-// The upto scheme's payments are Permit2 payments too (permit2.go), signed
-// for x402's upto proxy with a witness that also names the facilitator,
-// for a maximum: the offer's and the accepted amount. The requirements of
-// a settle carry the amount actually owed, at most that maximum (upstream's
-// convention: the server settles with the requirements' amount replaced by
-// the usage). Package upto is the scheme; its checks live here, beside the
-// Permit2 checks they share.
+// Upto is x402's upto scheme on EVM chains, a mechanism of exact: the
+// payer signs, with Permit2, a transfer of at most a maximum through
+// x402's upto Permit2 proxy, with a witness that also names the
+// facilitator that may settle it; the merchant settles, after serving,
+// the amount the response used. Its checks are the Permit2 mechanism's
+// (permit2.go), which it shares with exact, and it is registered under
+// its own name beside exact, over the same assets, chain and settler.
+//
+// The requirements of a settle carry the amount actually owed, at most the
+// signed maximum (upstream's convention: the server settles with the
+// requirements' amount replaced by the usage). It is [scheme.Deferred]
+// (an amount of zero settles without a transaction) and
+// [scheme.Credentialed] (only the merchant knows what the response used).
+type Upto struct{ ex *Scheme }
 
-// DecodeUpto reads an upto payment. Its Amount is the requirements'
-// amount: the maximum at verify, the amount owed at settle.
-func (s *Scheme) DecodeUpto(req *x402.VerifyRequest) (*scheme.Payment, error) {
+// NewUpto returns the upto scheme over ex's assets, chain and settler.
+func NewUpto(ex *Scheme) *Upto { return &Upto{ex: ex} }
+
+// Name is "upto".
+func (u *Upto) Name() string { return x402.SchemeUpto }
+
+// Decode reads an upto payment. Its Amount is the requirements' amount:
+// the maximum at verify, the amount owed at settle.
+func (u *Upto) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
+	s := u.ex
 	if !isPermit2(req.PaymentPayload.Payload) {
 		if isUserOp(req.PaymentPayload.Payload) {
 			return nil, x402.Invalid(x402.ReasonSchemeMismatch, "the payload is an aa-native UserOperation, the requirements are upto")
@@ -58,14 +76,15 @@ func (s *Scheme) DecodeUpto(req *x402.VerifyRequest) (*scheme.Payment, error) {
 	return pay, nil
 }
 
-// VerifyUpto checks an upto payment: the accepted offer is the signed
+// Verify checks an upto payment: the accepted offer is the signed
 // maximum, the amount owed is at most it, the witness names this
 // facilitator's settler and the offer's payTo; then the Permit2 checks,
 // for the amount owed.
-func (s *Scheme) VerifyUpto(ctx context.Context, pay *scheme.Payment, req *x402.VerifyRequest) error {
+func (u *Upto) Verify(ctx context.Context, pay *scheme.Payment, req *x402.VerifyRequest) error {
+	s := u.ex
 	p, ok := pay.Mechanism.(*Permit2Payment)
 	if !ok || !p.Upto {
-		return fmt.Errorf("the payment was not decoded by DecodeUpto (%T)", pay.Mechanism)
+		return fmt.Errorf("the payment was not decoded by the upto scheme (%T)", pay.Mechanism)
 	}
 	r, acc := &req.PaymentRequirements, &req.PaymentPayload.Accepted
 	if r.Scheme != x402.SchemeUpto || acc.Scheme != r.Scheme {
@@ -113,12 +132,66 @@ func isEIP3009(payload []byte) bool {
 	return json.Unmarshal(payload, &shape) == nil && shape.Authorization != nil
 }
 
-// UptoSettlement is the upto proxy's settle (or settleWithPermit) of the
+// Settlement is the upto proxy's settle (or settleWithPermit) of the
 // amount owed.
-func (s *Scheme) UptoSettlement(pay *scheme.Payment) scheme.Settlement {
+func (u *Upto) Settlement(pay *scheme.Payment) scheme.Settlement {
 	p, ok := pay.Mechanism.(*Permit2Payment)
 	if !ok {
 		return scheme.Settlement{To: UptoPermit2Proxy}
 	}
-	return scheme.Settlement{To: UptoPermit2Proxy, Data: p.calldata(s)}
+	return scheme.Settlement{To: UptoPermit2Proxy, Data: p.calldata(u.ex)}
 }
+
+// Outcome counts a settlement whose token logged the transfer of the
+// amount owed from the payer to payTo, as exact's does.
+func (u *Upto) Outcome(rec *store.Record, receipt *types.Receipt) scheme.Outcome {
+	return u.ex.Outcome(rec, receipt)
+}
+
+// SettledElsewhere finds a transaction other than rec's that settled an
+// upto payment, as exact's Permit2 payments are found.
+func (u *Upto) SettledElsewhere(ctx context.Context, chain scheme.Chain, pay *scheme.Payment, rec *store.Record) (*types.Receipt, error) {
+	return u.ex.SettledElsewhere(ctx, chain, pay, rec)
+}
+
+// Extra is what /supported advertises of upto, as upstream's upto
+// facilitator does: the facilitator a payer must name (the settler).
+func (u *Upto) Extra(string) *x402.Extra {
+	return &x402.Extra{FacilitatorAddress: u.ex.Settler().Hex()}
+}
+
+// Withdrawn reports whether err refuses, at settle, a payment its payer
+// took back after its response was served: a used nonce (replay), or a
+// balance, a Permit2 allowance or anything else that makes the
+// settlement's simulation revert. Not the requirements' mismatches (the
+// merchant's), nor the facilitator's own refusals.
+func (u *Upto) Withdrawn(err error) bool {
+	var xe *x402.Error
+	if !errors.As(err, &xe) {
+		return false
+	}
+	if xe.Reason == x402.ReasonReplay {
+		return true
+	}
+	for _, prefix := range []string{"insufficient balance", "permit2_allowance_required", "the settlement's simulation reverted"} {
+		if strings.HasPrefix(xe.Message, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// CredentialReason is why only a caller with a credential may settle an
+// upto payment: what it owes is what its response used, which only the
+// merchant knows; a payer settling its own permit could settle it for one
+// unit while its response streams.
+func (u *Upto) CredentialReason() string {
+	return "only the merchant knows what the response used"
+}
+
+var (
+	_ scheme.Scheme       = (*Upto)(nil)
+	_ scheme.Finder       = (*Upto)(nil)
+	_ scheme.Deferred     = (*Upto)(nil)
+	_ scheme.Credentialed = (*Upto)(nil)
+)

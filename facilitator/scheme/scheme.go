@@ -8,7 +8,10 @@
 // and the bundlers, replacement, reorganisations and fleet delivery. A new
 // scheme is a package that implements [Scheme] and an entry in that table;
 // a new mechanism of a scheme (Permit2 under exact, say) is a file in the
-// scheme's package.
+// scheme's package. What a scheme can do beyond that (settle after
+// serving, join a batch, need a credential to settle) it declares by
+// implementing the capabilities of capability.go, which the facilitator
+// asks for: the facilitator never branches on a scheme's name.
 package scheme
 
 import (
