@@ -166,6 +166,11 @@ type Payment struct {
 	Gas *GasInToken
 
 	at *EntryPointConfig // EntryPoint with its contracts
+	// funds is what checkChain read the account to hold, less the gas in
+	// tokens this operation may take beyond its amount: what a fleet's
+	// funded claim checks the amounts in flight against (scheme.Payment's
+	// Funds); nil before checkChain.
+	funds *big.Int
 }
 
 // decodePayload parses an aa-native payload for the EntryPoint req names.
@@ -536,6 +541,7 @@ func (s *Scheme) checkChain(ctx context.Context, pay *Payment) error {
 	if err != nil {
 		return err
 	}
+	pay.funds = new(big.Int).Sub(bal, new(big.Int).Sub(pay.Reserve(), pay.Amount))
 	if bal.Cmp(pay.Amount) < 0 {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: account %s holds %s, the payment needs %s", pay.Op.Sender, bal, pay.Amount)
 	}

@@ -65,7 +65,11 @@ func (s *Scheme) Verify(ctx context.Context, pay *scheme.Payment, req *x402.Veri
 	if err != nil {
 		return err
 	}
-	return s.verifyPayment(ctx, p, &req.PaymentPayload.Accepted, &req.PaymentRequirements)
+	err = s.verifyPayment(ctx, p, &req.PaymentPayload.Accepted, &req.PaymentRequirements)
+	// A fleet's store claims the payment only if the account's balance
+	// covers it and the account's other settlements in flight.
+	pay.Funds = p.funds
+	return err
 }
 
 // Settlement is the payment's UserOperation, for the bundler.

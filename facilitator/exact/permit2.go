@@ -299,9 +299,9 @@ func (s *Scheme) verifyPermit2(ctx context.Context, p *Permit2Payment, asset com
 			return err
 		}
 	}
-	hasCode, err := s.checkPermit2Chain(ctx, asset, p, now)
+	st, err := s.checkPermit2Chain(ctx, asset, p, now)
 	if pay != nil {
-		pay.Contract = hasCode
+		pay.Contract, pay.Funds = st.hasCode, st.funds
 	}
 	return err
 }

@@ -165,10 +165,18 @@ var (
 	selAllowance = crypto.Keccak256([]byte("allowance(address,address)"))[:4]
 )
 
+// permit2State is what checkPermit2Chain read of the payer: whether code
+// checks its signatures, and the most its settlements in flight may take
+// (Funds).
+type permit2State struct {
+	hasCode bool
+	funds   *big.Int
+}
+
 // checkPermit2Chain reads, in one batch at the latest block, the block's
 // time, the payer's balance, its allowance of Permit2 and the word of
 // Permit2's nonce bitmap, and simulates the settlement call.
-func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p *Permit2Payment, now time.Time) (hasCode bool, err error) {
+func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p *Permit2Payment, now time.Time) (st permit2State, err error) {
 	inFlight := new(big.Int)
 	if c := s.cfg.Committed; c != nil {
 		inFlight = c(p.From, asset)
@@ -190,46 +198,55 @@ func (s *Scheme) checkPermit2Chain(ctx context.Context, asset common.Address, p 
 		{Method: "eth_getCode", Args: []any{p.From, "latest"}, Result: &code},
 	}
 	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
-		return hasCode, fmt.Errorf("reading chain state: %w", err)
+		return st, fmt.Errorf("reading chain state: %w", err)
 	}
 	for _, b := range append(batch[:4:4], batch[5]) {
 		if b.Error != nil {
-			return hasCode, fmt.Errorf("reading chain state (%s): %w", b.Method, b.Error)
+			return st, fmt.Errorf("reading chain state (%s): %w", b.Method, b.Error)
 		}
 	}
-	hasCode = len(code) > 0
+	st.hasCode = len(code) > 0
 	if len(balance) != 32 || len(allowance) != 32 || len(bits) != 32 {
-		return hasCode, errors.New("reading chain state: the token or Permit2 answered less than a word")
+		return st, errors.New("reading chain state: the token or Permit2 answered less than a word")
 	}
 	chainNow := max(now.Unix(), int64(min(uint64(head.Time), math.MaxInt64)))
 	if need := chainNow + int64(s.cfg.MinValidity/time.Second); p.Deadline.IsInt64() && p.Deadline.Int64() < need {
-		return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "permit expires too soon for the chain's clock: deadline %s, latest block at %d", p.Deadline, head.Time)
+		return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "permit expires too soon for the chain's clock: deadline %s, latest block at %d", p.Deadline, head.Time)
 	}
 	if p.nonceUsed(bits) {
-		return hasCode, x402.Invalid(x402.ReasonReplay, "Permit2 nonce %s of %s is already used or invalidated", p.Nonce, p.From)
+		return st, x402.Invalid(x402.ReasonReplay, "Permit2 nonce %s of %s is already used or invalidated", p.Nonce, p.From)
 	}
 	bal := new(big.Int).SetBytes(balance)
+	// What a fleet's funded claim checks this payment and the payer's
+	// other settlements in flight against: the balance, and without a
+	// permit in the payment the allowance Permit2 has too (a permit sets
+	// the allowance to this payment's amount, and is refused above while
+	// other settlements are in flight).
+	st.funds = new(big.Int).Set(bal)
 	if need := new(big.Int).Add(amount, inFlight); bal.Cmp(need) < 0 {
-		return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", p.From, bal, amount, inFlight)
+		return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "insufficient balance: %s holds %s; the payment needs %s and its settlements in flight %s", p.From, bal, amount, inFlight)
 	}
 	allowed := new(big.Int).SetBytes(allowance)
+	if p.Permit == nil && allowed.Cmp(st.funds) < 0 {
+		st.funds.Set(allowed)
+	}
 	if p.Permit == nil {
 		if need := new(big.Int).Add(amount, inFlight); allowed.Cmp(need) < 0 {
-			return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2_allowance_required: %s allows Permit2 %s of the token; the payment needs %s and its settlements in flight %s (approve Permit2, or send an eip2612GasSponsoring permit)", p.From, allowed, amount, inFlight)
+			return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "permit2_allowance_required: %s allows Permit2 %s of the token; the payment needs %s and its settlements in flight %s (approve Permit2, or send an eip2612GasSponsoring permit)", p.From, allowed, amount, inFlight)
 		}
 	} else if inFlight.Sign() > 0 && allowed.Cmp(new(big.Int).Add(amount, inFlight)) < 0 {
 		// The permit sets the allowance to this payment's amount: it
 		// would take the allowance the settlements in flight count on.
-		return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "a settlement of %s is in flight and this payment's EIP-2612 permit would replace its allowance; retry once it is mined", p.From)
+		return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "a settlement of %s is in flight and this payment's EIP-2612 permit would replace its allowance; retry once it is mined", p.From)
 	}
 	if err := batch[4].Error; err != nil {
 		var de rpc.DataError
 		if errors.As(err, &de) || strings.Contains(err.Error(), "revert") {
-			return hasCode, x402.Invalid(x402.ReasonInvalidInnerPayload, "the settlement's simulation reverted: %v", err)
+			return st, x402.Invalid(x402.ReasonInvalidInnerPayload, "the settlement's simulation reverted: %v", err)
 		}
-		return hasCode, fmt.Errorf("simulating the settlement: %w", err)
+		return st, fmt.Errorf("simulating the settlement: %w", err)
 	}
-	return hasCode, nil
+	return st, nil
 }
 
 // simArgs are the arguments of the settlement's simulation: from the

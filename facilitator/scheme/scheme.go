@@ -113,10 +113,12 @@ type Payment struct {
 	// takes the hash of the payer's code (an EIP-7702 account's code names
 	// its delegate).
 	Class common.Hash
-	// Funds is the payer's balance of Asset that Verify read (exact's
-	// EIP-3009 payments), which a fleet's store checks the payment and the
-	// payer's other settlements in flight against when it claims the
-	// payment; nil when not known.
+	// Funds is the most of Asset the payer's settlements may take, as
+	// Verify read it (exact: the balance, and for Permit2 without a permit
+	// its allowance of Permit2 too; aa-native: the account's balance less
+	// the gas in tokens this operation may take beyond its amount), which
+	// a fleet's store checks the payment and the payer's other settlements
+	// in flight against when it claims the payment; nil when not known.
 	Funds *big.Int
 	// Mechanism is the scheme's own decoding of the payment, which only
 	// the scheme that decoded it reads.
