@@ -133,42 +133,91 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		return nil
 	}
 
-	var (
-		factory    = contracts.NewSimpleAccountFactory()
-		paymaster  = contracts.NewVerifyingPaymaster()
-		token      = contracts.NewDevUSD()
-		settlement = contracts.NewX402Settlement()
-		tokenPM    = contracts.NewTokenPaymaster()
-		permitTok  = contracts.NewDevPermitToken()
-	)
-	if c.EntryPoint, err = deploy("EntryPoint", &contracts.EntryPointMetaData, nil); err != nil {
+	if err := deployContracts(p, &c, deploy); err != nil {
 		return nil, c, err
 	}
-	if c.AccountFactory, err = deploy("SimpleAccountFactory", &contracts.SimpleAccountFactoryMetaData, factory.PackConstructor(c.EntryPoint)); err != nil {
+	placed, err := placeCanonical(st, &c)
+	if err != nil {
 		return nil, c, err
 	}
-	if c.Paymaster, err = deploy("VerifyingPaymaster", &contracts.VerifyingPaymasterMetaData, paymaster.PackConstructor(c.EntryPoint, p.paymasterSigner)); err != nil {
+	// The smart-wallet contracts come from a deployer of their own, so
+	// their addresses do not move with account #0's deployments.
+	cfg.Origin = wellknown.WalletDeployer
+	if c.WalletFactory, err = deploy("OwnerWalletFactory", &contracts.OwnerWalletFactoryMetaData, nil); err != nil {
 		return nil, c, err
 	}
-	if c.Token, err = deploy("DevUSD", &contracts.DevUSDMetaData, token.PackConstructor(p.tokenName, p.tokenSymbol, p.tokenVersion)); err != nil {
+	if c.EOADelegate, err = deploy("EOADelegate", &contracts.EOADelegateMetaData, nil); err != nil {
 		return nil, c, err
 	}
-	if c.Settlement, err = deploy("X402Settlement", &contracts.X402SettlementMetaData, settlement.PackConstructor([]common.Address{c.Token})); err != nil {
+	cfg.Origin = p.deployer
+	if err := counterfactualAccounts(p, cfg, &c); err != nil {
 		return nil, c, err
 	}
-	if c.Batch, err = deploy("X402Batch", &contracts.X402BatchMetaData, nil); err != nil {
+	if err := deployEP07(p, st, rec, cfg, &c, call); err != nil {
 		return nil, c, err
 	}
-	if c.TokenPaymaster, err = deploy("TokenPaymaster", &contracts.TokenPaymasterMetaData, tokenPM.PackConstructor(c.EntryPoint, p.paymasterSigner)); err != nil {
+	if err := fundAccounts(p, &c, call); err != nil {
 		return nil, c, err
 	}
-	if c.PermitToken, err = deploy("DevPermitToken", &contracts.DevPermitTokenMetaData, permitTok.PackConstructor(p.permitName, p.permitSymbol)); err != nil {
+	alloc, err := genesisAlloc(p, st, rec, placed, chain, &c)
+	if err != nil {
 		return nil, c, err
 	}
-	// Permit2 and the x402 proxies live at their canonical addresses, the
-	// ones upstream's clients sign for. Their runtime code is placed there
-	// as it is: none of it depends on a constructor (no immutables; the
-	// domain separator is computed from address(this) at each call).
+	return &core.Genesis{
+		Config:     chain,
+		GasLimit:   p.gasLimit,
+		BaseFee:    big.NewInt(params.InitialBaseFee),
+		Difficulty: big.NewInt(0),
+		Timestamp:  p.timestamp,
+		Alloc:      alloc,
+	}, c, nil
+}
+
+// deployContracts deploys the v0.6 contracts, the tokens, the settlement
+// and batch contracts and the token paymaster from p's deployer.
+func deployContracts(p genesisPlan, c *Contracts, deploy func(name string, md *bind.MetaData, args []byte) (common.Address, error)) error {
+	var err error
+	steps := []struct {
+		at   *common.Address
+		name string
+		md   *bind.MetaData
+		args func() []byte // read once the addresses before it are known
+	}{
+		{&c.EntryPoint, "EntryPoint", &contracts.EntryPointMetaData, func() []byte { return nil }},
+		{&c.AccountFactory, "SimpleAccountFactory", &contracts.SimpleAccountFactoryMetaData, func() []byte {
+			return contracts.NewSimpleAccountFactory().PackConstructor(c.EntryPoint)
+		}},
+		{&c.Paymaster, "VerifyingPaymaster", &contracts.VerifyingPaymasterMetaData, func() []byte {
+			return contracts.NewVerifyingPaymaster().PackConstructor(c.EntryPoint, p.paymasterSigner)
+		}},
+		{&c.Token, "DevUSD", &contracts.DevUSDMetaData, func() []byte {
+			return contracts.NewDevUSD().PackConstructor(p.tokenName, p.tokenSymbol, p.tokenVersion)
+		}},
+		{&c.Settlement, "X402Settlement", &contracts.X402SettlementMetaData, func() []byte {
+			return contracts.NewX402Settlement().PackConstructor([]common.Address{c.Token})
+		}},
+		{&c.Batch, "X402Batch", &contracts.X402BatchMetaData, func() []byte { return nil }},
+		{&c.TokenPaymaster, "TokenPaymaster", &contracts.TokenPaymasterMetaData, func() []byte {
+			return contracts.NewTokenPaymaster().PackConstructor(c.EntryPoint, p.paymasterSigner)
+		}},
+		{&c.PermitToken, "DevPermitToken", &contracts.DevPermitTokenMetaData, func() []byte {
+			return contracts.NewDevPermitToken().PackConstructor(p.permitName, p.permitSymbol)
+		}},
+	}
+	for _, s := range steps {
+		if *s.at, err = deploy(s.name, s.md, s.args()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// placeCanonical puts Permit2 and the x402 proxies at their canonical
+// addresses, the ones upstream's clients sign for, and returns those
+// addresses. Their runtime code is placed there as it is: none of it
+// depends on a constructor (no immutables; the domain separator is
+// computed from address(this) at each call).
+func placeCanonical(st *state.StateDB, c *Contracts) ([]common.Address, error) {
 	canonical := []struct {
 		addr *common.Address
 		at   common.Address
@@ -182,88 +231,91 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	for _, k := range canonical {
 		runtimeCode, err := deployedCode(k.md)
 		if err != nil {
-			return nil, c, err
+			return nil, err
 		}
 		st.SetCode(k.at, runtimeCode, tracing.CodeChangeUnspecified)
 		*k.addr = k.at
 		placed = append(placed, k.at)
 	}
-	// The smart-wallet contracts come from a deployer of their own, so
-	// their addresses do not move with account #0's deployments.
-	cfg.Origin = wellknown.WalletDeployer
-	if c.WalletFactory, err = deploy("OwnerWalletFactory", &contracts.OwnerWalletFactoryMetaData, nil); err != nil {
-		return nil, c, err
-	}
-	if c.EOADelegate, err = deploy("EOADelegate", &contracts.EOADelegateMetaData, nil); err != nil {
-		return nil, c, err
-	}
-	cfg.Origin = p.deployer
+	return placed, nil
+}
+
+// counterfactualAccounts reads the factory's SimpleAccount implementation and each
+// funded key's counterfactual accounts: its smart account (SimpleAccount,
+// salt 0), which gets tokens too so that aa-native payments work from the
+// same test keys and deploys itself on first use, and its OwnerWallet
+// (salt 0), undeployed, which its first exact payment deploys (ERC-6492).
+func counterfactualAccounts(p genesisPlan, cfg *runtime.Config, c *Contracts) error {
+	factory := contracts.NewSimpleAccountFactory()
 	// The factory deploys its SimpleAccount implementation in its constructor.
 	impl, _, err := runtime.Call(c.AccountFactory, factory.PackAccountImplementation(), cfg)
 	if err != nil {
-		return nil, c, fmt.Errorf("reading accountImplementation: %w", err)
+		return fmt.Errorf("reading accountImplementation: %w", err)
 	}
 	if c.AccountImplementation, err = factory.UnpackAccountImplementation(impl); err != nil {
-		return nil, c, err
+		return err
 	}
-
-	// Each funded key's smart account (SimpleAccount, salt 0) gets tokens
-	// too, at its counterfactual address, so aa-native payments work from
-	// the same test keys; the account deploys itself on first use.
-	smart := make([]common.Address, len(p.funded))
+	c.SmartAccounts = make([]common.Address, len(p.funded))
 	for i, a := range p.funded {
 		out, _, err := runtime.Call(c.AccountFactory, factory.PackGetAddress(a, new(big.Int)), cfg)
 		if err != nil {
-			return nil, c, fmt.Errorf("deriving the smart account of %s: %w", a, err)
+			return fmt.Errorf("deriving the smart account of %s: %w", a, err)
 		}
-		if smart[i], err = factory.UnpackGetAddress(out); err != nil {
-			return nil, c, err
+		if c.SmartAccounts[i], err = factory.UnpackGetAddress(out); err != nil {
+			return err
 		}
 	}
-	c.SmartAccounts = smart
-	// And each funded key's OwnerWallet (salt 0), undeployed: its first
-	// exact payment deploys it (ERC-6492).
 	walletFactory := contracts.NewOwnerWalletFactory()
-	wallets := make([]common.Address, len(p.funded))
+	c.Wallets = make([]common.Address, len(p.funded))
 	for i, a := range p.funded {
 		out, _, err := runtime.Call(c.WalletFactory, walletFactory.PackGetAddress(a, [32]byte{}), cfg)
 		if err != nil {
-			return nil, c, fmt.Errorf("deriving the OwnerWallet of %s: %w", a, err)
+			return fmt.Errorf("deriving the OwnerWallet of %s: %w", a, err)
 		}
-		if wallets[i], err = walletFactory.UnpackGetAddress(out); err != nil {
-			return nil, c, err
+		if c.Wallets[i], err = walletFactory.UnpackGetAddress(out); err != nil {
+			return err
 		}
 	}
-	c.Wallets = wallets
-	if err := deployEP07(p, st, rec, cfg, &c, call); err != nil {
-		return nil, c, err
-	}
-	for _, a := range slices.Concat(p.funded, smart, wallets, c.SmartAccountsV07) {
+	return nil
+}
+
+// fundAccounts mints both tokens to every funded key and its accounts,
+// and deposits (and stakes) for the paymaster and the token paymaster.
+func fundAccounts(p genesisPlan, c *Contracts, call func(what string, to common.Address, input []byte, value *big.Int) error) error {
+	token, permitTok := contracts.NewDevUSD(), contracts.NewDevPermitToken()
+	paymaster, tokenPM := contracts.NewVerifyingPaymaster(), contracts.NewTokenPaymaster()
+	for _, a := range slices.Concat(p.funded, c.SmartAccounts, c.Wallets, c.SmartAccountsV07) {
 		if err := call("minting to "+a.Hex(), c.Token, token.PackMint(a, p.accountTokens), nil); err != nil {
-			return nil, c, err
+			return err
 		}
 		if err := call("minting dPT to "+a.Hex(), c.PermitToken, permitTok.PackMint(a, p.accountTokens), nil); err != nil {
-			return nil, c, err
+			return err
 		}
 	}
 	if err := call("depositing for the paymaster", c.Paymaster, paymaster.PackDeposit(), p.paymasterDeposit); err != nil {
-		return nil, c, err
+		return err
 	}
 	// The TokenPaymaster has the same deposit and stake: a staked
 	// paymaster may read its senders' token balances and allowances in
 	// validation under ERC-4337's storage rules.
 	if err := call("depositing for the token paymaster", c.TokenPaymaster, tokenPM.PackDeposit(), p.paymasterDeposit); err != nil {
-		return nil, c, err
+		return err
 	}
 	if p.paymasterStake.Sign() > 0 {
 		if err := call("staking the paymaster", c.Paymaster, paymaster.PackAddStake(86400), p.paymasterStake); err != nil {
-			return nil, c, err
+			return err
 		}
 		if err := call("staking the token paymaster", c.TokenPaymaster, tokenPM.PackAddStake(86400), p.paymasterStake); err != nil {
-			return nil, c, err
+			return err
 		}
 	}
+	return nil
+}
 
+// genesisAlloc is the genesis alloc of what the in-memory EVM left: the
+// code, storage, balance and nonce of every contract created or placed,
+// Multicall3, the funded keys' ETH, and the deployers' nonces.
+func genesisAlloc(p genesisPlan, st *state.StateDB, rec *recorder, placed []common.Address, chain *params.ChainConfig, c *Contracts) (types.GenesisAlloc, error) {
 	alloc := core.SystemContractAllocs()
 	for _, addr := range append(rec.created, placed...) {
 		code := st.GetCode(addr)
@@ -288,7 +340,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	// Its creation code, run as a call in a scratch state, returns it.
 	multicall, _, err := runtime.Execute(common.FromHex(contracts.Multicall3MetaData.Bin), nil, &runtime.Config{ChainConfig: chain})
 	if err != nil {
-		return nil, c, fmt.Errorf("building Multicall3: %w", err)
+		return nil, fmt.Errorf("building Multicall3: %w", err)
 	}
 	c.Multicall3 = contracts.Multicall3Address
 	alloc[c.Multicall3] = types.Account{Code: multicall, Balance: new(big.Int)}
@@ -299,14 +351,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	if _, ok := alloc[p.deployer]; !ok {
 		alloc[p.deployer] = types.Account{Balance: new(big.Int), Nonce: st.GetNonce(p.deployer)}
 	}
-	return &core.Genesis{
-		Config:     chain,
-		GasLimit:   p.gasLimit,
-		BaseFee:    big.NewInt(params.InitialBaseFee),
-		Difficulty: big.NewInt(0),
-		Timestamp:  p.timestamp,
-		Alloc:      alloc,
-	}, c, nil
+	return alloc, nil
 }
 
 // deployedCode is the runtime code of a contract whose constructor takes no

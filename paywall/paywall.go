@@ -377,25 +377,8 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 		p.challenge(w, r, http.StatusPaymentRequired, xerr.Error())
 		return nil
 	}
-
-	// One payment pays for one response: refuse its concurrent reuse here,
-	// keyed by the payment's identity so that a re-serialized copy is the
-	// same payment. The facilitator refuses it afterwards: a settled
-	// payment's receipt goes only to the settle that owns it, named by this
-	// request's idempotency key.
-	key, err := x402.PaymentID(payment)
-	keyOK := err == nil
-	if !keyOK {
-		key = sha256.Sum256(payment.Payload) // the facilitator refuses it
-	}
-	if !p.cfg.Guard.claim(key) {
-		if p.identified(payment) {
-			// A retry under its identifier gets the result once the
-			// request using the payment is done.
-			unavailable(w, "this payment is being used by another request; retry with the same payment and identifier for its result")
-			return nil
-		}
-		p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
+	key, keyOK, ok := p.claimHere(w, r, payment)
+	if !ok {
 		return nil
 	}
 	defer p.cfg.Guard.release(key)
@@ -411,11 +394,63 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	// with the payment, for the facilitator's record of the sale: the
 	// payer's own paymentPayload.resource is whatever the payer wrote.
 	req := &x402.VerifyRequest{X402Version: x402.Version, PaymentPayload: *payment, PaymentRequirements: *offer, Resource: p.resource(r)}
+	vres, ok := p.verify(ctx, w, r, req)
+	if !ok {
+		return nil
+	}
+	release, ok := p.claimShared(w, r, req, key)
+	if !ok {
+		return nil
+	}
+	defer release()
+	if p.bindPaymentIdentifier(ctx, w, pid, vres.Payer) {
+		return nil
+	}
+	return p.servePaid(ctx, w, r, req, vres.Payer, pid, next)
+}
+
+// claimHere refuses the concurrent reuse of payment in this process: one
+// payment pays for one response, keyed by the payment's identity so that
+// a re-serialized copy is the same payment (the facilitator refuses it
+// afterwards: a settled payment's receipt goes only to the settle that
+// owns it, named by the request's idempotency key). It reports the key,
+// whether it is the payment's identity (keyOK), and whether the payment
+// was claimed: if not, w was answered. The caller releases the key.
+func (p *Paywall) claimHere(w http.ResponseWriter, r *http.Request, payment *x402.PaymentPayload) (key [32]byte, keyOK, ok bool) {
+	key, err := x402.PaymentID(payment)
+	keyOK = err == nil
+	if !keyOK {
+		key = sha256.Sum256(payment.Payload) // the facilitator refuses it
+	}
+	if !p.cfg.Guard.claim(key) {
+		p.inUse(w, r, payment)
+		return key, keyOK, false
+	}
+	return key, keyOK, true
+}
+
+// inUse answers a payment another request is using: a retry under its
+// identifier gets the result once that request is done; any other reuse
+// is a replay.
+func (p *Paywall) inUse(w http.ResponseWriter, r *http.Request, payment *x402.PaymentPayload) {
+	if p.identified(payment) {
+		unavailable(w, "this payment is being used by another request; retry with the same payment and identifier for its result")
+		return
+	}
+	p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
+}
+
+// verify asks the facilitator to verify req, between the BeforeVerify and
+// AfterVerify hooks. It reports false once it answered w: a hook's
+// refusal, a facilitator that did not answer (503), or an invalid payment
+// (the challenge, with the reason).
+func (p *Paywall) verify(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest) (*x402.VerifyResponse, bool) {
+	offer, payment := &req.PaymentRequirements, &req.PaymentPayload
 	ev := &Event{Offer: offer, Payment: payment}
 	if h := p.cfg.Hooks.BeforeVerify; h != nil {
 		if err := h(r, ev); err != nil {
 			p.abort(w, r, err)
-			return nil
+			return nil, false
 		}
 	}
 	began := time.Now()
@@ -428,7 +463,7 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 	}
 	if err != nil {
 		unavailable(w, "the payment could not be verified right now; retry")
-		return nil
+		return nil, false
 	}
 	if !vres.IsValid {
 		msg := string(vres.InvalidReason)
@@ -436,42 +471,48 @@ func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(ht
 			msg += ": " + vres.InvalidMessage
 		}
 		p.challenge(w, r, http.StatusPaymentRequired, msg)
-		return nil
+		return nil, false
 	}
-	// The fleet's lease of an upto payment is taken only now: nothing
-	// durable is written for a payment whose signature did not verify.
-	if shared := p.cfg.Guard.Shared; shared != nil && (offer.Scheme == x402.SchemeUpto || p.cfg.ClaimShared) {
-		ok, err := shared.Claim(r.Context(), key, time.Now().Add(sharedLease))
-		if err != nil {
-			// The store is down: its implementation logs why.
-			unavailable(w, "the payment could not be marked in use; retry")
-			return nil
-		}
-		if !ok {
-			if p.identified(payment) {
-				unavailable(w, "this payment is being used by another request; retry with the same payment and identifier for its result")
-				return nil
-			}
-			p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
-			return nil
-		}
-		defer shared.Release(context.WithoutCancel(r.Context()), key)
-	}
-	if p.bindPaymentIdentifier(ctx, w, pid, vres.Payer) {
-		return nil
-	}
+	return vres, true
+}
 
+// claimShared takes the fleet's lease of a verified payment that needs
+// one (an upto payment, or every payment with Config.ClaimShared): only
+// now, so that nothing durable is written for a payment whose signature
+// did not verify. It returns the lease's release, or false once it
+// answered w (the store is down: 503; another replica uses the payment).
+func (p *Paywall) claimShared(w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, key [32]byte) (func(), bool) {
+	shared := p.cfg.Guard.Shared
+	if shared == nil || req.PaymentRequirements.Scheme != x402.SchemeUpto && !p.cfg.ClaimShared {
+		return func() {}, true
+	}
+	ok, err := shared.Claim(r.Context(), key, time.Now().Add(sharedLease))
+	if err != nil {
+		// The store is down: its implementation logs why.
+		unavailable(w, "the payment could not be marked in use; retry")
+		return nil, false
+	}
+	if !ok {
+		p.inUse(w, r, &req.PaymentPayload)
+		return nil, false
+	}
+	return func() { shared.Release(context.WithoutCancel(r.Context()), key) }, true
+}
+
+// servePaid serves a verified payment of payer: next's answer, settled
+// before anything reaches the client (or metered, for upto).
+func (p *Paywall) servePaid(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, payer string, pid *paymentIDUse, next func(http.ResponseWriter, *http.Request) error) error {
 	// The upstream never sees the payment: it has no use for it, and an
 	// unsettled authorization stays spendable until it expires, so it must
 	// not reach the upstream's logs.
 	r.Header.Del(x402.HeaderPaymentSignature)
 	r.Header.Del(x402.HeaderXPayment)
-	if offer.Scheme == x402.SchemeUpto && !isUpgrade(r) {
+	if req.PaymentRequirements.Scheme == x402.SchemeUpto && !isUpgrade(r) {
 		// An upgraded connection is not metered: like any upgrade, it
 		// settles before it starts, for the maximum (below).
 		return p.serveMetered(ctx, w, r, req, next)
 	}
-	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req, broadcast: p.newOnBroadcast(r, vres.Payer)}
+	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req, broadcast: p.newOnBroadcast(r, payer)}
 	// Runs after g.served (deferred below), so a result is recorded once
 	// its response was.
 	defer p.finishPaymentIdentifier(ctx, pid, g)
