@@ -55,186 +55,33 @@ func (d *Dashboard) API(prefix string) http.Handler {
 			}
 		})
 	}
-	handle("GET /overview", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		o, err := d.overview(r.Context())
-		return http.StatusOK, o, err
-	})
-	handle("GET /payments", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		q, err := parseQuery(r.URL.Query())
-		if err != nil {
-			return 0, nil, err
-		}
-		list, next, err := d.payments(r.Context(), q)
-		if list == nil {
-			list = []Payment{}
-		}
-		return http.StatusOK, map[string]any{"payments": list, "next": next}, err
-	})
-	handle("GET /payments/{key}", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		p, err := d.paymentDetail(r.PathValue("key"))
-		return http.StatusOK, p, err
-	})
-	handle("GET /webhooks", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		if d.cfg.Deliveries == nil {
-			return 0, nil, errNoWebhooks
-		}
-		list, err := d.cfg.Deliveries()
-		if list == nil {
-			list = []webhook.Delivery{}
-		}
-		return http.StatusOK, map[string]any{"deliveries": list}, err
-	})
-	handle("POST /webhooks/test", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		list, err := d.testWebhooks(actor(r, "admin-api"))
-		if err != nil && !errors.Is(err, errAudit) {
-			return 0, nil, err
-		}
-		return http.StatusAccepted, map[string]any{"deliveries": list}, nil
-	})
-	handle("POST /webhooks/deliveries/{id}/resend", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		dl, err := d.resendDelivery(actor(r, "admin-api"), r.PathValue("id"))
-		if err != nil && !errors.Is(err, errAudit) {
-			return 0, nil, err
-		}
-		return http.StatusAccepted, dl, nil
-	})
-	handle("GET /revenue", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		days, err := parseDays(r.URL.Query().Get("days"))
-		if err != nil {
-			return 0, nil, err
-		}
-		rep, err := d.revenueReport(r.Context(), days)
-		return http.StatusOK, rep, err
-	})
-	handle("GET /refusals", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		s := store.RefusalSummary{Counts: []store.RefusalCount{}, Recent: []store.Refusal{}}
-		if d.cfg.Refusals == nil {
-			return http.StatusOK, s, nil
-		}
-		s, err := d.cfg.Refusals()
-		return http.StatusOK, s, err
-	})
-	handle("GET /payments.csv", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		q, err := parseQuery(r.URL.Query())
-		if err != nil {
-			return 0, nil, err
-		}
-		d.writeCSV(w, r, q)
-		return 0, nil, nil
-	})
-	handle("GET /projects", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		out, err := describeAll(d, r, projectView)
-		return http.StatusOK, map[string]any{"projects": out}, err
-	})
-	handle("GET /usage", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		out, err := describeAll(d, r, usageView)
-		return http.StatusOK, map[string]any{"usage": out}, err
-	})
-	handle("POST /projects", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		var body struct {
-			Name    string     `json:"name"`
-			Network string     `json:"network"`
-			Limits  LimitsView `json:"limits"`
-		}
-		if err := decodeBody(w, r, &body); err != nil {
-			return 0, nil, err
-		}
-		l, err := body.Limits.limits()
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := d.createProject(actor(r, "admin-api"), body.Name, body.Network, l); err != nil && !errors.Is(err, errAudit) {
-			return 0, nil, err
-		}
-		return d.projectAnswer(r, http.StatusCreated, body.Name)
-	})
-	handle("GET /projects/{name}", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		return d.projectAnswer(r, http.StatusOK, r.PathValue("name"))
-	})
-	handle("PATCH /projects/{name}", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		var body struct {
-			Limits LimitsView `json:"limits"`
-		}
-		if err := decodeBody(w, r, &body); err != nil {
-			return 0, nil, err
-		}
-		l, err := body.Limits.limits()
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := d.updateLimits(actor(r, "admin-api"), r.PathValue("name"), l); err != nil && !errors.Is(err, errAudit) {
-			return 0, nil, err
-		}
-		return d.projectAnswer(r, http.StatusOK, r.PathValue("name"))
-	})
-	handle("POST /projects/{name}/topups", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		var body struct {
-			Amount string `json:"amount"`
-			Note   string `json:"note"`
-		}
-		if err := decodeBody(w, r, &body); err != nil {
-			return 0, nil, err
-		}
-		wei, err := parseWei("amount", body.Amount, false)
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := d.topUp(actor(r, "admin-api"), r.PathValue("name"), wei, body.Note); err != nil && !errors.Is(err, errAudit) {
-			return 0, nil, err
-		}
-		return d.projectAnswer(r, http.StatusOK, r.PathValue("name"))
-	})
-	handle("GET /keys", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		data, err := d.keysData(r, r.URL.Query().Get("project"))
-		if err != nil {
-			return 0, nil, err
-		}
-		out := make([]KeyView, len(data.Keys))
-		for i, k := range data.Keys {
-			out[i] = ViewKey(k)
-		}
-		return http.StatusOK, map[string]any{"keys": out}, nil
-	})
-	handle("POST /keys", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		var body struct {
-			Project string   `json:"project"`
-			Scopes  []string `json:"scopes"`
-		}
-		if err := decodeBody(w, r, &body); err != nil {
-			return 0, nil, err
-		}
-		secret, rec, err := d.createKey(actor(r, "admin-api"), body.Project, body.Scopes)
-		if rec == nil {
-			return 0, nil, err
-		}
-		return http.StatusCreated, NewKeyView{Key: secret, Record: ViewKey(*rec)}, nil
-	})
-	handle("POST /keys/{id}/rotate", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		if err := decodeNone(w, r); err != nil {
-			return 0, nil, err
-		}
-		secret, rec, err := d.rotateKey(actor(r, "admin-api"), r.PathValue("id"))
-		if rec == nil {
-			return 0, nil, err
-		}
-		return http.StatusOK, NewKeyView{Key: secret, Record: ViewKey(*rec), Replaces: r.PathValue("id")}, nil
-	})
-	handle("POST /keys/{id}/disable", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		if err := decodeNone(w, r); err != nil {
-			return 0, nil, err
-		}
-		if err := d.disableKey(actor(r, "admin-api"), r.PathValue("id")); err != nil && !errors.Is(err, errAudit) {
-			return 0, nil, err
-		}
-		return http.StatusOK, map[string]any{"id": r.PathValue("id"), "disabled": true}, nil
-	})
-	handle("GET /audit", func(w http.ResponseWriter, r *http.Request) (int, any, error) {
-		entries, next, err := d.audit.list(r.URL.Query().Get("after"), 100)
-		if entries == nil {
-			entries = []Entry{}
-		}
-		return http.StatusOK, map[string]any{"entries": entries, "next": next}, err
-	})
+	for _, rt := range []struct {
+		pattern string
+		h       func(w http.ResponseWriter, r *http.Request) (int, any, error)
+	}{
+		{"GET /overview", d.apiOverview},
+		{"GET /payments", d.apiPayments},
+		{"GET /payments/{key}", d.apiPayment},
+		{"GET /webhooks", d.apiDeliveries},
+		{"POST /webhooks/test", d.apiTestWebhooks},
+		{"POST /webhooks/deliveries/{id}/resend", d.apiResend},
+		{"GET /revenue", d.apiRevenue},
+		{"GET /refusals", d.apiRefusals},
+		{"GET /payments.csv", d.apiPaymentsCSV},
+		{"GET /projects", d.apiProjects},
+		{"GET /usage", d.apiUsage},
+		{"POST /projects", d.apiCreateProject},
+		{"GET /projects/{name}", d.apiProject},
+		{"PATCH /projects/{name}", d.apiUpdateProject},
+		{"POST /projects/{name}/topups", d.apiTopUp},
+		{"GET /keys", d.apiKeys},
+		{"POST /keys", d.apiCreateKey},
+		{"POST /keys/{id}/rotate", d.apiRotateKey},
+		{"POST /keys/{id}/disable", d.apiDisableKey},
+		{"GET /audit", d.apiAudit},
+	} {
+		handle(rt.pattern, rt.h)
+	}
 	mux.HandleFunc("GET "+prefix+"/openapi.yaml", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
 		w.Write(OpenAPI)
@@ -243,6 +90,226 @@ func (d *Dashboard) API(prefix string) http.Handler {
 		edge.WriteJSON(w, http.StatusNotFound, apiError{Code: "not_found", Message: fmt.Sprintf("no admin route %s %s; see %s/openapi.yaml", r.Method, clip(r.URL.Path), prefix)})
 	})
 	return mux
+}
+
+// apiOverview answers GET /overview: the overview.
+func (d *Dashboard) apiOverview(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	o, err := d.overview(r.Context())
+	return http.StatusOK, o, err
+}
+
+// apiPayments answers GET /payments: a page of payments, filtered.
+func (d *Dashboard) apiPayments(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	q, err := parseQuery(r.URL.Query())
+	if err != nil {
+		return 0, nil, err
+	}
+	list, next, err := d.payments(r.Context(), q)
+	if list == nil {
+		list = []Payment{}
+	}
+	return http.StatusOK, map[string]any{"payments": list, "next": next}, err
+}
+
+// apiPayment answers GET /payments/{key}: one payment, with its webhook deliveries.
+func (d *Dashboard) apiPayment(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	p, err := d.paymentDetail(r.PathValue("key"))
+	return http.StatusOK, p, err
+}
+
+// apiDeliveries answers GET /webhooks: the webhook deliveries.
+func (d *Dashboard) apiDeliveries(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if d.cfg.Deliveries == nil {
+		return 0, nil, errNoWebhooks
+	}
+	list, err := d.cfg.Deliveries()
+	if list == nil {
+		list = []webhook.Delivery{}
+	}
+	return http.StatusOK, map[string]any{"deliveries": list}, err
+}
+
+// apiTestWebhooks answers POST /webhooks/test: sends a test event to every webhook.
+func (d *Dashboard) apiTestWebhooks(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	list, err := d.testWebhooks(actor(r, "admin-api"))
+	if err != nil && !errors.Is(err, errAudit) {
+		return 0, nil, err
+	}
+	return http.StatusAccepted, map[string]any{"deliveries": list}, nil
+}
+
+// apiResend answers POST /webhooks/deliveries/{id}/resend: sends a delivery's event again, under its id.
+func (d *Dashboard) apiResend(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	dl, err := d.resendDelivery(actor(r, "admin-api"), r.PathValue("id"))
+	if err != nil && !errors.Is(err, errAudit) {
+		return 0, nil, err
+	}
+	return http.StatusAccepted, dl, nil
+}
+
+// apiRevenue answers GET /revenue: the revenue report.
+func (d *Dashboard) apiRevenue(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	days, err := parseDays(r.URL.Query().Get("days"))
+	if err != nil {
+		return 0, nil, err
+	}
+	rep, err := d.revenueReport(r.Context(), days)
+	return http.StatusOK, rep, err
+}
+
+// apiRefusals answers GET /refusals: the refusals, counted and the last ones.
+func (d *Dashboard) apiRefusals(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	s := store.RefusalSummary{Counts: []store.RefusalCount{}, Recent: []store.Refusal{}}
+	if d.cfg.Refusals == nil {
+		return http.StatusOK, s, nil
+	}
+	s, err := d.cfg.Refusals()
+	return http.StatusOK, s, err
+}
+
+// apiPaymentsCSV answers GET /payments.csv: the payments as CSV.
+func (d *Dashboard) apiPaymentsCSV(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	q, err := parseQuery(r.URL.Query())
+	if err != nil {
+		return 0, nil, err
+	}
+	d.writeCSV(w, r, q)
+	return 0, nil, nil
+}
+
+// apiProjects answers GET /projects: the paymaster's projects.
+func (d *Dashboard) apiProjects(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	out, err := describeAll(d, r, projectView)
+	return http.StatusOK, map[string]any{"projects": out}, err
+}
+
+// apiUsage answers GET /usage: the projects' usage.
+func (d *Dashboard) apiUsage(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	out, err := describeAll(d, r, usageView)
+	return http.StatusOK, map[string]any{"usage": out}, err
+}
+
+// apiCreateProject answers POST /projects: creates a project.
+func (d *Dashboard) apiCreateProject(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var body struct {
+		Name    string     `json:"name"`
+		Network string     `json:"network"`
+		Limits  LimitsView `json:"limits"`
+	}
+	if err := decodeBody(w, r, &body); err != nil {
+		return 0, nil, err
+	}
+	l, err := body.Limits.limits()
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := d.createProject(actor(r, "admin-api"), body.Name, body.Network, l); err != nil && !errors.Is(err, errAudit) {
+		return 0, nil, err
+	}
+	return d.projectAnswer(r, http.StatusCreated, body.Name)
+}
+
+// apiProject answers GET /projects/{name}: one project.
+func (d *Dashboard) apiProject(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	return d.projectAnswer(r, http.StatusOK, r.PathValue("name"))
+}
+
+// apiUpdateProject answers PATCH /projects/{name}: changes a project's limits.
+func (d *Dashboard) apiUpdateProject(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var body struct {
+		Limits LimitsView `json:"limits"`
+	}
+	if err := decodeBody(w, r, &body); err != nil {
+		return 0, nil, err
+	}
+	l, err := body.Limits.limits()
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := d.updateLimits(actor(r, "admin-api"), r.PathValue("name"), l); err != nil && !errors.Is(err, errAudit) {
+		return 0, nil, err
+	}
+	return d.projectAnswer(r, http.StatusOK, r.PathValue("name"))
+}
+
+// apiTopUp answers POST /projects/{name}/topups: tops a project up.
+func (d *Dashboard) apiTopUp(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var body struct {
+		Amount string `json:"amount"`
+		Note   string `json:"note"`
+	}
+	if err := decodeBody(w, r, &body); err != nil {
+		return 0, nil, err
+	}
+	wei, err := parseWei("amount", body.Amount, false)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := d.topUp(actor(r, "admin-api"), r.PathValue("name"), wei, body.Note); err != nil && !errors.Is(err, errAudit) {
+		return 0, nil, err
+	}
+	return d.projectAnswer(r, http.StatusOK, r.PathValue("name"))
+}
+
+// apiKeys answers GET /keys: the API keys.
+func (d *Dashboard) apiKeys(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	data, err := d.keysData(r, r.URL.Query().Get("project"))
+	if err != nil {
+		return 0, nil, err
+	}
+	out := make([]KeyView, len(data.Keys))
+	for i, k := range data.Keys {
+		out[i] = ViewKey(k)
+	}
+	return http.StatusOK, map[string]any{"keys": out}, nil
+}
+
+// apiCreateKey answers POST /keys: creates an API key, shown once.
+func (d *Dashboard) apiCreateKey(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	var body struct {
+		Project string   `json:"project"`
+		Scopes  []string `json:"scopes"`
+	}
+	if err := decodeBody(w, r, &body); err != nil {
+		return 0, nil, err
+	}
+	secret, rec, err := d.createKey(actor(r, "admin-api"), body.Project, body.Scopes)
+	if rec == nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, NewKeyView{Key: secret, Record: ViewKey(*rec)}, nil
+}
+
+// apiRotateKey answers POST /keys/{id}/rotate: rotates a key, the new one shown once.
+func (d *Dashboard) apiRotateKey(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := decodeNone(w, r); err != nil {
+		return 0, nil, err
+	}
+	secret, rec, err := d.rotateKey(actor(r, "admin-api"), r.PathValue("id"))
+	if rec == nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, NewKeyView{Key: secret, Record: ViewKey(*rec), Replaces: r.PathValue("id")}, nil
+}
+
+// apiDisableKey answers POST /keys/{id}/disable: disables a key.
+func (d *Dashboard) apiDisableKey(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	if err := decodeNone(w, r); err != nil {
+		return 0, nil, err
+	}
+	if err := d.disableKey(actor(r, "admin-api"), r.PathValue("id")); err != nil && !errors.Is(err, errAudit) {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"id": r.PathValue("id"), "disabled": true}, nil
+}
+
+// apiAudit answers GET /audit: a page of the audit log.
+func (d *Dashboard) apiAudit(w http.ResponseWriter, r *http.Request) (int, any, error) {
+	entries, next, err := d.audit.list(r.URL.Query().Get("after"), 100)
+	if entries == nil {
+		entries = []Entry{}
+	}
+	return http.StatusOK, map[string]any{"entries": entries, "next": next}, err
 }
 
 // projectAnswer answers a project's state.
