@@ -40,28 +40,7 @@ func TestFleetPayerFunds(t *testing.T) {
 		reqs[i] = e.pay(payer, merchant, price)
 	}
 	merchantBefore := e.balance(merchant)
-	results := make([]*x402.SettleResponse, payments)
-	var wg sync.WaitGroup
-	for i, req := range reqs {
-		wg.Go(func() {
-			res, err := replicas[i%len(replicas)].Settle(ctx, req)
-			if err != nil {
-				t.Errorf("settle %d: %v", i, err)
-			}
-			results[i] = res
-		})
-	}
-	wg.Wait()
-	settled := 0
-	for i, res := range results {
-		switch {
-		case res == nil:
-		case res.Success:
-			settled++
-		case res.ErrorCode != x402.ErrorVerifyFailed:
-			t.Errorf("settle %d: %+v, want settled or refused (verify_failed)", i, res)
-		}
-	}
+	settled := settleAcross(t, replicas, reqs)
 	after, err := e.eth.PendingNonceAt(ctx, settler)
 	if err != nil {
 		t.Fatal(err)
@@ -176,4 +155,34 @@ func TestFleetWalletBudget(t *testing.T) {
 	if after, _ := e.eth.PendingNonceAt(ctx, a.Settler()); after != nonce {
 		t.Fatalf("the settler sent %d transactions past the fleet's budget", after-nonce)
 	}
+}
+
+// settleAcross settles reqs at once, the i-th on replica i mod n, and
+// returns how many settled; each other one must be refused by verify
+// (verify_failed), never fail otherwise.
+func settleAcross(t *testing.T, replicas []*Service, reqs []*x402.VerifyRequest) int {
+	t.Helper()
+	results := make([]*x402.SettleResponse, len(reqs))
+	var wg sync.WaitGroup
+	for i, req := range reqs {
+		wg.Go(func() {
+			res, err := replicas[i%len(replicas)].Settle(context.Background(), req)
+			if err != nil {
+				t.Errorf("settle %d: %v", i, err)
+			}
+			results[i] = res
+		})
+	}
+	wg.Wait()
+	settled := 0
+	for i, res := range results {
+		switch {
+		case res == nil:
+		case res.Success:
+			settled++
+		case res.ErrorCode != x402.ErrorVerifyFailed:
+			t.Errorf("settle %d: %+v, want settled or refused (verify_failed)", i, res)
+		}
+	}
+	return settled
 }

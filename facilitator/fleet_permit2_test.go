@@ -3,7 +3,6 @@ package facilitator
 import (
 	"context"
 	"math/big"
-	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/crypto"
@@ -47,28 +46,7 @@ func TestFleetPermit2Funds(t *testing.T) {
 		reqs[i] = e.permit2Pay(payer, e.permit2Requirements(merchant, price), false, nil)
 	}
 	before := e.permitBalance(merchant)
-	results := make([]*x402.SettleResponse, payments)
-	var wg sync.WaitGroup
-	for i, req := range reqs {
-		wg.Go(func() {
-			res, err := replicas[i%len(replicas)].Settle(ctx, req)
-			if err != nil {
-				t.Errorf("settle %d: %v", i, err)
-			}
-			results[i] = res
-		})
-	}
-	wg.Wait()
-	settled := 0
-	for i, res := range results {
-		switch {
-		case res == nil:
-		case res.Success:
-			settled++
-		case res.ErrorCode != x402.ErrorVerifyFailed:
-			t.Errorf("settle %d: %+v, want settled or refused (verify_failed)", i, res)
-		}
-	}
+	settled := settleAcross(t, replicas, reqs)
 	after, err := e.eth.PendingNonceAt(ctx, settler)
 	if err != nil {
 		t.Fatal(err)
