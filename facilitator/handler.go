@@ -92,6 +92,8 @@ type Handler struct {
 	// AnonymousVerifiesPerSecond bounds the anonymous /verify requests of
 	// all clients together; default 500, -1 for no limit.
 	AnonymousVerifiesPerSecond int
+	// Now is the clock of the /verify budget; default time.Now.
+	Now func() time.Time
 
 	limitsMu sync.Mutex
 	limiters map[string]*rate.Limiter
@@ -270,7 +272,11 @@ func readBody(r io.Reader, size int64) ([]byte, error) {
 }
 
 func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
-	if !h.verifyAllowed(r, time.Now()) {
+	now := time.Now
+	if h.Now != nil {
+		now = h.Now
+	}
+	if !h.verifyAllowed(r, now()) {
 		w.Header().Set("Retry-After", "1")
 		edge.WriteJSON(w, http.StatusTooManyRequests, &x402.VerifyResponse{InvalidMessage: "rate_limited: this client's (or all anonymous callers') verifications per minute are spent; retry after Retry-After, or call with a facilitator API key"})
 		return
