@@ -1,25 +1,20 @@
 package caddymodule
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/ethereum/go-ethereum/crypto"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/paywall"
-	"github.com/caddy-x402/caddy-x402/store"
 )
 
 // AccessConfig makes a payment for the route buy its payer a window of
@@ -52,50 +47,6 @@ type AccessConfig struct {
 	// it. Give the route's path prefix, such as /paid for `handle
 	// /paid/*`. Default: the first segment of the paid request's path.
 	CookiePath string `json:"cookie_path,omitempty"`
-}
-
-// parseAccess reads `access <duration> [{ requests <n>; route <name>; cookie_path <path> }]`.
-func (h *Handler) parseAccess(d *caddyfile.Dispenser) error {
-	if h.Access == nil {
-		h.Access = new(AccessConfig)
-	}
-	a := h.Access
-	if !d.NextArg() {
-		return d.Err("access takes the window's duration, such as 1h")
-	}
-	dur, err := caddy.ParseDuration(d.Val())
-	if err != nil || dur <= 0 {
-		return d.Errf("access %q: want a positive duration, such as 1h", d.Val())
-	}
-	a.Duration = caddy.Duration(dur)
-	if d.NextArg() {
-		return d.ArgErr()
-	}
-	return parseBlock(d, d.Nesting(), "x402 access option", map[string]option{
-		"requests": valueOption(func(v string) error {
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil || n <= 0 {
-				return errors.New("want a positive whole number")
-			}
-			a.Requests = n
-			return nil
-		}),
-		"route":       stringOption(&a.Route),
-		"cookie_path": stringOption(&a.CookiePath),
-	})
-}
-
-// parseAccessKey reads `access_key <placeholder>...`.
-func (h *Handler) parseAccessKey(d *caddyfile.Dispenser) error {
-	if h.Access == nil {
-		h.Access = new(AccessConfig)
-	}
-	keys := d.RemainingArgs()
-	if len(keys) == 0 {
-		return d.ArgErr()
-	}
-	h.Access.Keys = append(h.Access.Keys, keys...)
-	return nil
 }
 
 // validate checks the access configuration of a route, priced per
@@ -200,91 +151,4 @@ func (h *Handler) windowServed(r *http.Request, payer, proof string) {
 		obs.result = resultWindow
 	}
 	h.log.Debug("x402 access window", zap.String("payer", payer), zap.String("proof", proof), zap.String("host", r.Host), zap.String("uri", r.URL.Path))
-}
-
-// accessPruneEvery is how often, at most, opening a window also deletes
-// the windows that ended and the nonces no longer remembered.
-const accessPruneEvery = time.Hour
-
-// noncePruneEvery is how often, at most, a sign-in also deletes the
-// nonces no longer remembered: a payer signing in with a fresh nonce on
-// every request to a window without a request budget writes one each, so
-// they would otherwise pile up for an hour.
-const noncePruneEvery = 5 * time.Minute
-
-// chainWindows is the paywall's access windows in the store of the x402
-// app's embedded facilitator (a bbolt file, or a fleet's PostgreSQL
-// database, which every replica shares). Each call waits until a config
-// has started the chain, as the facilitator's calls do.
-type chainWindows struct {
-	chain     *sharedChain
-	lastPrune atomic.Int64 // unix nanoseconds
-	// lastNoncePrune is when UseNonce last pruned the nonces.
-	lastNoncePrune atomic.Int64
-}
-
-var _ paywall.AccessWindows = (*chainWindows)(nil)
-
-func (c *chainWindows) windows(ctx context.Context) (*store.AccessWindows, error) {
-	run, err := c.chain.wait(ctx)
-	if err != nil {
-		return nil, err
-	}
-	w, err := run.store.Bucket(store.AccessWindowBucket)
-	if err != nil {
-		return nil, err
-	}
-	n, err := run.store.Bucket(store.SignInNonceBucket)
-	if err != nil {
-		return nil, err
-	}
-	return store.NewAccessWindows(w, n), nil
-}
-
-// Open implements paywall.AccessWindows; at most once an hour it also
-// prunes, so the spaces stay bounded by the live windows.
-func (c *chainWindows) Open(ctx context.Context, scope, payer string, d time.Duration, budget int64, tx string) (time.Time, error) {
-	ws, err := c.windows(ctx)
-	if err != nil {
-		return time.Time{}, err
-	}
-	now := time.Now()
-	if last := c.lastPrune.Load(); now.UnixNano()-last > int64(accessPruneEvery) && c.lastPrune.CompareAndSwap(last, now.UnixNano()) {
-		ws.Prune(now) // a failure leaves the ended entries to the next prune
-	}
-	w, err := ws.Open(scope, payer, d, budget, tx, now)
-	return w.Expires, err
-}
-
-// Use implements paywall.AccessWindows.
-func (c *chainWindows) Use(ctx context.Context, scope, payer string) (time.Time, bool, error) {
-	ws, err := c.windows(ctx)
-	if err != nil {
-		return time.Time{}, false, err
-	}
-	w, ok, err := ws.Use(scope, payer, time.Now())
-	return w.Expires, ok, err
-}
-
-// Live implements paywall.AccessWindows.
-func (c *chainWindows) Live(ctx context.Context, scope, payer string) (bool, error) {
-	ws, err := c.windows(ctx)
-	if err != nil {
-		return false, err
-	}
-	w, ok, err := ws.Lookup(scope, payer)
-	return ok && w.Live(time.Now()), err
-}
-
-// UseNonce implements paywall.AccessWindows.
-func (c *chainWindows) UseNonce(ctx context.Context, nonce string, until time.Time) (bool, error) {
-	ws, err := c.windows(ctx)
-	if err != nil {
-		return false, err
-	}
-	now := time.Now()
-	if last := c.lastNoncePrune.Load(); now.UnixNano()-last > int64(noncePruneEvery) && c.lastNoncePrune.CompareAndSwap(last, now.UnixNano()) {
-		ws.PruneNonces(now) // a failure leaves them to the next prune
-	}
-	return ws.UseNonce(nonce, until, now)
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
-	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 )
 
 func init() {
@@ -296,285 +297,6 @@ func (a *App) parseSponsorLimits(d *caddyfile.Dispenser) error {
 	return nil
 }
 
-// parseDirective parses a handler directive into the module *T.
-func parseDirective[T any, PT interface {
-	*T
-	caddyhttp.MiddlewareHandler
-	caddyfile.Unmarshaler
-}](h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
-	m := PT(new(T))
-	err := m.UnmarshalCaddyfile(h.Dispenser)
-	return m, err
-}
-
-// UnmarshalCaddyfile sets up the paywall from Caddyfile tokens:
-//
-//	x402 [<price>] {
-//		pay_to          <address>
-//		price           <whole tokens, such as 0.01> | $<US dollars, such as $0.01>
-//		amount          <atomic units>
-//		networks        <caip-2 id>...  (default: every network of the x402 app)
-//		asset           <address> | <token>...
-//		schemes         <scheme>...
-//		description     <text>
-//		mime_type       <type>
-//		origin          <scheme://host>
-//		max_timeout     <duration>
-//		settle_before
-//		facilitator_url <url>
-//		paywall_template <file>
-//		bazaar {        (see BazaarConfig)
-//			path          <path>
-//			method        <method>
-//			body_type     <json|form-data|text>
-//			input_schema  <JSON Schema>
-//			output_schema <JSON Schema>
-//			input_example  <JSON object>
-//			output_example <JSON object>
-//			category      <category>
-//			tags          <tag>...
-//		}
-//		price_service   <url> {
-//			headers  <name>...
-//			cache    <duration>
-//			timeout  <duration>
-//			fallback <whole tokens>
-//		}
-//		access <duration> {  (see AccessConfig)
-//			requests <n>
-//			route    <name>
-//		}
-//		access_key <placeholder>...
-//		serve_on_broadcast {  (see BroadcastConfig)
-//			max_per_payer <n>
-//			max_in_flight <whole tokens> | $<US dollars>
-//		}
-//		mcp [streamable_http|sse] {  (see MCPConfig)
-//			tool     <name> [<price> [<description>]]
-//			max_body <size>
-//		}
-//	}
-func (h *Handler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next() // the directive name
-	if d.NextArg() {
-		h.Price = d.Val()
-		if d.NextArg() {
-			return d.ArgErr()
-		}
-	}
-	return parseBlock(d, 0, "x402 subdirective", map[string]option{
-		"pay_to": stringOption(&h.PayTo), "price": stringOption(&h.Price), "amount": stringOption(&h.Amount),
-		"description": stringOption(&h.Description), "mime_type": stringOption(&h.MimeType),
-		"origin": stringOption(&h.Origin), "facilitator_url": stringOption(&h.FacilitatorURL), "paywall_template": stringOption(&h.PaywallTemplate),
-		"asset": listOption(&h.Assets), "assets": listOption(&h.Assets),
-		"schemes": listOption(&h.Schemes), "scheme": listOption(&h.Schemes),
-		"networks": listOption(&h.Networks), "network": listOption(&h.Networks), "serve_on_broadcast": h.parseBroadcast,
-		"max_timeout":   durationOption(&h.MaxTimeout),
-		"settle_before": flagOption(&h.SettleBefore),
-		"bazaar":        unmarshalBazaar(&h.Bazaar),
-		"price_service": h.parsePriceService,
-		"access":        h.parseAccess,
-		"access_key":    h.parseAccessKey,
-		"upto":          h.parseUpto,
-		"mcp":           h.parseMCP,
-	})
-}
-
-// UnmarshalCaddyfile sets up the facilitator handler:
-//
-//	x402_facilitator [{
-//		verifies_per_minute <n>
-//		anonymous_verifies_per_second <n>
-//	}]
-//
-// The chain is configured in the x402 global option.
-func (f *FacilitatorHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next()
-	if d.NextArg() {
-		return d.Err("x402_facilitator takes no arguments; configure the chain in the x402 global option")
-	}
-	budget := func(dst *int) option {
-		return valueOption(func(v string) error {
-			n, err := strconv.Atoi(v)
-			if err != nil || n == 0 || n < -1 {
-				return errors.New("want a positive whole number, or -1 for no limit")
-			}
-			*dst = n
-			return nil
-		})
-	}
-	return parseBlock(d, d.Nesting(), "x402_facilitator option", map[string]option{
-		"verifies_per_minute":           budget(&f.VerifiesPerMinute),
-		"anonymous_verifies_per_second": budget(&f.AnonymousVerifiesPerSecond),
-	})
-}
-
-// UnmarshalCaddyfile sets up the path guard from Caddyfile tokens. It goes
-// in every site block that has x402, without a matcher:
-//
-//	x402_path_guard [allow_path_params]
-//
-// or
-//
-//	x402_path_guard {
-//		allow_path_params
-//	}
-func (g *PathGuard) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next() // the directive name
-	for d.NextArg() {
-		if d.Val() != "allow_path_params" {
-			return d.Errf("unknown x402_path_guard option %q", d.Val())
-		}
-		g.AllowPathParams = true
-	}
-	return parseBlock(d, 0, "x402_path_guard option", map[string]option{
-		"allow_path_params": flagOption(&g.AllowPathParams),
-	})
-}
-
-// UnmarshalCaddyfile sets up the paymaster from Caddyfile tokens:
-//
-//	x402_paymaster {
-//		signer_key  {env.NAME} | {file.PATH}
-//		entry_point <address> [<version>] [{…}] (once per EntryPoint: caddyfile_entrypoint.go)
-//		paymaster   <address>
-//		dev_key     <key>
-//		validity    <duration>
-//		max_batch   <n>
-//		project <name> {
-//			balance          <ETH>
-//			daily_gas_cap    <ETH>
-//			tx_per_minute    <n>
-//			max_in_flight    <n>
-//			calls_per_minute <n>
-//			max_fee_per_gas  <gwei>
-//		}
-//		token_paymaster     <address>
-//		token_paymaster_v07 <address>
-//		gas_token <address> {
-//			price         <tokens per ETH>
-//			price_feed    <address>
-//			max_age       <duration>
-//			markup        <percent>%
-//			types         1 2
-//			rate_validity <duration>
-//		}
-//	}
-func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next()
-	if d.NextArg() {
-		return d.ArgErr()
-	}
-	return parseBlock(d, 0, "x402_paymaster option", map[string]option{
-		"signer_key": stringOption(&h.SignerKey), "entry_point": entryPointOption(h.entryPointSlots()),
-		"paymaster": stringOption(&h.Paymaster), "dev_key": stringOption(&h.DevKey),
-		"entry_point_v07": stringOption(&h.EntryPointV07), "paymaster_v07": stringOption(&h.PaymasterV07),
-		"validity": durationOption(&h.Validity), "max_batch": countOption(&h.MaxBatch),
-		"project": h.parseProject, "token_paymaster": stringOption(&h.TokenPaymaster), "token_paymaster_v07": stringOption(&h.TokenPaymasterV07),
-		"gas_token": h.parseGasToken,
-	})
-}
-
-// parseGasToken reads `gas_token <address> { … }`.
-func (h *PaymasterHandler) parseGasToken(d *caddyfile.Dispenser) error {
-	var g GasTokenConfig
-	if !d.Args(&g.Address) || d.NextArg() {
-		return d.Err("gas_token takes a token address, then a block")
-	}
-	if err := parseBlock(d, 1, "gas_token option", map[string]option{
-		"price": stringOption(&g.Price), "price_feed": stringOption(&g.PriceFeed),
-		"max_age": durationOption(&g.MaxAge), "markup": stringOption(&g.Markup),
-		"rate_validity": durationOption(&g.RateValidity),
-		"types": func(d *caddyfile.Dispenser) error {
-			args := d.RemainingArgs()
-			if len(args) == 0 {
-				return d.ArgErr()
-			}
-			for _, a := range args {
-				n, err := strconv.Atoi(a)
-				if err != nil || (n != 1 && n != 2) {
-					return d.Errf("types %q: want 1 and/or 2", a)
-				}
-				g.Types = append(g.Types, n)
-			}
-			return nil
-		},
-	}); err != nil {
-		return err
-	}
-	h.GasTokens = append(h.GasTokens, g)
-	return nil
-}
-
-// parseProject reads `project <name> { … }`.
-func (h *PaymasterHandler) parseProject(d *caddyfile.Dispenser) error {
-	var p ProjectConfig
-	if !d.Args(&p.Name) || d.NextArg() {
-		return d.Err("project takes a name, then a block")
-	}
-	if err := parseBlock(d, 1, "project option", map[string]option{
-		"balance": stringOption(&p.Balance), "daily_gas_cap": stringOption(&p.DailyGasCap),
-		"max_fee_per_gas": stringOption(&p.MaxFeePerGas),
-		"tx_per_minute":   countOption(&p.TxPerMinute), "max_in_flight": countOption(&p.MaxInFlight),
-		"calls_per_minute": countOption(&p.CallsPerMinute),
-	}); err != nil {
-		return err
-	}
-	h.Projects = append(h.Projects, p)
-	return nil
-}
-
-// UnmarshalCaddyfile sets up the API from Caddyfile tokens:
-//
-//	x402_txapi {
-//		wallet_key           {env.NAME} | {file.PATH}
-//		token                <address>
-//		max_value            <ETH>
-//		max_message          <bytes>
-//		faucet_max_amount    <tokens>
-//		faucet_max_gas_price <gwei>
-//		faucet_native        <ETH>
-//		faucet_cooldown      <duration>
-//		faucet_per_client    <n>
-//		faucet_daily         <n>
-//		key_rate             <n per minute>
-//		key_daily_budget     <ETH>
-//		daily_budget         <ETH>
-//	}
-func (h *TxAPIHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next()
-	if d.NextArg() {
-		return d.ArgErr()
-	}
-	return parseBlock(d, 0, "x402_txapi option", map[string]option{
-		"wallet_key": stringOption(&h.WalletKey), "token": stringOption(&h.Token),
-		"max_value": stringOption(&h.MaxValue), "max_message": countOption(&h.MaxMessage),
-		"faucet_max_amount": stringOption(&h.FaucetMaxAmount), "faucet_max_gas_price": stringOption(&h.FaucetMaxGasPrice),
-		"faucet_native": stringOption(&h.FaucetNative), "faucet_cooldown": durationOption(&h.FaucetCooldown),
-		"faucet_per_client": countOption(&h.FaucetPerClient), "faucet_daily": countOption(&h.FaucetDaily),
-		"key_rate": countOption(&h.KeyRate), "key_daily_budget": stringOption(&h.KeyDailyBudget),
-		"daily_budget": stringOption(&h.DailyBudget),
-	})
-}
-
-// UnmarshalCaddyfile sets up the dashboard from Caddyfile tokens:
-//
-//	x402_dashboard {
-//		low_balance <ETH>
-//		path_prefix <path>
-//		allow_anonymous
-//	}
-func (h *DashboardHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
-	d.Next()
-	if d.NextArg() {
-		return d.ArgErr()
-	}
-	return parseBlock(d, 0, "x402_dashboard option", map[string]option{
-		"low_balance": stringOption(&h.LowBalance), "path_prefix": stringOption(&h.PathPrefix),
-		"allow_anonymous": flagOption(&h.AllowAnonymous),
-	})
-}
-
 // option reads the values of one option of a block; the dispenser is on
 // its name.
 type option func(d *caddyfile.Dispenser) error
@@ -699,13 +421,129 @@ func flagOption(dst *bool) option {
 	}
 }
 
-// Interface guards.
-var (
-	_ caddyfile.Unmarshaler = (*App)(nil)
-	_ caddyfile.Unmarshaler = (*Handler)(nil)
-	_ caddyfile.Unmarshaler = (*FacilitatorHandler)(nil)
-	_ caddyfile.Unmarshaler = (*PaymasterHandler)(nil)
-	_ caddyfile.Unmarshaler = (*TxAPIHandler)(nil)
-	_ caddyfile.Unmarshaler = (*DashboardHandler)(nil)
-	_ caddyfile.Unmarshaler = (*PathGuard)(nil)
-)
+// parseSiteBroadcast reads serve_on_broadcast in the x402 global option:
+//
+//	serve_on_broadcast {
+//		max_in_flight <whole tokens> | $<US dollars>
+//		penalty       <duration>
+//	}
+func (a *App) parseSiteBroadcast(d *caddyfile.Dispenser) error {
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	b := new(SiteBroadcastConfig)
+	if err := parseBlock(d, 1, "serve_on_broadcast option", map[string]option{
+		"max_in_flight": stringOption(&b.MaxInFlight), "penalty": durationOption(&b.Penalty),
+	}); err != nil {
+		return err
+	}
+	a.ServeOnBroadcast = b
+	return nil
+}
+
+// parseWebhook reads `webhook <url> { secret <placeholder> events … }`.
+func (a *App) parseWebhook(d *caddyfile.Dispenser) error {
+	var w WebhookConfig
+	if !d.Args(&w.URL) || d.NextArg() {
+		return d.Err("webhook takes exactly one URL and a block with its secret")
+	}
+	for d.NextBlock(1) {
+		switch d.Val() {
+		case "secret":
+			if !d.Args(&w.Secret) || d.NextArg() {
+				return d.Err("webhook secret takes exactly one value")
+			}
+		case "events":
+			w.Events = d.RemainingArgs()
+			if len(w.Events) == 0 {
+				return d.Err("webhook events takes settled, failed or both")
+			}
+		default:
+			return d.Errf("unknown option %q in the block of webhook %s", d.Val(), w.URL)
+		}
+	}
+	a.Webhooks = append(a.Webhooks, w)
+	return nil
+}
+
+// One list of EntryPoints per network. Each EntryPoint is an entry_point
+// option of its own, with its version and its contracts in its block:
+//
+//	entry_point <address> [<version>] [{
+//		account_factory <address>
+//		paymaster       <address>
+//		token_paymaster <address>
+//		bundler_url     <url>
+//	}]
+//
+// The version is one package entrypoint knows ("0.6", the default, or
+// "0.7"; a leading "v" is allowed), each at most once. The options of
+// every version beside the list are its aliases: entry_point,
+// account_factory, paymaster, token_paymaster and bundler_url at the
+// network's level are v0.6's, and entry_point_v07, account_factory_v07,
+// paymaster_v07, token_paymaster_v07 and bundler_url_v07 v0.7's. Both
+// forms load the same configuration. (x402_paymaster takes the same
+// entry_point, with paymaster and token_paymaster in its block.)
+
+// entryPointSlots are where the entry_point option of one version puts
+// what it reads; nil is an option its block does not take.
+type entryPointSlots struct {
+	address, factory, paymaster, tokenPaymaster, bundler *string
+}
+
+// entryPointSlots are the network's EntryPoint options by version.
+func (n *NetworkConfig) entryPointSlots() map[string]entryPointSlots {
+	return map[string]entryPointSlots{
+		"0.6": {&n.EntryPoint, &n.AccountFactory, &n.Paymaster, &n.TokenPaymaster, &n.BundlerURL},
+		"0.7": {&n.EntryPointV07, &n.AccountFactoryV07, &n.PaymasterV07, &n.TokenPaymasterV07, &n.BundlerURLV07},
+	}
+}
+
+// entryPointSlots are the paymaster's EntryPoint options by version: no
+// factory and no bundler.
+func (h *PaymasterHandler) entryPointSlots() map[string]entryPointSlots {
+	return map[string]entryPointSlots{
+		"0.6": {address: &h.EntryPoint, paymaster: &h.Paymaster, tokenPaymaster: &h.TokenPaymaster},
+		"0.7": {address: &h.EntryPointV07, paymaster: &h.PaymasterV07, tokenPaymaster: &h.TokenPaymasterV07},
+	}
+}
+
+// entryPointOption reads `entry_point <address> [<version>] [{ … }]` into
+// the slots of its version, refusing a version slots does not have and
+// one given twice in the block.
+func entryPointOption(slots map[string]entryPointSlots) option {
+	seen := map[string]bool{}
+	return func(d *caddyfile.Dispenser) error {
+		opt := d.Val()
+		args := d.RemainingArgs()
+		if len(args) < 1 || len(args) > 2 {
+			return d.Errf("%s takes an address and, optionally, its version, with a block of its contracts", opt)
+		}
+		version := entrypoint.DefaultVersion
+		if len(args) == 2 {
+			version = strings.TrimPrefix(args[1], "v")
+		}
+		s, ok := slots[version]
+		if !ok {
+			known := make([]string, 0, len(slots))
+			for _, v := range entrypoint.Versions() {
+				if _, ok := slots[v]; ok {
+					known = append(known, v)
+				}
+			}
+			return d.Errf("%s %s: version %q is not one served here (%s)", opt, args[0], args[1], strings.Join(known, ", "))
+		}
+		if seen[version] {
+			return d.Errf("%s: EntryPoint v%s is given twice", opt, version)
+		}
+		seen[version] = true
+		*s.address = args[0]
+		options := map[string]option{}
+		for name, dst := range map[string]*string{"account_factory": s.factory, "paymaster": s.paymaster, "token_paymaster": s.tokenPaymaster, "bundler_url": s.bundler} {
+			if dst != nil {
+				options[name] = stringOption(dst)
+			}
+		}
+		return parseBlock(d, d.Nesting(), opt+" option", options)
+	}
+}

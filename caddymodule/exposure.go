@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/paywall"
@@ -45,46 +44,6 @@ type SiteBroadcastConfig struct {
 	// How long a payer whose settlement failed after its response was
 	// served waits for inclusion on every route. Default: 24h.
 	Penalty caddy.Duration `json:"penalty,omitempty"`
-}
-
-// parseBroadcast reads serve_on_broadcast in a route:
-//
-//	serve_on_broadcast {
-//		max_per_payer <n>
-//		max_in_flight <whole tokens> | $<US dollars>
-//	}
-func (h *Handler) parseBroadcast(d *caddyfile.Dispenser) error {
-	if d.NextArg() {
-		return d.ArgErr()
-	}
-	b := new(BroadcastConfig)
-	if err := parseBlock(d, 1, "serve_on_broadcast option", map[string]option{
-		"max_per_payer": countOption(&b.MaxPerPayer), "max_in_flight": stringOption(&b.MaxInFlight),
-	}); err != nil {
-		return err
-	}
-	h.ServeOnBroadcast = b
-	return nil
-}
-
-// parseSiteBroadcast reads serve_on_broadcast in the x402 global option:
-//
-//	serve_on_broadcast {
-//		max_in_flight <whole tokens> | $<US dollars>
-//		penalty       <duration>
-//	}
-func (a *App) parseSiteBroadcast(d *caddyfile.Dispenser) error {
-	if d.NextArg() {
-		return d.ArgErr()
-	}
-	b := new(SiteBroadcastConfig)
-	if err := parseBlock(d, 1, "serve_on_broadcast option", map[string]option{
-		"max_in_flight": stringOption(&b.MaxInFlight), "penalty": durationOption(&b.Penalty),
-	}); err != nil {
-		return err
-	}
-	a.ServeOnBroadcast = b
-	return nil
 }
 
 // validate checks a route's serve_on_broadcast.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/dustin/go-humanize"
 
@@ -57,41 +56,6 @@ const (
 	mcpStreamable = "streamable_http"
 	mcpSSE        = "sse"
 )
-
-// parseMCP reads
-//
-//	mcp [streamable_http|sse] {
-//		tool     <name> [<price> [<description>]]  (no price: the route's price_service prices it)
-//		max_body <size>
-//	}
-func (h *Handler) parseMCP(d *caddyfile.Dispenser) error {
-	m := new(MCPConfig)
-	if d.NextArg() {
-		m.Transport = d.Val()
-		if d.NextArg() {
-			return d.ArgErr()
-		}
-	}
-	h.MCP = m
-	return parseBlock(d, d.Nesting(), "x402 mcp option", map[string]option{
-		"max_body": stringOption(&m.MaxBody),
-		"tool": func(d *caddyfile.Dispenser) error {
-			args := d.RemainingArgs()
-			if len(args) < 1 || len(args) > 3 {
-				return d.Errf("tool takes a name, then a price (none: the route's price_service) and a description")
-			}
-			t := MCPTool{Name: args[0]}
-			if len(args) > 1 {
-				t.Price = args[1]
-			}
-			if len(args) > 2 {
-				t.Description = args[2]
-			}
-			m.Tools = append(m.Tools, t)
-			return nil
-		},
-	})
-}
 
 // validate checks an MCP route, refusing the route options that cannot
 // apply to MCP, each with the reason (docs/mcp.md).

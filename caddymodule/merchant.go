@@ -13,7 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/ethereum/go-ethereum/common"
 	"go.uber.org/zap"
@@ -37,31 +36,6 @@ type WebhookConfig struct {
 	Secret string `json:"secret"`
 	// The events sent: settled, failed. Default: both.
 	Events []string `json:"events,omitempty"`
-}
-
-// parseWebhook reads `webhook <url> { secret <placeholder> events … }`.
-func (a *App) parseWebhook(d *caddyfile.Dispenser) error {
-	var w WebhookConfig
-	if !d.Args(&w.URL) || d.NextArg() {
-		return d.Err("webhook takes exactly one URL and a block with its secret")
-	}
-	for d.NextBlock(1) {
-		switch d.Val() {
-		case "secret":
-			if !d.Args(&w.Secret) || d.NextArg() {
-				return d.Err("webhook secret takes exactly one value")
-			}
-		case "events":
-			w.Events = d.RemainingArgs()
-			if len(w.Events) == 0 {
-				return d.Err("webhook events takes settled, failed or both")
-			}
-		default:
-			return d.Errf("unknown option %q in the block of webhook %s", d.Val(), w.URL)
-		}
-	}
-	a.Webhooks = append(a.Webhooks, w)
-	return nil
 }
 
 // validateMerchant checks the webhooks and the explorers.
@@ -139,8 +113,7 @@ type merchant struct {
 
 	mu       sync.Mutex
 	refusals map[*chainRun]*store.Refusals
-	secrets  [][]byte      // the webhooks' keys, resolved at Start
-	kick     chan struct{} // wakes the dispatcher
+	hooks    *webhook.Manager // nil without webhooks
 }
 
 // startMerchant starts the refusals' flusher and, with webhooks, their
@@ -151,7 +124,7 @@ func (a *App) startMerchant() error {
 	if a.chain == nil || a.merchant != nil {
 		return nil
 	}
-	secrets := make([][]byte, len(a.Webhooks))
+	hooks := make([]webhook.Hook, len(a.Webhooks))
 	for i, w := range a.Webhooks {
 		key, err := secret("x402 webhook secret", w.Secret)
 		if err != nil {
@@ -160,13 +133,15 @@ func (a *App) startMerchant() error {
 		if len(key) < 16 {
 			return fmt.Errorf("x402 webhook secret %s: want at least 16 bytes", w.Secret)
 		}
-		secrets[i] = []byte(key)
+		hooks[i] = webhook.Hook{URL: w.URL, Secret: []byte(key), Events: w.Events}
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	m := &merchant{app: a, ctx: ctx, stop: stop, refusals: map[*chainRun]*store.Refusals{}, secrets: secrets, kick: make(chan struct{}, 1)}
+	m := &merchant{app: a, ctx: ctx, stop: stop, refusals: map[*chainRun]*store.Refusals{}}
 	a.merchant = m
 	m.wg.Go(m.flushLoop)
-	if len(a.Webhooks) > 0 {
+	if len(hooks) > 0 {
+		m.hooks = webhook.NewManager(hooks, a.log.Named("webhook"))
+		m.hooks.OutboxPoll, m.hooks.SenderPoll = outboxPoll, senderPoll
 		m.wg.Go(m.runWebhooks)
 	}
 	return nil
@@ -314,10 +289,7 @@ func (m *merchant) settlement(*http.Request, *paywall.Event) {
 	if m == nil {
 		return
 	}
-	select {
-	case m.kick <- struct{}{}:
-	default:
-	}
+	m.hooks.Wake()
 }
 
 // remoteSettlement writes the outcome of a payment that a remote
@@ -360,7 +332,7 @@ func (m *merchant) remoteSettlement(r *http.Request, e *paywall.Event) {
 	k, v, err := store.OutboxEntry(rec)
 	if err == nil && k != nil {
 		var kv store.KV
-		if kv, err = run.store.Bucket(store.OutboxBucket); err == nil {
+		if kv, err = webhook.OpenOutbox(run.store); err == nil {
 			err = kv.Put(k, v)
 		}
 	}
@@ -420,9 +392,9 @@ func (a *App) ownFacilitator(fac facilitator.Facilitator) facilitator.Facilitato
 	return ownSettles{Facilitator: fac, served: served}
 }
 
-// runWebhooks waits for the primary network to run, makes the senders
-// over its store, and until the config is cleaned up runs them and the
-// dispatcher, which hands the events of every network's outbox to them.
+// runWebhooks waits for the primary network to run, and until the
+// config is cleaned up runs the webhooks (webhook.Manager) over its
+// store's deliveries, with the outbox of every running network's store.
 // Nothing is lost meanwhile: the outcomes wait in the outboxes.
 func (m *merchant) runWebhooks() {
 	var run *chainRun
@@ -438,7 +410,7 @@ func (m *merchant) runWebhooks() {
 		case <-time.After(time.Second): // a failed start; Caddy may retry it
 		}
 	}
-	kv, err := run.store.Bucket(webhook.Space)
+	kv, err := webhook.OpenDeliveries(run.store)
 	if err != nil {
 		m.app.log.Error("opening the webhook deliveries; no webhook is sent", zap.Error(err))
 		return
@@ -448,78 +420,31 @@ func (m *merchant) runWebhooks() {
 		m.app.log.Error("opening the audit log; no webhook is sent", zap.Error(err))
 		return
 	}
-	var senders []*webhook.Sender
-	for i, w := range m.app.Webhooks {
-		s, err := webhook.New(webhook.Config{
-			URL: w.URL, Secret: m.secrets[i], Events: w.Events, Store: kv, Logger: m.app.log.Named("webhook"),
-			OnFinal: func(d webhook.Delivery) {
-				detail := fmt.Sprintf("%s %s after %d attempt(s)", d.Event.Type, d.Event.ID, d.Attempts)
-				if d.Error != "" {
-					detail += ": " + d.Error
-				}
-				if err := dashboard.Record(audit, "webhook", "webhook."+d.State, d.Webhook, detail); err != nil {
-					m.app.log.Warn("auditing a webhook delivery", zap.Error(err))
-				}
-			},
-		})
-		if err != nil {
-			m.app.log.Error("a webhook is not sent", zap.Error(err))
-			continue
+	m.hooks.OnFinal(func(d webhook.Delivery) {
+		detail := fmt.Sprintf("%s %s after %d attempt(s)", d.Event.Type, d.Event.ID, d.Attempts)
+		if d.Error != "" {
+			detail += ": " + d.Error
 		}
-		senders = append(senders, s)
-	}
-	if len(senders) == 0 {
-		return // the outboxes wait for a config whose webhooks work
-	}
-	var wg sync.WaitGroup
-	for _, s := range senders {
-		wg.Go(func() { s.Run(m.ctx, senderPoll) })
-	}
-	m.dispatch(senders)
-	wg.Wait()
+		if err := dashboard.Record(audit, "webhook", "webhook."+d.State, d.Webhook, detail); err != nil {
+			m.app.log.Warn("auditing a webhook delivery", zap.Error(err))
+		}
+	})
+	m.hooks.Run(m.ctx, kv, m.outboxes)
 }
 
-// dispatch hands the events of the outbox of every running network's
-// store to the senders (webhook.Dispatch), when woken and every
-// outboxPoll, until the config is cleaned up.
-func (m *merchant) dispatch(senders []*webhook.Sender) {
-	t := time.NewTicker(outboxPoll)
-	defer t.Stop()
-	log := m.app.log.Named("webhook")
-	outboxes := map[store.Backend]store.KV{} // opened once: a bbolt Bucket call writes
-	for {
-		seen := map[store.Backend]bool{}
-		for _, c := range m.app.chains {
-			run, err := c.running()
-			if err != nil || seen[run.store] {
-				continue
-			}
-			seen[run.store] = true
-			outbox := outboxes[run.store]
-			if outbox == nil {
-				if outbox, err = run.store.Bucket(store.OutboxBucket); err != nil {
-					log.Warn("opening the outbox", zap.String("network", c.plan.network), zap.Error(err))
-					continue
-				}
-				outboxes[run.store] = outbox
-			}
-			for m.ctx.Err() == nil {
-				n, err := webhook.Dispatch(outbox, senders, log)
-				if err != nil {
-					log.Warn("reading the outbox", zap.String("network", c.plan.network), zap.Error(err))
-				}
-				if n == 0 || err != nil {
-					break
-				}
-			}
+// outboxes are the stores of the running networks, each once.
+func (m *merchant) outboxes() []webhook.Outbox {
+	var out []webhook.Outbox
+	seen := map[store.Backend]bool{}
+	for _, c := range m.app.chains {
+		run, err := c.running()
+		if err != nil || seen[run.store] {
+			continue
 		}
-		select {
-		case <-m.ctx.Done():
-			return
-		case <-m.kick:
-		case <-t.C:
-		}
+		seen[run.store] = true
+		out = append(out, webhook.Outbox{Network: c.plan.network, Store: run.store})
 	}
+	return out
 }
 
 // merchantView fills a network's dashboard's merchant pages: its
@@ -572,7 +497,7 @@ func (a *App) deliveries() (store.KV, error) {
 	} else if st, _ = a.chain.kept.offline(); st == nil {
 		return nil, err
 	}
-	return st.Bucket(webhook.Space)
+	return webhook.OpenDeliveries(st)
 }
 
 // webhookAdmin sends the test events and resends deliveries for the
@@ -584,26 +509,14 @@ type webhookAdmin struct{ a *App }
 // Test keeps a test event's delivery for every webhook.
 func (w webhookAdmin) Test() ([]webhook.Delivery, error) {
 	m := w.a.merchant
-	if m == nil {
+	if m == nil || m.hooks == nil {
 		return nil, errors.New("the webhooks did not start")
 	}
 	kv, err := w.a.deliveries()
 	if err != nil {
 		return nil, err
 	}
-	var out []webhook.Delivery
-	for i, wh := range w.a.Webhooks {
-		s, err := webhook.New(webhook.Config{URL: wh.URL, Secret: m.secrets[i], Events: wh.Events, Store: kv})
-		if err != nil {
-			return out, err
-		}
-		d, err := s.Test(w.a.chain.plan.network)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, d)
-	}
-	return out, nil
+	return m.hooks.Test(kv, w.a.chain.plan.network)
 }
 
 // Resend makes a delivery due again now.

@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/pathguard"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -150,9 +151,9 @@ func TestPathSpellingsNeverFree(t *testing.T) {
 	defer caddy.Stop()
 	oldAddr, newAddr := fmt.Sprintf("127.0.0.1:%d", ports["old"]), fmt.Sprintf("127.0.0.1:%d", ports["new"])
 
-	refused := func(reason pathRefusal) func(t *testing.T, resp *http.Response, body string) {
+	refused := func(reason pathguard.Refusal) func(t *testing.T, resp *http.Response, body string) {
 		return func(t *testing.T, resp *http.Response, body string) {
-			var got pathRefusedBody
+			var got pathguard.Body
 			if resp.StatusCode != 400 || resp.Header.Get("Content-Type") != "application/json" ||
 				json.Unmarshal([]byte(body), &got) != nil || got.Error != "path_refused" || got.Reason != reason || got.Message == "" {
 				t.Fatalf("want a JSON 400 path_refused %s, got %d %q %q", reason, resp.StatusCode, resp.Header.Get("Content-Type"), body)
@@ -173,33 +174,33 @@ func TestPathSpellingsNeverFree(t *testing.T) {
 		{oldAddr, "/PAID/report", challenged},
 		{oldAddr, "//paid/report", challenged},
 		{oldAddr, "/paid/report?q=a;b", challenged},
-		{oldAddr, "/paid;x/report", refused(refusedPathParameter)},
-		{oldAddr, "/paid;jsessionid=1/report", refused(refusedPathParameter)},
-		{oldAddr, "/paid/report;jsessionid=1", refused(refusedPathParameter)},
-		{oldAddr, "/paid%3Bx/report", refused(refusedPathParameter)},
-		{oldAddr, `/paid\report`, refused(refusedBackslash)},
-		{oldAddr, "/paid%5Creport", refused(refusedBackslash)},
-		{oldAddr, "/paid%5creport", refused(refusedBackslash)},
-		{oldAddr, "/paid%255Creport", refused(refusedBackslash)},
-		{oldAddr, "/paid%2Freport", refused(refusedEncodedSlash)},
-		{oldAddr, "/paid%2freport", refused(refusedEncodedSlash)},
-		{oldAddr, "/free/..;/paid/report", refused(refusedPathParameter)},
-		{oldAddr, "/free/../paid/report", refused(refusedDotSegment)},
-		{oldAddr, "/free/%2e%2e/paid/report", refused(refusedDotSegment)},
-		{oldAddr, "/paid%0A/report", refused(refusedControl)},
-		{oldAddr, "/paid%00/report", refused(refusedControl)},
-		{oldAddr, "/paid%E2%80%A8/report", refused(refusedLineSeparator)},
-		{oldAddr, "/paid\u2029/report", refused(refusedLineSeparator)},
-		{oldAddr, "http://" + oldAddr + "/paid;x/report", refused(refusedPathParameter)},
+		{oldAddr, "/paid;x/report", refused(pathguard.PathParameter)},
+		{oldAddr, "/paid;jsessionid=1/report", refused(pathguard.PathParameter)},
+		{oldAddr, "/paid/report;jsessionid=1", refused(pathguard.PathParameter)},
+		{oldAddr, "/paid%3Bx/report", refused(pathguard.PathParameter)},
+		{oldAddr, `/paid\report`, refused(pathguard.Backslash)},
+		{oldAddr, "/paid%5Creport", refused(pathguard.Backslash)},
+		{oldAddr, "/paid%5creport", refused(pathguard.Backslash)},
+		{oldAddr, "/paid%255Creport", refused(pathguard.Backslash)},
+		{oldAddr, "/paid%2Freport", refused(pathguard.EncodedSlash)},
+		{oldAddr, "/paid%2freport", refused(pathguard.EncodedSlash)},
+		{oldAddr, "/free/..;/paid/report", refused(pathguard.PathParameter)},
+		{oldAddr, "/free/../paid/report", refused(pathguard.DotSegment)},
+		{oldAddr, "/free/%2e%2e/paid/report", refused(pathguard.DotSegment)},
+		{oldAddr, "/paid%0A/report", refused(pathguard.Control)},
+		{oldAddr, "/paid%00/report", refused(pathguard.Control)},
+		{oldAddr, "/paid%E2%80%A8/report", refused(pathguard.LineSeparator)},
+		{oldAddr, "/paid\u2029/report", refused(pathguard.LineSeparator)},
+		{oldAddr, "http://" + oldAddr + "/paid;x/report", refused(pathguard.PathParameter)},
 		// With ";" allowed, a spelling the paid matcher misses falls to
 		// the paid catch-all, not to a free route.
 		{newAddr, "/paid/report", challenged},
 		{newAddr, "/paid;x/report", challenged},
 		{newAddr, "/paid;jsessionid=1/report", challenged},
 		{newAddr, "/free;jsessionid=1", challenged},
-		{newAddr, "/free/..;/paid/report", refused(refusedDotSegment)},
-		{newAddr, "/paid%5Creport", refused(refusedBackslash)},
-		{newAddr, "/paid%2Freport", refused(refusedEncodedSlash)},
+		{newAddr, "/free/..;/paid/report", refused(pathguard.DotSegment)},
+		{newAddr, "/paid%5Creport", refused(pathguard.Backslash)},
+		{newAddr, "/paid%2Freport", refused(pathguard.EncodedSlash)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.addr[strings.LastIndexByte(tc.addr, ':'):]+tc.target, func(t *testing.T) {

@@ -83,7 +83,7 @@ type Refusals struct {
 }
 
 // OpenRefusals opens the refusals kept in s.
-func OpenRefusals(s interface{ Bucket(string) (KV, error) }) (*Refusals, error) {
+func OpenRefusals(s Spaces) (*Refusals, error) {
 	kv, err := s.Bucket(RefusalsSpace)
 	if err != nil {
 		return nil, fmt.Errorf("opening the refusals: %w", err)

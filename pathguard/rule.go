@@ -1,6 +1,10 @@
-package caddymodule
+// Package pathguard refuses request paths that could reach a paid resource
+// past the paid route's matcher, as plain net/http middleware (Caddy's
+// x402_path_guard adapts it), and answers a site's RFC 9728
+// protected-resource metadata.
+package pathguard
 
-// The path rule of x402_path_guard, without Caddy types.
+// The path rule.
 //
 // A paid route is found by a path matcher, and Caddy matches the decoded,
 // cleaned path. An upstream may read the same request target another way:
@@ -17,61 +21,64 @@ import (
 	"unicode/utf8"
 )
 
-// pathRefusal is why a request path is refused; the empty value accepts it.
-type pathRefusal string
+// Refusal is why a request path is refused; the empty value accepts it.
+type Refusal string
 
 // The reasons a path is refused, as the refusal's JSON "reason" field
 // spells them.
 const (
-	refusedControl       pathRefusal = "control_character"
-	refusedLineSeparator pathRefusal = "line_separator"
-	refusedBackslash     pathRefusal = "backslash"
-	refusedEncodedSlash  pathRefusal = "encoded_slash"
-	refusedDotSegment    pathRefusal = "dot_segment"
-	refusedPathParameter pathRefusal = "path_parameter"
-	refusedBadEncoding   pathRefusal = "bad_encoding"
+	Control       Refusal = "control_character"
+	LineSeparator Refusal = "line_separator"
+	Backslash     Refusal = "backslash"
+	EncodedSlash  Refusal = "encoded_slash"
+	DotSegment    Refusal = "dot_segment"
+	PathParameter Refusal = "path_parameter"
+	BadEncoding   Refusal = "bad_encoding"
 )
 
-// messages explain each refusal to the client.
-var pathRefusalMessages = map[pathRefusal]string{
-	refusedControl:       "the request path holds a control character, raw or percent-encoded",
-	refusedLineSeparator: "the request path holds a line separator (U+0085, U+2028 or U+2029), raw or percent-encoded",
-	refusedBackslash:     `the request path holds a backslash, raw or percent-encoded (%5C)`,
-	refusedEncodedSlash:  "the request path holds an encoded slash (%2F)",
-	refusedDotSegment:    `the request path holds a "." or ".." segment, raw or percent-encoded`,
-	refusedPathParameter: `the request path holds a ";" path parameter`,
-	refusedBadEncoding:   "the request path is not valid percent-encoded UTF-8",
+// messages explain each refusal to the client; see Refusal.Message.
+var messages = map[Refusal]string{
+	Control:       "the request path holds a control character, raw or percent-encoded",
+	LineSeparator: "the request path holds a line separator (U+0085, U+2028 or U+2029), raw or percent-encoded",
+	Backslash:     `the request path holds a backslash, raw or percent-encoded (%5C)`,
+	EncodedSlash:  "the request path holds an encoded slash (%2F)",
+	DotSegment:    `the request path holds a "." or ".." segment, raw or percent-encoded`,
+	PathParameter: `the request path holds a ";" path parameter`,
+	BadEncoding:   "the request path is not valid percent-encoded UTF-8",
 }
 
-// pathRule is what x402_path_guard refuses. Its zero value refuses all of
+// Message is the client's explanation of r.
+func (r Refusal) Message() string { return messages[r] }
+
+// Rule is what the guard refuses. Its zero value refuses all of
 // it.
-type pathRule struct {
-	// allowParams lets ";" through, for an upstream that needs path
+type Rule struct {
+	// AllowParams lets ";" through, for an upstream that needs path
 	// parameters.
-	allowParams bool
+	AllowParams bool
 }
 
-// check decides on r's path: the request target as it arrived
+// Check decides on r's path: the request target as it arrived
 // (r.RequestURI, before any decoding), that path decoded once (what
 // Caddy's matchers see), decoded twice (a double encoding such as %255C,
 // for an upstream that decodes again), and r.URL.Path. A triple encoding
 // is let through: it is not a separator for an upstream that decodes at
 // most twice.
-func (p pathRule) check(r *http.Request) pathRefusal {
-	raw := rawPath(r)
+func (p Rule) Check(r *http.Request) Refusal {
+	raw := RawPath(r)
 	if raw == "" && r.URL != nil {
 		raw = r.URL.EscapedPath()
 	}
 	once, err := url.PathUnescape(raw)
 	if err != nil {
-		return refusedBadEncoding
+		return BadEncoding
 	}
 	if !utf8.ValidString(once) {
-		return refusedBadEncoding
+		return BadEncoding
 	}
 	twice := lenientUnescape(once)
 	if hasEncodedSlash(raw) || hasEncodedSlash(once) {
-		return refusedEncodedSlash
+		return EncodedSlash
 	}
 	layers := []string{raw, once, twice}
 	if r.URL != nil && r.URL.Path != once {
@@ -87,20 +94,20 @@ func (p pathRule) check(r *http.Request) pathRefusal {
 
 // checkLayer refuses s, one spelling of the path, for the characters and
 // segments the rule forbids.
-func (p pathRule) checkLayer(s string) pathRefusal {
+func (p Rule) checkLayer(s string) Refusal {
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c < 0x20 || c == 0x7f:
-			return refusedControl
+			return Control
 		case c == '\\':
-			return refusedBackslash
-		case c == ';' && !p.allowParams:
-			return refusedPathParameter
+			return Backslash
+		case c == ';' && !p.AllowParams:
+			return PathParameter
 		}
 	}
 	for _, r := range s {
 		if r == '\u0085' || r == '\u2028' || r == '\u2029' {
-			return refusedLineSeparator
+			return LineSeparator
 		}
 	}
 	for seg := range strings.SplitSeq(s, "/") {
@@ -108,17 +115,17 @@ func (p pathRule) checkLayer(s string) pathRefusal {
 		// "..", which matters when allow_path_params lets ";" through.
 		seg, _, _ = strings.Cut(seg, ";")
 		if seg == "." || seg == ".." {
-			return refusedDotSegment
+			return DotSegment
 		}
 	}
 	return ""
 }
 
-// rawPath is the path of r's request target as it arrived: r.RequestURI
+// RawPath is the path of r's request target as it arrived: r.RequestURI
 // without its query, and without scheme and authority in absolute form.
 // It is empty for "*" and CONNECT's authority form, which have no path,
 // and for a request that did not come from a server.
-func rawPath(r *http.Request) string {
+func RawPath(r *http.Request) string {
 	uri := r.RequestURI
 	if !strings.HasPrefix(uri, "/") {
 		i := strings.Index(uri, "://")

@@ -1,4 +1,4 @@
-package caddymodule
+package pathguard
 
 import (
 	"bufio"
@@ -24,7 +24,7 @@ func TestPathRule(t *testing.T) {
 	tests := []struct {
 		target string
 		params bool // allow_path_params
-		want   pathRefusal
+		want   Refusal
 	}{
 		// Ordinary paths pass, whatever the query holds.
 		{"/", false, ""},
@@ -40,55 +40,55 @@ func TestPathRule(t *testing.T) {
 		{"http://shop.example/paid/report?x=;", false, ""},
 		{"http://shop.example?x", false, ""},
 		// Path parameters, raw or encoded, unless allowed.
-		{"/paid;x/report", false, refusedPathParameter},
-		{"/paid;jsessionid=1/report", false, refusedPathParameter},
-		{"/paid/report;", false, refusedPathParameter},
-		{"/paid%3Bx/report", false, refusedPathParameter},
-		{"/paid%253Bx/report", false, refusedPathParameter},
-		{"http://shop.example/paid;x/report", false, refusedPathParameter},
+		{"/paid;x/report", false, PathParameter},
+		{"/paid;jsessionid=1/report", false, PathParameter},
+		{"/paid/report;", false, PathParameter},
+		{"/paid%3Bx/report", false, PathParameter},
+		{"/paid%253Bx/report", false, PathParameter},
+		{"http://shop.example/paid;x/report", false, PathParameter},
 		{"/paid;x/report", true, ""},
 		{"/paid%3Bjsessionid=1/report", true, ""},
 		// allow_path_params allows ";" only.
-		{"/paid;x/..;/report", true, refusedDotSegment},
-		{"/paid;x%5Creport", true, refusedBackslash},
+		{"/paid;x/..;/report", true, DotSegment},
+		{"/paid;x%5Creport", true, Backslash},
 		// Backslashes, raw or (doubly) encoded.
-		{`/paid\report`, false, refusedBackslash},
-		{"/paid%5Creport", false, refusedBackslash},
-		{"/paid%5creport", false, refusedBackslash},
-		{"/paid%255Creport", false, refusedBackslash},
+		{`/paid\report`, false, Backslash},
+		{"/paid%5Creport", false, Backslash},
+		{"/paid%5creport", false, Backslash},
+		{"/paid%255Creport", false, Backslash},
 		// Encoded slashes.
-		{"/paid%2Freport", false, refusedEncodedSlash},
-		{"/paid%2freport", false, refusedEncodedSlash},
-		{"/paid%252Freport", false, refusedEncodedSlash},
+		{"/paid%2Freport", false, EncodedSlash},
+		{"/paid%2freport", false, EncodedSlash},
+		{"/paid%252Freport", false, EncodedSlash},
 		// Dot segments, raw or encoded.
-		{"/free/../paid/report", false, refusedDotSegment},
-		{"/free/./paid", false, refusedDotSegment},
-		{"/free/..", false, refusedDotSegment},
-		{"/free/%2e%2e/paid/report", false, refusedDotSegment},
-		{"/free/%2E./paid/report", false, refusedDotSegment},
-		{"/free/%252e%252e/paid/report", false, refusedDotSegment},
-		{"/free/..;/paid/report", false, refusedPathParameter},
+		{"/free/../paid/report", false, DotSegment},
+		{"/free/./paid", false, DotSegment},
+		{"/free/..", false, DotSegment},
+		{"/free/%2e%2e/paid/report", false, DotSegment},
+		{"/free/%2E./paid/report", false, DotSegment},
+		{"/free/%252e%252e/paid/report", false, DotSegment},
+		{"/free/..;/paid/report", false, PathParameter},
 		// Control characters and line separators, encoded or raw.
-		{"/paid%0A/report", false, refusedControl},
-		{"/paid%0d%0aX:1/report", false, refusedControl},
-		{"/paid%00/report", false, refusedControl},
-		{"/paid%1F/report", false, refusedControl},
-		{"/paid%7F/report", false, refusedControl},
-		{"/paid%09/report", false, refusedControl},
-		{"/paid%250A/report", false, refusedControl},
-		{"/paid%E2%80%A8/report", false, refusedLineSeparator},
-		{"/paid%e2%80%a9/report", false, refusedLineSeparator},
-		{"/paid%C2%85/report", false, refusedLineSeparator},
-		{"/paid\u2028/report", false, refusedLineSeparator},
-		{"/paid%25E2%2580%25A8/report", false, refusedLineSeparator},
+		{"/paid%0A/report", false, Control},
+		{"/paid%0d%0aX:1/report", false, Control},
+		{"/paid%00/report", false, Control},
+		{"/paid%1F/report", false, Control},
+		{"/paid%7F/report", false, Control},
+		{"/paid%09/report", false, Control},
+		{"/paid%250A/report", false, Control},
+		{"/paid%E2%80%A8/report", false, LineSeparator},
+		{"/paid%e2%80%a9/report", false, LineSeparator},
+		{"/paid%C2%85/report", false, LineSeparator},
+		{"/paid\u2028/report", false, LineSeparator},
+		{"/paid%25E2%2580%25A8/report", false, LineSeparator},
 		// Not UTF-8 once decoded: overlong "/" and a lone byte.
-		{"/paid%C0%AFreport", false, refusedBadEncoding},
-		{"/paid%FF/report", false, refusedBadEncoding},
+		{"/paid%C0%AFreport", false, BadEncoding},
+		{"/paid%FF/report", false, BadEncoding},
 	}
 	for _, tc := range tests {
 		t.Run(tc.target, func(t *testing.T) {
 			t.Parallel()
-			got := pathRule{allowParams: tc.params}.check(request(t, tc.target))
+			got := Rule{AllowParams: tc.params}.Check(request(t, tc.target))
 			if got != tc.want {
 				t.Fatalf("check(%q, allow_path_params=%v) = %q, want %q", tc.target, tc.params, got, tc.want)
 			}
@@ -102,15 +102,15 @@ func TestPathRuleRawControl(t *testing.T) {
 	t.Parallel()
 	for _, path := range []string{"/paid\n/report", "/paid\x00", "/paid\x7f/report", "/paid\t/report"} {
 		r := &http.Request{Method: "GET", RequestURI: path, URL: &url.URL{Path: path}}
-		if got := (pathRule{}).check(r); got != refusedControl {
-			t.Errorf("check(%q) = %q, want %q", path, got, refusedControl)
+		if got := (Rule{}).Check(r); got != Control {
+			t.Errorf("check(%q) = %q, want %q", path, got, Control)
 		}
 	}
 	// Without a request target (a request that did not come from a
 	// server), the URL's path is checked.
 	r := &http.Request{Method: "GET", URL: &url.URL{Path: "/paid;x/report"}}
-	if got := (pathRule{}).check(r); got != refusedPathParameter {
-		t.Errorf("check(URL only) = %q, want %q", got, refusedPathParameter)
+	if got := (Rule{}).Check(r); got != PathParameter {
+		t.Errorf("check(URL only) = %q, want %q", got, PathParameter)
 	}
 }
 
@@ -123,18 +123,18 @@ func FuzzPathRule(f *testing.F) {
 		if err != nil {
 			return
 		}
-		why := pathRule{}.check(r)
+		why := Rule{}.Check(r)
 		if why != "" {
 			return
 		}
 		// A path the rule lets through reads the same to Caddy and to an
 		// upstream that strips ";", maps "\" to "/" and decodes twice.
-		once, err := url.PathUnescape(rawPath(r))
+		once, err := url.PathUnescape(RawPath(r))
 		if err != nil {
 			t.Fatalf("accepted %q, which does not decode", target)
 		}
 		twice := lenientUnescape(once)
-		if strings.ContainsAny(twice, ";\\") || strings.Count(twice, "/") != strings.Count(rawPath(r), "/") {
+		if strings.ContainsAny(twice, ";\\") || strings.Count(twice, "/") != strings.Count(RawPath(r), "/") {
 			t.Fatalf("accepted %q, which reads %q upstream", target, twice)
 		}
 	})

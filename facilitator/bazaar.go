@@ -1,4 +1,4 @@
-package caddymodule
+package facilitator
 
 import (
 	"bytes"
@@ -7,16 +7,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
-
-	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // Bounds of a bazaar declaration.
 const (
-	// maxBazaarSchema bounds each of input_schema and output_schema.
-	maxBazaarSchema = 16 << 10
+	// MaxBazaarSchema bounds each of input_schema and output_schema.
+	MaxBazaarSchema = 16 << 10
 	// maxBazaarDepth bounds how deeply a schema nests.
 	maxBazaarDepth = 32
 	// maxBazaarTags and maxBazaarTag bound the tags, as upstream's
@@ -31,13 +28,13 @@ const (
 	maxBazaarDeclaration = 8 << 10
 )
 
-// BazaarConfig declares a paid route discoverable (the bazaar extension
+// Bazaar declares a paid route discoverable (the bazaar extension
 // of x402): its 402 carries extensions.bazaar, the route's input and
 // output as JSON Schema, and the embedded facilitator lists it at GET
 // /discovery/resources. The schemas are given inline, at most 16 KiB
 // each; references ($ref, $id, $schema and the like) are refused, so
 // nothing is ever fetched from a URL.
-type BazaarConfig struct {
+type Bazaar struct {
 	// The path of the resource, such as /weather, that the discovery list
 	// shows with the route's origin; required.
 	Path string `json:"path"`
@@ -70,7 +67,7 @@ type BazaarConfig struct {
 func isBodyMethod(m string) bool { return m == "POST" || m == "PUT" || m == "PATCH" }
 
 // method is the declared method, or its default.
-func (b *BazaarConfig) method() string {
+func (b *Bazaar) method() string {
 	switch {
 	case b.Method != "":
 		return strings.ToUpper(b.Method)
@@ -81,7 +78,7 @@ func (b *BazaarConfig) method() string {
 }
 
 // bodyType is the declared body type, json by default for a body method.
-func (b *BazaarConfig) bodyType() string {
+func (b *Bazaar) bodyType() string {
 	if b.BodyType == "" && isBodyMethod(b.method()) {
 		return "json"
 	}
@@ -101,8 +98,8 @@ func printable(s string, max int) bool {
 	return true
 }
 
-// validate checks the declaration; origin is the route's.
-func (b *BazaarConfig) validate(origin string) error {
+// Validate checks the declaration; origin is the route's.
+func (b *Bazaar) Validate(origin string) error {
 	var errs []error
 	if origin == "" {
 		errs = append(errs, errors.New("x402 bazaar needs the route's origin, so that the discovery list shows an absolute URL (request headers are never used for it)"))
@@ -157,7 +154,7 @@ func (b *BazaarConfig) validate(origin string) error {
 		}
 	}
 	if len(errs) == 0 {
-		if ext, err := b.extension(); err != nil {
+		if ext, err := b.Extension(); err != nil {
 			errs = append(errs, fmt.Errorf("x402 bazaar: %w", err))
 		} else if len(ext) > maxBazaarDeclaration {
 			errs = append(errs, fmt.Errorf("x402 bazaar: the declaration is %d bytes of JSON, more than the %d allowed (it travels in the PAYMENT-REQUIRED header, and clients echo it in PAYMENT-SIGNATURE)", len(ext), maxBazaarDeclaration))
@@ -172,8 +169,8 @@ func (b *BazaarConfig) validate(origin string) error {
 // a URL. (Even a local "#/…" reference is refused: the schema is nested in
 // the declaration's own, so it would resolve against the wrong root.)
 func checkSchema(raw json.RawMessage) error {
-	if len(raw) > maxBazaarSchema {
-		return fmt.Errorf("%d bytes, more than the %d allowed", len(raw), maxBazaarSchema)
+	if len(raw) > MaxBazaarSchema {
+		return fmt.Errorf("%d bytes, more than the %d allowed", len(raw), MaxBazaarSchema)
 	}
 	if !json.Valid(raw) {
 		return errors.New("not JSON (give the schema inline, not a URL)")
@@ -192,8 +189,8 @@ func checkSchema(raw json.RawMessage) error {
 
 // checkExample checks that raw is a JSON object of at most 16 KiB.
 func checkExample(raw json.RawMessage) error {
-	if len(raw) > maxBazaarSchema {
-		return fmt.Errorf("%d bytes, more than the %d allowed", len(raw), maxBazaarSchema)
+	if len(raw) > MaxBazaarSchema {
+		return fmt.Errorf("%d bytes, more than the %d allowed", len(raw), MaxBazaarSchema)
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
@@ -248,11 +245,11 @@ func withType(raw json.RawMessage) map[string]json.RawMessage {
 	return m
 }
 
-// extension builds the bazaar extension, {"info":…,"schema":…}, that the
+// Extension builds the bazaar extension, {"info":…,"schema":…}, that the
 // route's 402 carries: info describes the call (and category and tags),
 // schema is the JSON Schema that info and the call's input and output
 // follow, in the shape of @x402/extensions' declareDiscoveryExtension.
-func (b *BazaarConfig) extension() (json.RawMessage, error) {
+func (b *Bazaar) Extension() (json.RawMessage, error) {
 	m := b.method()
 	type obj = map[string]any
 	input := obj{"type": "http", "method": m}
@@ -309,83 +306,11 @@ func (b *BazaarConfig) extension() (json.RawMessage, error) {
 	})
 }
 
-// discoveryEntry is the route's item in the discovery list.
-func (b *BazaarConfig) discoveryEntry(origin, description, mimeType string, accepts []x402.PaymentRequirements, ext json.RawMessage) *facilitator.DiscoveryResource {
-	return &facilitator.DiscoveryResource{
+// Entry is the route's item in the discovery list, at origin.
+func (b *Bazaar) Entry(origin, description, mimeType string, accepts []x402.PaymentRequirements, ext json.RawMessage) *DiscoveryResource {
+	return &DiscoveryResource{
 		Resource: strings.TrimRight(origin, "/") + b.Path, Type: "http", X402Version: x402.Version,
 		Accepts: accepts, Description: description, MimeType: mimeType, Tags: b.Tags,
 		Extensions: map[string]json.RawMessage{"bazaar": ext},
 	}
-}
-
-// unmarshalBazaar reads the bazaar block of x402:
-//
-//	bazaar {
-//		path          <path>
-//		method        <GET|HEAD|DELETE|POST|PUT|PATCH>
-//		body_type     <json|form-data|text>
-//		input_schema  <JSON Schema, inline>
-//		output_schema <JSON Schema, inline>
-//		input_example  <JSON object>
-//		output_example <JSON object>
-//		category      <category>
-//		tags          <tag>...
-//	}
-func unmarshalBazaar(dst **BazaarConfig) option {
-	return func(d *caddyfile.Dispenser) error {
-		if d.NextArg() {
-			return d.ArgErr()
-		}
-		b := new(BazaarConfig)
-		*dst = b
-		jsonValue := func(dst *json.RawMessage) option {
-			return valueOption(func(v string) error {
-				// Checked here too: the Caddyfile adapter could not
-				// write a value that is not JSON into the JSON config.
-				if len(v) > maxBazaarSchema {
-					return fmt.Errorf("%d bytes, more than the %d allowed", len(v), maxBazaarSchema)
-				}
-				if !json.Valid([]byte(v)) {
-					return errors.New("not JSON: give the schema inline, in backquotes (a URL is never fetched)")
-				}
-				*dst = json.RawMessage(v)
-				return nil
-			})
-		}
-		return parseBlock(d, d.Nesting(), "x402 bazaar option", map[string]option{
-			"path": stringOption(&b.Path), "method": stringOption(&b.Method), "body_type": stringOption(&b.BodyType),
-			"input_schema": jsonValue(&b.InputSchema), "output_schema": jsonValue(&b.OutputSchema),
-			"input_example": jsonValue(&b.InputExample), "output_example": jsonValue(&b.OutputExample),
-			"category": stringOption(&b.Category), "tags": listOption(&b.Tags),
-		})
-	}
-}
-
-// discoverable builds the route's bazaar extension, for its 402, and lists
-// the route in the x402 app's catalog; with no bazaar block it does
-// nothing. The configuration is valid.
-func (h *Handler) discoverable(offers []x402.PaymentRequirements) (json.RawMessage, error) {
-	if h.Bazaar == nil {
-		return nil, nil
-	}
-	ext, err := h.Bazaar.extension()
-	if err != nil {
-		return nil, fmt.Errorf("x402 bazaar: %w", err)
-	}
-	extensions, err := json.Marshal(map[string]json.RawMessage{"bazaar": ext})
-	if err != nil {
-		return nil, fmt.Errorf("x402 bazaar: %w", err)
-	}
-	// The 402 must still carry its PAYMENT-REQUIRED header, with room
-	// for a request URI longer than the declared path.
-	probe := &x402.PaymentRequired{
-		X402Version: x402.Version, Error: strings.Repeat("e", 256), Accepts: offers, Extensions: extensions,
-		Resource: &x402.Resource{URL: h.Origin + h.Bazaar.Path + strings.Repeat("q", 1024), Description: h.Description, MimeType: h.MimeType},
-	}
-	if _, err := x402.EncodeHeader(probe); err != nil {
-		return nil, fmt.Errorf("x402 bazaar: the 402 with this declaration and %d offers would not fit the PAYMENT-REQUIRED header: %w", len(offers), err)
-	}
-	h.listed = h.Bazaar.discoveryEntry(h.Origin, h.Description, h.MimeType, offers, ext)
-	h.app.catalog.Add(h.listed)
-	return extensions, nil
 }

@@ -1,4 +1,4 @@
-package caddymodule
+package pathguard
 
 import (
 	"net/http"
@@ -47,13 +47,13 @@ func metadataPath(r *http.Request) (string, bool) {
 // HEAD, the metadata of the resource at the request's own scheme and Host,
 // as the paywall's 402 names it (client X-Forwarded-* headers are not
 // used), plus suffix. x402_resources lists the discoverable routes
-// (bazaar) of this origin. Nothing in it is secret.
-func (g *PathGuard) serveMetadata(w http.ResponseWriter, r *http.Request, suffix string) {
+// (bazaar) of this origin, from g.Resources. Nothing in it is secret.
+func (g *Guard) serveMetadata(w http.ResponseWriter, r *http.Request, suffix string) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
-		edge.WriteJSON(w, http.StatusMethodNotAllowed, pathRefusedBody{Error: "method_not_allowed", Message: "GET only"})
+		edge.WriteJSON(w, http.StatusMethodNotAllowed, Body{Error: "method_not_allowed", Message: "GET only"})
 		return
 	}
 	scheme := "http"
@@ -66,8 +66,8 @@ func (g *PathGuard) serveMetadata(w http.ResponseWriter, r *http.Request, suffix
 		X402Version: x402.Version, ChallengeHdr: x402.HeaderPaymentRequired,
 		PaymentHdr: x402.HeaderPaymentSignature, ChallengeCode: http.StatusPaymentRequired,
 	}
-	if g.catalog != nil {
-		md.PaidResources = g.catalog.Resources(origin)
+	if g.Resources != nil {
+		md.PaidResources = g.Resources(origin)
 	}
 	// Public and the same for everyone; it changes with the config.
 	h.Set("Cache-Control", "public, max-age=300")

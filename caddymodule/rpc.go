@@ -1,13 +1,17 @@
 package caddymodule
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -109,4 +113,96 @@ func (r *chainRun) moveRPC(rawURL string) error {
 	}
 	r.log.Info("the chain's connection moved to the new rpc", zap.String("rpc_host", host))
 	return nil
+}
+
+// unreachable reports whether err says that a chain's RPC did not answer
+// (refused, reset, timed out, a name that does not resolve), rather than
+// that the configuration is wrong (another chain id, a store of another
+// network), which no retry mends.
+func unreachable(err error) bool {
+	var netErr net.Error
+	var opErr *net.OpError
+	var dnsErr *net.DNSError
+	return errors.As(err, &opErr) || errors.As(err, &dnsErr) || (errors.As(err, &netErr) && netErr.Timeout()) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET)
+}
+
+// networkRetry is how often a network that did not start is tried again.
+var networkRetry = 5 * time.Second
+
+// networkRetryLog is how often, at most, a network still down is logged
+// again while it is retried.
+const networkRetryLog = time.Minute
+
+// rpcHost is the host name of an RPC URL, for logs and the dashboard: its
+// path and query may hold the provider's key. An IPC
+// socket's path is given whole; "" when there is no host (the embedded
+// devnet's empty rpc).
+func rpcHost(rpc string) string {
+	if strings.HasPrefix(rpc, "/") {
+		return rpc
+	}
+	u, err := url.Parse(rpc)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return u.Hostname()
+}
+
+// chainError is err for a log line, without the placeholder URL a chain
+// connection over HTTP is dialed with (rpcTarget), which says nothing.
+func chainError(err error) string {
+	return strings.ReplaceAll(err.Error(), fmt.Sprintf("Post %q: ", rpcPlaceholder), "")
+}
+
+// retrier runs the background starts of an app's networks.
+type retrier struct {
+	ctx  context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+}
+
+// retry opens c again every networkRetry until it starts or the config is
+// cleaned up; then, for the primary network, the handlers' services.
+func (a *App) retry(c *sharedChain, i int) {
+	if a.retries == nil {
+		ctx, stop := context.WithCancel(context.Background())
+		a.retries = &retrier{ctx: ctx, stop: stop}
+	}
+	r := a.retries
+	r.wg.Go(func() {
+		t := time.NewTicker(networkRetry)
+		defer t.Stop()
+		since, logged, attempts := time.Now(), time.Now(), 0
+		for {
+			select {
+			case <-r.ctx.Done():
+				return
+			case <-t.C:
+			}
+			// Only if no config started it meanwhile: a newer config's
+			// tunables are not to be undone by this one's.
+			started, err := c.startClosed(a.tunablesOf(i), a.log)
+			if err != nil {
+				attempts++
+				if time.Since(logged) >= networkRetryLog {
+					logged = time.Now()
+					a.log.Warn("a network's chain still does not answer; its paid routes answer 503",
+						zap.String("network", c.plan.network), zap.String("rpc_host", cmp.Or(rpcHost(a.plans[i].rpc), "(none: the embedded devnet)")),
+						zap.Int("attempts", attempts), zap.Duration("down_for", time.Since(since).Round(time.Second)),
+						zap.String("error", chainError(err)))
+				}
+				continue
+			}
+			if !started {
+				return
+			}
+			a.log.Info("the network started", zap.String("network", c.plan.network), zap.Int("attempts", attempts+1),
+				zap.Duration("down_for", time.Since(since).Round(time.Second)))
+			if i == 0 {
+				a.startServices()
+			}
+			return
+		}
+	})
 }
