@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,13 +131,16 @@ func (n *NetworkConfig) options() map[string]option {
 	return map[string]option{
 		"rpc": stringOption(&n.RPC), "devnet_addr": stringOption(&n.DevnetAddr),
 		"settler_key": stringOption(&n.SettlerKey), "store_path": stringOption(&n.StorePath),
-		"entry_point": entryPointOption(n.entryPointSlots()), "account_factory": stringOption(&n.AccountFactory),
-		"settlement": stringOption(&n.Settlement), "paymaster": stringOption(&n.Paymaster),
-		"paymaster_url": stringOption(&n.PaymasterURL), "paymaster_key": stringOption(&n.PaymasterKey),
+		"entry_point":     entryPointOption(&n.EntryPoints, "account_factory", "paymaster", "token_paymaster", "bundler_url"),
+		"account_factory": entryPointAlias(&n.EntryPoints, "0.6", "account_factory"),
+		"paymaster":       entryPointAlias(&n.EntryPoints, "0.6", "paymaster"),
+		"token_paymaster": entryPointAlias(&n.EntryPoints, "0.6", "token_paymaster"),
+		"entry_point_v07": entryPointAlias(&n.EntryPoints, "0.7", "address"), "account_factory_v07": entryPointAlias(&n.EntryPoints, "0.7", "account_factory"),
+		"paymaster_v07": entryPointAlias(&n.EntryPoints, "0.7", "paymaster"), "bundler_url_v07": entryPointAlias(&n.EntryPoints, "0.7", "bundler_url"),
+		"token_paymaster_v07": entryPointAlias(&n.EntryPoints, "0.7", "token_paymaster"),
+		"settlement":          stringOption(&n.Settlement),
+		"paymaster_url":       stringOption(&n.PaymasterURL), "paymaster_key": stringOption(&n.PaymasterKey),
 		"sponsor_url": stringOption(&n.SponsorURL), "bundler_url": stringOption(&n.BundlerURL),
-		"entry_point_v07": stringOption(&n.EntryPointV07), "account_factory_v07": stringOption(&n.AccountFactoryV07),
-		"paymaster_v07": stringOption(&n.PaymasterV07), "bundler_url_v07": stringOption(&n.BundlerURLV07),
-		"token_paymaster": stringOption(&n.TokenPaymaster), "token_paymaster_v07": stringOption(&n.TokenPaymasterV07),
 		"database_schema": stringOption(&n.DatabaseSchema),
 		"explorer":        stringOption(&n.Explorer),
 		"confirmations":   confirmationsOption(&n.Confirmations),
@@ -466,8 +470,9 @@ func (a *App) parseWebhook(d *caddyfile.Dispenser) error {
 	return nil
 }
 
-// One list of EntryPoints per network. Each EntryPoint is an entry_point
-// option of its own, with its version and its contracts in its block:
+// One list of EntryPoints per network (NetworkConfig.EntryPoints, JSON
+// entry_points). Each EntryPoint is an entry_point option of its own, with
+// its version and its contracts in its block:
 //
 //	entry_point <address> [<version>] [{
 //		account_factory <address>
@@ -476,43 +481,45 @@ func (a *App) parseWebhook(d *caddyfile.Dispenser) error {
 //		bundler_url     <url>
 //	}]
 //
-// The version is one package entrypoint knows ("0.6", the default, or
-// "0.7"; a leading "v" is allowed), each at most once. The options of
-// every version beside the list are its aliases: entry_point,
-// account_factory, paymaster, token_paymaster and bundler_url at the
-// network's level are v0.6's, and entry_point_v07, account_factory_v07,
-// paymaster_v07, token_paymaster_v07 and bundler_url_v07 v0.7's. Both
-// forms load the same configuration. (x402_paymaster takes the same
+// The version is one package entrypoint knows (default 0.6; a leading "v"
+// is allowed), each at most once. The per-version options beside the list
+// are aliases that write into it: account_factory, paymaster and
+// token_paymaster at the network's level are v0.6's, and entry_point_v07,
+// account_factory_v07, paymaster_v07, token_paymaster_v07 and
+// bundler_url_v07 v0.7's; both forms load the same configuration. The
+// network's bundler_url is not an alias: it is the network's bundler, for
+// every EntryPoint without one of its own. (x402_paymaster takes the same
 // entry_point, with paymaster and token_paymaster in its block.)
 
-// entryPointSlots are where the entry_point option of one version puts
-// what it reads; nil is an option its block does not take.
-type entryPointSlots struct {
-	address, factory, paymaster, tokenPaymaster, bundler *string
-}
-
-// entryPointSlots are the network's EntryPoint options by version.
-func (n *NetworkConfig) entryPointSlots() map[string]entryPointSlots {
-	return map[string]entryPointSlots{
-		"0.6": {&n.EntryPoint, &n.AccountFactory, &n.Paymaster, &n.TokenPaymaster, &n.BundlerURL},
-		"0.7": {&n.EntryPointV07, &n.AccountFactoryV07, &n.PaymasterV07, &n.TokenPaymasterV07, &n.BundlerURLV07},
+// entryPointField is the option of e named name (as its block spells it).
+func entryPointField(e *EntryPointConfig, name string) *string {
+	switch name {
+	case "address":
+		return &e.Address
+	case "account_factory":
+		return &e.AccountFactory
+	case "paymaster":
+		return &e.Paymaster
+	case "token_paymaster":
+		return &e.TokenPaymaster
+	case "bundler_url":
+		return &e.BundlerURL
 	}
+	panic("unknown entry_point option " + name)
 }
 
-// entryPointSlots are the paymaster's EntryPoint options by version: no
-// factory and no bundler.
-func (h *PaymasterHandler) entryPointSlots() map[string]entryPointSlots {
-	return map[string]entryPointSlots{
-		"0.6": {address: &h.EntryPoint, paymaster: &h.Paymaster, tokenPaymaster: &h.TokenPaymaster},
-		"0.7": {address: &h.EntryPointV07, paymaster: &h.PaymasterV07, tokenPaymaster: &h.TokenPaymasterV07},
+// entryPointAlias reads a per-version option into the entry of version.
+func entryPointAlias(list *[]EntryPointConfig, version, name string) option {
+	return func(d *caddyfile.Dispenser) error {
+		return stringOption(entryPointField(entryPointOf(list, version), name))(d)
 	}
 }
 
 // entryPointOption reads `entry_point <address> [<version>] [{ … }]` into
-// the slots of its version, refusing a version slots does not have and
-// one given twice in the block.
-func entryPointOption(slots map[string]entryPointSlots) option {
-	seen := map[string]bool{}
+// the entry of its version in list, taking the block options named,
+// refusing a version package entrypoint does not know and one whose
+// address is already given.
+func entryPointOption(list *[]EntryPointConfig, block ...string) option {
 	return func(d *caddyfile.Dispenser) error {
 		opt := d.Val()
 		args := d.RemainingArgs()
@@ -523,25 +530,18 @@ func entryPointOption(slots map[string]entryPointSlots) option {
 		if len(args) == 2 {
 			version = strings.TrimPrefix(args[1], "v")
 		}
-		s, ok := slots[version]
-		if !ok {
-			known := make([]string, 0, len(slots))
-			for _, v := range entrypoint.Versions() {
-				if _, ok := slots[v]; ok {
-					known = append(known, v)
-				}
-			}
-			return d.Errf("%s %s: version %q is not one served here (%s)", opt, args[0], args[1], strings.Join(known, ", "))
+		if !slices.Contains(entrypoint.Versions(), version) {
+			return d.Errf("%s %s: version %q is not one served here (%s)", opt, args[0], args[1], strings.Join(entrypoint.Versions(), ", "))
 		}
-		if seen[version] {
+		e := entryPointOf(list, version)
+		if e.Address != "" {
 			return d.Errf("%s: EntryPoint v%s is given twice", opt, version)
 		}
-		seen[version] = true
-		*s.address = args[0]
+		e.Address = args[0]
 		options := map[string]option{}
-		for name, dst := range map[string]*string{"account_factory": s.factory, "paymaster": s.paymaster, "token_paymaster": s.tokenPaymaster, "bundler_url": s.bundler} {
-			if dst != nil {
-				options[name] = stringOption(dst)
+		for _, name := range block {
+			options[name] = func(d *caddyfile.Dispenser) error {
+				return stringOption(entryPointField(entryPointOf(list, version), name))(d)
 			}
 		}
 		return parseBlock(d, d.Nesting(), opt+" option", options)

@@ -185,12 +185,13 @@ func (h *PaymasterHandler) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		return d.ArgErr()
 	}
 	return parseBlock(d, 0, "x402_paymaster option", map[string]option{
-		"signer_key": stringOption(&h.SignerKey), "entry_point": entryPointOption(h.entryPointSlots()),
-		"paymaster": stringOption(&h.Paymaster), "dev_key": stringOption(&h.DevKey),
-		"entry_point_v07": stringOption(&h.EntryPointV07), "paymaster_v07": stringOption(&h.PaymasterV07),
+		"signer_key": stringOption(&h.SignerKey), "entry_point": entryPointOption(&h.EntryPoints, "paymaster", "token_paymaster"),
+		"paymaster": entryPointAlias(&h.EntryPoints, "0.6", "paymaster"), "dev_key": stringOption(&h.DevKey),
+		"entry_point_v07": entryPointAlias(&h.EntryPoints, "0.7", "address"), "paymaster_v07": entryPointAlias(&h.EntryPoints, "0.7", "paymaster"),
 		"validity": durationOption(&h.Validity), "max_batch": countOption(&h.MaxBatch),
-		"project": h.parseProject, "token_paymaster": stringOption(&h.TokenPaymaster), "token_paymaster_v07": stringOption(&h.TokenPaymasterV07),
-		"gas_token": h.parseGasToken,
+		"project": h.parseProject, "token_paymaster": entryPointAlias(&h.EntryPoints, "0.6", "token_paymaster"),
+		"token_paymaster_v07": entryPointAlias(&h.EntryPoints, "0.7", "token_paymaster"),
+		"gas_token":           h.parseGasToken,
 	})
 }
 

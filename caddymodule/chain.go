@@ -91,6 +91,13 @@ type chainPlan struct {
 	fixed chainFixed
 }
 
+// fixedEntryPoint is one EntryPoint of chainFixed.
+type fixedEntryPoint struct {
+	Version                                            string
+	Address, AccountFactory, Paymaster, TokenPaymaster common.Address
+	BundlerURL                                         string
+}
+
 // chainFixed are the options of the x402 app that the running facilitator
 // cannot change: a reload that changes them is refused, and Caddy must be
 // restarted. The fields are compared by changedOptions and named by their
@@ -101,16 +108,11 @@ type chainFixed struct {
 	// ChainID is NetworkConfig.ChainID with its default; zero off the
 	// devnet.
 	ChainID uint64 `json:"chain_id"`
-	// EntryPoint is App.EntryPoint with the devnet's default, zero when
-	// aa-native is off; and so are AccountFactory, Settlement and
-	// Paymaster.
-	EntryPoint common.Address `json:"entry_point"`
-	// AccountFactory is App.AccountFactory, as EntryPoint.
-	AccountFactory common.Address `json:"account_factory"`
-	// Settlement is App.Settlement, as EntryPoint.
-	Settlement common.Address `json:"settlement"`
-	// Paymaster is App.Paymaster, as EntryPoint.
-	Paymaster common.Address `json:"paymaster"`
+	// EntryPoints are the network's aa-native EntryPoints with the
+	// devnet's defaults, none when aa-native is off; Settlement is its
+	// X402Settlement.
+	EntryPoints []fixedEntryPoint `json:"entry_points"`
+	Settlement  common.Address    `json:"settlement"`
 	// PaymasterURL is App.PaymasterURL.
 	PaymasterURL string `json:"paymaster_url"`
 	// PaymasterKey is App.PaymasterKey resolved, with the devnet's default:
@@ -118,15 +120,6 @@ type chainFixed struct {
 	PaymasterKey string `json:"paymaster_key"`
 	// BundlerURL is App.BundlerURL.
 	BundlerURL string `json:"bundler_url"`
-	// EntryPointV07, AccountFactoryV07 and PaymasterV07 are App's, as
-	// EntryPoint; BundlerURLV07 is App.BundlerURLV07.
-	EntryPointV07     common.Address `json:"entry_point_v07"`
-	AccountFactoryV07 common.Address `json:"account_factory_v07"`
-	PaymasterV07      common.Address `json:"paymaster_v07"`
-	BundlerURLV07     string         `json:"bundler_url_v07"`
-	// TokenPaymaster and TokenPaymasterV07 are App's, as EntryPoint.
-	TokenPaymaster    common.Address `json:"token_paymaster"`
-	TokenPaymasterV07 common.Address `json:"token_paymaster_v07"`
 	// DatabaseMaxConns is App.DatabaseMaxConns with its default; zero
 	// without a database.
 	DatabaseMaxConns int `json:"database_max_conns"`

@@ -257,20 +257,27 @@ type NetworkConfig struct {
 	// hour old. EOA payments are not affected. Default: 20; at most
 	// 100000.
 	WalletReverts int `json:"wallet_reverts,omitempty"`
-	// The ERC-4337 v0.6 EntryPoint contract of the aa-native scheme. On the
-	// devnet it defaults to the predeployed one. aa-native is off unless
-	// entry_point, account_factory, settlement and paymaster are all known.
+	// The ERC-4337 EntryPoints of the aa-native scheme, of any versions,
+	// each with its contracts: a route that offers aa-native offers it
+	// once per EntryPoint, the first's offer without an entryPointVersion
+	// (payers read it as v0.6), the others' with theirs. On the devnet,
+	// v0.6 is always on (first, unless listed elsewhere), with the
+	// predeployed contracts. aa-native is off unless the first EntryPoint
+	// and settlement are known; a later EntryPoint missing a contract
+	// outside the devnet is refused. The per-version options below are
+	// aliases that load into this list: entry_point, account_factory,
+	// paymaster and token_paymaster are v0.6's, the _v07 ones v0.7's.
 	// A mixed-case address must carry a valid EIP-55 checksum, as every
 	// address of the config must.
+	EntryPoints []EntryPointConfig `json:"entry_points,omitempty"`
+	// Alias of entry_points' v0.6 address.
 	EntryPoint string `json:"entry_point,omitempty"`
-	// The SimpleAccountFactory contract of aa-native payers. On the devnet
-	// it defaults to the predeployed one.
+	// Alias of entry_points' v0.6 account_factory.
 	AccountFactory string `json:"account_factory,omitempty"`
 	// The X402Settlement contract that aa-native payments call. On the
 	// devnet it defaults to the predeployed one.
 	Settlement string `json:"settlement,omitempty"`
-	// The VerifyingPaymaster contract that sponsors aa-native gas. On the
-	// devnet it defaults to the predeployed one.
+	// Alias of entry_points' v0.6 paymaster.
 	Paymaster string `json:"paymaster,omitempty"`
 	// The paymaster JSON-RPC URL that /sponsor forwards to, with
 	// paymaster_key in X-Paymaster-Api-Key. Unset by default, and then
@@ -284,46 +291,50 @@ type NetworkConfig struct {
 	// for payers to ask for gas. Paid routes can offer aa-native only with
 	// it. No default.
 	SponsorURL string `json:"sponsor_url,omitempty"`
-	// The URL of an external ERC-4337 bundler (ERC-7769) that aa-native
-	// operations are submitted to. At start it is asked which EntryPoints
-	// it serves (eth_supportedEntryPoints): it takes entry_point's
-	// operations if it lists entry_point, and entry_point_v07's (without
-	// bundler_url_v07) if it lists entry_point_v07; the built-in bundler
-	// takes the rest. One that lists neither stops Caddy, naming its host
-	// and what it serves; one that does not answer (unreachable, or
-	// without the method) is taken to serve entry_point, with a warning.
+	// The network's external ERC-4337 bundler (ERC-7769). At start it is
+	// asked which EntryPoints it serves (eth_supportedEntryPoints): it
+	// takes the operations of every EntryPoint it lists that has no
+	// bundler_url of its own; the built-in bundler takes the rest. One
+	// that would submit nothing stops Caddy, naming its host and what it
+	// serves; one that does not answer (unreachable, or without the
+	// method) is taken to serve the first EntryPoint, with a warning.
 	// Unset by default: the built-in bundler submits them all.
 	BundlerURL string `json:"bundler_url,omitempty"`
-	// The ERC-4337 v0.7 EntryPoint, settled beside entry_point's v0.6: a
-	// route that offers aa-native then offers it once per EntryPoint, the
-	// v0.7 offer's extra with entryPointVersion "0.7". Off unless set (v0.6
-	// stays the default: NERO's chains have no v0.7). On the devnet the
-	// canonical 0x0000000071727De22E5E9d8BAf0edAc6f37da032 is predeployed,
-	// and account_factory_v07 and paymaster_v07 default to its predeployed
-	// factory and paymaster; elsewhere they are required with it.
-	EntryPointV07 string `json:"entry_point_v07,omitempty"`
-	// The v0.7 SimpleAccountFactory of aa-native payers; see
-	// entry_point_v07.
+	// Aliases of entry_points' v0.7 address, account_factory, paymaster,
+	// bundler_url and token_paymaster.
+	EntryPointV07     string `json:"entry_point_v07,omitempty"`
 	AccountFactoryV07 string `json:"account_factory_v07,omitempty"`
-	// The v0.7 VerifyingPaymaster (the same signer as paymaster's); see
-	// entry_point_v07.
-	PaymasterV07 string `json:"paymaster_v07,omitempty"`
-	// The URL of an external ERC-4337 bundler for the v0.7 EntryPoint,
-	// ahead of bundler_url. One whose eth_supportedEntryPoints does not
-	// list entry_point_v07 stops Caddy at start. Unset by default:
-	// bundler_url submits v0.7 operations if it serves entry_point_v07,
-	// and the built-in bundler otherwise.
-	BundlerURLV07 string `json:"bundler_url_v07,omitempty"`
-	// The TokenPaymaster whose operations aa-native settles beside
-	// paymaster's: the payer pays its gas in an ERC-20 (sponsorship types 1
-	// and 2, asked of sponsor_url with a context {type, token}). On the
-	// devnet it defaults to the predeployed one; elsewhere unset settles
-	// free gas only. It must be the token_paymaster of the x402_paymaster
-	// that paymaster_url reaches.
-	TokenPaymaster string `json:"token_paymaster,omitempty"`
-	// The TokenPaymasterV07, for entry_point_v07, as token_paymaster; on
-	// the devnet it defaults to the predeployed one with entry_point_v07.
+	PaymasterV07      string `json:"paymaster_v07,omitempty"`
+	BundlerURLV07     string `json:"bundler_url_v07,omitempty"`
 	TokenPaymasterV07 string `json:"token_paymaster_v07,omitempty"`
+	// Alias of entry_points' v0.6 token_paymaster. It must be the
+	// token_paymaster of the x402_paymaster that paymaster_url reaches.
+	TokenPaymaster string `json:"token_paymaster,omitempty"`
+}
+
+// EntryPointConfig is one ERC-4337 EntryPoint: of a network's aa-native
+// scheme (entry_points), or of x402_paymaster. On the devnet, where every
+// version is predeployed, an empty address or contract is the devnet's.
+type EntryPointConfig struct {
+	// The version, one package entrypoint knows, such as "0.7" ("v0.7"
+	// reads as "0.7"). Default: "0.6".
+	Version string `json:"version,omitempty"`
+	// The EntryPoint's address; required outside the devnet.
+	Address string `json:"address,omitempty"`
+	// The SimpleAccountFactory of aa-native payers on this EntryPoint
+	// (aa-native only); required outside the devnet.
+	AccountFactory string `json:"account_factory,omitempty"`
+	// The VerifyingPaymaster that sponsors gas on this EntryPoint (its
+	// signer is the paymaster's); required outside the devnet.
+	Paymaster string `json:"paymaster,omitempty"`
+	// The token paymaster (gas paid by the payer in an ERC-20,
+	// sponsorship types 1 and 2) of this EntryPoint; unset serves free
+	// gas only, but on the devnet, where it is the predeployed one.
+	TokenPaymaster string `json:"token_paymaster,omitempty"`
+	// This EntryPoint's own external bundler (ERC-7769), ahead of the
+	// network's bundler_url; one whose eth_supportedEntryPoints does not
+	// list this EntryPoint stops Caddy at start (aa-native only).
+	BundlerURL string `json:"bundler_url,omitempty"`
 }
 
 // SponsorLimitsConfig is the anonymous budget of /sponsor; zero values
@@ -396,6 +407,11 @@ func (a *App) expand() error {
 			configValue{"x402 paymaster_v07", &n.PaymasterV07}, configValue{"x402 bundler_url_v07", &n.BundlerURLV07},
 			configValue{"x402 token_paymaster", &n.TokenPaymaster}, configValue{"x402 token_paymaster_v07", &n.TokenPaymasterV07},
 		)
+		for i := range n.EntryPoints {
+			for _, f := range n.EntryPoints[i].fields() {
+				vals = append(vals, configValue{"x402 " + f.field, f.v})
+			}
+		}
 		for i := range n.Assets {
 			vals = append(vals, configValue{fmt.Sprintf("x402 asset %d", i), &n.Assets[i].Address})
 		}
@@ -463,8 +479,7 @@ func (a *App) Validate() error {
 			err = fmt.Errorf("network %s: %w", n.Network, err)
 		}
 		errs = append(errs, err)
-		if multi && i > 0 && (n.EntryPoint != "" || n.AccountFactory != "" || n.Settlement != "" || n.Paymaster != "" || n.SponsorURL != "" || n.PaymasterURL != "" || n.BundlerURL != "" ||
-			n.EntryPointV07 != "" || n.AccountFactoryV07 != "" || n.PaymasterV07 != "" || n.BundlerURLV07 != "" || n.TokenPaymaster != "" || n.TokenPaymasterV07 != "") {
+		if eps, _ := n.entryPointList(); multi && i > 0 && (len(eps) > 0 || n.Settlement != "" || n.SponsorURL != "" || n.PaymasterURL != "" || n.BundlerURL != "") {
 			errs = append(errs, fmt.Errorf("network %s: aa-native is served on the first network only (its /sponsor, paymaster and bundler); give its contracts, sponsor_url, paymaster_url and bundler_url in the first network block", n.Network))
 		}
 		taken("store_path", n.StorePath, n.Network)
@@ -492,12 +507,10 @@ func validRPC(rpc string) bool {
 
 // isZero reports whether no network option is set.
 func (n *NetworkConfig) isZero() bool {
+	eps, _ := n.entryPointList()
 	return n.Network == "" && n.RPC == "" && n.DevnetAddr == "" && n.ChainID == 0 && n.SettlerKey == "" &&
 		n.StorePath == "" && n.DatabaseSchema == "" && len(n.Assets) == 0 && n.Confirmations == 0 && n.Batch == nil && n.WalletGas == 0 && n.WalletReverts == 0 &&
-		n.EntryPoint == "" && n.AccountFactory == "" && n.Settlement == "" && n.Paymaster == "" &&
-		n.PaymasterURL == "" && n.PaymasterKey == "" && n.SponsorURL == "" && n.BundlerURL == "" &&
-		n.EntryPointV07 == "" && n.AccountFactoryV07 == "" && n.PaymasterV07 == "" && n.BundlerURLV07 == "" &&
-		n.TokenPaymaster == "" && n.TokenPaymasterV07 == ""
+		len(eps) == 0 && n.Settlement == "" && n.PaymasterURL == "" && n.PaymasterKey == "" && n.SponsorURL == "" && n.BundlerURL == ""
 }
 
 // id is the network's CAIP-2 id, as far as the configuration says: a
@@ -558,7 +571,7 @@ func (n *NetworkConfig) validate(a *App) error {
 		if n.ChainID != 0 {
 			errs = append(errs, fmt.Errorf("chain_id is only for network %s (a real chain's id is in its CAIP-2 network)", NetworkDevnet))
 		}
-		if n.PaymasterURL != "" && n.PaymasterKey == "" && n.aaContracts() != nil {
+		if n.PaymasterURL != "" && n.PaymasterKey == "" && n.aaOn() {
 			errs = append(errs, errors.New("paymaster_key is required with paymaster_url outside the devnet"))
 		}
 	} else if n.DevnetAddr != "" {
@@ -570,7 +583,7 @@ func (n *NetworkConfig) validate(a *App) error {
 		if (as.Name == "") != (as.Version == "") {
 			errs = append(errs, fmt.Errorf("asset %d: give the EIP-712 name and version together, or neither (a token without EIP-3009, paid with aa-native only)", i))
 		}
-		if as.Name == "" && n.aaContracts() == nil {
+		if as.Name == "" && !n.aaOn() {
 			errs = append(errs, fmt.Errorf("asset %d: without an EIP-712 name and version it can be paid with aa-native only, which this network does not have (entry_point, account_factory, settlement, paymaster)", i))
 		}
 		if _, err := configAddress(fmt.Sprintf("asset %d: address", i), as.Address); err != nil {
@@ -589,19 +602,8 @@ func (n *NetworkConfig) validate(a *App) error {
 			errs = append(errs, errors.New("batch: max_payments and max_wait must not be negative"))
 		}
 	}
-	errs = append(errs, checkAddresses(
-		configValue{"entry_point", &n.EntryPoint}, configValue{"account_factory", &n.AccountFactory},
-		configValue{"settlement", &n.Settlement}, configValue{"paymaster", &n.Paymaster},
-		configValue{"entry_point_v07", &n.EntryPointV07}, configValue{"account_factory_v07", &n.AccountFactoryV07},
-		configValue{"paymaster_v07", &n.PaymasterV07},
-		configValue{"token_paymaster", &n.TokenPaymaster}, configValue{"token_paymaster_v07", &n.TokenPaymasterV07},
-	))
-	if n.EntryPointV07 == "" && (n.AccountFactoryV07 != "" || n.PaymasterV07 != "" || n.BundlerURLV07 != "" || n.TokenPaymasterV07 != "") {
-		errs = append(errs, errors.New("account_factory_v07, paymaster_v07, token_paymaster_v07 and bundler_url_v07 need entry_point_v07"))
-	}
-	if n.EntryPointV07 != "" && n.Network != NetworkDevnet && (n.AccountFactoryV07 == "" || n.PaymasterV07 == "") {
-		errs = append(errs, errors.New("entry_point_v07 needs account_factory_v07 and paymaster_v07 outside the devnet"))
-	}
+	errs = append(errs, checkAddresses(configValue{"settlement", &n.Settlement}))
+	errs = append(errs, n.checkEntryPoints()...)
 	if n.Confirmations < 0 || n.Confirmations > facilitator.ReorgDepth {
 		errs = append(errs, fmt.Errorf("confirmations %d: want 0 to %d", n.Confirmations, facilitator.ReorgDepth))
 	}

@@ -344,7 +344,7 @@ func (h *Handler) Validate() error {
 				errs = append(errs, errors.New("x402 scheme upto needs the upto option (upto per_byte|per_second|usage_header …), which says what a response is charged"))
 			}
 		case x402.SchemeAANative:
-			if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return n.aa != nil }) {
+			if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return len(n.aa) > 0 }) {
 				errs = append(errs, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url (on its first network, among the route's)"))
 			}
 		default:

@@ -198,14 +198,10 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 				}
 				extras := []*x402.Extra{extra}
 				if s == x402.SchemeAANative {
-					if n.aa == nil {
+					if len(n.aa) == 0 {
 						continue // aa-native is served on the first network only
 					}
-					// One offer per EntryPoint: v0.6's, then v0.7's.
-					extras = []*x402.Extra{n.aa}
-					if n.aa07 != nil {
-						extras = append(extras, n.aa07)
-					}
+					extras = n.aa // one offer per EntryPoint
 				}
 				if s == x402.SchemeUpto {
 					if n.chain == nil {

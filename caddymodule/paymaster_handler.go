@@ -18,6 +18,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 )
 
@@ -44,20 +45,22 @@ type PaymasterHandler struct {
 	// {file.*} placeholder. On the devnet it defaults to the devnet's
 	// signer; elsewhere it is required.
 	SignerKey string `json:"signer_key,omitempty"`
-	// The ERC-4337 v0.6 EntryPoint contract. On the devnet it defaults to
-	// the predeployed one; elsewhere it is required. It may be an {env.*} or
-	// {file.*} placeholder; a mixed-case address must carry a valid EIP-55
-	// checksum.
+	// The ERC-4337 EntryPoints sponsored on, of any versions, each with
+	// its VerifyingPaymaster (whose signer is signer_key) and, for gas
+	// paid in an ERC-20, its token paymaster: pm_sponsor_userop and the
+	// ERC-7677 calls naming an EntryPoint take and answer that version's
+	// operations; the first answers those that name none. On the devnet,
+	// every predeployed version is served, with its predeployed contracts
+	// where the list names none; elsewhere at least one EntryPoint with
+	// its paymaster is required. Addresses may be {env.*} or {file.*}
+	// placeholders; a mixed-case address must carry a valid EIP-55
+	// checksum. The per-version options below are aliases that load into
+	// this list (account_factory and bundler_url are not taken here).
+	EntryPoints []EntryPointConfig `json:"entry_points,omitempty"`
+	// Aliases of entry_points' v0.6 address and paymaster.
 	EntryPoint string `json:"entry_point,omitempty"`
-	// The VerifyingPaymaster contract whose signer signer_key is. On the
-	// devnet it defaults to the predeployed one; elsewhere it is required.
-	// Placeholders and checksums are as for entry_point.
-	Paymaster string `json:"paymaster,omitempty"`
-	// The ERC-4337 v0.7 EntryPoint and its VerifyingPaymaster (whose signer
-	// is signer_key too), served beside v0.6: pm_sponsor_userop and ERC-7677
-	// calls naming this entry point take and answer v0.7 operations. On the
-	// devnet both default to the predeployed ones; elsewhere v0.7 is off
-	// unless both are given.
+	Paymaster  string `json:"paymaster,omitempty"`
+	// Aliases of entry_points' v0.7 address and paymaster.
 	EntryPointV07 string `json:"entry_point_v07,omitempty"`
 	PaymasterV07  string `json:"paymaster_v07,omitempty"`
 	// The sponsorship accounts and their limits. At least one is required.
@@ -72,14 +75,9 @@ type PaymasterHandler struct {
 	// The most calls one JSON-RPC batch may hold. A longer batch is refused
 	// whole, before any call runs, with error -32602. Default: 10.
 	MaxBatch int `json:"max_batch,omitempty"`
-	// The TokenPaymaster contract (gas paid in an ERC-20, sponsorship
-	// types 1 and 2), signed for by signer_key. On the devnet it defaults
-	// to the predeployed one; elsewhere it is required with gas_tokens.
-	// Placeholders and checksums are as for entry_point.
-	TokenPaymaster string `json:"token_paymaster,omitempty"`
-	// The TokenPaymasterV07 contract: the same for EntryPoint v0.7. On the
-	// devnet it defaults to the predeployed one; elsewhere gas tokens are
-	// served on v0.7 only when it is set (with entry_point_v07).
+	// Aliases of entry_points' v0.6 and v0.7 token_paymaster. Outside the
+	// devnet, gas_tokens need a token paymaster on some EntryPoint.
+	TokenPaymaster    string `json:"token_paymaster,omitempty"`
 	TokenPaymasterV07 string `json:"token_paymaster_v07,omitempty"`
 	// The ERC-20s payers may pay their gas in (types 1 and 2). None by
 	// default: type 0 only.
@@ -288,46 +286,26 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.devnet = app.chain.plan.devnet
-	if err := expand(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster},
-		configValue{"x402_paymaster entry_point_v07", &h.EntryPointV07}, configValue{"x402_paymaster paymaster_v07", &h.PaymasterV07},
-		configValue{"x402_paymaster token_paymaster_v07", &h.TokenPaymasterV07}); err != nil {
+	vals := []configValue{{"x402_paymaster entry_point", &h.EntryPoint}, {"x402_paymaster paymaster", &h.Paymaster}, {"x402_paymaster token_paymaster", &h.TokenPaymaster},
+		{"x402_paymaster entry_point_v07", &h.EntryPointV07}, {"x402_paymaster paymaster_v07", &h.PaymasterV07}, {"x402_paymaster token_paymaster_v07", &h.TokenPaymasterV07}}
+	for i := range h.EntryPoints {
+		for _, f := range h.EntryPoints[i].fields() {
+			vals = append(vals, configValue{"x402_paymaster " + f.field, f.v})
+		}
+	}
+	if err := expand(vals...); err != nil {
 		return err
 	}
 	if err := h.Validate(); err != nil {
 		return err
 	}
-	entryPoint, pm := common.HexToAddress(h.EntryPoint), common.HexToAddress(h.Paymaster)
-	var tokenPM common.Address
-	if h.TokenPaymaster != "" {
-		tokenPM = common.HexToAddress(h.TokenPaymaster)
-	}
-	entryPoint07, pm07 := common.HexToAddress(h.EntryPointV07), common.HexToAddress(h.PaymasterV07)
-	var tokenPM07 common.Address
-	if h.TokenPaymasterV07 != "" {
-		tokenPM07 = common.HexToAddress(h.TokenPaymasterV07)
+	list, err := h.sponsoredEntryPoints()
+	if err != nil {
+		return err
 	}
 	var signer *ecdsa.PrivateKey
 	fixed := paymasterFixed{}
 	if h.devnet {
-		c := wellknown.GenesisContracts()
-		if h.EntryPoint == "" {
-			entryPoint = c.EntryPoint
-		}
-		if h.Paymaster == "" {
-			pm = c.Paymaster
-		}
-		if h.TokenPaymaster == "" {
-			tokenPM = c.TokenPaymaster
-		}
-		if h.EntryPointV07 == "" {
-			entryPoint07 = c.EntryPointV07
-		}
-		if h.PaymasterV07 == "" {
-			pm07 = c.PaymasterV07
-		}
-		if h.TokenPaymasterV07 == "" && h.EntryPointV07 == "" {
-			tokenPM07 = c.TokenPaymasterV07
-		}
 		if signer, err = wellknown.DeriveKey(wellknown.TestMnemonic, wellknown.PaymasterSignerIndex); err != nil {
 			return err
 		}
@@ -338,36 +316,46 @@ func (h *PaymasterHandler) Provision(ctx caddy.Context) error {
 			return err
 		}
 	}
-	key := strings.Join([]string{"x402_paymaster", app.chainKeys[0], crypto.PubkeyToAddress(signer.PublicKey).Hex(), entryPoint.Hex(), pm.Hex(), tokenPM.Hex(), entryPoint07.Hex(), pm07.Hex(), tokenPM07.Hex()}, "|")
+	parts := []string{"x402_paymaster", app.chainKeys[0], crypto.PubkeyToAddress(signer.PublicKey).Hex()}
+	for _, e := range list {
+		parts = append(parts, e.EntryPoint.Version(), e.EntryPoint.Address().Hex(), e.Paymaster.Hex(), e.TokenPaymaster.Hex())
+	}
+	key := strings.Join(parts, "|")
 	t := paymasterTunables{Projects: slices.Clone(h.Projects), Validity: h.Validity, MaxBatch: h.MaxBatch, GasTokens: slices.Clone(h.GasTokens)}
 	log := ctx.Logger()
 	chainID := app.chain.plan.chainID()
 	return h.service.provision(ctx, app, "x402_paymaster", key, fixed, t, func(run *chainRun, t paymasterTunables) (*paymaster.Service, func() error, error) {
-		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoint: entryPoint, Paymaster: pm, TokenPaymaster: tokenPM, EntryPointV07: entryPoint07, PaymasterV07: pm07, TokenPaymasterV07: tokenPM07, Signer: signer, Validity: time.Duration(t.Validity), MaxBatch: t.MaxBatch, Logger: log}, t, fixed)
+		return openPaymaster(run, paymaster.Config{ChainID: chainID, Network: networkClass(chainID, h.devnet), EntryPoints: list, Signer: signer, Validity: time.Duration(t.Validity), MaxBatch: t.MaxBatch, Logger: log}, t, fixed)
 	})
 }
 
 // Validate checks the configuration. It has no side effects.
 func (h *PaymasterHandler) Validate() error {
-	errs := []error{
-		checkSecrets(configValue{"x402_paymaster signer_key", &h.SignerKey}),
-		checkAddresses(configValue{"x402_paymaster entry_point", &h.EntryPoint}, configValue{"x402_paymaster paymaster", &h.Paymaster}, configValue{"x402_paymaster token_paymaster", &h.TokenPaymaster},
-			configValue{"x402_paymaster entry_point_v07", &h.EntryPointV07}, configValue{"x402_paymaster paymaster_v07", &h.PaymasterV07},
-			configValue{"x402_paymaster token_paymaster_v07", &h.TokenPaymasterV07}),
+	list, err := h.entryPointList()
+	errs := []error{checkSecrets(configValue{"x402_paymaster signer_key", &h.SignerKey}), err}
+	tokenPM, sponsors := false, false
+	for i := range list {
+		e := &list[i]
+		errs = append(errs, checkAddresses(e.fields()[:4]...))
+		if _, err := entrypoint.New(e.version(), common.Address{}); err != nil {
+			errs = append(errs, fmt.Errorf("x402_paymaster entry_point: %w", err))
+		}
+		tokenPM = tokenPM || e.TokenPaymaster != ""
+		sponsors = sponsors || (e.Address != "" && e.Paymaster != "")
+		if !h.devnet && (e.Address == "") != (e.Paymaster == "") {
+			errs = append(errs, fmt.Errorf("x402_paymaster: entry_point v%s and its paymaster go together", e.version()))
+		}
+		if !h.devnet && e.TokenPaymaster != "" && e.Address == "" {
+			errs = append(errs, fmt.Errorf("x402_paymaster: the token_paymaster of entry_point v%s needs its address", e.version()))
+		}
 	}
 	for _, g := range h.GasTokens {
 		if _, err := g.token(); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if len(h.GasTokens) > 0 && !h.devnet && h.TokenPaymaster == "" && h.TokenPaymasterV07 == "" {
-		errs = append(errs, errors.New("x402_paymaster: gas_token needs token_paymaster (the TokenPaymaster contract) or token_paymaster_v07 outside the devnet"))
-	}
-	if h.TokenPaymasterV07 != "" && h.EntryPointV07 == "" && !h.devnet {
-		errs = append(errs, errors.New("x402_paymaster: token_paymaster_v07 needs entry_point_v07"))
-	}
-	if !h.devnet && (h.EntryPointV07 == "") != (h.PaymasterV07 == "") {
-		errs = append(errs, errors.New("x402_paymaster: entry_point_v07 and paymaster_v07 go together"))
+	if len(h.GasTokens) > 0 && !h.devnet && !tokenPM {
+		errs = append(errs, errors.New("x402_paymaster: gas_token needs a token_paymaster (the TokenPaymaster contract) on some EntryPoint outside the devnet"))
 	}
 	if len(h.Projects) == 0 {
 		errs = append(errs, errors.New("x402_paymaster: at least one project is required"))
@@ -377,7 +365,7 @@ func (h *PaymasterHandler) Validate() error {
 			errs = append(errs, err)
 		}
 	}
-	if !h.devnet && (h.SignerKey == "" || h.EntryPoint == "" || h.Paymaster == "") {
+	if !h.devnet && (h.SignerKey == "" || !sponsors) {
 		errs = append(errs, errors.New("x402_paymaster: signer_key, entry_point and paymaster are required outside the devnet"))
 	}
 	if h.DevKey != "" && !h.devnet {
@@ -390,6 +378,61 @@ func (h *PaymasterHandler) Validate() error {
 		errs = append(errs, errors.New("x402_paymaster: max_batch must not be negative"))
 	}
 	return errors.Join(errs...)
+}
+
+// entryPointList is the paymaster's EntryPoints: entry_points with the
+// per-version aliases folded in.
+func (h *PaymasterHandler) entryPointList() ([]EntryPointConfig, error) {
+	return mergeEntryPoints(h.EntryPoints,
+		EntryPointConfig{Version: "0.6", Address: h.EntryPoint, Paymaster: h.Paymaster, TokenPaymaster: h.TokenPaymaster},
+		EntryPointConfig{Version: "0.7", Address: h.EntryPointV07, Paymaster: h.PaymasterV07, TokenPaymaster: h.TokenPaymasterV07})
+}
+
+// sponsoredEntryPoints are the EntryPoints the paymaster serves: on the
+// devnet, each predeployed version (in version order) with its listed
+// contracts or the devnet's, then any other listed; elsewhere, the listed
+// ones with an address and a paymaster. The config is valid.
+func (h *PaymasterHandler) sponsoredEntryPoints() ([]paymaster.EntryPointConfig, error) {
+	list, err := h.entryPointList()
+	if err != nil {
+		return nil, err
+	}
+	if h.devnet {
+		sets := wellknown.GenesisContracts().EntryPointSets()
+		var ordered []EntryPointConfig
+		for _, v := range entrypoint.Versions() {
+			if _, ok := sets[v]; ok {
+				e := *entryPointOf(&list, v)
+				e, _ = withDevnetDefaults(e)
+				ordered = append(ordered, e)
+			}
+		}
+		for _, e := range list {
+			if _, ok := sets[e.version()]; !ok {
+				ordered = append(ordered, e)
+			}
+		}
+		list = ordered
+	}
+	var out []paymaster.EntryPointConfig
+	for _, e := range list {
+		if e.Address == "" || e.Paymaster == "" {
+			continue
+		}
+		ep, err := entrypoint.New(e.version(), common.HexToAddress(e.Address))
+		if err != nil {
+			return nil, err
+		}
+		d := paymaster.EntryPointConfig{EntryPoint: ep, Paymaster: common.HexToAddress(e.Paymaster)}
+		if e.TokenPaymaster != "" {
+			d.TokenPaymaster = common.HexToAddress(e.TokenPaymaster)
+		}
+		out = append(out, d)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("x402_paymaster: no EntryPoint with its paymaster")
+	}
+	return out, nil
 }
 
 // openPaymaster opens the paymaster on the running chain: cfg with its
@@ -432,7 +475,8 @@ func openPaymaster(run *chainRun, cfg paymaster.Config, t paymasterTunables, fix
 	}
 	// The dashboard and the admin API manage this paymaster's projects and
 	// keys while it runs.
-	ref := &sponsorRef{svc: svc, entryPoint: cfg.EntryPoint, paymaster: cfg.Paymaster}
+	first := cfg.EntryPoints[0]
+	ref := &sponsorRef{svc: svc, entryPoint: first.EntryPoint.Address(), paymaster: first.Paymaster}
 	run.sponsor.Store(ref)
 	return svc, func() error {
 		run.sponsor.CompareAndSwap(ref, nil)

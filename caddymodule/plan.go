@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -96,13 +97,15 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 			return nil, fmt.Errorf("store_path: %w", err)
 		}
 	}
-	if c := n.aaContracts(); c != nil && primary {
-		p.aa = &facilitator.AANative{EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster, BundlerURL: n.BundlerURL,
-			EntryPointV07: c.EntryPointV07, FactoryV07: c.AccountFactoryV07, PaymasterV07: c.PaymasterV07, BundlerURLV07: n.BundlerURLV07,
-			TokenPaymaster: c.TokenPaymaster, TokenPaymasterV07: c.TokenPaymasterV07}
-		p.fixed.TokenPaymaster, p.fixed.TokenPaymasterV07 = c.TokenPaymaster, c.TokenPaymasterV07
-		p.fixed.EntryPoint, p.fixed.AccountFactory, p.fixed.Settlement, p.fixed.Paymaster = c.EntryPoint, c.AccountFactory, c.Settlement, c.Paymaster
-		p.fixed.EntryPointV07, p.fixed.AccountFactoryV07, p.fixed.PaymasterV07, p.fixed.BundlerURLV07 = c.EntryPointV07, c.AccountFactoryV07, c.PaymasterV07, n.BundlerURLV07
+	if eps, settlement := n.aaEntryPoints(); eps != nil && primary {
+		p.aa = &facilitator.AANative{EntryPoints: eps, Settlement: settlement, BundlerURL: n.BundlerURL}
+		p.fixed.Settlement = settlement
+		for _, ep := range eps {
+			p.fixed.EntryPoints = append(p.fixed.EntryPoints, fixedEntryPoint{
+				Version: ep.EntryPoint.Version(), Address: ep.EntryPoint.Address(), AccountFactory: ep.Factory,
+				Paymaster: ep.Paymaster, TokenPaymaster: ep.TokenPaymaster, BundlerURL: ep.BundlerURL,
+			})
+		}
 		if n.PaymasterURL != "" {
 			key := DevPaymasterKey
 			if n.PaymasterKey != "" {
@@ -117,34 +120,176 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 	return p, nil
 }
 
-// aaContracts are the network's aa-native contracts, with the devnet's as
-// defaults, or nil when aa-native is off.
-func (n *NetworkConfig) aaContracts() *wellknown.Contracts {
-	var def wellknown.Contracts
-	if n.Network == NetworkDevnet {
-		def = wellknown.GenesisContracts()
-	}
-	addr := func(v string, d common.Address) common.Address {
-		if v != "" {
-			return common.HexToAddress(v)
+// entryPointOf is the entry of version in list, appended empty if the
+// list has none.
+func entryPointOf(list *[]EntryPointConfig, version string) *EntryPointConfig {
+	for i := range *list {
+		if (*list)[i].version() == version {
+			return &(*list)[i]
 		}
-		return d
 	}
-	c := &wellknown.Contracts{
-		EntryPoint: addr(n.EntryPoint, def.EntryPoint), AccountFactory: addr(n.AccountFactory, def.AccountFactory),
-		Settlement: addr(n.Settlement, def.Settlement), Paymaster: addr(n.Paymaster, def.Paymaster),
-		TokenPaymaster: addr(n.TokenPaymaster, def.TokenPaymaster),
+	*list = append(*list, EntryPointConfig{Version: version})
+	return &(*list)[len(*list)-1]
+}
+
+// version is e's version: "v" trimmed, DefaultVersion if empty.
+func (e *EntryPointConfig) version() string {
+	return cmp.Or(strings.TrimPrefix(e.Version, "v"), entrypoint.DefaultVersion)
+}
+
+// fields are e's options by name, for placeholders, checks and messages.
+func (e *EntryPointConfig) fields() []configValue {
+	name := "entry_point v" + e.version() + " "
+	return []configValue{{name + "address", &e.Address}, {name + "account_factory", &e.AccountFactory},
+		{name + "paymaster", &e.Paymaster}, {name + "token_paymaster", &e.TokenPaymaster}, {name + "bundler_url", &e.BundlerURL}}
+}
+
+// isZero reports whether e names nothing.
+func (e *EntryPointConfig) isZero() bool {
+	return e.Address == "" && e.AccountFactory == "" && e.Paymaster == "" && e.TokenPaymaster == "" && e.BundlerURL == ""
+}
+
+// mergeEntryPoints is list with each alias folded into the entry of its
+// version (appended if the list has none), the versions normalised: an
+// alias may fill what the entry leaves empty, and one that says otherwise
+// is an error.
+func mergeEntryPoints(list []EntryPointConfig, aliases ...EntryPointConfig) ([]EntryPointConfig, error) {
+	out := slices.Clone(list)
+	seen := map[string]bool{}
+	var errs []error
+	for i := range out {
+		v := out[i].version()
+		if seen[v] {
+			errs = append(errs, fmt.Errorf("entry_point v%s is given twice", v))
+		}
+		seen[v] = true
+		out[i].Version = v
 	}
-	if c.EntryPoint == (common.Address{}) || c.AccountFactory == (common.Address{}) || c.Settlement == (common.Address{}) || c.Paymaster == (common.Address{}) {
-		return nil
+	for _, alias := range aliases {
+		if alias.isZero() {
+			continue
+		}
+		e := entryPointOf(&out, alias.version())
+		dst, src := e.fields(), alias.fields()
+		for k := range dst {
+			switch {
+			case *src[k].v == "":
+			case *dst[k].v == "":
+				*dst[k].v = *src[k].v
+			case *dst[k].v != *src[k].v:
+				errs = append(errs, fmt.Errorf("%s is given twice: %s and %s", dst[k].field, *dst[k].v, *src[k].v))
+			}
+		}
 	}
-	if n.EntryPointV07 != "" {
-		c.EntryPointV07 = common.HexToAddress(n.EntryPointV07)
-		c.AccountFactoryV07 = addr(n.AccountFactoryV07, def.AccountFactoryV07)
-		c.PaymasterV07 = addr(n.PaymasterV07, def.PaymasterV07)
-		c.TokenPaymasterV07 = addr(n.TokenPaymasterV07, def.TokenPaymasterV07)
+	return out, errors.Join(errs...)
+}
+
+// entryPointList is the network's EntryPoints: entry_points with the
+// per-version aliases folded in (v0.6's, then v0.7's).
+func (n *NetworkConfig) entryPointList() ([]EntryPointConfig, error) {
+	return mergeEntryPoints(n.EntryPoints,
+		EntryPointConfig{Version: "0.6", Address: n.EntryPoint, AccountFactory: n.AccountFactory, Paymaster: n.Paymaster, TokenPaymaster: n.TokenPaymaster},
+		EntryPointConfig{Version: "0.7", Address: n.EntryPointV07, AccountFactory: n.AccountFactoryV07, Paymaster: n.PaymasterV07, TokenPaymaster: n.TokenPaymasterV07, BundlerURL: n.BundlerURLV07})
+}
+
+// withDevnetDefaults is e with the devnet's contracts of its version
+// where it names none; the token paymaster only when e is the devnet's
+// EntryPoint. ok is false for a version the devnet does not have.
+func withDevnetDefaults(e EntryPointConfig) (EntryPointConfig, bool) {
+	c := wellknown.GenesisContracts()
+	set, ok := c.EntryPointSets()[e.version()]
+	if !ok {
+		return e, false
 	}
-	return c
+	if e.Address == "" || common.HexToAddress(e.Address) == set.EntryPoint {
+		e.TokenPaymaster = cmp.Or(e.TokenPaymaster, set.TokenPaymaster.Hex())
+	}
+	e.Address = cmp.Or(e.Address, set.EntryPoint.Hex())
+	e.AccountFactory = cmp.Or(e.AccountFactory, set.AccountFactory.Hex())
+	e.Paymaster = cmp.Or(e.Paymaster, set.Paymaster.Hex())
+	return e, true
+}
+
+// aaEntryPoints are the network's aa-native EntryPoints with their
+// contracts (the devnet's as defaults, with v0.6 always on there), and its
+// settlement; nil when aa-native is off: no EntryPoint, no settlement, or
+// a first EntryPoint without its address, factory or paymaster. A later
+// EntryPoint missing one is left out (Validate refuses it). The config is
+// valid.
+func (n *NetworkConfig) aaEntryPoints() ([]facilitator.AAEntryPoint, common.Address) {
+	list, err := n.entryPointList()
+	if err != nil {
+		return nil, common.Address{}
+	}
+	settlement := n.Settlement
+	if n.Network == NetworkDevnet {
+		if !slices.ContainsFunc(list, func(e EntryPointConfig) bool { return e.version() == "0.6" }) {
+			list = append([]EntryPointConfig{{Version: "0.6"}}, list...)
+		}
+		for i := range list {
+			list[i], _ = withDevnetDefaults(list[i])
+		}
+		settlement = cmp.Or(settlement, wellknown.GenesisContracts().Settlement.Hex())
+	}
+	if settlement == "" {
+		return nil, common.Address{}
+	}
+	var out []facilitator.AAEntryPoint
+	for i, e := range list {
+		if e.Address == "" || e.AccountFactory == "" || e.Paymaster == "" {
+			if i == 0 {
+				return nil, common.Address{}
+			}
+			continue
+		}
+		ep, err := entrypoint.New(e.version(), common.HexToAddress(e.Address))
+		if err != nil {
+			continue
+		}
+		d := facilitator.AAEntryPoint{BundlerURL: e.BundlerURL}
+		d.EntryPoint, d.Factory, d.Paymaster = ep, common.HexToAddress(e.AccountFactory), common.HexToAddress(e.Paymaster)
+		if e.TokenPaymaster != "" {
+			d.TokenPaymaster = common.HexToAddress(e.TokenPaymaster)
+		}
+		out = append(out, d)
+	}
+	if len(out) == 0 {
+		return nil, common.Address{}
+	}
+	return out, common.HexToAddress(settlement)
+}
+
+// aaOn reports whether the network has aa-native.
+func (n *NetworkConfig) aaOn() bool {
+	eps, _ := n.aaEntryPoints()
+	return eps != nil
+}
+
+// checkEntryPoints reports what is wrong with the network's EntryPoints.
+func (n *NetworkConfig) checkEntryPoints() []error {
+	list, err := n.entryPointList()
+	errs := []error{err}
+	for i := range list {
+		e := &list[i]
+		errs = append(errs, checkAddresses(e.fields()[:4]...))
+		if _, err := entrypoint.New(e.version(), common.Address{}); err != nil {
+			errs = append(errs, fmt.Errorf("entry_point: %w", err))
+			continue
+		}
+		if n.Network == NetworkDevnet {
+			if _, ok := withDevnetDefaults(*e); !ok && e.Address == "" {
+				errs = append(errs, fmt.Errorf("entry_point v%s: the devnet has no EntryPoint of this version; give its address and contracts", e.version()))
+			}
+			continue
+		}
+		switch {
+		case e.Address == "" && !e.isZero():
+			errs = append(errs, fmt.Errorf("entry_point v%s: its contracts need its address", e.version()))
+		case i > 0 && (e.AccountFactory == "" || e.Paymaster == ""):
+			errs = append(errs, fmt.Errorf("entry_point v%s needs its account_factory and paymaster outside the devnet", e.version()))
+		}
+	}
+	return errs
 }
 
 // tunablesOf is what this config puts in force in its i-th chain.
@@ -159,9 +304,8 @@ func (a *App) tunablesOf(i int) chainTunables {
 type netOffer struct {
 	network string
 	assets  []AssetConfig
-	aa      *x402.Extra
-	aa07    *x402.Extra  // the v0.7 aa-native offer's extra, nil without v0.7
-	chain   *sharedChain // nil with a remote facilitator
+	aa      []*x402.Extra // the aa-native offers' extras, one per EntryPoint
+	chain   *sharedChain  // nil with a remote facilitator
 }
 
 // offerable is what each network offers, in the order of the config.
@@ -171,9 +315,12 @@ func (a *App) offerable() []netOffer {
 		for i, c := range a.chains {
 			out[i] = netOffer{network: c.plan.network, assets: a.plans[i].assets, chain: c}
 			if aa := c.plan.aa; aa != nil && i == 0 && a.networks()[0].SponsorURL != "" {
-				out[i].aa = &x402.Extra{EntryPoint: aa.EntryPoint.Hex(), Factory: aa.Factory.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.networks()[0].SponsorURL}
-				if aa.EntryPointV07 != (common.Address{}) {
-					out[i].aa07 = &x402.Extra{EntryPoint: aa.EntryPointV07.Hex(), EntryPointVersion: "0.7", Factory: aa.FactoryV07.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.networks()[0].SponsorURL}
+				for _, ep := range aa.EntryPoints {
+					x := &x402.Extra{EntryPoint: ep.EntryPoint.Address().Hex(), Factory: ep.Factory.Hex(), Settlement: aa.Settlement.Hex(), SponsorURL: a.networks()[0].SponsorURL}
+					if v := ep.EntryPoint.Version(); v != entrypoint.DefaultVersion {
+						x.EntryPointVersion = v // offers of v0.6 carried none before there was a second version
+					}
+					out[i].aa = append(out[i].aa, x)
 				}
 			}
 		}

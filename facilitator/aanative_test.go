@@ -24,6 +24,8 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/client"
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -66,15 +68,18 @@ func (e *env) startPaymaster(gasTokens bool) *AANative {
 	srv := httptest.NewServer(pm)
 	e.t.Cleanup(srv.Close)
 	aa := &AANative{
-		EntryPoint: c.EntryPoint, Factory: c.AccountFactory, Settlement: c.Settlement, Paymaster: c.Paymaster,
-		EntryPointV07: c.EntryPointV07, FactoryV07: c.AccountFactoryV07, PaymasterV07: c.PaymasterV07,
+		Settlement: c.Settlement,
+		EntryPoints: []AAEntryPoint{
+			{EntryPointConfig: aanative.EntryPointConfig{EntryPoint: entrypoint.NewV06(c.EntryPoint), Factory: c.AccountFactory, Paymaster: c.Paymaster}},
+			{EntryPointConfig: aanative.EntryPointConfig{EntryPoint: entrypoint.NewV07(c.EntryPointV07), Factory: c.AccountFactoryV07, Paymaster: c.PaymasterV07}},
+		},
 		Sponsor: &paymaster.Client{URL: srv.URL, APIKey: key, Header: "X-Paymaster-Api-Key"},
 		// Tests pay many times from one account; the default anonymous
 		// budget has its own test.
 		SponsorLimits: SponsorLimits{PerClient: 1000, PerClientOutstanding: 1000, PerSender: 1000, MaxOutstanding: 1000},
 	}
 	if gasTokens {
-		aa.TokenPaymaster, aa.TokenPaymasterV07 = c.TokenPaymaster, c.TokenPaymasterV07
+		aa.EntryPoints[0].TokenPaymaster, aa.EntryPoints[1].TokenPaymaster = c.TokenPaymaster, c.TokenPaymasterV07
 	}
 	return aa
 }

@@ -126,7 +126,7 @@ func newAltoEnv(t *testing.T, alsoV06 bool) (*env, string) {
 func TestExternalBundlerV07(t *testing.T) {
 	t.Parallel()
 	e, url := newAltoEnv(t, false)
-	e.cfg.AANative.BundlerURLV07 = url
+	e.cfg.AANative.EntryPoints[1].BundlerURL = url
 	e.start()
 
 	merchant := e.chain.Accounts[4].Address
@@ -181,11 +181,11 @@ func TestBundlerURLServingV07Only(t *testing.T) {
 	// Without EntryPoint v0.7, alto has nothing to submit.
 	cfg := e.cfg
 	aa := *cfg.AANative
-	aa.EntryPointV07, aa.FactoryV07, aa.PaymasterV07 = common.Address{}, common.Address{}, common.Address{}
+	aa.EntryPoints = aa.EntryPoints[:1]
 	cfg.AANative = &aa
 	_, err := e.open(cfg)
 	for _, want := range []string{"(bundler_url) serves EntryPoint " + e.chain.Contracts.EntryPointV07.Hex() + " only",
-		"not this network's EntryPoint " + e.chain.Contracts.EntryPoint.Hex(), "set entry_point_v07"} {
+		"not this network's EntryPoint " + e.chain.Contracts.EntryPoint.Hex(), "add an entry_point for an EntryPoint it serves"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("started with a v0.7 bundler and no v0.7 EntryPoint (%v); want a refusal saying %q", err, want)
 		}

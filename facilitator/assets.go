@@ -67,10 +67,13 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 		for i, as := range assets {
 			addrs[i] = as.Address
 		}
+		eps := a.entryPoints()
+		configs := make([]aanative.EntryPointConfig, len(eps))
+		for i, ep := range eps {
+			configs[i] = ep.EntryPointConfig
+		}
 		aa, err := aanative.New(aanative.Config{
-			ChainID: chainID, EntryPoint: a.EntryPoint, Factory: a.Factory, Settlement: a.Settlement, Paymaster: a.Paymaster,
-			EntryPointV07: a.EntryPointV07, FactoryV07: a.FactoryV07, PaymasterV07: a.PaymasterV07,
-			TokenPaymaster: a.TokenPaymaster, TokenPaymasterV07: a.TokenPaymasterV07,
+			ChainID: chainID, Settlement: a.Settlement, EntryPoints: configs,
 			Assets: addrs, Chain: client, Committed: committed, Now: cfg.Now,
 		})
 		if err != nil {

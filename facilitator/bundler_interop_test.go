@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -130,10 +131,11 @@ func TestExternalBundler(t *testing.T) {
 	e.stop()
 	cfg := e.cfg
 	aa := *cfg.AANative
-	aa.BundlerURLV07 = aa.BundlerURL
+	aa.EntryPoints = slices.Clone(aa.EntryPoints)
+	aa.EntryPoints[1].BundlerURL = aa.BundlerURL
 	cfg.AANative = &aa
 	_, err = e.open(cfg)
-	want := "(bundler_url_v07) serves EntryPoint " + e.chain.Contracts.EntryPoint.Hex() + " only, not this network's v0.7 EntryPoint " + e.chain.Contracts.EntryPointV07.Hex()
+	want := "(the bundler_url of EntryPoint v0.7) serves EntryPoint " + e.chain.Contracts.EntryPoint.Hex() + " only, not this network's v0.7 EntryPoint " + e.chain.Contracts.EntryPointV07.Hex()
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("started with a v0.6 bundler as v0.7's (%v); want a refusal saying %q", err, want)
 	}

@@ -13,44 +13,44 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
-	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/entrypoint"
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 )
 
 // bundlerRoutes are the external bundlers that aa-native operations go to,
-// by EntryPoint version: a bundler's URL, or "" for the built-in bundler
-// of that EntryPoint.
-type bundlerRoutes struct {
-	v06, v07 string
-}
+// by EntryPoint address: a bundler's URL, or "" (absent) for the built-in
+// bundler of that EntryPoint.
+type bundlerRoutes map[common.Address]string
 
 // routeBundlers decides, once at start, which bundler submits the
 // operations of each EntryPoint the configuration settles, from the
 // external bundlers' answers to eth_supportedEntryPoints:
 //
-//   - v0.7's go to BundlerURLV07 when it is set; otherwise to BundlerURL
-//     when that bundler lists EntryPointV07; otherwise to the built-in
-//     bundler.
-//   - v0.6's go to BundlerURL when that bundler lists EntryPoint;
-//     otherwise (a bundler of v0.7 alone) to the built-in bundler.
-//   - A bundler that lists none of the EntryPoints it would serve is
-//     refused, with an error that names what it serves: BundlerURLV07's
-//     must list EntryPointV07, and BundlerURL's at least one of
-//     EntryPoint and EntryPointV07.
+//   - An EntryPoint with a bundler of its own (AAEntryPoint.BundlerURL)
+//     goes to it; that bundler is refused if it lists other EntryPoints
+//     and not this one.
+//   - Every other EntryPoint goes to the network's bundler (BundlerURL)
+//     when that bundler lists it, and otherwise to the built-in bundler.
+//     If the network's bundler serves some EntryPoint but not the first,
+//     a warning says the first's operations go to the built-in bundler.
+//   - The network's bundler is refused if it would submit nothing: it
+//     lists none of the EntryPoints left to it, with an error that names
+//     what it serves.
 //   - A bundler that gives no answer (bundler.ErrNoAnswer: unreachable at
 //     start, or older than the method) is taken at its word, as before the
-//     question was asked: BundlerURL for v0.6, BundlerURLV07 for v0.7. A
-//     warning is logged; a wrong bundler then refuses operations at
-//     settlement, and one that is down answers bundler_unreachable.
+//     question was asked: an EntryPoint's own bundler for it, the
+//     network's for the first EntryPoint. A warning is logged; a wrong
+//     bundler then refuses operations at settlement, and one that is down
+//     answers bundler_unreachable.
 //
 // The EntryPoints settled, and so the offers and /supported, are the
 // configuration's whatever the answers: every one of them has a bundler,
 // since the built-in one takes what no external bundler serves.
 func routeBundlers(ctx context.Context, a *AANative, timeout time.Duration, log *zap.Logger) (bundlerRoutes, error) {
-	var r bundlerRoutes
-	v07 := a.EntryPointV07 != (common.Address{})
+	r := bundlerRoutes{}
+	eps := a.entryPoints()
 	answers := map[string][]common.Address{} // by URL; nil: no answer
 	ask := func(url string) ([]common.Address, bool, error) {
 		if eps, ok := answers[url]; ok {
@@ -71,50 +71,65 @@ func routeBundlers(ctx context.Context, a *AANative, timeout time.Duration, log 
 		answers[url] = eps
 		return eps, eps != nil, nil
 	}
-	if v07 && a.BundlerURLV07 != "" {
-		eps, answered, err := ask(a.BundlerURLV07)
+	for _, ep := range eps {
+		if ep.BundlerURL == "" {
+			continue
+		}
+		addr, v := ep.EntryPoint.Address(), ep.EntryPoint.Version()
+		listed, answered, err := ask(ep.BundlerURL)
 		if err != nil {
-			return r, fmt.Errorf("bundler_url_v07: %w", err)
+			return nil, fmt.Errorf("the bundler_url of EntryPoint v%s: %w", v, err)
 		}
-		if answered && !slices.Contains(eps, a.EntryPointV07) {
-			return r, fmt.Errorf("the v0.7 bundler at %s (bundler_url_v07) serves %s, not this network's v0.7 EntryPoint %s",
-				bundler.Host(a.BundlerURLV07), entryPointList(eps), a.EntryPointV07)
+		if answered && !slices.Contains(listed, addr) {
+			return nil, fmt.Errorf("the v%s bundler at %s (the bundler_url of EntryPoint v%s) serves %s, not this network's v%s EntryPoint %s",
+				v, bundler.Host(ep.BundlerURL), v, entryPointList(listed), v, addr)
 		}
-		r.v07 = a.BundlerURLV07
+		r[addr] = ep.BundlerURL
 	}
-	if a.BundlerURL == "" {
+	if a.BundlerURL == "" || len(eps) == 0 {
 		return r, nil
 	}
-	eps, answered, err := ask(a.BundlerURL)
-	switch {
-	case err != nil:
-		return r, fmt.Errorf("bundler_url: %w", err)
-	case !answered:
-		r.v06 = a.BundlerURL
+	listed, answered, err := ask(a.BundlerURL)
+	if err != nil {
+		return nil, fmt.Errorf("bundler_url: %w", err)
+	}
+	first := eps[0].EntryPoint
+	if !answered {
+		if _, own := r[first.Address()]; !own {
+			r[first.Address()] = a.BundlerURL
+		}
 		return r, nil
 	}
-	if v07 && r.v07 == "" && slices.Contains(eps, a.EntryPointV07) {
-		r.v07 = a.BundlerURL
+	var left []string // the EntryPoints without a bundler of their own
+	took := 0
+	for _, ep := range eps {
+		addr := ep.EntryPoint.Address()
+		if _, own := r[addr]; own {
+			continue
+		}
+		left = append(left, addr.Hex()+" (v"+ep.EntryPoint.Version()+")")
+		if slices.Contains(listed, addr) {
+			r[addr] = a.BundlerURL
+			took++
+		}
 	}
 	switch {
-	case slices.Contains(eps, a.EntryPoint):
-		r.v06 = a.BundlerURL
-	case r.v07 == a.BundlerURL:
-		log.Warn("the external bundler serves EntryPoint v0.7 but not v0.6: v0.6 operations go to the built-in bundler, from the settler key",
-			zap.String("bundler", bundler.Host(a.BundlerURL)), zap.Stringer("entry_point", a.EntryPoint))
-	case v07 && slices.Contains(eps, a.EntryPointV07):
-		return r, fmt.Errorf("the bundler at %s (bundler_url) serves %s, not this network's v0.6 EntryPoint %s, and v0.7's operations go to bundler_url_v07: it would submit nothing",
-			bundler.Host(a.BundlerURL), entryPointList(eps), a.EntryPoint)
+	case took > 0:
+		if _, ok := r[first.Address()]; !ok {
+			log.Warn("the external bundler does not serve the first EntryPoint: its operations go to the built-in bundler, from the settler key",
+				zap.String("bundler", bundler.Host(a.BundlerURL)), zap.Stringer("entry_point", first.Address()), zap.String("version", first.Version()))
+		}
+	case len(left) == 0:
+		return nil, fmt.Errorf("the bundler at %s (bundler_url) serves %s, and every EntryPoint of this network has a bundler of its own: it would submit nothing",
+			bundler.Host(a.BundlerURL), entryPointList(listed))
 	default:
-		mine := a.EntryPoint.Hex()
-		if v07 {
-			mine += " (v0.6) or " + a.EntryPointV07.Hex() + " (v0.7)"
+		msg := fmt.Sprintf("the bundler at %s (bundler_url) serves %s, not this network's EntryPoint %s", bundler.Host(a.BundlerURL), entryPointList(listed), strings.Join(left, " or "))
+		if slices.ContainsFunc(listed, func(l common.Address) bool {
+			return !slices.ContainsFunc(eps, func(ep AAEntryPoint) bool { return ep.EntryPoint.Address() == l })
+		}) {
+			msg += "; to settle through it, add an entry_point for an EntryPoint it serves"
 		}
-		msg := fmt.Sprintf("the bundler at %s (bundler_url) serves %s, not this network's EntryPoint %s", bundler.Host(a.BundlerURL), entryPointList(eps), mine)
-		if !v07 && slices.Contains(eps, ep07.Address) {
-			msg += fmt.Sprintf("; to settle EntryPoint v0.7 through it, set entry_point_v07 %s (with account_factory_v07 and paymaster_v07 outside the devnet)", ep07.Address)
-		}
-		return r, errors.New(msg)
+		return nil, errors.New(msg)
 	}
 	return r, nil
 }
@@ -142,31 +157,30 @@ func (s *Service) dialBundlers(ctx context.Context, a *AANative) error {
 		return err
 	}
 	s.externals = map[common.Address]*bundler.External{}
-	for i, ep := range a.entryPoints() {
-		url := [...]string{r.v06, r.v07}[min(i, 1)]
+	var fields []zap.Field
+	for _, ep := range a.entryPoints() {
+		url := r[ep.EntryPoint.Address()]
+		fields = append(fields, zap.String("v"+ep.EntryPoint.Version(), bundlerName(url)))
 		if url == "" {
 			continue
 		}
-		if s.externals[ep.Address()], err = bundler.Dial(ctx, url, ep); err != nil {
+		if s.externals[ep.EntryPoint.Address()], err = bundler.Dial(ctx, url, ep.EntryPoint); err != nil {
 			return err
 		}
-	}
-	fields := []zap.Field{zap.String("v0.6", bundlerName(r.v06))}
-	if a.EntryPointV07 != (common.Address{}) {
-		fields = append(fields, zap.String("v0.7", bundlerName(r.v07)))
 	}
 	s.log.Info("aa-native bundlers", fields...)
 	return nil
 }
 
-// entryPoints are the EntryPoints a settles on: v0.6's, then v0.7's if
-// set.
-func (a *AANative) entryPoints() []entrypoint.EntryPoint {
-	eps := []entrypoint.EntryPoint{entrypoint.NewV06(a.EntryPoint)}
-	if a.EntryPointV07 != (common.Address{}) {
-		eps = append(eps, entrypoint.NewV07(a.EntryPointV07))
+// entryPoints are the EntryPoints a settles on: EntryPoints, or the one
+// (v0.6) its single-EntryPoint fields name.
+func (a *AANative) entryPoints() []AAEntryPoint {
+	if len(a.EntryPoints) > 0 {
+		return a.EntryPoints
 	}
-	return eps
+	return []AAEntryPoint{{EntryPointConfig: aanative.EntryPointConfig{
+		EntryPoint: entrypoint.NewV06(a.EntryPoint), Factory: a.Factory, Paymaster: a.Paymaster, TokenPaymaster: a.TokenPaymaster,
+	}}}
 }
 
 // builtInBundlers are the built-in bundlers of a's EntryPoints, by
@@ -174,7 +188,8 @@ func (a *AANative) entryPoints() []entrypoint.EntryPoint {
 // v0.7's, and so on.
 func (a *AANative) builtInBundlers(snd *sender.Sender, eth *ethclient.Client, client *rpc.Client, now func() time.Time, log *zap.Logger) map[common.Address]*bundler.BuiltIn {
 	out := map[common.Address]*bundler.BuiltIn{}
-	for i, ep := range a.entryPoints() {
+	for i, d := range a.entryPoints() {
+		ep := d.EntryPoint
 		name := "bundler"
 		if i > 0 {
 			name += strings.ReplaceAll(ep.Version(), ".", "")

@@ -16,6 +16,8 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 )
 
 // bundlerAnswer is how a test bundler answers eth_supportedEntryPoints: the
@@ -81,15 +83,15 @@ func TestRouteBundlers(t *testing.T) {
 	t.Parallel()
 	v07 := ep07.Address
 	const (
-		main = "bundler_url"     // routes to the bundler of bundler_url
-		own  = "bundler_url_v07" // to bundler_url_v07's
-		none = ""                // to the built-in bundler
+		main = "bundler_url" // routes to the network's bundler
+		own  = "v0.7's own"  // to v0.7's entry_point bundler_url
+		none = ""            // to the built-in bundler
 	)
 	for _, tc := range []struct {
 		name       string
 		withV07    bool           // the network configures EntryPoint v0.7
-		main       *bundlerAnswer // bundler_url's bundler; nil: unset
-		own        *bundlerAnswer // bundler_url_v07's; nil: unset
+		main       *bundlerAnswer // the network's bundler; nil: unset
+		own        *bundlerAnswer // v0.7's own; nil: unset
 		v06, v07   string         // where each version goes
 		refused    []string       // what the refusal says, if refused
 		warnsAbout string         // a warning logged
@@ -99,11 +101,11 @@ func TestRouteBundlers(t *testing.T) {
 		{name: "both, v0.7's own bundler first", withV07: true, main: ptr(serving(testEP06, v07)), own: ptr(serving(v07)), v06: main, v07: own},
 		{name: "v0.6 only", withV07: true, main: ptr(serving(testEP06)), v06: main, v07: none},
 		{name: "v0.6 only, v0.7 not configured", main: ptr(serving(testEP06)), v06: main},
-		{name: "v0.7 only", withV07: true, main: ptr(serving(v07)), v06: none, v07: main, warnsAbout: "v0.6 operations go to the built-in bundler"},
+		{name: "v0.7 only", withV07: true, main: ptr(serving(v07)), v06: none, v07: main, warnsAbout: "does not serve the first EntryPoint"},
 		{name: "v0.7 only, v0.7 not configured", main: ptr(serving(v07)),
-			refused: []string{"serves EntryPoint " + v07.Hex() + " only", "not this network's EntryPoint " + testEP06.Hex(), "set entry_point_v07 " + v07.Hex()}},
+			refused: []string{"serves EntryPoint " + v07.Hex() + " only", "not this network's EntryPoint " + testEP06.Hex() + " (v0.6)", "add an entry_point for an EntryPoint it serves"}},
 		{name: "v0.7 only, v0.7 taken by its own bundler", withV07: true, main: ptr(serving(v07)), own: ptr(serving(v07)),
-			refused: []string{"(bundler_url) serves EntryPoint " + v07.Hex() + " only", "it would submit nothing"}},
+			refused: []string{"(bundler_url) serves EntryPoint " + v07.Hex() + " only", "not this network's EntryPoint " + testEP06.Hex() + " (v0.6)"}},
 		{name: "none", withV07: true, main: ptr(serving()), refused: []string{"serves no EntryPoint", testEP06.Hex() + " (v0.6) or " + v07.Hex() + " (v0.7)"}},
 		{name: "another version", main: ptr(serving(testEP08)), refused: []string{"serves EntryPoint " + testEP08.Hex() + " only"}},
 		{name: "method not found", withV07: true, main: ptr(methodNotFound), v06: main, v07: none, warnsAbout: "did not say which EntryPoints"},
@@ -113,15 +115,15 @@ func TestRouteBundlers(t *testing.T) {
 		{name: "garbage", main: ptr(notAList), refused: []string{"bundler_url: the bundler at 127.0.0.1:", "something other than a list of addresses"}},
 		{name: "garbage entry", main: ptr(badAddress), refused: []string{"a list whose entry 0 is not an address"}},
 		{name: "v0.7's own bundler serves v0.6 only", withV07: true, own: ptr(serving(testEP06)), v06: none,
-			refused: []string{"(bundler_url_v07) serves EntryPoint " + testEP06.Hex() + " only, not this network's v0.7 EntryPoint " + v07.Hex()}},
-		{name: "v0.7's own bundler, garbage", withV07: true, own: ptr(badAddress), refused: []string{"bundler_url_v07: the bundler at"}},
+			refused: []string{"(the bundler_url of EntryPoint v0.7) serves EntryPoint " + testEP06.Hex() + " only, not this network's v0.7 EntryPoint " + v07.Hex()}},
+		{name: "v0.7's own bundler, garbage", withV07: true, own: ptr(badAddress), refused: []string{"the bundler_url of EntryPoint v0.7: the bundler at"}},
 		{name: "no external bundler", withV07: true, v06: none, v07: none},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			a := &AANative{EntryPoint: testEP06}
+			a := &AANative{EntryPoints: []AAEntryPoint{{EntryPointConfig: aanative.EntryPointConfig{EntryPoint: entrypoint.NewV06(testEP06)}}}}
 			if tc.withV07 {
-				a.EntryPointV07 = v07
+				a.EntryPoints = append(a.EntryPoints, AAEntryPoint{EntryPointConfig: aanative.EntryPointConfig{EntryPoint: entrypoint.NewV07(v07)}})
 			}
 			urls := map[string]string{none: ""}
 			if tc.main != nil {
@@ -129,8 +131,8 @@ func TestRouteBundlers(t *testing.T) {
 				urls[main] = a.BundlerURL
 			}
 			if tc.own != nil {
-				a.BundlerURLV07 = testBundler(t, *tc.own)
-				urls[own] = a.BundlerURLV07
+				a.EntryPoints[1].BundlerURL = testBundler(t, *tc.own)
+				urls[own] = a.EntryPoints[1].BundlerURL
 			}
 			core, logs := observer.New(zapcore.DebugLevel)
 			r, err := routeBundlers(context.Background(), a, 5*time.Second, zap.New(core))
@@ -159,8 +161,11 @@ func TestRouteBundlers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := (bundlerRoutes{v06: urls[tc.v06], v07: urls[tc.v07]}); r != want {
-				t.Errorf("routed v0.6 to %q and v0.7 to %q; want %q and %q", r.v06, r.v07, want.v06, want.v07)
+			if got, want := r[testEP06], urls[tc.v06]; got != want {
+				t.Errorf("routed v0.6 to %q; want %q", got, want)
+			}
+			if got, want := r[v07], urls[tc.v07]; got != want {
+				t.Errorf("routed v0.7 to %q; want %q", got, want)
 			}
 			warned := logs.FilterLevelExact(zapcore.WarnLevel).FilterMessageSnippet(tc.warnsAbout)
 			if tc.warnsAbout != "" && warned.Len() == 0 {

@@ -119,7 +119,7 @@ func TestFreeRiderIsNotServed(t *testing.T) {
 	paymaster := e.openPaymaster()
 	// Both operations in one bundle: it goes out when the second arrives.
 	e.stop()
-	e.cfg.AANative.Paymaster = paymaster
+	e.cfg.AANative.EntryPoints[0].Paymaster = paymaster
 	e.cfg.AANative.MaxBundle, e.cfg.AANative.BundleWait = 2, 10*time.Minute
 	e.cfg.ReceiptTimeout = 2 * time.Minute
 	e.start()

@@ -62,6 +62,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
@@ -159,22 +160,23 @@ type Config struct {
 
 // AANative configures the aa-native scheme. Its assets are Config.Assets.
 type AANative struct {
-	// EntryPoint, Factory, Settlement and Paymaster are the contracts.
-	EntryPoint, Factory, Settlement, Paymaster common.Address
-	// EntryPointV07, FactoryV07 and PaymasterV07 are EntryPoint v0.7 and
-	// its factory and paymaster, settled beside v0.6 by a second built-in
-	// bundler (or an external one, see BundlerURL); zero settles v0.6
-	// only.
-	EntryPointV07, FactoryV07, PaymasterV07 common.Address
-	// TokenPaymaster and TokenPaymasterV07, if set, are the token
-	// paymasters of EntryPoint v0.6 and v0.7 (gas paid by the payer in an
-	// ERC-20, sponsorship types 1 and 2) whose operations are settled
-	// beside the VerifyingPaymaster's; zero settles free gas only.
-	TokenPaymaster, TokenPaymasterV07 common.Address
-	// BundlerURLV07, if set, submits v0.7 operations to that external
-	// bundler instead of the built-in one (or BundlerURL's). New refuses
-	// it if it answers eth_supportedEntryPoints without EntryPointV07.
-	BundlerURLV07 string
+	// EntryPoints are the EntryPoints settled on, of any version, each
+	// with its factory, paymasters and, optionally, its own external
+	// bundler; the first is the default offer's (and /sponsor's when a
+	// request names none). Empty, EntryPoint, Factory, Paymaster and
+	// TokenPaymaster name the one (v0.6) EntryPoint. See bundlers.go.
+	EntryPoints []AAEntryPoint
+	// Settlement is X402Settlement, the same for every EntryPoint.
+	Settlement common.Address
+	// EntryPoint, Factory and Paymaster are the v0.6 EntryPoint, its
+	// SimpleAccountFactory and its VerifyingPaymaster, when EntryPoints
+	// is empty.
+	EntryPoint, Factory, Paymaster common.Address
+	// TokenPaymaster, if set, is the v0.6 EntryPoint's token paymaster
+	// (gas paid by the payer in an ERC-20, sponsorship types 1 and 2),
+	// whose operations are settled beside the VerifyingPaymaster's, when
+	// EntryPoints is empty.
+	TokenPaymaster common.Address
 	// Sponsor forwards sponsorship requests to the paymaster with the
 	// facilitator's server-side key; nil turns /sponsor off.
 	Sponsor Sponsor
@@ -185,15 +187,25 @@ type AANative struct {
 	// defaults 50 operations and 50 ms.
 	MaxBundle  int
 	BundleWait time.Duration
-	// BundlerURL, if set, is an external ERC-4337 bundler (ERC-7769
-	// JSON-RPC) that New asks which EntryPoints it serves
-	// (eth_supportedEntryPoints): it submits EntryPoint's operations if it
-	// lists EntryPoint, and EntryPointV07's, without BundlerURLV07, if it
-	// lists EntryPointV07; the built-in bundlers submit the rest. New
-	// refuses a bundler that lists neither, and takes one that does not
-	// answer (unreachable, or without the method) to serve EntryPoint,
-	// with a warning. The EntryPoints settled are the configuration's
-	// whatever it answers. See routeBundlers.
+	// BundlerURL, if set, is the network's external ERC-4337 bundler
+	// (ERC-7769 JSON-RPC), which New asks which EntryPoints it serves
+	// (eth_supportedEntryPoints): it submits the operations of every
+	// EntryPoint it lists that has no bundler of its own; the built-in
+	// bundlers submit the rest. New refuses a bundler that would submit
+	// nothing, and takes one that does not answer (unreachable, or without
+	// the method) to serve the first EntryPoint, with a warning. The
+	// EntryPoints settled are the configuration's whatever it answers. See
+	// routeBundlers.
+	BundlerURL string
+}
+
+// AAEntryPoint is one EntryPoint aa-native settles on: its contracts and,
+// optionally, its own external bundler.
+type AAEntryPoint struct {
+	aanative.EntryPointConfig
+	// BundlerURL, if set, is this EntryPoint's own external bundler
+	// (ERC-7769), ahead of AANative.BundlerURL. New refuses it if it
+	// answers eth_supportedEntryPoints without this EntryPoint.
 	BundlerURL string
 }
 

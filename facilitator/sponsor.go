@@ -242,7 +242,7 @@ func (s *Service) SponsorOperation(ctx context.Context, op x402.UserOperation, g
 	}
 	var entryPoint common.Address
 	if a := s.cfg.AANative; a != nil {
-		entryPoint = a.EntryPoint
+		entryPoint = a.entryPoints()[0].EntryPoint.Address()
 	}
 	out, err := s.SponsorOperationAt(ctx, entryPoint, raw, gas, client)
 	if err != nil {

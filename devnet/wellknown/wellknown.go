@@ -111,6 +111,22 @@ type Contracts struct {
 	SmartAccountsV07 []common.Address
 }
 
+// EntryPointSet is one EntryPoint version's contracts on the dev chain.
+type EntryPointSet struct {
+	EntryPoint, AccountFactory, Paymaster, TokenPaymaster common.Address
+}
+
+// EntryPointSets are the dev chain's EntryPoints by version (as package
+// entrypoint names them), each with its factory and paymasters: the
+// defaults of an entry_point on the devnet. A version the dev chain adds
+// is a line here.
+func (c Contracts) EntryPointSets() map[string]EntryPointSet {
+	return map[string]EntryPointSet{
+		"0.6": {c.EntryPoint, c.AccountFactory, c.Paymaster, c.TokenPaymaster},
+		"0.7": {c.EntryPointV07, c.AccountFactoryV07, c.PaymasterV07, c.TokenPaymasterV07},
+	}
+}
+
 // WalletDeployer deploys the devnet's smart-wallet contracts (the
 // OwnerWalletFactory with its nonce 0, the EOADelegate with 1) in the
 // genesis, so that their addresses do not depend on what account #0
