@@ -50,13 +50,15 @@ func (e *env) startPaymaster(gasTokens bool) *AANative {
 	keys, _ := st.Bucket("paymaster_keys")
 	c := e.chain.Contracts
 	pcfg := paymaster.Config{
-		ChainID: e.chain.ChainID, EntryPoint: c.EntryPoint, Paymaster: c.Paymaster,
-		EntryPointV07: c.EntryPointV07, PaymasterV07: c.PaymasterV07,
+		ChainID: e.chain.ChainID, EntryPoints: []paymaster.EntryPointConfig{
+			{EntryPoint: entrypoint.NewV06(c.EntryPoint), Paymaster: c.Paymaster},
+			{EntryPoint: entrypoint.NewV07(c.EntryPointV07), Paymaster: c.PaymasterV07},
+		},
 		Signer: e.chain.PaymasterSigner.Key, Chain: rc, Keys: keys,
 		Projects: []paymaster.Project{{Name: "demo", Balance: new(big.Int).Mul(big.NewInt(100), big.NewInt(1e18)), MaxInFlight: 1000}},
 	}
 	if gasTokens {
-		pcfg.TokenPaymaster, pcfg.TokenPaymasterV07 = c.TokenPaymaster, c.TokenPaymasterV07
+		pcfg.EntryPoints[0].TokenPaymaster, pcfg.EntryPoints[1].TokenPaymaster = c.TokenPaymaster, c.TokenPaymasterV07
 		pcfg.Tokens = []paymaster.Token{{Address: e.chain.Token.Address, Price: big.NewRat(3000, 1)}}
 	}
 	pm, err := paymaster.New(pcfg)

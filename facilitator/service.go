@@ -227,6 +227,9 @@ func (c Config) Validate() error {
 	if c.Records == nil {
 		errs = append(errs, errors.New("settlement records are missing"))
 	}
+	if a := c.AANative; a != nil && len(a.EntryPoints) > 0 && (a.EntryPoint != (common.Address{}) || a.Factory != (common.Address{}) || a.Paymaster != (common.Address{}) || a.TokenPaymaster != (common.Address{})) {
+		errs = append(errs, errors.New("aa-native: give EntryPoints or the single EntryPoint's fields (EntryPoint, Factory, Paymaster, TokenPaymaster), not both"))
+	}
 	if c.ReceiptTimeout < 0 || c.RPCTimeout < 0 || c.ClaimTakeover < 0 {
 		errs = append(errs, errors.New("timeouts must not be negative"))
 	}

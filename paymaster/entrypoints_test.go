@@ -57,6 +57,7 @@ func TestFakeVersion(t *testing.T) {
 			{EntryPoint: entrypoint.NewV06(e.chain.Contracts.EntryPoint), Paymaster: e.chain.Contracts.Paymaster},
 			{EntryPoint: fake, Paymaster: fakePM},
 		}
+		c.EntryPoint, c.Paymaster, c.TokenPaymaster = common.Address{}, common.Address{}, common.Address{}
 		c.Chain = fakeChain{Chain: c.Chain, fake: fake}
 	})
 	sender := common.HexToAddress("0x0000000000000000000000000000000000005e4d")

@@ -125,30 +125,23 @@ type Config struct {
 	// ChainID is the chain's id.
 	ChainID *big.Int
 	// EntryPoints are the ERC-4337 EntryPoints sponsored on, of any
-	// version, each with its paymasters; the first answers
-	// pm_supported_tokens without an entryPoint. Empty, they are the ones
-	// EntryPoint, EntryPointV07 and their paymasters name.
+	// version, each with its paymasters (whose signer is Signer); the
+	// first answers pm_supported_tokens without an entryPoint. Empty, the
+	// one v0.6 EntryPoint that EntryPoint, Paymaster and TokenPaymaster
+	// name. See entrypoints.go.
 	EntryPoints []EntryPointConfig
-	// EntryPoint is the supported ERC-4337 v0.6 EntryPoint, when
-	// EntryPoints is empty.
+	// EntryPoint is the one ERC-4337 v0.6 EntryPoint, when EntryPoints is
+	// empty.
 	EntryPoint common.Address
-	// Paymaster is the VerifyingPaymaster contract.
+	// Paymaster is its VerifyingPaymaster contract.
 	Paymaster common.Address
-	// EntryPointV07 and PaymasterV07 are the ERC-4337 v0.7 EntryPoint and
-	// its VerifyingPaymaster (whose signer is Signer too), when EntryPoints
-	// is empty; zero serves v0.6 only. See entrypoints.go.
-	EntryPointV07, PaymasterV07 common.Address
 	// Signer is the VerifyingPaymaster's verifyingSigner, and the
 	// TokenPaymaster's. Never logged.
 	Signer *ecdsa.PrivateKey
 	// TokenPaymaster is the TokenPaymaster contract (contracts/src) of
-	// types 1 and 2, gas paid in an ERC-20, on EntryPoint v0.6; zero
-	// offers type 0 only there.
+	// types 1 and 2, gas paid in an ERC-20, on EntryPoint, when
+	// EntryPoints is empty; zero offers type 0 only there.
 	TokenPaymaster common.Address
-	// TokenPaymasterV07 is the same on EntryPoint v0.7 (TokenPaymasterV07,
-	// contracts/src); it needs EntryPointV07. See entrypoints.go for how
-	// its type 2 differs.
-	TokenPaymasterV07 common.Address
 	// Tokens are the ERC-20s accepted for gas (types 1 and 2), with their
 	// prices; SetTokens replaces them. They need TokenPaymaster or
 	// TokenPaymasterV07.
@@ -212,15 +205,12 @@ func (c *Config) Validate() error {
 	}
 	if len(c.EntryPoints) > 0 {
 		errs = append(errs, validateEntryPoints(c.EntryPoints)...)
+		if c.EntryPoint != (common.Address{}) || c.Paymaster != (common.Address{}) || c.TokenPaymaster != (common.Address{}) {
+			errs = append(errs, errors.New("give EntryPoints or the single EntryPoint's fields (EntryPoint, Paymaster, TokenPaymaster), not both"))
+		}
 	} else {
 		if c.EntryPoint == (common.Address{}) || c.Paymaster == (common.Address{}) {
 			errs = append(errs, errors.New("entry point and paymaster addresses are required"))
-		}
-		if (c.EntryPointV07 == (common.Address{})) != (c.PaymasterV07 == (common.Address{})) {
-			errs = append(errs, errors.New("the v0.7 entry point and paymaster go together"))
-		}
-		if c.TokenPaymasterV07 != (common.Address{}) && c.EntryPointV07 == (common.Address{}) {
-			errs = append(errs, errors.New("the v0.7 token paymaster needs the v0.7 entry point"))
 		}
 	}
 	if c.Signer == nil {

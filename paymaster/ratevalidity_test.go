@@ -71,7 +71,7 @@ func TestTokenGasRateValidity(t *testing.T) {
 	t.Parallel()
 	e := newEnvV07(t)
 	e.restart(func(c *Config) {
-		c.TokenPaymaster, c.TokenPaymasterV07 = e.chain.Contracts.TokenPaymaster, e.chain.Contracts.TokenPaymasterV07
+		c.EntryPoints[0].TokenPaymaster, c.EntryPoints[1].TokenPaymaster = e.chain.Contracts.TokenPaymaster, e.chain.Contracts.TokenPaymasterV07
 		c.Tokens = []Token{{Address: e.chain.Token.Address, Price: dUSDPerETH}}
 	})
 	a := e.tokenAccount(50_000_000, true)

@@ -406,13 +406,15 @@ type SupportedToken struct {
 	RateValidity int64 `json:"rateValidity"`
 	// Source is where the price comes from: "fixed" or "feed".
 	Source string `json:"source"`
-	// Paymaster is the TokenPaymaster an EntryPoint v0.6 operation's
-	// paymasterAndData names, which the payer's allowance must be to;
-	// absent if the paymaster serves tokens on v0.7 only.
-	Paymaster string `json:"paymaster,omitempty"`
-	// PaymasterV07 is the same for EntryPoint v0.7 (TokenPaymasterV07);
-	// absent if tokens are not served on v0.7. An allowance to one is not
-	// an allowance to the other.
+	// Paymasters are the token paymasters by EntryPoint version (such as
+	// "0.7"): the one an operation of that version names, which the
+	// payer's allowance must be to. An allowance to one is not an
+	// allowance to another.
+	Paymasters map[string]string `json:"paymasters,omitempty"`
+	// Paymaster is Paymasters' v0.6 entry and PaymasterV07 its v0.7 one,
+	// under the names this answer had before there were more versions;
+	// each absent if tokens are not served on that version.
+	Paymaster    string `json:"paymaster,omitempty"`
 	PaymasterV07 string `json:"paymasterV07,omitempty"`
 	// Unavailable says why the token cannot be used now (a stale feed).
 	Unavailable string `json:"unavailable,omitempty"`
@@ -424,12 +426,16 @@ func (s *Service) supportedList(ctx context.Context) []SupportedToken {
 	out := make([]SupportedToken, 0, len(tokens))
 	for _, t := range tokens {
 		st := SupportedToken{Token: t.Address.Hex(), Types: t.Types, MarkupBps: *t.MarkupBps, RateValidity: int64(t.RateValidity / time.Second), Source: "fixed"}
-		if s.cfg.TokenPaymaster != (common.Address{}) {
-			st.Paymaster = s.cfg.TokenPaymaster.Hex()
+		for _, d := range s.eps {
+			if d.TokenPaymaster == (common.Address{}) {
+				continue
+			}
+			if st.Paymasters == nil {
+				st.Paymasters = map[string]string{}
+			}
+			st.Paymasters[d.EntryPoint.Version()] = d.TokenPaymaster.Hex()
 		}
-		if s.cfg.TokenPaymasterV07 != (common.Address{}) {
-			st.PaymasterV07 = s.cfg.TokenPaymasterV07.Hex()
-		}
+		st.Paymaster, st.PaymasterV07 = st.Paymasters["0.6"], st.Paymasters["0.7"]
 		if t.Price == nil {
 			st.Source = "feed"
 		}

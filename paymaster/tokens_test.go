@@ -337,6 +337,7 @@ func TestTokenGasSupportedTokens(t *testing.T) {
 	want := SupportedToken{
 		Token: e.chain.Token.Address.Hex(), Symbol: "dUSD", Decimals: 6, Types: []int{1, 2}, Price: "3150.000000", Rate: "3150000000",
 		MarkupBps: 500, RateValidity: 300, Source: "fixed", Paymaster: e.chain.Contracts.TokenPaymaster.Hex(),
+		Paymasters: map[string]string{"0.6": e.chain.Contracts.TokenPaymaster.Hex()},
 	}
 	if len(st.Tokens) != 1 || !tokenEqual(st.Tokens[0], want) {
 		t.Fatalf("tokens %+v, want %+v", st.Tokens, want)

@@ -28,7 +28,7 @@ func newTokenEnvV07(t *testing.T, projects ...Project) *env {
 	t.Helper()
 	e := newEnvV07(t, projects...)
 	e.restart(func(c *Config) {
-		c.TokenPaymaster, c.TokenPaymasterV07 = e.chain.Contracts.TokenPaymaster, e.chain.Contracts.TokenPaymasterV07
+		c.EntryPoints[0].TokenPaymaster, c.EntryPoints[1].TokenPaymaster = e.chain.Contracts.TokenPaymaster, e.chain.Contracts.TokenPaymasterV07
 		c.Tokens = []Token{{Address: e.chain.Token.Address, Price: dUSDPerETH}}
 	})
 	return e
@@ -269,7 +269,7 @@ func TestTokenGasV07Refusals(t *testing.T) {
 	e := newTokenEnvV07(t)
 	v06Only := newEnvV07(t)
 	v06Only.restart(func(c *Config) {
-		c.TokenPaymaster = v06Only.chain.Contracts.TokenPaymaster
+		c.EntryPoints[0].TokenPaymaster = v06Only.chain.Contracts.TokenPaymaster
 		c.Tokens = []Token{{Address: v06Only.chain.Token.Address, Price: dUSDPerETH}}
 	})
 	dUSD := e.chain.Token.Address.Hex()
@@ -415,7 +415,8 @@ func TestTokenGasV07SupportedTokens(t *testing.T) {
 	e := newTokenEnvV07(t)
 	res, _ := e.call(e.readOnly, "pm_supported_tokens", map[string]any{}, e.chain.Contracts.EntryPointV07.Hex())
 	if res.Error != nil || !strings.Contains(string(res.Result), `"paymasterV07":"`+e.chain.Contracts.TokenPaymasterV07.Hex()+`"`) ||
-		!strings.Contains(string(res.Result), `"paymaster":"`+e.chain.Contracts.TokenPaymaster.Hex()+`"`) {
+		!strings.Contains(string(res.Result), `"paymaster":"`+e.chain.Contracts.TokenPaymaster.Hex()+`"`) ||
+		!strings.Contains(string(res.Result), `"paymasters":{"0.6":"`+e.chain.Contracts.TokenPaymaster.Hex()+`","0.7":"`+e.chain.Contracts.TokenPaymasterV07.Hex()+`"}`) {
 		t.Fatalf("pm_supported_tokens: %s %+v", res.Result, res.Error)
 	}
 	a := e.tokenAccountV07(50_000_000, true)

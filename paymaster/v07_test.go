@@ -14,6 +14,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -23,7 +24,11 @@ func newEnvV07(t *testing.T, projects ...Project) *env {
 	t.Helper()
 	e := newEnv(t, projects...)
 	e.restart(func(c *Config) {
-		c.EntryPointV07, c.PaymasterV07 = e.chain.Contracts.EntryPointV07, e.chain.Contracts.PaymasterV07
+		c.EntryPoints = []EntryPointConfig{
+			{EntryPoint: entrypoint.NewV06(c.EntryPoint), Paymaster: c.Paymaster, TokenPaymaster: c.TokenPaymaster},
+			{EntryPoint: entrypoint.NewV07(e.chain.Contracts.EntryPointV07), Paymaster: e.chain.Contracts.PaymasterV07},
+		}
+		c.EntryPoint, c.Paymaster, c.TokenPaymaster = common.Address{}, common.Address{}, common.Address{}
 	})
 	return e
 }
@@ -230,7 +235,7 @@ func TestSponsorV07Refusals(t *testing.T) {
 // FuzzERC7677ParamsV07 feeds parseERC7677V07 arbitrary params: it answers
 // a JSON-RPC error or a request, never panics.
 func FuzzERC7677ParamsV07(f *testing.F) {
-	s := serviceOn(Config{EntryPointV07: ep07.Address, PaymasterV07: common.HexToAddress("0x02"), ChainID: big.NewInt(1337)})
+	s := serviceOn(Config{EntryPoints: []EntryPointConfig{{EntryPoint: entrypoint.NewV07(ep07.Address), Paymaster: common.HexToAddress("0x02")}}, ChainID: big.NewInt(1337)})
 	f.Add([]byte(`[{"sender":"0x1111111111111111111111111111111111111111","nonce":"0x0","callData":"0x12","callGasLimit":"0x1","verificationGasLimit":"0x1","preVerificationGas":"0x1","maxFeePerGas":"0x1","maxPriorityFeePerGas":"0x1","paymaster":"0x02","paymasterVerificationGasLimit":"0x1"},"0x0000000071727De22E5E9d8BAf0edAc6f37da032","0x539",{"type":0}]`), true)
 	f.Add([]byte(`[{"sender":"0x1111111111111111111111111111111111111111","factory":"0x01","factoryData":"0x"},"0x0000000071727De22E5E9d8BAf0edAc6f37da032",1337,null]`), false)
 	f.Add([]byte(`[{},"",{},[]]`), false)

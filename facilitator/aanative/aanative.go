@@ -49,22 +49,18 @@ type Config struct {
 	Settlement common.Address
 	// EntryPoints are the EntryPoints settled on, of any version, each
 	// with its factory and paymasters; the first is the default offer's.
-	// Empty, they are the ones the per-version fields below name. See
+	// Empty, the one v0.6 EntryPoint the fields below name. See
 	// entrypoints.go.
 	EntryPoints []EntryPointConfig
 	// EntryPoint, Factory and Paymaster are the v0.6 EntryPoint, the
 	// canonical SimpleAccountFactory and the VerifyingPaymaster whose
 	// sponsorship is required, when EntryPoints is empty.
 	EntryPoint, Factory, Paymaster common.Address
-	// EntryPointV07, FactoryV07 and PaymasterV07 are the same for v0.7,
-	// when EntryPoints is empty; zero settles v0.6 only.
-	EntryPointV07, FactoryV07, PaymasterV07 common.Address
-	// TokenPaymaster and TokenPaymasterV07, if set, are the token
-	// paymasters (gas paid in an ERC-20, sponsorship types 1 and 2) of
-	// EntryPoint v0.6 and v0.7 whose sponsorship is accepted beside the
-	// VerifyingPaymaster's, when EntryPoints is empty; zero accepts free
-	// gas only. See gastoken.go.
-	TokenPaymaster, TokenPaymasterV07 common.Address
+	// TokenPaymaster, if set, is that EntryPoint's token paymaster (gas
+	// paid in an ERC-20, sponsorship types 1 and 2), whose sponsorship is
+	// accepted beside the VerifyingPaymaster's, when EntryPoints is empty;
+	// zero accepts free gas only. See gastoken.go.
+	TokenPaymaster common.Address
 	// Assets are the allowlisted tokens.
 	Assets []common.Address
 	// Chain reads the chain.
@@ -95,15 +91,12 @@ func (c *Config) Validate() error {
 			errs = append(errs, errors.New("the settlement address is required"))
 		}
 		errs = append(errs, validateEntryPoints(c.EntryPoints)...)
+		if c.EntryPoint != zero || c.Factory != zero || c.Paymaster != zero || c.TokenPaymaster != zero {
+			errs = append(errs, errors.New("give EntryPoints or the single EntryPoint's fields (EntryPoint, Factory, Paymaster, TokenPaymaster), not both"))
+		}
 	default:
 		if c.EntryPoint == zero || c.Factory == zero || c.Settlement == zero || c.Paymaster == zero {
 			errs = append(errs, errors.New("entry point, factory, settlement and paymaster addresses are required"))
-		}
-		if v := []common.Address{c.EntryPointV07, c.FactoryV07, c.PaymasterV07}; slices.Contains(v, zero) && slices.ContainsFunc(v, func(a common.Address) bool { return a != zero }) {
-			errs = append(errs, errors.New("the v0.7 entry point, factory and paymaster go together"))
-		}
-		if c.TokenPaymasterV07 != zero && c.EntryPointV07 == zero {
-			errs = append(errs, errors.New("the v0.7 token paymaster needs the v0.7 entry point"))
 		}
 	}
 	if len(c.Assets) == 0 {

@@ -32,11 +32,13 @@ var (
 
 func newScheme(t testing.TB) *Scheme {
 	s, err := New(Config{
-		ChainID: big.NewInt(31337), EntryPoint: common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3"),
-		Factory: common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"), Settlement: settlement,
-		Paymaster: common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0"), Assets: []common.Address{token}, Chain: noChain{},
-		EntryPointV07: ep07.Address, FactoryV07: common.HexToAddress("0xa110be89BD580695FDdD3cE39888AeBBa400AE70"),
-		PaymasterV07: common.HexToAddress("0x13AeC97F4652F65bb820E579C8251e798D533fD6"),
+		ChainID: big.NewInt(31337), Settlement: settlement, Assets: []common.Address{token}, Chain: noChain{},
+		EntryPoints: []EntryPointConfig{
+			{EntryPoint: entrypoint.NewV06(common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3")),
+				Factory: common.HexToAddress("0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512"), Paymaster: common.HexToAddress("0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0")},
+			{EntryPoint: entrypoint.NewV07(ep07.Address), Factory: common.HexToAddress("0xa110be89BD580695FDdD3cE39888AeBBa400AE70"),
+				Paymaster: common.HexToAddress("0x13AeC97F4652F65bb820E579C8251e798D533fD6")},
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

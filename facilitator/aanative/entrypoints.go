@@ -34,20 +34,16 @@ type EntryPointConfig struct {
 	TokenPaymaster common.Address
 }
 
-// entryPoints is c's EntryPoints, or, without them, the ones its
-// per-version fields name: v0.6 first, then v0.7 if set.
+// entryPoints is c's EntryPoints, or, without them, the one v0.6
+// EntryPoint its single-EntryPoint fields name.
 func (c *Config) entryPoints() []EntryPointConfig {
 	if len(c.EntryPoints) > 0 {
 		return c.EntryPoints
 	}
-	var eps []EntryPointConfig
-	if c.EntryPoint != (common.Address{}) {
-		eps = append(eps, EntryPointConfig{EntryPoint: entrypoint.NewV06(c.EntryPoint), Factory: c.Factory, Paymaster: c.Paymaster, TokenPaymaster: c.TokenPaymaster})
+	if c.EntryPoint == (common.Address{}) {
+		return nil
 	}
-	if c.EntryPointV07 != (common.Address{}) {
-		eps = append(eps, EntryPointConfig{EntryPoint: entrypoint.NewV07(c.EntryPointV07), Factory: c.FactoryV07, Paymaster: c.PaymasterV07, TokenPaymaster: c.TokenPaymasterV07})
-	}
-	return eps
+	return []EntryPointConfig{{EntryPoint: entrypoint.NewV06(c.EntryPoint), Factory: c.Factory, Paymaster: c.Paymaster, TokenPaymaster: c.TokenPaymaster}}
 }
 
 // validateEntryPoints reports what is wrong with a list of EntryPoints.

@@ -38,7 +38,7 @@ func eventLog(t *testing.T, meta *bind.MetaData, address common.Address, name st
 func TestOutcomeCountsOwnEvidence(t *testing.T) {
 	t.Parallel()
 	s := newScheme(t)
-	entryPoint := s.cfg.EntryPoint
+	entryPoint := s.cfg.EntryPoints[0].EntryPoint.Address()
 	payer := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	userOpHash, requestHash := common.Hash{0x01}, common.Hash{0x02}
 	rec := &store.Record{Scheme: x402.SchemeAANative, Payer: payer, PayTo: merchant, Asset: token, Amount: big.NewInt(10),
