@@ -28,6 +28,17 @@ import (
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
+// pruneClock is when a space was last pruned, so that it is pruned at most
+// once an interval, by one caller at a time.
+type pruneClock struct{ last atomic.Int64 } // unix nanoseconds
+
+// due reports whether a prune is due at now, every being the interval,
+// and if so takes it: a concurrent caller is told it is not.
+func (p *pruneClock) due(now time.Time, every time.Duration) bool {
+	last := p.last.Load()
+	return now.UnixNano()-last > int64(every) && p.last.CompareAndSwap(last, now.UnixNano())
+}
+
 // paymentIDRetention is how long a payment identifier stays bound: far
 // longer than a client retries a payment (its validity window is minutes),
 // and short enough that the index holds one day's paid requests.
@@ -42,8 +53,8 @@ const paymentIDPruneEvery = time.Hour
 // which every replica shares). Each call waits until a config has started
 // the chain, as the facilitator's calls do.
 type chainPaymentIDs struct {
-	chain     *sharedChain
-	lastPrune atomic.Int64 // unix nanoseconds
+	chain *sharedChain
+	prune pruneClock
 }
 
 var _ paywall.PaymentIdentifiers = (*chainPaymentIDs)(nil)
@@ -82,7 +93,7 @@ func (c *chainPaymentIDs) Bind(ctx context.Context, scope, id string, payment [3
 		return paywall.PaymentIDEntry{}, err
 	}
 	now := time.Now()
-	if last := c.lastPrune.Load(); now.UnixNano()-last > int64(paymentIDPruneEvery) && c.lastPrune.CompareAndSwap(last, now.UnixNano()) {
+	if c.prune.due(now, paymentIDPruneEvery) {
 		ids.Prune(now) // a failure leaves the expired entries to the next prune
 	}
 	e, err := ids.Bind(scope, id, payment, now)
@@ -115,8 +126,8 @@ const inUsePruneEvery = time.Hour
 // store of the embedded facilitator (store.Leases), which every replica
 // shares: the paywall's Guard.Shared.
 type chainInUse struct {
-	chain     *sharedChain
-	lastPrune atomic.Int64 // unix nanoseconds
+	chain *sharedChain
+	prune pruneClock
 }
 
 var _ paywall.SharedGuard = (*chainInUse)(nil)
@@ -141,7 +152,7 @@ func (c *chainInUse) Claim(ctx context.Context, key [32]byte, until time.Time) (
 		return false, err
 	}
 	now := time.Now()
-	if last := c.lastPrune.Load(); now.UnixNano()-last > int64(inUsePruneEvery) && c.lastPrune.CompareAndSwap(last, now.UnixNano()) {
+	if c.prune.due(now, inUsePruneEvery) {
 		l.Prune(now) // a failure leaves the ended leases to the next prune
 	}
 	ok, err := l.Take(key[:], until, now)
@@ -174,8 +185,8 @@ const exposurePruneEvery = time.Hour
 // replica of a fleet shares: paywall.Exposure.Shared. A fleet's bounds and
 // penalty box then hold across its replicas, a reload and a restart.
 type chainExposure struct {
-	chain     *sharedChain
-	lastPrune atomic.Int64 // unix nanoseconds
+	chain *sharedChain
+	prune pruneClock
 }
 
 var _ paywall.SharedExposure = (*chainExposure)(nil)
@@ -195,7 +206,7 @@ func (c *chainExposure) Reserve(ctx context.Context, h paywall.SharedHold, perPa
 		return false, err
 	}
 	now := time.Now()
-	if last := c.lastPrune.Load(); now.UnixNano()-last > int64(exposurePruneEvery) && c.lastPrune.CompareAndSwap(last, now.UnixNano()) {
+	if c.prune.due(now, exposurePruneEvery) {
 		e.Prune(now) // a failure leaves the empty keys to the next prune
 	}
 	return e.Reserve(store.Hold(h), store.ExposureLimits{PerPayer: perPayer, Site: site, Route: route}, now)
@@ -235,10 +246,10 @@ const noncePruneEvery = 5 * time.Minute
 // database, which every replica shares). Each call waits until a config
 // has started the chain, as the facilitator's calls do.
 type chainWindows struct {
-	chain     *sharedChain
-	lastPrune atomic.Int64 // unix nanoseconds
-	// lastNoncePrune is when UseNonce last pruned the nonces.
-	lastNoncePrune atomic.Int64
+	chain *sharedChain
+	prune pruneClock
+	// noncePrune is when UseNonce last pruned the nonces.
+	noncePrune pruneClock
 }
 
 var _ paywall.AccessWindows = (*chainWindows)(nil)
@@ -259,7 +270,7 @@ func (c *chainWindows) Open(ctx context.Context, scope, payer string, d time.Dur
 		return time.Time{}, err
 	}
 	now := time.Now()
-	if last := c.lastPrune.Load(); now.UnixNano()-last > int64(accessPruneEvery) && c.lastPrune.CompareAndSwap(last, now.UnixNano()) {
+	if c.prune.due(now, accessPruneEvery) {
 		ws.Prune(now) // a failure leaves the ended entries to the next prune
 	}
 	w, err := ws.Open(scope, payer, d, budget, tx, now)
@@ -293,7 +304,7 @@ func (c *chainWindows) UseNonce(ctx context.Context, nonce string, until time.Ti
 		return false, err
 	}
 	now := time.Now()
-	if last := c.lastNoncePrune.Load(); now.UnixNano()-last > int64(noncePruneEvery) && c.lastNoncePrune.CompareAndSwap(last, now.UnixNano()) {
+	if c.noncePrune.due(now, noncePruneEvery) {
 		ws.PruneNonces(now) // a failure leaves them to the next prune
 	}
 	return ws.UseNonce(nonce, until, now)
