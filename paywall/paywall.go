@@ -22,6 +22,12 @@
 // again). With SettleBefore the payment is settled before the handler runs,
 // for handlers that must not run twice.
 //
+// Each request is classified once, before anything is verified (an unpaid
+// request, a refused one, a CORS preflight, the use of an access window,
+// or a payment; see walk.go), and then walks one straight path for its
+// kind. Its steps return refusals rather than writing them, and every
+// refusal is written in one place (challenge.go).
+//
 // # The browser page
 //
 // A browser's navigation gets its 402 as a page that pays with the
