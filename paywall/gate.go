@@ -112,7 +112,9 @@ func (g *gate) pay(drop bool) bool {
 	}
 	g.paid = true
 	setPaymentResponse(g.w, g.r, res)
-	g.paywall.openWindow(g.ctx, g.w, g.r, res)
+	if g.paywall.cfg.Access != nil {
+		g.paywall.openWindow(g.ctx, g.w, g.r, res)
+	}
 	return true
 }
 

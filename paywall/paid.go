@@ -68,8 +68,10 @@ func (p *Paywall) admitPayment(q *request) (a *admission) {
 		a.refusal = challenged(http.StatusBadRequest, string(x402.ReasonMalformedRequest)+": "+q.idErr.Error())
 		return a
 	}
-	if a.pid, a.refusal = p.checkPaymentIdentifier(q, key, keyOK); a.refusal != nil {
-		return a
+	if q.id != "" {
+		if a.pid, a.refusal = p.checkPaymentIdentifier(q, key, keyOK); a.refusal != nil {
+			return a
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(q.r.Context()), p.cfg.Timeout)
 	a.held = append(a.held, cancel)
@@ -90,8 +92,10 @@ func (p *Paywall) admitPayment(q *request) (a *admission) {
 		return a
 	}
 	a.held = append(a.held, release)
-	if a.refusal = p.bindPaymentIdentifier(a.ctx, a.pid, a.payer); a.refusal != nil {
-		return a
+	if a.pid != nil {
+		if a.refusal = p.bindPaymentIdentifier(a.ctx, a.pid, a.payer); a.refusal != nil {
+			return a
+		}
 	}
 	// The upstream never sees the payment: it has no use for it, and an
 	// unsettled authorization stays spendable until it expires, so it must
@@ -217,9 +221,11 @@ func (p *Paywall) servePaid(w http.ResponseWriter, r *http.Request, a *admission
 		return p.serveMetered(ctx, w, r, req, a.cutAt, next)
 	}
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req, broadcast: p.newOnBroadcast(r, a.payer)}
-	// Runs after g.served (deferred below), so a result is recorded once
-	// its response was.
-	defer p.finishPaymentIdentifier(ctx, a.pid, g)
+	if a.pid != nil {
+		// Runs after g.served (deferred below), so a result is recorded
+		// once its response was.
+		defer p.finishPaymentIdentifier(ctx, a.pid, g)
+	}
 	// An upgrade (WebSocket, or HTTP/2's extended CONNECT) hands the
 	// connection to next for as long as it likes: settle before it starts,
 	// or a payer could move its tokens away mid-session and pay nothing.

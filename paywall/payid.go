@@ -151,16 +151,13 @@ type paymentIDUse struct {
 	bound     bool
 }
 
-// checkPaymentIdentifier checks a payment's identifier (classify read
-// it) before the payment is verified. It refuses the payment when the
+// checkPaymentIdentifier checks the identifier of a payment that carries
+// one (classify read it) before the payment is verified. It refuses the payment when the
 // identifier is bound to another payment (409), when its payment was
 // served already (the original result), or when the index cannot be read
 // (503). Otherwise it returns the use to bind once verified (nil if there
 // is nothing to bind).
 func (p *Paywall) checkPaymentIdentifier(q *request, key [32]byte, keyOK bool) (*paymentIDUse, *refusal) {
-	if q.id == "" {
-		return nil, nil
-	}
 	scope := claimedPayer(q.payment)
 	if scope == "" || !keyOK {
 		return nil, nil // the facilitator refuses a payment without a payer or identity
