@@ -16,36 +16,6 @@ import (
 // servePaid serves it behind the settlement gate (gate.go), or the meter
 // of an upto offer (upto.go).
 
-// admission is what admit decided of a request: its refusal, or what it
-// is served with and holds until it is done.
-type admission struct {
-	// ctx is the verification's and the settlement's: it outlives the
-	// request (the settlement finishes if the client goes away) within
-	// Config.Timeout, and names the request's settle (its idempotency key).
-	ctx context.Context
-	req *x402.VerifyRequest
-	// payer is who the facilitator verified paid, or whose window serves
-	// the request.
-	payer string
-	// pid is the payment's identifier, to record its result once served.
-	pid *paymentIDUse
-	// cutAt is when an upto response is cut, before its payment's Permit2
-	// deadline; zero for none.
-	cutAt time.Time
-	// refusal answers a request that is not served.
-	refusal *refusal
-	// held is what the request holds (the payment in use here and in the
-	// fleet, the context), released in reverse order by release.
-	held []func()
-}
-
-// release lets go of what the admission holds.
-func (a *admission) release() {
-	for i := len(a.held) - 1; i >= 0; i-- {
-		a.held[i]()
-	}
-}
-
 // admitPayment takes a payment through the checks that come before
 // serving it, in order, stopping at the first that refuses it:
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -66,6 +67,36 @@ type request struct {
 	// ("" for none), and idErr why it is malformed.
 	id    string
 	idErr error
+}
+
+// admission is what admit decided of a request: its refusal, or what it
+// is served with and holds until it is done.
+type admission struct {
+	// ctx is the verification's and the settlement's: it outlives the
+	// request (the settlement finishes if the client goes away) within
+	// Config.Timeout, and names the request's settle (its idempotency key).
+	ctx context.Context
+	req *x402.VerifyRequest
+	// payer is who the facilitator verified paid, or whose window serves
+	// the request.
+	payer string
+	// pid is the payment's identifier, to record its result once served.
+	pid *paymentIDUse
+	// cutAt is when an upto response is cut, before its payment's Permit2
+	// deadline; zero for none.
+	cutAt time.Time
+	// refusal answers a request that is not served.
+	refusal *refusal
+	// held is what the request holds (the payment in use here and in the
+	// fleet, the context), released in reverse order by release.
+	held []func()
+}
+
+// release lets go of what the admission holds.
+func (a *admission) release() {
+	for i := len(a.held) - 1; i >= 0; i-- {
+		a.held[i]()
+	}
 }
 
 // ServeNext is Serve for a next handler that can fail, as Caddy's can. If
