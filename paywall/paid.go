@@ -20,8 +20,10 @@ import (
 // serving it, in order, stopping at the first that refuses it:
 //
 //  1. it is not in use by another request of this process;
-//  2. its identifier, if any, is well formed, and not bound to another
-//     payment or to a payment already served (payid.go);
+//  2. its identifier, if any, is well formed (classify read it; a
+//     payment in use is answered as in use first, as it always was), and
+//     not bound to another payment or to a payment already served
+//     (payid.go);
 //  3. the facilitator verifies it, between the verify hooks;
 //  4. it is not in use in the fleet, for the payments that need a lease;
 //  5. its identifier is bound to it, under the payer verified;
@@ -76,13 +78,14 @@ func (p *Paywall) admitPayment(q *request) (a *admission) {
 	return a
 }
 
-// claimHere refuses the concurrent reuse of payment in this process: one
-// payment pays for one response, keyed by the payment's identity so that
-// a re-serialized copy is the same payment (the facilitator refuses it
-// afterwards: a settled payment's receipt goes only to the settle that
-// owns it, named by the request's idempotency key). It reports the key,
-// whether it is the payment's identity (keyOK), and whether the payment
-// was claimed. The caller releases the key.
+// claimHere marks payment in use in this process, against its concurrent
+// reuse (inUse refuses a payment already marked): one payment pays for
+// one response, keyed by the payment's identity so that a re-serialized
+// copy is the same payment (the facilitator refuses it afterwards: a
+// settled payment's receipt goes only to the settle that owns it, named
+// by the request's idempotency key). It reports the key, whether it is
+// the payment's identity (keyOK), and whether the payment was claimed.
+// The caller releases the key.
 func (p *Paywall) claimHere(payment *x402.PaymentPayload) (key [32]byte, keyOK, ok bool) {
 	key, err := x402.PaymentID(payment)
 	keyOK = err == nil
