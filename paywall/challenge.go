@@ -43,6 +43,26 @@ func (p *Paywall) Challenge(r *http.Request, msg string) *x402.PaymentRequired {
 	return pr
 }
 
+// answer writes a refusal to r: the one place where the paywall answers a
+// request it does not serve.
+func (p *Paywall) answer(w http.ResponseWriter, r *http.Request, a *refusal) {
+	if a.settle != nil {
+		setPaymentResponse(w, r, a.settle)
+	}
+	switch a.form {
+	case formUnavailable:
+		unavailable(w, a.msg)
+	case formError:
+		answerJSON(w, a.status, a.msg)
+	case formConflict:
+		paymentIDConflict(w, a.id)
+	case formReplay:
+		paymentIDReplay(w, a.id, a.result)
+	default:
+		p.challenge(w, r, a.status, a.msg)
+	}
+}
+
 // challenge writes a challenge with the given status: 402 normally, 400 or
 // 431 for a payment header that does not decode. A browser gets an HTML
 // page; everything else gets the JSON. Both carry PAYMENT-REQUIRED.

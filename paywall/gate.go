@@ -79,42 +79,42 @@ func (g *gate) WriteHeader(status int) {
 		g.w.WriteHeader(status) // the handler failed: nothing is charged
 		return
 	}
-	res, ok, stop := g.paywall.settle(g.ctx, g.r, g.req, g.broadcast)
-	g.res = res
-	if !ok {
-		// The handler's answer is dropped, headers included, and the
-		// client is told why instead.
-		for k := range g.w.Header() {
-			if k != "Access-Control-Expose-Headers" {
-				g.w.Header().Del(k)
-			}
-		}
-		g.paywall.refuse(g.w, g.r, res, stop)
-		g.dropped = true
+	if !g.pay(true) {
 		return
 	}
-	g.paid = true
 	if status == http.StatusSwitchingProtocols {
 		// The handler may take the connection now: it is not flushed
 		// after (net/http panics flushing a hijacked connection).
 		g.upgrade = true
 	}
-	setPaymentResponse(g.w, g.r, res)
-	g.paywall.openWindow(g.ctx, g.w, g.r, res)
 	g.w.WriteHeader(status)
 }
 
-// settle is SettleBefore's: settle, or answer the failure.
-func (g *gate) settle() bool {
+// pay settles the payment: paid, PAYMENT-RESPONSE is set and the access
+// window opened; otherwise the client is answered why, instead of the
+// handler's answer, whose headers are dropped first when it set them
+// (drop), and what the handler writes next is discarded.
+func (g *gate) pay(drop bool) bool {
 	res, ok, stop := g.paywall.settle(g.ctx, g.r, g.req, g.broadcast)
 	g.res = res
 	if !ok {
-		g.paywall.refuse(g.w, g.r, res, stop)
+		if drop {
+			// The handler's answer is dropped, headers included.
+			for k := range g.w.Header() {
+				if k != "Access-Control-Expose-Headers" {
+					g.w.Header().Del(k)
+				}
+			}
+		}
+		g.paywall.answer(g.w, g.r, settleRefusal(res, stop))
+		g.dropped = true
 		return false
 	}
 	g.paid = true
 	setPaymentResponse(g.w, g.r, res)
-	g.paywall.openWindow(g.ctx, g.w, g.r, res)
+	if g.paywall.cfg.Access != nil {
+		g.paywall.openWindow(g.ctx, g.w, g.r, res)
+	}
 	return true
 }
 
@@ -170,27 +170,4 @@ func (p *Paywall) settle(ctx context.Context, r *http.Request, req *x402.VerifyR
 		h(r, ev)
 	}
 	return res, res.Success, nil
-}
-
-// refuse answers a failed settlement: 503 with Retry-After when the outcome
-// is not known yet (in_flight, bundler_unreachable, receipt_timeout), so the
-// client retries rather than paying again; otherwise 402 with the failure in
-// PAYMENT-RESPONSE. A BeforeSettle hook's refusal (stop) is answered as
-// Abort says.
-func (p *Paywall) refuse(w http.ResponseWriter, r *http.Request, res *x402.SettleResponse, stop error) {
-	if stop != nil {
-		p.abort(w, r, stop)
-		return
-	}
-	setPaymentResponse(w, r, res)
-	switch res.ErrorCode {
-	case x402.ErrorInFlight, x402.ErrorBundlerUnreachable, x402.ErrorReceiptTimeout, x402.ErrorInternal:
-		unavailable(w, "the payment could not be settled yet ("+string(res.ErrorCode)+"); retry with the same payment")
-		return
-	}
-	msg := string(res.ErrorCode)
-	if res.Message != "" {
-		msg = res.Message
-	}
-	p.challenge(w, r, http.StatusPaymentRequired, msg)
 }

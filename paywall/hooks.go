@@ -2,7 +2,6 @@ package paywall
 
 import (
 	"encoding/json"
-	"errors"
 	"math/big"
 	"net/http"
 	"time"
@@ -97,19 +96,6 @@ type Abort struct {
 
 // Error returns the message.
 func (a *Abort) Error() string { return a.Message }
-
-// abort answers a request that a Before hook refused with err.
-func (p *Paywall) abort(w http.ResponseWriter, r *http.Request, err error) {
-	status, msg := http.StatusForbidden, "refused"
-	if a, ok := errors.AsType[*Abort](err); ok && a.Status >= 400 && a.Status <= 599 {
-		status, msg = a.Status, a.Message
-	}
-	if status == http.StatusPaymentRequired {
-		p.challenge(w, r, status, msg)
-		return
-	}
-	answerJSON(w, status, msg)
-}
 
 // answerJSON writes {"error": msg} with status.
 func answerJSON(w http.ResponseWriter, status int, msg string) {

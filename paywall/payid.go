@@ -120,16 +120,6 @@ func paymentIdentifier(payment *x402.PaymentPayload) (string, error) {
 	return id, nil
 }
 
-// identified reports whether the paywall honours identifiers and payment
-// carries a well-formed one.
-func (p *Paywall) identified(payment *x402.PaymentPayload) bool {
-	if p.cfg.PaymentIDs == nil {
-		return false
-	}
-	id, err := paymentIdentifier(payment)
-	return err == nil && id != ""
-}
-
 // claimedPayer is the payer a payment names (the exact authorization's
 // from, the aa-native operation's sender) as lowercase hex, or "".
 // Unverified: it only scopes a lookup; a binding is made under the payer
@@ -161,69 +151,62 @@ type paymentIDUse struct {
 	bound     bool
 }
 
-// checkPaymentIdentifier handles a payment's identifier before it is
-// verified. It reports whether it answered the request: 400 for a
-// malformed identifier, 409 for one bound to another payment, the
-// original result for one whose payment was served, 503 when the index
-// cannot be read. Otherwise it returns the use to bind once verified (nil
-// if there is nothing to bind).
-func (p *Paywall) checkPaymentIdentifier(w http.ResponseWriter, r *http.Request, payment *x402.PaymentPayload, key [32]byte, keyOK bool) (*paymentIDUse, bool) {
-	if p.cfg.PaymentIDs == nil {
-		return nil, false
+// checkPaymentIdentifier checks the identifier of a payment that carries
+// one (classify read it) before the payment is verified. It refuses the payment when the
+// identifier is bound to another payment (409), when its payment was
+// served already (the original result), or when the index cannot be read
+// (503). Otherwise it returns the use to bind once verified (nil if there
+// is nothing to bind).
+func (p *Paywall) checkPaymentIdentifier(q *request, key [32]byte, keyOK bool) (*paymentIDUse, *refusal) {
+	scope := claimedPayer(q.payment)
+	if scope == "" || !keyOK {
+		return nil, nil // the facilitator refuses a payment without a payer or identity
 	}
-	id, err := paymentIdentifier(payment)
+	e, err := p.cfg.PaymentIDs.Lookup(q.r.Context(), scope, q.id)
 	if err != nil {
-		p.challenge(w, r, http.StatusBadRequest, string(x402.ReasonMalformedRequest)+": "+err.Error())
-		return nil, true
+		return nil, unavailableNow("the payment identifier could not be checked right now; retry")
 	}
-	scope := claimedPayer(payment)
-	if id == "" || scope == "" || !keyOK {
-		return nil, false // the facilitator refuses a payment without a payer or identity
+	if a := paymentIDAnswer(e, key, q.id); a != nil {
+		return nil, a
 	}
-	e, err := p.cfg.PaymentIDs.Lookup(r.Context(), scope, id)
-	if err != nil {
-		unavailable(w, "the payment identifier could not be checked right now; retry")
-		return nil, true
-	}
-	if e != nil {
-		if e.Payment != key {
-			paymentIDConflict(w, id)
-			return nil, true
-		}
-		if e.Served {
-			paymentIDReplay(w, id, e.Result)
-			return nil, true
-		}
-	}
-	return &paymentIDUse{scope: scope, id: id, payment: key}, false
+	return &paymentIDUse{scope: scope, id: q.id, payment: key}, nil
 }
 
-// bind binds the identifier once the payment is verified, under the payer
-// the facilitator verified. It reports whether it answered the request
-// (409 when another payment took the identifier meanwhile, 503 when the
-// index cannot be written).
-func (p *Paywall) bindPaymentIdentifier(ctx context.Context, w http.ResponseWriter, u *paymentIDUse, payer string) bool {
+// paymentIDAnswer is the answer to a payment under an identifier bound
+// as e: 409 when e binds another payment, the original result when e's
+// payment was served; nil otherwise.
+func paymentIDAnswer(e *PaymentIDEntry, payment [32]byte, id string) *refusal {
+	switch {
+	case e == nil:
+		return nil
+	case e.Payment != payment:
+		return &refusal{form: formConflict, status: http.StatusConflict, id: id}
+	case e.Served:
+		return &refusal{form: formReplay, status: http.StatusConflict, id: id, result: e.Result}
+	}
+	return nil
+}
+
+// bindPaymentIdentifier binds the identifier once the payment is
+// verified, under the payer the facilitator verified. It refuses the
+// payment when another payment took the identifier meanwhile (409), or
+// its payment was served meanwhile, or the index cannot be written (503).
+func (p *Paywall) bindPaymentIdentifier(ctx context.Context, u *paymentIDUse, payer string) *refusal {
 	if u == nil {
-		return false
+		return nil
 	}
 	if a, err := x402.ParseAddress(payer); err != nil || "0x"+hex.EncodeToString(a[:]) != u.scope {
-		return false // not the payer it names: no binding in its name
+		return nil // not the payer it names: no binding in its name
 	}
 	e, err := p.cfg.PaymentIDs.Bind(ctx, u.scope, u.id, u.payment)
 	if err != nil {
-		unavailable(w, "the payment identifier could not be recorded right now; retry")
-		return true
+		return unavailableNow("the payment identifier could not be recorded right now; retry")
 	}
-	if e.Payment != u.payment {
-		paymentIDConflict(w, u.id)
-		return true
-	}
-	if e.Served {
-		paymentIDReplay(w, u.id, e.Result)
-		return true
+	if a := paymentIDAnswer(&e, u.payment, u.id); a != nil {
+		return a
 	}
 	u.bound = true
-	return false
+	return nil
 }
 
 // finishPaymentIdentifier records the result of a bound identifier's
@@ -248,7 +231,7 @@ func (p *Paywall) finishPaymentIdentifier(ctx context.Context, u *paymentIDUse, 
 }
 
 // unknownOutcome reports whether a failed settlement's outcome is not known
-// yet, so that the client retries the same payment (see refuse).
+// yet, so that the client retries the same payment (see settleRefusal).
 func unknownOutcome(code x402.ErrorCode) bool {
 	switch code {
 	case x402.ErrorInFlight, x402.ErrorBundlerUnreachable, x402.ErrorReceiptTimeout, x402.ErrorInternal:

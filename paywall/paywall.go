@@ -22,6 +22,12 @@
 // again). With SettleBefore the payment is settled before the handler runs,
 // for handlers that must not run twice.
 //
+// Each request is classified once, before anything is verified (an unpaid
+// request, a refused one, a CORS preflight, the use of an access window,
+// or a payment; see walk.go), and then walks one straight path for its
+// kind. Its steps return refusals rather than writing them, and every
+// refusal is written in one place (challenge.go).
+//
 // # The browser page
 //
 // A browser's navigation gets its 402 as a page that pays with the
@@ -61,7 +67,6 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -73,7 +78,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -342,203 +346,6 @@ func (p *Paywall) Serve(w http.ResponseWriter, r *http.Request, next http.Handle
 		return nil
 	})
 	return ran
-}
-
-// ServeNext is Serve for a next handler that can fail, as Caddy's can. If
-// next returns an error without having written a status, nothing is settled
-// and the error is returned for the caller to answer (a handler that writes
-// nothing and succeeds is an empty 200, which is settled).
-func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request) error) error {
-	w.Header().Add("Access-Control-Expose-Headers", x402.HeaderPaymentRequired+", "+x402.HeaderPaymentResponse+", "+x402.HeaderXPaymentResponse)
-	// A CORS preflight carries no payment: the paywall answers it, and it
-	// never reaches next, which might serve the paid content to it.
-	if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
-		preflight(w, r)
-		return nil
-	}
-	// The price of this request, fixed before the challenge or the match.
-	r, ok := p.price(w, r)
-	if !ok {
-		return nil
-	}
-	if p.cfg.Access != nil {
-		var done bool
-		var err error
-		if r, done, err = p.serveWindow(w, r, next); done {
-			return err
-		}
-	}
-	r, payment := p.payment(w, r)
-	if payment == nil {
-		return nil // answered: the challenge, or the payment's refusal
-	}
-	offer, xerr := p.match(r, &payment.Accepted)
-	if xerr != nil {
-		p.challenge(w, r, http.StatusPaymentRequired, xerr.Error())
-		return nil
-	}
-	key, keyOK, ok := p.claimHere(w, r, payment)
-	if !ok {
-		return nil
-	}
-	defer p.cfg.Guard.release(key)
-	pid, answered := p.checkPaymentIdentifier(w, r, payment, key, keyOK)
-	if answered {
-		return nil
-	}
-
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), p.cfg.Timeout)
-	defer cancel()
-	ctx = x402.WithIdempotencyKey(ctx, newIdempotencyKey())
-	// The resource this paywall describes in its 402 for this request goes
-	// with the payment, for the facilitator's record of the sale: the
-	// payer's own paymentPayload.resource is whatever the payer wrote.
-	req := &x402.VerifyRequest{X402Version: x402.Version, PaymentPayload: *payment, PaymentRequirements: *offer, Resource: p.resource(r)}
-	vres, ok := p.verify(ctx, w, r, req)
-	if !ok {
-		return nil
-	}
-	release, ok := p.claimShared(w, r, req, key)
-	if !ok {
-		return nil
-	}
-	defer release()
-	if p.bindPaymentIdentifier(ctx, w, pid, vres.Payer) {
-		return nil
-	}
-	return p.servePaid(ctx, w, r, req, vres.Payer, pid, next)
-}
-
-// claimHere refuses the concurrent reuse of payment in this process: one
-// payment pays for one response, keyed by the payment's identity so that
-// a re-serialized copy is the same payment (the facilitator refuses it
-// afterwards: a settled payment's receipt goes only to the settle that
-// owns it, named by the request's idempotency key). It reports the key,
-// whether it is the payment's identity (keyOK), and whether the payment
-// was claimed: if not, w was answered. The caller releases the key.
-func (p *Paywall) claimHere(w http.ResponseWriter, r *http.Request, payment *x402.PaymentPayload) (key [32]byte, keyOK, ok bool) {
-	key, err := x402.PaymentID(payment)
-	keyOK = err == nil
-	if !keyOK {
-		key = sha256.Sum256(payment.Payload) // the facilitator refuses it
-	}
-	if !p.cfg.Guard.claim(key) {
-		p.inUse(w, r, payment)
-		return key, keyOK, false
-	}
-	return key, keyOK, true
-}
-
-// inUse answers a payment another request is using: a retry under its
-// identifier gets the result once that request is done; any other reuse
-// is a replay.
-func (p *Paywall) inUse(w http.ResponseWriter, r *http.Request, payment *x402.PaymentPayload) {
-	if p.identified(payment) {
-		unavailable(w, "this payment is being used by another request; retry with the same payment and identifier for its result")
-		return
-	}
-	p.challenge(w, r, http.StatusPaymentRequired, string(x402.ReasonReplay)+": this payment is being used by another request")
-}
-
-// verify asks the facilitator to verify req, between the BeforeVerify and
-// AfterVerify hooks. It reports false once it answered w: a hook's
-// refusal, a facilitator that did not answer (503), or an invalid payment
-// (the challenge, with the reason).
-func (p *Paywall) verify(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest) (*x402.VerifyResponse, bool) {
-	offer, payment := &req.PaymentRequirements, &req.PaymentPayload
-	ev := &Event{Offer: offer, Payment: payment}
-	if h := p.cfg.Hooks.BeforeVerify; h != nil {
-		if err := h(r, ev); err != nil {
-			p.abort(w, r, err)
-			return nil, false
-		}
-	}
-	began := time.Now()
-	vctx, span := startSpan(ctx, spanVerify, offer)
-	vres, err := p.cfg.Facilitator.Verify(vctx, req)
-	edge.EndVerify(span, vres, err)
-	if h := p.cfg.Hooks.AfterVerify; h != nil {
-		ev.Verify, ev.VerifyErr, ev.Took = vres, err, time.Since(began)
-		h(r, ev)
-	}
-	if err != nil {
-		unavailable(w, "the payment could not be verified right now; retry")
-		return nil, false
-	}
-	if !vres.IsValid {
-		msg := string(vres.InvalidReason)
-		if vres.InvalidMessage != "" {
-			msg += ": " + vres.InvalidMessage
-		}
-		p.challenge(w, r, http.StatusPaymentRequired, msg)
-		return nil, false
-	}
-	return vres, true
-}
-
-// claimShared takes the fleet's lease of a verified payment that needs
-// one (an upto payment, or every payment with Config.ClaimShared): only
-// now, so that nothing durable is written for a payment whose signature
-// did not verify. It returns the lease's release, or false once it
-// answered w (the store is down: 503; another replica uses the payment).
-func (p *Paywall) claimShared(w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, key [32]byte) (func(), bool) {
-	shared := p.cfg.Guard.Shared
-	if shared == nil || req.PaymentRequirements.Scheme != x402.SchemeUpto && !p.cfg.ClaimShared {
-		return func() {}, true
-	}
-	ok, err := shared.Claim(r.Context(), key, time.Now().Add(sharedLease))
-	if err != nil {
-		// The store is down: its implementation logs why.
-		unavailable(w, "the payment could not be marked in use; retry")
-		return nil, false
-	}
-	if !ok {
-		p.inUse(w, r, &req.PaymentPayload)
-		return nil, false
-	}
-	return func() { shared.Release(context.WithoutCancel(r.Context()), key) }, true
-}
-
-// servePaid serves a verified payment of payer: next's answer, settled
-// before anything reaches the client (or metered, for upto).
-func (p *Paywall) servePaid(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, payer string, pid *paymentIDUse, next func(http.ResponseWriter, *http.Request) error) error {
-	// The upstream never sees the payment: it has no use for it, and an
-	// unsettled authorization stays spendable until it expires, so it must
-	// not reach the upstream's logs.
-	r.Header.Del(x402.HeaderPaymentSignature)
-	r.Header.Del(x402.HeaderXPayment)
-	if req.PaymentRequirements.Scheme == x402.SchemeUpto && !isUpgrade(r) {
-		// An upgraded connection is not metered: like any upgrade, it
-		// settles before it starts, for the maximum (below).
-		return p.serveMetered(ctx, w, r, req, next)
-	}
-	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: req, broadcast: p.newOnBroadcast(r, payer)}
-	// Runs after g.served (deferred below), so a result is recorded once
-	// its response was.
-	defer p.finishPaymentIdentifier(ctx, pid, g)
-	// An upgrade (WebSocket, or HTTP/2's extended CONNECT) hands the
-	// connection to next for as long as it likes: settle before it starts,
-	// or a payer could move its tokens away mid-session and pay nothing.
-	if p.cfg.SettleBefore || isUpgrade(r) {
-		// A connection next hijacked cannot be flushed (net/http panics).
-		g.upgrade = isUpgrade(r)
-		if !g.settle() {
-			return nil
-		}
-		defer g.served()
-		return next(w, r)
-	}
-	defer g.served()
-	if err := next(g, r); err != nil {
-		// Whatever was written was decided (and settled or not) by its
-		// status; if nothing was written, nothing was served or settled.
-		return err
-	}
-	if !g.decided {
-		// The handler wrote nothing: an empty 200, which is served, so paid.
-		g.WriteHeader(http.StatusOK)
-	}
-	return nil
 }
 
 // match finds the offer of r a payment accepted. It compares scheme, network,

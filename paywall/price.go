@@ -78,22 +78,20 @@ type priced struct {
 type pricedKey struct{}
 
 // price resolves the offers of r with the Pricer, if there is one, and
-// returns r carrying them. On failure it answers and returns false.
-func (p *Paywall) price(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+// returns r carrying them, or the refusal of a request whose price is not
+// known: 503 for now, 500 otherwise.
+func (p *Paywall) price(r *http.Request) (*http.Request, *refusal) {
 	if p.cfg.Pricer == nil {
-		return r, true
+		return r, nil
 	}
 	pr, err := p.quote(r)
 	if err != nil {
 		if errors.Is(err, ErrPriceUnavailable) {
-			w.Header().Set("Retry-After", "1")
-			answerJSON(w, http.StatusServiceUnavailable, "the price of this request is not available right now; retry")
-			return r, false
+			return r, unavailableNow("the price of this request is not available right now; retry")
 		}
-		answerJSON(w, http.StatusInternalServerError, "the price of this request could not be determined")
-		return r, false
+		return r, &refusal{form: formError, status: http.StatusInternalServerError, msg: "the price of this request could not be determined"}
 	}
-	return r.WithContext(context.WithValue(r.Context(), pricedKey{}, pr)), true
+	return r.WithContext(context.WithValue(r.Context(), pricedKey{}, pr)), nil
 }
 
 // quote runs the Pricer and prices every offer with its answer.

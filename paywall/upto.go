@@ -3,7 +3,6 @@ package paywall
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/big"
 	"net/http"
 	"strconv"
@@ -358,10 +357,12 @@ func (m *meter) owed(asset string, max *big.Int, ended time.Time) *big.Int {
 // settles even if the client went away, next failed, or next panicked
 // (reverse_proxy aborts a response its client left with
 // http.ErrAbortHandler): ctx outlives the request, and the settlement is
-// deferred. A response cut at its budget ends cleanly: the abort that cut
-// causes in reverse_proxy (its upstream's request ends) is recovered here,
-// so the stream's end and its trailers still go out.
-func (p *Paywall) serveMetered(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, next func(http.ResponseWriter, *http.Request) error) (err error) {
+// deferred. The response is cut at cutAt (zero: never), before its
+// payment's deadline (see uptoDeadline). A response cut at its budget
+// ends cleanly: the abort that cut causes in reverse_proxy (its
+// upstream's request ends) is recovered here, so the stream's end and its
+// trailers still go out.
+func (p *Paywall) serveMetered(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, cutAt time.Time, next func(http.ResponseWriter, *http.Request) error) (err error) {
 	max, _ := x402.ParseAmount(req.PaymentRequirements.Amount)
 	rctx, stop := context.WithCancel(r.Context())
 	defer stop()
@@ -375,18 +376,6 @@ func (p *Paywall) serveMetered(ctx context.Context, w http.ResponseWriter, r *ht
 		}
 	} else {
 		r = r.WithContext(rctx)
-	}
-	var cutAt time.Time
-	if deadline, ok := x402.Permit2Deadline(&req.PaymentPayload); ok {
-		margin := p.cfg.Usage.DeadlineMargin
-		if margin <= 0 {
-			margin = defaultDeadlineMargin
-		}
-		if cutAt = deadline.Add(-margin); !time.Now().Before(cutAt) {
-			// Nothing served now could be settled in time.
-			p.challenge(w, r, http.StatusPaymentRequired, fmt.Sprintf("%s: the payment's deadline is less than %s away, too near to serve a response and settle it; sign a later one", x402.ReasonInvalidInnerPayload, margin))
-			return nil
-		}
 	}
 	defer p.settleUsage(ctx, w, r, req, m)
 	if !cutAt.IsZero() {
@@ -426,7 +415,7 @@ func (p *Paywall) settleUsage(ctx context.Context, w http.ResponseWriter, r *htt
 			res = &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorInternal}
 		}
 		m.w.Header().Del("Content-Length")
-		p.refuse(m.w, r, res, stop)
+		p.answer(m.w, r, settleRefusal(res, stop))
 	case m.held:
 		setPaymentResponse(m.w, r, res)
 		if why := m.cutWhy(); why != "" {

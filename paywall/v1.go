@@ -1,8 +1,6 @@
 package paywall
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -34,54 +32,24 @@ func isV1(r *http.Request) bool {
 	return v
 }
 
-// payment returns the payment r carries, in v2's form, and r marked when
-// it was a v1 payment. A request without one gets the 402 challenge, and
-// one that does not decode or matches no offer gets its refusal: the
-// second result is then nil.
-func (p *Paywall) payment(w http.ResponseWriter, r *http.Request) (*http.Request, *x402.PaymentPayload) {
-	v2, v1 := r.Header.Get(x402.HeaderPaymentSignature), r.Header.Get(x402.HeaderXPayment)
-	switch {
-	case v2 == "" && v1 == "":
-		p.challenge(w, r, http.StatusPaymentRequired, "")
-		return r, nil
-	case v2 != "" && v1 != "":
-		p.challenge(w, r, http.StatusBadRequest, fmt.Sprintf("%s: send one payment, in %s (x402 v2) or in %s (x402 v1), not both", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, x402.HeaderXPayment))
-		return r, nil
-	case v1 != "":
-		r = r.WithContext(context.WithValue(r.Context(), v1Payment{}, true))
-		payment, err := x402.DecodePaymentPayloadV1(v1)
-		if err != nil {
-			p.undecodable(w, r, x402.HeaderXPayment, err)
-			return r, nil
-		}
-		converted, xerr := p.acceptV1(r, payment)
-		if xerr != nil {
-			status := http.StatusPaymentRequired
-			if xerr.Reason == x402.ReasonMalformedRequest {
-				status = http.StatusBadRequest
-			}
-			p.challenge(w, r, status, xerr.Error())
-			return r, nil
-		}
-		return r, converted
-	}
-	payment, err := x402.DecodePaymentPayload(v2)
+// paymentV1 decodes the X-PAYMENT header of r and returns the v2 payment
+// it is, having accepted the offer of r it pays, or its refusal: 400 or
+// 431 when it does not decode, 402 (400 for a malformed payload) when no
+// offer takes it.
+func (p *Paywall) paymentV1(r *http.Request, header string) (*x402.PaymentPayload, *refusal) {
+	payment, err := x402.DecodePaymentPayloadV1(header)
 	if err != nil {
-		p.undecodable(w, r, x402.HeaderPaymentSignature, err)
-		return r, nil
+		return nil, undecodable(x402.HeaderXPayment, err)
 	}
-	return r, payment
-}
-
-// undecodable answers a payment header that does not decode: 431 when it
-// is over the size limit, otherwise 400, with the challenge.
-func (p *Paywall) undecodable(w http.ResponseWriter, r *http.Request, header string, err error) {
-	var tooLarge *x402.HeaderTooLargeError
-	if errors.As(err, &tooLarge) {
-		p.challenge(w, r, http.StatusRequestHeaderFieldsTooLarge, fmt.Sprintf("%s: %s is %d bytes, over the %d-byte limit", x402.ReasonMalformedRequest, header, tooLarge.Size, x402.MaxHeaderSize))
-		return
+	converted, xerr := p.acceptV1(r, payment)
+	if xerr != nil {
+		status := http.StatusPaymentRequired
+		if xerr.Reason == x402.ReasonMalformedRequest {
+			status = http.StatusBadRequest
+		}
+		return nil, challenged(status, xerr.Error())
 	}
-	p.challenge(w, r, http.StatusBadRequest, fmt.Sprintf("%s: %s does not decode: %v", x402.ReasonMalformedRequest, header, err))
+	return converted, nil
 }
 
 // acceptV1 finds the offer of r that a v1 payment pays and returns the

@@ -167,46 +167,59 @@ func hasPayment(r *http.Request) bool {
 	return r.Header.Get(x402.HeaderPaymentSignature) != "" || r.Header.Get(x402.HeaderXPayment) != ""
 }
 
-// serveWindow serves r from its payer's access window, when r proves one
-// and carries no payment. It reports whether it answered r (the protected
-// handler's answer, whose error it returns, or a 402), and otherwise
-// returns r without its proofs for the payment path.
-func (p *Paywall) serveWindow(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request) error) (*http.Request, bool, error) {
+// accessProof classifies a request to a route with Access by its proofs:
+// one that carries no payment and a proof this route takes is the use of
+// a window (kindWindow); otherwise it returns r without its proofs, for
+// its payment to classify (a proof this route does not take, or any proof
+// beside a payment: a payment is a payment, whatever proofs it carries).
+func (p *Paywall) accessProof(r *http.Request) (*http.Request, *request) {
 	a := p.cfg.Access
 	signIn, cookie := p.proofs(r)
 	stripped := withoutProofs(r)
-	if hasPayment(r) || (signIn == "" && cookie == nil) {
-		return stripped, false, nil
+	if hasPayment(r) {
+		return stripped, nil
 	}
-	var payer, proof string
-	var why error
-	var nonce *signInNonce
 	switch {
 	case signIn != "" && a.Recover != nil:
-		proof = ProofSignIn
-		payer, nonce, why = p.signedIn(r, signIn)
+		return stripped, &request{kind: kindWindow, r: stripped, proof: ProofSignIn, credential: signIn}
 	case cookie != nil && len(a.Keys) > 0:
-		proof = ProofCookie
-		payer, why = p.cookiePayer(r, cookie.Value)
-	default:
-		return stripped, false, nil // a proof this route does not take: pay
+		return stripped, &request{kind: kindWindow, r: stripped, proof: ProofCookie, credential: cookie.Value}
+	}
+	return stripped, nil
+}
+
+// serveWindow serves a window's use (kindWindow) that windowPayer
+// admitted for payer: next answers it, without its proofs.
+func (p *Paywall) serveWindow(w http.ResponseWriter, q *request, payer string, next func(http.ResponseWriter, *http.Request) error) error {
+	if served := p.cfg.Access.Served; served != nil {
+		served(q.r, payer, q.proof)
+	}
+	return next(w, q.r)
+}
+
+// windowPayer checks the proof of a window's use (kindWindow) and spends
+// one request of its payer's window. It returns the payer, or the
+// refusal: a 402 that says why (and can be paid), or 503 when the store
+// cannot answer.
+func (p *Paywall) windowPayer(q *request) (string, *refusal) {
+	var payer string
+	var why error
+	var nonce *signInNonce
+	if q.proof == ProofSignIn {
+		payer, nonce, why = p.signedIn(q.r, q.credential)
+	} else {
+		payer, why = p.cookiePayer(q.r, q.credential)
 	}
 	if why == nil {
 		var err error
-		why, err = p.spend(r, payer, nonce)
-		if err != nil {
-			unavailable(w, "the access window could not be checked right now; retry")
-			return r, true, nil
+		if why, err = p.spend(q.r, payer, nonce); err != nil {
+			return "", unavailableNow("the access window could not be checked right now; retry")
 		}
 	}
 	if why != nil {
-		p.challenge(w, r, http.StatusPaymentRequired, "access_denied: "+proof+": "+why.Error())
-		return r, true, nil
+		return "", challenged(http.StatusPaymentRequired, "access_denied: "+q.proof+": "+why.Error())
 	}
-	if a.Served != nil {
-		a.Served(stripped, payer, proof)
-	}
-	return stripped, true, next(w, stripped)
+	return payer, nil
 }
 
 // errNoWindow refuses a proof whose payer has no live window here.
