@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -76,11 +77,33 @@ type permit2Wire struct {
 }
 
 // isPermit2 reports whether payload has the shape of a Permit2 payment.
+// A payload that cannot name permit2Authorization (no such key in any
+// letter case, no escape) is not one, without decoding it: the common
+// EIP-3009 payment pays for no JSON decoding here.
 func isPermit2(payload json.RawMessage) bool {
+	if !mayHaveKey(payload, "permit2authorization") {
+		return false
+	}
 	var shape struct {
 		Authorization json.RawMessage `json:"permit2Authorization"`
 	}
 	return json.Unmarshal(payload, &shape) == nil && shape.Authorization != nil
+}
+
+// mayHaveKey reports whether encoding/json could read the object key
+// lower (an ASCII name in lower case, without k or s, whose Unicode case
+// folds are not ASCII) from data: data holds it in some letter case, or
+// holds an escape, which could spell it.
+func mayHaveKey(data []byte, lower string) bool {
+	if bytes.IndexByte(data, '\\') >= 0 {
+		return true
+	}
+	for i := 0; i+len(lower) <= len(data); i++ {
+		if data[i]|0x20 == lower[0] && bytes.EqualFold(data[i:i+len(lower)], []byte(lower)) {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldErrs collects the fields of the wrong form while decoding.
