@@ -106,3 +106,28 @@ func BenchmarkPaidRequestTraced(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChallenge measures the paywall's 402 to an unpaid JSON client:
+// the PAYMENT-REQUIRED header and the body (v2, with v1's fields), with
+// three offers.
+func BenchmarkChallenge(b *testing.B) {
+	usdc := benchOffer
+	usdc.Asset, usdc.Extra = "0x036CbD53842c5426634e7929541eC2318f3dCF7e", &x402.Extra{Name: "USDC", Version: "2"}
+	permit := benchOffer
+	permit.Extra = &x402.Extra{Name: "Devnet USD", Version: "1", AssetTransferMethod: x402.AssetTransferPermit2}
+	pw, err := paywall.New(paywall.Config{Accepts: []x402.PaymentRequirements{benchOffer, usdc, permit}, Facilitator: accepting{},
+		Description: "a weather report", MimeType: "application/json"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := pw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { b.Fatal("served unpaid") }))
+	r := httptest.NewRequest(http.MethodGet, "http://shop.example/report?city=paris", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusPaymentRequired {
+			b.Fatalf("status %d", w.Code)
+		}
+	}
+}

@@ -12,6 +12,18 @@ import (
 // configured origin or the request's own Host and connection, never from
 // client X-Forwarded-* headers.
 func (p *Paywall) resource(r *http.Request) *x402.Resource {
+	return &x402.Resource{
+		URL:         p.resourceURL(r),
+		Description: p.pricedOf(r).description,
+		MimeType:    p.cfg.MimeType,
+	}
+}
+
+// resourceURL is the URL of the requested resource (see resource).
+func (p *Paywall) resourceURL(r *http.Request) string {
+	if p.cfg.Resource != "" {
+		return p.cfg.Resource
+	}
 	origin := p.cfg.Origin
 	if origin == "" {
 		scheme := "http"
@@ -20,15 +32,7 @@ func (p *Paywall) resource(r *http.Request) *x402.Resource {
 		}
 		origin = scheme + "://" + r.Host
 	}
-	url := strings.TrimRight(origin, "/") + r.URL.RequestURI()
-	if p.cfg.Resource != "" {
-		url = p.cfg.Resource
-	}
-	return &x402.Resource{
-		URL:         url,
-		Description: p.pricedOf(r).description,
-		MimeType:    p.cfg.MimeType,
-	}
+	return strings.TrimRight(origin, "/") + r.URL.RequestURI()
 }
 
 // Challenge returns the 402 challenge for r, with error set to msg.
@@ -67,6 +71,10 @@ func (p *Paywall) answer(w http.ResponseWriter, r *http.Request, a *refusal) {
 // 431 for a payment header that does not decode. A browser gets an HTML
 // page; everything else gets the JSON. Both carry PAYMENT-REQUIRED.
 func (p *Paywall) challenge(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	if p.challengeBytes != nil && !wantsHTML(r) {
+		p.challengeBytes.write(p, w, r, status, msg)
+		return
+	}
 	pr := p.Challenge(r, msg)
 	h := w.Header()
 	if value, err := x402.EncodeHeader(pr); err == nil {

@@ -296,6 +296,9 @@ type Paywall struct {
 	exposure *Exposure
 	budget   routeBudget
 	perPayer int
+	// challengeBytes is the 402 as cut bytes, for a fixed price; nil renders
+	// each 402 (challengebytes.go).
+	challengeBytes *challengeBytes
 }
 
 // New returns a Paywall.
@@ -326,6 +329,7 @@ func New(cfg Config) (*Paywall, error) {
 		p.exposure, p.budget.limit, p.perPayer = cmp.Or(b.Exposure, new(Exposure)), b.MaxInFlight, cmp.Or(b.MaxPerPayer, 1)
 		p.budget.name = b.Route
 	}
+	p.challengeBytes = newChallengeBytes(p)
 	return p, nil
 }
 
