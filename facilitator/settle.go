@@ -264,7 +264,7 @@ func settleOwner(ctx context.Context) string {
 // retry gets replay. The paywall calls it once the protected handler
 // has returned.
 func (s *Service) Served(ctx context.Context, req *x402.SettleRequest) error {
-	p, err := s.decode(req)
+	p, err := s.decodePayment(req)
 	if err != nil {
 		return err
 	}

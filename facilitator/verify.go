@@ -35,12 +35,23 @@ type payment struct {
 
 	of         scheme.Scheme     // the scheme that decoded it
 	pay        *scheme.Payment   // its decoding
-	settlement scheme.Settlement // what settles it on chain
+	settlement scheme.Settlement // what settles it on chain: settle sets it, /verify never needs it
 }
 
-// decode validates the request and decodes its payment with the scheme
-// its requirements name.
+// decode is decodePayment with the payment's settlement made, for settle.
 func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
+	p, err := s.decodePayment(req)
+	if err != nil {
+		return nil, err
+	}
+	p.settlement = p.of.Settlement(p.pay)
+	return p, nil
+}
+
+// decodePayment validates the request and decodes its payment with the
+// scheme its requirements name, without its settlement, which /verify
+// never needs (an exact payment's is an ABI-packed call).
+func (s *Service) decodePayment(req *x402.VerifyRequest) (*payment, error) {
 	if err := req.Validate(); err != nil {
 		return nil, x402.Invalid(x402.ReasonMalformedRequest, "%v", err)
 	}
@@ -62,7 +73,7 @@ func (s *Service) decode(req *x402.VerifyRequest) (*payment, error) {
 	return &payment{
 		scheme: of.Name(), key: pay.Key, hash: pay.Hash,
 		payer: pay.Payer, payTo: pay.PayTo, asset: pay.Asset, amount: pay.Amount, reserve: reserve,
-		of: of, pay: pay, settlement: of.Settlement(pay),
+		of: of, pay: pay,
 	}, nil
 }
 
@@ -189,7 +200,7 @@ func (s *Service) Verify(ctx context.Context, req *x402.VerifyRequest) (*x402.Ve
 
 // verifyRequest is Verify without its span.
 func (s *Service) verifyRequest(ctx context.Context, req *x402.VerifyRequest) (*x402.VerifyResponse, error) {
-	p, err := s.decode(req)
+	p, err := s.decodePayment(req)
 	if err == nil {
 		err = s.verify(ctx, req, p)
 	}
