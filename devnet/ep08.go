@@ -117,5 +117,10 @@ func deployEP08(p genesisPlan, st *state.StateDB, rec *recorder, cfg *runtime.Co
 			}
 		}
 	}
-	return call("handing the v0.8 token paymaster to account #0", c.TokenPaymasterV08, tokenPM.PackTransferOwnership(origin), nil)
+	// v0.8's BasePaymaster is Ownable2Step: account #0 accepts.
+	if err := call("handing the v0.8 token paymaster to account #0", c.TokenPaymasterV08, tokenPM.PackTransferOwnership(origin), nil); err != nil {
+		return err
+	}
+	cfg.Origin = origin
+	return call("accepting the v0.8 token paymaster as account #0", c.TokenPaymasterV08, tokenPM.PackAcceptOwnership(), nil)
 }
