@@ -57,9 +57,19 @@ type EntryPoint interface {
 	// paymasterData and the paymaster's two gas limits on v0.7).
 	PaymasterFields(op *UserOperation) any
 
-	// UserOpHash is the EntryPoint's getUserOpHash of op on chainID: the
-	// hash an account's owner signs.
+	// UserOpHash is the EntryPoint's getUserOpHash of op on chainID.
 	UserOpHash(op *UserOperation, chainID *big.Int) common.Hash
+	// AccountDigest is the digest the owner of this version's
+	// SimpleAccount (or, from v0.8, an EIP-7702 sender's own key) signs
+	// for an operation whose hash is userOpHash: EIP-191's signed message
+	// of it on v0.6 and v0.7, the EIP-712 hash itself on v0.8. (Added for
+	// v0.8: before it, every version's account signed EIP-191.)
+	AccountDigest(userOpHash common.Hash) common.Hash
+	// EIP7702 reports whether this version's operations may come from an
+	// EOA delegated by EIP-7702 (v0.8 on): Factory EIP7702Marker, the
+	// authorization in EIP7702Auth, carried by the bundle's set-code
+	// transaction. (Added for v0.8.)
+	EIP7702() bool
 	// PaymasterAndData is op's paymaster fields packed as the EntryPoint
 	// reads them; empty without a paymaster.
 	PaymasterAndData(op *UserOperation) []byte

@@ -40,9 +40,17 @@ func NewV08(address common.Address) EntryPoint {
 // Version is "0.8".
 func (e *v08) Version() string { return "0.8" }
 
+// EIP7702Marker is the factory of an operation whose sender is an EOA
+// delegated by EIP-7702 (initCode 0x7702, padded to an address).
+var EIP7702Marker = ep08.EIP7702Marker
+
+// EIP7702 is true: an EOA delegated by EIP-7702 sends operations with the
+// 0x7702 marker.
+func (e *v08) EIP7702() bool { return true }
+
 // IsEIP7702 reports whether op's sender is an EOA delegated by EIP-7702:
 // its factory is the 0x7702 marker.
-func IsEIP7702(op *UserOperation) bool { return op.Factory == ep08.EIP7702Marker }
+func IsEIP7702(op *UserOperation) bool { return op.Factory == EIP7702Marker }
 
 // delegate is the delegate op's authorization names, zero without one.
 func delegate(op *UserOperation) common.Address {
@@ -80,6 +88,11 @@ func (e *v08) EncodeOp(op *UserOperation) any {
 func (e *v08) UserOpHash(op *UserOperation, chainID *big.Int) common.Hash {
 	return ep08.UserOpHash(ToV07(op), delegate(op), e.address, chainID)
 }
+
+// AccountDigest is userOpHash itself: SimpleAccount and
+// Simple7702Account 0.8.0 recover the EIP-712 hash, as
+// eth_signTypedData_v4 signs it.
+func (e *v08) AccountDigest(userOpHash common.Hash) common.Hash { return userOpHash }
 
 // PreVerificationGas is v0.7's, plus what a set-code transaction charges
 // for an EIP-7702 sender's authorization (EIP-7702's per-authorization

@@ -25,7 +25,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -308,7 +307,7 @@ func (s *Scheme) verifyPayment(ctx context.Context, pay *Payment, accepted, req 
 	if err != nil {
 		return err
 	}
-	signer, err := recoverSigner(pay.UserOpHash, pay.Op.Signature)
+	signer, err := recoverSigner(pay.EntryPoint.AccountDigest(pay.UserOpHash), pay.Op.Signature)
 	if err != nil || signer != owner {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "the UserOperation is not signed by the account's owner %s", owner)
 	}
@@ -416,9 +415,10 @@ func (s *Scheme) call(ctx context.Context, to common.Address, data []byte, out *
 	return nil
 }
 
-// recoverSigner recovers the signer of an Ethereum signed message over hash,
-// as SimpleAccount does, refusing malleable signatures.
-func recoverSigner(hash common.Hash, sig []byte) (common.Address, error) {
+// recoverSigner recovers the signer of digest (what the account recovers:
+// EntryPoint.AccountDigest of the userOpHash), as SimpleAccount does,
+// refusing malleable signatures.
+func recoverSigner(digest common.Hash, sig []byte) (common.Address, error) {
 	if len(sig) != 65 {
 		return common.Address{}, errors.New("signature is not 65 bytes")
 	}
@@ -429,7 +429,7 @@ func recoverSigner(hash common.Hash, sig []byte) (common.Address, error) {
 	if new(big.Int).SetBytes(s[32:64]).Cmp(new(big.Int).Rsh(crypto.S256().Params().N, 1)) > 0 {
 		return common.Address{}, errors.New("high s")
 	}
-	pub, err := crypto.SigToPub(accounts.TextHash(hash[:]), s)
+	pub, err := crypto.SigToPub(digest[:], s)
 	if err != nil {
 		return common.Address{}, err
 	}
