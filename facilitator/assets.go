@@ -71,7 +71,7 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 			ChainID: chainID, EntryPoint: a.EntryPoint, Factory: a.Factory, Settlement: a.Settlement, Paymaster: a.Paymaster,
 			EntryPointV07: a.EntryPointV07, FactoryV07: a.FactoryV07, PaymasterV07: a.PaymasterV07,
 			TokenPaymaster: a.TokenPaymaster, TokenPaymasterV07: a.TokenPaymasterV07,
-			Assets: addrs, Chain: client, Committed: committed, Now: cfg.Now,
+			EntryPoints: a.configs(), Assets: addrs, Chain: client, Committed: committed, Now: cfg.Now,
 		})
 		if err != nil {
 			return nil, err

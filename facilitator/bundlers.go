@@ -15,6 +15,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/entrypoint"
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/sender"
 )
@@ -143,7 +144,10 @@ func (s *Service) dialBundlers(ctx context.Context, a *AANative) error {
 	}
 	s.externals = map[common.Address]*bundler.External{}
 	for i, ep := range a.entryPoints() {
-		url := [...]string{r.v06, r.v07}[min(i, 1)]
+		if i >= len(a.entryPoints())-len(a.EntryPoints) {
+			break // EntryPoints' go to built-in bundlers
+		}
+		url := [...]string{r.v06, r.v07}[i]
 		if url == "" {
 			continue
 		}
@@ -160,13 +164,30 @@ func (s *Service) dialBundlers(ctx context.Context, a *AANative) error {
 }
 
 // entryPoints are the EntryPoints a settles on: v0.6's, then v0.7's if
-// set.
+// set, then EntryPoints'.
 func (a *AANative) entryPoints() []entrypoint.EntryPoint {
 	eps := []entrypoint.EntryPoint{entrypoint.NewV06(a.EntryPoint)}
 	if a.EntryPointV07 != (common.Address{}) {
 		eps = append(eps, entrypoint.NewV07(a.EntryPointV07))
 	}
+	for _, d := range a.EntryPoints {
+		eps = append(eps, d.EntryPoint)
+	}
 	return eps
+}
+
+// configs is the scheme's list of EntryPoints when a names further ones
+// (EntryPoints): the per-version fields' first, then those; nil leaves
+// the scheme to read the per-version fields.
+func (a *AANative) configs() []aanative.EntryPointConfig {
+	if len(a.EntryPoints) == 0 {
+		return nil
+	}
+	out := []aanative.EntryPointConfig{{EntryPoint: entrypoint.NewV06(a.EntryPoint), Factory: a.Factory, Paymaster: a.Paymaster, TokenPaymaster: a.TokenPaymaster}}
+	if a.EntryPointV07 != (common.Address{}) {
+		out = append(out, aanative.EntryPointConfig{EntryPoint: entrypoint.NewV07(a.EntryPointV07), Factory: a.FactoryV07, Paymaster: a.PaymasterV07, TokenPaymaster: a.TokenPaymasterV07})
+	}
+	return append(out, a.EntryPoints...)
 }
 
 // builtInBundlers are the built-in bundlers of a's EntryPoints, by

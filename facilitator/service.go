@@ -62,6 +62,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
@@ -171,6 +172,11 @@ type AANative struct {
 	// ERC-20, sponsorship types 1 and 2) whose operations are settled
 	// beside the VerifyingPaymaster's; zero settles free gas only.
 	TokenPaymaster, TokenPaymasterV07 common.Address
+	// EntryPoints, if set, are further EntryPoints of any version (v0.8
+	// on), each with its contracts (and, for EIP-7702 senders, its
+	// delegate), settled after EntryPoint's and EntryPointV07's by
+	// built-in bundlers of their own.
+	EntryPoints []aanative.EntryPointConfig
 	// BundlerURLV07, if set, submits v0.7 operations to that external
 	// bundler instead of the built-in one (or BundlerURL's). New refuses
 	// it if it answers eth_supportedEntryPoints without EntryPointV07.

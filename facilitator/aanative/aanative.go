@@ -363,6 +363,9 @@ func (s *Scheme) match(pay *Payment, accepted, req *x402.PaymentRequirements) er
 // owner is read from it.
 func (s *Scheme) owner(ctx context.Context, pay *Payment) (common.Address, error) {
 	factory := pay.at.Factory
+	if entrypoint.IsEIP7702(&pay.Op) {
+		return s.delegatedOwner(ctx, pay)
+	}
 	if initCode := pay.Op.InitCode(); len(initCode) > 0 {
 		if len(initCode) < 24 || common.BytesToAddress(initCode[:20]) != factory {
 			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode must call the canonical factory %s", factory)
