@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -234,5 +235,87 @@ func TestAANativeV08Refusals(t *testing.T) {
 				t.Fatalf("got %+v, want %s containing %q", res, tc.reason, tc.msg)
 			}
 		})
+	}
+}
+
+// TestAANativeV08DelegationChanged: an EIP-7702 payment verified, then
+// voided on chain before it settles (the EOA revokes its delegation,
+// delegates elsewhere, or sends a transaction of its own, each of which
+// moves its nonce past the authorization's), is refused by settle's
+// verification from the chain, before any bundle is sent: the settler
+// spends nothing and the merchant is not paid.
+func TestAANativeV08DelegationChanged(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{aaNative: true, v08: true})
+	merchant := e.chain.Accounts[3].Address
+	settler := e.chain.Accounts[0].Address
+	for i, tc := range []struct {
+		name string
+		to   *common.Address // delegate of the EOA's own set-code transaction; nil sends a plain one
+	}{
+		{"revoked", &common.Address{}},
+		{"replaced", &e.chain.Contracts.EOADelegate},
+		{"nonce used", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			acct := e.chain.Accounts[5+i]
+			req := e.aaPayV08(acct.Key, e.aaRequirementsV08(merchant, 5_000), true)
+			var vr x402.VerifyResponse
+			e.post("verify", req, &vr)
+			if !vr.IsValid {
+				t.Fatalf("verify %+v", vr)
+			}
+			e.selfSend(t, acct.Key, tc.to)
+			settlerNonce, _ := e.eth.NonceAt(context.Background(), settler, nil)
+			merchantBefore := e.balance(merchant)
+			var res x402.SettleResponse
+			e.post("settle", req, &res)
+			if res.Success || !strings.Contains(res.Message, "nonce") {
+				t.Fatalf("settle %+v, want a refusal naming the authorization's nonce", res)
+			}
+			if n, _ := e.eth.NonceAt(context.Background(), settler, nil); n != settlerNonce || e.balance(merchant).Cmp(merchantBefore) != 0 {
+				t.Fatalf("the settler sent %d transactions, the merchant got %s", n-settlerNonce, new(big.Int).Sub(e.balance(merchant), merchantBefore))
+			}
+		})
+	}
+}
+
+// selfSend has key's EOA send a transaction of its own: a set-code one
+// delegating to *to (the zero address revokes), or a plain one when to is
+// nil.
+func (e *env) selfSend(t *testing.T, key *ecdsa.PrivateKey, to *common.Address) {
+	t.Helper()
+	ctx := context.Background()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, _ := e.eth.NonceAt(ctx, from, nil)
+	var data types.TxData = &types.DynamicFeeTx{ChainID: e.chain.ChainID, Nonce: nonce, To: &from, Gas: 21_000, GasTipCap: big.NewInt(1e9), GasFeeCap: big.NewInt(1e11)}
+	if to != nil {
+		// The sender's own authorization is checked after its nonce moved.
+		auth, err := types.SignSetCode(key, types.SetCodeAuthorization{ChainID: *uint256.MustFromBig(e.chain.ChainID), Address: *to, Nonce: nonce + 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = &types.SetCodeTx{ChainID: uint256.MustFromBig(e.chain.ChainID), Nonce: nonce, To: from, Gas: 100_000,
+			GasTipCap: uint256.NewInt(1e9), GasFeeCap: uint256.NewInt(1e11), AuthList: []types.SetCodeAuthorization{auth}}
+	}
+	tx, err := types.SignNewTx(key, types.LatestSignerForChainID(e.chain.ChainID), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.eth.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	// A set-code transaction's authorization stands even where its call
+	// reverts (EOADelegate takes no plain call).
+	if r, err := e.chain.Wait(ctx, tx.Hash()); err != nil || (to == nil && r.Status != types.ReceiptStatusSuccessful) {
+		t.Fatalf("the EOA's own transaction: %v", err)
+	}
+	if to != nil {
+		code, _ := e.eth.CodeAt(ctx, from, nil)
+		if want := types.AddressToDelegation(*to); *to == (common.Address{}) && len(code) != 0 || *to != (common.Address{}) && string(code) != string(want) {
+			t.Fatalf("EOA code %x after delegating to %s", code, to)
+		}
 	}
 }
