@@ -246,3 +246,84 @@ func waitUsage(t *testing.T, e *env, ok func(Usage) bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestPaymasterSignatureReplayV08: a VerifyingPaymaster signature is good
+// only on the paymaster, and so the EntryPoint version, it was signed
+// for. Each paymaster's validatePaymasterUserOp is run (an eth_call from
+// its EntryPoint) on an operation sponsored for v0.8, for v0.7 and by
+// ERC-7677's stub: the v0.8 signature passes on VerifyingPaymasterV08 and
+// fails on v0.7's VerifyingPaymaster, the v0.7 signature the other way
+// round, and the stub's fails on both.
+func TestPaymasterSignatureReplayV08(t *testing.T) {
+	t.Parallel()
+	e := newEnvV08(t)
+	c := e.chain.Contracts
+	a := eoa7702{key: e.chain.Accounts[6].Key, addr: e.chain.Accounts[6].Address}
+	op8 := e.sponsorV08(e.unsignedV08(a, 0, e.settleCallV08(5_000)), map[string]any{"type": 0})
+	a7 := e.newAccountV07()
+	w7 := e.sponsorAsV07(unsignedV07(e, a7, 0, true, e.settleCallV07(5_000)), map[string]any{"type": 0})
+	op7 := entrypoint.FromV07(w7)
+	stubWire := e.unsignedV08(a, 0, e.settleCallV08(4_000))
+	stubWire.CallGasLimit, stubWire.VerificationGasLimit, stubWire.PreVerificationGas = "0x30d40", "0x30d40", "0x15f90"
+	stubWire.MaxFeePerGas, stubWire.MaxPriorityFeePerGas = "0x77359400", "0x3b9aca00"
+	res, _ := e.call(e.sponsor, "pm_getPaymasterStubData", stubWire, c.EntryPointV08.Hex(), hexutil.EncodeBig(e.chain.ChainID), nil)
+	var stub PaymasterDataV07
+	if res.Error != nil || json.Unmarshal(res.Result, &stub) != nil {
+		t.Fatalf("stub: %s %+v", res.Result, res.Error)
+	}
+	stubOp, _, err := stubWire.Decode(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stubbed := entrypoint.FromV07(stubOp)
+	stubbed.Paymaster, stubbed.PaymasterData = stub.Paymaster, stub.PaymasterData
+	stubbed.PaymasterVerificationGasLimit, stubbed.PaymasterPostOpGasLimit = stub.PaymasterVerificationGasLimit.ToInt(), stub.PaymasterPostOpGasLimit.ToInt()
+
+	// sigFailed runs validatePaymasterUserOp of op as the paymaster of
+	// version v sees it (op moved onto that version's paymaster).
+	sigFailed := func(v string, op entrypoint.UserOperation) bool {
+		t.Helper()
+		var pm, ep common.Address
+		var data []byte
+		switch v {
+		case "0.8":
+			pm, ep = c.PaymasterV08, c.EntryPointV08
+			op.Paymaster = pm
+			p := entrypoint.ToV07(&op)
+			data = ep08.NewVerifyingPaymasterV08().PackValidatePaymasterUserOp(ep08.PackedUserOperation(p.Pack()), [32]byte{}, big.NewInt(1))
+		default:
+			pm, ep = c.PaymasterV07, c.EntryPointV07
+			op.Paymaster = pm
+			p := entrypoint.ToV07(&op)
+			data = ep07.NewVerifyingPaymaster().PackValidatePaymasterUserOp(p.Pack(), [32]byte{}, big.NewInt(1))
+		}
+		var out hexutil.Bytes
+		if err := e.rpc.Call(&out, "eth_call", map[string]any{"from": ep, "to": pm, "data": hexutil.Bytes(data)}, "latest"); err != nil {
+			t.Fatalf("validatePaymasterUserOp on v%s: %v", v, err)
+		}
+		got, err := ep08.NewVerifyingPaymasterV08().UnpackValidatePaymasterUserOp(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.ValidationData.Bit(0) == 1
+	}
+	for _, tc := range []struct {
+		name, on string
+		op       entrypoint.UserOperation
+		failed   bool
+	}{
+		{"v0.8 signature on v0.8", "0.8", op8, false},
+		{"v0.8 signature replayed on v0.7", "0.7", op8, true},
+		{"v0.7 signature on v0.7", "0.7", op7, false},
+		{"v0.7 signature replayed on v0.8", "0.8", op7, true},
+		{"stub signature on v0.8", "0.8", stubbed, true},
+		{"stub signature on v0.7", "0.7", stubbed, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := sigFailed(tc.on, tc.op); got != tc.failed {
+				t.Fatalf("signature failed %v, want %v", got, tc.failed)
+			}
+		})
+	}
+}
