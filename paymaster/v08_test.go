@@ -281,7 +281,7 @@ func TestPaymasterSignatureReplayV08(t *testing.T) {
 
 	// sigFailed runs validatePaymasterUserOp of op as the paymaster of
 	// version v sees it (op moved onto that version's paymaster).
-	sigFailed := func(v string, op entrypoint.UserOperation) bool {
+	sigFailed := func(t *testing.T, v string, op entrypoint.UserOperation) bool {
 		t.Helper()
 		var pm, ep common.Address
 		var data []byte
@@ -321,7 +321,7 @@ func TestPaymasterSignatureReplayV08(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got := sigFailed(tc.on, tc.op); got != tc.failed {
+			if got := sigFailed(t, tc.on, tc.op); got != tc.failed {
 				t.Fatalf("signature failed %v, want %v", got, tc.failed)
 			}
 		})
