@@ -319,3 +319,77 @@ func (e *env) selfSend(t *testing.T, key *ecdsa.PrivateKey, to *common.Address) 
 		}
 	}
 }
+
+// TestAANativeV08TwoOperationsOneAccount: two payments of one EIP-7702
+// account built at once (both at EntryPoint nonce 0, both carrying an
+// authorization at the account's nonce) both verify; settled at once,
+// exactly one settles and the merchant is paid once. The other is refused
+// (its nonce is spent, found by the bundler's simulation or by settle's
+// verification) without a bundle that reverts at the settler's cost.
+func TestAANativeV08TwoOperationsOneAccount(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{aaNative: true, v08: true})
+	merchant := e.chain.Accounts[3].Address
+	acct := e.chain.Accounts[7]
+	settler := e.chain.Accounts[0].Address
+	const amount = 7_000
+	reqs := []*x402.VerifyRequest{
+		e.aaPayV08(acct.Key, e.aaRequirementsV08(merchant, amount), true),
+		e.aaPayV08(acct.Key, e.aaRequirementsV08(merchant, amount), true),
+	}
+	for _, r := range reqs {
+		var vr x402.VerifyResponse
+		e.post("verify", r, &vr)
+		if !vr.IsValid {
+			t.Fatalf("verify %+v", vr)
+		}
+	}
+	merchantBefore := e.balance(merchant)
+	settlerNonce, _ := e.eth.NonceAt(context.Background(), settler, nil)
+	results := make([]x402.SettleResponse, len(reqs))
+	done := make(chan struct{}, len(reqs))
+	for i, r := range reqs {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			e.post("settle", r, &results[i])
+		}()
+	}
+	for range reqs {
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatal("settling took over a minute")
+		}
+	}
+	settled := 0
+	for _, res := range results {
+		if res.Success {
+			settled++
+		}
+	}
+	if settled != 1 {
+		t.Fatalf("%d of two settled: %+v", settled, results)
+	}
+	if got := new(big.Int).Sub(e.balance(merchant), merchantBefore); got.Int64() != amount {
+		t.Fatalf("merchant got %s, want %d", got, amount)
+	}
+	// Every transaction the settler sent since succeeded.
+	last, _ := e.eth.NonceAt(context.Background(), settler, nil)
+	head, _ := e.eth.BlockNumber(context.Background())
+	for n := uint64(1); n <= head; n++ {
+		b, err := e.eth.BlockByNumber(context.Background(), new(big.Int).SetUint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tx := range b.Transactions() {
+			from, _ := types.Sender(types.LatestSignerForChainID(e.chain.ChainID), tx)
+			if from != settler || tx.Nonce() < settlerNonce {
+				continue
+			}
+			if r, _ := e.eth.TransactionReceipt(context.Background(), tx.Hash()); r == nil || r.Status != types.ReceiptStatusSuccessful {
+				t.Fatalf("the settler's transaction %s reverted", tx.Hash())
+			}
+		}
+	}
+	t.Logf("the settler sent %d transactions; refused: %+v", last-settlerNonce, results)
+}

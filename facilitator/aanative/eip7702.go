@@ -1,11 +1,14 @@
 package aanative
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -18,11 +21,14 @@ import (
 // set-code transaction, and only to the delegate configured
 // (EntryPointConfig.Delegate, Simple7702Account, whose signer is the EOA
 // itself). The authorization must be for this chain (not chain 0, which
-// any chain accepts), name that delegate, carry the account's current
-// nonce (a used one is void on chain, a future one too) and be signed by
-// the account. Verify at settle time reads the nonce again, so an
-// authorization the EOA voided since (a transaction of its own, or
-// another delegation) is refused before the bundle is sent.
+// any chain accepts), name that delegate, be signed by the account and
+// carry the account's current nonce (a used one is void on chain, a
+// future one too), unless the account already delegates to that delegate
+// (an earlier payment's authorization put it there): then a used one is
+// harmless, the chain skipping it. Verify at settle time reads the chain
+// again, so an authorization the EOA voided since (a transaction of its
+// own, a revocation, another delegation) is refused before the bundle is
+// sent.
 
 // delegatedOwner is check 2 for an EIP-7702 sender: its authorization is
 // right, and the account's owner is the account itself.
@@ -48,11 +54,29 @@ func (s *Scheme) delegatedOwner(ctx context.Context, pay *Payment) (common.Addre
 	if err != nil || signer != op.Sender {
 		return common.Address{}, x402.Invalid(x402.ReasonSignatureInvalid, "the EIP-7702 authorization is not signed by the account %s", op.Sender)
 	}
-	var nonce hexutil.Uint64
-	if err := s.cfg.Chain.CallContext(ctx, &nonce, "eth_getTransactionCount", op.Sender, "latest"); err != nil {
-		return common.Address{}, fmt.Errorf("reading the account's nonce: %w", err)
+	var (
+		nonce hexutil.Uint64
+		code  hexutil.Bytes
+	)
+	batch := []rpc.BatchElem{
+		{Method: "eth_getTransactionCount", Args: []any{op.Sender, "latest"}, Result: &nonce},
+		{Method: "eth_getCode", Args: []any{op.Sender, "latest"}, Result: &code},
 	}
-	if uint64(nonce) != auth.Nonce {
+	if err := s.cfg.Chain.BatchCallContext(ctx, batch); err != nil {
+		return common.Address{}, fmt.Errorf("reading the account: %w", err)
+	}
+	for _, b := range batch {
+		if b.Error != nil {
+			return common.Address{}, fmt.Errorf("reading the account: %w", b.Error)
+		}
+	}
+	switch {
+	case uint64(nonce) == auth.Nonce:
+	case auth.Nonce < uint64(nonce) && bytes.Equal(code, types.AddressToDelegation(want)):
+		// Spent (by an earlier payment's bundle, say), but the delegation
+		// it names is in place: the chain skips it, and the account, the
+		// userOpHash and the signature stand.
+	default:
 		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "the EIP-7702 authorization's nonce %d is not the account's nonce %d", auth.Nonce, uint64(nonce))
 	}
 	return op.Sender, nil
