@@ -13,12 +13,16 @@
 //
 // A new version is a new file: a type that implements EntryPoint over its
 // bindings, and an init function that adds its constructor to the
-// versions New knows. v0.8 fits as such a file: its EIP-712
-// userOpHash is UserOpHash, its SimpleAccount's executeBatch(Call[]) is
-// DecodeAccountCall and EncodeAccountCall, and an EIP-7702 sender's
-// authorization travels in UserOperation.EIP7702Auth (its initCode being
-// the 0x7702 marker, which Factory holds); the bundler would then send a
-// bundle with authorizations as a set-code transaction.
+// versions New knows. v0.8 is such a file (v08.go, which embeds v07 and
+// overrides what differs): its EIP-712 userOpHash is UserOpHash, its
+// SimpleAccount's executeBatch(Call[]) is DecodeAccountCall and
+// EncodeAccountCall, and an EIP-7702 sender's authorization travels in
+// UserOperation.EIP7702Auth (its initCode being the 0x7702 marker, which
+// Factory holds), which the bundler sends in a set-code transaction. Two
+// methods were added for it, where the interface fell short: AccountDigest
+// (v0.8's accounts recover the EIP-712 hash itself, not its EIP-191
+// message, which the consumers had assumed) and EIP7702 (whether a
+// version's operations may come from a delegated EOA).
 package entrypoint
 
 import (
@@ -37,7 +41,7 @@ import (
 // may batch it.
 type EntryPoint interface {
 	// Version is the version's name, as offers carry it in
-	// extra.entryPointVersion: "0.6", "0.7".
+	// extra.entryPointVersion: "0.6", "0.7", "0.8".
 	Version() string
 	// Address is where this EntryPoint is deployed.
 	Address() common.Address
