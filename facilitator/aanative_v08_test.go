@@ -393,3 +393,82 @@ func TestAANativeV08TwoOperationsOneAccount(t *testing.T) {
 	}
 	t.Logf("the settler sent %d transactions; refused: %+v", last-settlerNonce, results)
 }
+
+// TestAANativeV08RevokedInTheBundlesBlock: an EIP-7702 payer revokes its
+// delegation in a transaction mined in the same block as, and before, the
+// bundle of its verified payment (a higher tip, 2 s blocks), which voids
+// the bundle's authorization: the EntryPoint reverts the whole bundle
+// ("sender has no code"). The facilitator finds the payer from the chain
+// (its nonce moved in that block and it has no code), answers
+// verify_failed, and puts it in the penalty box: its next payment is
+// refused before anything is sent, so the settler pays for it once.
+func TestAANativeV08RevokedInTheBundlesBlock(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{aaNative: true, v08: true, blockPeriod: 2 * time.Second})
+	merchant := e.chain.Accounts[3].Address
+	acct := e.chain.Accounts[8]
+	req := e.aaPayV08(acct.Key, e.aaRequirementsV08(merchant, 5_000), true)
+	var vr x402.VerifyResponse
+	e.post("verify", req, &vr)
+	if !vr.IsValid {
+		t.Fatalf("verify %+v", vr)
+	}
+	// Right after a block, so that both transactions meet in the next.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	heads := make(chan *types.Header, 4)
+	sub, err := e.eth.SubscribeNewHead(ctx, heads)
+	if err != nil {
+		// The env's client is HTTP: poll for the next block instead.
+		start, _ := e.eth.BlockNumber(ctx)
+		for n := start; n == start; n, _ = e.eth.BlockNumber(ctx) {
+			select {
+			case <-ctx.Done():
+				t.Fatal("no block in 30 s")
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	} else {
+		defer sub.Unsubscribe()
+		<-heads
+	}
+	nonce, _ := e.eth.PendingNonceAt(ctx, acct.Address)
+	revoke, err := types.SignSetCode(acct.Key, types.SetCodeAuthorization{ChainID: *uint256.MustFromBig(e.chain.ChainID), Nonce: nonce + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, _ := types.SignNewTx(acct.Key, types.LatestSignerForChainID(e.chain.ChainID), &types.SetCodeTx{
+		ChainID: uint256.MustFromBig(e.chain.ChainID), Nonce: nonce, To: acct.Address, Gas: 100_000,
+		GasTipCap: uint256.NewInt(200e9), GasFeeCap: uint256.NewInt(400e9), AuthList: []types.SetCodeAuthorization{revoke},
+	})
+	if err := e.eth.SendTransaction(ctx, tx); err != nil {
+		t.Fatal(err)
+	}
+	var res x402.SettleResponse
+	e.post("settle", req, &res)
+	revoked, err := e.chain.Wait(ctx, tx.Hash())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.TransactionHash == "" {
+		t.Skipf("the revocation (block %s) was mined before settle verified: %+v", revoked.BlockNumber, res)
+	}
+	bundle, err := e.eth.TransactionReceipt(ctx, common.HexToHash(res.TransactionHash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bundle.BlockNumber.Cmp(revoked.BlockNumber) != 0 || bundle.TransactionIndex < revoked.TransactionIndex {
+		t.Skipf("the revocation (block %s) and the bundle (block %s) did not meet in one block in that order", revoked.BlockNumber, bundle.BlockNumber)
+	}
+	if res.Success || bundle.Status != types.ReceiptStatusFailed || res.ErrorCode != x402.ErrorVerifyFailed || !strings.Contains(res.Message, "delegation revoked") {
+		t.Fatalf("settle %+v, bundle status %d; want verify_failed naming the revoked delegation", res, bundle.Status)
+	}
+	// The payer waits in the penalty box.
+	next := e.aaPayV08(acct.Key, e.aaRequirementsV08(merchant, 5_000), true)
+	var again x402.VerifyResponse
+	e.post("verify", next, &again)
+	if again.IsValid || !strings.Contains(again.InvalidMessage, "refused until") {
+		t.Fatalf("the payer's next payment: %+v, want it refused by the penalty box", again)
+	}
+	t.Logf("the reverted bundle cost the settler %d gas", bundle.GasUsed)
+}
