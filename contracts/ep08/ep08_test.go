@@ -117,3 +117,33 @@ func FuzzUserOperationHexDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestAuthorizationHex: eip7702Auth's r and s decode as 32-byte words
+// (viem writes them so, leading zeros included) and as quantities, and a
+// malformed field is named.
+func TestAuthorizationHex(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, r, yParity string
+		ok               bool
+	}{
+		{"word with leading zeros", "0x00000000000000000000000000000000000000000000000000000000000000ab", "0x1", true},
+		{"quantity", "0xab", "0x0", true},
+		{"odd quantity", "0xabc", "0x1", true},
+		{"empty", "0x", "0x1", false},
+		{"not hex", "0xzz", "0x1", false},
+		{"yParity over 8 bits", "0xab", "0x100", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := AuthorizationHex{ChainID: "0x7a69", Address: "0x7777777777777777777777777777777777777777", Nonce: "0x0", YParity: tc.yParity, R: tc.r, S: "0x01"}
+			a, err := h.Decode()
+			if (err == nil) != tc.ok {
+				t.Fatalf("Decode: %+v %v, want ok %v", a, err, tc.ok)
+			}
+			if tc.ok && (a.R.Uint64() == 0 || a.ChainID.Uint64() != 31337) {
+				t.Fatalf("decoded %+v", a)
+			}
+		})
+	}
+}
