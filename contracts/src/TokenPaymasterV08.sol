@@ -4,6 +4,7 @@ pragma solidity 0.8.37;
 import {BasePaymaster} from "@account-abstraction/contracts-v08/core/BasePaymaster.sol";
 import {IEntryPoint} from "@account-abstraction/contracts-v08/interfaces/IEntryPoint.sol";
 import {PackedUserOperation} from "@account-abstraction/contracts-v08/interfaces/PackedUserOperation.sol";
+import {Eip7702Support} from "@account-abstraction/contracts-v08/core/Eip7702Support.sol";
 import {UserOperationLib} from "@account-abstraction/contracts-v08/core/UserOperationLib.sol";
 import {_packValidationData} from "@account-abstraction/contracts-v08/core/Helpers.sol";
 import {IERC20} from "@openzeppelin/contracts-v51/token/ERC20/IERC20.sol";
@@ -35,7 +36,8 @@ import {Math} from "@openzeppelin/contracts-v51/utils/math/Math.sol";
 /// switched on at any time) makes it revert, so the operation is refused
 /// (mode 1) or postOp fails as when the payer cannot pay (mode 2).
 /// It is TokenPaymasterV07 built on the v0.8 contracts (OpenZeppelin 5.1):
-/// the same terms, paymasterAndData and getHash, so one Go encoding serves
+/// the same terms, paymasterAndData and getHash (an EIP-7702 marker hashed
+/// padded to 20 bytes, however it is packed), so one Go encoding serves
 /// both; the chain id and this paymaster's address in getHash keep a
 /// signature for one from being replayed on the other.
 /// @dev paymasterAndData, 182 bytes, packed:
@@ -124,7 +126,7 @@ contract TokenPaymasterV08 is BasePaymaster {
             abi.encode(
                 op.sender,
                 op.nonce,
-                keccak256(op.initCode),
+                _initCodeHash(op.initCode),
                 keccak256(op.callData),
                 op.accountGasLimits,
                 uint256(bytes32(op.paymasterAndData[20:TERMS_OFFSET])),
@@ -275,5 +277,19 @@ contract TokenPaymasterV08 is BasePaymaster {
             _pull(c.token, c.sender, cost);
         }
         emit GasPaidInToken(c.userOpHash, c.sender, c.token, c.mode, c.rate, gasCost, cost);
+    }
+
+    /// @dev The initCode getHash covers: an EIP-7702 sender's marker is
+    /// taken padded to 20 bytes whether the bundle packs it short ("0x7702",
+    /// as viem does) or padded (as ERC-7769's factory field reads), so one
+    /// signature serves both packings; any other initCode as it is.
+    function _initCodeHash(bytes calldata initCode) private pure returns (bytes32) {
+        if (!Eip7702Support._isEip7702InitCode(initCode)) {
+            return keccak256(initCode);
+        }
+        bytes20 marker = bytes20(Eip7702Support.INITCODE_EIP7702_MARKER);
+        return initCode.length <= 20
+            ? keccak256(abi.encodePacked(marker))
+            : keccak256(abi.encodePacked(marker, initCode[20:]));
     }
 }

@@ -4,6 +4,7 @@ pragma solidity 0.8.37;
 import {BasePaymaster} from "@account-abstraction/contracts-v08/core/BasePaymaster.sol";
 import {IEntryPoint} from "@account-abstraction/contracts-v08/interfaces/IEntryPoint.sol";
 import {PackedUserOperation} from "@account-abstraction/contracts-v08/interfaces/PackedUserOperation.sol";
+import {Eip7702Support} from "@account-abstraction/contracts-v08/core/Eip7702Support.sol";
 import {_packValidationData} from "@account-abstraction/contracts-v08/core/Helpers.sol";
 import {ECDSA} from "@openzeppelin/contracts-v51/utils/cryptography/ECDSA.sol";
 import {MessageHashUtils} from "@openzeppelin/contracts-v51/utils/cryptography/MessageHashUtils.sol";
@@ -13,7 +14,8 @@ import {MessageHashUtils} from "@openzeppelin/contracts-v51/utils/cryptography/M
 /// operation its off-chain signer signed, within the window signed with it.
 /// The npm package account-abstraction/contracts 0.8.0 ships no paymaster; this one
 /// keeps the paymasterAndData and getHash of 0.7.0's sample
-/// VerifyingPaymaster, so the paymaster service signs for both with one
+/// VerifyingPaymaster (an EIP-7702 marker hashed padded to 20 bytes,
+/// however it is packed), so the paymaster service signs for both with one
 /// encoding, and the chain id and this paymaster's address in the hash keep
 /// a signature for one from paying on the other.
 /// @dev paymasterAndData, packed:
@@ -45,7 +47,7 @@ contract VerifyingPaymasterV08 is BasePaymaster {
             abi.encode(
                 op.sender,
                 op.nonce,
-                keccak256(op.initCode),
+                _initCodeHash(op.initCode),
                 keccak256(op.callData),
                 op.accountGasLimits,
                 uint256(bytes32(op.paymasterAndData[20:WINDOW_OFFSET])),
@@ -84,5 +86,19 @@ contract VerifyingPaymasterV08 is BasePaymaster {
         (address recovered, ECDSA.RecoverError err,) = ECDSA.tryRecover(hash, signature);
         bool failed = err != ECDSA.RecoverError.NoError || recovered != verifyingSigner;
         return ("", _packValidationData(failed, validUntil, validAfter));
+    }
+
+    /// @dev The initCode getHash covers: an EIP-7702 sender's marker is
+    /// taken padded to 20 bytes whether the bundle packs it short ("0x7702",
+    /// as viem does) or padded (as ERC-7769's factory field reads), so one
+    /// signature serves both packings; any other initCode as it is.
+    function _initCodeHash(bytes calldata initCode) private pure returns (bytes32) {
+        if (!Eip7702Support._isEip7702InitCode(initCode)) {
+            return keccak256(initCode);
+        }
+        bytes20 marker = bytes20(Eip7702Support.INITCODE_EIP7702_MARKER);
+        return initCode.length <= 20
+            ? keccak256(abi.encodePacked(marker))
+            : keccak256(abi.encodePacked(marker, initCode[20:]));
     }
 }
