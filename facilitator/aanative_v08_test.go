@@ -18,6 +18,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/devnet"
 	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
 	"github.com/caddy-x402/caddy-x402/paymaster"
@@ -394,19 +395,39 @@ func TestAANativeV08TwoOperationsOneAccount(t *testing.T) {
 	t.Logf("the settler sent %d transactions; refused: %+v", last-settlerNonce, results)
 }
 
-// TestAANativeV08RevokedInTheBundlesBlock: an EIP-7702 payer revokes its
-// delegation in a transaction mined in the same block as, and before, the
-// bundle of its verified payment (a higher tip, 2 s blocks), which voids
-// the bundle's authorization: the EntryPoint reverts the whole bundle
-// ("sender has no code"). The facilitator finds the payer from the chain
-// (its nonce moved in that block and it has no code), answers
-// verify_failed, and puts it in the penalty box: its next payment is
-// refused before anything is sent, so the settler pays for it once.
-func TestAANativeV08RevokedInTheBundlesBlock(t *testing.T) {
+// TestAANativeV08ChangedInTheBundlesBlock: an EIP-7702 payer revokes its
+// delegation, or replaces it (with EOADelegate, which has no
+// validateUserOp), in a transaction mined in the same block as, and
+// before, the bundle of its verified payment (a higher tip, 2 s blocks),
+// which voids the bundle's authorization: the EntryPoint reverts the whole
+// bundle ("sender has no code" when revoked, FailedOp AA23 when replaced).
+// The facilitator finds the payer from the chain, answers verify_failed,
+// and puts it in the penalty box, whose verification refuses its next
+// payments before anything is sent, so the settler pays for it once.
+func TestAANativeV08ChangedInTheBundlesBlock(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{aaNative: true, v08: true, blockPeriod: 2 * time.Second})
+	for i, tc := range []struct {
+		name string
+		to   common.Address // the delegate the payer's own transaction sets
+		want string
+	}{
+		{"revoked", common.Address{}, "delegation revoked"},
+		{"replaced", e.chain.Contracts.EOADelegate, "AA23"},
+	} {
+		// One after the other: at once, both payments would share one
+		// bundle, whose revert names one culprit (the other payment is then
+		// released for a retry, not held against its payer).
+		t.Run(tc.name, func(t *testing.T) {
+			e.changeInTheBundlesBlock(t, e.chain.Accounts[8+i], tc.to, tc.want)
+		})
+	}
+}
+
+// changeInTheBundlesBlock is one case of
+// TestAANativeV08ChangedInTheBundlesBlock for acct.
+func (e *env) changeInTheBundlesBlock(t *testing.T, acct devnet.Account, to common.Address, want string) {
 	merchant := e.chain.Accounts[3].Address
-	acct := e.chain.Accounts[8]
 	req := e.aaPayV08(acct.Key, e.aaRequirementsV08(merchant, 5_000), true)
 	var vr x402.VerifyResponse
 	e.post("verify", req, &vr)
@@ -416,59 +437,51 @@ func TestAANativeV08RevokedInTheBundlesBlock(t *testing.T) {
 	// Right after a block, so that both transactions meet in the next.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	heads := make(chan *types.Header, 4)
-	sub, err := e.eth.SubscribeNewHead(ctx, heads)
-	if err != nil {
-		// The env's client is HTTP: poll for the next block instead.
-		start, _ := e.eth.BlockNumber(ctx)
-		for n := start; n == start; n, _ = e.eth.BlockNumber(ctx) {
-			select {
-			case <-ctx.Done():
-				t.Fatal("no block in 30 s")
-			case <-time.After(20 * time.Millisecond):
-			}
+	start, _ := e.eth.BlockNumber(ctx)
+	for n := start; n == start; n, _ = e.eth.BlockNumber(ctx) {
+		select {
+		case <-ctx.Done():
+			t.Fatal("no block in 30 s")
+		case <-time.After(20 * time.Millisecond):
 		}
-	} else {
-		defer sub.Unsubscribe()
-		<-heads
 	}
 	nonce, _ := e.eth.PendingNonceAt(ctx, acct.Address)
-	revoke, err := types.SignSetCode(acct.Key, types.SetCodeAuthorization{ChainID: *uint256.MustFromBig(e.chain.ChainID), Nonce: nonce + 1})
+	change, err := types.SignSetCode(acct.Key, types.SetCodeAuthorization{ChainID: *uint256.MustFromBig(e.chain.ChainID), Address: to, Nonce: nonce + 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tx, _ := types.SignNewTx(acct.Key, types.LatestSignerForChainID(e.chain.ChainID), &types.SetCodeTx{
 		ChainID: uint256.MustFromBig(e.chain.ChainID), Nonce: nonce, To: acct.Address, Gas: 100_000,
-		GasTipCap: uint256.NewInt(200e9), GasFeeCap: uint256.NewInt(400e9), AuthList: []types.SetCodeAuthorization{revoke},
+		GasTipCap: uint256.NewInt(200e9), GasFeeCap: uint256.NewInt(400e9), AuthList: []types.SetCodeAuthorization{change},
 	})
 	if err := e.eth.SendTransaction(ctx, tx); err != nil {
 		t.Fatal(err)
 	}
 	var res x402.SettleResponse
 	e.post("settle", req, &res)
-	revoked, err := e.chain.Wait(ctx, tx.Hash())
+	changed, err := e.chain.Wait(ctx, tx.Hash())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.TransactionHash == "" {
-		t.Skipf("the revocation (block %s) was mined before settle verified: %+v", revoked.BlockNumber, res)
+		t.Skipf("the change (block %s) was mined before settle verified: %+v", changed.BlockNumber, res)
 	}
 	bundle, err := e.eth.TransactionReceipt(ctx, common.HexToHash(res.TransactionHash))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bundle.BlockNumber.Cmp(revoked.BlockNumber) != 0 || bundle.TransactionIndex < revoked.TransactionIndex {
-		t.Skipf("the revocation (block %s) and the bundle (block %s) did not meet in one block in that order", revoked.BlockNumber, bundle.BlockNumber)
+	if bundle.BlockNumber.Cmp(changed.BlockNumber) != 0 || bundle.TransactionIndex < changed.TransactionIndex {
+		t.Skipf("the change (block %s) and the bundle (block %s) did not meet in one block in that order", changed.BlockNumber, bundle.BlockNumber)
 	}
-	if res.Success || bundle.Status != types.ReceiptStatusFailed || res.ErrorCode != x402.ErrorVerifyFailed || !strings.Contains(res.Message, "delegation revoked") {
-		t.Fatalf("settle %+v, bundle status %d; want verify_failed naming the revoked delegation", res, bundle.Status)
+	if res.Success || bundle.Status != types.ReceiptStatusFailed || res.ErrorCode != x402.ErrorVerifyFailed || !strings.Contains(res.Message, want) {
+		t.Fatalf("settle %+v, bundle status %d; want verify_failed naming %q", res, bundle.Status, want)
 	}
-	// The payer waits in the penalty box.
-	next := e.aaPayV08(acct.Key, e.aaRequirementsV08(merchant, 5_000), true)
-	var again x402.VerifyResponse
-	e.post("verify", next, &again)
-	if again.IsValid || !strings.Contains(again.InvalidMessage, "refused until") {
-		t.Fatalf("the payer's next payment: %+v, want it refused by the penalty box", again)
+	// The payer waits in the penalty box (its next payment may not even
+	// be sponsorable, its EOA now running EOADelegate).
+	if until, refused := e.svc.payers.refusedUntil(acct.Address, time.Now()); !refused {
+		t.Fatal("the payer is not in the penalty box")
+	} else {
+		t.Logf("the payer is refused until %s", until.Format(time.RFC3339))
 	}
 	t.Logf("the reverted bundle cost the settler %d gas", bundle.GasUsed)
 }
