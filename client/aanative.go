@@ -87,7 +87,12 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 	eoa := t.EIP7702Delegate != (common.Address{}) && ep.EIP7702()
 	sender := owner
 	var code hexutil.Bytes
-	if !eoa {
+	if eoa {
+		// Once delegated, the EOA sends plain operations, as viem does.
+		if err := chain.CallContext(ctx, &code, "eth_getCode", sender, "latest"); err != nil {
+			return nil, err
+		}
+	} else {
 		out, err := call(factoryA, factory.PackGetAddress(owner, salt))
 		if err != nil {
 			return nil, fmt.Errorf("x402 client: deriving the smart account: %w", err)
@@ -127,7 +132,9 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 		return nil, err
 	}
 	unsigned := entrypoint.UserOperation{Sender: sender, Nonce: nonce, CallData: callData}
+	delegated := eoa && bytes.Equal(code, types.AddressToDelegation(t.EIP7702Delegate))
 	switch {
+	case delegated:
 	case eoa:
 		if unsigned.EIP7702Auth, err = t.authorize(ctx, chain, chainID); err != nil {
 			return nil, err

@@ -400,6 +400,9 @@ func (s *Scheme) owner(ctx context.Context, pay *Payment) (common.Address, error
 	if len(code) == 0 {
 		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "sender %s is not deployed and the UserOperation has no initCode", pay.Op.Sender)
 	}
+	if delegatedTo(code, pay) {
+		return pay.Op.Sender, nil // an EOA already delegated to the accepted delegate
+	}
 	var out hexutil.Bytes
 	if err := s.call(ctx, pay.Op.Sender, s.account.PackOwner(), &out); err != nil {
 		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "sender %s is not a SimpleAccount", pay.Op.Sender)

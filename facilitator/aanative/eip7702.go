@@ -30,6 +30,16 @@ import (
 // own, a revocation, another delegation) is refused before the bundle is
 // sent.
 
+// delegatedTo reports whether code, a sender's, is the EIP-7702
+// delegation to the delegate pay's EntryPoint accepts: such an EOA sends
+// plain operations (no marker, no authorization) once delegated, as viem
+// does, and is its own owner. The EntryPoint then reads its code as any
+// account's; a delegation revoked since is an undeployed account (AA20).
+func delegatedTo(code []byte, pay *Payment) bool {
+	d := pay.at.Delegate
+	return pay.EntryPoint.EIP7702() && d != (common.Address{}) && bytes.Equal(code, types.AddressToDelegation(d))
+}
+
 // delegatedOwner is check 2 for an EIP-7702 sender: its authorization is
 // right, and the account's owner is the account itself.
 func (s *Scheme) delegatedOwner(ctx context.Context, pay *Payment) (common.Address, error) {
