@@ -478,6 +478,7 @@ func (a *App) parseWebhook(d *caddyfile.Dispenser) error {
 //		account_factory <address>
 //		paymaster       <address>
 //		token_paymaster <address>
+//		eip7702_delegate <address>  (v0.8 on)
 //		bundler_url     <url>
 //	}]
 //
@@ -504,6 +505,8 @@ func entryPointField(e *EntryPointConfig, name string) *string {
 		return &e.TokenPaymaster
 	case "bundler_url":
 		return &e.BundlerURL
+	case "eip7702_delegate":
+		return &e.Delegate
 	}
 	panic("unknown entry_point option " + name)
 }

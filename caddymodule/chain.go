@@ -93,9 +93,9 @@ type chainPlan struct {
 
 // fixedEntryPoint is one EntryPoint of chainFixed.
 type fixedEntryPoint struct {
-	Version                                            string
-	Address, AccountFactory, Paymaster, TokenPaymaster common.Address
-	BundlerURL                                         string
+	Version                                                      string
+	Address, AccountFactory, Paymaster, TokenPaymaster, Delegate common.Address
+	BundlerURL                                                   string
 }
 
 // chainFixed are the options of the x402 app that the running facilitator

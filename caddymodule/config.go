@@ -335,6 +335,11 @@ type EntryPointConfig struct {
 	// network's bundler_url; one whose eth_supportedEntryPoints does not
 	// list this EntryPoint stops Caddy at start (aa-native only).
 	BundlerURL string `json:"bundler_url,omitempty"`
+	// The account code (such as v0.8's Simple7702Account) that an EOA
+	// may delegate to with EIP-7702 and pay from, on a version that takes
+	// EIP-7702 senders; unset refuses them, but on the devnet, where it is
+	// the predeployed one (aa-native only).
+	Delegate string `json:"eip7702_delegate,omitempty"`
 }
 
 // SponsorLimitsConfig is the anonymous budget of /sponsor; zero values

@@ -103,7 +103,7 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 		for _, ep := range eps {
 			p.fixed.EntryPoints = append(p.fixed.EntryPoints, fixedEntryPoint{
 				Version: ep.EntryPoint.Version(), Address: ep.EntryPoint.Address(), AccountFactory: ep.Factory,
-				Paymaster: ep.Paymaster, TokenPaymaster: ep.TokenPaymaster, BundlerURL: ep.BundlerURL,
+				Paymaster: ep.Paymaster, TokenPaymaster: ep.TokenPaymaster, Delegate: ep.Delegate, BundlerURL: ep.BundlerURL,
 			})
 		}
 		if n.PaymasterURL != "" {
@@ -141,12 +141,13 @@ func (e *EntryPointConfig) version() string {
 func (e *EntryPointConfig) fields() []configValue {
 	name := "entry_point v" + e.version() + " "
 	return []configValue{{name + "address", &e.Address}, {name + "account_factory", &e.AccountFactory},
-		{name + "paymaster", &e.Paymaster}, {name + "token_paymaster", &e.TokenPaymaster}, {name + "bundler_url", &e.BundlerURL}}
+		{name + "paymaster", &e.Paymaster}, {name + "token_paymaster", &e.TokenPaymaster}, {name + "eip7702_delegate", &e.Delegate},
+		{name + "bundler_url", &e.BundlerURL}}
 }
 
 // isZero reports whether e names nothing.
 func (e *EntryPointConfig) isZero() bool {
-	return e.Address == "" && e.AccountFactory == "" && e.Paymaster == "" && e.TokenPaymaster == "" && e.BundlerURL == ""
+	return e.Address == "" && e.AccountFactory == "" && e.Paymaster == "" && e.TokenPaymaster == "" && e.BundlerURL == "" && e.Delegate == ""
 }
 
 // mergeEntryPoints is list with each alias folded into the entry of its
@@ -203,6 +204,9 @@ func withDevnetDefaults(e EntryPointConfig) (EntryPointConfig, bool) {
 	}
 	if e.Address == "" || common.HexToAddress(e.Address) == set.EntryPoint {
 		e.TokenPaymaster = cmp.Or(e.TokenPaymaster, set.TokenPaymaster.Hex())
+		if set.Delegate != (common.Address{}) {
+			e.Delegate = cmp.Or(e.Delegate, set.Delegate.Hex())
+		}
 	}
 	e.Address = cmp.Or(e.Address, set.EntryPoint.Hex())
 	e.AccountFactory = cmp.Or(e.AccountFactory, set.AccountFactory.Hex())
@@ -251,6 +255,9 @@ func (n *NetworkConfig) aaEntryPoints() ([]facilitator.AAEntryPoint, common.Addr
 		if e.TokenPaymaster != "" {
 			d.TokenPaymaster = common.HexToAddress(e.TokenPaymaster)
 		}
+		if e.Delegate != "" {
+			d.Delegate = common.HexToAddress(e.Delegate)
+		}
 		out = append(out, d)
 	}
 	if len(out) == 0 {
@@ -271,10 +278,14 @@ func (n *NetworkConfig) checkEntryPoints() []error {
 	errs := []error{err}
 	for i := range list {
 		e := &list[i]
-		errs = append(errs, checkAddresses(e.fields()[:4]...))
-		if _, err := entrypoint.New(e.version(), common.Address{}); err != nil {
+		errs = append(errs, checkAddresses(e.fields()[:5]...))
+		ep, err := entrypoint.New(e.version(), common.Address{})
+		if err != nil {
 			errs = append(errs, fmt.Errorf("entry_point: %w", err))
 			continue
+		}
+		if e.Delegate != "" && !ep.EIP7702() {
+			errs = append(errs, fmt.Errorf("entry_point v%s: eip7702_delegate is for a version that takes EIP-7702 senders (v0.8 on)", e.version()))
 		}
 		if n.Network == NetworkDevnet {
 			if _, ok := withDevnetDefaults(*e); !ok && e.Address == "" {

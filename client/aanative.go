@@ -13,8 +13,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/holiman/uint256"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/entrypoint"
@@ -75,19 +77,35 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 		err := chain.CallContext(ctx, &out, "eth_call", map[string]any{"to": to, "data": hexutil.Bytes(data)}, "latest")
 		return out, err
 	}
-	out, err := call(factoryA, factory.PackGetAddress(owner, salt))
+	ep, err := entrypoint.New(ex.EntryPointVersion, entryPoint)
 	if err != nil {
-		return nil, fmt.Errorf("x402 client: deriving the smart account: %w", err)
+		return nil, fmt.Errorf("x402 client: %w", err)
 	}
-	sender, err := factory.UnpackGetAddress(out)
-	if err != nil {
-		return nil, err
-	}
+	// An EIP-7702 payer is the key's own EOA, delegated to
+	// t.EIP7702Delegate by the authorization the operation carries;
+	// otherwise the payer is the key's SimpleAccount of the offer's factory.
+	eoa := t.EIP7702Delegate != (common.Address{}) && ep.EIP7702()
+	sender := owner
 	var code hexutil.Bytes
-	if err := chain.CallContext(ctx, &code, "eth_getCode", sender, "latest"); err != nil {
-		return nil, err
+	if eoa {
+		// Once delegated, the EOA sends plain operations, as viem does.
+		if err := chain.CallContext(ctx, &code, "eth_getCode", sender, "latest"); err != nil {
+			return nil, err
+		}
+	} else {
+		out, err := call(factoryA, factory.PackGetAddress(owner, salt))
+		if err != nil {
+			return nil, fmt.Errorf("x402 client: deriving the smart account: %w", err)
+		}
+		if sender, err = factory.UnpackGetAddress(out); err != nil {
+			return nil, err
+		}
+		if err := chain.CallContext(ctx, &code, "eth_getCode", sender, "latest"); err != nil {
+			return nil, err
+		}
 	}
-	if out, err = call(entryPoint, nonces.PackGetNonce(sender, new(big.Int))); err != nil {
+	out, err := call(entryPoint, nonces.PackGetNonce(sender, new(big.Int)))
+	if err != nil {
 		return nil, fmt.Errorf("x402 client: reading the account's nonce: %w", err)
 	}
 	nonce, err := nonces.UnpackGetNonce(out)
@@ -106,10 +124,6 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 	if t.RequestHashFunc != nil {
 		requestHash = t.RequestHashFunc(sender, nonce, resource)
 	}
-	ep, err := entrypoint.New(ex.EntryPointVersion, entryPoint)
-	if err != nil {
-		return nil, fmt.Errorf("x402 client: %w", err)
-	}
 	callData, err := ep.EncodeAccountCall([]entrypoint.Call{
 		{Target: token, Data: contracts.NewDevUSD().PackApprove(settlement, amount)},
 		{Target: settlement, Data: contracts.NewX402Settlement().PackSettle(payTo, token, amount, requestHash)},
@@ -118,11 +132,19 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 		return nil, err
 	}
 	unsigned := entrypoint.UserOperation{Sender: sender, Nonce: nonce, CallData: callData}
-	if len(code) == 0 {
+	delegated := eoa && bytes.Equal(code, types.AddressToDelegation(t.EIP7702Delegate))
+	switch {
+	case delegated:
+	case eoa:
+		if unsigned.EIP7702Auth, err = t.authorize(ctx, chain, chainID); err != nil {
+			return nil, err
+		}
+		unsigned.Factory = entrypoint.EIP7702Marker
+	case len(code) == 0:
 		unsigned.Factory, unsigned.FactoryData = factoryA, factory.PackCreateAccount(owner, salt)
 	}
 	var sponsored json.RawMessage
-	if err := t.sponsor(ctx, ex.SponsorURL, ep.EncodeOp(&unsigned), entryPoint, len(code) > 0, &sponsored); err != nil {
+	if err := t.sponsor(ctx, ex.SponsorURL, ep.EncodeOp(&unsigned), entryPoint, eoa || len(code) > 0, &sponsored); err != nil {
 		return nil, err
 	}
 	op, err := ep.DecodeOp(sponsored, false)
@@ -133,9 +155,12 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 		op.Factory != unsigned.Factory || !bytes.Equal(op.FactoryData, unsigned.FactoryData) {
 		return nil, errors.New("x402 client: the sponsor changed the operation")
 	}
-	if op.Signature, err = contracts.SignHash(ep.UserOpHash(&op, new(big.Int).SetUint64(chainID)), t.Key); err != nil {
+	op.EIP7702Auth = unsigned.EIP7702Auth // ours, whatever the sponsor echoed
+	digest := ep.AccountDigest(ep.UserOpHash(&op, new(big.Int).SetUint64(chainID)))
+	if op.Signature, err = crypto.Sign(digest[:], t.Key); err != nil {
 		return nil, err
 	}
+	op.Signature[64] += 27
 	payload, err := json.Marshal(struct {
 		UserOp             any                     `json:"userOp"`
 		SettlementCallSpec x402.SettlementCallSpec `json:"settlementCallSpec"`
@@ -146,6 +171,21 @@ func (t *Transport) PayAANative(ctx context.Context, challenge *x402.PaymentRequ
 		return nil, err
 	}
 	return &x402.PaymentPayload{X402Version: x402.Version, Resource: challenge.Resource, Accepted: *offer, Payload: payload}, nil
+}
+
+// authorize signs the EIP-7702 authorization that delegates the key's EOA
+// to t.EIP7702Delegate on chainID, at the EOA's next nonce (a bundle's
+// set-code transaction, sent by another account, applies it).
+func (t *Transport) authorize(ctx context.Context, chain *rpc.Client, chainID uint64) (*types.SetCodeAuthorization, error) {
+	var nonce hexutil.Uint64
+	if err := chain.CallContext(ctx, &nonce, "eth_getTransactionCount", crypto.PubkeyToAddress(t.Key.PublicKey), "pending"); err != nil {
+		return nil, fmt.Errorf("x402 client: reading the EOA's nonce: %w", err)
+	}
+	auth, err := types.SignSetCode(t.Key, types.SetCodeAuthorization{ChainID: *uint256.NewInt(chainID), Address: t.EIP7702Delegate, Nonce: uint64(nonce)})
+	if err != nil {
+		return nil, fmt.Errorf("x402 client: signing the EIP-7702 authorization: %w", err)
+	}
+	return &auth, nil
 }
 
 // sponsor calls pm_sponsor_userop at the offer's sponsorUrl (no key: the

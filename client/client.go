@@ -83,6 +83,14 @@ type Transport struct {
 	// When Token is the offer's asset, the account must hold the price
 	// and that maximum. ValidUntil is ignored.
 	Gas x402.SponsorContext
+	// EIP7702Delegate, if set, pays aa-native offers of an EntryPoint
+	// version that takes EIP-7702 senders (v0.8) from the key's own EOA
+	// instead of its SimpleAccount: until the EOA delegates to this
+	// contract (the offer's network's Simple7702Account, which the
+	// facilitator must accept), each operation carries the 0x7702 marker
+	// and an authorization that delegates it; once delegated, plain
+	// operations. Zero pays from the SimpleAccount.
+	EIP7702Delegate common.Address
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }

@@ -82,6 +82,21 @@ const wantedV07 = [
 ];
 // EntryPoint v0.7's simulations: compiled, not bound.
 const simulations = ['@account-abstraction/contracts-v07/core/EntryPointSimulations.sol', 'EntryPointSimulations'];
+// EntryPoint v0.8 (@account-abstraction/contracts@0.8.0 under the alias
+// @account-abstraction/contracts-v08, with the OpenZeppelin 5.1 it imports
+// under @openzeppelin/contracts-v51): a third build, bound in package ep08
+// from a combined file of its own (ep08/combined.json), so that the other
+// two bindings' --exc lists stay as they are. 0.8.0 ships no paymaster:
+// VerifyingPaymasterV08 and TokenPaymasterV08 are ours.
+const wantedV08 = [
+  ['@account-abstraction/contracts-v08/core/EntryPoint.sol', 'EntryPoint'],
+  ['@account-abstraction/contracts-v08/accounts/SimpleAccountFactory.sol', 'SimpleAccountFactory'],
+  ['@account-abstraction/contracts-v08/accounts/SimpleAccount.sol', 'SimpleAccount'],
+  ['@account-abstraction/contracts-v08/accounts/Simple7702Account.sol', 'Simple7702Account'],
+  ['src/VerifyingPaymasterV08.sol', 'VerifyingPaymasterV08'],
+  ['src/TokenPaymasterV08.sol', 'TokenPaymasterV08'],
+];
+const simulationsV08 = ['@account-abstraction/contracts-v08/core/EntryPointSimulations.sol', 'EntryPointSimulations'];
 
 function read(unit) {
   const file = unit.startsWith('src/') ? path.join(here, unit) : path.join(modules, unit);
@@ -126,8 +141,8 @@ function build(units, remappings) {
     // abigen v2 names a function's multi-value output after the function
     // alone, so two contracts with validatePaymasterUserOp would clash. Only
     // the EntryPoint calls it; TokenPaymaster's binding leaves it out
-    // (VerifyingPaymaster's keeps it); so does TokenPaymasterV07's.
-    const abi = name === 'TokenPaymaster' || name === 'TokenPaymasterV07' ? c.abi.filter((f) => f.name !== 'validatePaymasterUserOp') : c.abi;
+    // (VerifyingPaymaster's keeps it); so do TokenPaymasterV07's and V08's.
+    const abi = name === 'TokenPaymaster' || name === 'TokenPaymasterV07' || name === 'TokenPaymasterV08' ? c.abi.filter((f) => f.name !== 'validatePaymasterUserOp') : c.abi;
     out[`${unit}:${name}`] = {
       abi,
       bin: c.evm.bytecode.object,
@@ -149,6 +164,19 @@ fs.writeFileSync(path.join(here, 'combined.json'), JSON.stringify(combined, null
 
 fs.writeFileSync(path.join(here, 'ep07', 'simulations.json'),
   JSON.stringify({ abi: sim.abi, 'bin-runtime': sim['bin-runtime'] }, null, 1) + '\n');
+
+const v08 = build([...wantedV08, simulationsV08],
+  ['@account-abstraction/contracts-v08/:@openzeppelin/contracts/=@openzeppelin/contracts-v51/']);
+const simKeyV08 = simulationsV08.join(':');
+const simV08 = v08[simKeyV08];
+delete v08[simKeyV08];
+fs.writeFileSync(path.join(here, 'ep08', 'combined.json'), JSON.stringify({ contracts: v08, version: solc.version() }, null, 1) + '\n');
+fs.writeFileSync(path.join(here, 'ep08', 'simulations.json'),
+  JSON.stringify({ abi: simV08.abi, 'bin-runtime': simV08['bin-runtime'] }, null, 1) + '\n');
+
 for (const key of Object.keys(contracts)) {
   console.log(`${key}: ${contracts[key]['bin-runtime'].length / 2} bytes runtime`);
+}
+for (const key of Object.keys(v08)) {
+  console.log(`${key} (ep08): ${v08[key]['bin-runtime'].length / 2} bytes runtime`);
 }

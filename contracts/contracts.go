@@ -13,6 +13,9 @@
 // TransferProbe are never deployed: the facilitator and the paymaster run
 // their creation code in an eth_call.
 //
+// EntryPoint v0.8's contracts are compiled in a build of their own into
+// ep08/combined.json and bound in package ep08.
+//
 // The build is pinned: solc 0.8.37 from npm, standard JSON, optimizer on,
 // EVM version cancun. combined.json and bindings.go are generated and
 // committed; `go generate ./contracts` rebuilds them byte for byte, which CI
@@ -23,3 +26,4 @@ package contracts
 //go:generate node compile.mjs
 //go:generate go tool abigen --v2 --combined-json combined.json --pkg contracts --out bindings.go --exc src/TokenPaymasterV07.sol:*,@account-abstraction/contracts-v07/core/EntryPoint.sol:*,@account-abstraction/contracts-v07/samples/SimpleAccountFactory.sol:*,@account-abstraction/contracts-v07/samples/SimpleAccount.sol:*,@account-abstraction/contracts-v07/samples/VerifyingPaymaster.sol:*
 //go:generate go tool abigen --v2 --combined-json combined.json --pkg ep07 --out ep07/bindings.go --exc src/DevUSD.sol:*,src/X402Settlement.sol:*,src/X402Batch.sol:*,src/TokenPaymaster.sol:*,src/Permit2.sol:*,src/X402ExactPermit2Proxy.sol:*,src/X402UptoPermit2Proxy.sol:*,src/DevPermitToken.sol:*,src/OwnerWallet.sol:*,src/EOADelegate.sol:*,src/Multicall3.sol:*,src/WalletProbe.sol:*,src/TransferProbe.sol:*,src/FreeRiderAccount.sol:*,src/OpenPaymaster.sol:*,src/SettablePriceFeed.sol:*,src/FeeToken.sol:*,src/RogueWallet.sol:*,@account-abstraction/contracts/core/EntryPoint.sol:*,@account-abstraction/contracts/samples/SimpleAccountFactory.sol:*,@account-abstraction/contracts/samples/SimpleAccount.sol:*,@account-abstraction/contracts/samples/VerifyingPaymaster.sol:*
+//go:generate go tool abigen --v2 --combined-json ep08/combined.json --pkg ep08 --out ep08/bindings.go

@@ -114,6 +114,7 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 	// Two of each: the VerifyingPaymasters' and the TokenPaymasters'.
 	budget.Mul(budget, big.NewInt(2))
 	st.AddBalance(wellknown.DeployerV07, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified)
+	st.AddBalance(wellknown.DeployerV08, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified)
 	st.AddBalance(p.deployer, uint256.MustFromBig(budget), tracing.BalanceChangeUnspecified)
 
 	deploy := func(name string, md *bind.MetaData, args []byte) (common.Address, error) {
@@ -154,6 +155,9 @@ func buildGenesis(p genesisPlan) (*core.Genesis, Contracts, error) {
 		return nil, c, err
 	}
 	if err := deployEP07(p, st, rec, cfg, &c, call); err != nil {
+		return nil, c, err
+	}
+	if err := deployEP08(p, st, rec, cfg, &c, call); err != nil {
 		return nil, c, err
 	}
 	if err := fundAccounts(p, &c, call); err != nil {
@@ -284,7 +288,7 @@ func counterfactualAccounts(p genesisPlan, cfg *runtime.Config, c *Contracts) er
 func fundAccounts(p genesisPlan, c *Contracts, call func(what string, to common.Address, input []byte, value *big.Int) error) error {
 	token, permitTok := contracts.NewDevUSD(), contracts.NewDevPermitToken()
 	paymaster, tokenPM := contracts.NewVerifyingPaymaster(), contracts.NewTokenPaymaster()
-	for _, a := range slices.Concat(p.funded, c.SmartAccounts, c.Wallets, c.SmartAccountsV07) {
+	for _, a := range slices.Concat(p.funded, c.SmartAccounts, c.Wallets, c.SmartAccountsV07, c.SmartAccountsV08) {
 		if err := call("minting to "+a.Hex(), c.Token, token.PackMint(a, p.accountTokens), nil); err != nil {
 			return err
 		}
@@ -348,6 +352,7 @@ func genesisAlloc(p genesisPlan, st *state.StateDB, rec *recorder, placed []comm
 		alloc[a] = types.Account{Balance: new(big.Int).Set(p.accountETH), Nonce: st.GetNonce(a)}
 	}
 	alloc[wellknown.DeployerV07] = types.Account{Balance: new(big.Int), Nonce: st.GetNonce(wellknown.DeployerV07)}
+	alloc[wellknown.DeployerV08] = types.Account{Balance: new(big.Int), Nonce: st.GetNonce(wellknown.DeployerV08)}
 	if _, ok := alloc[p.deployer]; !ok {
 		alloc[p.deployer] = types.Account{Balance: new(big.Int), Nonce: st.GetNonce(p.deployer)}
 	}
@@ -367,6 +372,22 @@ func deployedCode(md *bind.MetaData) ([]byte, error) {
 		return nil, fmt.Errorf("running the constructor of %s: %w", md.ID, err)
 	}
 	return code, nil
+}
+
+// moveContract moves a contract built at from to to, with code as its
+// code: its nonce and the storage rec saw written go along, and from is
+// emptied (left out of the alloc).
+func moveContract(st *state.StateDB, rec *recorder, from, to common.Address, code []byte) {
+	st.SetCode(to, code, tracing.CodeChangeUnspecified)
+	st.SetNonce(to, st.GetNonce(from), tracing.NonceChangeUnspecified)
+	slots := make(map[common.Hash]struct{})
+	for slot := range rec.slots[from] {
+		st.SetState(to, slot, st.GetState(from, slot))
+		slots[slot] = struct{}{}
+	}
+	rec.slots[to] = slots
+	st.SetCode(from, nil, tracing.CodeChangeUnspecified)
+	rec.created = append(rec.created, to)
 }
 
 // deployEP07 deploys EntryPoint v0.7 at its canonical address, and the v0.7
@@ -400,18 +421,7 @@ func deployEP07(p genesisPlan, st *state.StateDB, rec *recorder, cfg *runtime.Co
 	if len(st.GetCode(builtCreator)) == 0 || !bytes.Contains(code, builtCreator.Bytes()) {
 		return fmt.Errorf("EntryPoint v0.7 did not create its SenderCreator at %s", builtCreator)
 	}
-	move := func(from, to common.Address, code []byte) {
-		st.SetCode(to, code, tracing.CodeChangeUnspecified)
-		st.SetNonce(to, st.GetNonce(from), tracing.NonceChangeUnspecified)
-		slots := make(map[common.Hash]struct{})
-		for slot := range rec.slots[from] {
-			st.SetState(to, slot, st.GetState(from, slot))
-			slots[slot] = struct{}{}
-		}
-		rec.slots[to] = slots
-		st.SetCode(from, nil, tracing.CodeChangeUnspecified) // left out of the alloc
-		rec.created = append(rec.created, to)
-	}
+	move := func(from, to common.Address, code []byte) { moveContract(st, rec, from, to, code) }
 	move(builtCreator, ep07.SenderCreatorAddress, st.GetCode(builtCreator))
 	move(built, wellknown.EntryPointV07, bytes.ReplaceAll(code, builtCreator.Bytes(), ep07.SenderCreatorAddress.Bytes()))
 	c.EntryPointV07 = wellknown.EntryPointV07

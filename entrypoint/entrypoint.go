@@ -13,12 +13,16 @@
 //
 // A new version is a new file: a type that implements EntryPoint over its
 // bindings, and an init function that adds its constructor to the
-// versions New knows. v0.8 fits as such a file: its EIP-712
-// userOpHash is UserOpHash, its SimpleAccount's executeBatch(Call[]) is
-// DecodeAccountCall and EncodeAccountCall, and an EIP-7702 sender's
-// authorization travels in UserOperation.EIP7702Auth (its initCode being
-// the 0x7702 marker, which Factory holds); the bundler would then send a
-// bundle with authorizations as a set-code transaction.
+// versions New knows. v0.8 is such a file (v08.go, which embeds v07 and
+// overrides what differs): its EIP-712 userOpHash is UserOpHash, its
+// SimpleAccount's executeBatch(Call[]) is DecodeAccountCall and
+// EncodeAccountCall, and an EIP-7702 sender's authorization travels in
+// UserOperation.EIP7702Auth (its initCode being the 0x7702 marker, which
+// Factory holds), which the bundler sends in a set-code transaction. Two
+// methods were added for it, where the interface fell short: AccountDigest
+// (v0.8's accounts recover the EIP-712 hash itself, not its EIP-191
+// message, which the consumers had assumed) and EIP7702 (whether a
+// version's operations may come from a delegated EOA).
 package entrypoint
 
 import (
@@ -37,7 +41,7 @@ import (
 // may batch it.
 type EntryPoint interface {
 	// Version is the version's name, as offers carry it in
-	// extra.entryPointVersion: "0.6", "0.7".
+	// extra.entryPointVersion: "0.6", "0.7", "0.8".
 	Version() string
 	// Address is where this EntryPoint is deployed.
 	Address() common.Address
@@ -57,9 +61,19 @@ type EntryPoint interface {
 	// paymasterData and the paymaster's two gas limits on v0.7).
 	PaymasterFields(op *UserOperation) any
 
-	// UserOpHash is the EntryPoint's getUserOpHash of op on chainID: the
-	// hash an account's owner signs.
+	// UserOpHash is the EntryPoint's getUserOpHash of op on chainID.
 	UserOpHash(op *UserOperation, chainID *big.Int) common.Hash
+	// AccountDigest is the digest the owner of this version's
+	// SimpleAccount (or, from v0.8, an EIP-7702 sender's own key) signs
+	// for an operation whose hash is userOpHash: EIP-191's signed message
+	// of it on v0.6 and v0.7, the EIP-712 hash itself on v0.8. (Added for
+	// v0.8: before it, every version's account signed EIP-191.)
+	AccountDigest(userOpHash common.Hash) common.Hash
+	// EIP7702 reports whether this version's operations may come from an
+	// EOA delegated by EIP-7702 (v0.8 on): Factory EIP7702Marker, the
+	// authorization in EIP7702Auth, carried by the bundle's set-code
+	// transaction. (Added for v0.8.)
+	EIP7702() bool
 	// PaymasterAndData is op's paymaster fields packed as the EntryPoint
 	// reads them; empty without a paymaster.
 	PaymasterAndData(op *UserOperation) []byte

@@ -11,6 +11,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
+	"github.com/caddy-x402/caddy-x402/contracts/ep08"
 )
 
 var (
@@ -81,6 +82,7 @@ func TestWireRoundTrip(t *testing.T) {
 	}{
 		{NewV06(ep06Addr), "paymaster"},
 		{NewV07(ep07.Address), "initCode"},
+		{NewV08(ep08.Address), "paymasterAndData"},
 	} {
 		t.Run(tc.ep.Version(), func(t *testing.T) {
 			t.Parallel()
@@ -173,7 +175,7 @@ func TestNew(t *testing.T) {
 		version, want string
 		ok            bool
 	}{
-		{"", "0.6", true}, {"0.6", "0.6", true}, {"0.7", "0.7", true}, {"0.9", "", false},
+		{"", "0.6", true}, {"0.6", "0.6", true}, {"0.7", "0.7", true}, {"0.8", "0.8", true}, {"0.9", "", false},
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			t.Parallel()
@@ -183,7 +185,7 @@ func TestNew(t *testing.T) {
 			}
 		})
 	}
-	if got := Versions(); len(got) != 2 || got[0] != "0.6" || got[1] != "0.7" {
+	if got := Versions(); len(got) != 3 || got[0] != "0.6" || got[1] != "0.7" || got[2] != "0.8" {
 		t.Errorf("Versions() = %v", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ethereum/go-ethereum/accounts"
 	"math/big"
 	"sync"
 
@@ -107,6 +108,15 @@ func (e *v06) PaymasterFields(op *UserOperation) any {
 		PaymasterAndData hexutil.Bytes `json:"paymasterAndData"`
 	}{e.PaymasterAndData(op)}
 }
+
+// AccountDigest is EIP-191's signed message of userOpHash, as
+// SimpleAccount 0.6.0 recovers it.
+func (e *v06) AccountDigest(userOpHash common.Hash) common.Hash {
+	return common.BytesToHash(accounts.TextHash(userOpHash[:]))
+}
+
+// EIP7702 is false: v0.6 reads no delegation.
+func (e *v06) EIP7702() bool { return false }
 
 // UserOpHash is v0.6's getUserOpHash.
 func (e *v06) UserOpHash(op *UserOperation, chainID *big.Int) common.Hash {

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"sync"
 
+	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
@@ -111,6 +112,15 @@ func (e *v07) PaymasterFields(op *UserOperation) any {
 func (e *v07) UserOpHash(op *UserOperation, chainID *big.Int) common.Hash {
 	return ep07.UserOpHash(ToV07(op), e.address, chainID)
 }
+
+// AccountDigest is EIP-191's signed message of userOpHash, as
+// SimpleAccount 0.7.0 recovers it.
+func (e *v07) AccountDigest(userOpHash common.Hash) common.Hash {
+	return common.BytesToHash(accounts.TextHash(userOpHash[:]))
+}
+
+// EIP7702 is false: v0.7 reads no delegation.
+func (e *v07) EIP7702() bool { return false }
 
 // PaymasterAndData is paymaster ‖ its two gas limits ‖ paymasterData.
 func (e *v07) PaymasterAndData(op *UserOperation) []byte {

@@ -63,6 +63,9 @@ type envOptions struct {
 	// gasTokens has that paymaster accept dUSD for gas (types 1 and 2)
 	// through the devnet's token paymasters, which aa-native accepts.
 	gasTokens bool
+	// v08 adds the devnet's EntryPoint v0.8 (EIP-7702 senders delegated
+	// to its Simple7702Account accepted) to that paymaster and aa-native.
+	v08 bool
 	// chainID, settler and externalBundler set up the external-bundler
 	// interop test: a real bundler needs a chain id other than 31337.
 	chainID         uint64
@@ -108,6 +111,9 @@ func newEnvB(t testing.TB, o envOptions) *env {
 	}
 	if o.aaNative {
 		e.cfg.AANative = e.startPaymaster(o.gasTokens)
+		if o.v08 {
+			e.addV08()
+		}
 	}
 	if o.externalBundler {
 		e.cfg.AANative.BundlerURL = e.startBundler()

@@ -109,11 +109,37 @@ type Contracts struct {
 	// SmartAccountsV07 are the funded accounts' counterfactual v0.7
 	// SimpleAccounts (salt 0), in the same order; each holds tokens.
 	SmartAccountsV07 []common.Address
+
+	// EntryPointV08 is the ERC-4337 v0.8 EntryPoint, at its canonical
+	// address (ep08.Address), with its SenderCreator at the canonical
+	// ep08.SenderCreatorAddress.
+	EntryPointV08 common.Address
+	// AccountFactoryV08 is the v0.8 SimpleAccountFactory.
+	AccountFactoryV08 common.Address
+	// AccountImplementationV08 is the v0.8 SimpleAccount its proxies use.
+	AccountImplementationV08 common.Address
+	// PaymasterV08 is our VerifyingPaymasterV08, with the same signer as
+	// Paymaster and an EntryPoint v0.8 deposit.
+	PaymasterV08 common.Address
+	// TokenPaymasterV08 is our TokenPaymasterV08 (gas paid in an ERC-20 on
+	// EntryPoint v0.8), with the same signer, deposit and stake as
+	// TokenPaymaster, owned like it by account #0.
+	TokenPaymasterV08 common.Address
+	// Simple7702Account is the v0.8 Simple7702Account, the delegate an
+	// EOA names in its EIP-7702 authorization to send v0.8 operations as
+	// its own account.
+	Simple7702Account common.Address
+	// SmartAccountsV08 are the funded accounts' counterfactual v0.8
+	// SimpleAccounts (salt 0), in the same order; each holds tokens.
+	SmartAccountsV08 []common.Address
 }
 
 // EntryPointSet is one EntryPoint version's contracts on the dev chain.
 type EntryPointSet struct {
 	EntryPoint, AccountFactory, Paymaster, TokenPaymaster common.Address
+	// Delegate is the account code an EOA delegates to with EIP-7702 to
+	// send this version's operations; zero where the version takes none.
+	Delegate common.Address
 }
 
 // EntryPointSets are the dev chain's EntryPoints by version (as package
@@ -122,8 +148,9 @@ type EntryPointSet struct {
 // is a line here.
 func (c Contracts) EntryPointSets() map[string]EntryPointSet {
 	return map[string]EntryPointSet{
-		"0.6": {c.EntryPoint, c.AccountFactory, c.Paymaster, c.TokenPaymaster},
-		"0.7": {c.EntryPointV07, c.AccountFactoryV07, c.PaymasterV07, c.TokenPaymasterV07},
+		"0.6": {c.EntryPoint, c.AccountFactory, c.Paymaster, c.TokenPaymaster, common.Address{}},
+		"0.7": {c.EntryPointV07, c.AccountFactoryV07, c.PaymasterV07, c.TokenPaymasterV07, common.Address{}},
+		"0.8": {c.EntryPointV08, c.AccountFactoryV08, c.PaymasterV08, c.TokenPaymasterV08, c.Simple7702Account},
 	}
 }
 
@@ -142,6 +169,15 @@ var EntryPointV07 = common.HexToAddress("0x0000000071727De22E5E9d8BAf0edAc6f37da
 // keyless: keccak256("caddy-x402 devnet v0.7 deployer")'s last 20 bytes.
 var DeployerV07 = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devnet v0.7 deployer")))
 
+// EntryPointV08 is EntryPoint v0.8's canonical address, where the dev
+// chain puts it too.
+var EntryPointV08 = common.HexToAddress("0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108")
+
+// DeployerV08 deploys the dev chain's v0.8 contracts at genesis, with
+// nonces of its own so that the other versions' addresses stay put. It is
+// keyless: keccak256("caddy-x402 devnet v0.8 deployer")'s last 20 bytes.
+var DeployerV08 = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devnet v0.8 deployer")))
+
 // GenesisContracts returns where the default dev chain's genesis puts its
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
 // EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token,
@@ -151,7 +187,8 @@ var DeployerV07 = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devn
 // and Multicall3 is at its usual address. The v0.7 EntryPoint is at its
 // canonical address; DeployerV07 deploys the v0.7 factory, paymaster and
 // token paymaster with its nonces 1 to 3 (nonce 0 built the EntryPoint,
-// which genesis moves to its canonical address). SmartAccounts, AccountImplementation and their
+// which genesis moves to its canonical address), and DeployerV08 does the
+// same for v0.8, with Simple7702Account at its nonce 4. SmartAccounts, AccountImplementation and their
 // v0.7 counterparts are not set. Package devnet's tests hold the chain to it.
 var GenesisContracts = sync.OnceValue(func() Contracts {
 	key, err := DeriveKey(TestMnemonic, 0)
@@ -178,6 +215,12 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		AccountFactoryV07: crypto.CreateAddress(DeployerV07, 1),
 		PaymasterV07:      crypto.CreateAddress(DeployerV07, 2),
 		TokenPaymasterV07: crypto.CreateAddress(DeployerV07, 3),
+
+		EntryPointV08:     EntryPointV08,
+		AccountFactoryV08: crypto.CreateAddress(DeployerV08, 1),
+		PaymasterV08:      crypto.CreateAddress(DeployerV08, 2),
+		TokenPaymasterV08: crypto.CreateAddress(DeployerV08, 3),
+		Simple7702Account: crypto.CreateAddress(DeployerV08, 4),
 	}
 })
 

@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"github.com/ethereum/go-ethereum/accounts"
 	"math/big"
 	"sync/atomic"
 
@@ -149,6 +150,15 @@ func (f *Fake) body(op *entrypoint.UserOperation, chainID *big.Int) []byte {
 func (f *Fake) UserOpHash(op *entrypoint.UserOperation, chainID *big.Int) common.Hash {
 	return crypto.Keccak256Hash(f.body(op, chainID), op.PaymasterData)
 }
+
+// AccountDigest is EIP-191's signed message of userOpHash, as the
+// accounts of v0.6 and v0.7 sign.
+func (f *Fake) AccountDigest(userOpHash common.Hash) common.Hash {
+	return common.BytesToHash(accounts.TextHash(userOpHash[:]))
+}
+
+// EIP7702 is false: the fake version has no EIP-7702 senders.
+func (f *Fake) EIP7702() bool { return false }
 
 // PaymasterAndData is paymaster ‖ paymasterData.
 func (f *Fake) PaymasterAndData(op *entrypoint.UserOperation) []byte {

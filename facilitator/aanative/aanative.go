@@ -25,7 +25,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -301,7 +300,7 @@ func (s *Scheme) verifyPayment(ctx context.Context, pay *Payment, accepted, req 
 	if err != nil {
 		return err
 	}
-	signer, err := recoverSigner(pay.UserOpHash, pay.Op.Signature)
+	signer, err := recoverSigner(pay.EntryPoint.AccountDigest(pay.UserOpHash), pay.Op.Signature)
 	if err != nil || signer != owner {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "the UserOperation is not signed by the account's owner %s", owner)
 	}
@@ -357,6 +356,9 @@ func (s *Scheme) match(pay *Payment, accepted, req *x402.PaymentRequirements) er
 // owner is read from it.
 func (s *Scheme) owner(ctx context.Context, pay *Payment) (common.Address, error) {
 	factory := pay.at.Factory
+	if entrypoint.IsEIP7702(&pay.Op) {
+		return s.delegatedOwner(ctx, pay)
+	}
 	if initCode := pay.Op.InitCode(); len(initCode) > 0 {
 		if len(initCode) < 24 || common.BytesToAddress(initCode[:20]) != factory {
 			return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "initCode must call the canonical factory %s", factory)
@@ -391,6 +393,9 @@ func (s *Scheme) owner(ctx context.Context, pay *Payment) (common.Address, error
 	if len(code) == 0 {
 		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "sender %s is not deployed and the UserOperation has no initCode", pay.Op.Sender)
 	}
+	if delegatedTo(code, pay) {
+		return pay.Op.Sender, nil // an EOA already delegated to the accepted delegate
+	}
 	var out hexutil.Bytes
 	if err := s.call(ctx, pay.Op.Sender, s.account.PackOwner(), &out); err != nil {
 		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "sender %s is not a SimpleAccount", pay.Op.Sender)
@@ -409,9 +414,10 @@ func (s *Scheme) call(ctx context.Context, to common.Address, data []byte, out *
 	return nil
 }
 
-// recoverSigner recovers the signer of an Ethereum signed message over hash,
-// as SimpleAccount does, refusing malleable signatures.
-func recoverSigner(hash common.Hash, sig []byte) (common.Address, error) {
+// recoverSigner recovers the signer of digest (what the account recovers:
+// EntryPoint.AccountDigest of the userOpHash), as SimpleAccount does,
+// refusing malleable signatures.
+func recoverSigner(digest common.Hash, sig []byte) (common.Address, error) {
 	if len(sig) != 65 {
 		return common.Address{}, errors.New("signature is not 65 bytes")
 	}
@@ -422,7 +428,7 @@ func recoverSigner(hash common.Hash, sig []byte) (common.Address, error) {
 	if new(big.Int).SetBytes(s[32:64]).Cmp(new(big.Int).Rsh(crypto.S256().Params().N, 1)) > 0 {
 		return common.Address{}, errors.New("high s")
 	}
-	pub, err := crypto.SigToPub(accounts.TextHash(hash[:]), s)
+	pub, err := crypto.SigToPub(digest[:], s)
 	if err != nil {
 		return common.Address{}, err
 	}

@@ -32,6 +32,10 @@ type EntryPointConfig struct {
 	// TokenPaymaster, if set, is its token paymaster (gas paid in an
 	// ERC-20), whose sponsorship is accepted too. See gastoken.go.
 	TokenPaymaster common.Address
+	// Delegate, if set on an EntryPoint that takes EIP-7702 senders
+	// (v0.8), is the account code (Simple7702Account) an EOA may delegate
+	// to and pay from; zero refuses EIP-7702 senders. See eip7702.go.
+	Delegate common.Address
 }
 
 // entryPoints is c's EntryPoints, or, without them, the one v0.6

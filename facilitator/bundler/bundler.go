@@ -259,14 +259,14 @@ func (b *BuiltIn) send() {
 	}
 	beneficiary, entryPoint := b.Sender.Address(), b.EntryPoint.Address()
 	for len(batch) > 0 {
-		data := b.handleOps(batch, beneficiary)
+		data, auths := b.handleOps(batch, beneficiary), authorizations(batch)
 		// One operation must never revert the whole bundle: simulate it at
 		// the time it will be mined and drop the operation that fails.
-		if idx, reason, ok := b.simulate(ctx, beneficiary, data); ok && idx >= 0 && idx < len(batch) {
+		if idx, reason, ok := b.simulate(ctx, beneficiary, data, auths); ok && idx >= 0 && idx < len(batch) {
 			drop(idx, fmt.Errorf("%w: %s (at the time the bundle would be mined)", ErrRejected, reason))
 			continue
 		}
-		gas, err := b.Chain.EstimateGas(ctx, ethereum.CallMsg{From: beneficiary, To: &entryPoint, Data: data})
+		gas, err := b.Chain.EstimateGas(ctx, ethereum.CallMsg{From: beneficiary, To: &entryPoint, Data: data, AuthorizationList: auths})
 		if err != nil {
 			// A FailedOp names the operation to drop; anything else fails
 			// the bundle.
@@ -298,7 +298,7 @@ func (b *BuiltIn) send() {
 			continue
 		}
 		limit := min(gas+gas/5+uint64(len(batch))*10_000, txGasCap)
-		tx, err := b.Sender.Sign(ctx, b.EntryPoint.Address(), data, limit)
+		tx, err := b.Sender.SignCall(ctx, sender.Call{To: entryPoint, Data: data, Gas: limit, AuthList: auths})
 		if err != nil {
 			for _, e := range batch {
 				e.done <- submitted{err: fmt.Errorf("%w: %w", ErrNotSent, err)}
@@ -346,7 +346,7 @@ const txGasCap = 1 << 24
 // the time the bundle can be mined at the latest (InclusionMargin past the
 // next block's time), and returns the operation it fails on, if any. A node
 // that does not take block overrides is not asked again.
-func (b *BuiltIn) simulate(ctx context.Context, from common.Address, data []byte) (int, string, bool) {
+func (b *BuiltIn) simulate(ctx context.Context, from common.Address, data []byte, auths []types.SetCodeAuthorization) (int, string, bool) {
 	if b.RPC == nil || b.noOverrides.Load() {
 		return 0, "", false
 	}
@@ -359,8 +359,11 @@ func (b *BuiltIn) simulate(ctx context.Context, from common.Address, data []byte
 	}
 	at := max(b.Now().Unix(), int64(head.Time)+1) + int64(b.InclusionMargin/time.Second)
 	var out hexutil.Bytes
-	err := b.RPC.CallContext(ctx, &out, "eth_call",
-		map[string]any{"from": from, "to": b.EntryPoint.Address(), "data": hexutil.Bytes(data)}, "latest", nil,
+	call := map[string]any{"from": from, "to": b.EntryPoint.Address(), "data": hexutil.Bytes(data)}
+	if len(auths) > 0 {
+		call["authorizationList"] = auths
+	}
+	err := b.RPC.CallContext(ctx, &out, "eth_call", call, "latest", nil,
 		map[string]any{"time": hexutil.Uint64(at), "number": head.Number + 1})
 	if err == nil {
 		return 0, "", false
@@ -384,6 +387,23 @@ func (b *BuiltIn) failedOp(err error) (int, string, bool) {
 	}
 	s, _ := de.ErrorData().(string)
 	return decodeFailedOp(b.EntryPoint, common.FromHex(s))
+}
+
+// authorizations are the EIP-7702 authorizations the batch's operations
+// carry, one per account (an account's second operation in a bundle rides
+// on its first's delegation; a second authorization at the same nonce
+// would be void anyway): the bundle goes out as a set-code transaction
+// that carries them, and is simulated and estimated with them applied.
+func authorizations(batch []*entry) []types.SetCodeAuthorization {
+	var out []types.SetCodeAuthorization
+	seen := map[common.Address]bool{}
+	for _, e := range batch {
+		if a := e.op.EIP7702Auth; a != nil && !seen[e.op.Sender] {
+			seen[e.op.Sender] = true
+			out = append(out, *a)
+		}
+	}
+	return out
 }
 
 // handleOps is the bundle's calldata.

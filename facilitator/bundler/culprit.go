@@ -35,12 +35,50 @@ type Culprit struct {
 // A nonce another bundle used first is not the sender's either, but that
 // bundle settled the payment, which the facilitator looks for first.
 func (c *Culprit) BySender() bool {
+	if c.Reason == ReasonDelegationRevoked {
+		return true
+	}
 	for _, code := range []string{"AA20", "AA21", "AA23", "AA24", "AA25", "AA33", "AA50"} {
 		if strings.HasPrefix(c.Reason, code+" ") || c.Reason == code {
 			return true
 		}
 	}
 	return false
+}
+
+// ReasonDelegationRevoked is the culprit's reason when an EIP-7702
+// sender's delegation was gone when the bundle ran (the EOA revoked it in
+// a transaction mined just before, which also voided the bundle's
+// authorization): the EntryPoint then reverts the whole bundle while
+// hashing the operation, with "sender has no code" rather than a
+// FailedOp. Only the sender can do that.
+const ReasonDelegationRevoked = "EIP-7702 delegation revoked (sender has no code)"
+
+// revokedDelegation finds, when a bundle of an EntryPoint with EIP-7702
+// senders reverted with "sender has no code", the operation whose sender
+// acted in the bundle's block (its nonce moved: a transaction or an
+// authorization of its own) and had no code after it. An account the
+// bundle was to deploy has no code either, but its nonce stays 0.
+func revokedDelegation(ctx context.Context, c Caller, senders []common.Address, revert []byte, block *big.Int) (int, bool) {
+	if DecodeRevert(revert) != "sender has no code" || block == nil || block.Sign() <= 0 {
+		return 0, false
+	}
+	at, parent := hexutil.EncodeBig(block), hexutil.EncodeBig(new(big.Int).Sub(block, big.NewInt(1)))
+	for i, s := range senders {
+		var (
+			code          hexutil.Bytes
+			after, before hexutil.Uint64
+		)
+		if c.CallContext(ctx, &code, "eth_getCode", s, at) != nil ||
+			c.CallContext(ctx, &after, "eth_getTransactionCount", s, at) != nil ||
+			c.CallContext(ctx, &before, "eth_getTransactionCount", s, parent) != nil {
+			return 0, false
+		}
+		if len(code) == 0 && after > before {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // ErrNoCulprit is returned by FindCulprit when the bundle did not revert
@@ -93,6 +131,10 @@ func FindCulprit(ctx context.Context, c Caller, receipt *types.Receipt, eps []en
 		}
 	}
 	idx, reason, ok := decodeFailedOp(ep, revert)
+	if !ok && ep.EIP7702() {
+		idx, ok = revokedDelegation(ctx, c, senders, revert, receipt.BlockNumber)
+		reason = ReasonDelegationRevoked
+	}
 	if !ok || idx < 0 || idx >= len(senders) {
 		return nil, ErrNoCulprit
 	}

@@ -307,10 +307,8 @@ func (s *Sender) replacement(st chainState, j job) (*types.Transaction, error) {
 	if !ok {
 		return nil, errCeiling
 	}
-	tx, err := types.SignNewTx(s.cfg.Key, s.signer, &types.DynamicFeeTx{
-		ChainID: s.cfg.ChainID, Nonce: j.nonce, To: j.old.To(), Value: j.old.Value(), Data: j.old.Data(),
-		Gas: j.old.Gas(), AccessList: j.old.AccessList(), GasTipCap: tip, GasFeeCap: feeCap,
-	})
+	tx, err := types.SignNewTx(s.cfg.Key, s.signer, s.txData(j.nonce, *j.old.To(), j.old.Value(), j.old.Data(),
+		j.old.Gas(), j.old.AccessList(), j.old.SetCodeAuthorizations(), tip, feeCap))
 	if err != nil {
 		return nil, err
 	}

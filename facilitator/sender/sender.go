@@ -51,6 +51,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/holiman/uint256"
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/store"
@@ -356,6 +357,10 @@ type Call struct {
 	// signed: a replacement (Config.Replace) raises it like any other, up
 	// to Config.MaxFeePerGas.
 	FeeCap *big.Int
+	// AuthList, if set, makes the transaction an EIP-7702 set-code
+	// transaction carrying these authorizations (a bundle of EIP-7702
+	// senders' operations); a replacement carries them too.
+	AuthList []types.SetCodeAuthorization
 }
 
 // validate reports what is wrong with the call.
@@ -411,10 +416,25 @@ func (s *Sender) SignCall(ctx context.Context, c Call) (*types.Transaction, erro
 }
 
 func (s *Sender) sign(nonce uint64, c Call, tip, feeCap *big.Int) (*types.Transaction, error) {
-	to := c.To
-	return types.SignNewTx(s.cfg.Key, s.signer, &types.DynamicFeeTx{
-		ChainID: s.cfg.ChainID, Nonce: nonce, To: &to, Value: c.Value, Data: c.Data, Gas: c.Gas, GasTipCap: tip, GasFeeCap: feeCap,
-	})
+	return types.SignNewTx(s.cfg.Key, s.signer, s.txData(nonce, c.To, c.Value, c.Data, c.Gas, nil, c.AuthList, tip, feeCap))
+}
+
+// txData is a dynamic-fee transaction, or a set-code one when auths are
+// set.
+func (s *Sender) txData(nonce uint64, to common.Address, value *big.Int, data []byte, gas uint64, access types.AccessList, auths []types.SetCodeAuthorization, tip, feeCap *big.Int) types.TxData {
+	if len(auths) == 0 {
+		return &types.DynamicFeeTx{
+			ChainID: s.cfg.ChainID, Nonce: nonce, To: &to, Value: value, Data: data, Gas: gas, AccessList: access, GasTipCap: tip, GasFeeCap: feeCap,
+		}
+	}
+	v := new(uint256.Int)
+	if value != nil {
+		v = uint256.MustFromBig(value)
+	}
+	return &types.SetCodeTx{
+		ChainID: uint256.MustFromBig(s.cfg.ChainID), Nonce: nonce, To: to, Value: v, Data: data, Gas: gas, AccessList: access,
+		GasTipCap: uint256.MustFromBig(tip), GasFeeCap: uint256.MustFromBig(feeCap), AuthList: auths,
+	}
 }
 
 // bigMin returns a copy of the lesser of a and b.

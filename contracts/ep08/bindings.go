@@ -1,0 +1,4949 @@
+// Code generated via abigen V2 - DO NOT EDIT.
+// This file is a generated binding and any manual changes will be lost.
+
+package ep08
+
+import (
+	"bytes"
+	"errors"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/accounts/abi/bind/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+)
+
+// Reference imports to suppress errors if they are not otherwise used.
+var (
+	_ = bytes.Equal
+	_ = errors.New
+	_ = big.NewInt
+	_ = common.Big1
+	_ = types.BloomLookup
+	_ = abi.ConvertType
+)
+
+// BaseAccountCall is an auto generated low-level Go binding around an user-defined struct.
+type BaseAccountCall struct {
+	Target common.Address
+	Value  *big.Int
+	Data   []byte
+}
+
+// EntryPointMemoryUserOp is an auto generated low-level Go binding around an user-defined struct.
+type EntryPointMemoryUserOp struct {
+	Sender                        common.Address
+	Nonce                         *big.Int
+	VerificationGasLimit          *big.Int
+	CallGasLimit                  *big.Int
+	PaymasterVerificationGasLimit *big.Int
+	PaymasterPostOpGasLimit       *big.Int
+	PreVerificationGas            *big.Int
+	Paymaster                     common.Address
+	MaxFeePerGas                  *big.Int
+	MaxPriorityFeePerGas          *big.Int
+}
+
+// EntryPointUserOpInfo is an auto generated low-level Go binding around an user-defined struct.
+type EntryPointUserOpInfo struct {
+	MUserOp       EntryPointMemoryUserOp
+	UserOpHash    [32]byte
+	Prefund       *big.Int
+	ContextOffset *big.Int
+	PreOpGas      *big.Int
+}
+
+// IEntryPointUserOpsPerAggregator is an auto generated low-level Go binding around an user-defined struct.
+type IEntryPointUserOpsPerAggregator struct {
+	UserOps    []PackedUserOperation
+	Aggregator common.Address
+	Signature  []byte
+}
+
+// IStakeManagerDepositInfo is an auto generated low-level Go binding around an user-defined struct.
+type IStakeManagerDepositInfo struct {
+	Deposit         *big.Int
+	Staked          bool
+	Stake           *big.Int
+	UnstakeDelaySec uint32
+	WithdrawTime    *big.Int
+}
+
+// PackedUserOperation is an auto generated low-level Go binding around an user-defined struct.
+type PackedUserOperation struct {
+	Sender             common.Address
+	Nonce              *big.Int
+	InitCode           []byte
+	CallData           []byte
+	AccountGasLimits   [32]byte
+	PreVerificationGas *big.Int
+	GasFees            [32]byte
+	PaymasterAndData   []byte
+	Signature          []byte
+}
+
+// EntryPointMetaData contains all meta data concerning the EntryPoint contract.
+var EntryPointMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"bool\",\"name\":\"success\",\"type\":\"bool\"},{\"internalType\":\"bytes\",\"name\":\"ret\",\"type\":\"bytes\"}],\"name\":\"DelegateAndRevert\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"opIndex\",\"type\":\"uint256\"},{\"internalType\":\"string\",\"name\":\"reason\",\"type\":\"string\"}],\"name\":\"FailedOp\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"opIndex\",\"type\":\"uint256\"},{\"internalType\":\"string\",\"name\":\"reason\",\"type\":\"string\"},{\"internalType\":\"bytes\",\"name\":\"inner\",\"type\":\"bytes\"}],\"name\":\"FailedOpWithRevert\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidShortString\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"returnData\",\"type\":\"bytes\"}],\"name\":\"PostOpReverted\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ReentrancyGuardReentrantCall\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"}],\"name\":\"SenderAddressResult\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"aggregator\",\"type\":\"address\"}],\"name\":\"SignatureValidationFailed\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"string\",\"name\":\"str\",\"type\":\"string\"}],\"name\":\"StringTooLong\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"factory\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"paymaster\",\"type\":\"address\"}],\"name\":\"AccountDeployed\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[],\"name\":\"BeforeExecution\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"totalDeposit\",\"type\":\"uint256\"}],\"name\":\"Deposited\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[],\"name\":\"EIP712DomainChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"revertReason\",\"type\":\"bytes\"}],\"name\":\"PostOpRevertReason\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"aggregator\",\"type\":\"address\"}],\"name\":\"SignatureAggregatorChanged\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"totalStaked\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"unstakeDelaySec\",\"type\":\"uint256\"}],\"name\":\"StakeLocked\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"withdrawTime\",\"type\":\"uint256\"}],\"name\":\"StakeUnlocked\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"StakeWithdrawn\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"paymaster\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bool\",\"name\":\"success\",\"type\":\"bool\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"actualGasUsed\",\"type\":\"uint256\"}],\"name\":\"UserOperationEvent\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"}],\"name\":\"UserOperationPrefundTooLow\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"bytes\",\"name\":\"revertReason\",\"type\":\"bytes\"}],\"name\":\"UserOperationRevertReason\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"address\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"Withdrawn\",\"type\":\"event\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"balanceOf\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"delegateAndRevert\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"depositTo\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"eip712Domain\",\"outputs\":[{\"internalType\":\"bytes1\",\"name\":\"fields\",\"type\":\"bytes1\"},{\"internalType\":\"string\",\"name\":\"name\",\"type\":\"string\"},{\"internalType\":\"string\",\"name\":\"version\",\"type\":\"string\"},{\"internalType\":\"uint256\",\"name\":\"chainId\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"verifyingContract\",\"type\":\"address\"},{\"internalType\":\"bytes32\",\"name\":\"salt\",\"type\":\"bytes32\"},{\"internalType\":\"uint256[]\",\"name\":\"extensions\",\"type\":\"uint256[]\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"getDepositInfo\",\"outputs\":[{\"components\":[{\"internalType\":\"uint256\",\"name\":\"deposit\",\"type\":\"uint256\"},{\"internalType\":\"bool\",\"name\":\"staked\",\"type\":\"bool\"},{\"internalType\":\"uint112\",\"name\":\"stake\",\"type\":\"uint112\"},{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"},{\"internalType\":\"uint48\",\"name\":\"withdrawTime\",\"type\":\"uint48\"}],\"internalType\":\"structIStakeManager.DepositInfo\",\"name\":\"info\",\"type\":\"tuple\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDomainSeparatorV4\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint192\",\"name\":\"key\",\"type\":\"uint192\"}],\"name\":\"getNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getPackedUserOpTypeHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"}],\"name\":\"getSenderAddress\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"}],\"name\":\"getUserOpHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation[]\",\"name\":\"userOps\",\"type\":\"tuple[]\"},{\"internalType\":\"contractIAggregator\",\"name\":\"aggregator\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structIEntryPoint.UserOpsPerAggregator[]\",\"name\":\"opsPerAggregator\",\"type\":\"tuple[]\"},{\"internalType\":\"addresspayable\",\"name\":\"beneficiary\",\"type\":\"address\"}],\"name\":\"handleAggregatedOps\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation[]\",\"name\":\"ops\",\"type\":\"tuple[]\"},{\"internalType\":\"addresspayable\",\"name\":\"beneficiary\",\"type\":\"address\"}],\"name\":\"handleOps\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint192\",\"name\":\"key\",\"type\":\"uint192\"}],\"name\":\"incrementNonce\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"components\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"verificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"callGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"paymasterVerificationGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"paymasterPostOpGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"address\",\"name\":\"paymaster\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"maxFeePerGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"maxPriorityFeePerGas\",\"type\":\"uint256\"}],\"internalType\":\"structEntryPoint.MemoryUserOp\",\"name\":\"mUserOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"prefund\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"contextOffset\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preOpGas\",\"type\":\"uint256\"}],\"internalType\":\"structEntryPoint.UserOpInfo\",\"name\":\"opInfo\",\"type\":\"tuple\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"}],\"name\":\"innerHandleOp\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint192\",\"name\":\"\",\"type\":\"uint192\"}],\"name\":\"nonceSequenceNumber\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"senderCreator\",\"outputs\":[{\"internalType\":\"contractISenderCreator\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes4\",\"name\":\"interfaceId\",\"type\":\"bytes4\"}],\"name\":\"supportsInterface\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"withdrawAmount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
+	ID:  "3addc319cc127680f7c9c264e1f38fcfb2",
+	Bin: "0x610180604052604051610011906101a7565b604051809103905ff08015801561002a573d5f5f3e3d5ffd5b506001600160a01b031661016052348015610043575f5ffd5b5060408051808201825260078152664552433433333760c81b602080830191909152825180840190935260018352603160f81b908301529061008682600261012f565b6101205261009581600361012f565b61014052815160208084019190912060e052815190820120610100524660a05261012160e05161010051604080517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f60208201529081019290925260608201524660808201523060a08201525f9060c00160405160208183030381529060405280519060200120905090565b60805250503060c05261036d565b5f60208351101561014a5761014383610161565b905061015b565b816101558482610257565b5060ff90505b92915050565b5f5f829050601f81511115610194578260405163305a27a960e01b815260040161018b9190610315565b60405180910390fd5b805161019f8261034a565b179392505050565b6106508061534883390190565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806101dc57607f821691505b6020821081036101fa57634e487b7160e01b5f52602260045260245ffd5b50919050565b601f821115610252578282111561025257805f5260205f20601f840160051c602085101561022b57505f5b90810190601f840160051c035f5b8181101561024e575f83820155600101610239565b5050505b505050565b81516001600160401b03811115610270576102706101b4565b6102848161027e84546101c8565b84610200565b6020601f8211600181146102b6575f831561029f5750848201515b5f19600385901b1c1916600184901b17845561030e565b5f84815260208120601f198516915b828110156102e557878501518255602094850194600190920191016102c5565b508482101561030257868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b805160208083015191908110156101fa575f1960209190910360031b1b16919050565b60805160a05160c05160e05161010051610120516101405161016051614f6b6103dd5f395f81816102120152818161120e015281816135f7015261377e01525f61267a01525f61264d01525f611ebe01525f611e9601525f611df101525f611e1b01525f611e450152614f6b5ff3fe608060405260043610610164575f3560e01c806335567e1a116100c6578063850aaf621161007c578063bb9fe6bf11610057578063bb9fe6bf146105cb578063c23a5cea146105df578063dbed18e0146105fe575f5ffd5b8063850aaf621461057a5780639b249f6914610599578063b760faf9146105b8575f5ffd5b806370a08231116100ac57806370a08231146104f3578063765e827f1461053457806384b0196e14610553575f5ffd5b806335567e1a146103155780635287ce12146103a8575f5ffd5b806313c65a6e1161011b5780631b2e01b8116101015780631b2e01b8146102a1578063205c2878146102d757806322cdde4c146102f6575f5ffd5b806313c65a6e1461025b578063154e58dc1461026f575f5ffd5b80630396cb601161014b5780630396cb60146101d957806309ccb880146101ec5780630bd28e3b1461023c575f5ffd5b806242dc531461017857806301ffc9a7146101aa575f5ffd5b36610174576101723361061d565b005b5f5ffd5b348015610183575f5ffd5b50610197610192366004614163565b610683565b6040519081526020015b60405180910390f35b3480156101b5575f5ffd5b506101c96101c4366004614255565b610857565b60405190151581526020016101a1565b6101726101e7366004614294565b6109d3565b3480156101f7575f5ffd5b5060405173ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001681526020016101a1565b348015610247575f5ffd5b506101726102563660046142de565b610d65565b348015610266575f5ffd5b50610197610dac565b34801561027a575f5ffd5b507f29a0bca4af4be3421398da00295e58e6d7de38cb492214754cb6a47507dd6f8e610197565b3480156102ac575f5ffd5b506101976102bb3660046142f7565b600160209081525f928352604080842090915290825290205481565b3480156102e2575f5ffd5b506101726102f136600461432a565b610dba565b348015610301575f5ffd5b50610197610310366004614354565b610f5e565b348015610320575f5ffd5b5061019761032f3660046142f7565b73ffffffffffffffffffffffffffffffffffffffff82165f90815260016020908152604080832077ffffffffffffffffffffffffffffffffffffffffffffffff8516845290915290819020549082901b7fffffffffffffffffffffffffffffffffffffffffffffffff0000000000000000161792915050565b3480156103b3575f5ffd5b506104926103c236600461438c565b6040805160a0810182525f808252602082018190529181018290526060810182905260808101919091525073ffffffffffffffffffffffffffffffffffffffff165f9081526020818152604091829020825160a0810184528154815260019091015460ff811615159282019290925261010082046dffffffffffffffffffffffffffff16928101929092526f01000000000000000000000000000000810463ffffffff166060830152730100000000000000000000000000000000000000900465ffffffffffff16608082015290565b6040516101a191905f60a082019050825182526020830151151560208301526dffffffffffffffffffffffffffff604084015116604083015263ffffffff606084015116606083015265ffffffffffff608084015116608083015292915050565b3480156104fe575f5ffd5b5061019761050d36600461438c565b73ffffffffffffffffffffffffffffffffffffffff165f9081526020819052604090205490565b34801561053f575f5ffd5b5061017261054e3660046143e8565b610fc1565b34801561055e575f5ffd5b506105676110d0565b6040516101a19796959493929190614487565b348015610585575f5ffd5b50610172610594366004614546565b61112e565b3480156105a4575f5ffd5b506101726105b3366004614597565b6111cf565b6101726105c636600461438c565b61061d565b3480156105d6575f5ffd5b506101726112d2565b3480156105ea575f5ffd5b506101726105f936600461438c565b6114a8565b348015610609575f5ffd5b506101726106183660046143e8565b611796565b73ffffffffffffffffffffffffffffffffffffffff81165f8181526020818152604091829020805434019081905591518281529192917f2da466a7b24304f47e87fa2e1e5a81b9831ce54fec19055ce277ca2f39ba42c491015b60405180910390a25050565b5f5f5a90503330146106f6576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601760248201527f4141393220696e7465726e616c2063616c6c206f6e6c7900000000000000000060448201526064015b60405180910390fd5b8451606081015160a082015181016127100160405a603f028161071b5761071b6145d6565b04101561074a577fdeaddead000000000000000000000000000000000000000000000000000000005f5260205ffd5b87515f90156107fb575f610763845f01515f8c86611b57565b9050806107f9575f61077460405190565b90505f610782610800611b6d565b8051909150156107e957855f015173ffffffffffffffffffffffffffffffffffffffff168b602001517f1c4fada7374c0a9ee8841fc38afe82932dc0f8e69012e927f061a8bae611a2018860200151846040516107e0929190614603565b60405180910390a35b6107f282604052565b6001935050505b505b5f88608001515a8603019050610849828a8a8a8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f92019190915250879250611b9e915050565b9a9950505050505050505050565b5f7fffffffff0000000000000000000000000000000000000000000000000000000082167f6930d3ee0000000000000000000000000000000000000000000000000000000014806108e957507fffffffff0000000000000000000000000000000000000000000000000000000082167f989ccc5800000000000000000000000000000000000000000000000000000000145b8061093557507fffffffff0000000000000000000000000000000000000000000000000000000082167fcf28ef9700000000000000000000000000000000000000000000000000000000145b8061098157507fffffffff0000000000000000000000000000000000000000000000000000000082167f3e84f02100000000000000000000000000000000000000000000000000000000145b806109cd57507f01ffc9a7000000000000000000000000000000000000000000000000000000007fffffffff000000000000000000000000000000000000000000000000000000008316145b92915050565b335f90815260208190526040902063ffffffff8216610a4e576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601a60248201527f6d757374207370656369667920756e7374616b652064656c617900000000000060448201526064016106ed565b600181015463ffffffff6f0100000000000000000000000000000090910481169083161015610ad9576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f63616e6e6f7420646563726561736520756e7374616b652074696d650000000060448201526064016106ed565b60018101545f90610b0090349061010090046dffffffffffffffffffffffffffff16614648565b90505f8111610b6b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601260248201527f6e6f207374616b6520737065636966696564000000000000000000000000000060448201526064016106ed565b6dffffffffffffffffffffffffffff811115610be3576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152600e60248201527f7374616b65206f766572666c6f7700000000000000000000000000000000000060448201526064016106ed565b6040805160a08101825283548152600160208083018281526dffffffffffffffffffffffffffff86811685870190815263ffffffff8a8116606088018181525f60808a0181815233808352828a52918c90209a518b55965199909801805494519151965165ffffffffffff16730100000000000000000000000000000000000000027fffffffffffffff000000000000ffffffffffffffffffffffffffffffffffffff979094166f0100000000000000000000000000000002969096167fffffffffffffff00000000000000000000ffffffffffffffffffffffffffffff91909516610100027fffffffffffffffffffffffffffffffffff0000000000000000000000000000ff991515999099167fffffffffffffffffffffffffffffffffff00000000000000000000000000000090941693909317979097179190911691909117179055835185815290810192909252917fa5ae833d0bb1dcd632d98a8b70973e8516812898e19bf27b70071ebc8dc52c01910160405180910390a2505050565b335f90815260016020908152604080832077ffffffffffffffffffffffffffffffffffffffffffffffff851684529091528120805491610da48361465b565b919050555050565b5f610db5611dd8565b905090565b335f908152602081905260409020805480831115610e34576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601960248201527f576974686472617720616d6f756e7420746f6f206c617267650000000000000060448201526064016106ed565b610e3e8382614692565b82556040805173ffffffffffffffffffffffffffffffffffffffff861681526020810185905233917fd1c19fbcd4551a5edfb66d43d2e337c04837afda3482b42bdf569a8fccdae5fb910160405180910390a25f8473ffffffffffffffffffffffffffffffffffffffff16846040515f6040518083038185875af1925050503d805f8114610ee7576040519150601f19603f3d011682016040523d82523d5f602084013e610eec565b606091505b5050905080610f57576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601260248201527f6661696c656420746f207769746864726177000000000000000000000000000060448201526064016106ed565b5050505050565b5f5f610f6983611f0e565b9050610fba610f76610dac565b610f808584611fcc565b6040517f19010000000000000000000000000000000000000000000000000000000000008152600281019290925260228201526042902090565b9392505050565b610fc9611fe6565b815f8167ffffffffffffffff811115610fe457610fe4613f4c565b60405190808252806020026020018201604052801561101d57816020015b61100a613eab565b8152602001906001900390816110025790505b50905061102d8585835f5f61206e565b506040515f907fbb47ee3e183a558b1a2ff0874b079f3fc5478b7454eacf2bfc5af2ff5878f972908290a15f5b838110156110b5576110a981888884818110611078576110786146a5565b905060200281019061108a91906146d2565b85848151811061109c5761109c6146a5565b60200260200101516120f1565b9091019060010161105a565b506110c084826124d9565b5050506110cb61261c565b505050565b5f6060805f5f5f60606110e1612646565b6110e9612673565b604080515f808252602082019092527f0f000000000000000000000000000000000000000000000000000000000000009b939a50919850469750309650945092509050565b5f5f8473ffffffffffffffffffffffffffffffffffffffff16848460405161115792919061470e565b5f60405180830381855af49150503d805f811461118f576040519150601f19603f3d011682016040523d82523d5f602084013e611194565b606091505b509150915081816040517f994105540000000000000000000000000000000000000000000000000000000081526004016106ed92919061471d565b6040517f570e1a360000000000000000000000000000000000000000000000000000000081525f9073ffffffffffffffffffffffffffffffffffffffff7f0000000000000000000000000000000000000000000000000000000000000000169063570e1a3690611245908690869060040161477e565b6020604051808303815f875af1158015611261573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906112859190614791565b6040517f6ca7b80600000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff821660048201529091506024016106ed565b335f908152602081905260408120600181015490916f0100000000000000000000000000000090910463ffffffff169003611369576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152600a60248201527f6e6f74207374616b65640000000000000000000000000000000000000000000060448201526064016106ed565b600181015460ff166113d7576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601160248201527f616c726561647920756e7374616b696e6700000000000000000000000000000060448201526064016106ed565b60018101545f90611401906f01000000000000000000000000000000900463ffffffff16426147ac565b6001830180547fffffffffffffff000000000000ffffffffffffffffffffffffffffffffffff001673010000000000000000000000000000000000000065ffffffffffff84169081027fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff00169190911790915560405190815290915033907ffa9b3c14cc825c412c9ed81b3ba365a5b459439403f18829e572ed53a4180f0a90602001610677565b335f908152602081905260409020600181015461010090046dffffffffffffffffffffffffffff1680611537576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601460248201527f4e6f207374616b6520746f20776974686472617700000000000000000000000060448201526064016106ed565b6001820154730100000000000000000000000000000000000000900465ffffffffffff166115c1576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601d60248201527f6d7573742063616c6c20756e6c6f636b5374616b65282920666972737400000060448201526064016106ed565b60018201544273010000000000000000000000000000000000000090910465ffffffffffff16111561164f576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601b60248201527f5374616b65207769746864726177616c206973206e6f7420647565000000000060448201526064016106ed565b6001820180547fffffffffffffff000000000000000000000000000000000000000000000000ff1690556040805173ffffffffffffffffffffffffffffffffffffffff851681526020810183905233917fb7c918e0e249f999e965cafeb6c664271b3f4317d296461500e71da39f0cbda3910160405180910390a25f8373ffffffffffffffffffffffffffffffffffffffff16826040515f6040518083038185875af1925050503d805f8114611720576040519150601f19603f3d011682016040523d82523d5f602084013e611725565b606091505b5050905080611790576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601860248201527f6661696c656420746f207769746864726177207374616b65000000000000000060448201526064016106ed565b50505050565b61179e611fe6565b815f805b8281101561194c57368686838181106117bd576117bd6146a5565b90506020028101906117cf91906147ca565b9050365f6117dd83806147fc565b90925090505f6117f3604085016020860161438c565b90508073ffffffffffffffffffffffffffffffffffffffff811660010361185f576040517f86a9f75000000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff90911660048201526024016106ed565b5073ffffffffffffffffffffffffffffffffffffffff81161561193c5773ffffffffffffffffffffffffffffffffffffffff8116632dd8113384846118a76040890189614860565b6040518563ffffffff1660e01b81526004016118c69493929190614a0d565b5f604051808303815f87803b1580156118dd575f5ffd5b505af19250505080156118ee575060015b61193c576040517f86a9f75000000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff821660048201526024016106ed565b50939093019250506001016117a2565b505f8167ffffffffffffffff81111561196757611967613f4c565b6040519080825280602002602001820160405280156119a057816020015b61198d613eab565b8152602001906001900390816119855790505b5090505f805b84811015611a1a57368888838181106119c1576119c16146a5565b90506020028101906119d391906147ca565b9050365f6119e183806147fc565b90925090505f6119f7604085016020860161438c565b9050611a06838389848a61206e565b909501945050600190920191506119a69050565b506040517fbb47ee3e183a558b1a2ff0874b079f3fc5478b7454eacf2bfc5af2ff5878f972905f90a1505f80805b85811015611b3f5736898983818110611a6357611a636146a5565b9050602002810190611a7591906147ca565b9050611a87604082016020830161438c565b73ffffffffffffffffffffffffffffffffffffffff167f575ff3acadd5ab348fe1855e217e0f3678f8d767d7494c9f9fefbee2e17cca4d60405160405180910390a2365f611ad583806147fc565b9092509050805f5b81811015611b2e57611b1f88858584818110611afb57611afb6146a5565b9050602002810190611b0d91906146d2565b8b8b8151811061109c5761109c6146a5565b60019889019897019601611add565b505060019093019250611a48915050565b50611b4a86826124d9565b50505050506110cb61261c565b5f5f5f845160208601878987f195945050505050565b60603d8215611b815782811115611b815750815b604051602082018101604052818152815f602083013e9392505050565b5f5f5a85519091505f9081611bb2826126a0565b90505f8260e0015190505f896080015188039050611bd48185606001516126c3565b90970196505f73ffffffffffffffffffffffffffffffffffffffff8216611bfe5783519450611cf8565b8194505f89511115611cf85782880296505f5a905060028c6002811115611c2757611c27614ad3565b14611cdf578273ffffffffffffffffffffffffffffffffffffffff16637c627b218660a001518e8d8c896040518663ffffffff1660e01b8152600401611c709493929190614b00565b5f604051808303815f88803b158015611c87575f5ffd5b5087f193505050508015611c99575060015b611cdf575f611ca9610800611b6d565b9050806040517fad7954bc0000000000000000000000000000000000000000000000000000000081526004016106ed9190614b60565b5f5a82039050611cf3818760a001516126c3565b925050505b805a8703018801975082880296505f8a60400151905087811015611d745760028c6002811115611d2a57611d2a614ad3565b03611d4c57809750611d3b8b6126e3565b611d478b5f8a8c61273f565b611dc9565b7fdeadaa51000000000000000000000000000000000000000000000000000000005f5260205ffd5b73ffffffffffffffffffffffffffffffffffffffff86165f90815260208190526040812080548a840390810190915590808e6002811115611db757611db7614ad3565b149050611dc68d828c8e61273f565b50505b50505050505050949350505050565b5f3073ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016148015611e3d57507f000000000000000000000000000000000000000000000000000000000000000046145b15611e6757507f000000000000000000000000000000000000000000000000000000000000000090565b610db5604080517f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f60208201527f0000000000000000000000000000000000000000000000000000000000000000918101919091527f000000000000000000000000000000000000000000000000000000000000000060608201524660808201523060a08201525f9060c00160405160208183030381529060405280519060200120905090565b5f3681611f1e6040850185614860565b91509150611f2c82826127c7565b611f3957505f9392505050565b5f611f4f611f4a602087018761438c565b612823565b905060148211611fac576040517fffffffffffffffffffffffffffffffffffffffff000000000000000000000000606083901b1660208201526034015b604051602081830303815290604052805190602001209350505050919050565b80611fba8360148187614b72565b604051602001611f8c93929190614b99565b5f611fd78383612978565b80519060200120905092915050565b7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005c1561203f576040517f3ee5aeb500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b61206c60017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005b90612a7e565b565b835f5b818110156120e7575f858285018151811061208e5761208e6146a5565b602002602001015190505f5f6120ca8487018b8b878181106120b2576120b26146a5565b90506020028101906120c491906146d2565b85612a85565b915091506120dc84870183838a612cfe565b505050600101612071565b5095945050505050565b5f5f5a90505f612102846060015190565b90505f5f61210f60405190565b9050365f61212060608a018a614860565b9150915060605f82600381111561213657843591505b507f72288ed1000000000000000000000000000000000000000000000000000000007fffffffff00000000000000000000000000000000000000000000000000000000821601612275575f8b8b60200151604051602401612198929190614bd7565b604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181529181526020820180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167f8dd7712f000000000000000000000000000000000000000000000000000000001790525190915030906242dc539061222b9084908f908d90602401614cbc565b604051602081830303815290604052915060e01b6020820180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff83818316178352505050509250506122ec565b3073ffffffffffffffffffffffffffffffffffffffff166242dc5385858d8b6040516024016122a79493929190614cf0565b604051602081830303815290604052915060e01b6020820180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff838183161783525050505091505b60205f8351602085015f305af195505f51985061230885604052565b5050505050806124cf575f3d806020036123265760205f5f3e5f5191505b507fdeaddead0000000000000000000000000000000000000000000000000000000081036123b957876040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed918152604060208201819052600f908201527f41413935206f7574206f66206761730000000000000000000000000000000000606082015260800190565b7fdeadaa51000000000000000000000000000000000000000000000000000000008103612421575f86608001515a6123f19087614692565b6123fb9190614648565b604088015190915061240c886126e3565b612418885f838561273f565b95506124cd9050565b5f61242b60405190565b875180516020808b015192015192935073ffffffffffffffffffffffffffffffffffffffff16917ff62676f440ff169a3a9afdbf812e89e7f95975ee8e5c31214ffdef631c5f47929061247f610800611b6d565b60405161248d929190614603565b60405180910390a361249e81604052565b5f87608001515a6124af9088614692565b6124b99190614648565b90506124c86002898784611b9e565b965050505b505b5050509392505050565b73ffffffffffffffffffffffffffffffffffffffff8216612556576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601860248201527f4141393020696e76616c69642062656e6566696369617279000000000000000060448201526064016106ed565b5f8273ffffffffffffffffffffffffffffffffffffffff16826040515f6040518083038185875af1925050503d805f81146125ac576040519150601f19603f3d011682016040523d82523d5f602084013e6125b1565b606091505b50509050806110cb576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601f60248201527f41413931206661696c65642073656e6420746f2062656e65666963696172790060448201526064016106ed565b61206c5f7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00612066565b6060610db57f00000000000000000000000000000000000000000000000000000000000000006002612f51565b6060610db57f00000000000000000000000000000000000000000000000000000000000000006003612f51565b6101008101516101208201515f91906126bb82488301612ffa565b949350505050565b5f619c40830182116126d657505f6109cd565b506064919003600a020490565b805180516020808401519281015160405190815273ffffffffffffffffffffffffffffffffffffffff90921692917f67b4fa9642f42120bf031f3051d1824b0fe25627945b27b8a6a65d5761d5482e910160405180910390a350565b835160e0810151815160208088015193015160405173ffffffffffffffffffffffffffffffffffffffff9384169492909316927f49628fd1471006c1482da88028e9ce4dbb080b815c9b0344d39e5a8e6ec1419f916127b99189908990899093845291151560208401526040830152606082015260800190565b60405180910390a450505050565b5f60028210156127d857505f6109cd565b50507f770200000000000000000000000000000000000000000000000000000000000090357fffffffffffffffffffffffffffffffffffffffff000000000000000000000000161490565b5f5f60175f5f853c505f517fffffff000000000000000000000000000000000000000000000000000000000081167fef0100000000000000000000000000000000000000000000000000000000000014612959575f8373ffffffffffffffffffffffffffffffffffffffff163b116128f7576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601260248201527f73656e64657220686173206e6f20636f6465000000000000000000000000000060448201526064016106ed565b6040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601860248201527f6e6f7420616e204549502d373730322064656c6567617465000000000000000060448201526064016106ed565b60481c73ffffffffffffffffffffffffffffffffffffffff1692915050565b60605f612988602085018561438c565b905060208401355f8481036129b1576129ac6129a76040880188614860565b61300f565b6129b3565b845b90505f6129c66129a76060890189614860565b9050608087013560a088013560c08901355f6129e86129a760e08d018d614860565b604080517f29a0bca4af4be3421398da00295e58e6d7de38cb492214754cb6a47507dd6f8e602082015273ffffffffffffffffffffffffffffffffffffffff9a909a168a82015260608a019890985260808901969096525060a087019390935260c086019190915260e0850152610100840152610120808401919091528151808403909101815261014090920190529392505050565b80825d5050565b5f5f5f5a8451909150612a988682613021565b5f612aa260405190565b9050612aad87610f5e565b6020870152612abb81604052565b604082015161012083015161010084015160a08501516080860151606087015160c088015186171717171717896effffffffffffffffffffffffffffff821115612b6857604080517f220266b600000000000000000000000000000000000000000000000000000000815260048101929092526024820152601860448201527f41413934206761732076616c756573206f766572666c6f77000000000000000060648201526084016106ed565b505f612b978560c081015160a08201516080830151606084015160408501516101009095015194010101010290565b60408a018190529050612bac8b8b8b846131c7565b9750612bbf855f015186602001516132ee565b8b90612c2e57604080517f220266b600000000000000000000000000000000000000000000000000000000815260048101929092526024820152601a60448201527f4141323520696e76616c6964206163636f756e74206e6f6e636500000000000060648201526084016106ed565b50825a87031115612ca4578a6040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed918152604060208201819052601e908201527f41413236206f76657220766572696669636174696f6e4761734c696d69740000606082015260800190565b60e085015160609073ffffffffffffffffffffffffffffffffffffffff1615612cd757612cd28c8c8c613348565b985090505b8060608b015260a08b01355a8803018a608001818152505050505050505050935093915050565b5f5f612d0985613494565b915091508173ffffffffffffffffffffffffffffffffffffffff168373ffffffffffffffffffffffffffffffffffffffff1614612dab57856040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed9181526040602082018190526014908201527f41413234207369676e6174757265206572726f72000000000000000000000000606082015260800190565b8015612e1c57856040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed9181526040602082018190526017908201527f414132322065787069726564206f72206e6f7420647565000000000000000000606082015260800190565b5f612e2685613494565b9250905073ffffffffffffffffffffffffffffffffffffffff811615612eb157866040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed9181526040602082018190526014908201527f41413334207369676e6174757265206572726f72000000000000000000000000606082015260800190565b8115612f4857866040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed9181526040602082018190526021908201527f41413332207061796d61737465722065787069726564206f72206e6f7420647560608201527f6500000000000000000000000000000000000000000000000000000000000000608082015260a00190565b50505050505050565b606060ff8314612f6b57612f64836134e4565b90506109cd565b818054612f7790614d25565b80601f0160208091040260200160405190810160405280929190818152602001828054612fa390614d25565b8015612fee5780601f10612fc557610100808354040283529160200191612fee565b820191905f5260205f20905b815481529060010190602001808311612fd157829003601f168201915b505050505090506109cd565b5f8183106130085781610fba565b5090919050565b5f604051828085833790209392505050565b61302e602083018361438c565b73ffffffffffffffffffffffffffffffffffffffff1681526020808301359082015261305d6080830135613521565b6060830152604082015260a082013560c08083019190915261308190830135613521565b610100830152610120820152365f61309c60e0850185614860565b90925090508015611790576034811015613112576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601d60248201527f4141393320696e76616c6964207061796d6173746572416e644461746100000060448201526064016106ed565b5f61311d8383613549565b60a08701526080860152905073ffffffffffffffffffffffffffffffffffffffff81166131a6576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601660248201527f4141393820696e76616c6964207061796d61737465720000000000000000000060448201526064016106ed565b73ffffffffffffffffffffffffffffffffffffffff1660e084015250505050565b815180515f91906131e587866131e060408a018a614860565b6135b9565b60e08201515f73ffffffffffffffffffffffffffffffffffffffff82166132405773ffffffffffffffffffffffffffffffffffffffff83165f9081526020819052604090205486811161323a5780870361323c565b5f5b9150505b61324c89898984613a70565b945073ffffffffffffffffffffffffffffffffffffffff82166132e2576132738387613c1d565b6132e257886040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed9181526040602082018190526017908201527f41413231206469646e2774207061792070726566756e64000000000000000000606082015260800190565b50505050949350505050565b73ffffffffffffffffffffffffffffffffffffffff82165f90815260016020908152604080832084821c808552925282208054849167ffffffffffffffff831691908561333a8361465b565b909155501495945050505050565b60605f5f5a845160e0810151604087015192935090916133688282613c1d565b6133d757886040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed918152604060208201819052601e908201527f41413331207061796d6173746572206465706f73697420746f6f206c6f770000606082015260800190565b60808301516133e78a8a8a613c63565b9097509550805a8603111561348757896040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed9181526040602082018190526027908201527f41413336206f766572207061796d6173746572566572696669636174696f6e4760608201527f61734c696d697400000000000000000000000000000000000000000000000000608082015260a00190565b5050505050935093915050565b5f5f825f036134a757505f928392509050565b5f6134b184613def565b9050806040015165ffffffffffff164211806134d95750806020015165ffffffffffff164211155b905194909350915050565b60605f6134f083613e6b565b6040805160208082528183019092529192505f91906020820181803683375050509182525060208101929092525090565b5f5f61352d8360801c90565b6fffffffffffffffffffffffffffffffff841691509150915091565b5f80806135596014828688614b72565b61356291614d76565b60601c613573602460148789614b72565b61357c91614ddc565b60801c61358d60346024888a614b72565b61359691614ddc565b9194506fffffffffffffffffffffffffffffffff16925060801c90509250925092565b8015611790578251516135cc83836127c7565b1561367f5760148211156136795783516040015173ffffffffffffffffffffffffffffffffffffffff7f0000000000000000000000000000000000000000000000000000000000000000169063c09ad0d9908361362c866014818a614b72565b6040518563ffffffff1660e01b815260040161364a93929190614e41565b5f604051808303815f88803b158015613661575f5ffd5b5087f1158015613673573d5f5f3e3d5ffd5b50505050505b50611790565b73ffffffffffffffffffffffffffffffffffffffff81163b1561370757846040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed918152604060208201819052601f908201527f414131302073656e64657220616c726561647920636f6e737472756374656400606082015260800190565b601482101561377b57846040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed9181526040602082018190526017908201527f4141393920696e6974436f646520746f6f20736d616c6c000000000000000000606082015260800190565b5f7f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1663570e1a36865f01516040015186866040518463ffffffff1660e01b81526004016137df92919061477e565b6020604051808303815f8887f11580156137fb573d5f5f3e3d5ffd5b50505050506040513d601f19601f820116820180604052508101906138209190614791565b905073ffffffffffffffffffffffffffffffffffffffff81166138a857856040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed918152604060208201819052601b908201527f4141313320696e6974436f6465206661696c6564206f72204f4f470000000000606082015260800190565b8173ffffffffffffffffffffffffffffffffffffffff168173ffffffffffffffffffffffffffffffffffffffff161461394557856040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed91815260406020808301829052908201527f4141313420696e6974436f6465206d7573742072657475726e2073656e646572606082015260800190565b8073ffffffffffffffffffffffffffffffffffffffff163b5f036139cd57856040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed91815260406020808301829052908201527f4141313520696e6974436f6465206d757374206372656174652073656e646572606082015260800190565b5f6139db6014828688614b72565b6139e491614d76565b60601c90508273ffffffffffffffffffffffffffffffffffffffff1686602001517fd51a9c61267aa6196961883ecf5ff2da6619c37dac0fa92122513fb32c032d2d83895f015160e00151604051613a5f92919073ffffffffffffffffffffffffffffffffffffffff92831681529116602082015260400190565b60405180910390a350505050505050565b8151604081015190515f91908280613a8760405190565b90505f88886020015188604051602401613aa393929190614e79565b604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0818403018152919052602080820180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167f19822f7c00000000000000000000000000000000000000000000000000000000178152825192935090915f9182888af192505f51955060203d14613b39575f92505b613b4282604052565b505080613c12578173ffffffffffffffffffffffffffffffffffffffff163b5f03613bd257876040517f220266b60000000000000000000000000000000000000000000000000000000081526004016106ed9181526040602082018190526019908201527f41413230206163636f756e74206e6f74206465706c6f79656400000000000000606082015260800190565b87613bde610800611b6d565b6040517f65c8fd4d0000000000000000000000000000000000000000000000000000000081526004016106ed929190614e9d565b505050949350505050565b73ffffffffffffffffffffffffffffffffffffffff82165f908152602081905260408120805483811015613c55575f925050506109cd565b839003905550600192915050565b60605f5f613c7060405190565b90505f8585602001518660400151604051602401613c9093929190614e79565b604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181529190526020810180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167f52b7512c00000000000000000000000000000000000000000000000000000000178152865160e08101516080909101518351939450909290915f9182918291829182918291829190828b8bf194503d9050805f8a3e6020890151995088519250606081039150604089019a508a519350841580613d61575082604014155b80613d6e57508184601f01105b15613db3578d613d7f610800611b6d565b6040517f65c8fd4d0000000000000000000000000000000000000000000000000000000081526004016106ed929190614ee9565b601f81017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0168901604052505050505050505050935093915050565b604080516060810182525f80825260208201819052918101919091528160a081901c65ffffffffffff81165f03613e29575065ffffffffffff5b6040805160608101825273ffffffffffffffffffffffffffffffffffffffff909316835260d09490941c602083015265ffffffffffff16928101929092525090565b5f60ff8216601f8111156109cd576040517fb3512b0c00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b6040518060a00160405280613f2e6040518061014001604052805f73ffffffffffffffffffffffffffffffffffffffff1681526020015f81526020015f81526020015f81526020015f81526020015f81526020015f81526020015f73ffffffffffffffffffffffffffffffffffffffff1681526020015f81526020015f81525090565b81526020015f81526020015f81526020015f81526020015f81525090565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b60405160a0810167ffffffffffffffff81118282101715613f9c57613f9c613f4c565b60405290565b604051610140810167ffffffffffffffff81118282101715613f9c57613f9c613f4c565b604051601f82017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe016810167ffffffffffffffff8111828210171561400d5761400d613f4c565b604052919050565b73ffffffffffffffffffffffffffffffffffffffff81168114614036575f5ffd5b50565b803561404481614015565b919050565b5f8183036101c081121561405b575f5ffd5b614063613f79565b9150610140811215614073575f5ffd5b5061407c613fa2565b61408583614039565b81526020838101359082015260408084013590820152606080840135908201526080808401359082015260a0808401359082015260c080840135908201526140cf60e08401614039565b60e08201526101008381013590820152610120808401359082015281526101408201356020820152610160820135604082015261018082013560608201526101a0909101356080820152919050565b5f5f83601f84011261412e575f5ffd5b50813567ffffffffffffffff811115614145575f5ffd5b60208301915083602082850101111561415c575f5ffd5b9250929050565b5f5f5f5f6102008587031215614177575f5ffd5b843567ffffffffffffffff81111561418d575f5ffd5b8501601f8101871361419d575f5ffd5b803567ffffffffffffffff8111156141b7576141b7613f4c565b6141e860207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f84011601613fc6565b8181528860208385010111156141fc575f5ffd5b816020840160208301375f602083830101528096505050506142218660208701614049565b92506101e085013567ffffffffffffffff81111561423d575f5ffd5b6142498782880161411e565b95989497509550505050565b5f60208284031215614265575f5ffd5b81357fffffffff0000000000000000000000000000000000000000000000000000000081168114610fba575f5ffd5b5f602082840312156142a4575f5ffd5b813563ffffffff81168114610fba575f5ffd5b803577ffffffffffffffffffffffffffffffffffffffffffffffff81168114614044575f5ffd5b5f602082840312156142ee575f5ffd5b610fba826142b7565b5f5f60408385031215614308575f5ffd5b823561431381614015565b9150614321602084016142b7565b90509250929050565b5f5f6040838503121561433b575f5ffd5b823561434681614015565b946020939093013593505050565b5f60208284031215614364575f5ffd5b813567ffffffffffffffff81111561437a575f5ffd5b82016101208185031215610fba575f5ffd5b5f6020828403121561439c575f5ffd5b8135610fba81614015565b5f5f83601f8401126143b7575f5ffd5b50813567ffffffffffffffff8111156143ce575f5ffd5b6020830191508360208260051b850101111561415c575f5ffd5b5f5f5f604084860312156143fa575f5ffd5b833567ffffffffffffffff811115614410575f5ffd5b61441c868287016143a7565b909450925050602084013561443081614015565b809150509250925092565b5f81518084528060208401602086015e5f6020828601015260207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011685010191505092915050565b7fff000000000000000000000000000000000000000000000000000000000000008816815260e060208201525f6144c160e083018961443b565b82810360408401526144d3818961443b565b6060840188905273ffffffffffffffffffffffffffffffffffffffff8716608085015260a0840186905283810360c0850152845180825260208087019350909101905f5b81811015614535578351835260209384019390920191600101614517565b50909b9a5050505050505050505050565b5f5f5f60408486031215614558575f5ffd5b833561456381614015565b9250602084013567ffffffffffffffff81111561457e575f5ffd5b61458a8682870161411e565b9497909650939450505050565b5f5f602083850312156145a8575f5ffd5b823567ffffffffffffffff8111156145be575f5ffd5b6145ca8582860161411e565b90969095509350505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b828152604060208201525f6126bb604083018461443b565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b808201808211156109cd576109cd61461b565b5f7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff820361468b5761468b61461b565b5060010190565b818103818111156109cd576109cd61461b565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f82357ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffee1833603018112614704575f5ffd5b9190910192915050565b818382375f9101908152919050565b8215158152604060208201525f6126bb604083018461443b565b81835281816020850137505f602082840101525f60207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f840116840101905092915050565b602081525f6126bb602083018486614737565b5f602082840312156147a1575f5ffd5b8151610fba81614015565b65ffffffffffff81811683821601908111156109cd576109cd61461b565b5f82357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa1833603018112614704575f5ffd5b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe184360301811261482f575f5ffd5b83018035915067ffffffffffffffff821115614849575f5ffd5b6020019150600581901b360382131561415c575f5ffd5b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe1843603018112614893575f5ffd5b83018035915067ffffffffffffffff8211156148ad575f5ffd5b60200191503681900382131561415c575f5ffd5b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe18436030181126148f4575f5ffd5b830160208101925035905067ffffffffffffffff811115614913575f5ffd5b80360382131561415c575f5ffd5b6149488261492e83614039565b73ffffffffffffffffffffffffffffffffffffffff169052565b602081810135908301525f61496060408301836148c1565b610120604086015261497761012086018284614737565b91505061498760608401846148c1565b858303606087015261499a838284614737565b6080868101359088015260a0808701359088015260c0808701359088015292506149ca91505060e08401846148c1565b85830360e08701526149dd838284614737565b925050506149ef6101008401846148c1565b858303610100870152614a03838284614737565b9695505050505050565b604080825281018490525f6060600586901b8301810190830187837ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffee136839003015b89821015614ab1577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa08786030184528235818112614a8b575f5ffd5b614a97868d8301614921565b955050602083019250602084019350600182019150614a4f565b505050508281036020840152614ac8818587614737565b979650505050505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b5f60038610614b36577f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b85825260806020830152614b4d608083018661443b565b6040830194909452506060015292915050565b602081525f610fba602083018461443b565b5f5f85851115614b80575f5ffd5b83861115614b8c575f5ffd5b5050820193919092039150565b7fffffffffffffffffffffffffffffffffffffffff0000000000000000000000008460601b168152818360148301375f910160140190815292915050565b604081525f614be96040830185614921565b90508260208301529392505050565b8051805173ffffffffffffffffffffffffffffffffffffffff1683526020810151602084015260408101516040840152606081015160608401526080810151608084015260a081015160a084015260c081015160c084015260e0810151614c7760e085018273ffffffffffffffffffffffffffffffffffffffff169052565b5061010081810151908401526101209081015190830152602081015161014083015260408101516101608301526060810151610180830152608001516101a090910152565b61020081525f614cd061020083018661443b565b614cdd6020840186614bf8565b8281036101e0840152614a03818561443b565b61020081525f614d0561020083018688614737565b614d126020840186614bf8565b8281036101e0840152614ac8818561443b565b600181811c90821680614d3957607f821691505b602082108103614d70577f4e487b71000000000000000000000000000000000000000000000000000000005f52602260045260245ffd5b50919050565b80357fffffffffffffffffffffffffffffffffffffffff0000000000000000000000008116906014841015614dd5577fffffffffffffffffffffffffffffffffffffffff000000000000000000000000808560140360031b1b82161691505b5092915050565b80357fffffffffffffffffffffffffffffffff000000000000000000000000000000008116906010841015614dd5577fffffffffffffffffffffffffffffffff00000000000000000000000000000000808560100360031b1b82161691505092915050565b73ffffffffffffffffffffffffffffffffffffffff84168152604060208201525f614e70604083018486614737565b95945050505050565b606081525f614e8b6060830186614921565b60208301949094525060400152919050565b82815260606020820152600d60608201527f4141323320726576657274656400000000000000000000000000000000000000608082015260a060408201525f6126bb60a083018461443b565b82815260606020820152600d60608201527f4141333320726576657274656400000000000000000000000000000000000000608082015260a060408201525f6126bb60a083018461443b56fea2646970667358221220ea2825b2513297003068271029d3f39d58bbfc598103cc1912720b635e194b0d64736f6c6343000825003360a0604052348015600e575f5ffd5b50336080526080516106196100375f395f818160840152818160d401526101fd01526106195ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c8063570e1a3614610043578063b0d691fe1461007f578063c09ad0d9146100a6575b5f5ffd5b610056610051366004610312565b6100bb565b60405173ffffffffffffffffffffffffffffffffffffffff909116815260200160405180910390f35b6100567f000000000000000000000000000000000000000000000000000000000000000081565b6100b96100b43660046103ad565b6101e5565b005b5f3373ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610160576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f414139372073686f756c642063616c6c2066726f6d20456e747279506f696e7460448201526064015b60405180910390fd5b5f61016e60148285876104c8565b610177916104ef565b60601c90505f61018a84601481886104c8565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f92018290525084519495509360209350849250905082850182875af1905080156101dc575f5193505b50505092915050565b3373ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610284576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f414139372073686f756c642063616c6c2066726f6d20456e747279506f696e746044820152606401610157565b5f5f5f8351602085015f875af19050806102dc575f6102a46108006102e1565b90505f816040517f65c8fd4d000000000000000000000000000000000000000000000000000000008152600401610157929190610555565b505050565b60603d82156102f557828111156102f55750815b604051602082018101604052818152815f602083013e9392505050565b5f5f60208385031215610323575f5ffd5b823567ffffffffffffffff811115610339575f5ffd5b8301601f81018513610349575f5ffd5b803567ffffffffffffffff81111561035f575f5ffd5b856020828401011115610370575f5ffd5b6020919091019590945092505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b5f5f604083850312156103be575f5ffd5b823573ffffffffffffffffffffffffffffffffffffffff811681146103e1575f5ffd5b9150602083013567ffffffffffffffff8111156103fc575f5ffd5b8301601f8101851361040c575f5ffd5b803567ffffffffffffffff81111561042657610426610380565b6040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0603f7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8501160116810181811067ffffffffffffffff8211171561049257610492610380565b6040528181528282016020018710156104a9575f5ffd5b816020840160208301375f602083830101528093505050509250929050565b5f5f858511156104d6575f5ffd5b838611156104e2575f5ffd5b5050820193919092039150565b80357fffffffffffffffffffffffffffffffffffffffff000000000000000000000000811690601484101561054e577fffffffffffffffffffffffffffffffffffffffff000000000000000000000000808560140360031b1b82161691505b5092915050565b82815260606020820152601f60608201527f4141313320454950373730322073656e64657220696e6974206661696c656400608082015260a060408201525f82518060a0840152806020850160c085015e5f60c0828501015260c07fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f830116840101915050939250505056fea2646970667358221220173ff1b9e9212709670efff90712ce4e3888b1d67b156f52e57f25a5ba51a85b64736f6c63430008250033",
+}
+
+// EntryPoint is an auto generated Go binding around an Ethereum contract.
+type EntryPoint struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *EntryPoint) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewEntryPoint creates a new instance of EntryPoint.
+func NewEntryPoint() *EntryPoint {
+	parsed, err := EntryPointMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &EntryPoint{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *EntryPoint) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (entryPoint *EntryPoint) PackAddStake(unstakeDelaySec uint32) []byte {
+	enc, err := entryPoint.abi.Pack("addStake", unstakeDelaySec)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (entryPoint *EntryPoint) TryPackAddStake(unstakeDelaySec uint32) ([]byte, error) {
+	return entryPoint.abi.Pack("addStake", unstakeDelaySec)
+}
+
+// PackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function balanceOf(address account) view returns(uint256)
+func (entryPoint *EntryPoint) PackBalanceOf(account common.Address) []byte {
+	enc, err := entryPoint.abi.Pack("balanceOf", account)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackBalanceOf is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x70a08231.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function balanceOf(address account) view returns(uint256)
+func (entryPoint *EntryPoint) TryPackBalanceOf(account common.Address) ([]byte, error) {
+	return entryPoint.abi.Pack("balanceOf", account)
+}
+
+// UnpackBalanceOf is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x70a08231.
+//
+// Solidity: function balanceOf(address account) view returns(uint256)
+func (entryPoint *EntryPoint) UnpackBalanceOf(data []byte) (*big.Int, error) {
+	out, err := entryPoint.abi.Unpack("balanceOf", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackDelegateAndRevert is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x850aaf62.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function delegateAndRevert(address target, bytes data) returns()
+func (entryPoint *EntryPoint) PackDelegateAndRevert(target common.Address, data []byte) []byte {
+	enc, err := entryPoint.abi.Pack("delegateAndRevert", target, data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDelegateAndRevert is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x850aaf62.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function delegateAndRevert(address target, bytes data) returns()
+func (entryPoint *EntryPoint) TryPackDelegateAndRevert(target common.Address, data []byte) ([]byte, error) {
+	return entryPoint.abi.Pack("delegateAndRevert", target, data)
+}
+
+// PackDepositTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb760faf9.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function depositTo(address account) payable returns()
+func (entryPoint *EntryPoint) PackDepositTo(account common.Address) []byte {
+	enc, err := entryPoint.abi.Pack("depositTo", account)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDepositTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb760faf9.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function depositTo(address account) payable returns()
+func (entryPoint *EntryPoint) TryPackDepositTo(account common.Address) ([]byte, error) {
+	return entryPoint.abi.Pack("depositTo", account)
+}
+
+// PackEip712Domain is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x84b0196e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function eip712Domain() view returns(bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)
+func (entryPoint *EntryPoint) PackEip712Domain() []byte {
+	enc, err := entryPoint.abi.Pack("eip712Domain")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEip712Domain is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x84b0196e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function eip712Domain() view returns(bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)
+func (entryPoint *EntryPoint) TryPackEip712Domain() ([]byte, error) {
+	return entryPoint.abi.Pack("eip712Domain")
+}
+
+// Eip712DomainOutput serves as a container for the return parameters of contract
+// method Eip712Domain.
+type Eip712DomainOutput struct {
+	Fields            [1]byte
+	Name              string
+	Version           string
+	ChainId           *big.Int
+	VerifyingContract common.Address
+	Salt              [32]byte
+	Extensions        []*big.Int
+}
+
+// UnpackEip712Domain is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x84b0196e.
+//
+// Solidity: function eip712Domain() view returns(bytes1 fields, string name, string version, uint256 chainId, address verifyingContract, bytes32 salt, uint256[] extensions)
+func (entryPoint *EntryPoint) UnpackEip712Domain(data []byte) (Eip712DomainOutput, error) {
+	out, err := entryPoint.abi.Unpack("eip712Domain", data)
+	outstruct := new(Eip712DomainOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.Fields = *abi.ConvertType(out[0], new([1]byte)).(*[1]byte)
+	outstruct.Name = *abi.ConvertType(out[1], new(string)).(*string)
+	outstruct.Version = *abi.ConvertType(out[2], new(string)).(*string)
+	outstruct.ChainId = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
+	outstruct.VerifyingContract = *abi.ConvertType(out[4], new(common.Address)).(*common.Address)
+	outstruct.Salt = *abi.ConvertType(out[5], new([32]byte)).(*[32]byte)
+	outstruct.Extensions = *abi.ConvertType(out[6], new([]*big.Int)).(*[]*big.Int)
+	return *outstruct, nil
+}
+
+// PackGetDepositInfo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5287ce12.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getDepositInfo(address account) view returns((uint256,bool,uint112,uint32,uint48) info)
+func (entryPoint *EntryPoint) PackGetDepositInfo(account common.Address) []byte {
+	enc, err := entryPoint.abi.Pack("getDepositInfo", account)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetDepositInfo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5287ce12.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getDepositInfo(address account) view returns((uint256,bool,uint112,uint32,uint48) info)
+func (entryPoint *EntryPoint) TryPackGetDepositInfo(account common.Address) ([]byte, error) {
+	return entryPoint.abi.Pack("getDepositInfo", account)
+}
+
+// UnpackGetDepositInfo is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x5287ce12.
+//
+// Solidity: function getDepositInfo(address account) view returns((uint256,bool,uint112,uint32,uint48) info)
+func (entryPoint *EntryPoint) UnpackGetDepositInfo(data []byte) (IStakeManagerDepositInfo, error) {
+	out, err := entryPoint.abi.Unpack("getDepositInfo", data)
+	if err != nil {
+		return *new(IStakeManagerDepositInfo), err
+	}
+	out0 := *abi.ConvertType(out[0], new(IStakeManagerDepositInfo)).(*IStakeManagerDepositInfo)
+	return out0, nil
+}
+
+// PackGetDomainSeparatorV4 is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x13c65a6e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getDomainSeparatorV4() view returns(bytes32)
+func (entryPoint *EntryPoint) PackGetDomainSeparatorV4() []byte {
+	enc, err := entryPoint.abi.Pack("getDomainSeparatorV4")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetDomainSeparatorV4 is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x13c65a6e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getDomainSeparatorV4() view returns(bytes32)
+func (entryPoint *EntryPoint) TryPackGetDomainSeparatorV4() ([]byte, error) {
+	return entryPoint.abi.Pack("getDomainSeparatorV4")
+}
+
+// UnpackGetDomainSeparatorV4 is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x13c65a6e.
+//
+// Solidity: function getDomainSeparatorV4() view returns(bytes32)
+func (entryPoint *EntryPoint) UnpackGetDomainSeparatorV4(data []byte) ([32]byte, error) {
+	out, err := entryPoint.abi.Unpack("getDomainSeparatorV4", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackGetNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x35567e1a.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getNonce(address sender, uint192 key) view returns(uint256 nonce)
+func (entryPoint *EntryPoint) PackGetNonce(sender common.Address, key *big.Int) []byte {
+	enc, err := entryPoint.abi.Pack("getNonce", sender, key)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x35567e1a.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getNonce(address sender, uint192 key) view returns(uint256 nonce)
+func (entryPoint *EntryPoint) TryPackGetNonce(sender common.Address, key *big.Int) ([]byte, error) {
+	return entryPoint.abi.Pack("getNonce", sender, key)
+}
+
+// UnpackGetNonce is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x35567e1a.
+//
+// Solidity: function getNonce(address sender, uint192 key) view returns(uint256 nonce)
+func (entryPoint *EntryPoint) UnpackGetNonce(data []byte) (*big.Int, error) {
+	out, err := entryPoint.abi.Unpack("getNonce", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackGetPackedUserOpTypeHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x154e58dc.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getPackedUserOpTypeHash() pure returns(bytes32)
+func (entryPoint *EntryPoint) PackGetPackedUserOpTypeHash() []byte {
+	enc, err := entryPoint.abi.Pack("getPackedUserOpTypeHash")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetPackedUserOpTypeHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x154e58dc.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getPackedUserOpTypeHash() pure returns(bytes32)
+func (entryPoint *EntryPoint) TryPackGetPackedUserOpTypeHash() ([]byte, error) {
+	return entryPoint.abi.Pack("getPackedUserOpTypeHash")
+}
+
+// UnpackGetPackedUserOpTypeHash is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x154e58dc.
+//
+// Solidity: function getPackedUserOpTypeHash() pure returns(bytes32)
+func (entryPoint *EntryPoint) UnpackGetPackedUserOpTypeHash(data []byte) ([32]byte, error) {
+	out, err := entryPoint.abi.Unpack("getPackedUserOpTypeHash", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackGetSenderAddress is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9b249f69.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getSenderAddress(bytes initCode) returns()
+func (entryPoint *EntryPoint) PackGetSenderAddress(initCode []byte) []byte {
+	enc, err := entryPoint.abi.Pack("getSenderAddress", initCode)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetSenderAddress is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9b249f69.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getSenderAddress(bytes initCode) returns()
+func (entryPoint *EntryPoint) TryPackGetSenderAddress(initCode []byte) ([]byte, error) {
+	return entryPoint.abi.Pack("getSenderAddress", initCode)
+}
+
+// PackGetUserOpHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x22cdde4c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getUserOpHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp) view returns(bytes32)
+func (entryPoint *EntryPoint) PackGetUserOpHash(userOp PackedUserOperation) []byte {
+	enc, err := entryPoint.abi.Pack("getUserOpHash", userOp)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetUserOpHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x22cdde4c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getUserOpHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp) view returns(bytes32)
+func (entryPoint *EntryPoint) TryPackGetUserOpHash(userOp PackedUserOperation) ([]byte, error) {
+	return entryPoint.abi.Pack("getUserOpHash", userOp)
+}
+
+// UnpackGetUserOpHash is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x22cdde4c.
+//
+// Solidity: function getUserOpHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp) view returns(bytes32)
+func (entryPoint *EntryPoint) UnpackGetUserOpHash(data []byte) ([32]byte, error) {
+	out, err := entryPoint.abi.Unpack("getUserOpHash", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackHandleAggregatedOps is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdbed18e0.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function handleAggregatedOps(((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes)[],address,bytes)[] opsPerAggregator, address beneficiary) returns()
+func (entryPoint *EntryPoint) PackHandleAggregatedOps(opsPerAggregator []IEntryPointUserOpsPerAggregator, beneficiary common.Address) []byte {
+	enc, err := entryPoint.abi.Pack("handleAggregatedOps", opsPerAggregator, beneficiary)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackHandleAggregatedOps is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdbed18e0.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function handleAggregatedOps(((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes)[],address,bytes)[] opsPerAggregator, address beneficiary) returns()
+func (entryPoint *EntryPoint) TryPackHandleAggregatedOps(opsPerAggregator []IEntryPointUserOpsPerAggregator, beneficiary common.Address) ([]byte, error) {
+	return entryPoint.abi.Pack("handleAggregatedOps", opsPerAggregator, beneficiary)
+}
+
+// PackHandleOps is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x765e827f.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function handleOps((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes)[] ops, address beneficiary) returns()
+func (entryPoint *EntryPoint) PackHandleOps(ops []PackedUserOperation, beneficiary common.Address) []byte {
+	enc, err := entryPoint.abi.Pack("handleOps", ops, beneficiary)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackHandleOps is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x765e827f.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function handleOps((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes)[] ops, address beneficiary) returns()
+func (entryPoint *EntryPoint) TryPackHandleOps(ops []PackedUserOperation, beneficiary common.Address) ([]byte, error) {
+	return entryPoint.abi.Pack("handleOps", ops, beneficiary)
+}
+
+// PackIncrementNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0bd28e3b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function incrementNonce(uint192 key) returns()
+func (entryPoint *EntryPoint) PackIncrementNonce(key *big.Int) []byte {
+	enc, err := entryPoint.abi.Pack("incrementNonce", key)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIncrementNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0bd28e3b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function incrementNonce(uint192 key) returns()
+func (entryPoint *EntryPoint) TryPackIncrementNonce(key *big.Int) ([]byte, error) {
+	return entryPoint.abi.Pack("incrementNonce", key)
+}
+
+// PackInnerHandleOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0042dc53.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function innerHandleOp(bytes callData, ((address,uint256,uint256,uint256,uint256,uint256,uint256,address,uint256,uint256),bytes32,uint256,uint256,uint256) opInfo, bytes context) returns(uint256 actualGasCost)
+func (entryPoint *EntryPoint) PackInnerHandleOp(callData []byte, opInfo EntryPointUserOpInfo, context []byte) []byte {
+	enc, err := entryPoint.abi.Pack("innerHandleOp", callData, opInfo, context)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackInnerHandleOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0042dc53.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function innerHandleOp(bytes callData, ((address,uint256,uint256,uint256,uint256,uint256,uint256,address,uint256,uint256),bytes32,uint256,uint256,uint256) opInfo, bytes context) returns(uint256 actualGasCost)
+func (entryPoint *EntryPoint) TryPackInnerHandleOp(callData []byte, opInfo EntryPointUserOpInfo, context []byte) ([]byte, error) {
+	return entryPoint.abi.Pack("innerHandleOp", callData, opInfo, context)
+}
+
+// UnpackInnerHandleOp is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x0042dc53.
+//
+// Solidity: function innerHandleOp(bytes callData, ((address,uint256,uint256,uint256,uint256,uint256,uint256,address,uint256,uint256),bytes32,uint256,uint256,uint256) opInfo, bytes context) returns(uint256 actualGasCost)
+func (entryPoint *EntryPoint) UnpackInnerHandleOp(data []byte) (*big.Int, error) {
+	out, err := entryPoint.abi.Unpack("innerHandleOp", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackNonceSequenceNumber is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1b2e01b8.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function nonceSequenceNumber(address , uint192 ) view returns(uint256)
+func (entryPoint *EntryPoint) PackNonceSequenceNumber(arg0 common.Address, arg1 *big.Int) []byte {
+	enc, err := entryPoint.abi.Pack("nonceSequenceNumber", arg0, arg1)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackNonceSequenceNumber is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1b2e01b8.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function nonceSequenceNumber(address , uint192 ) view returns(uint256)
+func (entryPoint *EntryPoint) TryPackNonceSequenceNumber(arg0 common.Address, arg1 *big.Int) ([]byte, error) {
+	return entryPoint.abi.Pack("nonceSequenceNumber", arg0, arg1)
+}
+
+// UnpackNonceSequenceNumber is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1b2e01b8.
+//
+// Solidity: function nonceSequenceNumber(address , uint192 ) view returns(uint256)
+func (entryPoint *EntryPoint) UnpackNonceSequenceNumber(data []byte) (*big.Int, error) {
+	out, err := entryPoint.abi.Unpack("nonceSequenceNumber", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackSenderCreator is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x09ccb880.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function senderCreator() view returns(address)
+func (entryPoint *EntryPoint) PackSenderCreator() []byte {
+	enc, err := entryPoint.abi.Pack("senderCreator")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSenderCreator is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x09ccb880.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function senderCreator() view returns(address)
+func (entryPoint *EntryPoint) TryPackSenderCreator() ([]byte, error) {
+	return entryPoint.abi.Pack("senderCreator")
+}
+
+// UnpackSenderCreator is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x09ccb880.
+//
+// Solidity: function senderCreator() view returns(address)
+func (entryPoint *EntryPoint) UnpackSenderCreator(data []byte) (common.Address, error) {
+	out, err := entryPoint.abi.Unpack("senderCreator", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackSupportsInterface is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01ffc9a7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function supportsInterface(bytes4 interfaceId) view returns(bool)
+func (entryPoint *EntryPoint) PackSupportsInterface(interfaceId [4]byte) []byte {
+	enc, err := entryPoint.abi.Pack("supportsInterface", interfaceId)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSupportsInterface is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01ffc9a7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function supportsInterface(bytes4 interfaceId) view returns(bool)
+func (entryPoint *EntryPoint) TryPackSupportsInterface(interfaceId [4]byte) ([]byte, error) {
+	return entryPoint.abi.Pack("supportsInterface", interfaceId)
+}
+
+// UnpackSupportsInterface is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x01ffc9a7.
+//
+// Solidity: function supportsInterface(bytes4 interfaceId) view returns(bool)
+func (entryPoint *EntryPoint) UnpackSupportsInterface(data []byte) (bool, error) {
+	out, err := entryPoint.abi.Unpack("supportsInterface", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function unlockStake() returns()
+func (entryPoint *EntryPoint) PackUnlockStake() []byte {
+	enc, err := entryPoint.abi.Pack("unlockStake")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function unlockStake() returns()
+func (entryPoint *EntryPoint) TryPackUnlockStake() ([]byte, error) {
+	return entryPoint.abi.Pack("unlockStake")
+}
+
+// PackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (entryPoint *EntryPoint) PackWithdrawStake(withdrawAddress common.Address) []byte {
+	enc, err := entryPoint.abi.Pack("withdrawStake", withdrawAddress)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (entryPoint *EntryPoint) TryPackWithdrawStake(withdrawAddress common.Address) ([]byte, error) {
+	return entryPoint.abi.Pack("withdrawStake", withdrawAddress)
+}
+
+// PackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 withdrawAmount) returns()
+func (entryPoint *EntryPoint) PackWithdrawTo(withdrawAddress common.Address, withdrawAmount *big.Int) []byte {
+	enc, err := entryPoint.abi.Pack("withdrawTo", withdrawAddress, withdrawAmount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 withdrawAmount) returns()
+func (entryPoint *EntryPoint) TryPackWithdrawTo(withdrawAddress common.Address, withdrawAmount *big.Int) ([]byte, error) {
+	return entryPoint.abi.Pack("withdrawTo", withdrawAddress, withdrawAmount)
+}
+
+// EntryPointAccountDeployed represents a AccountDeployed event raised by the EntryPoint contract.
+type EntryPointAccountDeployed struct {
+	UserOpHash [32]byte
+	Sender     common.Address
+	Factory    common.Address
+	Paymaster  common.Address
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointAccountDeployedEventName = "AccountDeployed"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointAccountDeployed) ContractEventName() string {
+	return EntryPointAccountDeployedEventName
+}
+
+// UnpackAccountDeployedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event AccountDeployed(bytes32 indexed userOpHash, address indexed sender, address factory, address paymaster)
+func (entryPoint *EntryPoint) UnpackAccountDeployedEvent(log *types.Log) (*EntryPointAccountDeployed, error) {
+	event := "AccountDeployed"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointAccountDeployed)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointBeforeExecution represents a BeforeExecution event raised by the EntryPoint contract.
+type EntryPointBeforeExecution struct {
+	Raw *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointBeforeExecutionEventName = "BeforeExecution"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointBeforeExecution) ContractEventName() string {
+	return EntryPointBeforeExecutionEventName
+}
+
+// UnpackBeforeExecutionEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event BeforeExecution()
+func (entryPoint *EntryPoint) UnpackBeforeExecutionEvent(log *types.Log) (*EntryPointBeforeExecution, error) {
+	event := "BeforeExecution"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointBeforeExecution)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointDeposited represents a Deposited event raised by the EntryPoint contract.
+type EntryPointDeposited struct {
+	Account      common.Address
+	TotalDeposit *big.Int
+	Raw          *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointDepositedEventName = "Deposited"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointDeposited) ContractEventName() string {
+	return EntryPointDepositedEventName
+}
+
+// UnpackDepositedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Deposited(address indexed account, uint256 totalDeposit)
+func (entryPoint *EntryPoint) UnpackDepositedEvent(log *types.Log) (*EntryPointDeposited, error) {
+	event := "Deposited"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointDeposited)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointEIP712DomainChanged represents a EIP712DomainChanged event raised by the EntryPoint contract.
+type EntryPointEIP712DomainChanged struct {
+	Raw *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointEIP712DomainChangedEventName = "EIP712DomainChanged"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointEIP712DomainChanged) ContractEventName() string {
+	return EntryPointEIP712DomainChangedEventName
+}
+
+// UnpackEIP712DomainChangedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event EIP712DomainChanged()
+func (entryPoint *EntryPoint) UnpackEIP712DomainChangedEvent(log *types.Log) (*EntryPointEIP712DomainChanged, error) {
+	event := "EIP712DomainChanged"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointEIP712DomainChanged)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointPostOpRevertReason represents a PostOpRevertReason event raised by the EntryPoint contract.
+type EntryPointPostOpRevertReason struct {
+	UserOpHash   [32]byte
+	Sender       common.Address
+	Nonce        *big.Int
+	RevertReason []byte
+	Raw          *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointPostOpRevertReasonEventName = "PostOpRevertReason"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointPostOpRevertReason) ContractEventName() string {
+	return EntryPointPostOpRevertReasonEventName
+}
+
+// UnpackPostOpRevertReasonEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event PostOpRevertReason(bytes32 indexed userOpHash, address indexed sender, uint256 nonce, bytes revertReason)
+func (entryPoint *EntryPoint) UnpackPostOpRevertReasonEvent(log *types.Log) (*EntryPointPostOpRevertReason, error) {
+	event := "PostOpRevertReason"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointPostOpRevertReason)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointSignatureAggregatorChanged represents a SignatureAggregatorChanged event raised by the EntryPoint contract.
+type EntryPointSignatureAggregatorChanged struct {
+	Aggregator common.Address
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointSignatureAggregatorChangedEventName = "SignatureAggregatorChanged"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointSignatureAggregatorChanged) ContractEventName() string {
+	return EntryPointSignatureAggregatorChangedEventName
+}
+
+// UnpackSignatureAggregatorChangedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event SignatureAggregatorChanged(address indexed aggregator)
+func (entryPoint *EntryPoint) UnpackSignatureAggregatorChangedEvent(log *types.Log) (*EntryPointSignatureAggregatorChanged, error) {
+	event := "SignatureAggregatorChanged"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointSignatureAggregatorChanged)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointStakeLocked represents a StakeLocked event raised by the EntryPoint contract.
+type EntryPointStakeLocked struct {
+	Account         common.Address
+	TotalStaked     *big.Int
+	UnstakeDelaySec *big.Int
+	Raw             *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointStakeLockedEventName = "StakeLocked"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointStakeLocked) ContractEventName() string {
+	return EntryPointStakeLockedEventName
+}
+
+// UnpackStakeLockedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event StakeLocked(address indexed account, uint256 totalStaked, uint256 unstakeDelaySec)
+func (entryPoint *EntryPoint) UnpackStakeLockedEvent(log *types.Log) (*EntryPointStakeLocked, error) {
+	event := "StakeLocked"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointStakeLocked)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointStakeUnlocked represents a StakeUnlocked event raised by the EntryPoint contract.
+type EntryPointStakeUnlocked struct {
+	Account      common.Address
+	WithdrawTime *big.Int
+	Raw          *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointStakeUnlockedEventName = "StakeUnlocked"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointStakeUnlocked) ContractEventName() string {
+	return EntryPointStakeUnlockedEventName
+}
+
+// UnpackStakeUnlockedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event StakeUnlocked(address indexed account, uint256 withdrawTime)
+func (entryPoint *EntryPoint) UnpackStakeUnlockedEvent(log *types.Log) (*EntryPointStakeUnlocked, error) {
+	event := "StakeUnlocked"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointStakeUnlocked)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointStakeWithdrawn represents a StakeWithdrawn event raised by the EntryPoint contract.
+type EntryPointStakeWithdrawn struct {
+	Account         common.Address
+	WithdrawAddress common.Address
+	Amount          *big.Int
+	Raw             *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointStakeWithdrawnEventName = "StakeWithdrawn"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointStakeWithdrawn) ContractEventName() string {
+	return EntryPointStakeWithdrawnEventName
+}
+
+// UnpackStakeWithdrawnEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event StakeWithdrawn(address indexed account, address withdrawAddress, uint256 amount)
+func (entryPoint *EntryPoint) UnpackStakeWithdrawnEvent(log *types.Log) (*EntryPointStakeWithdrawn, error) {
+	event := "StakeWithdrawn"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointStakeWithdrawn)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointUserOperationEvent represents a UserOperationEvent event raised by the EntryPoint contract.
+type EntryPointUserOperationEvent struct {
+	UserOpHash    [32]byte
+	Sender        common.Address
+	Paymaster     common.Address
+	Nonce         *big.Int
+	Success       bool
+	ActualGasCost *big.Int
+	ActualGasUsed *big.Int
+	Raw           *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointUserOperationEventEventName = "UserOperationEvent"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointUserOperationEvent) ContractEventName() string {
+	return EntryPointUserOperationEventEventName
+}
+
+// UnpackUserOperationEventEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event UserOperationEvent(bytes32 indexed userOpHash, address indexed sender, address indexed paymaster, uint256 nonce, bool success, uint256 actualGasCost, uint256 actualGasUsed)
+func (entryPoint *EntryPoint) UnpackUserOperationEventEvent(log *types.Log) (*EntryPointUserOperationEvent, error) {
+	event := "UserOperationEvent"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointUserOperationEvent)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointUserOperationPrefundTooLow represents a UserOperationPrefundTooLow event raised by the EntryPoint contract.
+type EntryPointUserOperationPrefundTooLow struct {
+	UserOpHash [32]byte
+	Sender     common.Address
+	Nonce      *big.Int
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointUserOperationPrefundTooLowEventName = "UserOperationPrefundTooLow"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointUserOperationPrefundTooLow) ContractEventName() string {
+	return EntryPointUserOperationPrefundTooLowEventName
+}
+
+// UnpackUserOperationPrefundTooLowEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event UserOperationPrefundTooLow(bytes32 indexed userOpHash, address indexed sender, uint256 nonce)
+func (entryPoint *EntryPoint) UnpackUserOperationPrefundTooLowEvent(log *types.Log) (*EntryPointUserOperationPrefundTooLow, error) {
+	event := "UserOperationPrefundTooLow"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointUserOperationPrefundTooLow)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointUserOperationRevertReason represents a UserOperationRevertReason event raised by the EntryPoint contract.
+type EntryPointUserOperationRevertReason struct {
+	UserOpHash   [32]byte
+	Sender       common.Address
+	Nonce        *big.Int
+	RevertReason []byte
+	Raw          *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointUserOperationRevertReasonEventName = "UserOperationRevertReason"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointUserOperationRevertReason) ContractEventName() string {
+	return EntryPointUserOperationRevertReasonEventName
+}
+
+// UnpackUserOperationRevertReasonEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event UserOperationRevertReason(bytes32 indexed userOpHash, address indexed sender, uint256 nonce, bytes revertReason)
+func (entryPoint *EntryPoint) UnpackUserOperationRevertReasonEvent(log *types.Log) (*EntryPointUserOperationRevertReason, error) {
+	event := "UserOperationRevertReason"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointUserOperationRevertReason)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// EntryPointWithdrawn represents a Withdrawn event raised by the EntryPoint contract.
+type EntryPointWithdrawn struct {
+	Account         common.Address
+	WithdrawAddress common.Address
+	Amount          *big.Int
+	Raw             *types.Log // Blockchain specific contextual infos
+}
+
+const EntryPointWithdrawnEventName = "Withdrawn"
+
+// ContractEventName returns the user-defined event name.
+func (EntryPointWithdrawn) ContractEventName() string {
+	return EntryPointWithdrawnEventName
+}
+
+// UnpackWithdrawnEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Withdrawn(address indexed account, address withdrawAddress, uint256 amount)
+func (entryPoint *EntryPoint) UnpackWithdrawnEvent(log *types.Log) (*EntryPointWithdrawn, error) {
+	event := "Withdrawn"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != entryPoint.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(EntryPointWithdrawn)
+	if len(log.Data) > 0 {
+		if err := entryPoint.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range entryPoint.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (entryPoint *EntryPoint) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], entryPoint.abi.Errors["DelegateAndRevert"].ID.Bytes()[:4]) {
+		return entryPoint.UnpackDelegateAndRevertError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], entryPoint.abi.Errors["FailedOp"].ID.Bytes()[:4]) {
+		return entryPoint.UnpackFailedOpError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], entryPoint.abi.Errors["FailedOpWithRevert"].ID.Bytes()[:4]) {
+		return entryPoint.UnpackFailedOpWithRevertError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], entryPoint.abi.Errors["InvalidShortString"].ID.Bytes()[:4]) {
+		return entryPoint.UnpackInvalidShortStringError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], entryPoint.abi.Errors["PostOpReverted"].ID.Bytes()[:4]) {
+		return entryPoint.UnpackPostOpRevertedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], entryPoint.abi.Errors["ReentrancyGuardReentrantCall"].ID.Bytes()[:4]) {
+		return entryPoint.UnpackReentrancyGuardReentrantCallError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], entryPoint.abi.Errors["SenderAddressResult"].ID.Bytes()[:4]) {
+		return entryPoint.UnpackSenderAddressResultError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], entryPoint.abi.Errors["SignatureValidationFailed"].ID.Bytes()[:4]) {
+		return entryPoint.UnpackSignatureValidationFailedError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], entryPoint.abi.Errors["StringTooLong"].ID.Bytes()[:4]) {
+		return entryPoint.UnpackStringTooLongError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// EntryPointDelegateAndRevert represents a DelegateAndRevert error raised by the EntryPoint contract.
+type EntryPointDelegateAndRevert struct {
+	Success bool
+	Ret     []byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error DelegateAndRevert(bool success, bytes ret)
+func EntryPointDelegateAndRevertErrorID() common.Hash {
+	return common.HexToHash("0x9941055444a6b8379a4c66beac4880d5e96ca9c2fff188903cb0bc945a4dae05")
+}
+
+// UnpackDelegateAndRevertError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error DelegateAndRevert(bool success, bytes ret)
+func (entryPoint *EntryPoint) UnpackDelegateAndRevertError(raw []byte) (*EntryPointDelegateAndRevert, error) {
+	out := new(EntryPointDelegateAndRevert)
+	if err := entryPoint.abi.UnpackIntoInterface(out, "DelegateAndRevert", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EntryPointFailedOp represents a FailedOp error raised by the EntryPoint contract.
+type EntryPointFailedOp struct {
+	OpIndex *big.Int
+	Reason  string
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error FailedOp(uint256 opIndex, string reason)
+func EntryPointFailedOpErrorID() common.Hash {
+	return common.HexToHash("0x220266b6eadfd2488e398d00abc1c765e1f119da6226c1b55ec9cc0186560475")
+}
+
+// UnpackFailedOpError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error FailedOp(uint256 opIndex, string reason)
+func (entryPoint *EntryPoint) UnpackFailedOpError(raw []byte) (*EntryPointFailedOp, error) {
+	out := new(EntryPointFailedOp)
+	if err := entryPoint.abi.UnpackIntoInterface(out, "FailedOp", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EntryPointFailedOpWithRevert represents a FailedOpWithRevert error raised by the EntryPoint contract.
+type EntryPointFailedOpWithRevert struct {
+	OpIndex *big.Int
+	Reason  string
+	Inner   []byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error FailedOpWithRevert(uint256 opIndex, string reason, bytes inner)
+func EntryPointFailedOpWithRevertErrorID() common.Hash {
+	return common.HexToHash("0x65c8fd4dd32f2bb83f7d57728e1afa231e9956aaf4bdeea76c78b967426acb8c")
+}
+
+// UnpackFailedOpWithRevertError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error FailedOpWithRevert(uint256 opIndex, string reason, bytes inner)
+func (entryPoint *EntryPoint) UnpackFailedOpWithRevertError(raw []byte) (*EntryPointFailedOpWithRevert, error) {
+	out := new(EntryPointFailedOpWithRevert)
+	if err := entryPoint.abi.UnpackIntoInterface(out, "FailedOpWithRevert", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EntryPointInvalidShortString represents a InvalidShortString error raised by the EntryPoint contract.
+type EntryPointInvalidShortString struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidShortString()
+func EntryPointInvalidShortStringErrorID() common.Hash {
+	return common.HexToHash("0xb3512b0c6163e5f0bafab72bb631b9d58cd7a731b082f910338aa21c83d5c274")
+}
+
+// UnpackInvalidShortStringError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidShortString()
+func (entryPoint *EntryPoint) UnpackInvalidShortStringError(raw []byte) (*EntryPointInvalidShortString, error) {
+	out := new(EntryPointInvalidShortString)
+	if err := entryPoint.abi.UnpackIntoInterface(out, "InvalidShortString", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EntryPointPostOpReverted represents a PostOpReverted error raised by the EntryPoint contract.
+type EntryPointPostOpReverted struct {
+	ReturnData []byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error PostOpReverted(bytes returnData)
+func EntryPointPostOpRevertedErrorID() common.Hash {
+	return common.HexToHash("0xad7954bcae0d69c56f2323097b645bc6b6033c9f3777375271d77a608fc206ae")
+}
+
+// UnpackPostOpRevertedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error PostOpReverted(bytes returnData)
+func (entryPoint *EntryPoint) UnpackPostOpRevertedError(raw []byte) (*EntryPointPostOpReverted, error) {
+	out := new(EntryPointPostOpReverted)
+	if err := entryPoint.abi.UnpackIntoInterface(out, "PostOpReverted", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EntryPointReentrancyGuardReentrantCall represents a ReentrancyGuardReentrantCall error raised by the EntryPoint contract.
+type EntryPointReentrancyGuardReentrantCall struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ReentrancyGuardReentrantCall()
+func EntryPointReentrancyGuardReentrantCallErrorID() common.Hash {
+	return common.HexToHash("0x3ee5aeb571de7fc460830b4d0017439a1ca56fb0bc39062227ade4fe4a24c1ca")
+}
+
+// UnpackReentrancyGuardReentrantCallError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ReentrancyGuardReentrantCall()
+func (entryPoint *EntryPoint) UnpackReentrancyGuardReentrantCallError(raw []byte) (*EntryPointReentrancyGuardReentrantCall, error) {
+	out := new(EntryPointReentrancyGuardReentrantCall)
+	if err := entryPoint.abi.UnpackIntoInterface(out, "ReentrancyGuardReentrantCall", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EntryPointSenderAddressResult represents a SenderAddressResult error raised by the EntryPoint contract.
+type EntryPointSenderAddressResult struct {
+	Sender common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error SenderAddressResult(address sender)
+func EntryPointSenderAddressResultErrorID() common.Hash {
+	return common.HexToHash("0x6ca7b806055bb56d141e3a30604d4c6540fe6f010574d1b40dfd951da77b956d")
+}
+
+// UnpackSenderAddressResultError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error SenderAddressResult(address sender)
+func (entryPoint *EntryPoint) UnpackSenderAddressResultError(raw []byte) (*EntryPointSenderAddressResult, error) {
+	out := new(EntryPointSenderAddressResult)
+	if err := entryPoint.abi.UnpackIntoInterface(out, "SenderAddressResult", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EntryPointSignatureValidationFailed represents a SignatureValidationFailed error raised by the EntryPoint contract.
+type EntryPointSignatureValidationFailed struct {
+	Aggregator common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error SignatureValidationFailed(address aggregator)
+func EntryPointSignatureValidationFailedErrorID() common.Hash {
+	return common.HexToHash("0x86a9f750e187f100e9e8a18befbbf44e6f512d6f78cfe16a061541aaaad52523")
+}
+
+// UnpackSignatureValidationFailedError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error SignatureValidationFailed(address aggregator)
+func (entryPoint *EntryPoint) UnpackSignatureValidationFailedError(raw []byte) (*EntryPointSignatureValidationFailed, error) {
+	out := new(EntryPointSignatureValidationFailed)
+	if err := entryPoint.abi.UnpackIntoInterface(out, "SignatureValidationFailed", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EntryPointStringTooLong represents a StringTooLong error raised by the EntryPoint contract.
+type EntryPointStringTooLong struct {
+	Str string
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error StringTooLong(string str)
+func EntryPointStringTooLongErrorID() common.Hash {
+	return common.HexToHash("0x305a27a93f8e33b7392df0a0f91d6fc63847395853c45991eec52dbf24d72381")
+}
+
+// UnpackStringTooLongError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error StringTooLong(string str)
+func (entryPoint *EntryPoint) UnpackStringTooLongError(raw []byte) (*EntryPointStringTooLong, error) {
+	out := new(EntryPointStringTooLong)
+	if err := entryPoint.abi.UnpackIntoInterface(out, "StringTooLong", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Simple7702AccountMetaData contains all meta data concerning the Simple7702Account contract.
+var Simple7702AccountMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[],\"name\":\"ECDSAInvalidSignature\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"length\",\"type\":\"uint256\"}],\"name\":\"ECDSAInvalidSignatureLength\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"s\",\"type\":\"bytes32\"}],\"name\":\"ECDSAInvalidSignatureS\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"index\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"error\",\"type\":\"bytes\"}],\"name\":\"ExecuteError\",\"type\":\"error\"},{\"stateMutability\":\"payable\",\"type\":\"fallback\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"execute\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"internalType\":\"structBaseAccount.Call[]\",\"name\":\"calls\",\"type\":\"tuple[]\"}],\"name\":\"executeBatch\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"hash\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"name\":\"isValidSignature\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"magicValue\",\"type\":\"bytes4\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155BatchReceived\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC721Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes4\",\"name\":\"id\",\"type\":\"bytes4\"}],\"name\":\"supportsInterface\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"missingAccountFunds\",\"type\":\"uint256\"}],\"name\":\"validateUserOp\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
+	ID:  "aedcfda6da107456658622cc405eb0d265",
+	Bin: "0x6080604052348015600e575f5ffd5b506111ef8061001c5f395ff3fe6080604052600436106100a7575f3560e01c8063b0d691fe11610062578063bc197c811161004a578063bc197c8114610209578063d087d2881461024d578063f23a6e611461026157005b8063b0d691fe146101bc578063b61d27f6146101ea57005b80631626ba7e116100905780631626ba7e1461015157806319822f7c1461017057806334fcd5be1461019d57005b806301ffc9a7146100a9578063150b7a02146100dd575b005b3480156100b4575f5ffd5b506100c86100c3366004610b56565b6102a5565b60405190151581526020015b60405180910390f35b3480156100e8575f5ffd5b506101206100f7366004610cc3565b7f150b7a0200000000000000000000000000000000000000000000000000000000949350505050565b6040517fffffffff0000000000000000000000000000000000000000000000000000000090911681526020016100d4565b34801561015c575f5ffd5b5061012061016b366004610d27565b610421565b34801561017b575f5ffd5b5061018f61018a366004610d6b565b61047f565b6040519081526020016100d4565b3480156101a8575f5ffd5b506100a76101b7366004610dba565b61049d565b3480156101c7575f5ffd5b50604051734337084d9e255ff0702461cf8895ce9e3b5ff10881526020016100d4565b3480156101f5575f5ffd5b506100a7610204366004610e2b565b6105a6565b348015610214575f5ffd5b50610120610223366004610f2e565b7fbc197c810000000000000000000000000000000000000000000000000000000095945050505050565b348015610258575f5ffd5b5061018f610605565b34801561026c575f5ffd5b5061012061027b366004610fdd565b7ff23a6e610000000000000000000000000000000000000000000000000000000095945050505050565b5f7fffffffff0000000000000000000000000000000000000000000000000000000082167f01ffc9a700000000000000000000000000000000000000000000000000000000148061033757507fffffffff0000000000000000000000000000000000000000000000000000000082167f19822f7c00000000000000000000000000000000000000000000000000000000145b8061038357507fffffffff0000000000000000000000000000000000000000000000000000000082167f1626ba7e00000000000000000000000000000000000000000000000000000000145b806103cf57507fffffffff0000000000000000000000000000000000000000000000000000000082167f4e2312e000000000000000000000000000000000000000000000000000000000145b8061041b57507fffffffff0000000000000000000000000000000000000000000000000000000082167f150b7a0200000000000000000000000000000000000000000000000000000000145b92915050565b5f61042c83836106b4565b610456577fffffffff00000000000000000000000000000000000000000000000000000000610478565b7f1626ba7e000000000000000000000000000000000000000000000000000000005b9392505050565b5f6104886106de565b610492848461075d565b9050610478826107bf565b6104a5610804565b805f5b818110156105a057368484838181106104c3576104c3611031565b90506020028101906104d5919061105e565b90505f6105336104e8602084018461109a565b60208401356104fa60408601866110b3565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152505050505a61088b565b905080610596578360010361054f5761054a6108a1565b610596565b826105595f6108b2565b6040517f5a15467500000000000000000000000000000000000000000000000000000000815260040161058d92919061111b565b60405180910390fd5b50506001016104a8565b50505050565b6105ae610804565b5f6105ef858585858080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152505050505a61088b565b9050806105fe576105fe6108a1565b5050505050565b5f734337084d9e255ff0702461cf8895ce9e3b5ff1086040517f35567e1a0000000000000000000000000000000000000000000000000000000081523060048201525f602482015273ffffffffffffffffffffffffffffffffffffffff91909116906335567e1a90604401602060405180830381865afa15801561068b573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906106af9190611175565b905090565b5f306106c084846108e3565b73ffffffffffffffffffffffffffffffffffffffff16149392505050565b33734337084d9e255ff0702461cf8895ce9e3b5ff1081461075b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f6163636f756e743a206e6f742066726f6d20456e747279506f696e7400000000604482015260640161058d565b565b5f6107a9826107706101008601866110b3565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152506106b492505050565b6107b4576001610478565b505f92915050565b50565b80156107bc576040515f90339083908381818185875af1925050503d805f81146105fe576040519150601f19603f3d011682016040523d82523d5f602084013e6105fe565b33301480610825575033734337084d9e255ff0702461cf8895ce9e3b5ff108145b61075b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601b60248201527f6e6f742066726f6d2073656c66206f7220456e747279506f696e740000000000604482015260640161058d565b5f5f5f845160208601878987f195945050505050565b61075b6108ad5f6108b2565b61090b565b60603d82156108c657828111156108c65750815b604051602082018101604052818152815f602083013e9392505050565b5f5f5f5f6108f18686610913565b925092509250610901828261095c565b5090949350505050565b805160208201fd5b5f5f5f835160410361094a576020840151604085015160608601515f1a61093c88828585610a63565b955095509550505050610955565b505081515f91506002905b9250925092565b5f82600381111561096f5761096f61118c565b03610978575050565b600182600381111561098c5761098c61118c565b036109c3576040517ff645eedf00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b60028260038111156109d7576109d761118c565b03610a11576040517ffce698f70000000000000000000000000000000000000000000000000000000081526004810182905260240161058d565b6003826003811115610a2557610a2561118c565b03610a5f576040517fd78bce0c0000000000000000000000000000000000000000000000000000000081526004810182905260240161058d565b5050565b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0841115610a9c57505f91506003905082610b4c565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa158015610aed573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff8116610b4357505f925060019150829050610b4c565b92505f91508190505b9450945094915050565b5f60208284031215610b66575f5ffd5b81357fffffffff0000000000000000000000000000000000000000000000000000000081168114610478575f5ffd5b803573ffffffffffffffffffffffffffffffffffffffff81168114610bb8575f5ffd5b919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b604051601f82017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe016810167ffffffffffffffff81118282101715610c3157610c31610bbd565b604052919050565b5f82601f830112610c48575f5ffd5b813567ffffffffffffffff811115610c6257610c62610bbd565b610c9360207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f84011601610bea565b818152846020838601011115610ca7575f5ffd5b816020850160208301375f918101602001919091529392505050565b5f5f5f5f60808587031215610cd6575f5ffd5b610cdf85610b95565b9350610ced60208601610b95565b925060408501359150606085013567ffffffffffffffff811115610d0f575f5ffd5b610d1b87828801610c39565b91505092959194509250565b5f5f60408385031215610d38575f5ffd5b82359150602083013567ffffffffffffffff811115610d55575f5ffd5b610d6185828601610c39565b9150509250929050565b5f5f5f60608486031215610d7d575f5ffd5b833567ffffffffffffffff811115610d93575f5ffd5b84016101208187031215610da5575f5ffd5b95602085013595506040909401359392505050565b5f5f60208385031215610dcb575f5ffd5b823567ffffffffffffffff811115610de1575f5ffd5b8301601f81018513610df1575f5ffd5b803567ffffffffffffffff811115610e07575f5ffd5b8560208260051b8401011115610e1b575f5ffd5b6020919091019590945092505050565b5f5f5f5f60608587031215610e3e575f5ffd5b610e4785610b95565b935060208501359250604085013567ffffffffffffffff811115610e69575f5ffd5b8501601f81018713610e79575f5ffd5b803567ffffffffffffffff811115610e8f575f5ffd5b876020828401011115610ea0575f5ffd5b949793965060200194505050565b5f82601f830112610ebd575f5ffd5b813567ffffffffffffffff811115610ed757610ed7610bbd565b8060051b610ee760208201610bea565b91825260208185018101929081019086841115610f02575f5ffd5b6020860192505b83831015610f24578235825260209283019290910190610f09565b9695505050505050565b5f5f5f5f5f60a08688031215610f42575f5ffd5b610f4b86610b95565b9450610f5960208701610b95565b9350604086013567ffffffffffffffff811115610f74575f5ffd5b610f8088828901610eae565b935050606086013567ffffffffffffffff811115610f9c575f5ffd5b610fa888828901610eae565b925050608086013567ffffffffffffffff811115610fc4575f5ffd5b610fd088828901610c39565b9150509295509295909350565b5f5f5f5f5f60a08688031215610ff1575f5ffd5b610ffa86610b95565b945061100860208701610b95565b93506040860135925060608601359150608086013567ffffffffffffffff811115610fc4575f5ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f82357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa1833603018112611090575f5ffd5b9190910192915050565b5f602082840312156110aa575f5ffd5b61047882610b95565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe18436030181126110e6575f5ffd5b83018035915067ffffffffffffffff821115611100575f5ffd5b602001915036819003821315611114575f5ffd5b9250929050565b828152604060208201525f82518060408401528060208501606085015e5f6060828501015260607fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8301168401019150509392505050565b5f60208284031215611185575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffdfea264697066735822122024058c926f55b330925cc85b3366c9b58087cb31ebc5febcc734c6cecc69cff664736f6c63430008250033",
+}
+
+// Simple7702Account is an auto generated Go binding around an Ethereum contract.
+type Simple7702Account struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *Simple7702Account) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewSimple7702Account creates a new instance of Simple7702Account.
+func NewSimple7702Account() *Simple7702Account {
+	parsed, err := Simple7702AccountMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &Simple7702Account{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *Simple7702Account) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function entryPoint() pure returns(address)
+func (simple7702Account *Simple7702Account) PackEntryPoint() []byte {
+	enc, err := simple7702Account.abi.Pack("entryPoint")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function entryPoint() pure returns(address)
+func (simple7702Account *Simple7702Account) TryPackEntryPoint() ([]byte, error) {
+	return simple7702Account.abi.Pack("entryPoint")
+}
+
+// UnpackEntryPoint is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb0d691fe.
+//
+// Solidity: function entryPoint() pure returns(address)
+func (simple7702Account *Simple7702Account) UnpackEntryPoint(data []byte) (common.Address, error) {
+	out, err := simple7702Account.abi.Unpack("entryPoint", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackExecute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb61d27f6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function execute(address target, uint256 value, bytes data) returns()
+func (simple7702Account *Simple7702Account) PackExecute(target common.Address, value *big.Int, data []byte) []byte {
+	enc, err := simple7702Account.abi.Pack("execute", target, value, data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackExecute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb61d27f6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function execute(address target, uint256 value, bytes data) returns()
+func (simple7702Account *Simple7702Account) TryPackExecute(target common.Address, value *big.Int, data []byte) ([]byte, error) {
+	return simple7702Account.abi.Pack("execute", target, value, data)
+}
+
+// PackExecuteBatch is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x34fcd5be.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function executeBatch((address,uint256,bytes)[] calls) returns()
+func (simple7702Account *Simple7702Account) PackExecuteBatch(calls []BaseAccountCall) []byte {
+	enc, err := simple7702Account.abi.Pack("executeBatch", calls)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackExecuteBatch is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x34fcd5be.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function executeBatch((address,uint256,bytes)[] calls) returns()
+func (simple7702Account *Simple7702Account) TryPackExecuteBatch(calls []BaseAccountCall) ([]byte, error) {
+	return simple7702Account.abi.Pack("executeBatch", calls)
+}
+
+// PackGetNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd087d288.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getNonce() view returns(uint256)
+func (simple7702Account *Simple7702Account) PackGetNonce() []byte {
+	enc, err := simple7702Account.abi.Pack("getNonce")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd087d288.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getNonce() view returns(uint256)
+func (simple7702Account *Simple7702Account) TryPackGetNonce() ([]byte, error) {
+	return simple7702Account.abi.Pack("getNonce")
+}
+
+// UnpackGetNonce is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xd087d288.
+//
+// Solidity: function getNonce() view returns(uint256)
+func (simple7702Account *Simple7702Account) UnpackGetNonce(data []byte) (*big.Int, error) {
+	out, err := simple7702Account.abi.Unpack("getNonce", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackIsValidSignature is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1626ba7e.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function isValidSignature(bytes32 hash, bytes signature) view returns(bytes4 magicValue)
+func (simple7702Account *Simple7702Account) PackIsValidSignature(hash [32]byte, signature []byte) []byte {
+	enc, err := simple7702Account.abi.Pack("isValidSignature", hash, signature)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackIsValidSignature is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1626ba7e.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function isValidSignature(bytes32 hash, bytes signature) view returns(bytes4 magicValue)
+func (simple7702Account *Simple7702Account) TryPackIsValidSignature(hash [32]byte, signature []byte) ([]byte, error) {
+	return simple7702Account.abi.Pack("isValidSignature", hash, signature)
+}
+
+// UnpackIsValidSignature is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1626ba7e.
+//
+// Solidity: function isValidSignature(bytes32 hash, bytes signature) view returns(bytes4 magicValue)
+func (simple7702Account *Simple7702Account) UnpackIsValidSignature(data []byte) ([4]byte, error) {
+	out, err := simple7702Account.abi.Unpack("isValidSignature", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackOnERC1155BatchReceived is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbc197c81.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function onERC1155BatchReceived(address , address , uint256[] , uint256[] , bytes ) returns(bytes4)
+func (simple7702Account *Simple7702Account) PackOnERC1155BatchReceived(arg0 common.Address, arg1 common.Address, arg2 []*big.Int, arg3 []*big.Int, arg4 []byte) []byte {
+	enc, err := simple7702Account.abi.Pack("onERC1155BatchReceived", arg0, arg1, arg2, arg3, arg4)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOnERC1155BatchReceived is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbc197c81.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function onERC1155BatchReceived(address , address , uint256[] , uint256[] , bytes ) returns(bytes4)
+func (simple7702Account *Simple7702Account) TryPackOnERC1155BatchReceived(arg0 common.Address, arg1 common.Address, arg2 []*big.Int, arg3 []*big.Int, arg4 []byte) ([]byte, error) {
+	return simple7702Account.abi.Pack("onERC1155BatchReceived", arg0, arg1, arg2, arg3, arg4)
+}
+
+// UnpackOnERC1155BatchReceived is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xbc197c81.
+//
+// Solidity: function onERC1155BatchReceived(address , address , uint256[] , uint256[] , bytes ) returns(bytes4)
+func (simple7702Account *Simple7702Account) UnpackOnERC1155BatchReceived(data []byte) ([4]byte, error) {
+	out, err := simple7702Account.abi.Unpack("onERC1155BatchReceived", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackOnERC1155Received is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf23a6e61.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function onERC1155Received(address , address , uint256 , uint256 , bytes ) returns(bytes4)
+func (simple7702Account *Simple7702Account) PackOnERC1155Received(arg0 common.Address, arg1 common.Address, arg2 *big.Int, arg3 *big.Int, arg4 []byte) []byte {
+	enc, err := simple7702Account.abi.Pack("onERC1155Received", arg0, arg1, arg2, arg3, arg4)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOnERC1155Received is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf23a6e61.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function onERC1155Received(address , address , uint256 , uint256 , bytes ) returns(bytes4)
+func (simple7702Account *Simple7702Account) TryPackOnERC1155Received(arg0 common.Address, arg1 common.Address, arg2 *big.Int, arg3 *big.Int, arg4 []byte) ([]byte, error) {
+	return simple7702Account.abi.Pack("onERC1155Received", arg0, arg1, arg2, arg3, arg4)
+}
+
+// UnpackOnERC1155Received is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xf23a6e61.
+//
+// Solidity: function onERC1155Received(address , address , uint256 , uint256 , bytes ) returns(bytes4)
+func (simple7702Account *Simple7702Account) UnpackOnERC1155Received(data []byte) ([4]byte, error) {
+	out, err := simple7702Account.abi.Unpack("onERC1155Received", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackOnERC721Received is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x150b7a02.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function onERC721Received(address , address , uint256 , bytes ) returns(bytes4)
+func (simple7702Account *Simple7702Account) PackOnERC721Received(arg0 common.Address, arg1 common.Address, arg2 *big.Int, arg3 []byte) []byte {
+	enc, err := simple7702Account.abi.Pack("onERC721Received", arg0, arg1, arg2, arg3)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOnERC721Received is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x150b7a02.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function onERC721Received(address , address , uint256 , bytes ) returns(bytes4)
+func (simple7702Account *Simple7702Account) TryPackOnERC721Received(arg0 common.Address, arg1 common.Address, arg2 *big.Int, arg3 []byte) ([]byte, error) {
+	return simple7702Account.abi.Pack("onERC721Received", arg0, arg1, arg2, arg3)
+}
+
+// UnpackOnERC721Received is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x150b7a02.
+//
+// Solidity: function onERC721Received(address , address , uint256 , bytes ) returns(bytes4)
+func (simple7702Account *Simple7702Account) UnpackOnERC721Received(data []byte) ([4]byte, error) {
+	out, err := simple7702Account.abi.Unpack("onERC721Received", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackSupportsInterface is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01ffc9a7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function supportsInterface(bytes4 id) pure returns(bool)
+func (simple7702Account *Simple7702Account) PackSupportsInterface(id [4]byte) []byte {
+	enc, err := simple7702Account.abi.Pack("supportsInterface", id)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSupportsInterface is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01ffc9a7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function supportsInterface(bytes4 id) pure returns(bool)
+func (simple7702Account *Simple7702Account) TryPackSupportsInterface(id [4]byte) ([]byte, error) {
+	return simple7702Account.abi.Pack("supportsInterface", id)
+}
+
+// UnpackSupportsInterface is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x01ffc9a7.
+//
+// Solidity: function supportsInterface(bytes4 id) pure returns(bool)
+func (simple7702Account *Simple7702Account) UnpackSupportsInterface(data []byte) (bool, error) {
+	out, err := simple7702Account.abi.Unpack("supportsInterface", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackValidateUserOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x19822f7c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function validateUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns(uint256 validationData)
+func (simple7702Account *Simple7702Account) PackValidateUserOp(userOp PackedUserOperation, userOpHash [32]byte, missingAccountFunds *big.Int) []byte {
+	enc, err := simple7702Account.abi.Pack("validateUserOp", userOp, userOpHash, missingAccountFunds)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackValidateUserOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x19822f7c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function validateUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns(uint256 validationData)
+func (simple7702Account *Simple7702Account) TryPackValidateUserOp(userOp PackedUserOperation, userOpHash [32]byte, missingAccountFunds *big.Int) ([]byte, error) {
+	return simple7702Account.abi.Pack("validateUserOp", userOp, userOpHash, missingAccountFunds)
+}
+
+// UnpackValidateUserOp is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x19822f7c.
+//
+// Solidity: function validateUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns(uint256 validationData)
+func (simple7702Account *Simple7702Account) UnpackValidateUserOp(data []byte) (*big.Int, error) {
+	out, err := simple7702Account.abi.Unpack("validateUserOp", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (simple7702Account *Simple7702Account) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], simple7702Account.abi.Errors["ECDSAInvalidSignature"].ID.Bytes()[:4]) {
+		return simple7702Account.UnpackECDSAInvalidSignatureError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simple7702Account.abi.Errors["ECDSAInvalidSignatureLength"].ID.Bytes()[:4]) {
+		return simple7702Account.UnpackECDSAInvalidSignatureLengthError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simple7702Account.abi.Errors["ECDSAInvalidSignatureS"].ID.Bytes()[:4]) {
+		return simple7702Account.UnpackECDSAInvalidSignatureSError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simple7702Account.abi.Errors["ExecuteError"].ID.Bytes()[:4]) {
+		return simple7702Account.UnpackExecuteErrorError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// Simple7702AccountECDSAInvalidSignature represents a ECDSAInvalidSignature error raised by the Simple7702Account contract.
+type Simple7702AccountECDSAInvalidSignature struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ECDSAInvalidSignature()
+func Simple7702AccountECDSAInvalidSignatureErrorID() common.Hash {
+	return common.HexToHash("0xf645eedf0193584640b6b90cb9477e4c95b98636c148a891d4c0a146dc46e75a")
+}
+
+// UnpackECDSAInvalidSignatureError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ECDSAInvalidSignature()
+func (simple7702Account *Simple7702Account) UnpackECDSAInvalidSignatureError(raw []byte) (*Simple7702AccountECDSAInvalidSignature, error) {
+	out := new(Simple7702AccountECDSAInvalidSignature)
+	if err := simple7702Account.abi.UnpackIntoInterface(out, "ECDSAInvalidSignature", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Simple7702AccountECDSAInvalidSignatureLength represents a ECDSAInvalidSignatureLength error raised by the Simple7702Account contract.
+type Simple7702AccountECDSAInvalidSignatureLength struct {
+	Length *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ECDSAInvalidSignatureLength(uint256 length)
+func Simple7702AccountECDSAInvalidSignatureLengthErrorID() common.Hash {
+	return common.HexToHash("0xfce698f7e8e5342cd615f641317bc45fe7e1e4a8b0a14dd1383ff8dc9c41917f")
+}
+
+// UnpackECDSAInvalidSignatureLengthError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ECDSAInvalidSignatureLength(uint256 length)
+func (simple7702Account *Simple7702Account) UnpackECDSAInvalidSignatureLengthError(raw []byte) (*Simple7702AccountECDSAInvalidSignatureLength, error) {
+	out := new(Simple7702AccountECDSAInvalidSignatureLength)
+	if err := simple7702Account.abi.UnpackIntoInterface(out, "ECDSAInvalidSignatureLength", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Simple7702AccountECDSAInvalidSignatureS represents a ECDSAInvalidSignatureS error raised by the Simple7702Account contract.
+type Simple7702AccountECDSAInvalidSignatureS struct {
+	S [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ECDSAInvalidSignatureS(bytes32 s)
+func Simple7702AccountECDSAInvalidSignatureSErrorID() common.Hash {
+	return common.HexToHash("0xd78bce0cccb935155ed6428d1c13e50b7f3550fd2b66b9fe266006fea4a5e1eb")
+}
+
+// UnpackECDSAInvalidSignatureSError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ECDSAInvalidSignatureS(bytes32 s)
+func (simple7702Account *Simple7702Account) UnpackECDSAInvalidSignatureSError(raw []byte) (*Simple7702AccountECDSAInvalidSignatureS, error) {
+	out := new(Simple7702AccountECDSAInvalidSignatureS)
+	if err := simple7702Account.abi.UnpackIntoInterface(out, "ECDSAInvalidSignatureS", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Simple7702AccountExecuteError represents a ExecuteError error raised by the Simple7702Account contract.
+type Simple7702AccountExecuteError struct {
+	Index *big.Int
+	Error []byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ExecuteError(uint256 index, bytes error)
+func Simple7702AccountExecuteErrorErrorID() common.Hash {
+	return common.HexToHash("0x5a1546750bc344ece535156ebbf17c8a06ed4f348e2e1ed293a251976e2c7047")
+}
+
+// UnpackExecuteErrorError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ExecuteError(uint256 index, bytes error)
+func (simple7702Account *Simple7702Account) UnpackExecuteErrorError(raw []byte) (*Simple7702AccountExecuteError, error) {
+	out := new(Simple7702AccountExecuteError)
+	if err := simple7702Account.abi.UnpackIntoInterface(out, "ExecuteError", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountMetaData contains all meta data concerning the SimpleAccount contract.
+var SimpleAccountMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"}],\"name\":\"AddressEmptyCode\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ECDSAInvalidSignature\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"length\",\"type\":\"uint256\"}],\"name\":\"ECDSAInvalidSignatureLength\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"s\",\"type\":\"bytes32\"}],\"name\":\"ECDSAInvalidSignatureS\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"implementation\",\"type\":\"address\"}],\"name\":\"ERC1967InvalidImplementation\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"ERC1967NonPayable\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"index\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"error\",\"type\":\"bytes\"}],\"name\":\"ExecuteError\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"FailedCall\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"InvalidInitialization\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"NotInitializing\",\"type\":\"error\"},{\"inputs\":[],\"name\":\"UUPSUnauthorizedCallContext\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"bytes32\",\"name\":\"slot\",\"type\":\"bytes32\"}],\"name\":\"UUPSUnsupportedProxiableUUID\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":false,\"internalType\":\"uint64\",\"name\":\"version\",\"type\":\"uint64\"}],\"name\":\"Initialized\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"contractIEntryPoint\",\"name\":\"entryPoint\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"}],\"name\":\"SimpleAccountInitialized\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"implementation\",\"type\":\"address\"}],\"name\":\"Upgraded\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"UPGRADE_INTERFACE_VERSION\",\"outputs\":[{\"internalType\":\"string\",\"name\":\"\",\"type\":\"string\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"addDeposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"execute\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"value\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"internalType\":\"structBaseAccount.Call[]\",\"name\":\"calls\",\"type\":\"tuple[]\"}],\"name\":\"executeBatch\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getNonce\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"anOwner\",\"type\":\"address\"}],\"name\":\"initialize\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"uint256[]\",\"name\":\"\",\"type\":\"uint256[]\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155BatchReceived\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC1155Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"\",\"type\":\"bytes\"}],\"name\":\"onERC721Received\",\"outputs\":[{\"internalType\":\"bytes4\",\"name\":\"\",\"type\":\"bytes4\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"proxiableUUID\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes4\",\"name\":\"interfaceId\",\"type\":\"bytes4\"}],\"name\":\"supportsInterface\",\"outputs\":[{\"internalType\":\"bool\",\"name\":\"\",\"type\":\"bool\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newImplementation\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"upgradeToAndCall\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"missingAccountFunds\",\"type\":\"uint256\"}],\"name\":\"validateUserOp\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawDepositTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"stateMutability\":\"payable\",\"type\":\"receive\"}]",
+	ID:  "b62ccbfe2215dce9de1d691a8c21d9632c",
+	Bin: "0x60c060405230608052348015610013575f5ffd5b50604051611ea4380380611ea4833981016040819052610032916100ff565b6001600160a01b03811660a05261004761004d565b5061012c565b7ff0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00805468010000000000000000900460ff161561009d5760405163f92ee8a960e01b815260040160405180910390fd5b80546001600160401b03908116146100fc5780546001600160401b0319166001600160401b0390811782556040519081527fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d29060200160405180910390a15b50565b5f6020828403121561010f575f5ffd5b81516001600160a01b0381168114610125575f5ffd5b9392505050565b60805160a051611d1861018c5f395f818161030f01528181610639015281816106e30152818161087501528181610aad01528181610af401528181610c5a01526110e601525f8181610dfc01528181610e2501526110460152611d185ff3fe60806040526004361061010c575f3560e01c80638da5cb5b116100a1578063bc197c8111610071578063c4d66de811610057578063c4d66de8146103ad578063d087d288146103cc578063f23a6e61146103e0575f5ffd5b8063bc197c8114610352578063c399ec8814610399575f5ffd5b80638da5cb5b1461025c578063ad3cb1cc146102ac578063b0d691fe14610301578063b61d27f614610333575f5ffd5b80634a58db19116100dc5780634a58db191461020e5780634d44560d146102165780634f1ef2861461023557806352d1902d14610248575f5ffd5b806301ffc9a714610117578063150b7a021461014b57806319822f7c146101c057806334fcd5be146101ed575f5ffd5b3661011357005b5f5ffd5b348015610122575f5ffd5b50610136610131366004611657565b610425565b60405190151581526020015b60405180910390f35b348015610156575f5ffd5b5061018f6101653660046116fc565b7f150b7a020000000000000000000000000000000000000000000000000000000095945050505050565b6040517fffffffff000000000000000000000000000000000000000000000000000000009091168152602001610142565b3480156101cb575f5ffd5b506101df6101da36600461176a565b610509565b604051908152602001610142565b3480156101f8575f5ffd5b5061020c6102073660046117fa565b61052e565b005b61020c610637565b348015610221575f5ffd5b5061020c610230366004611839565b6106d9565b61020c610243366004611890565b61078b565b348015610253575f5ffd5b506101df6107aa565b348015610267575f5ffd5b505f546102879073ffffffffffffffffffffffffffffffffffffffff1681565b60405173ffffffffffffffffffffffffffffffffffffffff9091168152602001610142565b3480156102b7575f5ffd5b506102f46040518060400160405280600581526020017f352e302e3000000000000000000000000000000000000000000000000000000081525081565b60405161014291906119df565b34801561030c575f5ffd5b507f0000000000000000000000000000000000000000000000000000000000000000610287565b34801561033e575f5ffd5b5061020c61034d3660046119f1565b6107d8565b34801561035d575f5ffd5b5061018f61036c366004611a49565b7fbc197c810000000000000000000000000000000000000000000000000000000098975050505050505050565b3480156103a4575f5ffd5b506101df610830565b3480156103b8575f5ffd5b5061020c6103c7366004611b0c565b6108e4565b3480156103d7575f5ffd5b506101df610a61565b3480156103eb575f5ffd5b5061018f6103fa366004611b27565b7ff23a6e61000000000000000000000000000000000000000000000000000000009695505050505050565b5f7fffffffff0000000000000000000000000000000000000000000000000000000082167f150b7a020000000000000000000000000000000000000000000000000000000014806104b757507fffffffff0000000000000000000000000000000000000000000000000000000082167f4e2312e000000000000000000000000000000000000000000000000000000000145b8061050357507fffffffff0000000000000000000000000000000000000000000000000000000082167f01ffc9a700000000000000000000000000000000000000000000000000000000145b92915050565b5f610512610adc565b61051c8484610b7d565b905061052782610bfd565b9392505050565b610536610c42565b805f5b81811015610631573684848381811061055457610554611b9e565b90506020028101906105669190611bcb565b90505f6105c46105796020840184611b0c565b602084013561058b6040860186611c07565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152505050505a610d02565b90508061062757836001036105e0576105db610d18565b610627565b826105ea5f610d29565b6040517f5a15467500000000000000000000000000000000000000000000000000000000815260040161061e929190611c68565b60405180910390fd5b5050600101610539565b50505050565b7f00000000000000000000000000000000000000000000000000000000000000006040517fb760faf900000000000000000000000000000000000000000000000000000000815230600482015273ffffffffffffffffffffffffffffffffffffffff919091169063b760faf99034906024015f604051808303818588803b1580156106c0575f5ffd5b505af11580156106d2573d5f5f3e3d5ffd5b5050505050565b6106e1610d5a565b7f00000000000000000000000000000000000000000000000000000000000000006040517f205c287800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff848116600483015260248201849052919091169063205c2878906044015f604051808303815f87803b158015610771575f5ffd5b505af1158015610783573d5f5f3e3d5ffd5b505050505050565b610793610de4565b61079c82610ee8565b6107a68282610ef0565b5050565b5f6107b361102e565b507f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc90565b6107e0610c42565b5f610821858585858080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152505050505a610d02565b9050806106d2576106d2610d18565b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f9073ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016906370a08231906024015b602060405180830381865afa1580156108bb573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906108df9190611c88565b905090565b7ff0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00805468010000000000000000810460ff16159067ffffffffffffffff165f8115801561092e5750825b90505f8267ffffffffffffffff16600114801561094a5750303b155b905081158015610958575080155b1561098f576040517ff92ee8a900000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b84547fffffffffffffffffffffffffffffffffffffffffffffffff000000000000000016600117855583156109f05784547fffffffffffffffffffffffffffffffffffffffffffffff00ffffffffffffffff16680100000000000000001785555b6109f98661109d565b83156107835784547fffffffffffffffffffffffffffffffffffffffffffffff00ffffffffffffffff168555604051600181527fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d29060200160405180910390a1505050505050565b6040517f35567e1a0000000000000000000000000000000000000000000000000000000081523060048201525f602482018190529073ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016906335567e1a906044016108a0565b3373ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610b7b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f6163636f756e743a206e6f742066726f6d20456e747279506f696e7400000000604482015260640161061e565b565b5f610bc982610b90610100860186611c07565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061113092505050565b5f5473ffffffffffffffffffffffffffffffffffffffff908116911614610bf257506001610503565b505f92915050565b50565b8015610bfa576040515f90339083908381818185875af1925050503d805f81146106d2576040519150601f19603f3d011682016040523d82523d5f602084013e6106d2565b3373ffffffffffffffffffffffffffffffffffffffff7f0000000000000000000000000000000000000000000000000000000000000000161480610c9c57505f5473ffffffffffffffffffffffffffffffffffffffff1633145b610b7b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f6163636f756e743a206e6f74204f776e6572206f7220456e747279506f696e74604482015260640161061e565b5f5f5f845160208601878987f195945050505050565b610b7b610d245f610d29565b611158565b60603d8215610d3d5782811115610d3d5750815b604051602082018101604052818152815f602083013e9392505050565b5f5473ffffffffffffffffffffffffffffffffffffffff16331480610d7e57503330145b610b7b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152600a60248201527f6f6e6c79206f776e657200000000000000000000000000000000000000000000604482015260640161061e565b3073ffffffffffffffffffffffffffffffffffffffff7f0000000000000000000000000000000000000000000000000000000000000000161480610eb157507f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff16610e987f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc5473ffffffffffffffffffffffffffffffffffffffff1690565b73ffffffffffffffffffffffffffffffffffffffff1614155b15610b7b576040517fe07c8dba00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b610bfa610d5a565b8173ffffffffffffffffffffffffffffffffffffffff166352d1902d6040518163ffffffff1660e01b8152600401602060405180830381865afa925050508015610f75575060408051601f3d9081017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0168201909252610f7291810190611c88565b60015b610fc3576040517f4c9c8ce300000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8316600482015260240161061e565b7f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc811461101f576040517faa1d49a40000000000000000000000000000000000000000000000000000000081526004810182905260240161061e565b6110298383611160565b505050565b3073ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610b7b576040517fe07c8dba00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f80547fffffffffffffffffffffffff00000000000000000000000000000000000000001673ffffffffffffffffffffffffffffffffffffffff838116918217835560405191927f0000000000000000000000000000000000000000000000000000000000000000909116917f47e55c76e7a6f1fd8996a1da8008c1ea29699cca35e7bcd057f2dec313b6e5de9190a350565b5f5f5f5f61113e86866111c2565b92509250925061114e828261120b565b5090949350505050565b805160208201fd5b6111698261130e565b60405173ffffffffffffffffffffffffffffffffffffffff8316907fbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b905f90a28051156111ba5761102982826113dc565b6107a661145b565b5f5f5f83516041036111f9576020840151604085015160608601515f1a6111eb88828585611493565b955095509550505050611204565b505081515f91506002905b9250925092565b5f82600381111561121e5761121e611c9f565b03611227575050565b600182600381111561123b5761123b611c9f565b03611272576040517ff645eedf00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b600282600381111561128657611286611c9f565b036112c0576040517ffce698f70000000000000000000000000000000000000000000000000000000081526004810182905260240161061e565b60038260038111156112d4576112d4611c9f565b036107a6576040517fd78bce0c0000000000000000000000000000000000000000000000000000000081526004810182905260240161061e565b8073ffffffffffffffffffffffffffffffffffffffff163b5f03611376576040517f4c9c8ce300000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8216600482015260240161061e565b7f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc80547fffffffffffffffffffffffff00000000000000000000000000000000000000001673ffffffffffffffffffffffffffffffffffffffff92909216919091179055565b60605f5f8473ffffffffffffffffffffffffffffffffffffffff16846040516114059190611ccc565b5f60405180830381855af49150503d805f811461143d576040519150601f19603f3d011682016040523d82523d5f602084013e611442565b606091505b5091509150611452858383611586565b95945050505050565b3415610b7b576040517fb398979f00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a08411156114cc57505f9150600390508261157c565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa15801561151d573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff811661157357505f92506001915082905061157c565b92505f91508190505b9450945094915050565b60608261159b5761159682611615565b610527565b81511580156115bf575073ffffffffffffffffffffffffffffffffffffffff84163b155b1561160e576040517f9996b31500000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8516600482015260240161061e565b5080610527565b8051156116255780518082602001fd5b6040517fd6bda27500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f60208284031215611667575f5ffd5b81357fffffffff0000000000000000000000000000000000000000000000000000000081168114610527575f5ffd5b73ffffffffffffffffffffffffffffffffffffffff81168114610bfa575f5ffd5b5f5f83601f8401126116c7575f5ffd5b50813567ffffffffffffffff8111156116de575f5ffd5b6020830191508360208285010111156116f5575f5ffd5b9250929050565b5f5f5f5f5f60808688031215611710575f5ffd5b853561171b81611696565b9450602086013561172b81611696565b935060408601359250606086013567ffffffffffffffff81111561174d575f5ffd5b611759888289016116b7565b969995985093965092949392505050565b5f5f5f6060848603121561177c575f5ffd5b833567ffffffffffffffff811115611792575f5ffd5b840161012081870312156117a4575f5ffd5b95602085013595506040909401359392505050565b5f5f83601f8401126117c9575f5ffd5b50813567ffffffffffffffff8111156117e0575f5ffd5b6020830191508360208260051b85010111156116f5575f5ffd5b5f5f6020838503121561180b575f5ffd5b823567ffffffffffffffff811115611821575f5ffd5b61182d858286016117b9565b90969095509350505050565b5f5f6040838503121561184a575f5ffd5b823561185581611696565b946020939093013593505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b5f5f604083850312156118a1575f5ffd5b82356118ac81611696565b9150602083013567ffffffffffffffff8111156118c7575f5ffd5b8301601f810185136118d7575f5ffd5b803567ffffffffffffffff8111156118f1576118f1611863565b6040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0603f7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8501160116810181811067ffffffffffffffff8211171561195d5761195d611863565b604052818152828201602001871015611974575f5ffd5b816020840160208301375f602083830101528093505050509250929050565b5f81518084528060208401602086015e5f6020828601015260207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011685010191505092915050565b602081525f6105276020830184611993565b5f5f5f5f60608587031215611a04575f5ffd5b8435611a0f81611696565b935060208501359250604085013567ffffffffffffffff811115611a31575f5ffd5b611a3d878288016116b7565b95989497509550505050565b5f5f5f5f5f5f5f5f60a0898b031215611a60575f5ffd5b8835611a6b81611696565b97506020890135611a7b81611696565b9650604089013567ffffffffffffffff811115611a96575f5ffd5b611aa28b828c016117b9565b909750955050606089013567ffffffffffffffff811115611ac1575f5ffd5b611acd8b828c016117b9565b909550935050608089013567ffffffffffffffff811115611aec575f5ffd5b611af88b828c016116b7565b999c989b5096995094979396929594505050565b5f60208284031215611b1c575f5ffd5b813561052781611696565b5f5f5f5f5f5f60a08789031215611b3c575f5ffd5b8635611b4781611696565b95506020870135611b5781611696565b94506040870135935060608701359250608087013567ffffffffffffffff811115611b80575f5ffd5b611b8c89828a016116b7565b979a9699509497509295939492505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f82357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa1833603018112611bfd575f5ffd5b9190910192915050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe1843603018112611c3a575f5ffd5b83018035915067ffffffffffffffff821115611c54575f5ffd5b6020019150368190038213156116f5575f5ffd5b828152604060208201525f611c806040830184611993565b949350505050565b5f60208284031215611c98575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b5f82518060208501845e5f92019182525091905056fea26469706673582212209096b18a8042a4d8c4ecf9f17df3ff04276688322233b0af33adae40ac2a01e864736f6c63430008250033",
+}
+
+// SimpleAccount is an auto generated Go binding around an Ethereum contract.
+type SimpleAccount struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *SimpleAccount) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewSimpleAccount creates a new instance of SimpleAccount.
+func NewSimpleAccount() *SimpleAccount {
+	parsed, err := SimpleAccountMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &SimpleAccount{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *SimpleAccount) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address anEntryPoint) returns()
+func (simpleAccount *SimpleAccount) PackConstructor(anEntryPoint common.Address) []byte {
+	enc, err := simpleAccount.abi.Pack("", anEntryPoint)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackUPGRADEINTERFACEVERSION is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xad3cb1cc.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function UPGRADE_INTERFACE_VERSION() view returns(string)
+func (simpleAccount *SimpleAccount) PackUPGRADEINTERFACEVERSION() []byte {
+	enc, err := simpleAccount.abi.Pack("UPGRADE_INTERFACE_VERSION")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUPGRADEINTERFACEVERSION is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xad3cb1cc.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function UPGRADE_INTERFACE_VERSION() view returns(string)
+func (simpleAccount *SimpleAccount) TryPackUPGRADEINTERFACEVERSION() ([]byte, error) {
+	return simpleAccount.abi.Pack("UPGRADE_INTERFACE_VERSION")
+}
+
+// UnpackUPGRADEINTERFACEVERSION is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xad3cb1cc.
+//
+// Solidity: function UPGRADE_INTERFACE_VERSION() view returns(string)
+func (simpleAccount *SimpleAccount) UnpackUPGRADEINTERFACEVERSION(data []byte) (string, error) {
+	out, err := simpleAccount.abi.Unpack("UPGRADE_INTERFACE_VERSION", data)
+	if err != nil {
+		return *new(string), err
+	}
+	out0 := *abi.ConvertType(out[0], new(string)).(*string)
+	return out0, nil
+}
+
+// PackAddDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4a58db19.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function addDeposit() payable returns()
+func (simpleAccount *SimpleAccount) PackAddDeposit() []byte {
+	enc, err := simpleAccount.abi.Pack("addDeposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAddDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4a58db19.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function addDeposit() payable returns()
+func (simpleAccount *SimpleAccount) TryPackAddDeposit() ([]byte, error) {
+	return simpleAccount.abi.Pack("addDeposit")
+}
+
+// PackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function entryPoint() view returns(address)
+func (simpleAccount *SimpleAccount) PackEntryPoint() []byte {
+	enc, err := simpleAccount.abi.Pack("entryPoint")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function entryPoint() view returns(address)
+func (simpleAccount *SimpleAccount) TryPackEntryPoint() ([]byte, error) {
+	return simpleAccount.abi.Pack("entryPoint")
+}
+
+// UnpackEntryPoint is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb0d691fe.
+//
+// Solidity: function entryPoint() view returns(address)
+func (simpleAccount *SimpleAccount) UnpackEntryPoint(data []byte) (common.Address, error) {
+	out, err := simpleAccount.abi.Unpack("entryPoint", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackExecute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb61d27f6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function execute(address target, uint256 value, bytes data) returns()
+func (simpleAccount *SimpleAccount) PackExecute(target common.Address, value *big.Int, data []byte) []byte {
+	enc, err := simpleAccount.abi.Pack("execute", target, value, data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackExecute is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb61d27f6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function execute(address target, uint256 value, bytes data) returns()
+func (simpleAccount *SimpleAccount) TryPackExecute(target common.Address, value *big.Int, data []byte) ([]byte, error) {
+	return simpleAccount.abi.Pack("execute", target, value, data)
+}
+
+// PackExecuteBatch is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x34fcd5be.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function executeBatch((address,uint256,bytes)[] calls) returns()
+func (simpleAccount *SimpleAccount) PackExecuteBatch(calls []BaseAccountCall) []byte {
+	enc, err := simpleAccount.abi.Pack("executeBatch", calls)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackExecuteBatch is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x34fcd5be.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function executeBatch((address,uint256,bytes)[] calls) returns()
+func (simpleAccount *SimpleAccount) TryPackExecuteBatch(calls []BaseAccountCall) ([]byte, error) {
+	return simpleAccount.abi.Pack("executeBatch", calls)
+}
+
+// PackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (simpleAccount *SimpleAccount) PackGetDeposit() []byte {
+	enc, err := simpleAccount.abi.Pack("getDeposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (simpleAccount *SimpleAccount) TryPackGetDeposit() ([]byte, error) {
+	return simpleAccount.abi.Pack("getDeposit")
+}
+
+// UnpackGetDeposit is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc399ec88.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (simpleAccount *SimpleAccount) UnpackGetDeposit(data []byte) (*big.Int, error) {
+	out, err := simpleAccount.abi.Unpack("getDeposit", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackGetNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd087d288.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getNonce() view returns(uint256)
+func (simpleAccount *SimpleAccount) PackGetNonce() []byte {
+	enc, err := simpleAccount.abi.Pack("getNonce")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetNonce is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd087d288.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getNonce() view returns(uint256)
+func (simpleAccount *SimpleAccount) TryPackGetNonce() ([]byte, error) {
+	return simpleAccount.abi.Pack("getNonce")
+}
+
+// UnpackGetNonce is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xd087d288.
+//
+// Solidity: function getNonce() view returns(uint256)
+func (simpleAccount *SimpleAccount) UnpackGetNonce(data []byte) (*big.Int, error) {
+	out, err := simpleAccount.abi.Unpack("getNonce", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackInitialize is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc4d66de8.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function initialize(address anOwner) returns()
+func (simpleAccount *SimpleAccount) PackInitialize(anOwner common.Address) []byte {
+	enc, err := simpleAccount.abi.Pack("initialize", anOwner)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackInitialize is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc4d66de8.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function initialize(address anOwner) returns()
+func (simpleAccount *SimpleAccount) TryPackInitialize(anOwner common.Address) ([]byte, error) {
+	return simpleAccount.abi.Pack("initialize", anOwner)
+}
+
+// PackOnERC1155BatchReceived is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbc197c81.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function onERC1155BatchReceived(address , address , uint256[] , uint256[] , bytes ) pure returns(bytes4)
+func (simpleAccount *SimpleAccount) PackOnERC1155BatchReceived(arg0 common.Address, arg1 common.Address, arg2 []*big.Int, arg3 []*big.Int, arg4 []byte) []byte {
+	enc, err := simpleAccount.abi.Pack("onERC1155BatchReceived", arg0, arg1, arg2, arg3, arg4)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOnERC1155BatchReceived is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbc197c81.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function onERC1155BatchReceived(address , address , uint256[] , uint256[] , bytes ) pure returns(bytes4)
+func (simpleAccount *SimpleAccount) TryPackOnERC1155BatchReceived(arg0 common.Address, arg1 common.Address, arg2 []*big.Int, arg3 []*big.Int, arg4 []byte) ([]byte, error) {
+	return simpleAccount.abi.Pack("onERC1155BatchReceived", arg0, arg1, arg2, arg3, arg4)
+}
+
+// UnpackOnERC1155BatchReceived is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xbc197c81.
+//
+// Solidity: function onERC1155BatchReceived(address , address , uint256[] , uint256[] , bytes ) pure returns(bytes4)
+func (simpleAccount *SimpleAccount) UnpackOnERC1155BatchReceived(data []byte) ([4]byte, error) {
+	out, err := simpleAccount.abi.Unpack("onERC1155BatchReceived", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackOnERC1155Received is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf23a6e61.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function onERC1155Received(address , address , uint256 , uint256 , bytes ) pure returns(bytes4)
+func (simpleAccount *SimpleAccount) PackOnERC1155Received(arg0 common.Address, arg1 common.Address, arg2 *big.Int, arg3 *big.Int, arg4 []byte) []byte {
+	enc, err := simpleAccount.abi.Pack("onERC1155Received", arg0, arg1, arg2, arg3, arg4)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOnERC1155Received is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf23a6e61.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function onERC1155Received(address , address , uint256 , uint256 , bytes ) pure returns(bytes4)
+func (simpleAccount *SimpleAccount) TryPackOnERC1155Received(arg0 common.Address, arg1 common.Address, arg2 *big.Int, arg3 *big.Int, arg4 []byte) ([]byte, error) {
+	return simpleAccount.abi.Pack("onERC1155Received", arg0, arg1, arg2, arg3, arg4)
+}
+
+// UnpackOnERC1155Received is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xf23a6e61.
+//
+// Solidity: function onERC1155Received(address , address , uint256 , uint256 , bytes ) pure returns(bytes4)
+func (simpleAccount *SimpleAccount) UnpackOnERC1155Received(data []byte) ([4]byte, error) {
+	out, err := simpleAccount.abi.Unpack("onERC1155Received", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackOnERC721Received is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x150b7a02.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function onERC721Received(address , address , uint256 , bytes ) pure returns(bytes4)
+func (simpleAccount *SimpleAccount) PackOnERC721Received(arg0 common.Address, arg1 common.Address, arg2 *big.Int, arg3 []byte) []byte {
+	enc, err := simpleAccount.abi.Pack("onERC721Received", arg0, arg1, arg2, arg3)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOnERC721Received is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x150b7a02.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function onERC721Received(address , address , uint256 , bytes ) pure returns(bytes4)
+func (simpleAccount *SimpleAccount) TryPackOnERC721Received(arg0 common.Address, arg1 common.Address, arg2 *big.Int, arg3 []byte) ([]byte, error) {
+	return simpleAccount.abi.Pack("onERC721Received", arg0, arg1, arg2, arg3)
+}
+
+// UnpackOnERC721Received is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x150b7a02.
+//
+// Solidity: function onERC721Received(address , address , uint256 , bytes ) pure returns(bytes4)
+func (simpleAccount *SimpleAccount) UnpackOnERC721Received(data []byte) ([4]byte, error) {
+	out, err := simpleAccount.abi.Unpack("onERC721Received", data)
+	if err != nil {
+		return *new([4]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([4]byte)).(*[4]byte)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (simpleAccount *SimpleAccount) PackOwner() []byte {
+	enc, err := simpleAccount.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (simpleAccount *SimpleAccount) TryPackOwner() ([]byte, error) {
+	return simpleAccount.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (simpleAccount *SimpleAccount) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := simpleAccount.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackProxiableUUID is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x52d1902d.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function proxiableUUID() view returns(bytes32)
+func (simpleAccount *SimpleAccount) PackProxiableUUID() []byte {
+	enc, err := simpleAccount.abi.Pack("proxiableUUID")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackProxiableUUID is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x52d1902d.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function proxiableUUID() view returns(bytes32)
+func (simpleAccount *SimpleAccount) TryPackProxiableUUID() ([]byte, error) {
+	return simpleAccount.abi.Pack("proxiableUUID")
+}
+
+// UnpackProxiableUUID is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x52d1902d.
+//
+// Solidity: function proxiableUUID() view returns(bytes32)
+func (simpleAccount *SimpleAccount) UnpackProxiableUUID(data []byte) ([32]byte, error) {
+	out, err := simpleAccount.abi.Unpack("proxiableUUID", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackSupportsInterface is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01ffc9a7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function supportsInterface(bytes4 interfaceId) view returns(bool)
+func (simpleAccount *SimpleAccount) PackSupportsInterface(interfaceId [4]byte) []byte {
+	enc, err := simpleAccount.abi.Pack("supportsInterface", interfaceId)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSupportsInterface is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01ffc9a7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function supportsInterface(bytes4 interfaceId) view returns(bool)
+func (simpleAccount *SimpleAccount) TryPackSupportsInterface(interfaceId [4]byte) ([]byte, error) {
+	return simpleAccount.abi.Pack("supportsInterface", interfaceId)
+}
+
+// UnpackSupportsInterface is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x01ffc9a7.
+//
+// Solidity: function supportsInterface(bytes4 interfaceId) view returns(bool)
+func (simpleAccount *SimpleAccount) UnpackSupportsInterface(data []byte) (bool, error) {
+	out, err := simpleAccount.abi.Unpack("supportsInterface", data)
+	if err != nil {
+		return *new(bool), err
+	}
+	out0 := *abi.ConvertType(out[0], new(bool)).(*bool)
+	return out0, nil
+}
+
+// PackUpgradeToAndCall is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4f1ef286.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function upgradeToAndCall(address newImplementation, bytes data) payable returns()
+func (simpleAccount *SimpleAccount) PackUpgradeToAndCall(newImplementation common.Address, data []byte) []byte {
+	enc, err := simpleAccount.abi.Pack("upgradeToAndCall", newImplementation, data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUpgradeToAndCall is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4f1ef286.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function upgradeToAndCall(address newImplementation, bytes data) payable returns()
+func (simpleAccount *SimpleAccount) TryPackUpgradeToAndCall(newImplementation common.Address, data []byte) ([]byte, error) {
+	return simpleAccount.abi.Pack("upgradeToAndCall", newImplementation, data)
+}
+
+// PackValidateUserOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x19822f7c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function validateUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns(uint256 validationData)
+func (simpleAccount *SimpleAccount) PackValidateUserOp(userOp PackedUserOperation, userOpHash [32]byte, missingAccountFunds *big.Int) []byte {
+	enc, err := simpleAccount.abi.Pack("validateUserOp", userOp, userOpHash, missingAccountFunds)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackValidateUserOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x19822f7c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function validateUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns(uint256 validationData)
+func (simpleAccount *SimpleAccount) TryPackValidateUserOp(userOp PackedUserOperation, userOpHash [32]byte, missingAccountFunds *big.Int) ([]byte, error) {
+	return simpleAccount.abi.Pack("validateUserOp", userOp, userOpHash, missingAccountFunds)
+}
+
+// UnpackValidateUserOp is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x19822f7c.
+//
+// Solidity: function validateUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp, bytes32 userOpHash, uint256 missingAccountFunds) returns(uint256 validationData)
+func (simpleAccount *SimpleAccount) UnpackValidateUserOp(data []byte) (*big.Int, error) {
+	out, err := simpleAccount.abi.Unpack("validateUserOp", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackWithdrawDepositTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4d44560d.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawDepositTo(address withdrawAddress, uint256 amount) returns()
+func (simpleAccount *SimpleAccount) PackWithdrawDepositTo(withdrawAddress common.Address, amount *big.Int) []byte {
+	enc, err := simpleAccount.abi.Pack("withdrawDepositTo", withdrawAddress, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawDepositTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x4d44560d.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawDepositTo(address withdrawAddress, uint256 amount) returns()
+func (simpleAccount *SimpleAccount) TryPackWithdrawDepositTo(withdrawAddress common.Address, amount *big.Int) ([]byte, error) {
+	return simpleAccount.abi.Pack("withdrawDepositTo", withdrawAddress, amount)
+}
+
+// SimpleAccountInitialized represents a Initialized event raised by the SimpleAccount contract.
+type SimpleAccountInitialized struct {
+	Version uint64
+	Raw     *types.Log // Blockchain specific contextual infos
+}
+
+const SimpleAccountInitializedEventName = "Initialized"
+
+// ContractEventName returns the user-defined event name.
+func (SimpleAccountInitialized) ContractEventName() string {
+	return SimpleAccountInitializedEventName
+}
+
+// UnpackInitializedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Initialized(uint64 version)
+func (simpleAccount *SimpleAccount) UnpackInitializedEvent(log *types.Log) (*SimpleAccountInitialized, error) {
+	event := "Initialized"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != simpleAccount.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SimpleAccountInitialized)
+	if len(log.Data) > 0 {
+		if err := simpleAccount.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range simpleAccount.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// SimpleAccountSimpleAccountInitialized represents a SimpleAccountInitialized event raised by the SimpleAccount contract.
+type SimpleAccountSimpleAccountInitialized struct {
+	EntryPoint common.Address
+	Owner      common.Address
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const SimpleAccountSimpleAccountInitializedEventName = "SimpleAccountInitialized"
+
+// ContractEventName returns the user-defined event name.
+func (SimpleAccountSimpleAccountInitialized) ContractEventName() string {
+	return SimpleAccountSimpleAccountInitializedEventName
+}
+
+// UnpackSimpleAccountInitializedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event SimpleAccountInitialized(address indexed entryPoint, address indexed owner)
+func (simpleAccount *SimpleAccount) UnpackSimpleAccountInitializedEvent(log *types.Log) (*SimpleAccountSimpleAccountInitialized, error) {
+	event := "SimpleAccountInitialized"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != simpleAccount.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SimpleAccountSimpleAccountInitialized)
+	if len(log.Data) > 0 {
+		if err := simpleAccount.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range simpleAccount.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// SimpleAccountUpgraded represents a Upgraded event raised by the SimpleAccount contract.
+type SimpleAccountUpgraded struct {
+	Implementation common.Address
+	Raw            *types.Log // Blockchain specific contextual infos
+}
+
+const SimpleAccountUpgradedEventName = "Upgraded"
+
+// ContractEventName returns the user-defined event name.
+func (SimpleAccountUpgraded) ContractEventName() string {
+	return SimpleAccountUpgradedEventName
+}
+
+// UnpackUpgradedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event Upgraded(address indexed implementation)
+func (simpleAccount *SimpleAccount) UnpackUpgradedEvent(log *types.Log) (*SimpleAccountUpgraded, error) {
+	event := "Upgraded"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != simpleAccount.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(SimpleAccountUpgraded)
+	if len(log.Data) > 0 {
+		if err := simpleAccount.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range simpleAccount.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (simpleAccount *SimpleAccount) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["AddressEmptyCode"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackAddressEmptyCodeError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["ECDSAInvalidSignature"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackECDSAInvalidSignatureError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["ECDSAInvalidSignatureLength"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackECDSAInvalidSignatureLengthError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["ECDSAInvalidSignatureS"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackECDSAInvalidSignatureSError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["ERC1967InvalidImplementation"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackERC1967InvalidImplementationError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["ERC1967NonPayable"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackERC1967NonPayableError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["ExecuteError"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackExecuteErrorError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["FailedCall"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackFailedCallError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["InvalidInitialization"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackInvalidInitializationError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["NotInitializing"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackNotInitializingError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["UUPSUnauthorizedCallContext"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackUUPSUnauthorizedCallContextError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], simpleAccount.abi.Errors["UUPSUnsupportedProxiableUUID"].ID.Bytes()[:4]) {
+		return simpleAccount.UnpackUUPSUnsupportedProxiableUUIDError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// SimpleAccountAddressEmptyCode represents a AddressEmptyCode error raised by the SimpleAccount contract.
+type SimpleAccountAddressEmptyCode struct {
+	Target common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error AddressEmptyCode(address target)
+func SimpleAccountAddressEmptyCodeErrorID() common.Hash {
+	return common.HexToHash("0x9996b315c842ff135b8fc4a08ad5df1c344efbc03d2687aecc0678050d2aac89")
+}
+
+// UnpackAddressEmptyCodeError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error AddressEmptyCode(address target)
+func (simpleAccount *SimpleAccount) UnpackAddressEmptyCodeError(raw []byte) (*SimpleAccountAddressEmptyCode, error) {
+	out := new(SimpleAccountAddressEmptyCode)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "AddressEmptyCode", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountECDSAInvalidSignature represents a ECDSAInvalidSignature error raised by the SimpleAccount contract.
+type SimpleAccountECDSAInvalidSignature struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ECDSAInvalidSignature()
+func SimpleAccountECDSAInvalidSignatureErrorID() common.Hash {
+	return common.HexToHash("0xf645eedf0193584640b6b90cb9477e4c95b98636c148a891d4c0a146dc46e75a")
+}
+
+// UnpackECDSAInvalidSignatureError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ECDSAInvalidSignature()
+func (simpleAccount *SimpleAccount) UnpackECDSAInvalidSignatureError(raw []byte) (*SimpleAccountECDSAInvalidSignature, error) {
+	out := new(SimpleAccountECDSAInvalidSignature)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "ECDSAInvalidSignature", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountECDSAInvalidSignatureLength represents a ECDSAInvalidSignatureLength error raised by the SimpleAccount contract.
+type SimpleAccountECDSAInvalidSignatureLength struct {
+	Length *big.Int
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ECDSAInvalidSignatureLength(uint256 length)
+func SimpleAccountECDSAInvalidSignatureLengthErrorID() common.Hash {
+	return common.HexToHash("0xfce698f7e8e5342cd615f641317bc45fe7e1e4a8b0a14dd1383ff8dc9c41917f")
+}
+
+// UnpackECDSAInvalidSignatureLengthError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ECDSAInvalidSignatureLength(uint256 length)
+func (simpleAccount *SimpleAccount) UnpackECDSAInvalidSignatureLengthError(raw []byte) (*SimpleAccountECDSAInvalidSignatureLength, error) {
+	out := new(SimpleAccountECDSAInvalidSignatureLength)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "ECDSAInvalidSignatureLength", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountECDSAInvalidSignatureS represents a ECDSAInvalidSignatureS error raised by the SimpleAccount contract.
+type SimpleAccountECDSAInvalidSignatureS struct {
+	S [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ECDSAInvalidSignatureS(bytes32 s)
+func SimpleAccountECDSAInvalidSignatureSErrorID() common.Hash {
+	return common.HexToHash("0xd78bce0cccb935155ed6428d1c13e50b7f3550fd2b66b9fe266006fea4a5e1eb")
+}
+
+// UnpackECDSAInvalidSignatureSError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ECDSAInvalidSignatureS(bytes32 s)
+func (simpleAccount *SimpleAccount) UnpackECDSAInvalidSignatureSError(raw []byte) (*SimpleAccountECDSAInvalidSignatureS, error) {
+	out := new(SimpleAccountECDSAInvalidSignatureS)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "ECDSAInvalidSignatureS", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountERC1967InvalidImplementation represents a ERC1967InvalidImplementation error raised by the SimpleAccount contract.
+type SimpleAccountERC1967InvalidImplementation struct {
+	Implementation common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ERC1967InvalidImplementation(address implementation)
+func SimpleAccountERC1967InvalidImplementationErrorID() common.Hash {
+	return common.HexToHash("0x4c9c8ce3ceb3130f17f7cdba48d89b5b0129f266a8bac114e6e315a41879b617")
+}
+
+// UnpackERC1967InvalidImplementationError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ERC1967InvalidImplementation(address implementation)
+func (simpleAccount *SimpleAccount) UnpackERC1967InvalidImplementationError(raw []byte) (*SimpleAccountERC1967InvalidImplementation, error) {
+	out := new(SimpleAccountERC1967InvalidImplementation)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "ERC1967InvalidImplementation", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountERC1967NonPayable represents a ERC1967NonPayable error raised by the SimpleAccount contract.
+type SimpleAccountERC1967NonPayable struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ERC1967NonPayable()
+func SimpleAccountERC1967NonPayableErrorID() common.Hash {
+	return common.HexToHash("0xb398979fa84f543c8e222f17890372c487baf85e062276c127fef521eea7224b")
+}
+
+// UnpackERC1967NonPayableError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ERC1967NonPayable()
+func (simpleAccount *SimpleAccount) UnpackERC1967NonPayableError(raw []byte) (*SimpleAccountERC1967NonPayable, error) {
+	out := new(SimpleAccountERC1967NonPayable)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "ERC1967NonPayable", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountExecuteError represents a ExecuteError error raised by the SimpleAccount contract.
+type SimpleAccountExecuteError struct {
+	Index *big.Int
+	Error []byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error ExecuteError(uint256 index, bytes error)
+func SimpleAccountExecuteErrorErrorID() common.Hash {
+	return common.HexToHash("0x5a1546750bc344ece535156ebbf17c8a06ed4f348e2e1ed293a251976e2c7047")
+}
+
+// UnpackExecuteErrorError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error ExecuteError(uint256 index, bytes error)
+func (simpleAccount *SimpleAccount) UnpackExecuteErrorError(raw []byte) (*SimpleAccountExecuteError, error) {
+	out := new(SimpleAccountExecuteError)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "ExecuteError", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountFailedCall represents a FailedCall error raised by the SimpleAccount contract.
+type SimpleAccountFailedCall struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error FailedCall()
+func SimpleAccountFailedCallErrorID() common.Hash {
+	return common.HexToHash("0xd6bda27508c0fb6d8a39b4b122878dab26f731a7d4e4abe711dd3731899052a4")
+}
+
+// UnpackFailedCallError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error FailedCall()
+func (simpleAccount *SimpleAccount) UnpackFailedCallError(raw []byte) (*SimpleAccountFailedCall, error) {
+	out := new(SimpleAccountFailedCall)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "FailedCall", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountInvalidInitialization represents a InvalidInitialization error raised by the SimpleAccount contract.
+type SimpleAccountInvalidInitialization struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error InvalidInitialization()
+func SimpleAccountInvalidInitializationErrorID() common.Hash {
+	return common.HexToHash("0xf92ee8a957075833165f68c320933b1a1294aafc84ee6e0dd3fb178008f9aaf5")
+}
+
+// UnpackInvalidInitializationError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error InvalidInitialization()
+func (simpleAccount *SimpleAccount) UnpackInvalidInitializationError(raw []byte) (*SimpleAccountInvalidInitialization, error) {
+	out := new(SimpleAccountInvalidInitialization)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "InvalidInitialization", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountNotInitializing represents a NotInitializing error raised by the SimpleAccount contract.
+type SimpleAccountNotInitializing struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error NotInitializing()
+func SimpleAccountNotInitializingErrorID() common.Hash {
+	return common.HexToHash("0xd7e6bcf8597daa127dc9f0048d2f08d5ef140a2cb659feabd700beff1f7a8302")
+}
+
+// UnpackNotInitializingError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error NotInitializing()
+func (simpleAccount *SimpleAccount) UnpackNotInitializingError(raw []byte) (*SimpleAccountNotInitializing, error) {
+	out := new(SimpleAccountNotInitializing)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "NotInitializing", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountUUPSUnauthorizedCallContext represents a UUPSUnauthorizedCallContext error raised by the SimpleAccount contract.
+type SimpleAccountUUPSUnauthorizedCallContext struct {
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error UUPSUnauthorizedCallContext()
+func SimpleAccountUUPSUnauthorizedCallContextErrorID() common.Hash {
+	return common.HexToHash("0xe07c8dba242a06571ac65fe4bbe20522c9fb111cb33599b799ff8039c1ed18f4")
+}
+
+// UnpackUUPSUnauthorizedCallContextError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error UUPSUnauthorizedCallContext()
+func (simpleAccount *SimpleAccount) UnpackUUPSUnauthorizedCallContextError(raw []byte) (*SimpleAccountUUPSUnauthorizedCallContext, error) {
+	out := new(SimpleAccountUUPSUnauthorizedCallContext)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "UUPSUnauthorizedCallContext", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountUUPSUnsupportedProxiableUUID represents a UUPSUnsupportedProxiableUUID error raised by the SimpleAccount contract.
+type SimpleAccountUUPSUnsupportedProxiableUUID struct {
+	Slot [32]byte
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error UUPSUnsupportedProxiableUUID(bytes32 slot)
+func SimpleAccountUUPSUnsupportedProxiableUUIDErrorID() common.Hash {
+	return common.HexToHash("0xaa1d49a4c084bfa9aeeee2a0be65267a7f19ba7e1476b114dac513d2c14cb563")
+}
+
+// UnpackUUPSUnsupportedProxiableUUIDError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error UUPSUnsupportedProxiableUUID(bytes32 slot)
+func (simpleAccount *SimpleAccount) UnpackUUPSUnsupportedProxiableUUIDError(raw []byte) (*SimpleAccountUUPSUnsupportedProxiableUUID, error) {
+	out := new(SimpleAccountUUPSUnsupportedProxiableUUID)
+	if err := simpleAccount.abi.UnpackIntoInterface(out, "UUPSUnsupportedProxiableUUID", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SimpleAccountFactoryMetaData contains all meta data concerning the SimpleAccountFactory contract.
+var SimpleAccountFactoryMetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"_entryPoint\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[],\"name\":\"accountImplementation\",\"outputs\":[{\"internalType\":\"contractSimpleAccount\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"salt\",\"type\":\"uint256\"}],\"name\":\"createAccount\",\"outputs\":[{\"internalType\":\"contractSimpleAccount\",\"name\":\"ret\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"salt\",\"type\":\"uint256\"}],\"name\":\"getAddress\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"senderCreator\",\"outputs\":[{\"internalType\":\"contractISenderCreator\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"}]",
+	ID:  "9bc967787c86fce85367030a59eae70e12",
+	Bin: "0x60c060405234801561000f575f5ffd5b5060405161298338038061298383398101604081905261002e91610114565b8060405161003b906100f0565b6001600160a01b039091168152602001604051809103905ff080158015610064573d5f5f3e3d5ffd5b506001600160a01b03166080816001600160a01b031681525050806001600160a01b03166309ccb8806040518163ffffffff1660e01b8152600401602060405180830381865afa1580156100ba573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906100de9190610114565b6001600160a01b031660a05250610136565b611ea480610adf83390190565b6001600160a01b0381168114610111575f5ffd5b50565b5f60208284031215610124575f5ffd5b815161012f816100fd565b9392505050565b60805160a05161097561016a5f395f81816053015261010401525f818160a3015281816101e5015261032401526109755ff3fe608060405234801561000f575f5ffd5b506004361061004a575f3560e01c806309ccb8801461004e57806311464fbe1461009e5780635fbfb9cf146100c55780638cb84e18146100d8575b5f5ffd5b6100757f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff909116815260200160405180910390f35b6100757f000000000000000000000000000000000000000000000000000000000000000081565b6100756100d336600461047d565b6100eb565b6100756100e636600461047d565b6102bc565b5f3373ffffffffffffffffffffffffffffffffffffffff7f0000000000000000000000000000000000000000000000000000000000000000161461018f576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f6f6e6c792063616c6c61626c652066726f6d2053656e64657243726561746f72604482015260640160405180910390fd5b5f61019a84846102bc565b905073ffffffffffffffffffffffffffffffffffffffff81163b80156101c2575090506102b6565b60405173ffffffffffffffffffffffffffffffffffffffff8616602482015284907f000000000000000000000000000000000000000000000000000000000000000090604401604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181529181526020820180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167fc4d66de8000000000000000000000000000000000000000000000000000000001790525161028890610470565b6102939291906104bf565b8190604051809103905ff59050801580156102b0573d5f5f3e3d5ffd5b50925050505b92915050565b5f610423825f1b604051806020016102d390610470565b7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe082820381018352601f90910116604081905273ffffffffffffffffffffffffffffffffffffffff871660248201527f000000000000000000000000000000000000000000000000000000000000000090604401604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0818403018152918152602080830180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff167fc4d66de80000000000000000000000000000000000000000000000000000000017905290516103cc939291016104bf565b604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0818403018152908290526104089291602001610546565b6040516020818303038152906040528051906020012061042a565b9392505050565b5f6104238383305f604051836040820152846020820152828152600b8101905060ff81536055902073ffffffffffffffffffffffffffffffffffffffff16949350505050565b6103dd8061056383390190565b5f5f6040838503121561048e575f5ffd5b823573ffffffffffffffffffffffffffffffffffffffff811681146104b1575f5ffd5b946020939093013593505050565b73ffffffffffffffffffffffffffffffffffffffff83168152604060208201525f82518060408401528060208501606085015e5f6060828501015260607fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8301168401019150509392505050565b5f81518060208401855e5f93019283525090919050565b5f61055a610554838661052f565b8461052f565b94935050505056fe60806040526040516103dd3803806103dd8339810160408190526100229161023c565b61002c8282610033565b5050610321565b61003c82610091565b6040516001600160a01b038316907fbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b905f90a280511561008557610080828261010c565b505050565b61008d61017f565b5050565b806001600160a01b03163b5f036100cb57604051634c9c8ce360e01b81526001600160a01b03821660048201526024015b60405180910390fd5b7f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc80546001600160a01b0319166001600160a01b0392909216919091179055565b60605f5f846001600160a01b031684604051610128919061030b565b5f60405180830381855af49150503d805f8114610160576040519150601f19603f3d011682016040523d82523d5f602084013e610165565b606091505b5090925090506101768583836101a0565b95945050505050565b341561019e5760405163b398979f60e01b815260040160405180910390fd5b565b6060826101b5576101b0826101ff565b6101f8565b81511580156101cc57506001600160a01b0384163b155b156101f557604051639996b31560e01b81526001600160a01b03851660048201526024016100c2565b50805b9392505050565b80511561020f5780518082602001fd5b60405163d6bda27560e01b815260040160405180910390fd5b634e487b7160e01b5f52604160045260245ffd5b5f5f6040838503121561024d575f5ffd5b82516001600160a01b0381168114610263575f5ffd5b60208401519092506001600160401b0381111561027e575f5ffd5b8301601f8101851361028e575f5ffd5b80516001600160401b038111156102a7576102a7610228565b604051601f8201601f19908116603f011681016001600160401b03811182821017156102d5576102d5610228565b6040528181528282016020018710156102ec575f5ffd5b8160208401602083015e5f602083830101528093505050509250929050565b5f82518060208501845e5f920191825250919050565b60b08061032d5f395ff3fe6080604052600a600c565b005b60186014601a565b605d565b565b5f60587f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc5473ffffffffffffffffffffffffffffffffffffffff1690565b905090565b365f5f375f5f365f845af43d5f5f3e8080156076573d5ff35b3d5ffdfea26469706673582212203e576e96b5bb7c39077420e97ff076db4e937eed2e29f8d1f3e77ee27f58f50664736f6c63430008250033a264697066735822122086b297720f40fbddc3a04389177ad74760f78294061a7e6030cacb6c6a60947e64736f6c6343000825003360c060405230608052348015610013575f5ffd5b50604051611ea4380380611ea4833981016040819052610032916100ff565b6001600160a01b03811660a05261004761004d565b5061012c565b7ff0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00805468010000000000000000900460ff161561009d5760405163f92ee8a960e01b815260040160405180910390fd5b80546001600160401b03908116146100fc5780546001600160401b0319166001600160401b0390811782556040519081527fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d29060200160405180910390a15b50565b5f6020828403121561010f575f5ffd5b81516001600160a01b0381168114610125575f5ffd5b9392505050565b60805160a051611d1861018c5f395f818161030f01528181610639015281816106e30152818161087501528181610aad01528181610af401528181610c5a01526110e601525f8181610dfc01528181610e2501526110460152611d185ff3fe60806040526004361061010c575f3560e01c80638da5cb5b116100a1578063bc197c8111610071578063c4d66de811610057578063c4d66de8146103ad578063d087d288146103cc578063f23a6e61146103e0575f5ffd5b8063bc197c8114610352578063c399ec8814610399575f5ffd5b80638da5cb5b1461025c578063ad3cb1cc146102ac578063b0d691fe14610301578063b61d27f614610333575f5ffd5b80634a58db19116100dc5780634a58db191461020e5780634d44560d146102165780634f1ef2861461023557806352d1902d14610248575f5ffd5b806301ffc9a714610117578063150b7a021461014b57806319822f7c146101c057806334fcd5be146101ed575f5ffd5b3661011357005b5f5ffd5b348015610122575f5ffd5b50610136610131366004611657565b610425565b60405190151581526020015b60405180910390f35b348015610156575f5ffd5b5061018f6101653660046116fc565b7f150b7a020000000000000000000000000000000000000000000000000000000095945050505050565b6040517fffffffff000000000000000000000000000000000000000000000000000000009091168152602001610142565b3480156101cb575f5ffd5b506101df6101da36600461176a565b610509565b604051908152602001610142565b3480156101f8575f5ffd5b5061020c6102073660046117fa565b61052e565b005b61020c610637565b348015610221575f5ffd5b5061020c610230366004611839565b6106d9565b61020c610243366004611890565b61078b565b348015610253575f5ffd5b506101df6107aa565b348015610267575f5ffd5b505f546102879073ffffffffffffffffffffffffffffffffffffffff1681565b60405173ffffffffffffffffffffffffffffffffffffffff9091168152602001610142565b3480156102b7575f5ffd5b506102f46040518060400160405280600581526020017f352e302e3000000000000000000000000000000000000000000000000000000081525081565b60405161014291906119df565b34801561030c575f5ffd5b507f0000000000000000000000000000000000000000000000000000000000000000610287565b34801561033e575f5ffd5b5061020c61034d3660046119f1565b6107d8565b34801561035d575f5ffd5b5061018f61036c366004611a49565b7fbc197c810000000000000000000000000000000000000000000000000000000098975050505050505050565b3480156103a4575f5ffd5b506101df610830565b3480156103b8575f5ffd5b5061020c6103c7366004611b0c565b6108e4565b3480156103d7575f5ffd5b506101df610a61565b3480156103eb575f5ffd5b5061018f6103fa366004611b27565b7ff23a6e61000000000000000000000000000000000000000000000000000000009695505050505050565b5f7fffffffff0000000000000000000000000000000000000000000000000000000082167f150b7a020000000000000000000000000000000000000000000000000000000014806104b757507fffffffff0000000000000000000000000000000000000000000000000000000082167f4e2312e000000000000000000000000000000000000000000000000000000000145b8061050357507fffffffff0000000000000000000000000000000000000000000000000000000082167f01ffc9a700000000000000000000000000000000000000000000000000000000145b92915050565b5f610512610adc565b61051c8484610b7d565b905061052782610bfd565b9392505050565b610536610c42565b805f5b81811015610631573684848381811061055457610554611b9e565b90506020028101906105669190611bcb565b90505f6105c46105796020840184611b0c565b602084013561058b6040860186611c07565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152505050505a610d02565b90508061062757836001036105e0576105db610d18565b610627565b826105ea5f610d29565b6040517f5a15467500000000000000000000000000000000000000000000000000000000815260040161061e929190611c68565b60405180910390fd5b5050600101610539565b50505050565b7f00000000000000000000000000000000000000000000000000000000000000006040517fb760faf900000000000000000000000000000000000000000000000000000000815230600482015273ffffffffffffffffffffffffffffffffffffffff919091169063b760faf99034906024015f604051808303818588803b1580156106c0575f5ffd5b505af11580156106d2573d5f5f3e3d5ffd5b5050505050565b6106e1610d5a565b7f00000000000000000000000000000000000000000000000000000000000000006040517f205c287800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff848116600483015260248201849052919091169063205c2878906044015f604051808303815f87803b158015610771575f5ffd5b505af1158015610783573d5f5f3e3d5ffd5b505050505050565b610793610de4565b61079c82610ee8565b6107a68282610ef0565b5050565b5f6107b361102e565b507f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc90565b6107e0610c42565b5f610821858585858080601f0160208091040260200160405190810160405280939291908181526020018383808284375f920191909152505050505a610d02565b9050806106d2576106d2610d18565b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f9073ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016906370a08231906024015b602060405180830381865afa1580156108bb573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906108df9190611c88565b905090565b7ff0c57e16840df040f15088dc2f81fe391c3923bec73e23a9662efc9c229c6a00805468010000000000000000810460ff16159067ffffffffffffffff165f8115801561092e5750825b90505f8267ffffffffffffffff16600114801561094a5750303b155b905081158015610958575080155b1561098f576040517ff92ee8a900000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b84547fffffffffffffffffffffffffffffffffffffffffffffffff000000000000000016600117855583156109f05784547fffffffffffffffffffffffffffffffffffffffffffffff00ffffffffffffffff16680100000000000000001785555b6109f98661109d565b83156107835784547fffffffffffffffffffffffffffffffffffffffffffffff00ffffffffffffffff168555604051600181527fc7f505b2f371ae2175ee4913f4499e1f2633a7b5936321eed1cdaeb6115181d29060200160405180910390a1505050505050565b6040517f35567e1a0000000000000000000000000000000000000000000000000000000081523060048201525f602482018190529073ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016906335567e1a906044016108a0565b3373ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610b7b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f6163636f756e743a206e6f742066726f6d20456e747279506f696e7400000000604482015260640161061e565b565b5f610bc982610b90610100860186611c07565b8080601f0160208091040260200160405190810160405280939291908181526020018383808284375f9201919091525061113092505050565b5f5473ffffffffffffffffffffffffffffffffffffffff908116911614610bf257506001610503565b505f92915050565b50565b8015610bfa576040515f90339083908381818185875af1925050503d805f81146106d2576040519150601f19603f3d011682016040523d82523d5f602084013e6106d2565b3373ffffffffffffffffffffffffffffffffffffffff7f0000000000000000000000000000000000000000000000000000000000000000161480610c9c57505f5473ffffffffffffffffffffffffffffffffffffffff1633145b610b7b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820181905260248201527f6163636f756e743a206e6f74204f776e6572206f7220456e747279506f696e74604482015260640161061e565b5f5f5f845160208601878987f195945050505050565b610b7b610d245f610d29565b611158565b60603d8215610d3d5782811115610d3d5750815b604051602082018101604052818152815f602083013e9392505050565b5f5473ffffffffffffffffffffffffffffffffffffffff16331480610d7e57503330145b610b7b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152600a60248201527f6f6e6c79206f776e657200000000000000000000000000000000000000000000604482015260640161061e565b3073ffffffffffffffffffffffffffffffffffffffff7f0000000000000000000000000000000000000000000000000000000000000000161480610eb157507f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff16610e987f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc5473ffffffffffffffffffffffffffffffffffffffff1690565b73ffffffffffffffffffffffffffffffffffffffff1614155b15610b7b576040517fe07c8dba00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b610bfa610d5a565b8173ffffffffffffffffffffffffffffffffffffffff166352d1902d6040518163ffffffff1660e01b8152600401602060405180830381865afa925050508015610f75575060408051601f3d9081017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0168201909252610f7291810190611c88565b60015b610fc3576040517f4c9c8ce300000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8316600482015260240161061e565b7f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc811461101f576040517faa1d49a40000000000000000000000000000000000000000000000000000000081526004810182905260240161061e565b6110298383611160565b505050565b3073ffffffffffffffffffffffffffffffffffffffff7f00000000000000000000000000000000000000000000000000000000000000001614610b7b576040517fe07c8dba00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f80547fffffffffffffffffffffffff00000000000000000000000000000000000000001673ffffffffffffffffffffffffffffffffffffffff838116918217835560405191927f0000000000000000000000000000000000000000000000000000000000000000909116917f47e55c76e7a6f1fd8996a1da8008c1ea29699cca35e7bcd057f2dec313b6e5de9190a350565b5f5f5f5f61113e86866111c2565b92509250925061114e828261120b565b5090949350505050565b805160208201fd5b6111698261130e565b60405173ffffffffffffffffffffffffffffffffffffffff8316907fbc7cd75a20ee27fd9adebab32041f755214dbc6bffa90cc0225b39da2e5c2d3b905f90a28051156111ba5761102982826113dc565b6107a661145b565b5f5f5f83516041036111f9576020840151604085015160608601515f1a6111eb88828585611493565b955095509550505050611204565b505081515f91506002905b9250925092565b5f82600381111561121e5761121e611c9f565b03611227575050565b600182600381111561123b5761123b611c9f565b03611272576040517ff645eedf00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b600282600381111561128657611286611c9f565b036112c0576040517ffce698f70000000000000000000000000000000000000000000000000000000081526004810182905260240161061e565b60038260038111156112d4576112d4611c9f565b036107a6576040517fd78bce0c0000000000000000000000000000000000000000000000000000000081526004810182905260240161061e565b8073ffffffffffffffffffffffffffffffffffffffff163b5f03611376576040517f4c9c8ce300000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8216600482015260240161061e565b7f360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc80547fffffffffffffffffffffffff00000000000000000000000000000000000000001673ffffffffffffffffffffffffffffffffffffffff92909216919091179055565b60605f5f8473ffffffffffffffffffffffffffffffffffffffff16846040516114059190611ccc565b5f60405180830381855af49150503d805f811461143d576040519150601f19603f3d011682016040523d82523d5f602084013e611442565b606091505b5091509150611452858383611586565b95945050505050565b3415610b7b576040517fb398979f00000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a08411156114cc57505f9150600390508261157c565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa15801561151d573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff811661157357505f92506001915082905061157c565b92505f91508190505b9450945094915050565b60608261159b5761159682611615565b610527565b81511580156115bf575073ffffffffffffffffffffffffffffffffffffffff84163b155b1561160e576040517f9996b31500000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8516600482015260240161061e565b5080610527565b8051156116255780518082602001fd5b6040517fd6bda27500000000000000000000000000000000000000000000000000000000815260040160405180910390fd5b5f60208284031215611667575f5ffd5b81357fffffffff0000000000000000000000000000000000000000000000000000000081168114610527575f5ffd5b73ffffffffffffffffffffffffffffffffffffffff81168114610bfa575f5ffd5b5f5f83601f8401126116c7575f5ffd5b50813567ffffffffffffffff8111156116de575f5ffd5b6020830191508360208285010111156116f5575f5ffd5b9250929050565b5f5f5f5f5f60808688031215611710575f5ffd5b853561171b81611696565b9450602086013561172b81611696565b935060408601359250606086013567ffffffffffffffff81111561174d575f5ffd5b611759888289016116b7565b969995985093965092949392505050565b5f5f5f6060848603121561177c575f5ffd5b833567ffffffffffffffff811115611792575f5ffd5b840161012081870312156117a4575f5ffd5b95602085013595506040909401359392505050565b5f5f83601f8401126117c9575f5ffd5b50813567ffffffffffffffff8111156117e0575f5ffd5b6020830191508360208260051b85010111156116f5575f5ffd5b5f5f6020838503121561180b575f5ffd5b823567ffffffffffffffff811115611821575f5ffd5b61182d858286016117b9565b90969095509350505050565b5f5f6040838503121561184a575f5ffd5b823561185581611696565b946020939093013593505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b5f5f604083850312156118a1575f5ffd5b82356118ac81611696565b9150602083013567ffffffffffffffff8111156118c7575f5ffd5b8301601f810185136118d7575f5ffd5b803567ffffffffffffffff8111156118f1576118f1611863565b6040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0603f7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8501160116810181811067ffffffffffffffff8211171561195d5761195d611863565b604052818152828201602001871015611974575f5ffd5b816020840160208301375f602083830101528093505050509250929050565b5f81518084528060208401602086015e5f6020828601015260207fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f83011685010191505092915050565b602081525f6105276020830184611993565b5f5f5f5f60608587031215611a04575f5ffd5b8435611a0f81611696565b935060208501359250604085013567ffffffffffffffff811115611a31575f5ffd5b611a3d878288016116b7565b95989497509550505050565b5f5f5f5f5f5f5f5f60a0898b031215611a60575f5ffd5b8835611a6b81611696565b97506020890135611a7b81611696565b9650604089013567ffffffffffffffff811115611a96575f5ffd5b611aa28b828c016117b9565b909750955050606089013567ffffffffffffffff811115611ac1575f5ffd5b611acd8b828c016117b9565b909550935050608089013567ffffffffffffffff811115611aec575f5ffd5b611af88b828c016116b7565b999c989b5096995094979396929594505050565b5f60208284031215611b1c575f5ffd5b813561052781611696565b5f5f5f5f5f5f60a08789031215611b3c575f5ffd5b8635611b4781611696565b95506020870135611b5781611696565b94506040870135935060608701359250608087013567ffffffffffffffff811115611b80575f5ffd5b611b8c89828a016116b7565b979a9699509497509295939492505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f82357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa1833603018112611bfd575f5ffd5b9190910192915050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe1843603018112611c3a575f5ffd5b83018035915067ffffffffffffffff821115611c54575f5ffd5b6020019150368190038213156116f5575f5ffd5b828152604060208201525f611c806040830184611993565b949350505050565b5f60208284031215611c98575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b5f82518060208501845e5f92019182525091905056fea26469706673582212209096b18a8042a4d8c4ecf9f17df3ff04276688322233b0af33adae40ac2a01e864736f6c63430008250033",
+}
+
+// SimpleAccountFactory is an auto generated Go binding around an Ethereum contract.
+type SimpleAccountFactory struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *SimpleAccountFactory) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewSimpleAccountFactory creates a new instance of SimpleAccountFactory.
+func NewSimpleAccountFactory() *SimpleAccountFactory {
+	parsed, err := SimpleAccountFactoryMetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &SimpleAccountFactory{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *SimpleAccountFactory) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address _entryPoint) returns()
+func (simpleAccountFactory *SimpleAccountFactory) PackConstructor(_entryPoint common.Address) []byte {
+	enc, err := simpleAccountFactory.abi.Pack("", _entryPoint)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackAccountImplementation is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x11464fbe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function accountImplementation() view returns(address)
+func (simpleAccountFactory *SimpleAccountFactory) PackAccountImplementation() []byte {
+	enc, err := simpleAccountFactory.abi.Pack("accountImplementation")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAccountImplementation is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x11464fbe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function accountImplementation() view returns(address)
+func (simpleAccountFactory *SimpleAccountFactory) TryPackAccountImplementation() ([]byte, error) {
+	return simpleAccountFactory.abi.Pack("accountImplementation")
+}
+
+// UnpackAccountImplementation is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x11464fbe.
+//
+// Solidity: function accountImplementation() view returns(address)
+func (simpleAccountFactory *SimpleAccountFactory) UnpackAccountImplementation(data []byte) (common.Address, error) {
+	out, err := simpleAccountFactory.abi.Unpack("accountImplementation", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackCreateAccount is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5fbfb9cf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function createAccount(address owner, uint256 salt) returns(address ret)
+func (simpleAccountFactory *SimpleAccountFactory) PackCreateAccount(owner common.Address, salt *big.Int) []byte {
+	enc, err := simpleAccountFactory.abi.Pack("createAccount", owner, salt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackCreateAccount is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5fbfb9cf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function createAccount(address owner, uint256 salt) returns(address ret)
+func (simpleAccountFactory *SimpleAccountFactory) TryPackCreateAccount(owner common.Address, salt *big.Int) ([]byte, error) {
+	return simpleAccountFactory.abi.Pack("createAccount", owner, salt)
+}
+
+// UnpackCreateAccount is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x5fbfb9cf.
+//
+// Solidity: function createAccount(address owner, uint256 salt) returns(address ret)
+func (simpleAccountFactory *SimpleAccountFactory) UnpackCreateAccount(data []byte) (common.Address, error) {
+	out, err := simpleAccountFactory.abi.Unpack("createAccount", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackGetAddress is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8cb84e18.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getAddress(address owner, uint256 salt) view returns(address)
+func (simpleAccountFactory *SimpleAccountFactory) PackGetAddress(owner common.Address, salt *big.Int) []byte {
+	enc, err := simpleAccountFactory.abi.Pack("getAddress", owner, salt)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetAddress is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8cb84e18.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getAddress(address owner, uint256 salt) view returns(address)
+func (simpleAccountFactory *SimpleAccountFactory) TryPackGetAddress(owner common.Address, salt *big.Int) ([]byte, error) {
+	return simpleAccountFactory.abi.Pack("getAddress", owner, salt)
+}
+
+// UnpackGetAddress is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8cb84e18.
+//
+// Solidity: function getAddress(address owner, uint256 salt) view returns(address)
+func (simpleAccountFactory *SimpleAccountFactory) UnpackGetAddress(data []byte) (common.Address, error) {
+	out, err := simpleAccountFactory.abi.Unpack("getAddress", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackSenderCreator is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x09ccb880.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function senderCreator() view returns(address)
+func (simpleAccountFactory *SimpleAccountFactory) PackSenderCreator() []byte {
+	enc, err := simpleAccountFactory.abi.Pack("senderCreator")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackSenderCreator is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x09ccb880.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function senderCreator() view returns(address)
+func (simpleAccountFactory *SimpleAccountFactory) TryPackSenderCreator() ([]byte, error) {
+	return simpleAccountFactory.abi.Pack("senderCreator")
+}
+
+// UnpackSenderCreator is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x09ccb880.
+//
+// Solidity: function senderCreator() view returns(address)
+func (simpleAccountFactory *SimpleAccountFactory) UnpackSenderCreator(data []byte) (common.Address, error) {
+	out, err := simpleAccountFactory.abi.Unpack("senderCreator", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// TokenPaymasterV08MetaData contains all meta data concerning the TokenPaymasterV08 contract.
+var TokenPaymasterV08MetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"}],\"name\":\"OwnableInvalidOwner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"OwnableUnauthorizedAccount\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"}],\"name\":\"SafeERC20FailedOperation\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"indexed\":false,\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"indexed\":false,\"internalType\":\"uint256\",\"name\":\"tokenCost\",\"type\":\"uint256\"}],\"name\":\"GasPaidInToken\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferStarted\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"MODE_POSTPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"MODE_PREPAY\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"\",\"type\":\"uint8\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"PENALTY_PERCENT\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_POSTPAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"POST_OP_GAS_PREPAY\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"acceptOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"uint256\",\"name\":\"usedGas\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"preOpGasLimit\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"executionGasLimit\",\"type\":\"uint256\"}],\"name\":\"addedGas\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"decodeTerms\",\"outputs\":[{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"deposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation\",\"name\":\"op\",\"type\":\"tuple\"},{\"internalType\":\"uint8\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"address\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"}],\"name\":\"getHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"pendingOwner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"enumIPaymaster.PostOpMode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"actualUserOpFeePerGas\",\"type\":\"uint256\"}],\"name\":\"postOp\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint256\",\"name\":\"gasCost\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"rate\",\"type\":\"uint256\"}],\"name\":\"tokenCost\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"verifyingSigner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"contractIERC20\",\"name\":\"token\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"to\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawToken\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "3505a51532868ddaaf74b76506f043fded",
+	Bin: "0x60c060405234801561000f575f5ffd5b506040516129f43803806129f483398101604081905261002e916101b8565b81338061005557604051631e4fbdf760e01b81525f60048201526024015b60405180910390fd5b61005e81610080565b506100688161009c565b6001600160a01b039081166080521660a05250610216565b600180546001600160a01b031916905561009981610155565b50565b6040516301ffc9a760e01b8152631313998b60e31b60048201526001600160a01b038216906301ffc9a790602401602060405180830381865afa1580156100e5573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061010991906101f0565b6100995760405162461bcd60e51b815260206004820152601e60248201527f49456e747279506f696e7420696e74657266616365206d69736d617463680000604482015260640161004c565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6001600160a01b0381168114610099575f5ffd5b5f5f604083850312156101c9575f5ffd5b82516101d4816101a4565b60208401519092506101e5816101a4565b809150509250929050565b5f60208284031215610200575f5ffd5b8151801515811461020f575f5ffd5b9392505050565b60805160a05161278561026f5f395f818161024e01526113b301525f818161038101528181610529015281816105ef015281816107b20152818161087a015281816108fd01528181610aef0152610e6901526127855ff3fe60806040526004361061018e575f3560e01c80639d033cee116100dc578063c399ec8811610087578063d2fc787711610062578063d2fc787714610443578063dccce60b14610462578063e30c397814610476578063f2fde38b146104a0575f5ffd5b8063c399ec88146103f5578063c661b29214610409578063d0e30db01461043b575f5ffd5b8063b8af33e4116100b7578063b8af33e4146103a3578063bb9fe6bf146103c2578063c23a5cea146103d6575f5ffd5b80639d033cee14610346578063a83ed1b91461035b578063b0d691fe14610370575f5ffd5b806352b7512c1161013c5780637c627b21116101175780637c627b21146102ea5780638da5cb5b146103095780638fa0401614610332575f5ffd5b806352b7512c14610295578063715018a6146102c257806379ba5097146102d6575f5ffd5b8063205c28781161016c578063205c2878146101f15780632340ea091461021057806323d9ac9b1461023d575f5ffd5b806301e33667146101925780630396cb60146101b35780631ab71ecd146101c6575b5f5ffd5b34801561019d575f5ffd5b506101b16101ac366004611f2c565b6104bf565b005b6101b16101c1366004611f6a565b6104ed565b3480156101d1575f5ffd5b506101da600281565b60405160ff90911681526020015b60405180910390f35b3480156101fc575f5ffd5b506101b161020b366004611f8d565b61059b565b34801561021b575f5ffd5b5061022f61022a366004611fc7565b610630565b6040519081526020016101e8565b348015610248575f5ffd5b506102707f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020016101e8565b3480156102a0575f5ffd5b506102b46102af366004612014565b6106bb565b6040516101e892919061205e565b3480156102cd575f5ffd5b506101b16106de565b3480156102e1575f5ffd5b506101b16106f1565b3480156102f5575f5ffd5b506101b16103043660046120fd565b61076d565b348015610314575f5ffd5b505f5473ffffffffffffffffffffffffffffffffffffffff16610270565b34801561033d575f5ffd5b5061022f600a81565b348015610351575f5ffd5b5061022f614e2081565b348015610366575f5ffd5b5061022f61afc881565b34801561037b575f5ffd5b506102707f000000000000000000000000000000000000000000000000000000000000000081565b3480156103ae575f5ffd5b5061022f6103bd366004612162565b610789565b3480156103cd575f5ffd5b506101b16107a8565b3480156103e1575f5ffd5b506101b16103f0366004612182565b61082d565b348015610400575f5ffd5b5061022f6108cd565b348015610414575f5ffd5b5061042861042336600461219d565b610980565b6040516101e897969594939291906121dc565b6101b1610ac1565b34801561044e575f5ffd5b5061022f61045d366004612289565b610b47565b34801561046d575f5ffd5b506101da600181565b348015610481575f5ffd5b5060015473ffffffffffffffffffffffffffffffffffffffff16610270565b3480156104ab575f5ffd5b506101b16104ba366004612182565b610ccf565b6104c7610d7e565b6104e873ffffffffffffffffffffffffffffffffffffffff84168383610dd0565b505050565b6104f5610d7e565b6040517f0396cb6000000000000000000000000000000000000000000000000000000000815263ffffffff821660048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1690630396cb609034906024015f604051808303818588803b158015610581575f5ffd5b505af1158015610593573d5f5f3e3d5ffd5b505050505050565b6105a3610d7e565b6040517f205c287800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8381166004830152602482018390527f0000000000000000000000000000000000000000000000000000000000000000169063205c2878906044015f604051808303815f87803b158015610581575f5ffd5b5f8060ff86166001146106455761afc8610649565b614e205b90505f610656828761233b565b90505f858211610666575f610670565b610670868361234e565b90505f818611610680575f6106a2565b6064600a61068e848961234e565b6106989190612361565b6106a291906123a5565b90506106ae818561233b565b9998505050505050505050565b60605f6106c6610e51565b6106d1858585610ef0565b915091505b935093915050565b6106e6610d7e565b6106ef5f610f4d565b565b600154339073ffffffffffffffffffffffffffffffffffffffff168114610761576040517f118cdaa700000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff821660048201526024015b60405180910390fd5b61076a81610f4d565b50565b610775610e51565b6107828585858585610f7e565b5050505050565b5f61079f8383670de0b6b3a76400006001611108565b90505b92915050565b6107b0610d7e565b7f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1663bb9fe6bf6040518163ffffffff1660e01b81526004015f604051808303815f87803b158015610815575f5ffd5b505af1158015610827573d5f5f3e3d5ffd5b50505050565b610835610d7e565b6040517fc23a5cea00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301527f0000000000000000000000000000000000000000000000000000000000000000169063c23a5cea906024015f604051808303815f87803b1580156108bb575f5ffd5b505af1158015610782573d5f5f3e3d5ffd5b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f907f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff16906370a0823190602401602060405180830381865afa158015610957573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061097b91906123b8565b905090565b5f80808080368160b68814610a17576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152603560248201527f546f6b656e5061796d61737465725630383a207061796d6173746572416e644460448201527f617461206d7573742062652031383220627974657300000000000000000000006064820152608401610758565b88886034818110610a2a57610a2a6123cf565b919091013560f81c9750610a449050604960358a8c6123fc565b610a4d91612423565b60601c9550610a60604f60498a8c6123fc565b610a6991612489565b60d01c9450610a7c6055604f8a8c6123fc565b610a8591612489565b60d01c9350610a98607560558a8c6123fc565b610aa1916124ee565b9250610ab160b660758a8c6123fc565b9150915092959891949750929550565b6040517fb760faf90000000000000000000000000000000000000000000000000000000081523060048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff169063b760faf99034906024015f604051808303818588803b1580156108bb575f5ffd5b5f80610b566020890189612182565b6020890135610b70610b6b60408c018c61252a565b611153565b610b7d60608c018c61252a565b604051610b8b92919061258b565b60405190819003902060808c0135610ba660e08e018e61252a565b610bb5916034916014916123fc565b610bbe916124ee565b6040805173ffffffffffffffffffffffffffffffffffffffff90971660208801528601949094526060850192909252608084015260a08381019190915260c0838101929092528a013560e083015289013561010082015261012001604080517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe08184030181528282528051602091820120908301819052469183019190915230606083015260ff8916608083015273ffffffffffffffffffffffffffffffffffffffff881660a083015260c0820187905265ffffffffffff80871660e08401528516610100830152915061012001604051602081830303815290604052805190602001209150509695505050505050565b610cd7610d7e565b6001805473ffffffffffffffffffffffffffffffffffffffff83167fffffffffffffffffffffffff00000000000000000000000000000000000000009091168117909155610d395f5473ffffffffffffffffffffffffffffffffffffffff1690565b73ffffffffffffffffffffffffffffffffffffffff167f38d16b8cac22d99fc7c124b9cd0de2d3fa1faef420bfe791d8c362d765e2270060405160405180910390a350565b5f5473ffffffffffffffffffffffffffffffffffffffff1633146106ef576040517f118cdaa7000000000000000000000000000000000000000000000000000000008152336004820152602401610758565b60405173ffffffffffffffffffffffffffffffffffffffff8381166024830152604482018390526104e891859182169063a9059cbb906064015b604051602081830303815290604052915060e01b6020820180517bffffffffffffffffffffffffffffffffffffffffffffffffffffffff8381831617835250505050611233565b3373ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016146106ef576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f53656e646572206e6f7420456e747279506f696e7400000000000000000000006044820152606401610758565b60605f5f5f5f5f5f610f018a6112d2565b9450945094509450945080610f2f575060408051602081019091525f8152955060011793506106d692505050565b610f3d8a8a8787878d611413565b9a91995090975050505050505050565b600180547fffffffffffffffffffffffff000000000000000000000000000000000000000016905561076a81611906565b5f610f8b8486018661259a565b90505f8215610fa357610f9e83856123a5565b610fa5565b5f5b90505f83610fc0845f0151848660c001518760e00151610630565b610fca9190612361565b610fd4908661233b565b90505f610ff2610fe8838660800151610789565b8560a0015161197a565b9050600160ff16845f015160ff160361105057808460a00151111561104b5761104b8460400151828660a00151611029919061234e565b602087015173ffffffffffffffffffffffffffffffffffffffff169190610dd0565b611063565b6110638460200151856040015183611989565b836020015173ffffffffffffffffffffffffffffffffffffffff16846040015173ffffffffffffffffffffffffffffffffffffffff1685606001517fdc09a408a093a280e097dcb647191dc4758205293824abd6d6c63b5e1dc5d51b875f0151886080015187876040516110f5949392919060ff94909416845260208401929092526040830152606082015260800190565b60405180910390a4505050505050505050565b5f61113561111583611b5f565b801561113057505f848061112b5761112b612378565b868809115b151590565b611140868686611b8b565b61114a919061233b565b95945050505050565b5f61115e8383611c61565b61118157828260405161117292919061258b565b604051809103902090506107a2565b7f770200000000000000000000000000000000000000000000000000000000000060148311156111e657806111b984601481886123fc565b6040516020016111cb93929190612661565b6040516020818303038152906040528051906020012061122b565b6040517fffffffffffffffffffffffffffffffffffffffff00000000000000000000000082166020820152603401604051602081830303815290604052805190602001205b949350505050565b5f5f60205f8451602086015f885af180611252576040513d5f823e3d81fd5b50505f513d91508115611269578060011415611283565b73ffffffffffffffffffffffffffffffffffffffff84163b155b15610827576040517f5274afe700000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff85166004820152602401610758565b5f80808080808036816112eb61042360e08c018c61252a565b959e50939c509a509096509450925090506113075f8585611cbd565b95505f61134d61131b8c8c8c8c8a8a610b47565b7f19457468657265756d205369676e6564204d6573736167653a0a3332000000005f908152601c91909152603c902090565b90505f5f6113908386868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f92019190915250611cf092505050565b5090925090505f8160038111156113a9576113a961269c565b14801561140157507f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff168273ffffffffffffffffffffffffffffffffffffffff16145b97505050505050505091939590929450565b606060ff85166001148061142a575060ff85166002145b611490576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601f60248201527f546f6b656e5061796d61737465725630383a20756e6b6e6f776e206d6f6465006044820152606401610758565b5f83116114f9576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601c60248201527f546f6b656e5061796d61737465725630383a207a65726f2072617465000000006044820152606401610758565b5f6040518061010001604052808760ff1681526020018673ffffffffffffffffffffffffffffffffffffffff168152602001895f01602081019061153d9190612182565b73ffffffffffffffffffffffffffffffffffffffff16815260200188815260200185815260200161156e8587610789565b815260200161157c8a611d39565b6115858b611d68565b6115939060a08d013561233b565b61159d919061233b565b81526020016115ab8a611d77565b6115b48b611d94565b6115be919061233b565b905290507fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff60ff871601611604576115ff8582604001518360a00151611989565b611857565b60a081015160408083015190517f70a0823100000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff9182166004820152908716906370a0823190602401602060405180830381865afa158015611679573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061169d91906123b8565b101561172b576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152602860248201527f546f6b656e5061796d61737465725630383a20746f6b656e2062616c616e636560448201527f20746f6f206c6f770000000000000000000000000000000000000000000000006064820152608401610758565b60a081015160408083015190517fdd62ed3e00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff91821660048201523060248201529087169063dd62ed3e90604401602060405180830381865afa1580156117a6573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906117ca91906123b8565b1015611857576040517f08c379a0000000000000000000000000000000000000000000000000000000008152602060048201526024808201527f546f6b656e5061796d61737465725630383a20616c6c6f77616e636520746f6f60448201527f206c6f77000000000000000000000000000000000000000000000000000000006064820152608401610758565b806040516020016118ea91905f6101008201905060ff835116825273ffffffffffffffffffffffffffffffffffffffff602084015116602083015273ffffffffffffffffffffffffffffffffffffffff6040840151166040830152606083015160608301526080830151608083015260a083015160a083015260c083015160c083015260e083015160e083015292915050565b6040516020818303038152906040529150509695505050505050565b5f805473ffffffffffffffffffffffffffffffffffffffff8381167fffffffffffffffffffffffff0000000000000000000000000000000000000000831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b5f82821882841002821861079f565b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f9073ffffffffffffffffffffffffffffffffffffffff8516906370a0823190602401602060405180830381865afa1580156119f3573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611a1791906123b8565b9050611a3b73ffffffffffffffffffffffffffffffffffffffff8516843085611db1565b611a45828261233b565b6040517f70a0823100000000000000000000000000000000000000000000000000000000815230600482015273ffffffffffffffffffffffffffffffffffffffff8616906370a0823190602401602060405180830381865afa158015611aad573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190611ad191906123b8565b1015610827576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152603160248201527f546f6b656e5061796d61737465725630383a20746f6b656e2064656c6976657260448201527f6564206c657373207468616e2073656e740000000000000000000000000000006064820152608401610758565b5f6002826003811115611b7457611b7461269c565b611b7e91906126c9565b60ff166001149050919050565b5f838302817fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff85870982811083820303915050805f03611bde57838281611bd457611bd4612378565b0492505050611c5a565b808411611bf557611bf56003851502601118611df7565b5f848688095f868103871696879004966002600389028118808a02820302808a02820302808a02820302808a02820302808a02820302808a02909103029181900381900460010186841190950394909402919094039290920491909117919091029150505b9392505050565b5f6002821015611c7257505f6107a2565b50507f770200000000000000000000000000000000000000000000000000000000000090357fffffffffffffffffffffffffffffffffffffffff000000000000000000000000161490565b5f60d08265ffffffffffff16901b60a08465ffffffffffff16901b85611ce3575f611ce6565b60015b1717949350505050565b5f5f5f8351604103611d27576020840151604085015160608601515f1a611d1988828585611e08565b955095509550505050611d32565b505081515f91506002905b9250925092565b5f611d4760e083018361252a565b611d56916024916014916123fc565b611d5f916126ea565b60801c92915050565b5f6107a2826080013560801c90565b5f611d8560e083018361252a565b611d56916034916024916123fc565b5f6fffffffffffffffffffffffffffffffff6080830135166107a2565b60405173ffffffffffffffffffffffffffffffffffffffff84811660248301528381166044830152606482018390526108279186918216906323b872dd90608401610e0a565b634e487b715f52806020526024601cfd5b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0841115611e4157505f91506003905082611ef1565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa158015611e92573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff8116611ee857505f925060019150829050611ef1565b92505f91508190505b9450945094915050565b73ffffffffffffffffffffffffffffffffffffffff8116811461076a575f5ffd5b8035611f2781611efb565b919050565b5f5f5f60608486031215611f3e575f5ffd5b8335611f4981611efb565b92506020840135611f5981611efb565b929592945050506040919091013590565b5f60208284031215611f7a575f5ffd5b813563ffffffff81168114611c5a575f5ffd5b5f5f60408385031215611f9e575f5ffd5b8235611fa981611efb565b946020939093013593505050565b803560ff81168114611f27575f5ffd5b5f5f5f5f60808587031215611fda575f5ffd5b611fe385611fb7565b966020860135965060408601359560600135945092505050565b5f610120828403121561200e575f5ffd5b50919050565b5f5f5f60608486031215612026575f5ffd5b833567ffffffffffffffff81111561203c575f5ffd5b61204886828701611ffd565b9660208601359650604090950135949350505050565b604081525f83518060408401528060208601606085015e5f6060828501015260607fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8301168401019150508260208301529392505050565b5f5f83601f8401126120c8575f5ffd5b50813567ffffffffffffffff8111156120df575f5ffd5b6020830191508360208285010111156120f6575f5ffd5b9250929050565b5f5f5f5f5f60808688031215612111575f5ffd5b85356003811061211f575f5ffd5b9450602086013567ffffffffffffffff81111561213a575f5ffd5b612146888289016120b8565b9699909850959660408101359660609091013595509350505050565b5f5f60408385031215612173575f5ffd5b50508035926020909101359150565b5f60208284031215612192575f5ffd5b8135611c5a81611efb565b5f5f602083850312156121ae575f5ffd5b823567ffffffffffffffff8111156121c4575f5ffd5b6121d0858286016120b8565b90969095509350505050565b60ff8816815273ffffffffffffffffffffffffffffffffffffffff8716602082015265ffffffffffff8616604082015265ffffffffffff8516606082015283608082015260c060a08201528160c0820152818360e08301375f81830160e090810191909152601f9092017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe01601019695505050505050565b803565ffffffffffff81168114611f27575f5ffd5b5f5f5f5f5f5f60c0878903121561229e575f5ffd5b863567ffffffffffffffff8111156122b4575f5ffd5b6122c089828a01611ffd565b9650506122cf60208801611fb7565b945060408701356122df81611efb565b9350606087013592506122f460808801612274565b915061230260a08801612274565b90509295509295509295565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601160045260245ffd5b808201808211156107a2576107a261230e565b818103818111156107a2576107a261230e565b80820281158282048414176107a2576107a261230e565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52601260045260245ffd5b5f826123b3576123b3612378565b500490565b5f602082840312156123c8575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f5f8585111561240a575f5ffd5b83861115612416575f5ffd5b5050820193919092039150565b80357fffffffffffffffffffffffffffffffffffffffff0000000000000000000000008116906014841015612482577fffffffffffffffffffffffffffffffffffffffff000000000000000000000000808560140360031b1b82161691505b5092915050565b80357fffffffffffff00000000000000000000000000000000000000000000000000008116906006841015612482577fffffffffffff0000000000000000000000000000000000000000000000000000808560060360031b1b82161691505092915050565b803560208310156107a2577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff602084900360031b1b1692915050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe184360301811261255d575f5ffd5b83018035915067ffffffffffffffff821115612577575f5ffd5b6020019150368190038213156120f6575f5ffd5b818382375f9101908152919050565b5f6101008284031280156125ac575f5ffd5b50604051610100810167ffffffffffffffff811182821017156125f6577f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b60405261260283611fb7565b815261261060208401611f1c565b602082015261262160408401611f1c565b6040820152606083810135908201526080808401359082015260a0808401359082015260c0808401359082015260e0928301359281019290925250919050565b7fffffffffffffffffffffffffffffffffffffffff00000000000000000000000084168152818360148301375f910160140190815292915050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b5f60ff8316806126db576126db612378565b8060ff84160691505092915050565b80357fffffffffffffffffffffffffffffffff000000000000000000000000000000008116906010841015612482577fffffffffffffffffffffffffffffffff00000000000000000000000000000000808560100360031b1b8216169150509291505056fea2646970667358221220a68d5aee77b72914eeafce343b78a0cbee1d1c64bd888724dfb2f2d297d7a20f64736f6c63430008250033",
+}
+
+// TokenPaymasterV08 is an auto generated Go binding around an Ethereum contract.
+type TokenPaymasterV08 struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *TokenPaymasterV08) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewTokenPaymasterV08 creates a new instance of TokenPaymasterV08.
+func NewTokenPaymasterV08() *TokenPaymasterV08 {
+	parsed, err := TokenPaymasterV08MetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &TokenPaymasterV08{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *TokenPaymasterV08) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address anEntryPoint, address signer) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackConstructor(anEntryPoint common.Address, signer common.Address) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("", anEntryPoint, signer)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackMODEPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1ab71ecd.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackMODEPOSTPAY() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("MODE_POSTPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMODEPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x1ab71ecd.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackMODEPOSTPAY() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("MODE_POSTPAY")
+}
+
+// UnpackMODEPOSTPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x1ab71ecd.
+//
+// Solidity: function MODE_POSTPAY() view returns(uint8)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackMODEPOSTPAY(data []byte) (uint8, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("MODE_POSTPAY", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackMODEPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdccce60b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackMODEPREPAY() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("MODE_PREPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackMODEPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xdccce60b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackMODEPREPAY() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("MODE_PREPAY")
+}
+
+// UnpackMODEPREPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xdccce60b.
+//
+// Solidity: function MODE_PREPAY() view returns(uint8)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackMODEPREPAY(data []byte) (uint8, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("MODE_PREPAY", data)
+	if err != nil {
+		return *new(uint8), err
+	}
+	out0 := *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	return out0, nil
+}
+
+// PackPENALTYPERCENT is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8fa04016.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function PENALTY_PERCENT() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackPENALTYPERCENT() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("PENALTY_PERCENT")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPENALTYPERCENT is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8fa04016.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function PENALTY_PERCENT() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackPENALTYPERCENT() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("PENALTY_PERCENT")
+}
+
+// UnpackPENALTYPERCENT is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8fa04016.
+//
+// Solidity: function PENALTY_PERCENT() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackPENALTYPERCENT(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("PENALTY_PERCENT", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackPOSTOPGASPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa83ed1b9.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function POST_OP_GAS_POSTPAY() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackPOSTOPGASPOSTPAY() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("POST_OP_GAS_POSTPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPOSTOPGASPOSTPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xa83ed1b9.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function POST_OP_GAS_POSTPAY() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackPOSTOPGASPOSTPAY() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("POST_OP_GAS_POSTPAY")
+}
+
+// UnpackPOSTOPGASPOSTPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xa83ed1b9.
+//
+// Solidity: function POST_OP_GAS_POSTPAY() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackPOSTOPGASPOSTPAY(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("POST_OP_GAS_POSTPAY", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackPOSTOPGASPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9d033cee.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function POST_OP_GAS_PREPAY() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackPOSTOPGASPREPAY() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("POST_OP_GAS_PREPAY")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPOSTOPGASPREPAY is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x9d033cee.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function POST_OP_GAS_PREPAY() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackPOSTOPGASPREPAY() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("POST_OP_GAS_PREPAY")
+}
+
+// UnpackPOSTOPGASPREPAY is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x9d033cee.
+//
+// Solidity: function POST_OP_GAS_PREPAY() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackPOSTOPGASPREPAY(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("POST_OP_GAS_PREPAY", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackAcceptOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x79ba5097.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function acceptOwnership() returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackAcceptOwnership() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("acceptOwnership")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAcceptOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x79ba5097.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function acceptOwnership() returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackAcceptOwnership() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("acceptOwnership")
+}
+
+// PackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackAddStake(unstakeDelaySec uint32) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("addStake", unstakeDelaySec)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackAddStake(unstakeDelaySec uint32) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("addStake", unstakeDelaySec)
+}
+
+// PackAddedGas is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2340ea09.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function addedGas(uint8 mode, uint256 usedGas, uint256 preOpGasLimit, uint256 executionGasLimit) pure returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackAddedGas(mode uint8, usedGas *big.Int, preOpGasLimit *big.Int, executionGasLimit *big.Int) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("addedGas", mode, usedGas, preOpGasLimit, executionGasLimit)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAddedGas is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x2340ea09.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function addedGas(uint8 mode, uint256 usedGas, uint256 preOpGasLimit, uint256 executionGasLimit) pure returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackAddedGas(mode uint8, usedGas *big.Int, preOpGasLimit *big.Int, executionGasLimit *big.Int) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("addedGas", mode, usedGas, preOpGasLimit, executionGasLimit)
+}
+
+// UnpackAddedGas is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x2340ea09.
+//
+// Solidity: function addedGas(uint8 mode, uint256 usedGas, uint256 preOpGasLimit, uint256 executionGasLimit) pure returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackAddedGas(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("addedGas", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackDecodeTerms is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc661b292.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackDecodeTerms(data []byte) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("decodeTerms", data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecodeTerms is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc661b292.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackDecodeTerms(data []byte) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("decodeTerms", data)
+}
+
+// DecodeTermsOutput serves as a container for the return parameters of contract
+// method DecodeTerms.
+type DecodeTermsOutput struct {
+	Mode       uint8
+	Token      common.Address
+	ValidUntil *big.Int
+	ValidAfter *big.Int
+	Rate       *big.Int
+	Signature  []byte
+}
+
+// UnpackDecodeTerms is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc661b292.
+//
+// Solidity: function decodeTerms(bytes data) pure returns(uint8 mode, address token, uint48 validUntil, uint48 validAfter, uint256 rate, bytes signature)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackDecodeTerms(data []byte) (DecodeTermsOutput, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("decodeTerms", data)
+	outstruct := new(DecodeTermsOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.Mode = *abi.ConvertType(out[0], new(uint8)).(*uint8)
+	outstruct.Token = *abi.ConvertType(out[1], new(common.Address)).(*common.Address)
+	outstruct.ValidUntil = abi.ConvertType(out[2], new(big.Int)).(*big.Int)
+	outstruct.ValidAfter = abi.ConvertType(out[3], new(big.Int)).(*big.Int)
+	outstruct.Rate = abi.ConvertType(out[4], new(big.Int)).(*big.Int)
+	outstruct.Signature = *abi.ConvertType(out[5], new([]byte)).(*[]byte)
+	return *outstruct, nil
+}
+
+// PackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function deposit() payable returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackDeposit() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("deposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function deposit() payable returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackDeposit() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("deposit")
+}
+
+// PackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackEntryPoint() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("entryPoint")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackEntryPoint() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("entryPoint")
+}
+
+// UnpackEntryPoint is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb0d691fe.
+//
+// Solidity: function entryPoint() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackEntryPoint(data []byte) (common.Address, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("entryPoint", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackGetDeposit() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("getDeposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackGetDeposit() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("getDeposit")
+}
+
+// UnpackGetDeposit is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc399ec88.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackGetDeposit(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("getDeposit", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd2fc7877.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackGetHash(op PackedUserOperation, mode uint8, token common.Address, rate *big.Int, validUntil *big.Int, validAfter *big.Int) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("getHash", op, mode, token, rate, validUntil, validAfter)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd2fc7877.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackGetHash(op PackedUserOperation, mode uint8, token common.Address, rate *big.Int, validUntil *big.Int, validAfter *big.Int) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("getHash", op, mode, token, rate, validUntil, validAfter)
+}
+
+// UnpackGetHash is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xd2fc7877.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) op, uint8 mode, address token, uint256 rate, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackGetHash(data []byte) ([32]byte, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("getHash", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackOwner() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackOwner() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackPendingOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe30c3978.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function pendingOwner() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackPendingOwner() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("pendingOwner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPendingOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe30c3978.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function pendingOwner() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackPendingOwner() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("pendingOwner")
+}
+
+// UnpackPendingOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xe30c3978.
+//
+// Solidity: function pendingOwner() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackPendingOwner(data []byte) (common.Address, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("pendingOwner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7c627b21.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost, uint256 actualUserOpFeePerGas) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackPostOp(mode uint8, context []byte, actualGasCost *big.Int, actualUserOpFeePerGas *big.Int) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("postOp", mode, context, actualGasCost, actualUserOpFeePerGas)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7c627b21.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost, uint256 actualUserOpFeePerGas) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackPostOp(mode uint8, context []byte, actualGasCost *big.Int, actualUserOpFeePerGas *big.Int) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("postOp", mode, context, actualGasCost, actualUserOpFeePerGas)
+}
+
+// PackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function renounceOwnership() returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackRenounceOwnership() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("renounceOwnership")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function renounceOwnership() returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackRenounceOwnership() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("renounceOwnership")
+}
+
+// PackTokenCost is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8af33e4.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackTokenCost(gasCost *big.Int, rate *big.Int) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("tokenCost", gasCost, rate)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTokenCost is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb8af33e4.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackTokenCost(gasCost *big.Int, rate *big.Int) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("tokenCost", gasCost, rate)
+}
+
+// UnpackTokenCost is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb8af33e4.
+//
+// Solidity: function tokenCost(uint256 gasCost, uint256 rate) pure returns(uint256)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackTokenCost(data []byte) (*big.Int, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("tokenCost", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackTransferOwnership(newOwner common.Address) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("transferOwnership", newOwner)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackTransferOwnership(newOwner common.Address) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("transferOwnership", newOwner)
+}
+
+// PackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function unlockStake() returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackUnlockStake() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("unlockStake")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function unlockStake() returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackUnlockStake() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("unlockStake")
+}
+
+// PackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) PackVerifyingSigner() []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("verifyingSigner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackVerifyingSigner() ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("verifyingSigner")
+}
+
+// UnpackVerifyingSigner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x23d9ac9b.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackVerifyingSigner(data []byte) (common.Address, error) {
+	out, err := tokenPaymasterV08.abi.Unpack("verifyingSigner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackWithdrawStake(withdrawAddress common.Address) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("withdrawStake", withdrawAddress)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackWithdrawStake(withdrawAddress common.Address) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("withdrawStake", withdrawAddress)
+}
+
+// PackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackWithdrawTo(withdrawAddress common.Address, amount *big.Int) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("withdrawTo", withdrawAddress, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackWithdrawTo(withdrawAddress common.Address, amount *big.Int) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("withdrawTo", withdrawAddress, amount)
+}
+
+// PackWithdrawToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01e33667.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawToken(address token, address to, uint256 amount) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) PackWithdrawToken(token common.Address, to common.Address, amount *big.Int) []byte {
+	enc, err := tokenPaymasterV08.abi.Pack("withdrawToken", token, to, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawToken is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x01e33667.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawToken(address token, address to, uint256 amount) returns()
+func (tokenPaymasterV08 *TokenPaymasterV08) TryPackWithdrawToken(token common.Address, to common.Address, amount *big.Int) ([]byte, error) {
+	return tokenPaymasterV08.abi.Pack("withdrawToken", token, to, amount)
+}
+
+// TokenPaymasterV08GasPaidInToken represents a GasPaidInToken event raised by the TokenPaymasterV08 contract.
+type TokenPaymasterV08GasPaidInToken struct {
+	UserOpHash [32]byte
+	Sender     common.Address
+	Token      common.Address
+	Mode       uint8
+	Rate       *big.Int
+	GasCost    *big.Int
+	TokenCost  *big.Int
+	Raw        *types.Log // Blockchain specific contextual infos
+}
+
+const TokenPaymasterV08GasPaidInTokenEventName = "GasPaidInToken"
+
+// ContractEventName returns the user-defined event name.
+func (TokenPaymasterV08GasPaidInToken) ContractEventName() string {
+	return TokenPaymasterV08GasPaidInTokenEventName
+}
+
+// UnpackGasPaidInTokenEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event GasPaidInToken(bytes32 indexed userOpHash, address indexed sender, address indexed token, uint8 mode, uint256 rate, uint256 gasCost, uint256 tokenCost)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackGasPaidInTokenEvent(log *types.Log) (*TokenPaymasterV08GasPaidInToken, error) {
+	event := "GasPaidInToken"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != tokenPaymasterV08.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(TokenPaymasterV08GasPaidInToken)
+	if len(log.Data) > 0 {
+		if err := tokenPaymasterV08.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range tokenPaymasterV08.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// TokenPaymasterV08OwnershipTransferStarted represents a OwnershipTransferStarted event raised by the TokenPaymasterV08 contract.
+type TokenPaymasterV08OwnershipTransferStarted struct {
+	PreviousOwner common.Address
+	NewOwner      common.Address
+	Raw           *types.Log // Blockchain specific contextual infos
+}
+
+const TokenPaymasterV08OwnershipTransferStartedEventName = "OwnershipTransferStarted"
+
+// ContractEventName returns the user-defined event name.
+func (TokenPaymasterV08OwnershipTransferStarted) ContractEventName() string {
+	return TokenPaymasterV08OwnershipTransferStartedEventName
+}
+
+// UnpackOwnershipTransferStartedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event OwnershipTransferStarted(address indexed previousOwner, address indexed newOwner)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackOwnershipTransferStartedEvent(log *types.Log) (*TokenPaymasterV08OwnershipTransferStarted, error) {
+	event := "OwnershipTransferStarted"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != tokenPaymasterV08.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(TokenPaymasterV08OwnershipTransferStarted)
+	if len(log.Data) > 0 {
+		if err := tokenPaymasterV08.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range tokenPaymasterV08.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// TokenPaymasterV08OwnershipTransferred represents a OwnershipTransferred event raised by the TokenPaymasterV08 contract.
+type TokenPaymasterV08OwnershipTransferred struct {
+	PreviousOwner common.Address
+	NewOwner      common.Address
+	Raw           *types.Log // Blockchain specific contextual infos
+}
+
+const TokenPaymasterV08OwnershipTransferredEventName = "OwnershipTransferred"
+
+// ContractEventName returns the user-defined event name.
+func (TokenPaymasterV08OwnershipTransferred) ContractEventName() string {
+	return TokenPaymasterV08OwnershipTransferredEventName
+}
+
+// UnpackOwnershipTransferredEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackOwnershipTransferredEvent(log *types.Log) (*TokenPaymasterV08OwnershipTransferred, error) {
+	event := "OwnershipTransferred"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != tokenPaymasterV08.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(TokenPaymasterV08OwnershipTransferred)
+	if len(log.Data) > 0 {
+		if err := tokenPaymasterV08.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range tokenPaymasterV08.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], tokenPaymasterV08.abi.Errors["OwnableInvalidOwner"].ID.Bytes()[:4]) {
+		return tokenPaymasterV08.UnpackOwnableInvalidOwnerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], tokenPaymasterV08.abi.Errors["OwnableUnauthorizedAccount"].ID.Bytes()[:4]) {
+		return tokenPaymasterV08.UnpackOwnableUnauthorizedAccountError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], tokenPaymasterV08.abi.Errors["SafeERC20FailedOperation"].ID.Bytes()[:4]) {
+		return tokenPaymasterV08.UnpackSafeERC20FailedOperationError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// TokenPaymasterV08OwnableInvalidOwner represents a OwnableInvalidOwner error raised by the TokenPaymasterV08 contract.
+type TokenPaymasterV08OwnableInvalidOwner struct {
+	Owner common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error OwnableInvalidOwner(address owner)
+func TokenPaymasterV08OwnableInvalidOwnerErrorID() common.Hash {
+	return common.HexToHash("0x1e4fbdf7f3ef8bcaa855599e3abf48b232380f183f08f6f813d9ffa5bd585188")
+}
+
+// UnpackOwnableInvalidOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error OwnableInvalidOwner(address owner)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackOwnableInvalidOwnerError(raw []byte) (*TokenPaymasterV08OwnableInvalidOwner, error) {
+	out := new(TokenPaymasterV08OwnableInvalidOwner)
+	if err := tokenPaymasterV08.abi.UnpackIntoInterface(out, "OwnableInvalidOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TokenPaymasterV08OwnableUnauthorizedAccount represents a OwnableUnauthorizedAccount error raised by the TokenPaymasterV08 contract.
+type TokenPaymasterV08OwnableUnauthorizedAccount struct {
+	Account common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error OwnableUnauthorizedAccount(address account)
+func TokenPaymasterV08OwnableUnauthorizedAccountErrorID() common.Hash {
+	return common.HexToHash("0x118cdaa7a341953d1887a2245fd6665d741c67c8c50581daa59e1d03373fa188")
+}
+
+// UnpackOwnableUnauthorizedAccountError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error OwnableUnauthorizedAccount(address account)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackOwnableUnauthorizedAccountError(raw []byte) (*TokenPaymasterV08OwnableUnauthorizedAccount, error) {
+	out := new(TokenPaymasterV08OwnableUnauthorizedAccount)
+	if err := tokenPaymasterV08.abi.UnpackIntoInterface(out, "OwnableUnauthorizedAccount", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// TokenPaymasterV08SafeERC20FailedOperation represents a SafeERC20FailedOperation error raised by the TokenPaymasterV08 contract.
+type TokenPaymasterV08SafeERC20FailedOperation struct {
+	Token common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error SafeERC20FailedOperation(address token)
+func TokenPaymasterV08SafeERC20FailedOperationErrorID() common.Hash {
+	return common.HexToHash("0x5274afe73c98b4749fc91ffae6b7b574e7842cb2144a159e9377a5f20b32edf9")
+}
+
+// UnpackSafeERC20FailedOperationError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error SafeERC20FailedOperation(address token)
+func (tokenPaymasterV08 *TokenPaymasterV08) UnpackSafeERC20FailedOperationError(raw []byte) (*TokenPaymasterV08SafeERC20FailedOperation, error) {
+	out := new(TokenPaymasterV08SafeERC20FailedOperation)
+	if err := tokenPaymasterV08.abi.UnpackIntoInterface(out, "SafeERC20FailedOperation", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// VerifyingPaymasterV08MetaData contains all meta data concerning the VerifyingPaymasterV08 contract.
+var VerifyingPaymasterV08MetaData = bind.MetaData{
+	ABI: "[{\"inputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"anEntryPoint\",\"type\":\"address\"},{\"internalType\":\"address\",\"name\":\"signer\",\"type\":\"address\"}],\"stateMutability\":\"nonpayable\",\"type\":\"constructor\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"owner\",\"type\":\"address\"}],\"name\":\"OwnableInvalidOwner\",\"type\":\"error\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"account\",\"type\":\"address\"}],\"name\":\"OwnableUnauthorizedAccount\",\"type\":\"error\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferStarted\",\"type\":\"event\"},{\"anonymous\":false,\"inputs\":[{\"indexed\":true,\"internalType\":\"address\",\"name\":\"previousOwner\",\"type\":\"address\"},{\"indexed\":true,\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"OwnershipTransferred\",\"type\":\"event\"},{\"inputs\":[],\"name\":\"acceptOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"uint32\",\"name\":\"unstakeDelaySec\",\"type\":\"uint32\"}],\"name\":\"addStake\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bytes\",\"name\":\"data\",\"type\":\"bytes\"}],\"name\":\"decodeWindow\",\"outputs\":[{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"stateMutability\":\"pure\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"deposit\",\"outputs\":[],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"entryPoint\",\"outputs\":[{\"internalType\":\"contractIEntryPoint\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"getDeposit\",\"outputs\":[{\"internalType\":\"uint256\",\"name\":\"\",\"type\":\"uint256\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation\",\"name\":\"op\",\"type\":\"tuple\"},{\"internalType\":\"uint48\",\"name\":\"validUntil\",\"type\":\"uint48\"},{\"internalType\":\"uint48\",\"name\":\"validAfter\",\"type\":\"uint48\"}],\"name\":\"getHash\",\"outputs\":[{\"internalType\":\"bytes32\",\"name\":\"\",\"type\":\"bytes32\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"owner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"pendingOwner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"enumIPaymaster.PostOpMode\",\"name\":\"mode\",\"type\":\"uint8\"},{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"actualGasCost\",\"type\":\"uint256\"},{\"internalType\":\"uint256\",\"name\":\"actualUserOpFeePerGas\",\"type\":\"uint256\"}],\"name\":\"postOp\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"renounceOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"address\",\"name\":\"newOwner\",\"type\":\"address\"}],\"name\":\"transferOwnership\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"unlockStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"sender\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"nonce\",\"type\":\"uint256\"},{\"internalType\":\"bytes\",\"name\":\"initCode\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"},{\"internalType\":\"bytes32\",\"name\":\"accountGasLimits\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"preVerificationGas\",\"type\":\"uint256\"},{\"internalType\":\"bytes32\",\"name\":\"gasFees\",\"type\":\"bytes32\"},{\"internalType\":\"bytes\",\"name\":\"paymasterAndData\",\"type\":\"bytes\"},{\"internalType\":\"bytes\",\"name\":\"signature\",\"type\":\"bytes\"}],\"internalType\":\"structPackedUserOperation\",\"name\":\"userOp\",\"type\":\"tuple\"},{\"internalType\":\"bytes32\",\"name\":\"userOpHash\",\"type\":\"bytes32\"},{\"internalType\":\"uint256\",\"name\":\"maxCost\",\"type\":\"uint256\"}],\"name\":\"validatePaymasterUserOp\",\"outputs\":[{\"internalType\":\"bytes\",\"name\":\"context\",\"type\":\"bytes\"},{\"internalType\":\"uint256\",\"name\":\"validationData\",\"type\":\"uint256\"}],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[],\"name\":\"verifyingSigner\",\"outputs\":[{\"internalType\":\"address\",\"name\":\"\",\"type\":\"address\"}],\"stateMutability\":\"view\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"}],\"name\":\"withdrawStake\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"addresspayable\",\"name\":\"withdrawAddress\",\"type\":\"address\"},{\"internalType\":\"uint256\",\"name\":\"amount\",\"type\":\"uint256\"}],\"name\":\"withdrawTo\",\"outputs\":[],\"stateMutability\":\"nonpayable\",\"type\":\"function\"}]",
+	ID:  "0e778f18dbba64e367c45a5c3471c2e921",
+	Bin: "0x60c060405234801561000f575f5ffd5b5060405161182238038061182283398101604081905261002e916101b8565b81338061005557604051631e4fbdf760e01b81525f60048201526024015b60405180910390fd5b61005e81610080565b506100688161009c565b6001600160a01b039081166080521660a05250610216565b600180546001600160a01b031916905561009981610155565b50565b6040516301ffc9a760e01b8152631313998b60e31b60048201526001600160a01b038216906301ffc9a790602401602060405180830381865afa1580156100e5573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061010991906101f0565b6100995760405162461bcd60e51b815260206004820152601e60248201527f49456e747279506f696e7420696e74657266616365206d69736d617463680000604482015260640161004c565b5f80546001600160a01b038381166001600160a01b0319831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b6001600160a01b0381168114610099575f5ffd5b5f5f604083850312156101c9575f5ffd5b82516101d4816101a4565b60208401519092506101e5816101a4565b809150509250929050565b5f60208284031215610200575f5ffd5b8151801515811461020f575f5ffd5b9392505050565b60805160a0516115b361026f5f395f81816101520152610cb701525f81816102a80152818161039e015281816104640152818161075f01528181610827015281816108aa0152818161095b0152610acc01526115b35ff3fe608060405260043610610109575f3560e01c80637c627b21116100a1578063c23a5cea11610071578063d0e30db011610057578063d0e30db014610311578063e30c397814610319578063f2fde38b14610343575f5ffd5b8063c23a5cea146102de578063c399ec88146102fd575f5ffd5b80637c627b211461024f5780638da5cb5b1461026e578063b0d691fe14610297578063bb9fe6bf146102ca575f5ffd5b80635829c5f5116100dc5780635829c5f5146101cb5780635b1f3ee2146101f8578063715018a61461022757806379ba50971461023b575f5ffd5b80630396cb601461010d578063205c28781461012257806323d9ac9b1461014157806352b7512c1461019e575b5f5ffd5b61012061011b3660046110e8565b610362565b005b34801561012d575f5ffd5b5061012061013c366004611133565b610410565b34801561014c575f5ffd5b506101747f000000000000000000000000000000000000000000000000000000000000000081565b60405173ffffffffffffffffffffffffffffffffffffffff90911681526020015b60405180910390f35b3480156101a9575f5ffd5b506101bd6101b8366004611174565b6104a5565b6040516101959291906111be565b3480156101d6575f5ffd5b506101ea6101e5366004611232565b6104c7565b604051908152602001610195565b348015610203575f5ffd5b506102176102123660046112d1565b6105dd565b6040516101959493929190611310565b348015610232575f5ffd5b506101206106af565b348015610246575f5ffd5b506101206106c2565b34801561025a575f5ffd5b5061012061026936600461137a565b610739565b348015610279575f5ffd5b505f5473ffffffffffffffffffffffffffffffffffffffff16610174565b3480156102a2575f5ffd5b506101747f000000000000000000000000000000000000000000000000000000000000000081565b3480156102d5575f5ffd5b50610120610755565b3480156102e9575f5ffd5b506101206102f83660046113df565b6107da565b348015610308575f5ffd5b506101ea61087a565b61012061092d565b348015610324575f5ffd5b5060015473ffffffffffffffffffffffffffffffffffffffff16610174565b34801561034e575f5ffd5b5061012061035d3660046113df565b6109b3565b61036a610a62565b6040517f0396cb6000000000000000000000000000000000000000000000000000000000815263ffffffff821660048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1690630396cb609034906024015f604051808303818588803b1580156103f6575f5ffd5b505af1158015610408573d5f5f3e3d5ffd5b505050505050565b610418610a62565b6040517f205c287800000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8381166004830152602482018390527f0000000000000000000000000000000000000000000000000000000000000000169063205c2878906044015f604051808303815f87803b1580156103f6575f5ffd5b60605f6104b0610ab4565b6104bb858585610b53565b91509150935093915050565b5f6104d560208501856113df565b60208501356104ef6104ea60408801886113fa565b610d34565b6104fc60608801886113fa565b60405161050a92919061145b565b604051908190039020608088013561052560e08a018a6113fa565b6105349160349160149161146a565b61053d91611491565b6040805173ffffffffffffffffffffffffffffffffffffffff90971660208801528601949094526060850192909252608084015260a08084019190915260c08084019290925286013560e0830152850135610100820152466101208201523061014082015265ffffffffffff80851661016083015283166101808201526101a0016040516020818303038152906040528051906020012090509392505050565b5f8036816074851015610677576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152603160248201527f566572696679696e675061796d61737465725630383a207061796d617374657260448201527f416e644461746120746f6f2073686f727400000000000000000000000000000060648201526084015b60405180910390fd5b61068560746034878961146a565b81019061069291906114cd565b90945092506106a4856074818961146a565b949793965094505050565b6106b7610a62565b6106c05f610e16565b565b600154339073ffffffffffffffffffffffffffffffffffffffff16811461072d576040517f118cdaa700000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff8216600482015260240161066e565b61073681610e16565b50565b610741610ab4565b61074e8585858585610e47565b5050505050565b61075d610a62565b7f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff1663bb9fe6bf6040518163ffffffff1660e01b81526004015f604051808303815f87803b1580156107c2575f5ffd5b505af11580156107d4573d5f5f3e3d5ffd5b50505050565b6107e2610a62565b6040517fc23a5cea00000000000000000000000000000000000000000000000000000000815273ffffffffffffffffffffffffffffffffffffffff82811660048301527f0000000000000000000000000000000000000000000000000000000000000000169063c23a5cea906024015f604051808303815f87803b158015610868575f5ffd5b505af115801561074e573d5f5f3e3d5ffd5b6040517f70a082310000000000000000000000000000000000000000000000000000000081523060048201525f907f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff16906370a0823190602401602060405180830381865afa158015610904573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061092891906114fe565b905090565b6040517fb760faf90000000000000000000000000000000000000000000000000000000081523060048201527f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff169063b760faf99034906024015f604051808303818588803b158015610868575f5ffd5b6109bb610a62565b6001805473ffffffffffffffffffffffffffffffffffffffff83167fffffffffffffffffffffffff00000000000000000000000000000000000000009091168117909155610a1d5f5473ffffffffffffffffffffffffffffffffffffffff1690565b73ffffffffffffffffffffffffffffffffffffffff167f38d16b8cac22d99fc7c124b9cd0de2d3fa1faef420bfe791d8c362d765e2270060405160405180910390a350565b5f5473ffffffffffffffffffffffffffffffffffffffff1633146106c0576040517f118cdaa700000000000000000000000000000000000000000000000000000000815233600482015260240161066e565b3373ffffffffffffffffffffffffffffffffffffffff7f000000000000000000000000000000000000000000000000000000000000000016146106c0576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601560248201527f53656e646572206e6f7420456e747279506f696e740000000000000000000000604482015260640161066e565b60605f80803681610b6a61021260e08b018b6113fa565b929650909450925090506040811480610b835750604181145b610c0f576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152603760248201527f566572696679696e675061796d61737465725630383a207369676e617475726560448201527f206d757374206265203634206f72203635206279746573000000000000000000606482015260840161066e565b5f610c50610c1e8b87876104c7565b7f19457468657265756d205369676e6564204d6573736167653a0a3332000000005f908152601c91909152603c902090565b90505f5f610c938386868080601f0160208091040260200160405190810160405280939291908181526020018383808284375f92019190915250610ea992505050565b5090925090505f80826003811115610cad57610cad611515565b141580610d0657507f000000000000000000000000000000000000000000000000000000000000000073ffffffffffffffffffffffffffffffffffffffff168373ffffffffffffffffffffffffffffffffffffffff1614155b9050610d13818989610ef2565b60408051602081019091525f81529e909d509b505050505050505050505050565b5f610d3f8383610f25565b610d62578282604051610d5392919061145b565b60405180910390209050610e10565b7f77020000000000000000000000000000000000000000000000000000000000006014831115610dc75780610d9a846014818861146a565b604051602001610dac93929190611542565b60405160208183030381529060405280519060200120610e0c565b6040517fffffffffffffffffffffffffffffffffffffffff00000000000000000000000082166020820152603401604051602081830303815290604052805190602001205b9150505b92915050565b600180547fffffffffffffffffffffffff000000000000000000000000000000000000000016905561073681610f81565b6040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152600d60248201527f6d757374206f7665727269646500000000000000000000000000000000000000604482015260640161066e565b5f5f5f8351604103610ee0576020840151604085015160608601515f1a610ed288828585610ff5565b955095509550505050610eeb565b505081515f91506002905b9250925092565b5f60d08265ffffffffffff16901b60a08465ffffffffffff16901b85610f18575f610f1b565b60015b1717949350505050565b5f6002821015610f3657505f610e10565b50507f770200000000000000000000000000000000000000000000000000000000000090357fffffffffffffffffffffffffffffffffffffffff000000000000000000000000161490565b5f805473ffffffffffffffffffffffffffffffffffffffff8381167fffffffffffffffffffffffff0000000000000000000000000000000000000000831681178455604051919092169283917f8be0079c531659141344cd1fd0a4f28419497f9722a3daafe3b4186f6b6457e09190a35050565b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a084111561102e57505f915060039050826110de565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa15801561107f573d5f5f3e3d5ffd5b50506040517fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0015191505073ffffffffffffffffffffffffffffffffffffffff81166110d557505f9250600191508290506110de565b92505f91508190505b9450945094915050565b5f602082840312156110f8575f5ffd5b813563ffffffff8116811461110b575f5ffd5b9392505050565b73ffffffffffffffffffffffffffffffffffffffff81168114610736575f5ffd5b5f5f60408385031215611144575f5ffd5b823561114f81611112565b946020939093013593505050565b5f610120828403121561116e575f5ffd5b50919050565b5f5f5f60608486031215611186575f5ffd5b833567ffffffffffffffff81111561119c575f5ffd5b6111a88682870161115d565b9660208601359650604090950135949350505050565b604081525f83518060408401528060208601606085015e5f6060828501015260607fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f8301168401019150508260208301529392505050565b803565ffffffffffff8116811461122d575f5ffd5b919050565b5f5f5f60608486031215611244575f5ffd5b833567ffffffffffffffff81111561125a575f5ffd5b6112668682870161115d565b93505061127560208501611218565b915061128360408501611218565b90509250925092565b5f5f83601f84011261129c575f5ffd5b50813567ffffffffffffffff8111156112b3575f5ffd5b6020830191508360208285010111156112ca575f5ffd5b9250929050565b5f5f602083850312156112e2575f5ffd5b823567ffffffffffffffff8111156112f8575f5ffd5b6113048582860161128c565b90969095509350505050565b65ffffffffffff8516815265ffffffffffff8416602082015260606040820152816060820152818360808301375f818301608090810191909152601f9092017fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe01601019392505050565b5f5f5f5f5f6080868803121561138e575f5ffd5b85356003811061139c575f5ffd5b9450602086013567ffffffffffffffff8111156113b7575f5ffd5b6113c38882890161128c565b9699909850959660408101359660609091013595509350505050565b5f602082840312156113ef575f5ffd5b813561110b81611112565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe184360301811261142d575f5ffd5b83018035915067ffffffffffffffff821115611447575f5ffd5b6020019150368190038213156112ca575f5ffd5b818382375f9101908152919050565b5f5f85851115611478575f5ffd5b83861115611484575f5ffd5b5050820193919092039150565b80356020831015610e10577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff602084900360031b1b1692915050565b5f5f604083850312156114de575f5ffd5b6114e783611218565b91506114f560208401611218565b90509250929050565b5f6020828403121561150e575f5ffd5b5051919050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52602160045260245ffd5b7fffffffffffffffffffffffffffffffffffffffff00000000000000000000000084168152818360148301375f91016014019081529291505056fea264697066735822122089b77475ec5343c2d18bfa4c09e667a181a0ca37a8d4e3cb6facef877d22a41464736f6c63430008250033",
+}
+
+// VerifyingPaymasterV08 is an auto generated Go binding around an Ethereum contract.
+type VerifyingPaymasterV08 struct {
+	abi abi.ABI
+}
+
+// GetABI returns the ABI associated with this contract binding.
+func (c *VerifyingPaymasterV08) GetABI() abi.ABI {
+	return c.abi
+}
+
+// NewVerifyingPaymasterV08 creates a new instance of VerifyingPaymasterV08.
+func NewVerifyingPaymasterV08() *VerifyingPaymasterV08 {
+	parsed, err := VerifyingPaymasterV08MetaData.ParseABI()
+	if err != nil {
+		panic(errors.New("invalid ABI: " + err.Error()))
+	}
+	return &VerifyingPaymasterV08{abi: *parsed}
+}
+
+// Instance creates a wrapper for a deployed contract instance at the given address.
+// Use this to create the instance object passed to abigen v2 library functions Call, Transact, etc.
+func (c *VerifyingPaymasterV08) Instance(backend bind.ContractBackend, addr common.Address) *bind.BoundContract {
+	return bind.NewBoundContract(addr, c.abi, backend, backend, backend)
+}
+
+// PackConstructor is the Go binding used to pack the parameters required for
+// contract deployment.
+//
+// Solidity: constructor(address anEntryPoint, address signer) returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackConstructor(anEntryPoint common.Address, signer common.Address) []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("", anEntryPoint, signer)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// PackAcceptOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x79ba5097.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function acceptOwnership() returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackAcceptOwnership() []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("acceptOwnership")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAcceptOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x79ba5097.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function acceptOwnership() returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackAcceptOwnership() ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("acceptOwnership")
+}
+
+// PackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackAddStake(unstakeDelaySec uint32) []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("addStake", unstakeDelaySec)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackAddStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x0396cb60.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function addStake(uint32 unstakeDelaySec) payable returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackAddStake(unstakeDelaySec uint32) ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("addStake", unstakeDelaySec)
+}
+
+// PackDecodeWindow is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5b1f3ee2.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function decodeWindow(bytes data) pure returns(uint48 validUntil, uint48 validAfter, bytes signature)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackDecodeWindow(data []byte) []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("decodeWindow", data)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDecodeWindow is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5b1f3ee2.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function decodeWindow(bytes data) pure returns(uint48 validUntil, uint48 validAfter, bytes signature)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackDecodeWindow(data []byte) ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("decodeWindow", data)
+}
+
+// DecodeWindowOutput serves as a container for the return parameters of contract
+// method DecodeWindow.
+type DecodeWindowOutput struct {
+	ValidUntil *big.Int
+	ValidAfter *big.Int
+	Signature  []byte
+}
+
+// UnpackDecodeWindow is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x5b1f3ee2.
+//
+// Solidity: function decodeWindow(bytes data) pure returns(uint48 validUntil, uint48 validAfter, bytes signature)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackDecodeWindow(data []byte) (DecodeWindowOutput, error) {
+	out, err := verifyingPaymasterV08.abi.Unpack("decodeWindow", data)
+	outstruct := new(DecodeWindowOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.ValidUntil = abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	outstruct.ValidAfter = abi.ConvertType(out[1], new(big.Int)).(*big.Int)
+	outstruct.Signature = *abi.ConvertType(out[2], new([]byte)).(*[]byte)
+	return *outstruct, nil
+}
+
+// PackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function deposit() payable returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackDeposit() []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("deposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xd0e30db0.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function deposit() payable returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackDeposit() ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("deposit")
+}
+
+// PackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function entryPoint() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackEntryPoint() []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("entryPoint")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackEntryPoint is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xb0d691fe.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function entryPoint() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackEntryPoint() ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("entryPoint")
+}
+
+// UnpackEntryPoint is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xb0d691fe.
+//
+// Solidity: function entryPoint() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackEntryPoint(data []byte) (common.Address, error) {
+	out, err := verifyingPaymasterV08.abi.Unpack("entryPoint", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackGetDeposit() []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("getDeposit")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetDeposit is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc399ec88.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackGetDeposit() ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("getDeposit")
+}
+
+// UnpackGetDeposit is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xc399ec88.
+//
+// Solidity: function getDeposit() view returns(uint256)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackGetDeposit(data []byte) (*big.Int, error) {
+	out, err := verifyingPaymasterV08.abi.Unpack("getDeposit", data)
+	if err != nil {
+		return new(big.Int), err
+	}
+	out0 := abi.ConvertType(out[0], new(big.Int)).(*big.Int)
+	return out0, nil
+}
+
+// PackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5829c5f5.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) op, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackGetHash(op PackedUserOperation, validUntil *big.Int, validAfter *big.Int) []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("getHash", op, validUntil, validAfter)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackGetHash is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x5829c5f5.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) op, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackGetHash(op PackedUserOperation, validUntil *big.Int, validAfter *big.Int) ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("getHash", op, validUntil, validAfter)
+}
+
+// UnpackGetHash is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x5829c5f5.
+//
+// Solidity: function getHash((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) op, uint48 validUntil, uint48 validAfter) view returns(bytes32)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackGetHash(data []byte) ([32]byte, error) {
+	out, err := verifyingPaymasterV08.abi.Unpack("getHash", data)
+	if err != nil {
+		return *new([32]byte), err
+	}
+	out0 := *abi.ConvertType(out[0], new([32]byte)).(*[32]byte)
+	return out0, nil
+}
+
+// PackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function owner() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackOwner() []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("owner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x8da5cb5b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function owner() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackOwner() ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("owner")
+}
+
+// UnpackOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x8da5cb5b.
+//
+// Solidity: function owner() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackOwner(data []byte) (common.Address, error) {
+	out, err := verifyingPaymasterV08.abi.Unpack("owner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackPendingOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe30c3978.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function pendingOwner() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackPendingOwner() []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("pendingOwner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPendingOwner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xe30c3978.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function pendingOwner() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackPendingOwner() ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("pendingOwner")
+}
+
+// UnpackPendingOwner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xe30c3978.
+//
+// Solidity: function pendingOwner() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackPendingOwner(data []byte) (common.Address, error) {
+	out, err := verifyingPaymasterV08.abi.Unpack("pendingOwner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7c627b21.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost, uint256 actualUserOpFeePerGas) returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackPostOp(mode uint8, context []byte, actualGasCost *big.Int, actualUserOpFeePerGas *big.Int) []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("postOp", mode, context, actualGasCost, actualUserOpFeePerGas)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackPostOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x7c627b21.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function postOp(uint8 mode, bytes context, uint256 actualGasCost, uint256 actualUserOpFeePerGas) returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackPostOp(mode uint8, context []byte, actualGasCost *big.Int, actualUserOpFeePerGas *big.Int) ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("postOp", mode, context, actualGasCost, actualUserOpFeePerGas)
+}
+
+// PackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function renounceOwnership() returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackRenounceOwnership() []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("renounceOwnership")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackRenounceOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x715018a6.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function renounceOwnership() returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackRenounceOwnership() ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("renounceOwnership")
+}
+
+// PackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackTransferOwnership(newOwner common.Address) []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("transferOwnership", newOwner)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTransferOwnership is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xf2fde38b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function transferOwnership(address newOwner) returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackTransferOwnership(newOwner common.Address) ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("transferOwnership", newOwner)
+}
+
+// PackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function unlockStake() returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackUnlockStake() []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("unlockStake")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackUnlockStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbb9fe6bf.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function unlockStake() returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackUnlockStake() ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("unlockStake")
+}
+
+// PackValidatePaymasterUserOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x52b7512c.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function validatePaymasterUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp, bytes32 userOpHash, uint256 maxCost) returns(bytes context, uint256 validationData)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackValidatePaymasterUserOp(userOp PackedUserOperation, userOpHash [32]byte, maxCost *big.Int) []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("validatePaymasterUserOp", userOp, userOpHash, maxCost)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackValidatePaymasterUserOp is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x52b7512c.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function validatePaymasterUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp, bytes32 userOpHash, uint256 maxCost) returns(bytes context, uint256 validationData)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackValidatePaymasterUserOp(userOp PackedUserOperation, userOpHash [32]byte, maxCost *big.Int) ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("validatePaymasterUserOp", userOp, userOpHash, maxCost)
+}
+
+// ValidatePaymasterUserOpOutput serves as a container for the return parameters of contract
+// method ValidatePaymasterUserOp.
+type ValidatePaymasterUserOpOutput struct {
+	Context        []byte
+	ValidationData *big.Int
+}
+
+// UnpackValidatePaymasterUserOp is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x52b7512c.
+//
+// Solidity: function validatePaymasterUserOp((address,uint256,bytes,bytes,bytes32,uint256,bytes32,bytes,bytes) userOp, bytes32 userOpHash, uint256 maxCost) returns(bytes context, uint256 validationData)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackValidatePaymasterUserOp(data []byte) (ValidatePaymasterUserOpOutput, error) {
+	out, err := verifyingPaymasterV08.abi.Unpack("validatePaymasterUserOp", data)
+	outstruct := new(ValidatePaymasterUserOpOutput)
+	if err != nil {
+		return *outstruct, err
+	}
+	outstruct.Context = *abi.ConvertType(out[0], new([]byte)).(*[]byte)
+	outstruct.ValidationData = abi.ConvertType(out[1], new(big.Int)).(*big.Int)
+	return *outstruct, nil
+}
+
+// PackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackVerifyingSigner() []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("verifyingSigner")
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackVerifyingSigner is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x23d9ac9b.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackVerifyingSigner() ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("verifyingSigner")
+}
+
+// UnpackVerifyingSigner is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0x23d9ac9b.
+//
+// Solidity: function verifyingSigner() view returns(address)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackVerifyingSigner(data []byte) (common.Address, error) {
+	out, err := verifyingPaymasterV08.abi.Unpack("verifyingSigner", data)
+	if err != nil {
+		return *new(common.Address), err
+	}
+	out0 := *abi.ConvertType(out[0], new(common.Address)).(*common.Address)
+	return out0, nil
+}
+
+// PackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackWithdrawStake(withdrawAddress common.Address) []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("withdrawStake", withdrawAddress)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawStake is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xc23a5cea.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawStake(address withdrawAddress) returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackWithdrawStake(withdrawAddress common.Address) ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("withdrawStake", withdrawAddress)
+}
+
+// PackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) PackWithdrawTo(withdrawAddress common.Address, amount *big.Int) []byte {
+	enc, err := verifyingPaymasterV08.abi.Pack("withdrawTo", withdrawAddress, amount)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackWithdrawTo is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0x205c2878.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function withdrawTo(address withdrawAddress, uint256 amount) returns()
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) TryPackWithdrawTo(withdrawAddress common.Address, amount *big.Int) ([]byte, error) {
+	return verifyingPaymasterV08.abi.Pack("withdrawTo", withdrawAddress, amount)
+}
+
+// VerifyingPaymasterV08OwnershipTransferStarted represents a OwnershipTransferStarted event raised by the VerifyingPaymasterV08 contract.
+type VerifyingPaymasterV08OwnershipTransferStarted struct {
+	PreviousOwner common.Address
+	NewOwner      common.Address
+	Raw           *types.Log // Blockchain specific contextual infos
+}
+
+const VerifyingPaymasterV08OwnershipTransferStartedEventName = "OwnershipTransferStarted"
+
+// ContractEventName returns the user-defined event name.
+func (VerifyingPaymasterV08OwnershipTransferStarted) ContractEventName() string {
+	return VerifyingPaymasterV08OwnershipTransferStartedEventName
+}
+
+// UnpackOwnershipTransferStartedEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event OwnershipTransferStarted(address indexed previousOwner, address indexed newOwner)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackOwnershipTransferStartedEvent(log *types.Log) (*VerifyingPaymasterV08OwnershipTransferStarted, error) {
+	event := "OwnershipTransferStarted"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != verifyingPaymasterV08.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(VerifyingPaymasterV08OwnershipTransferStarted)
+	if len(log.Data) > 0 {
+		if err := verifyingPaymasterV08.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range verifyingPaymasterV08.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// VerifyingPaymasterV08OwnershipTransferred represents a OwnershipTransferred event raised by the VerifyingPaymasterV08 contract.
+type VerifyingPaymasterV08OwnershipTransferred struct {
+	PreviousOwner common.Address
+	NewOwner      common.Address
+	Raw           *types.Log // Blockchain specific contextual infos
+}
+
+const VerifyingPaymasterV08OwnershipTransferredEventName = "OwnershipTransferred"
+
+// ContractEventName returns the user-defined event name.
+func (VerifyingPaymasterV08OwnershipTransferred) ContractEventName() string {
+	return VerifyingPaymasterV08OwnershipTransferredEventName
+}
+
+// UnpackOwnershipTransferredEvent is the Go binding that unpacks the event data emitted
+// by contract.
+//
+// Solidity: event OwnershipTransferred(address indexed previousOwner, address indexed newOwner)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackOwnershipTransferredEvent(log *types.Log) (*VerifyingPaymasterV08OwnershipTransferred, error) {
+	event := "OwnershipTransferred"
+	if len(log.Topics) == 0 {
+		return nil, bind.ErrNoEventSignature
+	}
+	if log.Topics[0] != verifyingPaymasterV08.abi.Events[event].ID {
+		return nil, bind.ErrEventSignatureMismatch
+	}
+	out := new(VerifyingPaymasterV08OwnershipTransferred)
+	if len(log.Data) > 0 {
+		if err := verifyingPaymasterV08.abi.UnpackIntoInterface(out, event, log.Data); err != nil {
+			return nil, err
+		}
+	}
+	var indexed abi.Arguments
+	for _, arg := range verifyingPaymasterV08.abi.Events[event].Inputs {
+		if arg.Indexed {
+			indexed = append(indexed, arg)
+		}
+	}
+	if err := abi.ParseTopics(out, indexed, log.Topics[1:]); err != nil {
+		return nil, err
+	}
+	out.Raw = log
+	return out, nil
+}
+
+// UnpackError attempts to decode the provided error data using user-defined
+// error definitions.
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackError(raw []byte) (any, error) {
+	if bytes.Equal(raw[:4], verifyingPaymasterV08.abi.Errors["OwnableInvalidOwner"].ID.Bytes()[:4]) {
+		return verifyingPaymasterV08.UnpackOwnableInvalidOwnerError(raw[4:])
+	}
+	if bytes.Equal(raw[:4], verifyingPaymasterV08.abi.Errors["OwnableUnauthorizedAccount"].ID.Bytes()[:4]) {
+		return verifyingPaymasterV08.UnpackOwnableUnauthorizedAccountError(raw[4:])
+	}
+	return nil, errors.New("Unknown error")
+}
+
+// VerifyingPaymasterV08OwnableInvalidOwner represents a OwnableInvalidOwner error raised by the VerifyingPaymasterV08 contract.
+type VerifyingPaymasterV08OwnableInvalidOwner struct {
+	Owner common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error OwnableInvalidOwner(address owner)
+func VerifyingPaymasterV08OwnableInvalidOwnerErrorID() common.Hash {
+	return common.HexToHash("0x1e4fbdf7f3ef8bcaa855599e3abf48b232380f183f08f6f813d9ffa5bd585188")
+}
+
+// UnpackOwnableInvalidOwnerError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error OwnableInvalidOwner(address owner)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackOwnableInvalidOwnerError(raw []byte) (*VerifyingPaymasterV08OwnableInvalidOwner, error) {
+	out := new(VerifyingPaymasterV08OwnableInvalidOwner)
+	if err := verifyingPaymasterV08.abi.UnpackIntoInterface(out, "OwnableInvalidOwner", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// VerifyingPaymasterV08OwnableUnauthorizedAccount represents a OwnableUnauthorizedAccount error raised by the VerifyingPaymasterV08 contract.
+type VerifyingPaymasterV08OwnableUnauthorizedAccount struct {
+	Account common.Address
+}
+
+// ErrorID returns the hash of canonical representation of the error's signature.
+//
+// Solidity: error OwnableUnauthorizedAccount(address account)
+func VerifyingPaymasterV08OwnableUnauthorizedAccountErrorID() common.Hash {
+	return common.HexToHash("0x118cdaa7a341953d1887a2245fd6665d741c67c8c50581daa59e1d03373fa188")
+}
+
+// UnpackOwnableUnauthorizedAccountError is the Go binding used to decode the provided
+// error data into the corresponding Go error struct.
+//
+// Solidity: error OwnableUnauthorizedAccount(address account)
+func (verifyingPaymasterV08 *VerifyingPaymasterV08) UnpackOwnableUnauthorizedAccountError(raw []byte) (*VerifyingPaymasterV08OwnableUnauthorizedAccount, error) {
+	out := new(VerifyingPaymasterV08OwnableUnauthorizedAccount)
+	if err := verifyingPaymasterV08.abi.UnpackIntoInterface(out, "OwnableUnauthorizedAccount", raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
