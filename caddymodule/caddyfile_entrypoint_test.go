@@ -175,7 +175,7 @@ func TestEntryPointListJSON(t *testing.T) {
 			n := base
 			n.EntryPoints = []EntryPointConfig{{Address: strings.Replace(ep06, "F", "f", 1)}}
 			return n
-		}(), "entry_point v0.6 address"},
+		}(), `entry_point "0x5fF137D4`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -336,7 +336,11 @@ func (h *PaymasterHandler) Validate() error {
 	tokenPM, sponsors := false, false
 	for i := range list {
 		e := &list[i]
-		errs = append(errs, checkAddresses(e.fields()[:4]...))
+		fields := e.fields()[:4]
+		for i := range fields {
+			fields[i].field = "x402_paymaster " + fields[i].field
+		}
+		errs = append(errs, checkAddresses(fields...))
 		if _, err := entrypoint.New(e.version(), common.Address{}); err != nil {
 			errs = append(errs, fmt.Errorf("x402_paymaster entry_point: %w", err))
 		}

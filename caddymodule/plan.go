@@ -137,10 +137,16 @@ func (e *EntryPointConfig) version() string {
 	return cmp.Or(strings.TrimPrefix(e.Version, "v"), entrypoint.DefaultVersion)
 }
 
-// fields are e's options by name, for placeholders, checks and messages.
+// fields are e's options by name, for placeholders, checks and messages:
+// the address is entry_point's (v0.6's) or entry_point v0.7's, the others
+// entry_point v0.7 paymaster and the like.
 func (e *EntryPointConfig) fields() []configValue {
+	address := "entry_point"
+	if v := e.version(); v != entrypoint.DefaultVersion {
+		address += " v" + v
+	}
 	name := "entry_point v" + e.version() + " "
-	return []configValue{{name + "address", &e.Address}, {name + "account_factory", &e.AccountFactory},
+	return []configValue{{address, &e.Address}, {name + "account_factory", &e.AccountFactory},
 		{name + "paymaster", &e.Paymaster}, {name + "token_paymaster", &e.TokenPaymaster}, {name + "eip7702_delegate", &e.Delegate},
 		{name + "bundler_url", &e.BundlerURL}}
 }
