@@ -34,7 +34,7 @@ func newEnvV08(t *testing.T) *env {
 			{EntryPoint: entrypoint.NewV07(c.EntryPointV07), Paymaster: c.PaymasterV07, TokenPaymaster: c.TokenPaymasterV07},
 			{EntryPoint: entrypoint.NewV08(c.EntryPointV08), Paymaster: c.PaymasterV08, TokenPaymaster: c.TokenPaymasterV08},
 		}
-		cfg.TokenPaymaster = c.TokenPaymaster
+		cfg.EntryPoint, cfg.Paymaster, cfg.TokenPaymaster = common.Address{}, common.Address{}, common.Address{}
 		cfg.Tokens = []Token{{Address: e.chain.Token.Address, Price: dUSDPerETH}}
 	})
 	return e

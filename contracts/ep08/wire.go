@@ -122,7 +122,9 @@ func (h UserOperationHex) Decode(unfilled bool) (ep07.UserOperation, *types.SetC
 func Hex(op *ep07.UserOperation, auth *types.SetCodeAuthorization) UserOperationHex {
 	h := UserOperationHex{UserOperationHex: op.Hex(), EIP7702Auth: authHex(auth)}
 	if op.Factory == EIP7702Marker {
-		h.Factory, h.FactoryData = EIP7702Marker.Hex(), hexutil.Encode(append([]byte{}, op.FactoryData...))
+		// "0x7702", as viem and bundlers (alto) write it: alto refuses
+		// the marker padded to an address.
+		h.Factory, h.FactoryData = "0x7702", hexutil.Encode(append([]byte{}, op.FactoryData...))
 	}
 	return h
 }
