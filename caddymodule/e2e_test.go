@@ -355,7 +355,7 @@ func TestEndToEnd(t *testing.T) {
 		pm := &paymaster.Client{URL: fmt.Sprintf("http://127.0.0.1:%d", ports["paymaster"]), APIKey: DevPaymasterKey}
 		eps, err := pm.EntryPoints(context.Background())
 		// The devnet's paymaster serves EntryPoint v0.6 and v0.7.
-		if err != nil || len(eps) != 2 || eps[0] != common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3") || eps[1] != wellknown.EntryPointV07 {
+		if err != nil || len(eps) != 3 || eps[0] != common.HexToAddress("0x5FbDB2315678afecb367f032d93F642f64180aa3") || eps[1] != wellknown.EntryPointV07 || eps[2] != wellknown.EntryPointV08 { // every devnet version
 			t.Fatalf("%v %v", eps, err)
 		}
 		bad := &paymaster.Client{URL: pm.URL, APIKey: "pmk_wrong"}

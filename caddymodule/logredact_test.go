@@ -221,7 +221,7 @@ func TestLogRedactsSecrets(t *testing.T) {
 	secrets = append(secrets, DevPaymasterKey)
 	for _, header := range []string{"", "X-Paymaster-Api-Key"} {
 		pm := &paymaster.Client{URL: pmURL, APIKey: DevPaymasterKey, Header: header}
-		if eps, err := pm.EntryPoints(context.Background()); err != nil || len(eps) != 2 { // v0.6 and v0.7
+		if eps, err := pm.EntryPoints(context.Background()); err != nil || len(eps) != 3 { // v0.6, v0.7 and v0.8
 			t.Fatalf("pm_entrypoints with %q: %v %v", header, eps, err)
 		}
 	}
