@@ -27,12 +27,11 @@ import (
 )
 
 // The chain tests share one devnet, started on first use and closed by
-// TestMain. It seals a block every second rather than on demand: the timed
-// withdrawal moves the chain's clock past the withdraw delay, which an
-// on-demand devnet (at most MaxClockLead ahead of the wall clock) would
-// wait out. Every test signs with keys of its own, so they run in parallel;
-// their authorizations are valid for a day, so a clock moved by another
-// test does not expire them.
+// TestMain, which seals on demand. Every test signs with keys of its own, so
+// they run in parallel. The timed withdrawal moves its chain's clock past
+// the withdraw delay, which would hold every other test's transactions
+// until the wall clock caught up (a devnet runs at most MaxClockLead ahead
+// of it), so it has a devnet of its own (see sealNow).
 var shared struct {
 	once sync.Once
 	d    *devnet.Devnet
@@ -70,12 +69,33 @@ func newHarness(t *testing.T) *harness {
 	shared.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 		defer cancel()
-		shared.d, shared.err = devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0", BlockPeriod: time.Second})
+		shared.d, shared.err = devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0"})
 	})
 	if shared.err != nil {
 		t.Fatalf("starting the devnet: %v", shared.err)
 	}
-	d := shared.d
+	return harnessOn(t, shared.d)
+}
+
+// ownHarness starts a devnet of the test's own, closed when it ends.
+func ownHarness(t *testing.T) *harness {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	d, err := devnet.Start(ctx, devnet.Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatalf("starting the devnet: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := d.Close(); err != nil {
+			t.Errorf("closing the devnet: %v", err)
+		}
+	})
+	return harnessOn(t, d)
+}
+
+func harnessOn(t *testing.T, d *devnet.Devnet) *harness {
+	t.Helper()
 	c, err := ethclient.Dial(d.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -137,6 +157,24 @@ func (h *harness) wait(hash common.Hash) *types.Receipt {
 		h.t.Fatalf("transaction %s reverted", hash)
 	}
 	return r
+}
+
+// sealNow returns the successful receipt of a transaction on a devnet whose
+// clock was moved past MaxClockLead, where the on-demand sealer waits for
+// the wall clock: it seals blocks itself until the transaction is in one.
+func (h *harness) sealNow(hash common.Hash) *types.Receipt {
+	h.t.Helper()
+	for range 100 {
+		h.d.Seal()
+		if r, err := h.c.TransactionReceipt(h.ctx(), hash); err == nil {
+			if r.Status != types.ReceiptStatusSuccessful {
+				h.t.Fatalf("transaction %s reverted", hash)
+			}
+			return r
+		}
+	}
+	h.t.Fatalf("transaction %s not in any of 100 blocks sealed", hash)
+	return nil
 }
 
 // send sends a call from key and returns its successful receipt.
