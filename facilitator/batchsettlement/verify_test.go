@@ -48,6 +48,9 @@ func TestVerify(t *testing.T) {
 	if o := e.s.Outcome(nil, r); o.Verdict != scheme.Paid {
 		t.Fatalf("the deposit's outcome %+v", o)
 	}
+	if eth, err := e.c.BalanceAt(e.ctx(), p.cfg.Payer, nil); err != nil || eth.Sign() != 0 {
+		t.Errorf("the payer holds %v ETH (%v): its deposit was not gasless", eth, err)
+	}
 	e.send(receiver.Key, e.d.Contracts.BatchSettlement, e.bs.PackClaim([]batchsettle.VoucherClaim{{
 		Voucher:      batchsettle.X402BatchSettlementVoucher{Channel: p.cfg, MaxClaimableAmount: big.NewInt(300)},
 		Signature:    hexutil.MustDecode(p.voucher(TypeVoucher, 300)["voucher"].(map[string]any)["signature"].(string)),
