@@ -8,10 +8,12 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
+	"github.com/caddy-x402/caddy-x402/facilitator/batchsettlement"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 )
@@ -61,6 +63,20 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 		}
 		t.register(ex)
 		t.register(exact.NewUpto(ex))
+	}
+	if b := cfg.BatchSettlement; b != nil && len(signed) > 0 {
+		bsAssets := make([]batchsettlement.Asset, len(signed))
+		for i, as := range signed {
+			bsAssets[i] = batchsettlement.Asset{Address: as.Address, Name: as.Name, Version: as.Version}
+		}
+		bs, err := batchsettlement.New(batchsettlement.Config{
+			ChainID: chainID, Assets: bsAssets, Chain: ethclient.NewClient(client), Now: cfg.Now,
+			Settlement: b.Settlement, ERC3009Collector: b.ERC3009Collector, Permit2Collector: b.Permit2Collector,
+		})
+		if err != nil {
+			return nil, err
+		}
+		t.register(bs)
 	}
 	if a := cfg.AANative; a != nil {
 		addrs := make([]common.Address, len(assets))

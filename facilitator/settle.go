@@ -59,6 +59,9 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.Set
 	if err != nil {
 		return s.verifyFailed(err, nil)
 	}
+	if oc, ok := p.of.(scheme.OffChain); ok && oc.OffChain(p.pay) {
+		return s.verifyFailed(x402.Invalid(x402.ReasonInvalidInnerPayload, "no transaction settles this %s payment: it is charged off chain and claimed later", p.scheme), p)
+	}
 	p.owner = settleOwner(ctx)
 	if !s.enter(p.key) {
 		return s.failure(x402.ErrorInFlight, "settlement of this payment is in progress; retry shortly", p)

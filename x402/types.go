@@ -249,6 +249,9 @@ type VerifyResponse struct {
 	InvalidMessage string `json:"invalidMessage,omitempty"`
 	// Payer is the paying address when known.
 	Payer string `json:"payer,omitempty"`
+	// Extra is the on-chain state a valid payment's scheme reports beside
+	// the verdict: a batch-settlement channel's snapshot.
+	Extra *ChannelState `json:"extra,omitempty"`
 }
 
 // SettleResponse is the answer of POST /settle and the value of the

@@ -254,9 +254,33 @@ func ChannelSnapshot(pay *scheme.Payment) (x402.ChannelState, bool) {
 	return p.Snapshot.State(p.ChannelID), true
 }
 
+// Report is the channel's snapshot, which every /verify answer of the
+// scheme carries in its extra.
+func (s *Scheme) Report(pay *scheme.Payment) *x402.ChannelState {
+	st, ok := ChannelSnapshot(pay)
+	if !ok {
+		return nil
+	}
+	return &st
+}
+
+// OffChain: a voucher is charged off chain and claimed later, and a
+// refund the server has not completed (no receiver authorizer's
+// signature) has nothing to send; only deposits and completed refunds are
+// settled by a transaction.
+func (s *Scheme) OffChain(pay *scheme.Payment) bool {
+	p, ok := pay.Mechanism.(*Payment)
+	if !ok {
+		return true
+	}
+	return p.Deposit == nil && (p.Refund == nil || p.Refund.AuthorizerSig == nil)
+}
+
 // Interface guards.
 var (
 	_ scheme.Scheme       = (*Scheme)(nil)
 	_ scheme.Deferred     = (*Scheme)(nil)
 	_ scheme.Credentialed = (*Scheme)(nil)
+	_ scheme.OffChain     = (*Scheme)(nil)
+	_ scheme.Reporter     = (*Scheme)(nil)
 )

@@ -80,3 +80,21 @@ type V1 interface {
 	// that network.
 	KindV1(network string) (x402.SupportedKind, bool)
 }
+
+// OffChain is a Scheme some of whose payments no transaction settles: a
+// batch-settlement voucher is charged off chain by the merchant and claimed
+// later with others in one transaction, which is not a settle of it. The
+// facilitator verifies such a payment, and refuses to settle it.
+type OffChain interface {
+	// OffChain reports whether no transaction settles pay.
+	OffChain(pay *Payment) bool
+}
+
+// Reporter is a Scheme whose verified payments carry on-chain state that
+// the merchant mirrors: batch-settlement's channel snapshot (balance,
+// claimed total, withdrawal, refund nonce). The facilitator puts it in
+// the extra of /verify's answer.
+type Reporter interface {
+	// Report is pay's state as Verify read it; nil when there is none.
+	Report(pay *Payment) *x402.ChannelState
+}

@@ -1,0 +1,135 @@
+package facilitator
+
+import (
+	"crypto/ecdsa"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// channelPayer signs batch-settlement payments of one channel, as
+// upstream's client does.
+type channelPayer struct {
+	e   *env
+	key *ecdsa.PrivateKey
+	cfg batchsettle.ChannelConfig
+	dom batchsettle.Domain
+}
+
+func (c *channelPayer) id() common.Hash { return c.dom.ChannelID(c.cfg) }
+
+func (c *channelPayer) sign(digest common.Hash) string {
+	c.e.t.Helper()
+	sig, err := batchsettle.Sign(digest, c.key)
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	return hexutil.Encode(sig)
+}
+
+// payload is a payment payload of typ whose voucher is for max; a deposit
+// also moves deposit through EIP-3009.
+func (c *channelPayer) payload(typ string, max, deposit int64) json.RawMessage {
+	c.e.t.Helper()
+	cfg := c.cfg
+	p := map[string]any{
+		"type": typ,
+		"channelConfig": map[string]any{
+			"payer": cfg.Payer.Hex(), "payerAuthorizer": cfg.PayerAuthorizer.Hex(), "receiver": cfg.Receiver.Hex(),
+			"receiverAuthorizer": cfg.ReceiverAuthorizer.Hex(), "token": cfg.Token.Hex(), "withdrawDelay": cfg.WithdrawDelay.Int64(),
+			"salt": hexutil.Encode(cfg.Salt[:]),
+		},
+		"voucher": map[string]any{"channelId": c.id().Hex(), "maxClaimableAmount": fmt.Sprint(max), "signature": c.sign(c.dom.VoucherDigest(c.id(), big.NewInt(max)))},
+	}
+	if typ == "deposit" {
+		d := c.e.chain
+		salt := big.NewInt(time.Now().UnixNano())
+		auth := batchsettle.ReceiveAuthorization{
+			From: cfg.Payer, To: d.Contracts.ERC3009DepositCollector, Value: big.NewInt(deposit),
+			ValidAfter: new(big.Int), ValidBefore: big.NewInt(time.Now().Add(time.Hour).Unix()), Nonce: batchsettle.DepositNonce(c.id(), salt),
+		}
+		digest, err := auth.Digest(contracts.TokenDomain{Name: d.Token.Name, Version: d.Token.Version, ChainID: d.ChainID, Token: d.Token.Address})
+		if err != nil {
+			c.e.t.Fatal(err)
+		}
+		p["deposit"] = map[string]any{"amount": fmt.Sprint(deposit), "authorization": map[string]any{"erc3009Authorization": map[string]any{
+			"validAfter": "0", "validBefore": auth.ValidBefore.String(), "salt": salt.String(), "signature": c.sign(digest),
+		}}}
+	}
+	raw, err := json.Marshal(p)
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	return raw
+}
+
+// TestBatchSettlementScheme: the facilitator with the batch-settlement
+// scheme on. A payer with no ETH deposits through /settle (the
+// facilitator's settler sends the deposit and pays its gas); /verify of a
+// voucher answers the channel's snapshot in its extra; /settle of a
+// voucher is refused and sends nothing, since a voucher is charged off
+// chain and claimed later.
+func TestBatchSettlementScheme(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	e.stop()
+	e.cfg.BatchSettlement = &BatchSettlement{}
+	e.start()
+	d := e.chain
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	payer := crypto.PubkeyToAddress(key.PublicKey)
+	receiver, authorizer := d.Accounts[2].Address, d.Accounts[3].Address
+	e.fundTokens(payer, 50_000)
+	c := &channelPayer{e: e, key: key, dom: batchsettle.NewDomain(d.ChainID, d.Contracts.BatchSettlement), cfg: batchsettle.ChannelConfig{
+		Payer: payer, PayerAuthorizer: payer, Receiver: receiver, ReceiverAuthorizer: authorizer,
+		Token: d.Token.Address, WithdrawDelay: big.NewInt(900),
+	}}
+	offer := x402.PaymentRequirements{
+		Scheme: x402.SchemeBatchSettlement, Network: e.network, Amount: "100", Asset: d.Token.Address.Hex(), PayTo: receiver.Hex(),
+		MaxTimeoutSeconds: 60, Extra: &x402.Extra{ReceiverAuthorizer: authorizer.Hex(), WithdrawDelay: 900, Name: d.Token.Name, Version: d.Token.Version},
+	}
+	request := func(payload json.RawMessage) *x402.VerifyRequest {
+		return &x402.VerifyRequest{PaymentPayload: x402.PaymentPayload{X402Version: x402.Version, Accepted: offer, Payload: payload}, PaymentRequirements: offer}
+	}
+
+	var deposited x402.SettleResponse
+	if resp := e.post("settle", request(c.payload("deposit", 100, 40_000)), &deposited); resp.StatusCode != http.StatusOK || !deposited.Success {
+		t.Fatalf("settling the deposit: %d %+v", resp.StatusCode, deposited)
+	}
+	if eth, err := e.eth.BalanceAt(t.Context(), payer, nil); err != nil || eth.Sign() != 0 {
+		t.Errorf("the payer holds %v ETH (%v): the deposit was not sponsored", eth, err)
+	}
+	if got := e.balance(payer); got.Int64() != 10_000 {
+		t.Errorf("the payer holds %v after depositing 40000 of 50000", got)
+	}
+
+	var verified x402.VerifyResponse
+	e.post("verify", request(c.payload("voucher", 200, 0)), &verified)
+	if !verified.IsValid || verified.Extra == nil || verified.Extra.Balance != "40000" || verified.Extra.ChannelID != c.id().Hex() || verified.Extra.RefundNonce != "0" {
+		t.Fatalf("verifying a voucher: %+v, extra %+v", verified, verified.Extra)
+	}
+
+	var refused x402.SettleResponse
+	e.post("settle", request(c.payload("voucher", 200, 0)), &refused)
+	if refused.Success || refused.ErrorCode != x402.ErrorVerifyFailed {
+		t.Fatalf("settling a voucher: %+v", refused)
+	}
+	e.post("verify", request(c.payload("voucher", 40_001, 0)), &verified)
+	if verified.IsValid || verified.InvalidReason != x402.ReasonAmountMismatch {
+		t.Errorf("a voucher above the deposit: %+v", verified)
+	}
+}
