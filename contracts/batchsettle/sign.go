@@ -1,6 +1,7 @@
 package batchsettle
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	"fmt"
 	"math/big"
@@ -32,8 +33,7 @@ func Recover(digest common.Hash, sig []byte) (common.Address, error) {
 	if len(sig) != crypto.SignatureLength {
 		return common.Address{}, fmt.Errorf("signature of %d bytes, want %d", len(sig), crypto.SignatureLength)
 	}
-	s := new(big.Int).SetBytes(sig[32:64])
-	if s.Cmp(secp256k1HalfN) > 0 {
+	if bytes.Compare(sig[32:64], secp256k1HalfN[:]) > 0 {
 		return common.Address{}, fmt.Errorf("signature with a high s")
 	}
 	v := sig[64]
@@ -46,14 +46,16 @@ func Recover(digest common.Hash, sig []byte) (common.Address, error) {
 	rs := make([]byte, crypto.SignatureLength)
 	copy(rs, sig[:64])
 	rs[64] = v
-	pub, err := crypto.SigToPub(digest[:], rs)
+	pub, err := crypto.Ecrecover(digest[:], rs)
 	if err != nil {
 		return common.Address{}, fmt.Errorf("recovering the signer: %w", err)
 	}
-	return crypto.PubkeyToAddress(*pub), nil
+	return common.BytesToAddress(crypto.Keccak256(pub[1:])[12:]), nil
 }
 
-var secp256k1HalfN = new(big.Int).Rsh(crypto.S256().Params().N, 1)
+// secp256k1HalfN is half the curve's order, big-endian: a signature with a
+// higher s is refused, as OpenZeppelin's ECDSA refuses it.
+var secp256k1HalfN = [32]byte(common.LeftPadBytes(new(big.Int).Rsh(crypto.S256().Params().N, 1).Bytes(), 32))
 
 // ReceiveAuthorization is an EIP-3009 ReceiveWithAuthorization, which a
 // payer signs for a deposit through the ERC-3009 collector: To is the
