@@ -97,6 +97,27 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 	return t, nil
 }
 
+// contractChecker is a scheme that settles through contracts it can check
+// on the chain at start (batch-settlement's escrow and collectors).
+type contractChecker interface {
+	CheckContracts(ctx context.Context) error
+}
+
+// checkContracts runs the check of every scheme that has one: a chain
+// whose contracts are not the ones a scheme speaks to would take its
+// payments into other code, so the facilitator does not start on it.
+func (t *schemeTable) checkContracts(ctx context.Context) error {
+	var errs []error
+	for _, sch := range t.order {
+		if c, ok := sch.(contractChecker); ok {
+			if err := c.CheckContracts(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("checking the contracts of %s: %w", sch.Name(), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // register adds a payment scheme to the table that decode looks schemes
 // up in, by the name requirements give; a scheme that sponsors gas is
 // also the one /sponsor asks.

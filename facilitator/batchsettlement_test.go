@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -131,5 +132,25 @@ func TestBatchSettlementScheme(t *testing.T) {
 	e.post("verify", request(c.payload("voucher", 40_001, 0)), &verified)
 	if verified.IsValid || verified.InvalidReason != x402.ReasonAmountMismatch {
 		t.Errorf("a voucher above the deposit: %+v", verified)
+	}
+}
+
+// TestBatchSettlementChecksContracts: a facilitator told that the
+// settlement contract is somewhere it is not (here, the token) does not
+// start, and says why.
+func TestBatchSettlementChecksContracts(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	e.stop()
+	cfg := e.cfg
+	cfg.BatchSettlement = &BatchSettlement{Settlement: e.chain.Token.Address}
+	svc, err := e.open(cfg)
+	if err == nil {
+		svc.Close()
+		e.stop()
+		t.Fatal("the facilitator started on a settlement address holding another contract")
+	}
+	if !strings.Contains(err.Error(), "EIP-712 domain") {
+		t.Errorf("refused with %v, want the domain named", err)
 	}
 }

@@ -326,7 +326,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	checkCtx, cancel = context.WithTimeout(ctx, cfg.RPCTimeout)
 	tab.tokens.checkAll(checkCtx)
+	err = tab.checkContracts(checkCtx)
 	cancel()
+	if err != nil {
+		return nil, err
+	}
 	// The sender replaces a stuck transaction (higher fees, same nonce) and
 	// tells the service first, which records it in every settlement the
 	// transaction carries; s is set before anything is sent.
