@@ -122,6 +122,10 @@ func decodeChannel(b []byte) (Channel, error) {
 	if c.Charged == nil || c.Balance == nil || c.TotalClaimed == nil || c.RefundNonce == nil {
 		return c, errors.New("batch-settlement channel: a record without its amounts")
 	}
+	if (c.Voucher != nil && c.Voucher.Max == nil) || (c.Uncommitted != nil && c.Uncommitted.Max == nil) ||
+		(c.Hold != nil && (c.Hold.Voucher.Max == nil || c.Hold.Price == nil)) {
+		return c, errors.New("batch-settlement channel: a voucher or hold without its amounts")
+	}
 	return c, nil
 }
 
