@@ -316,11 +316,11 @@ func (h *harness) voucher(key *ecdsa.PrivateKey, cfg batchsettle.ChannelConfig, 
 // claimCall is claimWithSignature of claims, signed by the authorizer key.
 func (h *harness) claimCall(authorizer *ecdsa.PrivateKey, claims []batchsettle.VoucherClaim) []byte {
 	h.t.Helper()
-	sig, err := batchsettle.Sign(h.dom.ClaimBatchDigest(h.dom.Entries(claims)), authorizer)
+	data, err := h.dom.ClaimWithSignature(claims, authorizer)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	return h.bs.PackClaimWithSignature(claims, sig)
+	return data
 }
 
 // config is a channel of payer to receiver, vouchers signed by the payer's

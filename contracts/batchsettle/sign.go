@@ -100,3 +100,15 @@ func (a ReceiveAuthorization) Digest(d contracts.TokenDomain) (common.Hash, erro
 	}
 	return common.BytesToHash(h), nil
 }
+
+// ClaimWithSignature is the calldata of claimWithSignature(claims, sig),
+// sig the receiver authorizer's signature of their ClaimBatch in d: what a
+// server or a facilitator sends, from any key, to claim the channels of
+// claims (one receiver authorizer's) in one transaction.
+func (d Domain) ClaimWithSignature(claims []VoucherClaim, authorizer *ecdsa.PrivateKey) ([]byte, error) {
+	sig, err := Sign(d.ClaimBatchDigest(d.Entries(claims)), authorizer)
+	if err != nil {
+		return nil, fmt.Errorf("signing the claim batch: %w", err)
+	}
+	return NewX402BatchSettlement().PackClaimWithSignature(claims, sig), nil
+}
