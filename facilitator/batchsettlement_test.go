@@ -111,6 +111,9 @@ func TestBatchSettlementScheme(t *testing.T) {
 	if resp := e.post("settle", request(c.payload("deposit", 100, 40_000)), &deposited); resp.StatusCode != http.StatusOK || !deposited.Success {
 		t.Fatalf("settling the deposit: %d %+v", resp.StatusCode, deposited)
 	}
+	if x := deposited.Extra; x == nil || x.ChannelState == nil || x.ChannelState.Balance != "40000" || x.ChannelState.ChannelID != c.id().Hex() {
+		t.Errorf("the deposit's answer reports the channel %+v, want its balance of 40000", x)
+	}
 	if eth, err := e.eth.BalanceAt(t.Context(), payer, nil); err != nil || eth.Sign() != 0 {
 		t.Errorf("the payer holds %v ETH (%v): the deposit was not sponsored", eth, err)
 	}

@@ -291,6 +291,19 @@ type SettleResponse struct {
 	// for the answer's HTTP status (malformed_request is 400). It is not on
 	// the wire: Message starts with it.
 	InvalidReason InvalidReason `json:"-"`
+	// Extra is what a scheme reports beside a settlement: a
+	// batch-settlement channel's state after it.
+	Extra *SettleExtra `json:"extra,omitempty"`
+}
+
+// SettleExtra is the extra of a batch-settlement settle answer or
+// PAYMENT-RESPONSE.
+type SettleExtra struct {
+	// ChargedAmount is what a voucher-paid request was charged (a
+	// server's PAYMENT-RESPONSE only).
+	ChargedAmount string `json:"chargedAmount,omitempty"`
+	// ChannelState is the channel's state after the settlement.
+	ChannelState *ChannelState `json:"channelState,omitempty"`
 }
 
 // settleFields has SettleResponse's fields without its methods.

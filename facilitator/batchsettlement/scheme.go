@@ -18,6 +18,7 @@
 package batchsettlement
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -262,6 +263,21 @@ func (s *Scheme) Report(pay *scheme.Payment) *x402.ChannelState {
 		return nil
 	}
 	return &st
+}
+
+// Reread reads the channel of pay from the chain again, after its deposit
+// or refund was mined.
+func (s *Scheme) Reread(ctx context.Context, pay *scheme.Payment) (*x402.ChannelState, error) {
+	p, ok := pay.Mechanism.(*Payment)
+	if !ok {
+		return nil, fmt.Errorf("the payment was not decoded by the batch-settlement scheme (%T)", pay.Mechanism)
+	}
+	snap, err := s.snapshot(ctx, p.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	st := snap.State(p.ChannelID)
+	return &st, nil
 }
 
 // OffChain: a voucher is charged off chain and claimed later, and a

@@ -1,6 +1,8 @@
 package scheme
 
 import (
+	"context"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -93,8 +95,12 @@ type OffChain interface {
 // Reporter is a Scheme whose verified payments carry on-chain state that
 // the merchant mirrors: batch-settlement's channel snapshot (balance,
 // claimed total, withdrawal, refund nonce). The facilitator puts it in
-// the extra of /verify's answer.
+// the extra of /verify's answer, and after a settlement in the extra of
+// /settle's.
 type Reporter interface {
 	// Report is pay's state as Verify read it; nil when there is none.
 	Report(pay *Payment) *x402.ChannelState
+	// Reread reads pay's state from the chain again, after its
+	// settlement was mined, for the settle answer's extra.
+	Reread(ctx context.Context, pay *Payment) (*x402.ChannelState, error)
 }
