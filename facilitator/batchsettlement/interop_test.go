@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -107,5 +108,56 @@ func TestUpstreamClient(t *testing.T) {
 	}
 	if want := new(big.Int).Add(v.Snapshot.TotalClaimed, big.NewInt(100)); v.MaxClaimable.Cmp(want) != 0 {
 		t.Errorf("the voucher's ceiling %s, want what was claimed plus the price, %s", v.MaxClaimable, want)
+	}
+}
+
+// TestUpstreamFacilitator: upstream's own facilitator (@x402/evm 2.27.0's
+// batch-settlement facilitator, interop/batch-settlement-facilitator.mjs)
+// runs on our contracts: it verifies and sends its client's deposit,
+// verifies the voucher its client then signs, claims it (signing the
+// ClaimBatch as the receiver authorizer) and sweeps it to the receiver.
+// The chain shows the channel claimed and the receiver paid, and our
+// scheme reads the same channel.
+func TestUpstreamFacilitator(t *testing.T) {
+	t.Parallel()
+	dir := upstreamClient(t)
+	e := newEnv(t)
+	sender, authorizer, payer := e.d.Accounts[0], e.d.Accounts[4], e.d.Accounts[6]
+	receiver := crypto.PubkeyToAddress(newKey(t).PublicKey)
+	offer := e.requirements(receiver, authorizer.Address)
+	o, err := json.Marshal(offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(e.ctx(), "node", "batch-settlement-facilitator.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "OFFER="+string(o), "RPC="+e.d.URL,
+		"PAYER_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(payer.Key)),
+		"FACILITATOR_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(sender.Key)),
+		"AUTHORIZER_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(authorizer.Key)))
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("node: %v\n%s\n%s", err, out, stderr)
+	}
+	t.Logf("upstream's facilitator: %s", out)
+	var got struct {
+		ChannelID string `json:"channelId"`
+		Claimed   string `json:"claimed"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	id := common.HexToHash(got.ChannelID)
+	ch, err := e.bs.UnpackChannels(mustCall(t, e, e.d.Contracts.BatchSettlement, e.bs.PackChannels(id)))
+	if err != nil || ch.TotalClaimed.String() != got.Claimed || ch.Balance.Sign() == 0 {
+		t.Fatalf("channel %s: %+v (%v), want %s claimed", id, ch, err, got.Claimed)
+	}
+	paid, err := contracts.NewDevUSD().UnpackBalanceOf(mustCall(t, e, e.d.Token.Address, contracts.NewDevUSD().PackBalanceOf(receiver)))
+	if err != nil || paid.String() != got.Claimed {
+		t.Fatalf("the receiver holds %v (%v), want the %s swept", paid, err, got.Claimed)
 	}
 }
