@@ -80,7 +80,8 @@ func (c *channelPayer) payload(typ string, max, deposit int64) json.RawMessage {
 // facilitator's settler sends the deposit and pays its gas); /verify of a
 // voucher answers the channel's snapshot in its extra; /settle of a
 // voucher is refused and sends nothing, since a voucher is charged off
-// chain and claimed later.
+// chain and claimed later; the merchant's claim of it, signed as the
+// receiver authorizer, claims and sweeps it in one transaction, once.
 func TestBatchSettlementScheme(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
@@ -136,6 +137,60 @@ func TestBatchSettlementScheme(t *testing.T) {
 	if verified.IsValid || verified.InvalidReason != x402.ReasonAmountMismatch {
 		t.Errorf("a voucher above the deposit: %+v", verified)
 	}
+
+	// The merchant claims the voucher, signing the batch as its receiver
+	// authorizer: one transaction claims it and sweeps it to the receiver.
+	before := e.balance(receiver)
+	var forged, claimed, again x402.SettleResponse
+	e.post("settle", request(c.claim(200, d.Accounts[5].Key)), &forged)
+	if forged.Success {
+		t.Fatalf("a claim signed by another key settled: %+v", forged)
+	}
+	claim := request(c.claim(200, d.Accounts[3].Key))
+	if resp := e.post("settle", claim, &claimed); resp.StatusCode != http.StatusOK || !claimed.Success {
+		t.Fatalf("settling the claim: %d %+v", resp.StatusCode, claimed)
+	}
+	if got := new(big.Int).Sub(e.balance(receiver), before); got.Int64() != 200 {
+		t.Errorf("the receiver got %v from the claim, want 200", got)
+	}
+	e.post("settle", claim, &again)
+	if again.Success {
+		t.Errorf("the same claim settled twice: %+v", again)
+	}
+	if got := new(big.Int).Sub(e.balance(receiver), before); got.Int64() != 200 {
+		t.Errorf("the receiver got %v after a replayed claim, want 200", got)
+	}
+}
+
+// claim is a merchant's claim payload of the channel's voucher for max,
+// claimed in full, the batch signed by authorizer.
+func (c *channelPayer) claim(max int64, authorizer *ecdsa.PrivateKey) json.RawMessage {
+	c.e.t.Helper()
+	cfg := c.cfg
+	row := batchsettle.VoucherClaim{
+		Voucher:   batchsettle.X402BatchSettlementVoucher{Channel: cfg, MaxClaimableAmount: big.NewInt(max)},
+		Signature: hexutil.MustDecode(c.sign(c.dom.VoucherDigest(c.id(), big.NewInt(max)))), TotalClaimed: big.NewInt(max),
+	}
+	sig, err := batchsettle.Sign(c.dom.ClaimBatchDigest(c.dom.Entries([]batchsettle.VoucherClaim{row})), authorizer)
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	raw, err := json.Marshal(map[string]any{
+		"type": "claim",
+		"claims": []any{map[string]any{
+			"voucher": map[string]any{"channel": map[string]any{
+				"payer": cfg.Payer.Hex(), "payerAuthorizer": cfg.PayerAuthorizer.Hex(), "receiver": cfg.Receiver.Hex(),
+				"receiverAuthorizer": cfg.ReceiverAuthorizer.Hex(), "token": cfg.Token.Hex(), "withdrawDelay": cfg.WithdrawDelay.Int64(),
+				"salt": hexutil.Encode(cfg.Salt[:]),
+			}, "maxClaimableAmount": fmt.Sprint(max)},
+			"signature": hexutil.Encode(row.Signature), "totalClaimed": fmt.Sprint(max),
+		}},
+		"claimAuthorizerSignature": hexutil.Encode(sig),
+	})
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	return raw
 }
 
 // TestBatchSettlementChecksContracts: a facilitator told that the

@@ -206,6 +206,9 @@ func (s *Service) reported(ctx context.Context, p *payment, res *x402.SettleResp
 		s.log.Warn("reading the state a settlement left", zap.String("scheme", p.scheme), zap.Error(err))
 		return res
 	}
+	if st == nil {
+		return res
+	}
 	out := *res
 	out.Extra = &x402.SettleExtra{ChannelState: st}
 	return &out

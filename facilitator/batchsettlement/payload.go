@@ -45,6 +45,9 @@ type Payment struct {
 	Deposit *Deposit
 	// Refund is a refund payload's refund; nil otherwise.
 	Refund *Refund
+	// Claim is a merchant's claim payload (TypeClaim); nil otherwise. Its
+	// Config is its first row's channel.
+	Claim *Claim
 	// Snapshot is the channel as Verify read it from the chain.
 	Snapshot Snapshot
 }
@@ -162,7 +165,7 @@ type (
 )
 
 // DecodePayload reads a batch-settlement payment payload: a deposit, a
-// voucher or a refund. A refusal is a *Refusal: the payload type's
+// voucher or a refund, or a merchant's claim. A refusal is a *Refusal: the payload type's
 // malformed code naming the field that is wrong. It reads no chain.
 func DecodePayload(data []byte) (*Payment, error) {
 	var w wirePayload
@@ -173,6 +176,9 @@ func DecodePayload(data []byte) (*Payment, error) {
 	}
 	if dec.More() {
 		return nil, refuse(CodePayloadType, "payload has data after its object")
+	}
+	if w.Type == TypeClaim {
+		return decodeClaim(data)
 	}
 	bad := map[string]Code{TypeDeposit: CodeDepositPayload, TypeVoucher: CodeVoucherPayload, TypeRefund: CodeRefundPayload}[w.Type]
 	if bad == "" {

@@ -32,7 +32,12 @@ const (
 	specVoucherPayload = `{"type":"voucher",` + specConfig + `,` + specVoucher + `}`
 	specRefund         = `{"type":"refund",` + specConfig + `,` + specVoucher + `,"amount":"1500"}`
 	specFullRefund     = `{"type":"refund",` + specConfig + `,` + specVoucher + `}`
-	specCompleted      = `{"type":"refund",` + specConfig + `,` + specVoucher + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 + `"}`
+	specClaim          = `{"type":"claim","claims":[{"voucher":{"channel":` + specChannel + `,"maxClaimableAmount":"5000"},"signature":"0x` + sig65 + `","totalClaimed":"5000"}],"claimAuthorizerSignature":"0x` + sig65 + `"}`
+	specChannel        = `{"payer":"0x1111111111111111111111111111111111111111","payerAuthorizer":"0x2222222222222222222222222222222222222222",` +
+		`"receiver":"0x3333333333333333333333333333333333333333","receiverAuthorizer":"0x4444444444444444444444444444444444444444",` +
+		`"token":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","withdrawDelay":900,` +
+		`"salt":"0x0000000000000000000000000000000000000000000000000000000000000000"}`
+	specCompleted = `{"type":"refund",` + specConfig + `,` + specVoucher + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 + `"}`
 )
 
 // TestDecodePayload: the spec's payloads decode to their values, and each
@@ -76,9 +81,18 @@ func TestDecodePayload(t *testing.T) {
 				t.Errorf("decoded refund %+v", p.Refund)
 			}
 		}},
+		{"the spec's claim", specClaim, "", func(t *testing.T, p *Payment) {
+			if p.Type != TypeClaim || p.Claim == nil || len(p.Claim.Rows) != 1 || p.Claim.Rows[0].TotalClaimed.Int64() != 5000 ||
+				p.Config.ReceiverAuthorizer != common.HexToAddress("0x4444444444444444444444444444444444444444") {
+				t.Errorf("decoded claim %+v", p.Claim)
+			}
+		}},
+		{"a claim of nothing", `{"type":"claim","claims":[],"claimAuthorizerSignature":"0x01"}`, CodeClaimPayload, nil},
+		{"a claim without its authorizer's signature", strings.Replace(specClaim, `,"claimAuthorizerSignature":"0x`+sig65+`"`, ``, 1), CodeClaimPayload, nil},
+		{"a claim row without a channel", `{"type":"claim","claims":[{"voucher":{"maxClaimableAmount":"1"},"signature":"0x01","totalClaimed":"1"}],"claimAuthorizerSignature":"0x01"}`, CodeClaimPayload, nil},
 		{"not JSON", `{"type":`, CodePayloadType, nil},
 		{"two objects", specVoucherPayload + `{}`, CodePayloadType, nil},
-		{"an unknown type", strings.Replace(specVoucherPayload, `"voucher",`, `"claim",`, 1), CodePayloadType, nil},
+		{"an unknown type", strings.Replace(specVoucherPayload, `"voucher",`, `"sweep",`, 1), CodePayloadType, nil},
 		{"no channel config", `{"type":"voucher",` + specVoucher + `}`, CodeVoucherPayload, nil},
 		{"no voucher", `{"type":"voucher",` + specConfig + `}`, CodeVoucherPayload, nil},
 		{"a short address", strings.Replace(specVoucherPayload, "0x3333333333333333333333333333333333333333", "0x3333", 1), CodeVoucherPayload, nil},
@@ -121,7 +135,7 @@ func TestDecodePayload(t *testing.T) {
 // FuzzDecodePayload: any input decodes or is refused with a Refusal, never
 // a panic, and what decodes is within the contract's types.
 func FuzzDecodePayload(f *testing.F) {
-	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specFullRefund, specCompleted, `{}`, `null`, `[]`} {
+	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specFullRefund, specCompleted, specClaim, `{}`, `null`, `[]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -140,7 +154,7 @@ func FuzzDecodePayload(f *testing.F) {
 			p.Config.WithdrawDelay.Uint64() >= 1<<40 || len(p.Signature) == 0 {
 			t.Fatalf("decoded out of range: %+v", p)
 		}
-		if (p.Type == TypeDeposit) != (p.Deposit != nil) || (p.Type == TypeRefund) != (p.Refund != nil) {
+		if (p.Type == TypeDeposit) != (p.Deposit != nil) || (p.Type == TypeRefund) != (p.Refund != nil) || (p.Type == TypeClaim) != (p.Claim != nil) {
 			t.Fatalf("type %s with deposit %v and refund %v", p.Type, p.Deposit, p.Refund)
 		}
 		if d := p.Deposit; d != nil && ((d.ERC3009 == nil) == (d.Permit2 == nil) || d.Amount.Sign() <= 0 || d.Amount.Cmp(maxUint128) > 0) {
@@ -153,7 +167,7 @@ func FuzzDecodePayload(f *testing.F) {
 // returns a payment or an error, never a panic, and a payment keyed and
 // hashed.
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specCompleted} {
+	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specCompleted, specClaim} {
 		f.Add([]byte(s), "100")
 	}
 	s, err := New(Config{ChainID: big.NewInt(8453), Chain: noChain{}, Assets: []Asset{{Address: common.HexToAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), Name: "USD Coin", Version: "2"}}})

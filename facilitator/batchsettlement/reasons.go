@@ -49,6 +49,11 @@ const (
 	// CodeRefundSignature is not one of upstream's: a receiver
 	// authorizer's refund signature that does not recover to it.
 	CodeRefundSignature Code = "invalid_batch_settlement_evm_refund_signature"
+	// CodeClaimPayload is upstream's code of a malformed claim payload.
+	CodeClaimPayload Code = "invalid_batch_settlement_evm_claim_payload"
+	// CodeNothingToClaim is not one of upstream's: a claim whose every
+	// channel has claimed that much already.
+	CodeNothingToClaim Code = "invalid_batch_settlement_evm_nothing_to_claim"
 )
 
 // reasons maps each code to the spec's reason, which the facilitator's
@@ -85,6 +90,8 @@ var reasons = map[Code]x402.InvalidReason{
 	CodePermit2InvalidSpender:    x402.ReasonInvalidInnerPayload,
 	CodeRefundNonce:              x402.ReasonInvalidInnerPayload,
 	CodeRefundSignature:          x402.ReasonSignatureInvalid,
+	CodeClaimPayload:             x402.ReasonMalformedRequest,
+	CodeNothingToClaim:           x402.ReasonInvalidInnerPayload,
 }
 
 // Refusal is a refused batch-settlement payment: upstream's code beside the

@@ -156,6 +156,11 @@ func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 		Payer: p.Config.Payer, PayTo: p.Config.Receiver, Asset: p.Config.Token, Amount: amount,
 		Mechanism: p,
 	}
+	if p.Claim != nil {
+		// A claim is the receiver side's: its records name the receiver
+		// authorizer as the one who made it.
+		pay.Payer = p.Config.ReceiverAuthorizer
+	}
 	if d := p.Deposit; d != nil {
 		pay.Reserve = d.Amount
 		switch {
@@ -176,7 +181,8 @@ func (s *Scheme) key(p *Payment) common.Hash {
 }
 
 // Settlement is what a verified payment sends: a deposit's
-// deposit(config, amount, collector, collectorData), and a completed
+// deposit(config, amount, collector, collectorData), a claim's
+// claimWithSignature and sweeps in one multicall, and a completed
 // refund's refundWithSignature. A voucher sends nothing: it is claimed
 // later, with others, in one claimWithSignature.
 func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
@@ -188,11 +194,17 @@ func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
 	case p.Deposit != nil:
 		collector, data := s.collectorData(p)
 		return scheme.Settlement{To: s.cfg.Settlement, Data: s.bs.PackDeposit(p.Config, p.Deposit.Amount, collector, data), MaxGas: depositGas}
+	case p.Claim != nil:
+		return scheme.Settlement{To: s.cfg.Settlement, Data: s.claimCall(p.Claim), MaxGas: claimGas * uint64(len(p.Claim.Rows)+1)}
 	case p.Refund != nil && p.Refund.AuthorizerSig != nil:
 		return scheme.Settlement{To: s.cfg.Settlement, Data: s.bs.PackRefundWithSignature(p.Config, p.Refund.Amount, p.Refund.Nonce, p.Refund.AuthorizerSig)}
 	}
 	return scheme.Settlement{}
 }
+
+// claimGas bounds a claim's gas per row (and once more for the call and
+// its sweeps): about 20,000 a row, more with a contract wallet's check.
+const claimGas = 100_000
 
 // depositGas bounds a deposit: about 110,000 through either collector, and
 // a contract wallet's signature check on top.
@@ -207,8 +219,8 @@ func (s *Scheme) collectorData(p *Payment) (common.Address, []byte) {
 	return s.cfg.Permit2Collector, batchsettle.Permit2CollectorData(a.Nonce, a.Deadline, a.Signature, nil)
 }
 
-// Outcome reads a mined deposit or refund: Paid when the settlement
-// contract logged it for the payment's channel.
+// Outcome reads a mined deposit, claim or refund: Paid when the settlement
+// contract logged it.
 func (s *Scheme) Outcome(rec *store.Record, receipt *types.Receipt) scheme.Outcome {
 	if receipt.Status != types.ReceiptStatusSuccessful {
 		return scheme.Outcome{Verdict: scheme.Failed, Code: x402.ErrorUserOpFailed, Message: "the batch-settlement transaction reverted"}
@@ -218,11 +230,11 @@ func (s *Scheme) Outcome(rec *store.Record, receipt *types.Receipt) scheme.Outco
 		if l.Address != s.cfg.Settlement || len(l.Topics) < 2 {
 			continue
 		}
-		if l.Topics[0] == abi.Events["Deposited"].ID || l.Topics[0] == abi.Events["Refunded"].ID {
+		if l.Topics[0] == abi.Events["Deposited"].ID || l.Topics[0] == abi.Events["Refunded"].ID || l.Topics[0] == abi.Events["Claimed"].ID {
 			return scheme.Outcome{Verdict: scheme.Paid}
 		}
 	}
-	return scheme.Outcome{Verdict: scheme.Failed, Code: x402.ErrorUserOpFailed, Message: fmt.Sprintf("transaction %s logged no deposit or refund", receipt.TxHash)}
+	return scheme.Outcome{Verdict: scheme.Failed, Code: x402.ErrorUserOpFailed, Message: fmt.Sprintf("transaction %s logged no deposit, claim or refund", receipt.TxHash)}
 }
 
 // Withdrawn reports whether err, a refusal at settle of a payment that
@@ -272,6 +284,9 @@ func (s *Scheme) Reread(ctx context.Context, pay *scheme.Payment) (*x402.Channel
 	if !ok {
 		return nil, fmt.Errorf("the payment was not decoded by the batch-settlement scheme (%T)", pay.Mechanism)
 	}
+	if p.Claim != nil {
+		return nil, nil // a claim is of many channels, and reports none
+	}
 	snap, err := s.snapshot(ctx, p.ChannelID)
 	if err != nil {
 		return nil, err
@@ -289,7 +304,7 @@ func (s *Scheme) OffChain(pay *scheme.Payment) bool {
 	if !ok {
 		return true
 	}
-	return p.Deposit == nil && (p.Refund == nil || p.Refund.AuthorizerSig == nil)
+	return p.Deposit == nil && p.Claim == nil && (p.Refund == nil || p.Refund.AuthorizerSig == nil)
 }
 
 // Interface guards.

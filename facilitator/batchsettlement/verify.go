@@ -49,6 +49,9 @@ func (s *Scheme) Verify(ctx context.Context, pay *scheme.Payment, req *x402.Veri
 	if err != nil {
 		return err
 	}
+	if p.Claim != nil {
+		return s.verifyClaim(ctx, p)
+	}
 	if err := s.checkConfig(p, &req.PaymentRequirements); err != nil {
 		return err
 	}

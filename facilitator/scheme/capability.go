@@ -101,6 +101,7 @@ type Reporter interface {
 	// Report is pay's state as Verify read it; nil when there is none.
 	Report(pay *Payment) *x402.ChannelState
 	// Reread reads pay's state from the chain again, after its
-	// settlement was mined, for the settle answer's extra.
+	// settlement was mined, for the settle answer's extra; nil when pay
+	// has none to report.
 	Reread(ctx context.Context, pay *Payment) (*x402.ChannelState, error)
 }
