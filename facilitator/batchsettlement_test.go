@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/big"
 	"net/http"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -210,5 +212,68 @@ func TestBatchSettlementChecksContracts(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "EIP-712 domain") {
 		t.Errorf("refused with %v, want the domain named", err)
+	}
+}
+
+// TestUpstreamBatchSettlementServer: upstream's batch-settlement server
+// (@x402/express with @x402/evm's server scheme, which owns the receiver
+// authorizer's key) runs with this facilitator behind it, and upstream's
+// client pays it through @x402/fetch three times: a deposit, which this
+// facilitator verifies and sends, then two vouchers. The channel on chain
+// holds the deposit.
+func TestUpstreamBatchSettlementServer(t *testing.T) {
+	t.Parallel()
+	dir := interopDir(t)
+	e := newEnv(t, envOptions{})
+	e.stop()
+	e.cfg.BatchSettlement = &BatchSettlement{}
+	e.start()
+	d := e.chain
+	receiver := d.Accounts[2].Address
+	cmd := exec.CommandContext(t.Context(), "node", "batch-settlement-express.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "FACILITATOR_URL="+e.srv.URL, "SETTLE_KEY="+testSettleKey, "NETWORK="+e.network, "RPC="+d.URL,
+		"ASSET="+d.Token.Address.Hex(), "TOKEN_NAME="+d.Token.Name, "TOKEN_VERSION="+d.Token.Version, "PAY_TO="+receiver.Hex(), "AMOUNT=100",
+		"AUTHORIZER_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(d.Accounts[3].Key)),
+		"X402_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(d.Accounts[7].Key)), "COUNT=3")
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("node: %v\n%s\n%s", err, out, stderr)
+	}
+	t.Logf("upstream's server and client: %s", out)
+	var got struct {
+		Results []struct {
+			Status   int                  `json:"status"`
+			Response *x402.SettleResponse `json:"response"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil || len(got.Results) != 3 {
+		t.Fatalf("results %s: %v", out, err)
+	}
+	for i, r := range got.Results {
+		if r.Status != http.StatusOK || r.Response == nil || !r.Response.Success {
+			t.Fatalf("request %d: %d, %+v", i, r.Status, r.Response)
+		}
+	}
+	if got.Results[0].Response.TransactionHash == "" || got.Results[1].Response.TransactionHash != "" {
+		t.Errorf("the first request should be paid by a deposit's transaction, the next by vouchers alone: %+v, %+v",
+			got.Results[0].Response, got.Results[1].Response)
+	}
+	last := got.Results[2].Response.Extra
+	if last == nil || last.ChannelState == nil || last.ChannelState.ChargedCumulativeAmount != "300" || last.ChargedAmount != "100" {
+		t.Fatalf("the third answer's extra %+v, want 300 charged in all, 100 of it now", last)
+	}
+	bs := batchsettle.NewX402BatchSettlement()
+	out, err = e.eth.CallContract(t.Context(), callMsg(d.Contracts.BatchSettlement, bs.PackChannels(common.HexToHash(last.ChannelState.ChannelID))), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := bs.UnpackChannels(out)
+	if err != nil || ch.Balance.String() != last.ChannelState.Balance || ch.Balance.Sign() == 0 {
+		t.Errorf("the channel on chain %+v (%v), the server reports a balance of %s", ch, err, last.ChannelState.Balance)
 	}
 }
