@@ -114,6 +114,9 @@ func TestBatchSettlementScheme(t *testing.T) {
 	if resp := e.post("settle", request(c.payload("deposit", 100, 40_000)), &deposited); resp.StatusCode != http.StatusOK || !deposited.Success {
 		t.Fatalf("settling the deposit: %d %+v", resp.StatusCode, deposited)
 	}
+	if deposited.Amount != "40000" {
+		t.Errorf("the deposit's answer names an amount of %q, want the 40000 deposited", deposited.Amount)
+	}
 	if x := deposited.Extra; x == nil || x.ChannelState == nil || x.ChannelState.Balance != "40000" || x.ChannelState.ChannelID != c.id().Hex() {
 		t.Errorf("the deposit's answer reports the channel %+v, want its balance of 40000", x)
 	}
@@ -262,6 +265,9 @@ func TestUpstreamBatchSettlementServer(t *testing.T) {
 	if got.Results[0].Response.TransactionHash == "" || got.Results[1].Response.TransactionHash != "" {
 		t.Errorf("the first request should be paid by a deposit's transaction, the next by vouchers alone: %+v, %+v",
 			got.Results[0].Response, got.Results[1].Response)
+	}
+	if a := got.Results[0].Response.Amount; a == "" || a == "100" {
+		t.Errorf("the deposit's PAYMENT-RESPONSE names an amount of %q, want what was deposited", a)
 	}
 	last := got.Results[2].Response.Extra
 	if last == nil || last.ChannelState == nil || last.ChannelState.ChargedCumulativeAmount != "300" || last.ChargedAmount != "100" {

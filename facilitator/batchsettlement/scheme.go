@@ -138,9 +138,10 @@ func New(cfg Config) (*Scheme, error) {
 // Name is "batch-settlement".
 func (s *Scheme) Name() string { return x402.SchemeBatchSettlement }
 
-// Decode reads a deposit, voucher or refund payment. Its Amount is the
-// requirements' amount (a request's maximum charge); a deposit's Reserve is
-// what it moves from the payer.
+// Decode reads a deposit, voucher or refund payment, or a merchant's
+// claim. Its Amount is the requirements' amount (a request's maximum
+// charge), except a deposit's: what it moves from the payer into the
+// escrow, which is its PayTo.
 func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 	p, err := DecodePayload(req.PaymentPayload.Payload)
 	if err != nil {
@@ -162,7 +163,10 @@ func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 		pay.Payer = p.Config.ReceiverAuthorizer
 	}
 	if d := p.Deposit; d != nil {
-		pay.Reserve = d.Amount
+		// A deposit pays the escrow, not the receiver: its records name
+		// the settlement contract, and its answer the amount deposited,
+		// as upstream's does.
+		pay.PayTo, pay.Amount = s.cfg.Settlement, d.Amount
 		switch {
 		case d.ERC3009 != nil && d.ERC3009.ValidBefore.IsInt64():
 			pay.ValidBefore = time.Unix(d.ERC3009.ValidBefore.Int64(), 0)
