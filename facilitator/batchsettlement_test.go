@@ -222,8 +222,10 @@ func TestBatchSettlementChecksContracts(t *testing.T) {
 // (@x402/express with @x402/evm's server scheme, which owns the receiver
 // authorizer's key) runs with this facilitator behind it, and upstream's
 // client pays it through @x402/fetch three times: a deposit, which this
-// facilitator verifies and sends, then two vouchers. The channel on chain
-// holds the deposit.
+// facilitator verifies and sends, then two vouchers. The payer then asks
+// for a cooperative refund: the server completes it with its claim and
+// signatures, and this facilitator claims the 300 served, sweeps them to
+// the receiver and returns the rest, in one transaction.
 func TestUpstreamBatchSettlementServer(t *testing.T) {
 	t.Parallel()
 	dir := interopDir(t)
@@ -233,6 +235,7 @@ func TestUpstreamBatchSettlementServer(t *testing.T) {
 	e.start()
 	d := e.chain
 	receiver := d.Accounts[2].Address
+	payerBefore, receiverBefore := e.balance(d.Accounts[7].Address), e.balance(receiver)
 	cmd := exec.CommandContext(t.Context(), "node", "batch-settlement-express.mjs")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "FACILITATOR_URL="+e.srv.URL, "SETTLE_KEY="+testSettleKey, "NETWORK="+e.network, "RPC="+d.URL,
@@ -253,6 +256,7 @@ func TestUpstreamBatchSettlementServer(t *testing.T) {
 			Status   int                  `json:"status"`
 			Response *x402.SettleResponse `json:"response"`
 		} `json:"results"`
+		Refund *x402.SettleResponse `json:"refund"`
 	}
 	if err := json.Unmarshal(out, &got); err != nil || len(got.Results) != 3 {
 		t.Fatalf("results %s: %v", out, err)
@@ -279,7 +283,21 @@ func TestUpstreamBatchSettlementServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch, err := bs.UnpackChannels(out)
-	if err != nil || ch.Balance.String() != last.ChannelState.Balance || ch.Balance.Sign() == 0 {
-		t.Errorf("the channel on chain %+v (%v), the server reports a balance of %s", ch, err, last.ChannelState.Balance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The refund claimed the 300 served and swept them to the receiver in
+	// its transaction, then returned the rest to the payer.
+	if got.Refund == nil || !got.Refund.Success || got.Refund.TransactionHash == "" || got.Refund.Amount != "700" {
+		t.Fatalf("the refund: %+v", got.Refund)
+	}
+	if ch.TotalClaimed.Int64() != 300 || ch.Balance.Int64() != 300 {
+		t.Errorf("the channel after the refund: %+v, want 300 held and claimed", ch)
+	}
+	if paid := new(big.Int).Sub(payerBefore, e.balance(d.Accounts[7].Address)); paid.Int64() != 300 {
+		t.Errorf("the payer paid %v in all, want the 300 it was charged", paid)
+	}
+	if got := new(big.Int).Sub(e.balance(receiver), receiverBefore); got.Int64() != 300 {
+		t.Errorf("the receiver got %v, want 300", got)
 	}
 }

@@ -3,7 +3,8 @@
 // server scheme, which owns the receiver authorizer's key) in front of a
 // caddy-x402 facilitator, paid by upstream's batch-settlement client
 // through @x402/fetch. It charges for GET /paid, pays it COUNT times (a
-// deposit, then vouchers) and prints each answer in one JSON line.
+// deposit, then vouchers), asks for a cooperative refund of the rest, and
+// prints each answer in one JSON line.
 //
 //   FACILITATOR_URL=… SETTLE_KEY=… NETWORK=eip155:31337 RPC=… ASSET=0x… TOKEN_NAME=… TOKEN_VERSION=… PAY_TO=0x… AMOUNT=100 AUTHORIZER_KEY=0x… X402_KEY=0x… COUNT=3 node batch-settlement-express.mjs
 import express from 'express';
@@ -61,7 +62,8 @@ const base = `http://127.0.0.1:${listener.address().port}`;
 
 const payer = privateKeyToAccount(env('X402_KEY'));
 const signer = toClientEvmSigner(payer, createPublicClient({ transport: http(env('RPC')) }));
-const client = new x402Client().register(network, new ClientScheme(signer, { rpcUrl: env('RPC') }));
+const channel = new ClientScheme(signer, { rpcUrl: env('RPC') });
+const client = new x402Client().register(network, channel);
 client.setSpendControls({ allowedAssets: [{ network, asset: env('ASSET'), maxAmountPerPayment: '1000000' }] });
 const pay = wrapFetchWithPayment(fetch, client);
 
@@ -76,6 +78,10 @@ for (let i = 0; i < Number(env('COUNT')); i++) {
     response: receipt ? JSON.parse(Buffer.from(receipt, 'base64').toString()) : null,
   });
 }
-console.log(JSON.stringify({ results }));
+// Then the payer asks for the rest back: a cooperative refund, which the
+// server completes with its claim and signatures and has the facilitator
+// send.
+const refund = await channel.refund(`${base}/paid`);
+console.log(JSON.stringify({ results, refund }));
 listener.close();
 process.exit(0);

@@ -43,18 +43,29 @@ type wireClaim struct {
 
 // decodeClaim reads a claim payload.
 func decodeClaim(data []byte) (*Payment, error) {
+	c, err := readClaim(data, CodeClaimPayload)
+	if err != nil {
+		return nil, err
+	}
+	first := c.Rows[0].Voucher.Channel
+	return &Payment{Type: TypeClaim, Config: first, Claim: c, MaxClaimable: new(big.Int), Signature: c.AuthorizerSig}, nil
+}
+
+// readClaim reads the claims and claimAuthorizerSignature of a claim
+// payload, or of a refund a server completed; a refusal has code.
+func readClaim(data []byte, code Code) (*Claim, error) {
 	var w wireClaim
 	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, refuse(CodeClaimPayload, "%v", err)
+		return nil, refuse(code, "%v", err)
 	}
-	f := fields{code: CodeClaimPayload}
+	f := fields{code: code}
 	switch {
 	case len(w.Claims) == 0:
-		return nil, refuse(CodeClaimPayload, "claims is empty")
+		return nil, refuse(code, "claims is empty")
 	case len(w.Claims) > maxClaimRows:
-		return nil, refuse(CodeClaimPayload, "%d claims, at most %d", len(w.Claims), maxClaimRows)
+		return nil, refuse(code, "%d claims, at most %d", len(w.Claims), maxClaimRows)
 	case w.AuthorizerSig == nil:
-		return nil, refuse(CodeClaimPayload, "claimAuthorizerSignature is missing: this facilitator holds no receiver authorizer's key")
+		return nil, refuse(code, "claimAuthorizerSignature is missing: this facilitator holds no receiver authorizer's key")
 	}
 	c := &Claim{AuthorizerSig: f.bytes("claimAuthorizerSignature", *w.AuthorizerSig)}
 	for _, row := range w.Claims {
@@ -78,8 +89,7 @@ func decodeClaim(data []byte) (*Payment, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
-	first := c.Rows[0].Voucher.Channel
-	return &Payment{Type: TypeClaim, Config: first, Claim: c, MaxClaimable: new(big.Int), Signature: c.AuthorizerSig}, nil
+	return c, nil
 }
 
 // verifyClaim checks a claim as the contract will: every row's channel has
@@ -87,7 +97,12 @@ func decodeClaim(data []byte) (*Payment, error) {
 // voucher is its payer's, its total at most the voucher's ceiling and the
 // channel's balance; and some row claims more than the chain has claimed.
 func (s *Scheme) verifyClaim(ctx context.Context, p *Payment) error {
-	c := p.Claim
+	return s.checkClaim(ctx, p.Claim, true)
+}
+
+// checkClaim is verifyClaim's checks of c; a claim that claims nothing new
+// is refused only with needMore (a refund's claims may all be done).
+func (s *Scheme) checkClaim(ctx context.Context, c *Claim, needMore bool) error {
 	authorizer := c.Rows[0].Voucher.Channel.ReceiverAuthorizer
 	more := false
 	for i, row := range c.Rows {
@@ -116,7 +131,7 @@ func (s *Scheme) verifyClaim(ctx context.Context, p *Payment) error {
 			}
 		}
 	}
-	if !more {
+	if !more && needMore {
 		return refuse(CodeNothingToClaim, "every channel of the claim has claimed that much already")
 	}
 	digest := s.dom.ClaimBatchDigest(s.dom.Entries(c.Rows))
@@ -133,6 +148,11 @@ func (s *Scheme) verifyClaim(ctx context.Context, p *Payment) error {
 // claimCall is a claim's transaction: claimWithSignature, then a sweep of
 // each receiver and token it claims for, in one multicall.
 func (s *Scheme) claimCall(c *Claim) []byte {
+	return s.bs.PackMulticall(s.claimCalls(c))
+}
+
+// claimCalls are the calls of claimCall.
+func (s *Scheme) claimCalls(c *Claim) [][]byte {
 	calls := [][]byte{s.bs.PackClaimWithSignature(c.Rows, c.AuthorizerSig)}
 	swept := make(map[[2]common.Address]bool)
 	for _, row := range c.Rows {
@@ -142,5 +162,5 @@ func (s *Scheme) claimCall(c *Claim) []byte {
 			calls = append(calls, s.bs.PackSettle(k[0], k[1]))
 		}
 	}
-	return s.bs.PackMulticall(calls)
+	return calls
 }

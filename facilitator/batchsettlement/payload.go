@@ -83,6 +83,10 @@ type Refund struct {
 	Amount        *big.Int
 	Nonce         *big.Int
 	AuthorizerSig []byte
+	// Claim is the claim of the channel's last vouchers a server sends
+	// with its completed refund, so that what was served is claimed in
+	// the refund's transaction, before the rest goes back; nil if none.
+	Claim *Claim
 }
 
 // Snapshot is a channel's on-chain state, as every /verify and /settle
@@ -122,6 +126,7 @@ type (
 		Amount        *string      `json:"amount"`
 		RefundNonce   *string      `json:"refundNonce"`
 		RefundSig     *string      `json:"refundAuthorizerSignature"`
+		Claims        []any        `json:"claims"`
 	}
 	wireConfig struct {
 		Payer              string      `json:"payer"`
@@ -207,6 +212,13 @@ func DecodePayload(data []byte) (*Payment, error) {
 		p.Deposit = f.deposit(w.Deposit)
 	case TypeRefund:
 		p.Refund = f.refund(&w)
+		if w.Claims != nil && f.err == nil {
+			c, err := readClaim(data, CodeRefundPayload)
+			if err != nil {
+				return nil, err
+			}
+			p.Refund.Claim = c
+		}
 	}
 	if f.err != nil {
 		return nil, f.err

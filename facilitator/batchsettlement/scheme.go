@@ -162,6 +162,11 @@ func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 		// authorizer as the one who made it.
 		pay.Payer = p.Config.ReceiverAuthorizer
 	}
+	if r := p.Refund; r != nil && r.AuthorizerSig != nil {
+		// A completed refund moves the amount refunded, from the escrow:
+		// its answer names that amount, as upstream's does.
+		pay.PayTo, pay.Amount = s.cfg.Settlement, r.Amount
+	}
 	if d := p.Deposit; d != nil {
 		// A deposit pays the escrow, not the receiver: its records name
 		// the settlement contract, and its answer the amount deposited,
@@ -201,7 +206,14 @@ func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
 	case p.Claim != nil:
 		return scheme.Settlement{To: s.cfg.Settlement, Data: s.claimCall(p.Claim), MaxGas: claimGas * uint64(len(p.Claim.Rows)+1)}
 	case p.Refund != nil && p.Refund.AuthorizerSig != nil:
-		return scheme.Settlement{To: s.cfg.Settlement, Data: s.bs.PackRefundWithSignature(p.Config, p.Refund.Amount, p.Refund.Nonce, p.Refund.AuthorizerSig)}
+		refund := s.bs.PackRefundWithSignature(p.Config, p.Refund.Amount, p.Refund.Nonce, p.Refund.AuthorizerSig)
+		if c := p.Refund.Claim; c != nil {
+			// What was served is claimed (and swept) first, in the same
+			// transaction, so the refund returns only the rest.
+			return scheme.Settlement{To: s.cfg.Settlement, Data: s.bs.PackMulticall(append(s.claimCalls(c), refund)),
+				MaxGas: claimGas * uint64(len(c.Rows)+2)}
+		}
+		return scheme.Settlement{To: s.cfg.Settlement, Data: refund}
 	}
 	return scheme.Settlement{}
 }

@@ -283,6 +283,16 @@ func (s *Scheme) checkRefund(ctx context.Context, p *Payment, snap Snapshot) err
 		return refuse(CodeRefundNoBalance, "channel %s has nothing unclaimed to refund", p.ChannelID)
 	}
 	r := p.Refund
+	if r.Claim != nil {
+		for i, row := range r.Claim.Rows {
+			if s.dom.ChannelID(row.Voucher.Channel) != p.ChannelID {
+				return refuse(CodeRefundPayload, "the refund's claim %d is of another channel", i)
+			}
+		}
+		if err := s.checkClaim(ctx, r.Claim, false); err != nil {
+			return err
+		}
+	}
 	if r.Nonce != nil && r.Nonce.Cmp(snap.RefundNonce) != 0 {
 		return refuse(CodeRefundNonce, "the refund's nonce %s is not the channel's %s", r.Nonce, snap.RefundNonce)
 	}
