@@ -37,6 +37,8 @@ const (
 		`"receiver":"0x3333333333333333333333333333333333333333","receiverAuthorizer":"0x4444444444444444444444444444444444444444",` +
 		`"token":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913","withdrawDelay":900,` +
 		`"salt":"0x0000000000000000000000000000000000000000000000000000000000000000"}`
+	specEnriched = `{"type":"refund",` + specConfig + `,` + specVoucher + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 +
+		`","claims":[{"voucher":{"channel":` + specChannel + `,"maxClaimableAmount":"5000"},"signature":"0x` + sig65 + `","totalClaimed":"5000"}],"claimAuthorizerSignature":"0x` + sig65 + `"}`
 	specCompleted = `{"type":"refund",` + specConfig + `,` + specVoucher + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 + `"}`
 )
 
@@ -81,6 +83,12 @@ func TestDecodePayload(t *testing.T) {
 				t.Errorf("decoded refund %+v", p.Refund)
 			}
 		}},
+		{"a refund the server completed with its claim", specEnriched, "", func(t *testing.T, p *Payment) {
+			if p.Refund == nil || p.Refund.Claim == nil || len(p.Refund.Claim.Rows) != 1 || len(p.Refund.Claim.AuthorizerSig) != 65 {
+				t.Errorf("decoded refund %+v", p.Refund)
+			}
+		}},
+		{"a refund's claim without its signature", strings.Replace(specEnriched, `,"claimAuthorizerSignature":"0x`+sig65+`"`, ``, 1), CodeRefundPayload, nil},
 		{"the spec's claim", specClaim, "", func(t *testing.T, p *Payment) {
 			if p.Type != TypeClaim || p.Claim == nil || len(p.Claim.Rows) != 1 || p.Claim.Rows[0].TotalClaimed.Int64() != 5000 ||
 				p.Config.ReceiverAuthorizer != common.HexToAddress("0x4444444444444444444444444444444444444444") {
@@ -135,7 +143,7 @@ func TestDecodePayload(t *testing.T) {
 // FuzzDecodePayload: any input decodes or is refused with a Refusal, never
 // a panic, and what decodes is within the contract's types.
 func FuzzDecodePayload(f *testing.F) {
-	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specFullRefund, specCompleted, specClaim, `{}`, `null`, `[]`} {
+	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specFullRefund, specCompleted, specClaim, specEnriched, `{}`, `null`, `[]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -167,7 +175,7 @@ func FuzzDecodePayload(f *testing.F) {
 // returns a payment or an error, never a panic, and a payment keyed and
 // hashed.
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specCompleted, specClaim} {
+	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specCompleted, specClaim, specEnriched} {
 		f.Add([]byte(s), "100")
 	}
 	s, err := New(Config{ChainID: big.NewInt(8453), Chain: noChain{}, Assets: []Asset{{Address: common.HexToAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), Name: "USD Coin", Version: "2"}}})
