@@ -117,8 +117,13 @@ func (h *harness) ctx() context.Context {
 }
 
 // sendMu serializes the nonce reads and sends of every test, so that two
-// tests sending from one funded account never take the same nonce.
-var sendMu sync.Mutex
+// tests sending from one funded account never take the same nonce. The
+// pool counts a transaction in the account's pending nonce a moment after
+// it took it, so the nonces sent are also kept here.
+var (
+	sendMu sync.Mutex
+	sent   = map[common.Address]uint64{}
+)
 
 // submit sends a call from key without waiting for it.
 func (h *harness) submit(key *ecdsa.PrivateKey, to common.Address, data []byte) common.Hash {
@@ -131,6 +136,7 @@ func (h *harness) submit(key *ecdsa.PrivateKey, to common.Address, data []byte) 
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	nonce = max(nonce, sent[from])
 	gas, err := h.c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
 	if err != nil {
 		h.t.Fatalf("estimating a call of %x to %s: %v", data[:min(4, len(data))], to, err)
@@ -143,6 +149,7 @@ func (h *harness) submit(key *ecdsa.PrivateKey, to common.Address, data []byte) 
 	if err := h.c.SendTransaction(ctx, tx); err != nil {
 		h.t.Fatal(err)
 	}
+	sent[from] = nonce + 1
 	return tx.Hash()
 }
 

@@ -89,8 +89,13 @@ func (e *env) ctx() context.Context {
 	return ctx
 }
 
-// sendMu keeps two tests from taking one nonce of a shared account.
-var sendMu sync.Mutex
+// sendMu keeps two tests from taking one nonce of a shared account; the
+// pool counts a transaction in the pending nonce a moment after it took
+// it, so the nonces sent are also kept here.
+var (
+	sendMu sync.Mutex
+	sent   = map[common.Address]uint64{}
+)
 
 // send sends a call from key and returns its receipt, which must succeed.
 func (e *env) send(key *ecdsa.PrivateKey, to common.Address, data []byte) *types.Receipt {
@@ -103,6 +108,7 @@ func (e *env) send(key *ecdsa.PrivateKey, to common.Address, data []byte) *types
 		sendMu.Unlock()
 		e.t.Fatal(err)
 	}
+	nonce = max(nonce, sent[from])
 	gas, err := e.c.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
 	if err != nil {
 		sendMu.Unlock()
@@ -114,6 +120,9 @@ func (e *env) send(key *ecdsa.PrivateKey, to common.Address, data []byte) *types
 		GasTipCap: tip, GasFeeCap: new(big.Int).Mul(tip, big.NewInt(100)),
 	})
 	err = e.c.SendTransaction(ctx, tx)
+	if err == nil {
+		sent[from] = nonce + 1
+	}
 	sendMu.Unlock()
 	if err != nil {
 		e.t.Fatal(err)
