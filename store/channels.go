@@ -9,6 +9,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // ChannelBucket names the key-value space of a server's batch-settlement
@@ -66,6 +68,26 @@ type ChannelSnapshot struct {
 	Balance, TotalClaimed *big.Int
 	WithdrawRequestedAt   int64
 	RefundNonce           *big.Int
+}
+
+// State is c as a server reports it, in a corrective 402's channelState
+// and a PAYMENT-RESPONSE's extra: the chain's state as last seen, and what
+// the server has charged.
+func (c Channel) State() x402.ChannelState {
+	return x402.ChannelState{
+		ChannelID: c.ID.Hex(), Balance: c.Balance.String(), TotalClaimed: c.TotalClaimed.String(),
+		WithdrawRequestedAt: c.WithdrawRequestedAt, RefundNonce: c.RefundNonce.String(), ChargedCumulativeAmount: c.Charged.String(),
+	}
+}
+
+// VoucherState is the proof of the charged total a corrective 402 carries:
+// the last served request's voucher, which the client checks against its
+// own key before it adopts the server's total; nil before the first.
+func (c Channel) VoucherState() *x402.VoucherState {
+	if c.Voucher == nil {
+		return nil
+	}
+	return &x402.VoucherState{SignedMaxClaimable: c.Voucher.Max.String(), Signature: hexutil.Encode(c.Voucher.Signature)}
 }
 
 // Held reports whether a request holds c at now.

@@ -73,3 +73,24 @@ func (m memKV) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
 	m[string(key)] = v
 	return nil
 }
+
+// TestChannelState: a channel reports itself as the corrective 402 and
+// the PAYMENT-RESPONSE carry it, with the voucher that proves its charged
+// total, and no voucher before the first request.
+func TestChannelState(t *testing.T) {
+	t.Parallel()
+	c := Channel{ID: common.Hash{0xab}, Charged: big.NewInt(3200), Balance: big.NewInt(100000), TotalClaimed: big.NewInt(500),
+		WithdrawRequestedAt: 1_800_000_000, RefundNonce: big.NewInt(1)}
+	if v := c.VoucherState(); v != nil {
+		t.Errorf("a channel with no request reports the voucher %+v", v)
+	}
+	c.Voucher = &Voucher{Max: big.NewInt(3300), Signature: []byte{0xde, 0xad}}
+	want := `{"channelId":"0xab00000000000000000000000000000000000000000000000000000000000000","balance":"100000","totalClaimed":"500",` +
+		`"withdrawRequestedAt":1800000000,"refundNonce":"1","chargedCumulativeAmount":"3200"}`
+	if got, _ := json.Marshal(c.State()); string(got) != want {
+		t.Errorf("state %s, want %s", got, want)
+	}
+	if got, _ := json.Marshal(c.VoucherState()); string(got) != `{"signedMaxClaimable":"3300","signature":"0xdead"}` {
+		t.Errorf("voucher state %s", got)
+	}
+}
