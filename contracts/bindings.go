@@ -83,6 +83,12 @@ type IStakeManagerStakeInfo struct {
 	UnstakeDelaySec *big.Int
 }
 
+// Multicall3Call is an auto generated low-level Go binding around an user-defined struct.
+type Multicall3Call struct {
+	Target   common.Address
+	CallData []byte
+}
+
 // Multicall3Call3 is an auto generated low-level Go binding around an user-defined struct.
 type Multicall3Call3 struct {
 	Target       common.Address
@@ -4598,9 +4604,9 @@ func (freeRiderAccount *FreeRiderAccount) UnpackValidateUserOp(data []byte) (*bi
 
 // Multicall3MetaData contains all meta data concerning the Multicall3 contract.
 var Multicall3MetaData = bind.MetaData{
-	ABI: "[{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"bool\",\"name\":\"allowFailure\",\"type\":\"bool\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"}],\"internalType\":\"structMulticall3.Call3[]\",\"name\":\"calls\",\"type\":\"tuple[]\"}],\"name\":\"aggregate3\",\"outputs\":[{\"components\":[{\"internalType\":\"bool\",\"name\":\"success\",\"type\":\"bool\"},{\"internalType\":\"bytes\",\"name\":\"returnData\",\"type\":\"bytes\"}],\"internalType\":\"structMulticall3.Result[]\",\"name\":\"returnData\",\"type\":\"tuple[]\"}],\"stateMutability\":\"payable\",\"type\":\"function\"}]",
+	ABI: "[{\"inputs\":[{\"components\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"bool\",\"name\":\"allowFailure\",\"type\":\"bool\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"}],\"internalType\":\"structMulticall3.Call3[]\",\"name\":\"calls\",\"type\":\"tuple[]\"}],\"name\":\"aggregate3\",\"outputs\":[{\"components\":[{\"internalType\":\"bool\",\"name\":\"success\",\"type\":\"bool\"},{\"internalType\":\"bytes\",\"name\":\"returnData\",\"type\":\"bytes\"}],\"internalType\":\"structMulticall3.Result[]\",\"name\":\"returnData\",\"type\":\"tuple[]\"}],\"stateMutability\":\"payable\",\"type\":\"function\"},{\"inputs\":[{\"internalType\":\"bool\",\"name\":\"requireSuccess\",\"type\":\"bool\"},{\"components\":[{\"internalType\":\"address\",\"name\":\"target\",\"type\":\"address\"},{\"internalType\":\"bytes\",\"name\":\"callData\",\"type\":\"bytes\"}],\"internalType\":\"structMulticall3.Call[]\",\"name\":\"calls\",\"type\":\"tuple[]\"}],\"name\":\"tryAggregate\",\"outputs\":[{\"components\":[{\"internalType\":\"bool\",\"name\":\"success\",\"type\":\"bool\"},{\"internalType\":\"bytes\",\"name\":\"returnData\",\"type\":\"bytes\"}],\"internalType\":\"structMulticall3.Result[]\",\"name\":\"returnData\",\"type\":\"tuple[]\"}],\"stateMutability\":\"payable\",\"type\":\"function\"}]",
 	ID:  "83e1cd9ddbdf7165bbbdf799c695bdb670",
-	Bin: "0x6080604052348015600e575f5ffd5b506105118061001c5f395ff3fe60806040526004361061001d575f3560e01c806382ad56cb14610021575b5f5ffd5b61003461002f36600461022d565b61004a565b604051610041919061029e565b60405180910390f35b60608167ffffffffffffffff81111561006557610065610375565b6040519080825280602002602001820160405280156100aa57816020015b604080518082019091525f8152606060208201528152602001906001900390816100835790505b5090505f5b8281101561022657368484838181106100ca576100ca6103a2565b90506020028101906100dc91906103cf565b90505f806100ed602084018461040b565b73ffffffffffffffffffffffffffffffffffffffff166101106040850185610445565b60405161011e9291906104ad565b5f604051808303815f865af19150503d805f8114610157576040519150601f19603f3d011682016040523d82523d5f602084013e61015c565b606091505b50915091508115801561017c575061017a60408401602085016104bc565b155b156101e7576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601760248201527f4d756c746963616c6c333a2063616c6c206661696c6564000000000000000000604482015260640160405180910390fd5b6040518060400160405280831515815260200182815250858581518110610210576102106103a2565b60209081029190910101525050506001016100af565b5092915050565b5f5f6020838503121561023e575f5ffd5b823567ffffffffffffffff811115610254575f5ffd5b8301601f81018513610264575f5ffd5b803567ffffffffffffffff81111561027a575f5ffd5b8560208260051b840101111561028e575f5ffd5b6020919091019590945092505050565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b82811015610369577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc08786030184528151805115158652602081015190506040602087015280518060408801528060208301606089015e5f6060828901015260607fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f830116880101965050506020820191506020840193506001810190506102c4565b50929695505050505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f82357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa1833603018112610401575f5ffd5b9190910192915050565b5f6020828403121561041b575f5ffd5b813573ffffffffffffffffffffffffffffffffffffffff8116811461043e575f5ffd5b9392505050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe1843603018112610478575f5ffd5b83018035915067ffffffffffffffff821115610492575f5ffd5b6020019150368190038213156104a6575f5ffd5b9250929050565b818382375f9101908152919050565b5f602082840312156104cc575f5ffd5b8135801515811461043e575f5ffdfea264697066735822122041fa33fd330ba9bd1e6d21869336426ec332ad4fff4e6fbd5be22c721fa2f28364736f6c63430008250033",
+	Bin: "0x6080604052348015600e575f5ffd5b506107c08061001c5f395ff3fe608060405260043610610028575f3560e01c806382ad56cb1461002c578063bce38bd714610055575b5f5ffd5b61003f61003a366004610486565b610068565b60405161004c91906104c5565b60405180910390f35b61003f6100633660046105b0565b61024c565b60608167ffffffffffffffff811115610083576100836105ff565b6040519080825280602002602001820160405280156100c857816020015b604080518082019091525f8152606060208201528152602001906001900390816100a15790505b5090505f5b8281101561024557368484838181106100e8576100e861062c565b90506020028101906100fa9190610659565b90505f8061010b6020840184610695565b73ffffffffffffffffffffffffffffffffffffffff1661012e60408501856106cf565b60405161013c929190610730565b5f604051808303815f865af19150503d805f8114610175576040519150601f19603f3d011682016040523d82523d5f602084013e61017a565b606091505b50915091508115801561019a5750610198604084016020850161073f565b155b15610206576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601760248201527f4d756c746963616c6c333a2063616c6c206661696c656400000000000000000060448201526064015b60405180910390fd5b604051806040016040528083151581526020018281525085858151811061022f5761022f61062c565b60209081029190910101525050506001016100cd565b5092915050565b60608167ffffffffffffffff811115610267576102676105ff565b6040519080825280602002602001820160405280156102ac57816020015b604080518082019091525f8152606060208201528152602001906001900390816102855790505b5090505f5b82811015610436575f5f8585848181106102cd576102cd61062c565b90506020028101906102df9190610758565b6102ed906020810190610695565b73ffffffffffffffffffffffffffffffffffffffff168686858181106103155761031561062c565b90506020028101906103279190610758565b6103359060208101906106cf565b604051610343929190610730565b5f604051808303815f865af19150503d805f811461037c576040519150601f19603f3d011682016040523d82523d5f602084013e610381565b606091505b5091509150811580156103915750865b156103f8576040517f08c379a000000000000000000000000000000000000000000000000000000000815260206004820152601760248201527f4d756c746963616c6c333a2063616c6c206661696c656400000000000000000060448201526064016101fd565b60405180604001604052808315158152602001828152508484815181106104215761042161062c565b602090810291909101015250506001016102b1565b509392505050565b5f5f83601f84011261044e575f5ffd5b50813567ffffffffffffffff811115610465575f5ffd5b6020830191508360208260051b850101111561047f575f5ffd5b9250929050565b5f5f60208385031215610497575f5ffd5b823567ffffffffffffffff8111156104ad575f5ffd5b6104b98582860161043e565b90969095509350505050565b5f602082016020835280845180835260408501915060408160051b8601019250602086015f5b82811015610590577fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc08786030184528151805115158652602081015190506040602087015280518060408801528060208301606089015e5f6060828901015260607fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe0601f830116880101965050506020820191506020840193506001810190506104eb565b50929695505050505050565b803580151581146105ab575f5ffd5b919050565b5f5f5f604084860312156105c2575f5ffd5b6105cb8461059c565b9250602084013567ffffffffffffffff8111156105e6575f5ffd5b6105f28682870161043e565b9497909650939450505050565b7f4e487b71000000000000000000000000000000000000000000000000000000005f52604160045260245ffd5b7f4e487b71000000000000000000000000000000000000000000000000000000005f52603260045260245ffd5b5f82357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa183360301811261068b575f5ffd5b9190910192915050565b5f602082840312156106a5575f5ffd5b813573ffffffffffffffffffffffffffffffffffffffff811681146106c8575f5ffd5b9392505050565b5f5f83357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffe1843603018112610702575f5ffd5b83018035915067ffffffffffffffff82111561071c575f5ffd5b60200191503681900382131561047f575f5ffd5b818382375f9101908152919050565b5f6020828403121561074f575f5ffd5b6106c88261059c565b5f82357fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffc183360301811261068b575f5ffdfea264697066735822122063a238dfdb3cf5245ab81dec5ac67877b4cdd2ccd17637b8c12542847ba929f264736f6c63430008250033",
 }
 
 // Multicall3 is an auto generated Go binding around an Ethereum contract.
@@ -4656,6 +4662,41 @@ func (multicall3 *Multicall3) TryPackAggregate3(calls []Multicall3Call3) ([]byte
 // Solidity: function aggregate3((address,bool,bytes)[] calls) payable returns((bool,bytes)[] returnData)
 func (multicall3 *Multicall3) UnpackAggregate3(data []byte) ([]Multicall3Result, error) {
 	out, err := multicall3.abi.Unpack("aggregate3", data)
+	if err != nil {
+		return *new([]Multicall3Result), err
+	}
+	out0 := *abi.ConvertType(out[0], new([]Multicall3Result)).(*[]Multicall3Result)
+	return out0, nil
+}
+
+// PackTryAggregate is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbce38bd7.  This method will panic if any
+// invalid/nil inputs are passed.
+//
+// Solidity: function tryAggregate(bool requireSuccess, (address,bytes)[] calls) payable returns((bool,bytes)[] returnData)
+func (multicall3 *Multicall3) PackTryAggregate(requireSuccess bool, calls []Multicall3Call) []byte {
+	enc, err := multicall3.abi.Pack("tryAggregate", requireSuccess, calls)
+	if err != nil {
+		panic(err)
+	}
+	return enc
+}
+
+// TryPackTryAggregate is the Go binding used to pack the parameters required for calling
+// the contract method with ID 0xbce38bd7.  This method will return an error
+// if any inputs are invalid/nil.
+//
+// Solidity: function tryAggregate(bool requireSuccess, (address,bytes)[] calls) payable returns((bool,bytes)[] returnData)
+func (multicall3 *Multicall3) TryPackTryAggregate(requireSuccess bool, calls []Multicall3Call) ([]byte, error) {
+	return multicall3.abi.Pack("tryAggregate", requireSuccess, calls)
+}
+
+// UnpackTryAggregate is the Go binding that unpacks the parameters returned
+// from invoking the contract method with ID 0xbce38bd7.
+//
+// Solidity: function tryAggregate(bool requireSuccess, (address,bytes)[] calls) payable returns((bool,bytes)[] returnData)
+func (multicall3 *Multicall3) UnpackTryAggregate(data []byte) ([]Multicall3Result, error) {
+	out, err := multicall3.abi.Unpack("tryAggregate", data)
 	if err != nil {
 		return *new([]Multicall3Result), err
 	}

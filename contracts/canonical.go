@@ -17,3 +17,13 @@ var (
 // wallet's payment through its aggregate3, and the devnet puts a stand-in
 // there.
 var Multicall3Address = common.HexToAddress("0xcA11bde05977b3631167028862bE2a173976CA11")
+
+// The canonical addresses of x402's batch-settlement contracts, the same on
+// every chain: upstream's clients derive channel ids from the settlement
+// contract's address and sign deposits for the collectors, and the devnet's
+// genesis puts our implementation's code there (package batchsettle).
+var (
+	BatchSettlementAddress         = common.HexToAddress("0x4020074e9dF2ce1deE5A9C1b5c3f541D02a10003")
+	ERC3009DepositCollectorAddress = common.HexToAddress("0x4020806089470a89826cB9fB1f4059150b550004")
+	Permit2DepositCollectorAddress = common.HexToAddress("0x4020425FAf3B746C082C2f942b4E5159887B0005")
+)

@@ -455,6 +455,20 @@ func (d *Devnet) AdjustTime(adjustment time.Duration) error {
 	return d.beacon.AdjustTime(adjustment)
 }
 
+// Seal seals a block at once with the pool's pending transactions, however
+// far the chain's clock runs ahead of the wall clock. A test that moved the
+// clock past MaxClockLead with AdjustTime (a payment channel's withdraw
+// delay, say) seals its next transactions with it, which the on-demand
+// sealer would hold until the wall clock caught up.
+func (d *Devnet) Seal() common.Hash {
+	d.seal.Lock()
+	defer d.seal.Unlock()
+	if err := d.backend.TxPool().Sync(); err != nil {
+		d.log.Warn("syncing the pool before a seal", zap.Error(err))
+	}
+	return d.beacon.Commit()
+}
+
 // Attach returns a JSON-RPC client connected to the chain in process: no
 // HTTP, and it takes subscriptions (eth_subscribe newHeads). Close it when
 // done; it stops working when the devnet closes.

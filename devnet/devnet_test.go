@@ -198,8 +198,10 @@ func TestPredeployedState(t *testing.T) {
 			t.Errorf("no code at %s: %v", addr, err)
 		}
 	}
-	// Permit2 and x402's proxies are at their canonical addresses.
-	for _, addr := range []common.Address{contracts.Permit2Address, contracts.ExactPermit2ProxyAddress, contracts.UptoPermit2ProxyAddress} {
+	// Permit2, x402's proxies and the batch-settlement contracts are at
+	// their canonical addresses.
+	for _, addr := range []common.Address{contracts.Permit2Address, contracts.ExactPermit2ProxyAddress, contracts.UptoPermit2ProxyAddress,
+		contracts.BatchSettlementAddress, contracts.ERC3009DepositCollectorAddress, contracts.Permit2DepositCollectorAddress} {
 		if code, err := c.client.CodeAt(ctx, addr, nil); err != nil || len(code) == 0 {
 			t.Errorf("no code at %s: %v", addr, err)
 		}

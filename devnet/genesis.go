@@ -19,6 +19,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 )
@@ -216,9 +217,9 @@ func deployContracts(p genesisPlan, c *Contracts, deploy func(name string, md *b
 	return nil
 }
 
-// placeCanonical puts Permit2 and the x402 proxies at their canonical
-// addresses, the ones upstream's clients sign for, and returns those
-// addresses. Their runtime code is placed there as it is: none of it
+// placeCanonical puts Permit2, the x402 proxies and the batch-settlement
+// contracts at their canonical addresses, the ones upstream's clients sign
+// for, and returns those addresses. Their runtime code is placed there as it is: none of it
 // depends on a constructor (no immutables; the domain separator is
 // computed from address(this) at each call).
 func placeCanonical(st *state.StateDB, c *Contracts) ([]common.Address, error) {
@@ -230,6 +231,9 @@ func placeCanonical(st *state.StateDB, c *Contracts) ([]common.Address, error) {
 		{&c.Permit2, contracts.Permit2Address, &contracts.Permit2MetaData},
 		{&c.ExactPermit2Proxy, contracts.ExactPermit2ProxyAddress, &contracts.X402ExactPermit2ProxyMetaData},
 		{&c.UptoPermit2Proxy, contracts.UptoPermit2ProxyAddress, &contracts.X402UptoPermit2ProxyMetaData},
+		{&c.BatchSettlement, contracts.BatchSettlementAddress, &batchsettle.X402BatchSettlementMetaData},
+		{&c.ERC3009DepositCollector, contracts.ERC3009DepositCollectorAddress, &batchsettle.ERC3009DepositCollectorMetaData},
+		{&c.Permit2DepositCollector, contracts.Permit2DepositCollectorAddress, &batchsettle.Permit2DepositCollectorMetaData},
 	}
 	var placed []common.Address
 	for _, k := range canonical {

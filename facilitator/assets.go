@@ -8,10 +8,12 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/aanative"
+	"github.com/caddy-x402/caddy-x402/facilitator/batchsettlement"
 	"github.com/caddy-x402/caddy-x402/facilitator/exact"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 )
@@ -62,6 +64,20 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 		t.register(ex)
 		t.register(exact.NewUpto(ex))
 	}
+	if b := cfg.BatchSettlement; b != nil && len(signed) > 0 {
+		bsAssets := make([]batchsettlement.Asset, len(signed))
+		for i, as := range signed {
+			bsAssets[i] = batchsettlement.Asset{Address: as.Address, Name: as.Name, Version: as.Version}
+		}
+		bs, err := batchsettlement.New(batchsettlement.Config{
+			ChainID: chainID, Assets: bsAssets, Chain: ethclient.NewClient(client), Now: cfg.Now,
+			Settlement: b.Settlement, ERC3009Collector: b.ERC3009Collector, Permit2Collector: b.Permit2Collector,
+		})
+		if err != nil {
+			return nil, err
+		}
+		t.register(bs)
+	}
 	if a := cfg.AANative; a != nil {
 		addrs := make([]common.Address, len(assets))
 		for i, as := range assets {
@@ -82,6 +98,27 @@ func newSchemeTable(cfg *Config, chainID *big.Int, client *rpc.Client, assets []
 		t.register(aa)
 	}
 	return t, nil
+}
+
+// contractChecker is a scheme that settles through contracts it can check
+// on the chain at start (batch-settlement's escrow and collectors).
+type contractChecker interface {
+	CheckContracts(ctx context.Context) error
+}
+
+// checkContracts runs the check of every scheme that has one: a chain
+// whose contracts are not the ones a scheme speaks to would take its
+// payments into other code, so the facilitator does not start on it.
+func (t *schemeTable) checkContracts(ctx context.Context) error {
+	var errs []error
+	for _, sch := range t.order {
+		if c, ok := sch.(contractChecker); ok {
+			if err := c.CheckContracts(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("checking the contracts of %s: %w", sch.Name(), err))
+			}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // register adds a payment scheme to the table that decode looks schemes

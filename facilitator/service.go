@@ -149,6 +149,10 @@ type Config struct {
 	Batch *Batching
 	// AANative enables the aa-native scheme; nil leaves it off.
 	AANative *AANative
+	// BatchSettlement enables the batch-settlement scheme (payment
+	// channels) over the assets with an EIP-712 domain; nil leaves it
+	// off.
+	BatchSettlement *BatchSettlement
 	// Offers are the payments this server's paywalls ask for: /sponsor
 	// sponsors only settlements that pay one of them. Nil sponsors none.
 	Offers Offers
@@ -156,6 +160,15 @@ type Config struct {
 	Logger *zap.Logger
 	// Now is the clock; default time.Now.
 	Now func() time.Time
+}
+
+// BatchSettlement configures the batch-settlement scheme. Its assets are
+// Config.Assets' EIP-3009 tokens.
+type BatchSettlement struct {
+	// Settlement, ERC3009Collector and Permit2Collector are the contracts;
+	// zero is their canonical address, where upstream's audited
+	// deployment is on a real chain and the devnet puts ours.
+	Settlement, ERC3009Collector, Permit2Collector common.Address
 }
 
 // AANative configures the aa-native scheme. Its assets are Config.Assets.
@@ -328,7 +341,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	checkCtx, cancel = context.WithTimeout(ctx, cfg.RPCTimeout)
 	tab.tokens.checkAll(checkCtx)
+	err = tab.checkContracts(checkCtx)
 	cancel()
+	if err != nil {
+		return nil, err
+	}
 	// The sender replaces a stuck transaction (higher fees, same nonce) and
 	// tells the service first, which records it in every settlement the
 	// transaction carries; s is set before anything is sent.

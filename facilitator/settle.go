@@ -54,10 +54,14 @@ func (s *Service) Settle(ctx context.Context, req *x402.SettleRequest) (*x402.Se
 }
 
 // settle is Settle without its span.
-func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) *x402.SettleResponse {
+func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) (res *x402.SettleResponse) {
 	p, err := s.decode(req)
 	if err != nil {
 		return s.verifyFailed(err, nil)
+	}
+	defer func() { res = s.reported(ctx, p, res) }()
+	if oc, ok := p.of.(scheme.OffChain); ok && oc.OffChain(p.pay) {
+		return s.verifyFailed(x402.Invalid(x402.ReasonInvalidInnerPayload, "no transaction settles this %s payment: it is charged off chain and claimed later", p.scheme), p)
 	}
 	p.owner = settleOwner(ctx)
 	if !s.enter(p.key) {
@@ -183,6 +187,31 @@ func (s *Service) claim(rec *store.Record, p *payment) (*store.Record, bool, err
 		return f.ClaimFunded(*rec, p.pay.Funds)
 	}
 	return s.store.Claim(*rec)
+}
+
+// reported is res with the payment's state after its settlement, for a
+// scheme that reports one (scheme.Reporter: a batch-settlement channel),
+// read from the chain once the settlement succeeded. res is never changed
+// in place: it may be the stored record's answer.
+func (s *Service) reported(ctx context.Context, p *payment, res *x402.SettleResponse) *x402.SettleResponse {
+	r, ok := p.of.(scheme.Reporter)
+	if !ok || res == nil || !res.Success || res.TransactionHash == "" {
+		return res
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
+	defer cancel()
+	st, err := r.Reread(ctx, p.pay)
+	if err != nil {
+		// The settlement stands; only its report is missing.
+		s.log.Warn("reading the state a settlement left", zap.String("scheme", p.scheme), zap.Error(err))
+		return res
+	}
+	if st == nil {
+		return res
+	}
+	out := *res
+	out.Extra = &x402.SettleExtra{ChannelState: st}
+	return &out
 }
 
 // settleNothing answers the settle of a deferred payment (scheme.Deferred:

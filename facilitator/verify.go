@@ -207,7 +207,11 @@ func (s *Service) verifyRequest(ctx context.Context, req *x402.VerifyRequest) (*
 	var xe *x402.Error
 	switch {
 	case err == nil:
-		return &x402.VerifyResponse{IsValid: true, Payer: p.payer.Hex()}, nil
+		res := &x402.VerifyResponse{IsValid: true, Payer: p.payer.Hex()}
+		if r, ok := p.of.(scheme.Reporter); ok {
+			res.Extra = r.Report(p.pay)
+		}
+		return res, nil
 	case errors.As(err, &xe):
 		payer := ""
 		if p != nil {

@@ -53,7 +53,7 @@ var (
 	paymentPayloadFields      = []string{"x402Version", "resource", "accepted", "payload", "extensions"}
 	resourceFields            = []string{"url", "description", "mimeType"}
 	paymentRequirementsFields = []string{"scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"}
-	extraFields               = []string{"name", "version", "entryPoint", "entryPointVersion", "factory", "settlement", "sponsorUrl", "assetTransferMethod", "facilitatorAddress"}
+	extraFields               = []string{"name", "version", "entryPoint", "entryPointVersion", "factory", "settlement", "sponsorUrl", "assetTransferMethod", "facilitatorAddress", "receiverAuthorizer", "withdrawDelay", "channelState", "voucherState"}
 	exactPayloadFields        = []string{"signature", "authorization"}
 	exactAuthorizationFields  = []string{"from", "to", "value", "validAfter", "validBefore", "nonce"}
 )
@@ -448,6 +448,14 @@ func (d *fastJSON) extra(e *Extra) bool {
 			return d.stringField(&e.AssetTransferMethod)
 		case "facilitatorAddress":
 			return d.stringField(&e.FacilitatorAddress)
+		case "receiverAuthorizer":
+			return d.stringField(&e.ReceiverAuthorizer)
+		case "withdrawDelay":
+			return d.intField(&e.WithdrawDelay)
+		case "channelState", "voucherState":
+			// Only in a corrective 402, never in a payment: left to
+			// encoding/json.
+			return false
 		}
 		return d.other(key, extraFields)
 	})

@@ -174,6 +174,8 @@ func FuzzParseVerifyRequest(f *testing.F) {
 	f.Add([]byte(`{"signature":"0x00","authorization":{"from":"0x01","value":"1"}}`))
 	f.Add([]byte(`{"paymentRequirements":{"extra":{"name":"a"},"extra":null,"EXTRA":{}}}`))
 	f.Add([]byte(`{"u":[1,-2.5e+3,true,false,null,{"a":[]},"s"]}`))
+	f.Add([]byte(`{"paymentRequirements":{"scheme":"batch-settlement","extra":{"receiverAuthorizer":"0x01","withdrawDelay":900,"name":"USDC","version":"2"}}}`))
+	f.Add([]byte(`{"paymentRequirements":{"extra":{"withdrawDelay":9e2,"channelState":{"channelId":"0x01","balance":"5"},"voucherState":{}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkLikeUnmarshal(t, data)
 	})

@@ -50,6 +50,47 @@ type Extra struct {
 	// FacilitatorAddress is the one address that may settle an upto
 	// payment, which the payer signs into its witness (upto).
 	FacilitatorAddress string `json:"facilitatorAddress,omitempty"`
+	// ReceiverAuthorizer is the address whose EIP-712 signatures authorize
+	// the claims and refunds of the channels that pay this offer
+	// (batch-settlement).
+	ReceiverAuthorizer string `json:"receiverAuthorizer,omitempty"`
+	// WithdrawDelay is how many seconds a payer's timed withdrawal takes,
+	// 900 to 2,592,000 (batch-settlement); a JSON number.
+	WithdrawDelay int `json:"withdrawDelay,omitempty"`
+	// ChannelState is the server's snapshot of the payer's channel, only
+	// in a corrective 402 after a cumulative-amount mismatch
+	// (batch-settlement).
+	ChannelState *ChannelState `json:"channelState,omitempty"`
+	// VoucherState is the last voucher the server holds of the payer's
+	// channel, only in a corrective 402 (batch-settlement).
+	VoucherState *VoucherState `json:"voucherState,omitempty"`
+}
+
+// ChannelState is a batch-settlement channel's snapshot: what it holds on
+// chain and, from a server, what it has been charged.
+type ChannelState struct {
+	// ChannelID is the channel id, 0x and 64 hex digits.
+	ChannelID string `json:"channelId"`
+	// Balance and TotalClaimed are the channel's on-chain balance and
+	// claimed total, in atomic units.
+	Balance      string `json:"balance"`
+	TotalClaimed string `json:"totalClaimed"`
+	// WithdrawRequestedAt is when the payer started a timed withdrawal
+	// (unix seconds), zero if it has not.
+	WithdrawRequestedAt int64 `json:"withdrawRequestedAt"`
+	// RefundNonce is the nonce the channel's next signed refund must carry.
+	RefundNonce string `json:"refundNonce"`
+	// ChargedCumulativeAmount is what the server has charged the channel
+	// in all; only a server's snapshot has it.
+	ChargedCumulativeAmount string `json:"chargedCumulativeAmount,omitempty"`
+}
+
+// VoucherState is the last voucher a server holds of a channel: its
+// cumulative ceiling and the payer's signature, which a client checks
+// before it believes the server's charged total.
+type VoucherState struct {
+	SignedMaxClaimable string `json:"signedMaxClaimable,omitempty"`
+	Signature          string `json:"signature,omitempty"`
 }
 
 // AssetTransferPermit2 is [Extra.AssetTransferMethod] of a payment
@@ -208,6 +249,9 @@ type VerifyResponse struct {
 	InvalidMessage string `json:"invalidMessage,omitempty"`
 	// Payer is the paying address when known.
 	Payer string `json:"payer,omitempty"`
+	// Extra is the on-chain state a valid payment's scheme reports beside
+	// the verdict: a batch-settlement channel's snapshot.
+	Extra *ChannelState `json:"extra,omitempty"`
 }
 
 // SettleResponse is the answer of POST /settle and the value of the
@@ -247,6 +291,19 @@ type SettleResponse struct {
 	// for the answer's HTTP status (malformed_request is 400). It is not on
 	// the wire: Message starts with it.
 	InvalidReason InvalidReason `json:"-"`
+	// Extra is what a scheme reports beside a settlement: a
+	// batch-settlement channel's state after it.
+	Extra *SettleExtra `json:"extra,omitempty"`
+}
+
+// SettleExtra is the extra of a batch-settlement settle answer or
+// PAYMENT-RESPONSE.
+type SettleExtra struct {
+	// ChargedAmount is what a voucher-paid request was charged (a
+	// server's PAYMENT-RESPONSE only).
+	ChargedAmount string `json:"chargedAmount,omitempty"`
+	// ChannelState is the channel's state after the settlement.
+	ChannelState *ChannelState `json:"channelState,omitempty"`
 }
 
 // settleFields has SettleResponse's fields without its methods.

@@ -37,4 +37,8 @@ const (
 	// SchemeUpto is a Permit2 transfer of at most the offer's amount,
 	// through x402's upto Permit2 proxy, settled for the amount used.
 	SchemeUpto = "upto"
+	// SchemeBatchSettlement is a payment channel: one deposit into x402's
+	// batch-settlement escrow, then a signed cumulative voucher per
+	// request, claimed and swept in batches.
+	SchemeBatchSettlement = "batch-settlement"
 )

@@ -74,6 +74,11 @@ type Contracts struct {
 	// x402's two Permit2 proxies, at their canonical addresses
 	// (contracts.Permit2Address and the proxies' beside it).
 	Permit2, ExactPermit2Proxy, UptoPermit2Proxy common.Address
+	// BatchSettlement, ERC3009DepositCollector and Permit2DepositCollector
+	// are our implementation of x402's batch-settlement contracts (payment
+	// channels), at upstream's canonical addresses
+	// (contracts.BatchSettlementAddress and the collectors' beside it).
+	BatchSettlement, ERC3009DepositCollector, Permit2DepositCollector common.Address
 	// WalletFactory is the OwnerWalletFactory: CREATE2 clones of an
 	// ERC-1271 wallet of one owner key, the devnet's smart-wallet payers of
 	// exact (deployed, or counterfactual with ERC-6492).
@@ -182,8 +187,8 @@ var DeployerV08 = common.BytesToAddress(crypto.Keccak256([]byte("caddy-x402 devn
 // contracts, known before it starts: account 0 of TestMnemonic deploys the
 // EntryPoint, the SimpleAccountFactory, the VerifyingPaymaster, the token,
 // the settlement contract, the batch contract, the TokenPaymaster and the
-// permit token with its nonces 0 to 7, and Permit2 and its proxies are at
-// their canonical addresses. The smart-wallet contracts are WalletDeployer's,
+// permit token with its nonces 0 to 7, and Permit2, its proxies and the
+// batch-settlement contracts are at their canonical addresses. The smart-wallet contracts are WalletDeployer's,
 // and Multicall3 is at its usual address. The v0.7 EntryPoint is at its
 // canonical address; DeployerV07 deploys the v0.7 factory, paymaster and
 // token paymaster with its nonces 1 to 3 (nonce 0 built the EntryPoint,
@@ -207,9 +212,11 @@ var GenesisContracts = sync.OnceValue(func() Contracts {
 		PermitToken:    crypto.CreateAddress(deployer, 7),
 
 		Permit2: contracts.Permit2Address, ExactPermit2Proxy: contracts.ExactPermit2ProxyAddress, UptoPermit2Proxy: contracts.UptoPermit2ProxyAddress,
-		WalletFactory: crypto.CreateAddress(WalletDeployer, 0),
-		EOADelegate:   crypto.CreateAddress(WalletDeployer, 1),
-		Multicall3:    contracts.Multicall3Address,
+		BatchSettlement: contracts.BatchSettlementAddress, ERC3009DepositCollector: contracts.ERC3009DepositCollectorAddress,
+		Permit2DepositCollector: contracts.Permit2DepositCollectorAddress,
+		WalletFactory:           crypto.CreateAddress(WalletDeployer, 0),
+		EOADelegate:             crypto.CreateAddress(WalletDeployer, 1),
+		Multicall3:              contracts.Multicall3Address,
 
 		EntryPointV07:     EntryPointV07,
 		AccountFactoryV07: crypto.CreateAddress(DeployerV07, 1),

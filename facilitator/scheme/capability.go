@@ -1,6 +1,8 @@
 package scheme
 
 import (
+	"context"
+
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
@@ -79,4 +81,27 @@ type V1 interface {
 	// KindV1 is the scheme's v1 kind on network, and whether v1 names
 	// that network.
 	KindV1(network string) (x402.SupportedKind, bool)
+}
+
+// OffChain is a Scheme some of whose payments no transaction settles: a
+// batch-settlement voucher is charged off chain by the merchant and claimed
+// later with others in one transaction, which is not a settle of it. The
+// facilitator verifies such a payment, and refuses to settle it.
+type OffChain interface {
+	// OffChain reports whether no transaction settles pay.
+	OffChain(pay *Payment) bool
+}
+
+// Reporter is a Scheme whose verified payments carry on-chain state that
+// the merchant mirrors: batch-settlement's channel snapshot (balance,
+// claimed total, withdrawal, refund nonce). The facilitator puts it in
+// the extra of /verify's answer, and after a settlement in the extra of
+// /settle's.
+type Reporter interface {
+	// Report is pay's state as Verify read it; nil when there is none.
+	Report(pay *Payment) *x402.ChannelState
+	// Reread reads pay's state from the chain again, after its
+	// settlement was mined, for the settle answer's extra; nil when pay
+	// has none to report.
+	Reread(ctx context.Context, pay *Payment) (*x402.ChannelState, error)
 }

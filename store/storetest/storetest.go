@@ -64,6 +64,7 @@ func Run(t *testing.T, b Backend) {
 	runKV(t, b)
 	runPaymentIDs(t, b)
 	runAccessWindows(t, b)
+	runChannels(t, b)
 	runLeases(t, b)
 	runReport(t, b)
 	runPrune(t, b)

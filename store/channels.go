@@ -1,0 +1,288 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// ChannelBucket names the key-value space of a server's batch-settlement
+// channels (see [Channels]).
+const ChannelBucket = "batch-settlement-channels"
+
+// Voucher is a payer's signed cumulative ceiling of a channel.
+type Voucher struct {
+	Max       *big.Int      `json:"max"`
+	Signature hexutil.Bytes `json:"signature"`
+}
+
+// ChannelHold is the request a channel is serving: the voucher that pays
+// for it, the most it may be charged, who holds it, and until when.
+type ChannelHold struct {
+	Owner   string    `json:"owner"`
+	Voucher Voucher   `json:"voucher"`
+	Price   *big.Int  `json:"price"`
+	Until   time.Time `json:"until"`
+	Began   time.Time `json:"began"`
+}
+
+// Channel is a server's state of one batch-settlement channel
+// (scheme_batch_settlement_evm.md, "Per-Channel State"): what it has
+// charged, the voucher of its last served request, what the chain held at
+// the last look, and the request it is serving.
+type Channel struct {
+	ID common.Hash `json:"id"`
+	// Charged is chargedCumulativeAmount: what the served requests cost,
+	// in all.
+	Charged *big.Int `json:"charged"`
+	// Voucher is the last served request's voucher (signedMaxClaimable
+	// and its signature); nil before the first.
+	Voucher *Voucher `json:"voucher,omitempty"`
+	// Uncommitted is the highest voucher of a request whose hold expired
+	// without a commit or an abort (its process died): its response may
+	// have been served, so the voucher is kept to claim with.
+	Uncommitted *Voucher `json:"uncommitted,omitempty"`
+	// Balance, TotalClaimed, WithdrawRequestedAt and RefundNonce mirror the
+	// chain as of SyncedAt.
+	Balance             *big.Int  `json:"balance"`
+	TotalClaimed        *big.Int  `json:"totalClaimed"`
+	WithdrawRequestedAt int64     `json:"withdrawRequestedAt,omitempty"`
+	RefundNonce         *big.Int  `json:"refundNonce"`
+	SyncedAt            time.Time `json:"syncedAt"`
+	// LastRequest is when the last charge was committed.
+	LastRequest time.Time `json:"lastRequest,omitempty"`
+	// Hold is the request being served; nil when none is.
+	Hold *ChannelHold `json:"hold,omitempty"`
+}
+
+// ChannelSnapshot is a channel's on-chain state, as a facilitator's
+// /verify reports it.
+type ChannelSnapshot struct {
+	Balance, TotalClaimed *big.Int
+	WithdrawRequestedAt   int64
+	RefundNonce           *big.Int
+}
+
+// State is c as a server reports it, in a corrective 402's channelState
+// and a PAYMENT-RESPONSE's extra: the chain's state as last seen, and what
+// the server has charged.
+func (c Channel) State() x402.ChannelState {
+	return x402.ChannelState{
+		ChannelID: c.ID.Hex(), Balance: c.Balance.String(), TotalClaimed: c.TotalClaimed.String(),
+		WithdrawRequestedAt: c.WithdrawRequestedAt, RefundNonce: c.RefundNonce.String(), ChargedCumulativeAmount: c.Charged.String(),
+	}
+}
+
+// VoucherState is the proof of the charged total a corrective 402 carries:
+// the last served request's voucher, which the client checks against its
+// own key before it adopts the server's total; nil before the first.
+func (c Channel) VoucherState() *x402.VoucherState {
+	if c.Voucher == nil {
+		return nil
+	}
+	return &x402.VoucherState{SignedMaxClaimable: c.Voucher.Max.String(), Signature: hexutil.Encode(c.Voucher.Signature)}
+}
+
+// Held reports whether a request holds c at now.
+func (c Channel) Held(now time.Time) bool { return c.Hold != nil && now.Before(c.Hold.Until) }
+
+// Unclaimed is what was charged and not yet claimed on chain.
+func (c Channel) Unclaimed() *big.Int {
+	u := new(big.Int).Sub(c.Charged, c.TotalClaimed)
+	if u.Sign() < 0 {
+		return new(big.Int)
+	}
+	return u
+}
+
+// The refusals of Channels, which a server branches on.
+var (
+	// ErrNoChannel: the server has no record of the channel; mirror the
+	// chain's first (Sync).
+	ErrNoChannel = errors.New("no record of the channel")
+	// ErrChannelBusy: another request holds the channel; the client
+	// retries shortly (invalid_batch_settlement_evm_channel_busy).
+	ErrChannelBusy = errors.New("another request holds the channel")
+	// ErrCumulativeMismatch: the voucher's ceiling is not the channel's
+	// charged total plus the request's price; the server answers the
+	// corrective 402 with the channel returned beside it.
+	ErrCumulativeMismatch = errors.New("the voucher's ceiling is not the charged total plus the price")
+	// ErrOverDeposit: the voucher's ceiling is above what the channel
+	// holds; nothing is served past the deposit.
+	ErrOverDeposit = errors.New("the voucher's ceiling is above the channel's balance")
+	// ErrNotHeld: the request does not hold the channel (its hold expired
+	// and another took it, or it never began).
+	ErrNotHeld = errors.New("the request does not hold the channel")
+	// ErrOverPrice: the charge is above the price the request was begun
+	// for.
+	ErrOverPrice = errors.New("the charge is above the request's price")
+)
+
+// Channels keeps a server's batch-settlement channels in a key-value space
+// of any Backend (a bbolt file, or a fleet's PostgreSQL database), one
+// record per channel. Each method is one atomic KV.Update, so the requests
+// of a channel are serialized across replicas (Begin holds it; Commit or
+// Abort lets it go) and a charge is committed only by the request that
+// holds the channel, once its response was served.
+type Channels struct{ kv KV }
+
+// NewChannels returns the channels kept in kv.
+func NewChannels(kv KV) *Channels { return &Channels{kv: kv} }
+
+func decodeChannel(b []byte) (Channel, error) {
+	var c Channel
+	if err := json.Unmarshal(b, &c); err != nil {
+		return c, fmt.Errorf("batch-settlement channel: %w", err)
+	}
+	if c.Charged == nil || c.Balance == nil || c.TotalClaimed == nil || c.RefundNonce == nil {
+		return c, errors.New("batch-settlement channel: a record without its amounts")
+	}
+	if (c.Voucher != nil && c.Voucher.Max == nil) || (c.Uncommitted != nil && c.Uncommitted.Max == nil) ||
+		(c.Hold != nil && (c.Hold.Voucher.Max == nil || c.Hold.Price == nil)) {
+		return c, errors.New("batch-settlement channel: a voucher or hold without its amounts")
+	}
+	return c, nil
+}
+
+// update runs fn on channel id's record, which must exist.
+func (cs *Channels) update(id common.Hash, fn func(c *Channel) error) (Channel, error) {
+	var got Channel
+	err := cs.kv.Update(id[:], func(old []byte) ([]byte, error) {
+		if old == nil {
+			return nil, ErrNoChannel
+		}
+		c, err := decodeChannel(old)
+		if err != nil {
+			return nil, err
+		}
+		if err := fn(&c); err != nil {
+			got = c
+			return nil, err
+		}
+		got = c
+		return json.Marshal(c)
+	})
+	return got, err
+}
+
+// Get returns channel id's record, or false if there is none.
+func (cs *Channels) Get(id common.Hash) (Channel, bool, error) {
+	b, err := cs.kv.Get(id[:])
+	if err != nil || b == nil {
+		return Channel{}, false, err
+	}
+	c, err := decodeChannel(b)
+	return c, err == nil, err
+}
+
+// Sync mirrors the chain's state of channel id, read at now. A channel
+// the server has no record of starts from what was claimed on chain (the
+// spec's baseline after a state loss: what was charged and not claimed is
+// forfeited); one whose claims ran ahead of its charges catches up.
+func (cs *Channels) Sync(id common.Hash, s ChannelSnapshot, now time.Time) (Channel, error) {
+	var got Channel
+	err := cs.kv.Update(id[:], func(old []byte) ([]byte, error) {
+		c := Channel{ID: id, Charged: new(big.Int).Set(s.TotalClaimed)}
+		if old != nil {
+			var err error
+			if c, err = decodeChannel(old); err != nil {
+				return nil, err
+			}
+		}
+		c.Balance, c.TotalClaimed, c.WithdrawRequestedAt = s.Balance, s.TotalClaimed, s.WithdrawRequestedAt
+		c.RefundNonce, c.SyncedAt = s.RefundNonce, now.UTC()
+		if c.Charged.Cmp(s.TotalClaimed) < 0 {
+			c.Charged = new(big.Int).Set(s.TotalClaimed)
+		}
+		got = c
+		return json.Marshal(c)
+	})
+	return got, err
+}
+
+// Begin holds channel id for one request of owner, paid by v for at most
+// price, until now+lease: v's ceiling must be the charged total plus price
+// (ErrCumulativeMismatch otherwise, with the channel for the corrective
+// 402), at most the balance (ErrOverDeposit), and no other live request
+// may hold the channel (ErrChannelBusy). A hold that expired (its process
+// died) gives way, and its voucher is kept in Uncommitted. A refund's
+// zero-charge voucher begins with a price of zero.
+func (cs *Channels) Begin(id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (Channel, error) {
+	return cs.update(id, func(c *Channel) error {
+		if c.Held(now) {
+			return ErrChannelBusy
+		}
+		if h := c.Hold; h != nil {
+			if c.Uncommitted == nil || h.Voucher.Max.Cmp(c.Uncommitted.Max) > 0 {
+				kept := h.Voucher
+				c.Uncommitted = &kept
+			}
+			c.Hold = nil
+		}
+		if want := new(big.Int).Add(c.Charged, price); v.Max == nil || v.Max.Cmp(want) != 0 {
+			return ErrCumulativeMismatch
+		}
+		if v.Max.Cmp(c.Balance) > 0 {
+			return ErrOverDeposit
+		}
+		c.Hold = &ChannelHold{Owner: owner, Voucher: v, Price: price, Began: now.UTC(), Until: now.Add(lease).UTC()}
+		return nil
+	})
+}
+
+// Commit charges channel id `charge`, at most the price owner's request
+// was begun for, once its response was served: the charged total grows by
+// it, the request's voucher becomes the channel's, and the hold ends.
+func (cs *Channels) Commit(id common.Hash, owner string, charge *big.Int, now time.Time) (Channel, error) {
+	return cs.update(id, func(c *Channel) error {
+		h := c.Hold
+		if h == nil || h.Owner != owner {
+			return ErrNotHeld
+		}
+		if charge.Sign() < 0 || charge.Cmp(h.Price) > 0 {
+			return ErrOverPrice
+		}
+		c.Charged = new(big.Int).Add(c.Charged, charge)
+		v := h.Voucher
+		c.Voucher = &v
+		if c.Uncommitted != nil && c.Uncommitted.Max.Cmp(v.Max) <= 0 {
+			c.Uncommitted = nil
+		}
+		c.Hold, c.LastRequest = nil, now.UTC()
+		return nil
+	})
+}
+
+// Abort ends owner's hold of channel id without a charge: its response
+// was not served, and the client may pay again with the same voucher.
+func (cs *Channels) Abort(id common.Hash, owner string) (Channel, error) {
+	return cs.update(id, func(c *Channel) error {
+		if c.Hold == nil || c.Hold.Owner != owner {
+			return ErrNotHeld
+		}
+		c.Hold = nil
+		return nil
+	})
+}
+
+// Delete forgets channel id, after a full refund.
+func (cs *Channels) Delete(id common.Hash) error { return cs.kv.Delete(id[:]) }
+
+// Each calls fn with every channel, in id order, until fn fails; it
+// returns fn's error. The claim strategies walk it for what is unclaimed.
+func (cs *Channels) Each(fn func(Channel) error) error {
+	return cs.kv.ForEach(func(_, v []byte) error {
+		c, err := decodeChannel(v)
+		if err != nil {
+			return err
+		}
+		return fn(c)
+	})
+}

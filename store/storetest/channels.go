@@ -1,0 +1,179 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/caddy-x402/caddy-x402/store"
+)
+
+// runChannels checks a server's batch-settlement channels (store.Channels)
+// on the backend's key-value spaces: the requests of a channel are
+// serialized under concurrency across handles; a charge is committed only
+// by the request that holds the channel, after serving, and at most its
+// price; a voucher must be the charged total plus the price and within the
+// deposit; an expired hold gives way and its voucher is kept; the chain's
+// state is mirrored; and channels survive a reopen.
+func runChannels(t *testing.T, b Backend) {
+	open := func(t *testing.T, s store.Backend) *store.Channels {
+		t.Helper()
+		return store.NewChannels(bucket(t, s, store.ChannelBucket))
+	}
+	id := common.Hash{0xc1}
+	funded := store.ChannelSnapshot{Balance: big.NewInt(1000), TotalClaimed: big.NewInt(0), RefundNonce: big.NewInt(0)}
+	v := func(max int64) store.Voucher {
+		return store.Voucher{Max: big.NewInt(max), Signature: []byte{byte(max)}}
+	}
+	price := big.NewInt(100)
+
+	t.Run("channels serve one request at a time across handles", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		handles := []*store.Channels{open(t, s)}
+		if b.Second != nil {
+			handles = append(handles, open(t, b.Second(t, s)))
+		}
+		if _, err := handles[0].Sync(id, funded, t0); err != nil {
+			t.Fatal(err)
+		}
+		var held, busy atomic.Int64
+		var wg sync.WaitGroup
+		for i := range 20 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, err := handles[i%len(handles)].Begin(id, v(100), price, fmt.Sprint("req", i), t0, time.Minute)
+				switch {
+				case err == nil:
+					held.Add(1)
+				case errors.Is(err, store.ErrChannelBusy):
+					busy.Add(1)
+				default:
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if held.Load() != 1 || busy.Load() != 19 {
+			t.Fatalf("%d requests held the channel and %d were refused as busy; want 1 and 19", held.Load(), busy.Load())
+		}
+	})
+
+	t.Run("a charge is committed only after serving", func(t *testing.T) {
+		t.Parallel()
+		cs := open(t, b.Open(t))
+		if _, err := cs.Begin(id, v(100), price, "a", t0, time.Minute); !errors.Is(err, store.ErrNoChannel) {
+			t.Fatalf("began a channel with no record: %v", err)
+		}
+		must(t, err2(cs.Sync(id, funded, t0)))
+		c, err := cs.Begin(id, v(100), price, "a", t0, time.Minute)
+		if err != nil || c.Charged.Sign() != 0 || !c.Held(t0) {
+			t.Fatalf("begun %+v, %v", c, err)
+		}
+		// Not served: nothing charged, and the same voucher pays again.
+		if c, err = cs.Abort(id, "a"); err != nil || c.Charged.Sign() != 0 || c.Hold != nil {
+			t.Fatalf("aborted %+v, %v", c, err)
+		}
+		must(t, err2(cs.Begin(id, v(100), price, "b", t0, time.Minute)))
+		if _, err := cs.Commit(id, "a", big.NewInt(10), t0); !errors.Is(err, store.ErrNotHeld) {
+			t.Fatalf("a request that does not hold the channel committed: %v", err)
+		}
+		if _, err := cs.Commit(id, "b", big.NewInt(101), t0); !errors.Is(err, store.ErrOverPrice) {
+			t.Fatalf("a charge above the price committed: %v", err)
+		}
+		c, err = cs.Commit(id, "b", big.NewInt(60), t0.Add(time.Second))
+		if err != nil || c.Charged.Int64() != 60 || c.Voucher == nil || c.Voucher.Max.Int64() != 100 || c.Hold != nil {
+			t.Fatalf("committed %+v, %v", c, err)
+		}
+		// The next voucher must be the charged total plus the price.
+		for _, max := range []int64{100, 200, 159} {
+			if c, err := cs.Begin(id, v(max), price, "c", t0, time.Minute); !errors.Is(err, store.ErrCumulativeMismatch) || c.Charged.Int64() != 60 {
+				t.Fatalf("a voucher of %d: %v, with the channel %+v for the corrective 402", max, err, c)
+			}
+		}
+		must(t, err2(cs.Begin(id, v(160), price, "c", t0, time.Minute)))
+	})
+
+	t.Run("nothing is served past the deposit", func(t *testing.T) {
+		t.Parallel()
+		cs := open(t, b.Open(t))
+		must(t, err2(cs.Sync(id, store.ChannelSnapshot{Balance: big.NewInt(150), TotalClaimed: big.NewInt(0), RefundNonce: big.NewInt(0)}, t0)))
+		must(t, err2(cs.Begin(id, v(100), price, "a", t0, time.Minute)))
+		must(t, err2(cs.Commit(id, "a", price, t0)))
+		if _, err := cs.Begin(id, v(200), price, "b", t0, time.Minute); !errors.Is(err, store.ErrOverDeposit) {
+			t.Fatalf("a voucher of 200 on a deposit of 150: %v", err)
+		}
+		// A top-up seen on chain lets it through.
+		must(t, err2(cs.Sync(id, store.ChannelSnapshot{Balance: big.NewInt(1150), TotalClaimed: big.NewInt(0), RefundNonce: big.NewInt(0)}, t0)))
+		must(t, err2(cs.Begin(id, v(200), price, "b", t0, time.Minute)))
+	})
+
+	t.Run("an expired hold gives way and its voucher is kept", func(t *testing.T) {
+		t.Parallel()
+		cs := open(t, b.Open(t))
+		must(t, err2(cs.Sync(id, funded, t0)))
+		must(t, err2(cs.Begin(id, v(100), price, "dead", t0, time.Minute)))
+		if _, err := cs.Begin(id, v(100), price, "b", t0.Add(30*time.Second), time.Minute); !errors.Is(err, store.ErrChannelBusy) {
+			t.Fatalf("a live hold gave way: %v", err)
+		}
+		c, err := cs.Begin(id, v(100), price, "b", t0.Add(2*time.Minute), time.Minute)
+		if err != nil || c.Uncommitted == nil || c.Uncommitted.Max.Int64() != 100 || c.Hold.Owner != "b" {
+			t.Fatalf("took over %+v, %v", c, err)
+		}
+		if _, err := cs.Commit(id, "dead", price, t0.Add(3*time.Minute)); !errors.Is(err, store.ErrNotHeld) {
+			t.Fatalf("the dead request committed after it lost the channel: %v", err)
+		}
+		if c, err = cs.Commit(id, "b", price, t0.Add(2*time.Minute)); err != nil || c.Uncommitted != nil || c.Charged.Int64() != 100 {
+			t.Fatalf("committed %+v, %v", c, err)
+		}
+	})
+
+	t.Run("the chain's state is mirrored and claims catch up", func(t *testing.T) {
+		t.Parallel()
+		cs := open(t, b.Open(t))
+		must(t, err2(cs.Sync(id, funded, t0)))
+		must(t, err2(cs.Begin(id, v(100), price, "a", t0, time.Minute)))
+		must(t, err2(cs.Commit(id, "a", price, t0)))
+		c, err := cs.Sync(id, store.ChannelSnapshot{Balance: big.NewInt(1000), TotalClaimed: big.NewInt(100), WithdrawRequestedAt: 1_800_000_060, RefundNonce: big.NewInt(2)}, t0.Add(time.Minute))
+		if err != nil || c.Charged.Int64() != 100 || c.Unclaimed().Sign() != 0 || c.WithdrawRequestedAt != 1_800_000_060 || c.RefundNonce.Int64() != 2 {
+			t.Fatalf("synced %+v, %v", c, err)
+		}
+		// A channel whose records were lost starts from what was claimed.
+		other := common.Hash{0xc2}
+		if c, err = cs.Sync(other, store.ChannelSnapshot{Balance: big.NewInt(500), TotalClaimed: big.NewInt(300), RefundNonce: big.NewInt(0)}, t0); err != nil || c.Charged.Int64() != 300 {
+			t.Fatalf("a channel new to the server: %+v, %v", c, err)
+		}
+		n := 0
+		must(t, cs.Each(func(store.Channel) error { n++; return nil }))
+		must(t, cs.Delete(other))
+		if _, ok, err := cs.Get(other); ok || err != nil || n != 2 {
+			t.Fatalf("listed %d channels; after a delete: %v, %v", n, ok, err)
+		}
+	})
+
+	if b.Reopen != nil {
+		t.Run("channels survive a reopen", func(t *testing.T) {
+			t.Parallel()
+			s := b.Open(t)
+			cs := open(t, s)
+			must(t, err2(cs.Sync(id, funded, t0)))
+			must(t, err2(cs.Begin(id, v(100), price, "a", t0, time.Minute)))
+			must(t, err2(cs.Commit(id, "a", big.NewInt(70), t0)))
+			must(t, err2(cs.Begin(id, v(170), price, "b", t0, time.Minute)))
+			c, ok, err := open(t, b.Reopen(t, s)).Get(id)
+			if err != nil || !ok || c.Charged.Int64() != 70 || c.Voucher.Max.Int64() != 100 || c.Hold == nil || c.Hold.Owner != "b" {
+				t.Fatalf("after a reopen %+v, %v, %v", c, ok, err)
+			}
+		})
+	}
+}
+
+// err2 is the error of a two-value call, for must.
+func err2[T any](_ T, err error) error { return err }
