@@ -145,7 +145,7 @@ func (s *session) keyWorks(t *testing.T) {
 		t.Fatalf("pm_supported_tokens: %s", a.Result)
 	}
 	var eps []string
-	if a := d.call(t, s.key, "pm_entrypoints"); a.works() != nil || json.Unmarshal(a.Result, &eps) != nil || len(eps) != 2 || common.HexToAddress(eps[0]) != devnetContract(0) {
+	if a := d.call(t, s.key, "pm_entrypoints"); a.works() != nil || json.Unmarshal(a.Result, &eps) != nil || len(eps) != 3 || common.HexToAddress(eps[0]) != devnetContract(0) {
 		t.Fatalf("pm_entrypoints: %s %+v", a.Result, a.Error)
 	}
 	if err := d.call(t, "pmk_"+strings.Repeat("0", 64), "pm_supported_tokens").refused(-32501); err != nil {
