@@ -129,7 +129,7 @@ func FuzzParseNetwork(f *testing.F) {
 }
 
 func FuzzParseAmount(f *testing.F) {
-	for _, s := range []string{"0", "1", "10000", "01", "-1", "1.5"} {
+	for _, s := range []string{"0", "1", "10000", "01", "-1", "1.5", "9999999999999999999", "18446744073709551615", "18446744073709551616"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

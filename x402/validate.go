@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
@@ -39,6 +40,12 @@ func ParseAmount(s string) (*big.Int, error) {
 	}
 	if len(s) > 1 && s[0] == '0' {
 		return nil, fmt.Errorf("amount %q: leading zeros are not allowed", s)
+	}
+	if len(s) <= 19 {
+		// Any 19 digits fit a uint64: one allocation, where SetString
+		// takes a reader and a scan (every amount a verify reads).
+		n, _ := strconv.ParseUint(s, 10, 64)
+		return new(big.Int).SetUint64(n), nil
 	}
 	v, _ := new(big.Int).SetString(s, 10)
 	if v.Cmp(maxUint256) > 0 {
