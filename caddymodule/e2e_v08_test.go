@@ -7,11 +7,14 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/caddy-x402/caddy-x402/client"
+	"github.com/caddy-x402/caddy-x402/contracts/ep08"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -86,6 +89,19 @@ http://127.0.0.1:%d {
 	tr := &client.Transport{Key: key, MaxAmount: big.NewInt(10_000), Schemes: []string{x402.SchemeAANative}, RPC: chainURL,
 		EntryPointVersions: []string{"0.8"}, EIP7702Delegate: wk.Simple7702Account}
 	hc := &http.Client{Transport: tr}
+	ep := ep08.NewEntryPoint()
+	deposit := func() *big.Int {
+		out, err := eth.CallContract(t.Context(), ethereum.CallMsg{To: &wk.EntryPointV08, Data: ep.PackBalanceOf(wk.PaymasterV08)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := ep.UnpackBalanceOf(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	depositBefore, gasPaid := deposit(), new(big.Int)
 	for i := range 2 { // the first operation carries the delegation
 		before := tokenBalance(t, eth, wk.Token, merchant)
 		resp, err := hc.Get(url)
@@ -101,6 +117,25 @@ http://127.0.0.1:%d {
 		if got := new(big.Int).Sub(tokenBalance(t, eth, wk.Token, merchant), before); got.Int64() != 10_000 {
 			t.Fatalf("payment %d: the merchant got %s, want 10000", i, got)
 		}
+		// The EntryPoint's own account of the operation: it succeeded,
+		// from the EOA, sponsored by the v0.8 paymaster.
+		mined, err := eth.TransactionReceipt(t.Context(), common.HexToHash(receipt.TransactionHash))
+		if err != nil || mined.Status != types.ReceiptStatusSuccessful {
+			t.Fatalf("payment %d: receipt %v %v", i, mined, err)
+		}
+		var ev *ep08.EntryPointUserOperationEvent
+		for _, l := range mined.Logs {
+			if x, err := ep.UnpackUserOperationEventEvent(l); err == nil && l.Address == wk.EntryPointV08 && x.Sender == eoa {
+				ev = x
+			}
+		}
+		if ev == nil || !ev.Success || ev.Paymaster != wk.PaymasterV08 {
+			t.Fatalf("payment %d: UserOperationEvent %+v", i, ev)
+		}
+		gasPaid.Add(gasPaid, ev.ActualGasCost)
+	}
+	if spent := new(big.Int).Sub(depositBefore, deposit()); spent.Cmp(gasPaid) != 0 {
+		t.Fatalf("the v0.8 paymaster's deposit went down by %s; the operations' receipts say %s", spent, gasPaid)
 	}
 	if got := tokenBalance(t, eth, wk.Token, eoa); got.Int64() != 80_000 {
 		t.Fatalf("the EOA holds %s, want 80000", got)
