@@ -29,18 +29,25 @@ type TokenDomain struct {
 
 // TypedData returns a as EIP-712 typed data in the token's domain.
 func (a TransferAuthorization) TypedData(d TokenDomain) apitypes.TypedData {
+	return a.TypedDataOf("TransferWithAuthorization", d)
+}
+
+// TypedDataOf returns a as the EIP-3009 message primary
+// (TransferWithAuthorization, or ReceiveWithAuthorization, whose fields
+// are the same) in the token's domain.
+func (a TransferAuthorization) TypedDataOf(primary string, d TokenDomain) apitypes.TypedData {
 	return apitypes.TypedData{
 		Types: apitypes.Types{
 			"EIP712Domain": {
 				{Name: "name", Type: "string"}, {Name: "version", Type: "string"},
 				{Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"},
 			},
-			"TransferWithAuthorization": {
+			primary: {
 				{Name: "from", Type: "address"}, {Name: "to", Type: "address"}, {Name: "value", Type: "uint256"},
 				{Name: "validAfter", Type: "uint256"}, {Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"},
 			},
 		},
-		PrimaryType: "TransferWithAuthorization",
+		PrimaryType: primary,
 		Domain: apitypes.TypedDataDomain{
 			Name: d.Name, Version: d.Version,
 			ChainId: (*math.HexOrDecimal256)(d.ChainID), VerifyingContract: d.Token.Hex(),

@@ -7,8 +7,6 @@ import (
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/common/math"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
@@ -68,28 +66,8 @@ type ReceiveAuthorization struct {
 
 // TypedData returns a as EIP-712 typed data in the token's domain.
 func (a ReceiveAuthorization) TypedData(d contracts.TokenDomain) apitypes.TypedData {
-	return apitypes.TypedData{
-		Types: apitypes.Types{
-			"EIP712Domain": {
-				{Name: "name", Type: "string"}, {Name: "version", Type: "string"},
-				{Name: "chainId", Type: "uint256"}, {Name: "verifyingContract", Type: "address"},
-			},
-			"ReceiveWithAuthorization": {
-				{Name: "from", Type: "address"}, {Name: "to", Type: "address"}, {Name: "value", Type: "uint256"},
-				{Name: "validAfter", Type: "uint256"}, {Name: "validBefore", Type: "uint256"}, {Name: "nonce", Type: "bytes32"},
-			},
-		},
-		PrimaryType: "ReceiveWithAuthorization",
-		Domain: apitypes.TypedDataDomain{
-			Name: d.Name, Version: d.Version,
-			ChainId: (*math.HexOrDecimal256)(d.ChainID), VerifyingContract: d.Token.Hex(),
-		},
-		Message: apitypes.TypedDataMessage{
-			"from": a.From.Hex(), "to": a.To.Hex(), "value": a.Value.String(),
-			"validAfter": a.ValidAfter.String(), "validBefore": a.ValidBefore.String(),
-			"nonce": hexutil.Encode(a.Nonce[:]),
-		},
-	}
+	return contracts.TransferAuthorization{From: a.From, To: a.To, Value: a.Value, ValidAfter: a.ValidAfter, ValidBefore: a.ValidBefore, Nonce: a.Nonce}.
+		TypedDataOf("ReceiveWithAuthorization", d)
 }
 
 // Digest is a's EIP-712 digest in the token's domain.
