@@ -23,6 +23,19 @@ type Voucher struct {
 	Signature hexutil.Bytes `json:"signature"`
 }
 
+// ChannelConfig is a channel's immutable configuration, as the settlement
+// contract hashes it into the channel id: what a claim of the channel must
+// name.
+type ChannelConfig struct {
+	Payer              common.Address `json:"payer"`
+	PayerAuthorizer    common.Address `json:"payerAuthorizer"`
+	Receiver           common.Address `json:"receiver"`
+	ReceiverAuthorizer common.Address `json:"receiverAuthorizer"`
+	Token              common.Address `json:"token"`
+	WithdrawDelay      uint64         `json:"withdrawDelay"`
+	Salt               common.Hash    `json:"salt"`
+}
+
 // ChannelHold is the request a channel is serving: the voucher that pays
 // for it, the most it may be charged, who holds it, and until when.
 type ChannelHold struct {
@@ -39,6 +52,10 @@ type ChannelHold struct {
 // the last look, and the request it is serving.
 type Channel struct {
 	ID common.Hash `json:"id"`
+	// Config is the channel's configuration, from the first payment that
+	// named it; nil only in a record written before configurations were
+	// kept.
+	Config *ChannelConfig `json:"config,omitempty"`
 	// Charged is chargedCumulativeAmount: what the served requests cost,
 	// in all.
 	Charged *big.Int `json:"charged"`
@@ -56,6 +73,14 @@ type Channel struct {
 	WithdrawRequestedAt int64     `json:"withdrawRequestedAt,omitempty"`
 	RefundNonce         *big.Int  `json:"refundNonce"`
 	SyncedAt            time.Time `json:"syncedAt"`
+	// Swept is how much of TotalClaimed was swept to the receiver by a
+	// claim of this server's (a claim and its sweep are one transaction);
+	// nil before the first.
+	Swept *big.Int `json:"swept,omitempty"`
+	// Claims counts the claims of this channel that were mined, and
+	// ClaimedAt is when the last one was.
+	Claims    int       `json:"claims,omitempty"`
+	ClaimedAt time.Time `json:"claimedAt,omitempty"`
 	// LastRequest is when the last charge was committed.
 	LastRequest time.Time `json:"lastRequest,omitempty"`
 	// Hold is the request being served; nil when none is.
@@ -68,6 +93,9 @@ type ChannelSnapshot struct {
 	Balance, TotalClaimed *big.Int
 	WithdrawRequestedAt   int64
 	RefundNonce           *big.Int
+	// Config, when set, is the channel's configuration, kept by a record
+	// that has none.
+	Config *ChannelConfig
 }
 
 // State is c as a server reports it, in a corrective 402's channelState
@@ -196,6 +224,10 @@ func (cs *Channels) Sync(id common.Hash, s ChannelSnapshot, now time.Time) (Chan
 				return nil, err
 			}
 		}
+		if c.Config == nil && s.Config != nil {
+			cfg := *s.Config
+			c.Config = &cfg
+		}
 		c.Balance, c.TotalClaimed, c.WithdrawRequestedAt = s.Balance, s.TotalClaimed, s.WithdrawRequestedAt
 		c.RefundNonce, c.SyncedAt = s.RefundNonce, now.UTC()
 		if c.Charged.Cmp(s.TotalClaimed) < 0 {
@@ -212,7 +244,9 @@ func (cs *Channels) Sync(id common.Hash, s ChannelSnapshot, now time.Time) (Chan
 // (ErrCumulativeMismatch otherwise, with the channel for the corrective
 // 402), at most the balance (ErrOverDeposit), and no other live request
 // may hold the channel (ErrChannelBusy). A hold that expired (its process
-// died) gives way, and its voucher is kept in Uncommitted. A refund's
+// died) gives way: it is charged at its price when v builds on its
+// voucher (the payer was told its charge, in the response it was served),
+// and otherwise its voucher is kept in Uncommitted. A refund's
 // zero-charge voucher begins with a price of zero.
 func (cs *Channels) Begin(id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (Channel, error) {
 	return cs.update(id, func(c *Channel) error {
@@ -220,11 +254,22 @@ func (cs *Channels) Begin(id common.Hash, v Voucher, price *big.Int, owner strin
 			return ErrChannelBusy
 		}
 		if h := c.Hold; h != nil {
-			if c.Uncommitted == nil || h.Voucher.Max.Cmp(c.Uncommitted.Max) > 0 {
+			c.Hold = nil
+			if v.Max != nil && h.Voucher.Max.Cmp(new(big.Int).Add(c.Charged, h.Price)) == 0 &&
+				v.Max.Cmp(new(big.Int).Add(h.Voucher.Max, price)) == 0 {
+				// The payer's voucher builds on the expired request's: it
+				// was told that request's charge, which only its served
+				// response said, so it was served and is charged now.
+				c.Charged = new(big.Int).Set(h.Voucher.Max)
+				kept := h.Voucher
+				c.Voucher = &kept
+				if c.Uncommitted != nil && c.Uncommitted.Max.Cmp(kept.Max) <= 0 {
+					c.Uncommitted = nil
+				}
+			} else if c.Uncommitted == nil || h.Voucher.Max.Cmp(c.Uncommitted.Max) > 0 {
 				kept := h.Voucher
 				c.Uncommitted = &kept
 			}
-			c.Hold = nil
 		}
 		if want := new(big.Int).Add(c.Charged, price); v.Max == nil || v.Max.Cmp(want) != 0 {
 			return ErrCumulativeMismatch

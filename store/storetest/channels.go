@@ -135,6 +135,32 @@ func runChannels(t *testing.T, b Backend) {
 		}
 	})
 
+	t.Run("an expired hold whose charge the payer builds on is charged", func(t *testing.T) {
+		t.Parallel()
+		cs := open(t, b.Open(t))
+		cfg := &store.ChannelConfig{Payer: common.Address{1}, Receiver: common.Address{2}, Token: common.Address{3}, WithdrawDelay: 900, Salt: common.Hash{4}}
+		withCfg := funded
+		withCfg.Config = cfg
+		must(t, err2(cs.Sync(id, withCfg, t0)))
+		must(t, err2(cs.Begin(id, v(100), price, "dead", t0, time.Minute)))
+		// The process died after serving: the payer read its charge (100)
+		// in the response and pays the next request at 200.
+		c, err := cs.Begin(id, v(200), price, "b", t0.Add(2*time.Minute), time.Minute)
+		if err != nil || c.Charged.Int64() != 100 || c.Voucher == nil || c.Voucher.Max.Int64() != 100 || c.Uncommitted != nil {
+			t.Fatalf("took over %+v, %v", c, err)
+		}
+		if c, err = cs.Commit(id, "b", price, t0.Add(2*time.Minute)); err != nil || c.Charged.Int64() != 200 {
+			t.Fatalf("committed %+v, %v", c, err)
+		}
+		// The configuration is kept from the first payment that named it.
+		other := *cfg
+		other.Salt = common.Hash{5}
+		withCfg.Config = &other
+		if c, err = cs.Sync(id, withCfg, t0); err != nil || c.Config == nil || *c.Config != *cfg {
+			t.Fatalf("config %+v, %v", c.Config, err)
+		}
+	})
+
 	t.Run("the chain's state is mirrored and claims catch up", func(t *testing.T) {
 		t.Parallel()
 		cs := open(t, b.Open(t))
