@@ -141,12 +141,13 @@ func (n *NetworkConfig) options() map[string]option {
 		"settlement":          stringOption(&n.Settlement),
 		"paymaster_url":       stringOption(&n.PaymasterURL), "paymaster_key": stringOption(&n.PaymasterKey),
 		"sponsor_url": stringOption(&n.SponsorURL), "bundler_url": stringOption(&n.BundlerURL),
-		"database_schema": stringOption(&n.DatabaseSchema),
-		"explorer":        stringOption(&n.Explorer),
-		"confirmations":   confirmationsOption(&n.Confirmations),
-		"batch":           n.parseBatch,
-		"wallet_gas":      countOption(&n.WalletGas),
-		"wallet_reverts":  countOption(&n.WalletReverts),
+		"database_schema":  stringOption(&n.DatabaseSchema),
+		"explorer":         stringOption(&n.Explorer),
+		"confirmations":    confirmationsOption(&n.Confirmations),
+		"batch":            n.parseBatch,
+		"batch_settlement": n.parseBatchSettlement,
+		"wallet_gas":       countOption(&n.WalletGas),
+		"wallet_reverts":   countOption(&n.WalletReverts),
 		"chain_id": valueOption(func(v string) error {
 			id, err := strconv.ParseUint(v, 10, 64)
 			if err != nil || id == 0 {
@@ -187,6 +188,35 @@ func (n *NetworkConfig) parseBatch(d *caddyfile.Dispenser) error {
 		return err
 	}
 	n.Batch = b
+	return nil
+}
+
+// parseBatchSettlement reads `batch_settlement { receiver_authorizer_key
+// <key> withdraw_delay <duration> settlement <contract> claim_every
+// <duration> claim_above <amount> }`, each part optional.
+func (n *NetworkConfig) parseBatchSettlement(d *caddyfile.Dispenser) error {
+	if d.NextArg() {
+		return d.Err("batch_settlement takes no value, only a block of its options")
+	}
+	b := &BatchSettlementConfig{}
+	if err := parseBlock(d, d.Nesting(), "batch_settlement option", map[string]option{
+		"receiver_authorizer_key": stringOption(&b.ReceiverAuthorizerKey),
+		"withdraw_delay":          durationOption(&b.WithdrawDelay),
+		"settlement":              stringOption(&b.Settlement),
+		"claim_every": valueOption(func(v string) error {
+			dur, err := caddy.ParseDuration(v)
+			if err != nil || dur < 0 {
+				return errors.New("want a duration, 0 for never")
+			}
+			cd := caddy.Duration(dur)
+			b.ClaimEvery = &cd
+			return nil
+		}),
+		"claim_above": stringOption(&b.ClaimAbove),
+	}); err != nil {
+		return err
+	}
+	n.BatchSettlement = b
 	return nil
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.uber.org/zap"
 
+	"github.com/caddy-x402/caddy-x402/channels"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
@@ -87,8 +88,24 @@ type chainPlan struct {
 	schema    string        // its schema, or empty for the connection's search_path
 	// aa is the aa-native configuration without its sponsor limits (a
 	// tunable), or nil when aa-native is off.
-	aa    *facilitator.AANative
+	aa *facilitator.AANative
+	// batch is the network's payment channels, nil when off.
+	batch *batchPlan
 	fixed chainFixed
+}
+
+// batchPlan is a network's batch-settlement configuration, resolved.
+type batchPlan struct {
+	authorizer    *ecdsa.PrivateKey // the receiver authorizer; never shown
+	settlement    common.Address
+	withdrawDelay time.Duration
+	claimEvery    time.Duration // 0: no periodic claim
+	claimAbove    string        // whole units of a token; "" for no threshold
+}
+
+// receiverAuthorizer is the address the offers name.
+func (b *batchPlan) receiverAuthorizer() common.Address {
+	return crypto.PubkeyToAddress(b.authorizer.PublicKey)
 }
 
 // fixedEntryPoint is one EntryPoint of chainFixed.
@@ -134,6 +151,9 @@ type chainFixed struct {
 	// Batch is NetworkConfig.Batch with the devnet's contract as default,
 	// checksummed; nil when batching is off.
 	Batch *BatchConfig `json:"batch"`
+	// BatchSettlement is the batch-settlement contract, zero when payment
+	// channels are off.
+	BatchSettlement common.Address `json:"batch_settlement"`
 }
 
 // batching is the facilitator's Batch of f, nil when batching is off.
@@ -271,6 +291,9 @@ type chainRun struct {
 	pruner  *store.Pruner   // deletes old final records; nil when off
 	log     *zap.Logger
 	sponsor sponsorSlot // the paymaster running on this chain, if any
+	// channels keeps the network's batch-settlement channels; nil when
+	// they are off.
+	channels *channels.Server
 
 	adminMu sync.Mutex   // guards admin
 	admin   http.Handler // the admin API over this run, made on first use
@@ -433,15 +456,25 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	} else if run.chain, run.target, err = dialChain(ctx, run.rpcURL); err != nil {
 		return nil, fmt.Errorf("dialing the chain: %w", err)
 	}
+	var bs *facilitator.BatchSettlement
+	if p.batch != nil {
+		bs = &facilitator.BatchSettlement{Settlement: p.batch.settlement}
+	}
 	fac, err := facilitator.New(ctx, facilitator.Config{
 		Network: p.network, Chain: run.chain, Records: st, Journal: journal, SettlerKey: p.settler, Assets: assets, AANative: aa, Offers: offers,
 		ReceiptTimeout: time.Duration(t.ReceiptTimeout), ClaimTakeover: time.Duration(p.fixed.ClaimTakeover), Logger: log.Named("facilitator"),
 		Confirmations: uint64(p.fixed.Confirmations), Batch: p.fixed.batching(), WalletGas: uint64(p.fixed.WalletGas), WalletReverts: p.fixed.WalletReverts,
+		BatchSettlement: bs,
 	})
 	if err != nil {
 		return nil, err
 	}
 	run.fac = fac
+	if p.batch != nil {
+		if run.channels, err = p.openChannels(st); err != nil {
+			return nil, err
+		}
+	}
 	if run.keys, err = paymaster.OpenKeys(st); err != nil {
 		return nil, err
 	}
@@ -500,6 +533,19 @@ type devChain struct {
 	url    string             // its JSON-RPC endpoint over HTTP
 	attach func() *rpc.Client // a JSON-RPC client in process
 	close  func() error       // stops it
+}
+
+// Begin holds the channel of a batch-settlement payment for one request
+// (paywall.Channels), with the running network's channels.
+func (c *sharedChain) Begin(ctx context.Context, req *x402.VerifyRequest, verify func(context.Context) (*x402.VerifyResponse, error)) (paywall.ChannelUse, error) {
+	run, err := c.wait(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if run.channels == nil {
+		return nil, &paywall.ChannelRefusal{Status: http.StatusPaymentRequired, Reason: string(x402.ReasonSchemeMismatch), Message: "this network takes no batch-settlement payments"}
+	}
+	return run.channels.Begin(ctx, req, verify)
 }
 
 // Verify verifies with the running facilitator.

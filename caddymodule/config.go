@@ -170,6 +170,32 @@ type BatchConfig struct {
 	MaxGas uint64 `json:"max_gas,omitempty"`
 }
 
+// BatchSettlementConfig configures a network's payment channels.
+type BatchSettlementConfig struct {
+	// The receiver authorizer's private key, which signs the claims and
+	// refunds of the channels (hex, from a placeholder such as
+	// {env.X402_RECEIVER_AUTHORIZER_KEY} or {file.…}; never logged). Its
+	// address is the offers' extra.receiverAuthorizer. On the devnet it
+	// defaults to the test mnemonic's key 12; elsewhere it is required.
+	ReceiverAuthorizerKey string `json:"receiver_authorizer_key,omitempty"`
+	// How long a payer's timed withdrawal takes, which bounds how long a
+	// served voucher may stay unclaimed: 15 minutes to 30 days. Default:
+	// 1 day.
+	WithdrawDelay caddy.Duration `json:"withdraw_delay,omitempty"`
+	// The x402BatchSettlement contract; default its canonical address
+	// (upstream's audited deployment on a real chain, ours on the
+	// devnet), which is checked at start.
+	Settlement string `json:"settlement,omitempty"`
+	// Claims: every claim_every, every channel with something unclaimed
+	// is claimed and swept (default 1 hour; 0 turns the periodic claim
+	// off); and as soon as the unclaimed total of a token is above
+	// claim_above (whole units of the token, such as "5.00"; unset: no
+	// threshold). A channel whose payer starts a timed withdrawal is
+	// always claimed at once.
+	ClaimEvery *caddy.Duration `json:"claim_every,omitempty"`
+	ClaimAbove string          `json:"claim_above,omitempty"`
+}
+
 // NetworkConfig is one chain that an x402 app takes payments on: its
 // RPC, settler key, store, assets, confirmations and (optional) aa-native
 // contracts. Each network has a facilitator of its own (its own sender,
@@ -241,6 +267,12 @@ type NetworkConfig struct {
 	// payment is sent on its own as without it. Off by default (unset).
 	// See docs/facilitator.md#batching.
 	Batch *BatchConfig `json:"batch,omitempty"`
+	// Payment channels (the batch-settlement scheme): routes that list it
+	// in their schemes take a deposit once and a signed voucher per
+	// request, charged off chain and claimed later, many channels in one
+	// transaction. Off by default (unset); needs the embedded
+	// facilitator. See docs/batch-settlement.md.
+	BatchSettlement *BatchSettlementConfig `json:"batch_settlement,omitempty"`
 	// The most gas an exact payment from a contract wallet may make the
 	// settler spend on the payer's own code: its deployment (ERC-6492)
 	// and its transfer with the wallet's signature check (ERC-1271)

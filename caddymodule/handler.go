@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/ethereum/go-ethereum/common"
 	"go.uber.org/zap"
+	"go.uber.org/zap/exp/zapslog"
 
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paywall"
@@ -270,8 +272,22 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		AssetSymbols:   symbols,
 		Broadcast:      broadcast,
 		Hooks:          paywall.Hooks{AfterVerify: h.verified, AfterSettle: h.settled, OnSettleFailure: h.settled, AfterBroadcast: h.broadcastFinal},
+		Channels:       h.channels(),
+		Logger:         slog.New(zapslog.NewHandler(h.log.Core())),
 	})
 	return err
+}
+
+// channels is the batch-settlement channels of the route's networks: the
+// embedded facilitator's, none with a remote one.
+func (h *Handler) channels() paywall.Channels {
+	switch {
+	case h.FacilitatorURL != "" || h.app.FacilitatorURL != "" || h.app.chain == nil:
+		return nil
+	case h.app.router != nil:
+		return h.app.router
+	}
+	return h.app.chain
 }
 
 // expand resolves the placeholders of the options that take them.
@@ -347,8 +363,15 @@ func (h *Handler) Validate() error {
 			if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return len(n.aa) > 0 }) {
 				errs = append(errs, errors.New("x402: aa-native needs the x402 app's aa-native contracts and sponsor_url (on its first network, among the route's)"))
 			}
+		case x402.SchemeBatchSettlement:
+			if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return n.chain != nil && n.chain.plan.batch != nil }) {
+				errs = append(errs, errors.New("x402: batch-settlement needs the embedded facilitator and a network with the batch_settlement option"))
+			}
+			if h.PriceService != nil || h.perRequest() || h.Access != nil || h.SettleBefore {
+				errs = append(errs, errors.New("x402: batch-settlement takes a fixed price, without access windows or settle_before (a voucher is charged after serving)"))
+			}
 		default:
-			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native; upto with the upto option)", s))
+			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native, batch-settlement; upto with the upto option)", s))
 		}
 	}
 	for _, want := range h.Assets {

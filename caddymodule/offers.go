@@ -203,6 +203,17 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 					}
 					extras = n.aa // one offer per EntryPoint
 				}
+				if s == x402.SchemeBatchSettlement {
+					if n.chain == nil || n.chain.plan.batch == nil || (a.Name == "" && !a.Permit2) {
+						continue // channels are the embedded facilitator's, in EIP-712 tokens (Validate says so)
+					}
+					b := n.chain.plan.batch
+					extra = &x402.Extra{Name: a.Name, Version: a.Version, ReceiverAuthorizer: b.receiverAuthorizer().Hex(), WithdrawDelay: int(b.withdrawDelay / time.Second)}
+					if a.Permit2 {
+						extra.AssetTransferMethod = x402.AssetTransferPermit2
+					}
+					extras = []*x402.Extra{extra}
+				}
 				if s == x402.SchemeUpto {
 					if n.chain == nil {
 						continue // needs the embedded facilitator (Validate says so)

@@ -11,14 +11,19 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/caddy-x402/caddy-x402/channels"
+	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
+	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -96,6 +101,12 @@ func (a *App) plan(n *NetworkConfig, multi, primary bool) (*chainPlan, error) {
 		if p.storePath, err = filepath.Abs(p.storePath); err != nil {
 			return nil, fmt.Errorf("store_path: %w", err)
 		}
+	}
+	if b := n.BatchSettlement; b != nil {
+		if p.batch, err = batchPlanOf(b, p.devnet); err != nil {
+			return nil, err
+		}
+		p.fixed.BatchSettlement = p.batch.settlement
 	}
 	if eps, settlement := n.aaEntryPoints(); eps != nil && primary {
 		p.aa = &facilitator.AANative{EntryPoints: eps, Settlement: settlement, BundlerURL: n.BundlerURL}
@@ -406,6 +417,12 @@ func (r *networkRouter) SettleCredential(ctx context.Context, network, name stri
 	return r.of(network).SettleCredential(ctx, network, name)
 }
 
+// Begin holds a batch-settlement payment's channel with the channels of
+// the requirements' network (paywall.Channels).
+func (r *networkRouter) Begin(ctx context.Context, req *x402.VerifyRequest, verify func(context.Context) (*x402.VerifyResponse, error)) (paywall.ChannelUse, error) {
+	return r.of(req.PaymentRequirements.Network).Begin(ctx, req, verify)
+}
+
 // Served tells the facilitator of the requirements' network that a paid
 // response was written.
 func (r *networkRouter) Served(ctx context.Context, req *x402.SettleRequest) error {
@@ -513,3 +530,50 @@ var (
 	_ facilitator.NetworkOffers    = (*networkRouter)(nil)
 	_ facilitator.CredentialPolicy = (*networkRouter)(nil)
 )
+
+// batchPlanOf resolves a network's batch-settlement configuration.
+func batchPlanOf(b *BatchSettlementConfig, devnet bool) (*batchPlan, error) {
+	p := &batchPlan{
+		settlement:    contracts.BatchSettlementAddress,
+		withdrawDelay: cmp.Or(time.Duration(b.WithdrawDelay), 24*time.Hour),
+		claimEvery:    time.Hour,
+		claimAbove:    b.ClaimAbove,
+	}
+	if b.ClaimEvery != nil {
+		p.claimEvery = time.Duration(*b.ClaimEvery)
+	}
+	if p.withdrawDelay < 15*time.Minute || p.withdrawDelay > 30*24*time.Hour || p.withdrawDelay%time.Second != 0 {
+		return nil, fmt.Errorf("batch_settlement withdraw_delay %s: want whole seconds from 15m to 720h (the contract's bounds)", p.withdrawDelay)
+	}
+	if b.Settlement != "" {
+		a, err := x402.ParseAddress(b.Settlement)
+		if err != nil {
+			return nil, fmt.Errorf("batch_settlement settlement: %w", err)
+		}
+		p.settlement = common.Address(a)
+	}
+	var err error
+	switch {
+	case b.ReceiverAuthorizerKey != "":
+		p.authorizer, err = secretKey("batch_settlement receiver_authorizer_key", b.ReceiverAuthorizerKey)
+	case devnet:
+		p.authorizer, err = wellknown.DeriveKey(wellknown.TestMnemonic, 12)
+	default:
+		err = errors.New("batch_settlement needs receiver_authorizer_key off the devnet: the key that signs the channels' claims and refunds, from a placeholder such as {env.X402_RECEIVER_AUTHORIZER_KEY}")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// openChannels opens the network's batch-settlement channels in st.
+func (p *chainPlan) openChannels(st store.Backend) (*channels.Server, error) {
+	kv, err := st.Bucket(store.ChannelBucket)
+	if err != nil {
+		return nil, fmt.Errorf("opening the batch-settlement channels: %w", err)
+	}
+	return channels.New(channels.Config{
+		Store: store.NewChannels(kv), ChainID: p.chainID(), Settlement: p.batch.settlement, Authorizer: p.batch.authorizer,
+	})
+}

@@ -53,6 +53,14 @@ func (p *Paywall) answer(w http.ResponseWriter, r *http.Request, a *refusal) {
 	if a.settle != nil {
 		setPaymentResponse(w, r, a.settle)
 	}
+	if a.retryAfter > 0 {
+		w.Header().Set("Retry-After", retryAfterValue(a.retryAfter))
+	}
+	switch {
+	case a.corrective != nil:
+		p.correctiveChallenge(w, r, a)
+		return
+	}
 	switch a.form {
 	case formUnavailable:
 		unavailable(w, a.msg)

@@ -30,6 +30,11 @@ type gate struct {
 	// broadcast is the request's settlement on a route serving on
 	// broadcast; nil otherwise.
 	broadcast *onBroadcast
+	// channel is a batch-settlement payment's hold, which pays through
+	// its Settle with settleWith (the facilitator, between the hooks);
+	// nil for other payments.
+	channel    ChannelUse
+	settleWith func(context.Context, *x402.VerifyRequest) *x402.SettleResponse
 }
 
 // faultAfterFlush is the fault-injection point between a paid response's
@@ -95,7 +100,15 @@ func (g *gate) WriteHeader(status int) {
 // handler's answer, whose headers are dropped first when it set them
 // (drop), and what the handler writes next is discarded.
 func (g *gate) pay(drop bool) bool {
-	res, ok, stop := g.paywall.settle(g.ctx, g.r, g.req, g.broadcast)
+	var res *x402.SettleResponse
+	var ok bool
+	var stop error
+	if g.channel != nil {
+		res = g.channel.Settle(g.ctx, g.settleWith)
+		ok = res.Success
+	} else {
+		res, ok, stop = g.paywall.settle(g.ctx, g.r, g.req, g.broadcast)
+	}
 	g.res = res
 	if !ok {
 		if drop {

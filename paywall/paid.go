@@ -36,6 +36,9 @@ func (p *Paywall) admitPayment(q *request) (a *admission) {
 		return a
 	}
 	a.held = append(a.held, func() { p.cfg.Guard.release(key) })
+	if q.offer.Scheme == x402.SchemeBatchSettlement {
+		return p.admitChannel(q, a)
+	}
 	if q.idErr != nil {
 		a.refusal = challenged(http.StatusBadRequest, string(x402.ReasonMalformedRequest)+": "+q.idErr.Error())
 		return a
@@ -117,14 +120,7 @@ func (p *Paywall) verify(ctx context.Context, r *http.Request, req *x402.VerifyR
 			return nil, aborted(err)
 		}
 	}
-	began := time.Now()
-	vctx, span := startSpan(ctx, spanVerify, offer)
-	vres, err := p.cfg.Facilitator.Verify(vctx, req)
-	edge.EndVerify(span, vres, err)
-	if h := p.cfg.Hooks.AfterVerify; h != nil {
-		ev.Verify, ev.VerifyErr, ev.Took = vres, err, time.Since(began)
-		h(r, ev)
-	}
+	vres, err := p.verifyRaw(ctx, r, req, ev)
 	if err != nil {
 		return nil, unavailableNow("the payment could not be verified right now; retry")
 	}
@@ -136,6 +132,24 @@ func (p *Paywall) verify(ctx context.Context, r *http.Request, req *x402.VerifyR
 		return nil, challenged(http.StatusPaymentRequired, msg)
 	}
 	return vres, nil
+}
+
+// verifyRaw asks the facilitator to verify req, in its span, and runs the
+// AfterVerify hook with the answer; ev is the hooks' event, nil for a new
+// one (the BeforeVerify hook, which refuses, is the caller's).
+func (p *Paywall) verifyRaw(ctx context.Context, r *http.Request, req *x402.VerifyRequest, ev *Event) (*x402.VerifyResponse, error) {
+	if ev == nil {
+		ev = &Event{Offer: &req.PaymentRequirements, Payment: &req.PaymentPayload}
+	}
+	began := time.Now()
+	vctx, span := startSpan(ctx, spanVerify, &req.PaymentRequirements)
+	vres, err := p.cfg.Facilitator.Verify(vctx, req)
+	edge.EndVerify(span, vres, err)
+	if h := p.cfg.Hooks.AfterVerify; h != nil {
+		ev.Verify, ev.VerifyErr, ev.Took = vres, err, time.Since(began)
+		h(r, ev)
+	}
+	return vres, err
 }
 
 // claimShared takes the fleet's lease of a verified payment that needs
@@ -188,6 +202,9 @@ func (p *Paywall) uptoDeadline(r *http.Request, req *x402.VerifyRequest) (time.T
 // anything reaches the client (or metered, for upto).
 func (p *Paywall) servePaid(w http.ResponseWriter, r *http.Request, a *admission, next func(http.ResponseWriter, *http.Request) error) error {
 	ctx, req := a.ctx, a.req
+	if a.channel != nil {
+		return p.serveChannel(w, r, a, next)
+	}
 	if req.PaymentRequirements.Scheme == x402.SchemeUpto && !isUpgrade(r) {
 		// An upgraded connection is not metered: like any upgrade, it
 		// settles before it starts, for the maximum (below).

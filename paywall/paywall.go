@@ -72,6 +72,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -160,6 +161,12 @@ type Config struct {
 	Hooks Hooks
 	// Timeout bounds verification and settlement; default 60 s.
 	Timeout time.Duration
+	// Channels keeps the batch-settlement channels of the offers of that
+	// scheme (see channel.go); nil refuses their payments.
+	Channels Channels
+	// Logger receives what the paywall cannot answer to the client (a
+	// served request's charge that was not committed); nil logs nothing.
+	Logger *slog.Logger
 	// Guard refuses a payment while another request is using it. Share one
 	// Guard among every paywall of a process, so a payment presented to
 	// two routes at once pays for one response; nil gives this paywall its

@@ -26,6 +26,11 @@ type refusal struct {
 	// and the replayed payment's original settlement.
 	id     string
 	result json.RawMessage
+	// corrective is the batch-settlement offer of a corrective 402, with
+	// the channel's state in its extra (see channel.go); nil otherwise.
+	corrective *x402.PaymentRequirements
+	// retryAfter, when positive, is the challenge's Retry-After, seconds.
+	retryAfter int
 }
 
 // form is how a refusal is written.

@@ -87,6 +87,9 @@ type admission struct {
 	cutAt time.Time
 	// refusal answers a request that is not served.
 	refusal *refusal
+	// channel is a batch-settlement payment's hold of its channel; nil
+	// for other payments.
+	channel ChannelUse
 	// held is what the request holds (the payment in use here and in the
 	// fleet, the context), released in reverse order by release.
 	held []func()

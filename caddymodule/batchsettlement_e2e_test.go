@@ -1,0 +1,166 @@
+package caddymodule
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+
+	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+const batchSettlementCaddyfile = `{
+	admin off
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:{{chain}}
+		batch_settlement {
+			withdraw_delay 15m
+			claim_every 0
+		}
+	}
+}
+
+http://:{{site}} {
+	bind 127.0.0.1
+	x402_path_guard
+	handle /tools/* {
+		x402 0.001 {
+			pay_to {{merchant}}
+			schemes batch-settlement
+		}
+		reverse_proxy {{upstream}}
+	}
+}
+`
+
+// channelRun is what batch-settlement-caddy.mjs prints.
+type channelRun struct {
+	Results   []channelAnswer      `json:"results"`
+	Recovered *channelAnswer       `json:"recovered"`
+	Refund    *x402.SettleResponse `json:"refund"`
+}
+
+type channelAnswer struct {
+	Status   int                  `json:"status"`
+	Body     string               `json:"body"`
+	Response *x402.SettleResponse `json:"response"`
+}
+
+// TestBatchSettlementThroughCaddy: an agent pays a Caddy route through a
+// payment channel with upstream's own client (@x402/fetch with @x402/evm
+// 2.27.0's batch-settlement client): one deposit (a transaction the
+// embedded facilitator sends and pays the gas of), then vouchers alone,
+// each answered with a PAYMENT-RESPONSE that has no transaction and the
+// charge in extra.chargedAmount. A fresh client that lost its state
+// recovers it (from the chain and the server's corrective 402) and pays
+// on. The cooperative refund then claims what was served, sweeps it to
+// the merchant and returns the rest, in one transaction: the payer paid
+// exactly what it was served, the merchant got exactly that, and the
+// upstream never saw a payment header.
+func TestBatchSettlementThroughCaddy(t *testing.T) {
+	dir := interopClients(t)
+	var served, leaked atomic.Int64
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		served.Add(1)
+		if r.Header.Get(x402.HeaderPaymentSignature) != "" {
+			leaked.Add(1)
+		}
+		fmt.Fprint(w, `{"tool":"answer"}`)
+	}))
+	defer upstream.Close()
+
+	ports := map[string]int{"chain": freePort(t), "site": freePort(t)}
+	merchant := crypto.PubkeyToAddress(mustKey(t, 7).PublicKey)
+	payer := mustKey(t, 5)
+	payerAddr := crypto.PubkeyToAddress(payer.PublicKey)
+	token := wellknown.GenesisContracts().Token
+	cf := batchSettlementCaddyfile
+	for name, port := range ports {
+		cf = strings.ReplaceAll(cf, "{{"+name+"}}", fmt.Sprint(port))
+	}
+	cf = strings.NewReplacer("{{merchant}}", merchant.Hex(), "{{upstream}}", strings.TrimPrefix(upstream.URL, "http://")).Replace(cf)
+	if err := caddy.Load(adaptCaddyfile(t, cf), true); err != nil {
+		t.Fatalf("loading: %v", err)
+	}
+	defer caddy.Stop()
+	rpcURL := fmt.Sprintf("http://127.0.0.1:%d", ports["chain"])
+	eth, err := ethclient.Dial(rpcURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	e := &e2e{t: t, eth: eth, api: fmt.Sprintf("http://127.0.0.1:%d", ports["site"]), token: token}
+	merchantBefore, payerBefore := e.balance(merchant), e.balance(payerAddr)
+
+	// The 402 offers the channel's terms.
+	resp, _ := e.get("/tools/search", "")
+	pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+	if err != nil || len(pr.Accepts) != 1 {
+		t.Fatalf("the 402: %v, %+v", err, pr)
+	}
+	offer := pr.Accepts[0]
+	authorizer := crypto.PubkeyToAddress(mustKey(t, 12).PublicKey)
+	if offer.Scheme != x402.SchemeBatchSettlement || offer.Amount != "1000" || offer.Extra == nil ||
+		offer.Extra.ReceiverAuthorizer != authorizer.Hex() || offer.Extra.WithdrawDelay != 900 || offer.Extra.Name == "" {
+		t.Fatalf("the offer: %+v, extra %+v", offer, offer.Extra)
+	}
+
+	const count = 5
+	cmd := exec.Command("node", "batch-settlement-caddy.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "BASE="+e.api, "PATH_=/tools/search", "RPC="+rpcURL, "NETWORK="+offer.Network, "ASSET="+token.Hex(),
+		"X402_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(payer)), fmt.Sprint("COUNT=", count), "RECOVER=1", "REFUND=1")
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("node: %v\n%s\n%s", err, out, stderr)
+	}
+	t.Logf("the agent: %s", out)
+	var run channelRun
+	if err := json.Unmarshal(out, &run); err != nil || len(run.Results) != count {
+		t.Fatalf("results %s: %v", out, err)
+	}
+	answers := append(run.Results, *run.Recovered)
+	for i, a := range answers {
+		if a.Status != http.StatusOK || a.Response == nil || !a.Response.Success || a.Body != `{"tool":"answer"}` {
+			t.Fatalf("request %d: %d %s, %+v", i, a.Status, a.Body, a.Response)
+		}
+		x := a.Response.Extra
+		if x == nil || x.ChargedAmount != "1000" || x.ChannelState == nil || x.ChannelState.ChargedCumulativeAmount != fmt.Sprint(1000*(i+1)) {
+			t.Errorf("request %d's PAYMENT-RESPONSE extra %+v (%+v), want 1000 charged, %d in all", i, x, x.ChannelState, 1000*(i+1))
+		}
+		if deposit := i == 0; deposit != (a.Response.TransactionHash != "") {
+			t.Errorf("request %d's transaction %q: only the first (the deposit) has one", i, a.Response.TransactionHash)
+		}
+	}
+	if served.Load() != count+1 || leaked.Load() != 0 {
+		t.Errorf("the upstream served %d requests (%d with a payment header), want %d and none", served.Load(), leaked.Load(), count+1)
+	}
+	r := run.Refund
+	if r == nil || !r.Success || r.TransactionHash == "" {
+		t.Fatalf("the refund: %s", out)
+	}
+	charged := big.NewInt(1000 * (count + 1))
+	if paid := new(big.Int).Sub(payerBefore, e.balance(payerAddr)); paid.Cmp(charged) != 0 {
+		t.Errorf("the payer paid %v in all, want the %v it was served", paid, charged)
+	}
+	if got := new(big.Int).Sub(e.balance(merchant), merchantBefore); got.Cmp(charged) != 0 {
+		t.Errorf("the merchant got %v, want the %v served", got, charged)
+	}
+}

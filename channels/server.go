@@ -1,0 +1,525 @@
+// Package channels is the merchant's side of x402's batch-settlement
+// scheme (payment channels; scheme_batch_settlement_evm.md, "Server: State
+// & Forwarding"): the state of each channel its routes are paid through,
+// kept in the store (store.Channels: a bbolt file, or the PostgreSQL
+// database a fleet shares), and the walk of one request's payment through
+// it. Server implements paywall.Channels.
+//
+// A request's payment is verified (by the facilitator, or locally: a
+// plain voucher signed by its payer authorizer on a channel whose mirrored
+// state is fresh), its channel is held for the request across the fleet,
+// its voucher must be exactly what the channel was charged plus the
+// price (otherwise the corrective 402, with the server's state and the
+// last voucher it served), and at most the deposit. The charge is
+// committed only once the response was served. A refund is completed with
+// the receiver authorizer's signatures and settled through the
+// facilitator; the claims of what was served are package
+// channels/claimer's.
+package channels
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
+	"github.com/caddy-x402/caddy-x402/facilitator/batchsettlement"
+	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// The server's refusals (scheme_batch_settlement_evm.md, "Error Codes"),
+// beside the facilitator's (package facilitator/batchsettlement).
+const (
+	// CodeChannelBusy: another request holds the channel; the client
+	// retries shortly.
+	CodeChannelBusy = "invalid_batch_settlement_evm_channel_busy"
+	// CodeCumulativeAmountMismatch: the voucher's ceiling is not the
+	// channel's charged total plus the price; the answer is the corrective
+	// 402.
+	CodeCumulativeAmountMismatch = "invalid_batch_settlement_evm_cumulative_amount_mismatch"
+)
+
+// Config configures a Server.
+type Config struct {
+	// Store keeps the channels.
+	Store *store.Channels
+	// ChainID is the chain the channels are on, and Settlement the
+	// batch-settlement contract (default its canonical address): the
+	// domain channel ids and vouchers are hashed in.
+	ChainID    *big.Int
+	Settlement common.Address
+	// Authorizer is the receiver authorizer's key, which signs the claims
+	// and refunds of the channels whose offers name its address (from a
+	// placeholder; never logged). Nil refuses cooperative refunds.
+	Authorizer *ecdsa.PrivateKey
+	// Lease is how long a request may hold its channel before another
+	// request may take it over (its process is taken for dead); default
+	// 2 minutes.
+	Lease time.Duration
+	// Fresh is how recent a channel's mirror of the chain must be for a
+	// plain voucher to verify locally, without the facilitator; default
+	// 30 s, negative always asks the facilitator.
+	Fresh time.Duration
+	// WithdrawMargin stops charges on a channel whose payer started a
+	// timed withdrawal once the withdrawal can be finalized within this
+	// margin, so that every served voucher is claimed before; default 5
+	// minutes.
+	WithdrawMargin time.Duration
+	// Committed, if set, is called with a channel after each committed
+	// charge (the claimer's threshold and withdrawal strategies).
+	Committed func(store.Channel)
+	// Now is the clock; default time.Now.
+	Now func() time.Time
+}
+
+// Server keeps a merchant's batch-settlement channels.
+type Server struct {
+	cfg Config
+	dom batchsettle.Domain
+	// authorizer is Authorizer's address; zero when there is none.
+	authorizer common.Address
+}
+
+// New returns a Server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("channels: no store")
+	}
+	if cfg.ChainID == nil || cfg.ChainID.Sign() <= 0 {
+		return nil, errors.New("channels: chain id must be positive")
+	}
+	if cfg.Settlement == (common.Address{}) {
+		cfg.Settlement = contracts.BatchSettlementAddress
+	}
+	if cfg.Lease <= 0 {
+		cfg.Lease = 2 * time.Minute
+	}
+	if cfg.Fresh == 0 {
+		cfg.Fresh = 30 * time.Second
+	}
+	if cfg.WithdrawMargin <= 0 {
+		cfg.WithdrawMargin = 5 * time.Minute
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	s := &Server{cfg: cfg, dom: batchsettle.NewDomain(cfg.ChainID, cfg.Settlement)}
+	if cfg.Authorizer != nil {
+		s.authorizer = crypto.PubkeyToAddress(cfg.Authorizer.PublicKey)
+	}
+	return s, nil
+}
+
+// Domain is the EIP-712 domain the channels are hashed in.
+func (s *Server) Domain() batchsettle.Domain { return s.dom }
+
+// refusal is a ChannelRefusal with code and a message.
+func refusal(code any, format string, args ...any) *paywall.ChannelRefusal {
+	return &paywall.ChannelRefusal{Status: http.StatusPaymentRequired, Reason: fmt.Sprint(code), Message: fmt.Sprintf(format, args...)}
+}
+
+// Begin implements paywall.Channels: it decodes the payment, verifies it
+// (locally when it can, see local), mirrors the chain's state of its
+// channel, and holds the channel for the request.
+func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func(context.Context) (*x402.VerifyResponse, error)) (paywall.ChannelUse, error) {
+	p, err := batchsettlement.DecodePayload(req.PaymentPayload.Payload)
+	if err != nil {
+		var r *batchsettlement.Refusal
+		if errors.As(err, &r) {
+			return nil, &paywall.ChannelRefusal{Status: http.StatusBadRequest, Reason: string(r.Code), Message: r.Error()}
+		}
+		return nil, err
+	}
+	if p.Claim != nil {
+		return nil, refusal(batchsettlement.CodePayloadType, "a claim is the receiver's; a payer pays with a deposit, a voucher or a refund")
+	}
+	price, err := x402.ParseAmount(req.PaymentRequirements.Amount)
+	if err != nil {
+		return nil, refusal(x402.ReasonMalformedRequest, "the offer's amount: %v", err)
+	}
+	if p.Refund != nil {
+		price = new(big.Int) // a refund's voucher charges nothing
+	}
+	id := p.ChannelID
+	if got := s.dom.ChannelID(p.Config); got != id {
+		return nil, refusal(batchsettlement.CodeChannelIDMismatch, "the channel config hashes to %s, not %s", got, id)
+	}
+	now := s.cfg.Now()
+	rec, known, err := s.cfg.Store.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	u := &use{s: s, req: req, p: p, id: id, price: price, owner: newOwner()}
+	if !(known && s.local(p, &req.PaymentRequirements, rec, now)) {
+		vres, err := verify(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !vres.IsValid {
+			if strings.HasPrefix(vres.InvalidMessage, string(batchsettlement.CodeCumulativeBelowClaimed)) && known {
+				// The payer's state is behind the claims: the corrective
+				// 402, as for a mismatch, from which it recovers.
+				r := refusal(batchsettlement.CodeCumulativeBelowClaimed, "%s", vres.InvalidMessage)
+				st := rec.State()
+				r.State, r.Voucher = &st, rec.VoucherState()
+				return nil, r
+			}
+			msg := vres.InvalidMessage
+			if msg == "" {
+				msg = string(vres.InvalidReason)
+			}
+			return nil, refusal(vres.InvalidReason, "%s", strings.TrimPrefix(msg, string(vres.InvalidReason)+": "))
+		}
+		snap, err := snapshotOf(vres.Extra, id)
+		if err != nil {
+			return nil, err
+		}
+		snap.Config = configOf(p.Config)
+		if p.Deposit != nil {
+			// The deposit is settled before anything is served (Settle),
+			// so the request may spend it; if it fails, the balance is
+			// read again.
+			u.before = snap
+			snap.Balance = new(big.Int).Add(snap.Balance, p.Deposit.Amount)
+		}
+		if rec, err = s.cfg.Store.Sync(id, snap, now); err != nil {
+			return nil, err
+		}
+	}
+	if p.Refund == nil {
+		if err := s.checkWithdrawal(rec, now); err != nil {
+			return nil, err
+		}
+	} else if s.cfg.Authorizer == nil || p.Config.ReceiverAuthorizer != s.authorizer {
+		return nil, refusal(batchsettlement.CodeReceiverAuthorizer, "this server holds no key of the channel's receiver authorizer %s to sign a refund with; withdraw with the contract's timed withdrawal", p.Config.ReceiverAuthorizer)
+	}
+	rec, err = s.cfg.Store.Begin(id, store.Voucher{Max: p.MaxClaimable, Signature: p.Signature}, price, u.owner, now, s.cfg.Lease)
+	switch {
+	case errors.Is(err, store.ErrChannelBusy):
+		r := refusal(CodeChannelBusy, "another request of channel %s is being served; retry shortly", id)
+		r.RetryAfter = 1
+		return nil, r
+	case errors.Is(err, store.ErrCumulativeMismatch):
+		r := refusal(CodeCumulativeAmountMismatch, "the voucher's ceiling %s is not the channel's charged total %s plus the price %s", p.MaxClaimable, rec.Charged, price)
+		st := rec.State()
+		r.State, r.Voucher = &st, rec.VoucherState()
+		return nil, r
+	case errors.Is(err, store.ErrOverDeposit):
+		return nil, refusal(batchsettlement.CodeCumulativeExceedsBalance, "the voucher's ceiling %s is above the channel's balance %s; deposit more", p.MaxClaimable, rec.Balance)
+	case err != nil:
+		return nil, err
+	}
+	u.rec = rec
+	return u, nil
+}
+
+// local reports whether p, a plain voucher, verifies without the
+// facilitator: the channel's mirror of the chain is fresh, its
+// configuration is the offer's, and the voucher is signed by the payer
+// authorizer (an EOA: ECDSA) for more than was claimed and at most the
+// balance. Deposits, refunds, vouchers a contract wallet signs (payer
+// authorizer zero) and stale channels go to the facilitator.
+func (s *Server) local(p *batchsettlement.Payment, offer *x402.PaymentRequirements, rec store.Channel, now time.Time) bool {
+	if p.Type != batchsettlement.TypeVoucher || s.cfg.Fresh < 0 || rec.Config == nil || now.Sub(rec.SyncedAt) > s.cfg.Fresh {
+		return false
+	}
+	cfg := configOf(p.Config)
+	if *rec.Config != *cfg || cfg.PayerAuthorizer == (common.Address{}) {
+		return false
+	}
+	if offer.Extra == nil || !sameAddress(offer.Asset, cfg.Token) || !sameAddress(offer.PayTo, cfg.Receiver) ||
+		!sameAddress(offer.Extra.ReceiverAuthorizer, cfg.ReceiverAuthorizer) || uint64(offer.Extra.WithdrawDelay) != cfg.WithdrawDelay {
+		return false
+	}
+	if p.MaxClaimable.Cmp(rec.TotalClaimed) <= 0 || p.MaxClaimable.Cmp(rec.Balance) > 0 {
+		return false
+	}
+	signer, err := batchsettle.Recover(s.dom.VoucherDigest(p.ChannelID, p.MaxClaimable), p.Signature)
+	return err == nil && signer == cfg.PayerAuthorizer
+}
+
+// checkWithdrawal refuses a charge on a channel whose payer's timed
+// withdrawal can be finalized within WithdrawMargin: what it would be
+// charged might not be claimed before the balance leaves.
+func (s *Server) checkWithdrawal(rec store.Channel, now time.Time) error {
+	if rec.WithdrawRequestedAt == 0 || rec.Config == nil {
+		return nil
+	}
+	ends := time.Unix(rec.WithdrawRequestedAt, 0).Add(time.Duration(rec.Config.WithdrawDelay) * time.Second)
+	if now.Add(s.cfg.WithdrawMargin).Before(ends) {
+		return nil
+	}
+	return refusal(batchsettlement.CodeCumulativeExceedsBalance, "channel %s is being withdrawn (its withdrawal can be finalized at %s); deposit into a new channel", rec.ID, ends.UTC().Format(time.RFC3339))
+}
+
+// snapshotOf reads the facilitator's channel snapshot of channel id.
+func snapshotOf(st *x402.ChannelState, id common.Hash) (store.ChannelSnapshot, error) {
+	if st == nil {
+		return store.ChannelSnapshot{}, errors.New("the facilitator's verification carries no channel state")
+	}
+	if !strings.EqualFold(st.ChannelID, id.Hex()) {
+		return store.ChannelSnapshot{}, fmt.Errorf("the facilitator reported channel %s, not %s", st.ChannelID, id)
+	}
+	var snap store.ChannelSnapshot
+	var err error
+	for _, f := range []struct {
+		dst **big.Int
+		v   string
+	}{{&snap.Balance, st.Balance}, {&snap.TotalClaimed, st.TotalClaimed}, {&snap.RefundNonce, st.RefundNonce}} {
+		if *f.dst, err = x402.ParseAmount(f.v); err != nil {
+			if n, ok := new(big.Int).SetString(f.v, 10); ok && n.Sign() >= 0 {
+				*f.dst, err = n, nil
+				continue
+			}
+			return snap, fmt.Errorf("the facilitator's channel state: %w", err)
+		}
+	}
+	snap.WithdrawRequestedAt = st.WithdrawRequestedAt
+	return snap, nil
+}
+
+// configOf is c as the store keeps it.
+func configOf(c batchsettle.ChannelConfig) *store.ChannelConfig {
+	return &store.ChannelConfig{
+		Payer: c.Payer, PayerAuthorizer: c.PayerAuthorizer, Receiver: c.Receiver, ReceiverAuthorizer: c.ReceiverAuthorizer,
+		Token: c.Token, WithdrawDelay: c.WithdrawDelay.Uint64(), Salt: c.Salt,
+	}
+}
+
+// ChannelConfig is c as the contract takes it.
+func ChannelConfig(c store.ChannelConfig) batchsettle.ChannelConfig {
+	return batchsettle.ChannelConfig{
+		Payer: c.Payer, PayerAuthorizer: c.PayerAuthorizer, Receiver: c.Receiver, ReceiverAuthorizer: c.ReceiverAuthorizer,
+		Token: c.Token, WithdrawDelay: new(big.Int).SetUint64(c.WithdrawDelay), Salt: c.Salt,
+	}
+}
+
+func sameAddress(s string, a common.Address) bool {
+	return common.IsHexAddress(s) && common.HexToAddress(s) == a
+}
+
+// newOwner names one request's hold, unique across a fleet.
+func newOwner() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// use is one request's hold of its channel (paywall.ChannelUse).
+type use struct {
+	s     *Server
+	req   *x402.VerifyRequest
+	p     *batchsettlement.Payment
+	id    common.Hash
+	price *big.Int
+	owner string
+	// rec is the channel as Begin held it.
+	rec store.Channel
+	// before is a deposit's channel as the chain had it before the
+	// deposit, to mirror again if the deposit fails.
+	before store.ChannelSnapshot
+	// refunded is a settled refund's answer.
+	refunded *x402.SettleResponse
+}
+
+func (u *use) Payer() string     { return u.p.Config.Payer.Hex() }
+func (u *use) ChannelID() string { return u.id.Hex() }
+func (u *use) Refund() bool      { return u.p.Refund != nil }
+
+// state is the channel's state after this request's charge.
+func (u *use) state() *x402.ChannelState {
+	st := u.rec.State()
+	st.ChargedCumulativeAmount = new(big.Int).Add(u.rec.Charged, u.price).String()
+	return &st
+}
+
+// Settle implements paywall.ChannelUse.
+func (u *use) Settle(ctx context.Context, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse {
+	network := u.req.PaymentRequirements.Network
+	switch {
+	case u.p.Refund != nil:
+		return u.settleRefund(ctx, settle)
+	case u.p.Deposit != nil:
+		res := settle(ctx, u.req)
+		if !res.Success {
+			// Nothing was deposited: mirror the balance the chain has.
+			u.s.cfg.Store.Sync(u.id, u.before, u.s.cfg.Now())
+			return res
+		}
+		if res.Extra != nil && res.Extra.ChannelState != nil {
+			if snap, err := snapshotOf(res.Extra.ChannelState, u.id); err == nil {
+				if rec, err := u.s.cfg.Store.Sync(u.id, snap, u.s.cfg.Now()); err == nil {
+					u.rec = rec
+				}
+			}
+		}
+		res.Extra = &x402.SettleExtra{ChargedAmount: u.price.String(), ChannelState: u.state()}
+		return res
+	}
+	// A voucher: charged off chain, claimed later with others.
+	return &x402.SettleResponse{
+		Success: true, X402Version: x402.Version, Scheme: x402.SchemeBatchSettlement, Network: network,
+		Payer: u.Payer(), Asset: u.req.PaymentRequirements.Asset,
+		Extra: &x402.SettleExtra{ChargedAmount: u.price.String(), ChannelState: u.state()},
+	}
+}
+
+// Commit implements paywall.ChannelUse: the charge of a served request is
+// committed; a settled refund deletes the channel (a full refund) or
+// mirrors what is left.
+func (u *use) Commit(ctx context.Context) error {
+	now := u.s.cfg.Now()
+	if u.p.Refund != nil {
+		res := u.refunded
+		if res == nil || res.Extra == nil || res.Extra.ChannelState == nil {
+			_, err := u.s.cfg.Store.Abort(u.id, u.owner)
+			return err
+		}
+		snap, err := snapshotOf(res.Extra.ChannelState, u.id)
+		if err != nil {
+			return err
+		}
+		if new(big.Int).Sub(snap.Balance, snap.TotalClaimed).Sign() == 0 && snap.TotalClaimed.Cmp(u.rec.Charged) >= 0 {
+			return u.s.cfg.Store.Delete(u.id) // nothing is left in escrow
+		}
+		if _, err := u.s.cfg.Store.Sync(u.id, snap, now); err != nil {
+			return err
+		}
+		_, err = u.s.cfg.Store.Commit(u.id, u.owner, new(big.Int), now)
+		return err
+	}
+	rec, err := u.s.cfg.Store.Commit(u.id, u.owner, u.price, now)
+	if err != nil {
+		return err
+	}
+	if f := u.s.cfg.Committed; f != nil {
+		f(rec)
+	}
+	return nil
+}
+
+// Abort implements paywall.ChannelUse.
+func (u *use) Abort(context.Context) { u.s.cfg.Store.Abort(u.id, u.owner) }
+
+// settleRefund completes the payer's refund payload (its amount, the
+// channel's refund nonce, the claim of what was charged and not claimed,
+// and the receiver authorizer's signatures) and settles it.
+func (u *use) settleRefund(ctx context.Context, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse {
+	rec := u.rec
+	fail := func(format string, args ...any) *x402.SettleResponse {
+		return &x402.SettleResponse{X402Version: x402.Version, Network: u.req.PaymentRequirements.Network, ErrorCode: x402.ErrorVerifyFailed,
+			Message: string(batchsettlement.CodeRefundPayload) + ": " + fmt.Sprintf(format, args...)}
+	}
+	remainder := new(big.Int).Sub(rec.Balance, rec.Charged)
+	amount := remainder
+	if a := u.p.Refund.Amount; a != nil {
+		if a.Sign() <= 0 || a.Cmp(remainder) > 0 {
+			return fail("the refund of %s is not between 1 and the %s left", a, remainder)
+		}
+		amount = a
+	}
+	if amount.Sign() <= 0 {
+		return fail("channel %s has nothing left to refund", u.id)
+	}
+	refundSig, err := batchsettle.Sign(u.s.dom.RefundDigest(u.id, rec.RefundNonce, amount), u.s.cfg.Authorizer)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(u.req.PaymentPayload.Payload, &raw); err != nil {
+		return fail("%v", err)
+	}
+	set := func(k string, v any) { raw[k], _ = json.Marshal(v) }
+	set("amount", amount.String())
+	set("refundNonce", rec.RefundNonce.String())
+	set("refundAuthorizerSignature", hexutil.Encode(refundSig))
+	if rec.Charged.Cmp(rec.TotalClaimed) > 0 {
+		// What was served is claimed in the refund's transaction, with the
+		// refund's own zero-charge voucher, whose ceiling is the charged
+		// total.
+		rows := []batchsettle.VoucherClaim{{
+			Voucher:   batchsettle.X402BatchSettlementVoucher{Channel: u.p.Config, MaxClaimableAmount: u.p.MaxClaimable},
+			Signature: u.p.Signature, TotalClaimed: new(big.Int).Set(rec.Charged),
+		}}
+		claimSig, err := batchsettle.Sign(u.s.dom.ClaimBatchDigest(u.s.dom.Entries(rows)), u.s.cfg.Authorizer)
+		if err != nil {
+			return fail("%v", err)
+		}
+		set("claims", ClaimRows(rows))
+		set("claimAuthorizerSignature", hexutil.Encode(claimSig))
+	}
+	payload, err := json.Marshal(raw)
+	if err != nil {
+		return fail("%v", err)
+	}
+	req := *u.req
+	req.PaymentPayload.Payload = payload
+	res := settle(ctx, &req)
+	if res.Success {
+		u.refunded = res
+		if res.Extra == nil {
+			res.Extra = &x402.SettleExtra{}
+		}
+		if res.Extra.ChannelState != nil {
+			st := *res.Extra.ChannelState
+			st.ChargedCumulativeAmount = rec.Charged.String()
+			res.Extra.ChannelState = &st
+		}
+	}
+	return res
+}
+
+// ClaimRow is a claim's row as the facilitator's /settle reads it.
+type ClaimRow struct {
+	Voucher struct {
+		Channel            ClaimChannel `json:"channel"`
+		MaxClaimableAmount string       `json:"maxClaimableAmount"`
+	} `json:"voucher"`
+	Signature    string `json:"signature"`
+	TotalClaimed string `json:"totalClaimed"`
+}
+
+// ClaimChannel is a channel config on the wire.
+type ClaimChannel struct {
+	Payer              string `json:"payer"`
+	PayerAuthorizer    string `json:"payerAuthorizer"`
+	Receiver           string `json:"receiver"`
+	ReceiverAuthorizer string `json:"receiverAuthorizer"`
+	Token              string `json:"token"`
+	WithdrawDelay      uint64 `json:"withdrawDelay"`
+	Salt               string `json:"salt"`
+}
+
+// ClaimRows is rows on the wire.
+func ClaimRows(rows []batchsettle.VoucherClaim) []ClaimRow {
+	out := make([]ClaimRow, len(rows))
+	for i, r := range rows {
+		c := r.Voucher.Channel
+		out[i].Voucher.Channel = ClaimChannel{
+			Payer: c.Payer.Hex(), PayerAuthorizer: c.PayerAuthorizer.Hex(), Receiver: c.Receiver.Hex(), ReceiverAuthorizer: c.ReceiverAuthorizer.Hex(),
+			Token: c.Token.Hex(), WithdrawDelay: c.WithdrawDelay.Uint64(), Salt: common.Hash(c.Salt).Hex(),
+		}
+		out[i].Voucher.MaxClaimableAmount = r.Voucher.MaxClaimableAmount.String()
+		out[i].Signature = hexutil.Encode(r.Signature)
+		out[i].TotalClaimed = r.TotalClaimed.String()
+	}
+	return out
+}
+
+// Interface guard.
+var _ paywall.Channels = (*Server)(nil)

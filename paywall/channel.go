@@ -1,0 +1,263 @@
+package paywall
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// The walk of a batch-settlement payment (payment channels). The payer
+// deposits into x402's escrow once and signs a cumulative voucher per
+// request; the server keeps each channel's state (what it has charged, the
+// last voucher) and claims the vouchers later, many channels in one
+// transaction. The paywall takes such a payment through Config.Channels
+// (package channels implements it over the store): Begin verifies it and
+// holds its channel for the request, so that the requests of a channel
+// are served one at a time across a fleet; the response is decided as any
+// paid one (a deposit is settled on chain first, a voucher is charged off
+// chain, with PAYMENT-RESPONSE saying so); and the charge is committed
+// only once the response was served, or the hold let go when it was not.
+// A refund is a payment operation: it never reaches the protected
+// handler.
+
+// Channels is the server side of batch-settlement channels
+// (scheme_batch_settlement_evm.md, "Server: State & Forwarding"), which
+// package channels implements.
+type Channels interface {
+	// Begin verifies a batch-settlement payment of req (through verify,
+	// the facilitator's /verify between the paywall's hooks, unless the
+	// channel's mirrored state lets a plain voucher verify locally) and
+	// holds its channel for this request. A payment that cannot pay is a
+	// *ChannelRefusal; any other error means the state or the facilitator
+	// could not be reached (503).
+	Begin(ctx context.Context, req *x402.VerifyRequest, verify func(context.Context) (*x402.VerifyResponse, error)) (ChannelUse, error)
+}
+
+// ChannelUse is one request's hold of its channel, from Begin until Commit
+// or Abort.
+type ChannelUse interface {
+	// Payer is the channel's payer.
+	Payer() string
+	// ChannelID is the channel's id, 0x and 64 hex digits.
+	ChannelID() string
+	// Refund reports whether the payment is a cooperative refund, which
+	// Settle completes and sends, and no handler serves.
+	Refund() bool
+	// Settle pays for the response once its status is a success: a
+	// deposit is settled through settle (the facilitator) first, a
+	// voucher is charged off chain, a refund is completed (refund nonce,
+	// claims, the receiver authorizer's signatures) and settled. The
+	// answer is the request's PAYMENT-RESPONSE: a voucher's has no
+	// transaction and its charge in extra.chargedAmount, and every one
+	// has the channel's state after the request in extra.channelState.
+	Settle(ctx context.Context, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse
+	// Commit charges the channel, once the response was served (or the
+	// refund settled), and lets it go.
+	Commit(ctx context.Context) error
+	// Abort lets the channel go without a charge: the response was not
+	// served, and the payer may pay again with the same voucher.
+	Abort(ctx context.Context)
+}
+
+// ChannelRefusal is a batch-settlement payment that Channels refused.
+type ChannelRefusal struct {
+	// Status is the answer's: 402, or 400 for a payload that does not
+	// decode.
+	Status int
+	// Reason is the refusal's code (invalid_batch_settlement_evm_… or a
+	// spec reason), and Message says why.
+	Reason, Message string
+	// State and Voucher make the answer the corrective 402 of a
+	// cumulative-amount mismatch: the server's channel state and the last
+	// voucher it served (nil before the first), in the batch-settlement
+	// offer's extra, so that the client can check the voucher and adopt
+	// the server's total. Its error is then the Reason alone, which
+	// upstream's clients recover on.
+	State   *x402.ChannelState
+	Voucher *x402.VoucherState
+	// RetryAfter, when positive, is the seconds after which the payment
+	// may be retried as it is (the channel was busy).
+	RetryAfter int
+}
+
+// Error is the reason and the message.
+func (e *ChannelRefusal) Error() string {
+	if e.Message == "" {
+		return e.Reason
+	}
+	return e.Reason + ": " + e.Message
+}
+
+// admitChannel admits a batch-settlement payment: Channels verifies it and
+// holds its channel (see channel.go's walk). Payment identifiers do not
+// apply: a voucher is bound to its channel's total, which makes a replay a
+// mismatch.
+func (p *Paywall) admitChannel(q *request, a *admission) *admission {
+	if p.cfg.Channels == nil {
+		a.refusal = challenged(http.StatusPaymentRequired, string(x402.ReasonSchemeMismatch)+": this server keeps no batch-settlement channels")
+		return a
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(q.r.Context()), p.cfg.Timeout)
+	a.held = append(a.held, cancel)
+	a.ctx = x402.WithIdempotencyKey(ctx, newIdempotencyKey())
+	a.req = &x402.VerifyRequest{X402Version: x402.Version, PaymentPayload: *q.payment, PaymentRequirements: *q.offer, Resource: p.resource(q.r)}
+	ev := &Event{Offer: &a.req.PaymentRequirements, Payment: &a.req.PaymentPayload}
+	if h := p.cfg.Hooks.BeforeVerify; h != nil {
+		if err := h(q.r, ev); err != nil {
+			a.refusal = aborted(err)
+			return a
+		}
+	}
+	verify := func(ctx context.Context) (*x402.VerifyResponse, error) { return p.verifyRaw(ctx, q.r, a.req, ev) }
+	use, err := p.cfg.Channels.Begin(a.ctx, a.req, verify)
+	if err != nil {
+		a.refusal = channelRefusal(q.offer, err)
+		return a
+	}
+	a.channel, a.payer = use, use.Payer()
+	q.r.Header.Del(x402.HeaderPaymentSignature)
+	q.r.Header.Del(x402.HeaderXPayment)
+	return a
+}
+
+// channelRefusal is the answer to a payment Channels refused with err.
+func channelRefusal(offer *x402.PaymentRequirements, err error) *refusal {
+	cr, ok := err.(*ChannelRefusal)
+	if !ok {
+		return unavailableNow("the payment's channel could not be read right now; retry")
+	}
+	status := cr.Status
+	if status == 0 {
+		status = http.StatusPaymentRequired
+	}
+	msg := cr.Error()
+	if cr.State != nil {
+		// Upstream's clients recover from exactly the code.
+		msg = cr.Reason
+	}
+	a := challenged(status, msg)
+	if cr.State != nil {
+		o := *offer
+		extra := x402.Extra{}
+		if o.Extra != nil {
+			extra = *o.Extra
+		}
+		extra.ChannelState, extra.VoucherState = cr.State, cr.Voucher
+		o.Extra = &extra
+		a.corrective = &o
+	}
+	a.retryAfter = cr.RetryAfter
+	return a
+}
+
+// correctiveChallenge writes the corrective 402 of a: the challenge whose
+// batch-settlement offer carries the channel's state.
+func (p *Paywall) correctiveChallenge(w http.ResponseWriter, r *http.Request, a *refusal) {
+	pr := p.Challenge(r, a.msg)
+	accepts := make([]x402.PaymentRequirements, len(pr.Accepts))
+	copy(accepts, pr.Accepts)
+	for i := range accepts {
+		o := &accepts[i]
+		if o.Scheme == a.corrective.Scheme && o.Network == a.corrective.Network && o.Asset == a.corrective.Asset && o.PayTo == a.corrective.PayTo {
+			*o = *a.corrective
+		}
+	}
+	pr.Accepts = accepts
+	h := w.Header()
+	if value, err := x402.EncodeHeader(pr); err == nil {
+		h.Set(x402.HeaderPaymentRequired, value)
+	}
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "application/json")
+	body, _ := json.Marshal(pr)
+	w.WriteHeader(a.status)
+	w.Write(append(body, '\n'))
+}
+
+// serveChannel serves a batch-settlement payment that Begin admitted: a
+// refund is settled and answered here; a deposit or a voucher is served
+// behind the gate, which charges it when the handler decides a success,
+// and is committed once the response was served.
+func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admission, next func(http.ResponseWriter, *http.Request) error) error {
+	u, ctx := a.channel, a.ctx
+	settle := func(ctx context.Context, req *x402.VerifyRequest) *x402.SettleResponse {
+		res, _, stop := p.settle(ctx, r, req, nil)
+		if stop != nil {
+			return &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorVerifyFailed, Message: stop.Error()}
+		}
+		return res
+	}
+	if u.Refund() {
+		res := u.Settle(ctx, settle)
+		if !res.Success {
+			u.Abort(ctx)
+			p.answer(w, r, settleRefusal(res, nil))
+			return nil
+		}
+		if err := u.Commit(ctx); err != nil && p.cfg.Logger != nil {
+			p.cfg.Logger.Warn("a settled refund's channel record was not updated; the next payment of the channel resynchronizes it", "channel", u.ChannelID(), "error", err)
+		}
+		setPaymentResponse(w, r, res)
+		answerValue(w, http.StatusOK, map[string]string{"message": "refund settled", "channelId": u.ChannelID(), "amount": res.Amount, "transaction": res.TransactionHash})
+		return nil
+	}
+	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: a.req, channel: u, settleWith: settle}
+	served := false
+	defer func() {
+		if !served {
+			u.Abort(ctx)
+		}
+	}()
+	if isUpgrade(r) {
+		// The connection goes to next for as long as it likes: charged
+		// before it starts, as every upgrade is settled.
+		g.upgrade = true
+		if !g.pay(false) {
+			return nil
+		}
+		err := next(w, r)
+		served = p.commitChannel(ctx, u)
+		return err
+	}
+	err := next(g, r)
+	if err != nil && !g.decided {
+		return err // nothing was written: nothing is charged
+	}
+	if !g.decided {
+		g.WriteHeader(http.StatusOK) // an empty 200 is served, so paid
+	}
+	if g.paid {
+		// Out of the process's buffers before the charge is committed: a
+		// process that dies in between leaves a hold that the payer's next
+		// voucher, built on this response's charge, commits.
+		http.NewResponseController(g.w).Flush()
+		served = p.commitChannel(ctx, u)
+	}
+	return err
+}
+
+// commitChannel commits u's charge, reporting whether it was committed.
+func (p *Paywall) commitChannel(ctx context.Context, u ChannelUse) bool {
+	if err := u.Commit(ctx); err != nil {
+		if p.cfg.Logger != nil {
+			p.cfg.Logger.Error("a served request's charge was not committed; its voucher stays with the channel's expired hold, and the payer's next voucher commits it", "channel", u.ChannelID(), "error", err)
+		}
+		return false
+	}
+	return true
+}
+
+// answerValue writes v as JSON with status.
+func answerValue(w http.ResponseWriter, status int, v any) {
+	body, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}
+
+// retryAfterValue is Retry-After's value for seconds.
+func retryAfterValue(seconds int) string { return strconv.Itoa(seconds) }
