@@ -163,4 +163,32 @@ func TestBatchSettlementThroughCaddy(t *testing.T) {
 	if got := new(big.Int).Sub(e.balance(merchant), merchantBefore); got.Cmp(charged) != 0 {
 		t.Errorf("the merchant got %v, want the %v served", got, charged)
 	}
+
+	// The README's agent (examples/node-payer/agent.mjs) pays three calls
+	// with one deposit, and gets the rest back.
+	agent := exec.Command("node", "agent.mjs", e.api+"/tools/search", "3", "refund")
+	agent.Dir = nodePayer(t)
+	agent.Env = append(os.Environ(), "RPC="+rpcURL, "X402_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(mustKey(t, 6))))
+	out, err = agent.Output()
+	if err != nil {
+		t.Fatalf("agent.mjs: %v\n%s", err, out)
+	}
+	var calls struct {
+		Calls []struct {
+			Status   int                  `json:"status"`
+			Response *x402.SettleResponse `json:"receipt"`
+		} `json:"calls"`
+		Refund *x402.SettleResponse `json:"refund"`
+	}
+	if err := json.Unmarshal(out, &calls); err != nil || len(calls.Calls) != 3 {
+		t.Fatalf("agent.mjs printed %s: %v", out, err)
+	}
+	for i, c := range calls.Calls {
+		if c.Status != http.StatusOK || c.Response == nil || (i == 0) != (c.Response.TransactionHash != "") {
+			t.Errorf("agent.mjs call %d: %d %+v", i, c.Status, c.Response)
+		}
+	}
+	if calls.Refund == nil || !calls.Refund.Success {
+		t.Errorf("agent.mjs's refund: %s", out)
+	}
 }
