@@ -1,0 +1,384 @@
+package channels_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/channels"
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
+	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/facilitator"
+	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/x402"
+)
+
+// rig is a devnet, the embedded facilitator with batch-settlement, and
+// two replicas' paywalls over one channel store (two handles of one
+// bbolt file stand for a fleet's PostgreSQL: store.Channels is one atomic
+// update per step on either).
+type rig struct {
+	t        *testing.T
+	d        *devnet.Devnet
+	fac      *facilitator.Service
+	offer    x402.PaymentRequirements
+	dom      batchsettle.Domain
+	servers  []*httptest.Server
+	channels *store.Channels
+	served   atomic.Int64
+	// gate, when set, holds the upstream until it is closed.
+	gate chan struct{}
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "x402.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	chain, err := rpc.Dial(d.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(chain.Close)
+	network := x402.FormatNetwork(d.ChainID.Uint64())
+	fac, err := facilitator.New(context.Background(), facilitator.Config{
+		Network: network, Chain: chain, Records: st, SettlerKey: d.Accounts[0].Key,
+		Assets:          []facilitator.Asset{{Address: d.Token.Address, Name: d.Token.Name, Version: d.Token.Version}},
+		ReceiptTimeout:  20 * time.Second,
+		BatchSettlement: &facilitator.BatchSettlement{},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fac.Close() })
+	kv, err := st.Bucket(store.ChannelBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	authorizer := d.Accounts[3]
+	r := &rig{t: t, d: d, fac: fac, channels: store.NewChannels(kv), dom: batchsettle.NewDomain(d.ChainID, d.Contracts.BatchSettlement)}
+	r.offer = x402.PaymentRequirements{
+		Scheme: x402.SchemeBatchSettlement, Network: network, Amount: "100", Asset: d.Token.Address.Hex(), PayTo: d.Accounts[2].Address.Hex(),
+		MaxTimeoutSeconds: 60, Extra: &x402.Extra{ReceiverAuthorizer: authorizer.Address.Hex(), WithdrawDelay: 900, Name: d.Token.Name, Version: d.Token.Version},
+	}
+	upstream := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if r.gate != nil {
+			<-r.gate
+		}
+		r.served.Add(1)
+		if req.URL.Path == "/fail" {
+			http.Error(w, "upstream failure", http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprint(w, "tool answer")
+	})
+	for range 2 {
+		srv, err := channels.New(channels.Config{Store: r.channels, ChainID: d.ChainID, Settlement: d.Contracts.BatchSettlement, Authorizer: authorizer.Key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pw, err := paywall.New(paywall.Config{Accepts: []x402.PaymentRequirements{r.offer}, Facilitator: fac, Channels: srv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(pw.Handler(upstream))
+		t.Cleanup(hs.Close)
+		r.servers = append(r.servers, hs)
+	}
+	return r
+}
+
+// payer signs one channel's payments, as upstream's client does.
+type payer struct {
+	r   *rig
+	key *ecdsa.PrivateKey
+	cfg batchsettle.ChannelConfig
+}
+
+// newPayer is a payer with the devnet's funded account i.
+func (r *rig) newPayer(i int) *payer {
+	r.t.Helper()
+	key := r.d.Accounts[i].Key
+	addr := crypto.PubkeyToAddress(key.PublicKey)
+	offer := r.offer
+	return &payer{r: r, key: key, cfg: batchsettle.ChannelConfig{
+		Payer: addr, PayerAuthorizer: addr, Receiver: common.HexToAddress(offer.PayTo), ReceiverAuthorizer: common.HexToAddress(offer.Extra.ReceiverAuthorizer),
+		Token: common.HexToAddress(offer.Asset), WithdrawDelay: big.NewInt(int64(offer.Extra.WithdrawDelay)),
+	}}
+}
+
+func (p *payer) id() common.Hash { return p.r.dom.ChannelID(p.cfg) }
+
+func (p *payer) sign(digest common.Hash) string {
+	sig, err := batchsettle.Sign(digest, p.key)
+	if err != nil {
+		p.r.t.Fatal(err)
+	}
+	return hexutil.Encode(sig)
+}
+
+// header is a PAYMENT-SIGNATURE of typ whose voucher is for max; a deposit
+// also moves deposit; a refund asks for refund (0: everything).
+func (p *payer) header(typ string, max, deposit, refund int64, offer x402.PaymentRequirements) string {
+	p.r.t.Helper()
+	cfg := p.cfg
+	pl := map[string]any{
+		"type": typ,
+		"channelConfig": map[string]any{
+			"payer": cfg.Payer.Hex(), "payerAuthorizer": cfg.PayerAuthorizer.Hex(), "receiver": cfg.Receiver.Hex(),
+			"receiverAuthorizer": cfg.ReceiverAuthorizer.Hex(), "token": cfg.Token.Hex(), "withdrawDelay": cfg.WithdrawDelay.Int64(),
+			"salt": hexutil.Encode(cfg.Salt[:]),
+		},
+		"voucher": map[string]any{"channelId": p.id().Hex(), "maxClaimableAmount": fmt.Sprint(max), "signature": p.sign(p.r.dom.VoucherDigest(p.id(), big.NewInt(max)))},
+	}
+	if refund > 0 {
+		pl["amount"] = fmt.Sprint(refund)
+	}
+	if typ == "deposit" {
+		d := p.r.d
+		salt := big.NewInt(time.Now().UnixNano())
+		auth := batchsettle.ReceiveAuthorization{
+			From: cfg.Payer, To: d.Contracts.ERC3009DepositCollector, Value: big.NewInt(deposit),
+			ValidAfter: new(big.Int), ValidBefore: big.NewInt(time.Now().Add(time.Hour).Unix()), Nonce: batchsettle.DepositNonce(p.id(), salt),
+		}
+		digest, err := auth.Digest(contracts.TokenDomain{Name: d.Token.Name, Version: d.Token.Version, ChainID: d.ChainID, Token: d.Token.Address})
+		if err != nil {
+			p.r.t.Fatal(err)
+		}
+		pl["deposit"] = map[string]any{"amount": fmt.Sprint(deposit), "authorization": map[string]any{"erc3009Authorization": map[string]any{
+			"validAfter": "0", "validBefore": auth.ValidBefore.String(), "salt": salt.String(), "signature": p.sign(digest),
+		}}}
+	}
+	raw, err := json.Marshal(pl)
+	if err != nil {
+		p.r.t.Fatal(err)
+	}
+	h, err := x402.EncodeHeader(x402.PaymentPayload{X402Version: x402.Version, Accepted: offer, Payload: raw})
+	if err != nil {
+		p.r.t.Fatal(err)
+	}
+	return h
+}
+
+// answer is one paid request's answer.
+type answer struct {
+	status  int
+	receipt *x402.SettleResponse
+	pr      *x402.PaymentRequired
+}
+
+// pay sends a request to replica i, path "/tool" unless given, paid with h.
+func (r *rig) pay(i int, h string, path ...string) answer {
+	r.t.Helper()
+	p := "/tool"
+	if len(path) > 0 {
+		p = path[0]
+	}
+	req, _ := http.NewRequest(http.MethodGet, r.servers[i].URL+p, nil)
+	req.Header.Set(x402.HeaderPaymentSignature, h)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	resp.Body.Close()
+	a := answer{status: resp.StatusCode}
+	if v := resp.Header.Get(x402.HeaderPaymentResponse); v != "" {
+		var res x402.SettleResponse
+		if err := x402.DecodeHeader(v, &res); err == nil {
+			a.receipt = &res
+		}
+	}
+	if v := resp.Header.Get(x402.HeaderPaymentRequired); v != "" {
+		a.pr, _ = x402.DecodePaymentRequired(v)
+	}
+	return a
+}
+
+func (r *rig) charged(id common.Hash) int64 {
+	c, ok, err := r.channels.Get(id)
+	if err != nil || !ok {
+		r.t.Fatalf("channel %s: %v %v", id, ok, err)
+	}
+	return c.Charged.Int64()
+}
+
+// TestChannelAttacks: what a payer (or anyone holding its payments) might
+// try against a merchant's channels, across two replicas of one store;
+// each is refused and nothing is charged or served for it.
+func TestChannelAttacks(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	p := r.newPayer(4)
+	// A deposit of 1,000 pays the first request.
+	if a := r.pay(0, p.header("deposit", 100, 1000, 0, r.offer)); a.status != 200 || a.receipt == nil || a.receipt.TransactionHash == "" {
+		t.Fatalf("the deposit: %+v", a)
+	}
+	v2 := p.header("voucher", 200, 0, 0, r.offer)
+	if a := r.pay(1, v2); a.status != 200 || a.receipt.Extra.ChannelState.ChargedCumulativeAmount != "200" {
+		t.Fatalf("a voucher on the other replica: %+v", a)
+	}
+
+	t.Run("a voucher replayed, on either replica, gets the corrective 402", func(t *testing.T) {
+		for i := range 2 {
+			a := r.pay(i, v2)
+			if a.status != 402 || a.pr == nil || a.pr.Error != channels.CodeCumulativeAmountMismatch {
+				t.Fatalf("replica %d: %+v", i, a)
+			}
+			x := a.pr.Accepts[0].Extra
+			if x.ChannelState == nil || x.ChannelState.ChargedCumulativeAmount != "200" || x.VoucherState == nil || x.VoucherState.SignedMaxClaimable != "200" {
+				t.Fatalf("the corrective 402's extra %+v", x)
+			}
+		}
+		if r.charged(p.id()) != 200 {
+			t.Fatalf("charged %d after replays", r.charged(p.id()))
+		}
+	})
+
+	t.Run("a voucher above the deposit is refused", func(t *testing.T) {
+		before := r.served.Load()
+		// 1,100 is above the balance of 1,000 (and not the charged 200
+		// plus the price either).
+		if a := r.pay(0, p.header("voucher", 1100, 0, 0, r.offer)); a.status != 402 {
+			t.Fatalf("%+v", a)
+		}
+		if r.served.Load() != before || r.charged(p.id()) != 200 {
+			t.Fatal("served or charged past the deposit")
+		}
+	})
+
+	t.Run("a 402 whose receiver or receiver authorizer a client swapped pays nothing", func(t *testing.T) {
+		thief := r.newPayer(5)
+		thief.cfg.Receiver = r.d.Accounts[8].Address
+		if a := r.pay(0, thief.header("deposit", 100, 1000, 0, r.offer)); a.status != 402 {
+			t.Fatalf("a channel to another receiver: %+v", a)
+		}
+		other := r.newPayer(6)
+		other.cfg.ReceiverAuthorizer = other.cfg.Payer
+		if a := r.pay(0, other.header("deposit", 100, 1000, 0, r.offer)); a.status != 402 {
+			t.Fatalf("a channel whose receiver authorizer is the payer: %+v", a)
+		}
+		tok := r.newPayer(7)
+		tok.cfg.Token = r.d.Contracts.PermitToken
+		if a := r.pay(0, tok.header("deposit", 100, 1000, 0, r.offer)); a.status != 402 {
+			t.Fatalf("a channel in another token: %+v", a)
+		}
+	})
+
+	t.Run("an upstream failure charges nothing and the voucher pays again", func(t *testing.T) {
+		v3 := p.header("voucher", 300, 0, 0, r.offer)
+		if a := r.pay(0, v3, "/fail"); a.status != 500 || r.charged(p.id()) != 200 {
+			t.Fatalf("%+v, charged %d", a, r.charged(p.id()))
+		}
+		if a := r.pay(1, v3); a.status != 200 || r.charged(p.id()) != 300 {
+			t.Fatalf("%+v, charged %d", a, r.charged(p.id()))
+		}
+	})
+
+	t.Run("two requests of one channel racing on two replicas: one is served", func(t *testing.T) {
+		v4 := p.header("voucher", 400, 0, 0, r.offer)
+		before := r.served.Load()
+		r.gate = make(chan struct{})
+		var wg sync.WaitGroup
+		answers := make([]answer, 2)
+		for i := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				answers[i] = r.pay(i, v4)
+			}()
+		}
+		// Both are in: one holds the channel at the gate, the other was
+		// refused as busy (bounded: the paywall answers it at once).
+		deadline := time.After(20 * time.Second)
+		for {
+			c, _, _ := r.channels.Get(p.id())
+			if c.Hold != nil {
+				break
+			}
+			select {
+			case <-deadline:
+				t.Fatal("no request held the channel within 20 s")
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		close(r.gate)
+		wg.Wait()
+		r.gate = nil
+		ok, busy := 0, 0
+		for _, a := range answers {
+			switch {
+			case a.status == 200:
+				ok++
+			case a.status == 402 && a.pr != nil && strings.HasPrefix(a.pr.Error, channels.CodeChannelBusy):
+				busy++
+			}
+		}
+		if ok != 1 || busy != 1 || r.served.Load()-before != 1 || r.charged(p.id()) != 400 {
+			t.Fatalf("answers %+v; served %d, charged %d", answers, r.served.Load()-before, r.charged(p.id()))
+		}
+	})
+
+	t.Run("the cooperative refund returns exactly the rest", func(t *testing.T) {
+		payerBefore, receiverBefore := balance(t, r, p.cfg.Payer), balance(t, r, p.cfg.Receiver)
+		a := r.pay(1, p.header("refund", 400, 0, 0, r.offer))
+		if a.status != 200 || a.receipt == nil || !a.receipt.Success || a.receipt.Amount != "600" {
+			t.Fatalf("the refund: %+v %+v", a, a.receipt)
+		}
+		if got := new(big.Int).Sub(balance(t, r, p.cfg.Payer), payerBefore); got.Int64() != 600 {
+			t.Errorf("the payer got %v back, want the 600 unspent", got)
+		}
+		if got := new(big.Int).Sub(balance(t, r, p.cfg.Receiver), receiverBefore); got.Int64() != 400 {
+			t.Errorf("the receiver got %v, want the 400 served", got)
+		}
+		if _, ok, _ := r.channels.Get(p.id()); ok {
+			t.Error("the channel's record outlived its full refund")
+		}
+		// The refunded channel pays nothing more.
+		if a := r.pay(0, p.header("voucher", 500, 0, 0, r.offer)); a.status != 402 {
+			t.Fatalf("a voucher after the refund: %+v", a)
+		}
+	})
+}
+
+func balance(t *testing.T, r *rig, who common.Address) *big.Int {
+	t.Helper()
+	eth := ethclient.NewClient(r.d.Attach())
+	defer eth.Close()
+	token := contracts.NewDevUSD()
+	to := r.d.Token.Address
+	out, err := eth.CallContract(context.Background(), ethereum.CallMsg{To: &to, Data: token.PackBalanceOf(who)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := token.UnpackBalanceOf(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
