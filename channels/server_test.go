@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
@@ -47,6 +48,8 @@ type rig struct {
 	served   atomic.Int64
 	// gate, when set, holds the upstream until it is closed.
 	gate chan struct{}
+	// skew is added to the servers' clock (nanoseconds).
+	skew atomic.Int64
 }
 
 func newRig(t *testing.T) *rig {
@@ -99,7 +102,8 @@ func newRig(t *testing.T) *rig {
 		fmt.Fprint(w, "tool answer")
 	})
 	for range 2 {
-		srv, err := channels.New(channels.Config{Store: r.channels, ChainID: d.ChainID, Settlement: d.Contracts.BatchSettlement, Authorizer: authorizer.Key})
+		srv, err := channels.New(channels.Config{Store: r.channels, ChainID: d.ChainID, Settlement: d.Contracts.BatchSettlement, Authorizer: authorizer.Key,
+			Now: func() time.Time { return time.Now().Add(time.Duration(r.skew.Load())) }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -381,4 +385,72 @@ func balance(t *testing.T, r *rig, who common.Address) *big.Int {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// send sends a transaction from key to to with data, and waits for its
+// receipt (bounded by the devnet's Wait).
+func (r *rig) send(key *ecdsa.PrivateKey, to common.Address, data []byte) {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	eth := ethclient.NewClient(r.d.Attach())
+	defer eth.Close()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	nonce, err := eth.PendingNonceAt(ctx, from)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	gas, err := eth.EstimateGas(ctx, ethereum.CallMsg{From: from, To: &to, Data: data})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	tip := big.NewInt(1_000_000_000)
+	tx := types.MustSignNewTx(key, types.LatestSignerForChainID(r.d.ChainID), &types.DynamicFeeTx{
+		ChainID: r.d.ChainID, Nonce: nonce, To: &to, Data: data, Gas: gas + gas/4, GasTipCap: tip, GasFeeCap: new(big.Int).Mul(tip, big.NewInt(100)),
+	})
+	if err := eth.SendTransaction(ctx, tx); err != nil {
+		r.t.Fatal(err)
+	}
+	if rec, err := r.d.Wait(ctx, tx.Hash()); err != nil || rec.Status != types.ReceiptStatusSuccessful {
+		r.t.Fatalf("waiting for %s: %v %+v", tx.Hash(), err, rec)
+	}
+}
+
+// TestChannelWithdrawal: a payer that starts a timed withdrawal and keeps
+// spending. The server learns of it from the facilitator's next read of
+// the channel (its mirror is fresh for 30 s) and goes on charging only
+// while the withdrawal is more than 5 minutes from its end, so that every
+// served voucher can be claimed before the balance leaves.
+func TestChannelWithdrawal(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	p := r.newPayer(4)
+	if a := r.pay(0, p.header("deposit", 100, 1000, 0, r.offer)); a.status != 200 {
+		t.Fatalf("the deposit: %+v", a)
+	}
+	r.send(p.key, r.d.Contracts.BatchSettlement, batchsettle.NewX402BatchSettlement().PackInitiateWithdraw(p.cfg, big.NewInt(1000)))
+	// Within the mirror's freshness the voucher verifies locally.
+	if a := r.pay(0, p.header("voucher", 200, 0, 0, r.offer)); a.status != 200 {
+		t.Fatalf("a voucher right after the withdrawal began: %+v", a)
+	}
+	// A minute later the facilitator reads the channel again: the
+	// withdrawal is seen and there are 14 minutes left, so it is served.
+	r.skew.Store(int64(time.Minute))
+	if a := r.pay(1, p.header("voucher", 300, 0, 0, r.offer)); a.status != 200 || a.receipt.Extra.ChannelState.WithdrawRequestedAt == 0 {
+		t.Fatalf("a voucher a minute into the withdrawal: %+v", a)
+	}
+	c, _, _ := r.channels.Get(p.id())
+	if c.WithdrawRequestedAt == 0 {
+		t.Fatal("the channel's mirror has no withdrawal")
+	}
+	// Eleven minutes in (4 left, under the 5-minute margin): refused.
+	r.skew.Store(int64(11 * time.Minute))
+	before := r.served.Load()
+	a := r.pay(0, p.header("voucher", 400, 0, 0, r.offer))
+	if a.status != 402 || a.pr == nil || !strings.Contains(a.pr.Error, "being withdrawn") || r.served.Load() != before {
+		t.Fatalf("a voucher 4 minutes before the withdrawal ends: %+v", a)
+	}
+	if r.charged(p.id()) != 300 {
+		t.Fatalf("charged %d, want the 300 served", r.charged(p.id()))
+	}
 }
