@@ -3,7 +3,6 @@ package channels_test
 import (
 	"context"
 	"crypto/ecdsa"
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -17,13 +16,13 @@ import (
 
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
 	"github.com/caddy-x402/caddy-x402/channels"
+	"github.com/caddy-x402/caddy-x402/channels/channelstest"
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
 	"github.com/caddy-x402/caddy-x402/devnet"
@@ -118,72 +117,25 @@ func newRig(t *testing.T) *rig {
 	return r
 }
 
-// payer signs one channel's payments, as upstream's client does.
+// payer is a channelstest.Payer failing the test on an error.
 type payer struct {
-	r   *rig
-	key *ecdsa.PrivateKey
-	cfg batchsettle.ChannelConfig
+	*channelstest.Payer
+	r *rig
 }
 
 // newPayer is a payer with the devnet's funded account i.
 func (r *rig) newPayer(i int) *payer {
-	r.t.Helper()
-	key := r.d.Accounts[i].Key
-	addr := crypto.PubkeyToAddress(key.PublicKey)
-	offer := r.offer
-	return &payer{r: r, key: key, cfg: batchsettle.ChannelConfig{
-		Payer: addr, PayerAuthorizer: addr, Receiver: common.HexToAddress(offer.PayTo), ReceiverAuthorizer: common.HexToAddress(offer.Extra.ReceiverAuthorizer),
-		Token: common.HexToAddress(offer.Asset), WithdrawDelay: big.NewInt(int64(offer.Extra.WithdrawDelay)),
-	}}
+	d := r.d
+	return &payer{r: r, Payer: channelstest.New(d.Accounts[i].Key, r.offer, r.dom, d.Contracts.ERC3009DepositCollector,
+		contracts.TokenDomain{Name: d.Token.Name, Version: d.Token.Version, ChainID: d.ChainID, Token: d.Token.Address})}
 }
 
-func (p *payer) id() common.Hash { return p.r.dom.ChannelID(p.cfg) }
+func (p *payer) id() common.Hash { return p.ID() }
 
-func (p *payer) sign(digest common.Hash) string {
-	sig, err := batchsettle.Sign(digest, p.key)
-	if err != nil {
-		p.r.t.Fatal(err)
-	}
-	return hexutil.Encode(sig)
-}
-
-// header is a PAYMENT-SIGNATURE of typ whose voucher is for max; a deposit
-// also moves deposit; a refund asks for refund (0: everything).
-func (p *payer) header(typ string, max, deposit, refund int64, offer x402.PaymentRequirements) string {
+// header is Header, failing the test on an error.
+func (p *payer) header(typ string, max, deposit, refund int64, _ x402.PaymentRequirements) string {
 	p.r.t.Helper()
-	cfg := p.cfg
-	pl := map[string]any{
-		"type": typ,
-		"channelConfig": map[string]any{
-			"payer": cfg.Payer.Hex(), "payerAuthorizer": cfg.PayerAuthorizer.Hex(), "receiver": cfg.Receiver.Hex(),
-			"receiverAuthorizer": cfg.ReceiverAuthorizer.Hex(), "token": cfg.Token.Hex(), "withdrawDelay": cfg.WithdrawDelay.Int64(),
-			"salt": hexutil.Encode(cfg.Salt[:]),
-		},
-		"voucher": map[string]any{"channelId": p.id().Hex(), "maxClaimableAmount": fmt.Sprint(max), "signature": p.sign(p.r.dom.VoucherDigest(p.id(), big.NewInt(max)))},
-	}
-	if refund > 0 {
-		pl["amount"] = fmt.Sprint(refund)
-	}
-	if typ == "deposit" {
-		d := p.r.d
-		salt := big.NewInt(time.Now().UnixNano())
-		auth := batchsettle.ReceiveAuthorization{
-			From: cfg.Payer, To: d.Contracts.ERC3009DepositCollector, Value: big.NewInt(deposit),
-			ValidAfter: new(big.Int), ValidBefore: big.NewInt(time.Now().Add(time.Hour).Unix()), Nonce: batchsettle.DepositNonce(p.id(), salt),
-		}
-		digest, err := auth.Digest(contracts.TokenDomain{Name: d.Token.Name, Version: d.Token.Version, ChainID: d.ChainID, Token: d.Token.Address})
-		if err != nil {
-			p.r.t.Fatal(err)
-		}
-		pl["deposit"] = map[string]any{"amount": fmt.Sprint(deposit), "authorization": map[string]any{"erc3009Authorization": map[string]any{
-			"validAfter": "0", "validBefore": auth.ValidBefore.String(), "salt": salt.String(), "signature": p.sign(digest),
-		}}}
-	}
-	raw, err := json.Marshal(pl)
-	if err != nil {
-		p.r.t.Fatal(err)
-	}
-	h, err := x402.EncodeHeader(x402.PaymentPayload{X402Version: x402.Version, Accepted: offer, Payload: raw})
+	h, err := p.Header(typ, max, deposit, refund)
 	if err != nil {
 		p.r.t.Fatal(err)
 	}
@@ -278,17 +230,17 @@ func TestChannelAttacks(t *testing.T) {
 
 	t.Run("a 402 whose receiver or receiver authorizer a client swapped pays nothing", func(t *testing.T) {
 		thief := r.newPayer(5)
-		thief.cfg.Receiver = r.d.Accounts[8].Address
+		thief.Config.Receiver = r.d.Accounts[8].Address
 		if a := r.pay(0, thief.header("deposit", 100, 1000, 0, r.offer)); a.status != 402 {
 			t.Fatalf("a channel to another receiver: %+v", a)
 		}
 		other := r.newPayer(6)
-		other.cfg.ReceiverAuthorizer = other.cfg.Payer
+		other.Config.ReceiverAuthorizer = other.Config.Payer
 		if a := r.pay(0, other.header("deposit", 100, 1000, 0, r.offer)); a.status != 402 {
 			t.Fatalf("a channel whose receiver authorizer is the payer: %+v", a)
 		}
 		tok := r.newPayer(7)
-		tok.cfg.Token = r.d.Contracts.PermitToken
+		tok.Config.Token = r.d.Contracts.PermitToken
 		if a := r.pay(0, tok.header("deposit", 100, 1000, 0, r.offer)); a.status != 402 {
 			t.Fatalf("a channel in another token: %+v", a)
 		}
@@ -349,15 +301,15 @@ func TestChannelAttacks(t *testing.T) {
 	})
 
 	t.Run("the cooperative refund returns exactly the rest", func(t *testing.T) {
-		payerBefore, receiverBefore := balance(t, r, p.cfg.Payer), balance(t, r, p.cfg.Receiver)
+		payerBefore, receiverBefore := balance(t, r, p.Config.Payer), balance(t, r, p.Config.Receiver)
 		a := r.pay(1, p.header("refund", 400, 0, 0, r.offer))
 		if a.status != 200 || a.receipt == nil || !a.receipt.Success || a.receipt.Amount != "600" {
 			t.Fatalf("the refund: %+v %+v", a, a.receipt)
 		}
-		if got := new(big.Int).Sub(balance(t, r, p.cfg.Payer), payerBefore); got.Int64() != 600 {
+		if got := new(big.Int).Sub(balance(t, r, p.Config.Payer), payerBefore); got.Int64() != 600 {
 			t.Errorf("the payer got %v back, want the 600 unspent", got)
 		}
-		if got := new(big.Int).Sub(balance(t, r, p.cfg.Receiver), receiverBefore); got.Int64() != 400 {
+		if got := new(big.Int).Sub(balance(t, r, p.Config.Receiver), receiverBefore); got.Int64() != 400 {
 			t.Errorf("the receiver got %v, want the 400 served", got)
 		}
 		if _, ok, _ := r.channels.Get(p.id()); ok {
@@ -428,7 +380,7 @@ func TestChannelWithdrawal(t *testing.T) {
 	if a := r.pay(0, p.header("deposit", 100, 1000, 0, r.offer)); a.status != 200 {
 		t.Fatalf("the deposit: %+v", a)
 	}
-	r.send(p.key, r.d.Contracts.BatchSettlement, batchsettle.NewX402BatchSettlement().PackInitiateWithdraw(p.cfg, big.NewInt(1000)))
+	r.send(p.Key, r.d.Contracts.BatchSettlement, batchsettle.NewX402BatchSettlement().PackInitiateWithdraw(p.Config, big.NewInt(1000)))
 	// Within the mirror's freshness the voucher verifies locally.
 	if a := r.pay(0, p.header("voucher", 200, 0, 0, r.offer)); a.status != 200 {
 		t.Fatalf("a voucher right after the withdrawal began: %+v", a)

@@ -234,10 +234,15 @@ func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admiss
 		// process that dies in between leaves a hold that the payer's next
 		// voucher, built on this response's charge, commits.
 		http.NewResponseController(g.w).Flush()
+		fault(faultChannelAfterFlush)
 		served = p.commitChannel(ctx, u)
 	}
 	return err
 }
+
+// faultChannelAfterFlush is the fault-injection point between a
+// voucher-paid response's flush and its charge's commit.
+const faultChannelAfterFlush = "channel-after-flush"
 
 // commitChannel commits u's charge, reporting whether it was committed.
 func (p *Paywall) commitChannel(ctx context.Context, u ChannelUse) bool {

@@ -244,19 +244,23 @@ func (cs *Channels) Sync(id common.Hash, s ChannelSnapshot, now time.Time) (Chan
 // (ErrCumulativeMismatch otherwise, with the channel for the corrective
 // 402), at most the balance (ErrOverDeposit), and no other live request
 // may hold the channel (ErrChannelBusy). A hold that expired (its process
-// died) gives way: it is charged at its price when v builds on its
-// voucher (the payer was told its charge, in the response it was served),
-// and otherwise its voucher is kept in Uncommitted. A refund's
+// died) gives way, and its voucher is kept in Uncommitted. A hold that v
+// builds on (v's ceiling is the hold's plus price: the payer was told the
+// hold's charge, which only its served response says) is charged at its
+// price and gives way at once, live or expired, so that a replica that
+// died after serving does not keep the channel busy. A refund's
 // zero-charge voucher begins with a price of zero.
 func (cs *Channels) Begin(id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (Channel, error) {
 	return cs.update(id, func(c *Channel) error {
-		if c.Held(now) {
+		h := c.Hold
+		buildsOn := h != nil && v.Max != nil && h.Voucher.Max.Cmp(new(big.Int).Add(c.Charged, h.Price)) == 0 &&
+			v.Max.Cmp(new(big.Int).Add(h.Voucher.Max, price)) == 0
+		if c.Held(now) && !buildsOn {
 			return ErrChannelBusy
 		}
-		if h := c.Hold; h != nil {
+		if h != nil {
 			c.Hold = nil
-			if v.Max != nil && h.Voucher.Max.Cmp(new(big.Int).Add(c.Charged, h.Price)) == 0 &&
-				v.Max.Cmp(new(big.Int).Add(h.Voucher.Max, price)) == 0 {
+			if buildsOn {
 				// The payer's voucher builds on the expired request's: it
 				// was told that request's charge, which only its served
 				// response said, so it was served and is charged now.

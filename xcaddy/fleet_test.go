@@ -97,6 +97,9 @@ type fleet struct {
 	// mcp is the host:port of an MCP server the replicas charge for at
 	// /mcp (fleet_mcp_test.go); empty for none.
 	mcp string
+	// channels offers batch-settlement at /tool, with the receiver
+	// authorizer fleetAuthorizer (channels_crash_test.go).
+	channels bool
 }
 
 // fleetWebhookSecret signs the deliveries of fleet.webhook.
@@ -196,6 +199,13 @@ var caddyfile = template.Must(template.New("Caddyfile").Parse(`{
 {{- end}}
 		asset {{.Token}} "{{.TokenName}}" {{.TokenVersion}} 6
 		receipt_timeout 20s
+{{- if .Channels}}
+		batch_settlement {
+			receiver_authorizer_key {env.X402_RECEIVER_AUTHORIZER_KEY}
+			withdraw_delay 15m
+			claim_every 0
+		}
+{{- end}}
 {{- if .Webhook}}
 		webhook {{.Webhook}} {
 			secret {env.X402_FLEET_WEBHOOK_SECRET}
@@ -221,6 +231,16 @@ http://127.0.0.1:{{.Port}} {
 		}
 		respond "brief content {{.Name}}" 200
 	}
+{{- if .Channels}}
+	handle /tool {
+		x402 {
+			pay_to {{.Merchant}}
+			amount 100
+			schemes batch-settlement
+		}
+		respond "tool answer {{.Name}}" 200
+	}
+{{- end}}
 {{- if .MCP}}
 	handle /mcp {
 		x402 {
@@ -264,7 +284,7 @@ func (f *fleet) startWith(name, bin string, env ...string) *replica {
 	err := caddyfile.Execute(&cfg, map[string]any{
 		"Admin": admin, "Port": port, "Network": x402.FormatNetwork(f.chain.ChainID.Uint64()), "Schema": f.schema,
 		"Token": f.chain.Token.Address.Hex(), "TokenName": f.chain.Token.Name, "TokenVersion": f.chain.Token.Version,
-		"Merchant": f.merchant.Hex(), "Name": name, "Store": f.storePath, "Webhook": f.webhook, "MCP": f.mcp,
+		"Merchant": f.merchant.Hex(), "Name": name, "Store": f.storePath, "Webhook": f.webhook, "MCP": f.mcp, "Channels": f.channels,
 	})
 	if err != nil {
 		f.t.Fatal(err)
@@ -280,6 +300,7 @@ func (f *fleet) startWith(name, bin string, env ...string) *replica {
 		"X402_SETTLER_KEY="+hex.EncodeToString(crypto.FromECDSA(f.chain.Accounts[0].Key)),
 		"X402_DATABASE_URL="+f.dbURL,
 		"X402_FLEET_WEBHOOK_SECRET="+fleetWebhookSecret,
+		"X402_RECEIVER_AUTHORIZER_KEY="+hex.EncodeToString(crypto.FromECDSA(f.chain.Accounts[3].Key)),
 		"XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir, "HOME="+dir,
 	)
 	r.cmd.Env = append(r.cmd.Env, env...)

@@ -135,7 +135,7 @@ func runChannels(t *testing.T, b Backend) {
 		}
 	})
 
-	t.Run("an expired hold whose charge the payer builds on is charged", func(t *testing.T) {
+	t.Run("a hold whose charge the payer builds on is charged and gives way", func(t *testing.T) {
 		t.Parallel()
 		cs := open(t, b.Open(t))
 		cfg := &store.ChannelConfig{Payer: common.Address{1}, Receiver: common.Address{2}, Token: common.Address{3}, WithdrawDelay: 900, Salt: common.Hash{4}}
@@ -144,12 +144,16 @@ func runChannels(t *testing.T, b Backend) {
 		must(t, err2(cs.Sync(id, withCfg, t0)))
 		must(t, err2(cs.Begin(id, v(100), price, "dead", t0, time.Minute)))
 		// The process died after serving: the payer read its charge (100)
-		// in the response and pays the next request at 200.
-		c, err := cs.Begin(id, v(200), price, "b", t0.Add(2*time.Minute), time.Minute)
+		// in the response and pays the next request at 200, before the
+		// hold expired too.
+		c, err := cs.Begin(id, v(200), price, "b", t0.Add(time.Second), time.Minute)
 		if err != nil || c.Charged.Int64() != 100 || c.Voucher == nil || c.Voucher.Max.Int64() != 100 || c.Uncommitted != nil {
 			t.Fatalf("took over %+v, %v", c, err)
 		}
-		if c, err = cs.Commit(id, "b", price, t0.Add(2*time.Minute)); err != nil || c.Charged.Int64() != 200 {
+		if _, err := cs.Commit(id, "dead", price, t0.Add(time.Second)); !errors.Is(err, store.ErrNotHeld) {
+			t.Fatalf("the request that lost the hold committed: %v", err)
+		}
+		if c, err = cs.Commit(id, "b", price, t0.Add(2*time.Second)); err != nil || c.Charged.Int64() != 200 {
 			t.Fatalf("committed %+v, %v", c, err)
 		}
 		// The configuration is kept from the first payment that named it.
