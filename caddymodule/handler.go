@@ -367,8 +367,8 @@ func (h *Handler) Validate() error {
 			if h.app != nil && !slices.ContainsFunc(nets, func(n netOffer) bool { return n.chain != nil && n.chain.plan.batch != nil }) {
 				errs = append(errs, errors.New("x402: batch-settlement needs the embedded facilitator and a network with the batch_settlement option"))
 			}
-			if h.PriceService != nil || h.perRequest() || h.Access != nil || h.SettleBefore {
-				errs = append(errs, errors.New("x402: batch-settlement takes a fixed price, without access windows or settle_before (a voucher is charged after serving)"))
+			if h.PriceService != nil || h.perRequest() || h.Access != nil || h.SettleBefore || (h.Upto != nil && len(h.Schemes) != 1) {
+				errs = append(errs, errors.New("x402: batch-settlement takes a fixed price (the most a call is charged; upto usage_header charges less), without access windows or settle_before, and alone with upto (a voucher is charged after serving)"))
 			}
 		default:
 			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native, batch-settlement; upto with the upto option)", s))

@@ -157,7 +157,7 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 	if len(schemes) == 0 {
 		schemes = []string{x402.SchemeExact}
 	}
-	if h.Upto != nil {
+	if h.Upto != nil && !h.channelMetered() {
 		schemes = []string{x402.SchemeUpto}
 	}
 	nets, err := h.networks()

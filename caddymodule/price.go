@@ -189,8 +189,12 @@ func (u *UptoConfig) validate(h *Handler) error {
 	if h.perRequest() || h.PriceService != nil {
 		errs = append(errs, errors.New("x402 upto needs a fixed price, the maximum a payer signs for"))
 	}
-	if slices := h.Schemes; len(slices) > 0 && (len(slices) != 1 || slices[0] != x402.SchemeUpto) {
-		errs = append(errs, errors.New("x402 upto offers the upto scheme only; leave schemes out"))
+	channel := h.channelMetered()
+	if s := h.Schemes; len(s) > 0 && !channel && (len(s) != 1 || s[0] != x402.SchemeUpto) {
+		errs = append(errs, errors.New("x402 upto offers the upto scheme only (or, with usage_header, batch-settlement alone); leave schemes out"))
+	}
+	if channel && u.Per != paywall.UsageHeader {
+		errs = append(errs, errors.New("x402 upto with batch-settlement meters by usage_header only: a voucher's charge is decided when the response's headers are"))
 	}
 	if h.SettleBefore {
 		errs = append(errs, errors.New("x402 upto settles after the response, by what it used; settle_before does not apply"))
@@ -211,6 +215,12 @@ func (u *UptoConfig) validate(h *Handler) error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// channelMetered reports whether the route charges its channel payments
+// by usage: schemes batch-settlement alone, with the upto option.
+func (h *Handler) channelMetered() bool {
+	return h.Upto != nil && len(h.Schemes) == 1 && h.Schemes[0] == x402.SchemeBatchSettlement
 }
 
 // usage is the paywall's meter of an upto route: the price of a unit in

@@ -333,6 +333,8 @@ type use struct {
 	// before is a deposit's channel as the chain had it before the
 	// deposit, to mirror again if the deposit fails.
 	before store.ChannelSnapshot
+	// charge is what Settle charged, at most price; Commit commits it.
+	charge *big.Int
 	// refunded is a settled refund's answer.
 	refunded *x402.SettleResponse
 }
@@ -344,13 +346,17 @@ func (u *use) Refund() bool      { return u.p.Refund != nil }
 // state is the channel's state after this request's charge.
 func (u *use) state() *x402.ChannelState {
 	st := u.rec.State()
-	st.ChargedCumulativeAmount = new(big.Int).Add(u.rec.Charged, u.price).String()
+	st.ChargedCumulativeAmount = new(big.Int).Add(u.rec.Charged, u.charge).String()
 	return &st
 }
 
 // Settle implements paywall.ChannelUse.
-func (u *use) Settle(ctx context.Context, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse {
+func (u *use) Settle(ctx context.Context, charge *big.Int, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse {
 	network := u.req.PaymentRequirements.Network
+	u.charge = u.price
+	if charge != nil && charge.Sign() >= 0 && charge.Cmp(u.price) < 0 {
+		u.charge = charge
+	}
 	switch {
 	case u.p.Refund != nil:
 		return u.settleRefund(ctx, settle)
@@ -368,14 +374,14 @@ func (u *use) Settle(ctx context.Context, settle func(context.Context, *x402.Ver
 				}
 			}
 		}
-		res.Extra = &x402.SettleExtra{ChargedAmount: u.price.String(), ChannelState: u.state()}
+		res.Extra = &x402.SettleExtra{ChargedAmount: u.charge.String(), ChannelState: u.state()}
 		return res
 	}
 	// A voucher: charged off chain, claimed later with others.
 	return &x402.SettleResponse{
 		Success: true, X402Version: x402.Version, Scheme: x402.SchemeBatchSettlement, Network: network,
 		Payer: u.Payer(), Asset: u.req.PaymentRequirements.Asset,
-		Extra: &x402.SettleExtra{ChargedAmount: u.price.String(), ChannelState: u.state()},
+		Extra: &x402.SettleExtra{ChargedAmount: u.charge.String(), ChannelState: u.state()},
 	}
 }
 
@@ -403,7 +409,11 @@ func (u *use) Commit(ctx context.Context) error {
 		_, err = u.s.cfg.Store.Commit(u.id, u.owner, new(big.Int), now)
 		return err
 	}
-	rec, err := u.s.cfg.Store.Commit(u.id, u.owner, u.price, now)
+	charge := u.charge
+	if charge == nil {
+		charge = u.price
+	}
+	rec, err := u.s.cfg.Store.Commit(u.id, u.owner, charge, now)
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ type rig struct {
 	skew atomic.Int64
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t *testing.T, mutate ...func(*paywall.Config)) *rig {
 	t.Helper()
 	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
 	if err != nil {
@@ -94,9 +94,14 @@ func newRig(t *testing.T) *rig {
 			<-r.gate
 		}
 		r.served.Add(1)
-		if req.URL.Path == "/fail" {
+		switch req.URL.Path {
+		case "/fail":
 			http.Error(w, "upstream failure", http.StatusInternalServerError)
 			return
+		case "/metered":
+			w.Header().Set("X-Units", "37")
+		case "/over":
+			w.Header().Set("X-Units", "5000")
 		}
 		fmt.Fprint(w, "tool answer")
 	})
@@ -106,7 +111,11 @@ func newRig(t *testing.T) *rig {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pw, err := paywall.New(paywall.Config{Accepts: []x402.PaymentRequirements{r.offer}, Facilitator: fac, Channels: srv})
+		cfg := paywall.Config{Accepts: []x402.PaymentRequirements{r.offer}, Facilitator: fac, Channels: srv}
+		for _, m := range mutate {
+			m(&cfg)
+		}
+		pw, err := paywall.New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,12 +185,25 @@ func (r *rig) pay(i int, h string, path ...string) answer {
 	return a
 }
 
+// charged is what channel id has charged once no request holds it: a
+// charge is committed after its response was flushed, so the client may
+// read the answer a moment before (bounded: 10 s).
 func (r *rig) charged(id common.Hash) int64 {
-	c, ok, err := r.channels.Get(id)
-	if err != nil || !ok {
-		r.t.Fatalf("channel %s: %v %v", id, ok, err)
+	r.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, ok, err := r.channels.Get(id)
+		if err != nil || !ok {
+			r.t.Fatalf("channel %s: %v %v", id, ok, err)
+		}
+		if c.Hold == nil || r.gate != nil {
+			return c.Charged.Int64()
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("channel %s was still held 10 s after its response", id)
+		}
+		time.Sleep(5 * time.Millisecond) // waiting for the served request's commit
 	}
-	return c.Charged.Int64()
 }
 
 // TestChannelAttacks: what a payer (or anyone holding its payments) might
@@ -404,5 +426,32 @@ func TestChannelWithdrawal(t *testing.T) {
 	}
 	if r.charged(p.id()) != 300 {
 		t.Fatalf("charged %d, want the 300 served", r.charged(p.id()))
+	}
+}
+
+// TestChannelMetered: a route that charges each call by the units its
+// upstream reports (the upto option's usage header), at most the price:
+// the PAYMENT-RESPONSE says the charge, the channel is charged exactly
+// it, the payer's next voucher builds on it, and the client never sees
+// the usage header.
+func TestChannelMetered(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, func(c *paywall.Config) {
+		c.Usage = &paywall.Usage{Per: paywall.UsageHeader, Header: "X-Units", Prices: map[string]*big.Int{strings.ToLower(c.Accepts[0].Asset): big.NewInt(1)}}
+	})
+	p := r.newPayer(4)
+	a := r.pay(0, p.header("deposit", 100, 1000, 0, r.offer), "/metered")
+	if a.status != 200 || a.receipt.Extra.ChargedAmount != "37" || a.receipt.Extra.ChannelState.ChargedCumulativeAmount != "37" {
+		t.Fatalf("a metered deposit: %+v %+v", a, a.receipt)
+	}
+	a = r.pay(1, p.header("voucher", 137, 0, 0, r.offer), "/over")
+	if a.status != 200 || a.receipt.Extra.ChargedAmount != "100" || a.receipt.Extra.ChannelState.ChargedCumulativeAmount != "137" {
+		t.Fatalf("a call reporting more than the price buys: %+v %+v", a, a.receipt)
+	}
+	if r.charged(p.id()) != 137 {
+		t.Fatalf("charged %d, want 137", r.charged(p.id()))
+	}
+	if a := r.pay(0, p.header("voucher", 237, 0, 0, r.offer), "/tool"); a.status != 200 || a.receipt.Extra.ChargedAmount != "0" {
+		t.Fatalf("a call reporting no usage: %+v %+v", a, a.receipt)
 	}
 }

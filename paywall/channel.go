@@ -3,8 +3,10 @@ package paywall
 import (
 	"context"
 	"encoding/json"
+	"math/big"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -46,16 +48,17 @@ type ChannelUse interface {
 	// Refund reports whether the payment is a cooperative refund, which
 	// Settle completes and sends, and no handler serves.
 	Refund() bool
-	// Settle pays for the response once its status is a success: a
+	// Settle pays for the response once its status is a success, charged
+	// charge (at most the offer's price; a refund's is ignored): a
 	// deposit is settled through settle (the facilitator) first, a
 	// voucher is charged off chain, a refund is completed (refund nonce,
 	// claims, the receiver authorizer's signatures) and settled. The
 	// answer is the request's PAYMENT-RESPONSE: a voucher's has no
 	// transaction and its charge in extra.chargedAmount, and every one
 	// has the channel's state after the request in extra.channelState.
-	Settle(ctx context.Context, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse
-	// Commit charges the channel, once the response was served (or the
-	// refund settled), and lets it go.
+	Settle(ctx context.Context, charge *big.Int, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse
+	// Commit charges the channel what Settle said, once the response was
+	// served (or the refund settled), and lets it go.
 	Commit(ctx context.Context) error
 	// Abort lets the channel go without a charge: the response was not
 	// served, and the payer may pay again with the same voucher.
@@ -191,7 +194,7 @@ func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admiss
 		return res
 	}
 	if u.Refund() {
-		res := u.Settle(ctx, settle)
+		res := u.Settle(ctx, nil, settle)
 		if !res.Success {
 			u.Abort(ctx)
 			p.answer(w, r, settleRefusal(res, nil))
@@ -203,6 +206,12 @@ func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admiss
 		setPaymentResponse(w, r, res)
 		answerValue(w, http.StatusOK, map[string]string{"message": "refund settled", "channelId": u.ChannelID(), "amount": res.Amount, "transaction": res.TransactionHash})
 		return nil
+	}
+	if us := p.cfg.Usage; us != nil && us.Per == UsageHeader {
+		// What the price buys, for the upstream to stay within.
+		if budget := us.budget(a.req.PaymentRequirements.Asset, channelPrice(a.req)); budget != nil {
+			r.Header.Set(BudgetHeader, budget.String())
+		}
 	}
 	g := &gate{paywall: p, ctx: ctx, w: w, r: r, req: a.req, channel: u, settleWith: settle}
 	served := false
@@ -243,6 +252,40 @@ func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admiss
 // faultChannelAfterFlush is the fault-injection point between a
 // voucher-paid response's flush and its charge's commit.
 const faultChannelAfterFlush = "channel-after-flush"
+
+// channelPrice is the offer's price, the most a request is charged.
+func channelPrice(req *x402.VerifyRequest) *big.Int {
+	price, err := x402.ParseAmount(req.PaymentRequirements.Amount)
+	if err != nil {
+		return new(big.Int)
+	}
+	return price
+}
+
+// channelCharge is what the response whose headers are h costs: the
+// offer's price, or on a route metered by a usage header (Config.Usage)
+// the units the handler reported at the unit's price, at most the price
+// (none reported: nothing). The usage header is removed: it is the
+// server's to read, never the client's to see.
+func (p *Paywall) channelCharge(h http.Header, req *x402.VerifyRequest) *big.Int {
+	price := channelPrice(req)
+	us := p.cfg.Usage
+	if us == nil || us.Per != UsageHeader {
+		return price
+	}
+	v := strings.TrimSpace(h.Get(us.Header))
+	h.Del(us.Header)
+	unit := us.Prices[strings.ToLower(req.PaymentRequirements.Asset)]
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || unit == nil {
+		return new(big.Int)
+	}
+	charge := new(big.Int).Mul(new(big.Int).SetUint64(n), unit)
+	if charge.Cmp(price) > 0 {
+		return price // what the payer's voucher covers, no more
+	}
+	return charge
+}
 
 // commitChannel commits u's charge, reporting whether it was committed.
 func (p *Paywall) commitChannel(ctx context.Context, u ChannelUse) bool {

@@ -104,7 +104,7 @@ func (g *gate) pay(drop bool) bool {
 	var ok bool
 	var stop error
 	if g.channel != nil {
-		res = g.channel.Settle(g.ctx, g.settleWith)
+		res = g.channel.Settle(g.ctx, g.paywall.channelCharge(g.w.Header(), g.req), g.settleWith)
 		ok = res.Success
 	} else {
 		res, ok, stop = g.paywall.settle(g.ctx, g.r, g.req, g.broadcast)

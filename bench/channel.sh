@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# channel.sh: the latency of a voucher-paid request (batch-settlement)
+# through Caddy, against a free request to the same upstream through the
+# same Caddy, in one run (bench/channel.Caddyfile). The driver
+# (bench/channel) deposits once, then sends vouchers one at a time, each
+# signed before its timer starts, with a free request beside each. Not run
+# in CI.
+#
+# Usage: bash bench/channel.sh [driver flags...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$bin"' EXIT
+go build -o "$bin/caddy" ./xcaddy
+go build -o "$bin/channel" ./bench/channel
+"$bin/caddy" run --config bench/channel.Caddyfile --adapter caddyfile >"$bin/caddy.log" 2>&1 &
+for _ in $(seq 1 300); do
+	curl -fs -o /dev/null http://127.0.0.1:9501/free && break
+	sleep 0.1 # waiting for Caddy and the devnet to start
+done
+"$bin/channel" -api http://127.0.0.1:9501 -rpc http://127.0.0.1:9545 "$@"
