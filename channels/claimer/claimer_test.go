@@ -27,7 +27,7 @@ func TestConfigValidate(t *testing.T) {
 		ok   bool
 	}{
 		{"the defaults", func(*Config) {}, true},
-		{"all strategies", func(c *Config) { c.Interval, c.Threshold, c.Poll = time.Hour, big.NewInt(1), 5 * time.Minute }, true},
+		{"all strategies", func(c *Config) { c.Interval, c.Threshold, c.Poll = time.Hour, big.NewInt(1), 5*time.Minute }, true},
 		{"no store", func(c *Config) { c.Store = nil }, false},
 		{"no settler", func(c *Config) { c.Settler = nil }, false},
 		{"no chain", func(c *Config) { c.Chain = nil }, false},
@@ -36,7 +36,7 @@ func TestConfigValidate(t *testing.T) {
 		{"a zero threshold", func(c *Config) { c.Threshold = new(big.Int) }, false},
 		{"a poll past a third of the shortest withdraw delay", func(c *Config) { c.Poll = 6 * time.Minute }, false},
 		{"too many rows", func(c *Config) { c.MaxRows = 257 }, false},
-		{"a lease shorter than a settle", func(c *Config) { c.Lease, c.Timeout = time.Minute, 2 * time.Minute }, false},
+		{"a lease shorter than a settle", func(c *Config) { c.Lease, c.Timeout = time.Minute, 2*time.Minute }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -61,9 +61,9 @@ type env struct {
 // clock is the tests' clock: the wall clock, moved forward by a test.
 type clock struct{ ahead atomic.Int64 }
 
-func (c *clock) Now() time.Time          { return time.Now().Add(time.Duration(c.ahead.Load())) }
-func (c *clock) Move(d time.Duration)    { c.ahead.Add(int64(d)) }
-func (e *env) ctx() context.Context      { return ctxFor(e.t) }
+func (c *clock) Now() time.Time       { return time.Now().Add(time.Duration(c.ahead.Load())) }
+func (c *clock) Move(d time.Duration) { c.ahead.Add(int64(d)) }
+func (e *env) ctx() context.Context   { return ctxFor(e.t) }
 func ctxFor(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 	t.Cleanup(cancel)
