@@ -353,3 +353,68 @@ func TestOperatorRefund(t *testing.T) {
 		t.Errorf("refunded events %+v", r)
 	}
 }
+
+// TestRefusedRowIsolated: a channel whose voucher the facilitator refuses
+// (signed by another key than its payer's, which the claimer cannot check
+// itself for a payer with no payer authorizer) does not keep the others
+// from being claimed in the same round: the refused claim is split until
+// the channel is alone, and reported.
+func TestRefusedRowIsolated(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	var good []*channel
+	for i := range 4 {
+		good = append(good, e.openAs(5+i, 1, 1_000, int64(10*(i+1)), common.Address{}))
+	}
+	bad := e.openAs(9, 1, 1_000, 0, common.Address{})
+	bad.serveSigned(500, newKey(t))
+	events := newEventLog()
+	s := &counter{Settler: e.svc}
+	cfg := e.config(s, events)
+	cfg.Interval = time.Hour
+	c := e.claimer(cfg)
+	res, err := c.Round(e.ctx())
+	if err != nil || res.Channels != 4 || res.Failed != 1 {
+		t.Fatalf("round: %+v, %v; want the 4 good channels claimed and 1 failure", res, err)
+	}
+	if got := e.balance(e.receiver); got.Int64() != 100 {
+		t.Errorf("the receiver holds %v, want the 100 the good channels were charged", got)
+	}
+	failed := events.of(EventFailed)
+	if len(failed) != 1 || len(failed[0].Channels) != 1 || failed[0].Channels[0].ID != bad.id || failed[0].Tx != (common.Hash{}) {
+		t.Errorf("failed events %+v; want the bad channel alone, with no transaction", failed)
+	}
+	if got, _, _ := e.channels().Get(bad.id); got.Claims != 0 || got.Unclaimed().Int64() != 500 {
+		t.Errorf("the refused channel in the store: %+v", got)
+	}
+	t.Logf("%d claim transactions for %d good channels", len(s.sent()), len(good))
+}
+
+// TestClaimGas logs the gas of a claim and sweep of 1 and of 10 channels,
+// and what each channel past the first adds.
+func TestClaimGas(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	s := &counter{Settler: e.svc}
+	cfg := e.config(s, newEventLog())
+	cfg.Threshold = big.NewInt(1)
+	c := e.claimer(cfg)
+	gas := map[int]uint64{}
+	for i, n := range []int{1, 10} {
+		for j := range n {
+			e.open(5+j%5, byte(10*i+j), 1_000, 100)
+		}
+		res, err := c.Round(e.ctx())
+		if err != nil || res.Channels != n || res.Claims != 1 {
+			t.Fatalf("round of %d channels: %+v, %v", n, res, err)
+		}
+		sent := s.sent()
+		r, err := e.eth.TransactionReceipt(e.ctx(), sent[len(sent)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		gas[n] = r.GasUsed
+	}
+	t.Logf("claim and sweep: 1 channel %d gas, 10 channels %d gas (%d a channel); each channel past the first adds %d",
+		gas[1], gas[10], gas[10]/10, (gas[10]-gas[1])/9)
+}

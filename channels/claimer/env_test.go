@@ -317,9 +317,16 @@ type channel struct {
 // charge charged in all.
 func (e *env) open(i int, salt byte, deposit, charged int64) *channel {
 	e.t.Helper()
+	return e.openAs(i, salt, deposit, charged, e.d.Accounts[i].Address)
+}
+
+// openAs is open with the channel's payer authorizer; zero has the payer
+// itself sign, which the contract checks with SignatureChecker.
+func (e *env) openAs(i int, salt byte, deposit, charged int64, payerAuthorizer common.Address) *channel {
+	e.t.Helper()
 	p := e.d.Accounts[i]
 	c := &channel{e: e, payer: p, cfg: batchsettle.ChannelConfig{
-		Payer: p.Address, PayerAuthorizer: p.Address, Receiver: e.receiver,
+		Payer: p.Address, PayerAuthorizer: payerAuthorizer, Receiver: e.receiver,
 		ReceiverAuthorizer: crypto.PubkeyToAddress(e.authorizer.PublicKey), Token: e.d.Token.Address,
 		WithdrawDelay: big.NewInt(batchsettle.MinWithdrawDelay), Salt: common.Hash{31: salt},
 	}}
@@ -355,11 +362,14 @@ func (e *env) open(i int, salt byte, deposit, charged int64) *channel {
 // serve serves one request of the channel at price, as the server does:
 // Begin with the payer's voucher for the charged total plus the price,
 // then Commit.
-func (c *channel) serve(price int64) {
+func (c *channel) serve(price int64) { c.serveSigned(price, c.payer.Key) }
+
+// serveSigned is serve with the voucher signed by key.
+func (c *channel) serveSigned(price int64, key *ecdsa.PrivateKey) {
 	e := c.e
 	e.t.Helper()
 	max := big.NewInt(c.charged + price)
-	sig, err := batchsettle.Sign(e.dom.VoucherDigest(c.id, max), c.payer.Key)
+	sig, err := batchsettle.Sign(e.dom.VoucherDigest(c.id, max), key)
 	if err != nil {
 		e.t.Fatal(err)
 	}

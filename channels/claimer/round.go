@@ -52,6 +52,9 @@ func (c *Claimer) Round(ctx context.Context) (Result, error) {
 		return Result{Leased: true}, nil
 	}
 	defer func() {
+		if !c.cfg.Now().Before(end) {
+			return // the lease ended: another replica's may be there now
+		}
 		if err := c.leases.Drop(roundKey); err != nil {
 			c.log.Warn("ending the claim round's lease", zap.Error(err))
 		}

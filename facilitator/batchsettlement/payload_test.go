@@ -39,8 +39,8 @@ const (
 		`"salt":"0x0000000000000000000000000000000000000000000000000000000000000000"}`
 	specEnriched = `{"type":"refund",` + specConfig + `,` + specVoucher + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 +
 		`","claims":[{"voucher":{"channel":` + specChannel + `,"maxClaimableAmount":"5000"},"signature":"0x` + sig65 + `","totalClaimed":"5000"}],"claimAuthorizerSignature":"0x` + sig65 + `"}`
-	specOperator = `{"type":"refund",` + specConfig + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 + `"}`
-	specSweep    = `{"type":"settle","receiver":"0x3333333333333333333333333333333333333333","token":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"}`
+	specOperator  = `{"type":"refund",` + specConfig + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 + `"}`
+	specSweep     = `{"type":"settle","receiver":"0x3333333333333333333333333333333333333333","token":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"}`
 	specCompleted = `{"type":"refund",` + specConfig + `,` + specVoucher + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 + `"}`
 )
 
