@@ -18,6 +18,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
+	"github.com/caddy-x402/caddy-x402/facilitator/batchsettlement"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -180,18 +181,7 @@ func (c *channelPayer) claim(max int64, authorizer *ecdsa.PrivateKey) json.RawMe
 	if err != nil {
 		c.e.t.Fatal(err)
 	}
-	raw, err := json.Marshal(map[string]any{
-		"type": "claim",
-		"claims": []any{map[string]any{
-			"voucher": map[string]any{"channel": map[string]any{
-				"payer": cfg.Payer.Hex(), "payerAuthorizer": cfg.PayerAuthorizer.Hex(), "receiver": cfg.Receiver.Hex(),
-				"receiverAuthorizer": cfg.ReceiverAuthorizer.Hex(), "token": cfg.Token.Hex(), "withdrawDelay": cfg.WithdrawDelay.Int64(),
-				"salt": hexutil.Encode(cfg.Salt[:]),
-			}, "maxClaimableAmount": fmt.Sprint(max)},
-			"signature": hexutil.Encode(row.Signature), "totalClaimed": fmt.Sprint(max),
-		}},
-		"claimAuthorizerSignature": hexutil.Encode(sig),
-	})
+	raw, err := batchsettlement.ClaimPayload([]batchsettle.VoucherClaim{row}, sig)
 	if err != nil {
 		c.e.t.Fatal(err)
 	}
@@ -341,7 +331,7 @@ func TestBatchSettlementSweep(t *testing.T) {
 		Signature: hexutil.MustDecode(c.sign(c.dom.VoucherDigest(c.id(), big.NewInt(700)))), TotalClaimed: big.NewInt(700),
 	}}))
 	before := e.balance(receiver.Address)
-	sweep := request(json.RawMessage(`{"type":"settle","receiver":"` + receiver.Address.Hex() + `","token":"` + d.Token.Address.Hex() + `"}`))
+	sweep := request(batchsettlement.SweepPayload(receiver.Address, d.Token.Address))
 	var swept, idle x402.SettleResponse
 	if resp := e.post("settle", sweep, &swept); resp.StatusCode != http.StatusOK || !swept.Success || swept.Amount != "700" || swept.TransactionHash == "" {
 		t.Fatalf("the sweep: %d %+v; want 700 moved by a transaction", resp.StatusCode, swept)
