@@ -314,7 +314,7 @@ func TestFleetClaimsOnce(t *testing.T) {
 // TestOperatorRefund: the operator's refund of a channel claims what was
 // charged and returns exactly the rest, in one transaction: the receiver
 // keeps exactly what was charged. A refund of more than the rest is
-// refused, and nothing moves.
+// refused, and nothing moves; one during a claim round waits its turn.
 func TestOperatorRefund(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, envOptions{})
@@ -322,6 +322,21 @@ func TestOperatorRefund(t *testing.T) {
 	events := newEventLog()
 	c := e.claimer(e.config(e.svc, events))
 	payerBefore := e.balance(ch.payer.Address)
+	// While another replica's round runs, the refund waits its turn.
+	kv, err := e.st.Bucket(LeaseBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leases := store.NewLeases(kv)
+	if ok, err := leases.Take(roundKey, e.clock.Now().Add(time.Minute), e.clock.Now()); !ok || err != nil {
+		t.Fatalf("taking the round's lease: %v, %v", ok, err)
+	}
+	if _, err := c.Refund(e.ctx(), ch.id, nil); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a refund during a round: %v", err)
+	}
+	if err := leases.Drop(roundKey); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := c.Refund(e.ctx(), ch.id, big.NewInt(701)); !errors.Is(err, ErrRefundTooLarge) {
 		t.Fatalf("a refund of 701 of 700: %v", err)
 	}

@@ -25,6 +25,9 @@ var (
 	// ErrNotOurs: the channel's receiver authorizer is not the claimer's
 	// key, or the server keeps no configuration of it.
 	ErrNotOurs = errors.New("the channel is not claimed with this receiver authorizer")
+	// ErrBusy: a claim round (of any replica) or another refund is
+	// running; retry shortly.
+	ErrBusy = errors.New("a claim round or another refund is running")
 )
 
 // Refunded is a mined operator's refund.
@@ -48,7 +51,8 @@ const refundHold = "claimer:refund"
 // receiver authorizer: the payer gets back exactly balance - charged, and
 // the receiver keeps exactly what was charged. The channel is held
 // meanwhile, so the server serves none of its requests (they are refused
-// as busy). A refusal is one of the Err values above or the
+// as busy), and so are the claim rounds of every replica (ErrBusy while
+// one runs). A refusal is one of the Err values above or the
 // facilitator's; nothing moved then.
 func (c *Claimer) Refund(ctx context.Context, id common.Hash, amount *big.Int) (Refunded, error) {
 	ch, ok, err := c.channels.Get(id)
@@ -61,6 +65,24 @@ func (c *Claimer) Refund(ctx context.Context, id common.Hash, amount *big.Int) (
 		return Refunded{}, ErrNotOurs
 	}
 	now := c.cfg.Now()
+	// The round's lease: no claim of this replica or another is in flight
+	// beside the refund's own, which a refund mined first would turn into
+	// a claim of nothing.
+	end := now.Add(c.cfg.Lease)
+	leased, err := c.leases.Take(roundKey, end, now)
+	if err != nil {
+		return Refunded{}, fmt.Errorf("taking the claim round's lease: %w", err)
+	}
+	if !leased {
+		return Refunded{}, ErrBusy
+	}
+	defer func() {
+		if c.cfg.Now().Before(end) {
+			if err := c.leases.Drop(roundKey); err != nil {
+				c.log.Warn("ending the claim round's lease", zap.Error(err))
+			}
+		}
+	}()
 	// A zero-price hold at the charged total: no request is served (and
 	// charged) while the refund is decided and sent.
 	hold := func(charged *big.Int) (store.Channel, error) {
