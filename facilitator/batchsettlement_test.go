@@ -18,6 +18,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
+	"github.com/caddy-x402/caddy-x402/facilitator/batchsettlement"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -180,18 +181,7 @@ func (c *channelPayer) claim(max int64, authorizer *ecdsa.PrivateKey) json.RawMe
 	if err != nil {
 		c.e.t.Fatal(err)
 	}
-	raw, err := json.Marshal(map[string]any{
-		"type": "claim",
-		"claims": []any{map[string]any{
-			"voucher": map[string]any{"channel": map[string]any{
-				"payer": cfg.Payer.Hex(), "payerAuthorizer": cfg.PayerAuthorizer.Hex(), "receiver": cfg.Receiver.Hex(),
-				"receiverAuthorizer": cfg.ReceiverAuthorizer.Hex(), "token": cfg.Token.Hex(), "withdrawDelay": cfg.WithdrawDelay.Int64(),
-				"salt": hexutil.Encode(cfg.Salt[:]),
-			}, "maxClaimableAmount": fmt.Sprint(max)},
-			"signature": hexutil.Encode(row.Signature), "totalClaimed": fmt.Sprint(max),
-		}},
-		"claimAuthorizerSignature": hexutil.Encode(sig),
-	})
+	raw, err := batchsettlement.ClaimPayload([]batchsettle.VoucherClaim{row}, sig)
 	if err != nil {
 		c.e.t.Fatal(err)
 	}
@@ -299,5 +289,57 @@ func TestUpstreamBatchSettlementServer(t *testing.T) {
 	}
 	if got := new(big.Int).Sub(e.balance(receiver), receiverBefore); got.Int64() != 300 {
 		t.Errorf("the receiver got %v, want 300", got)
+	}
+}
+
+// TestBatchSettlementSweep: the merchant's settle payload (type settle)
+// sweeps what was claimed for the receiver and not swept: its answer
+// names the amount transferred and its transaction; a sweep with nothing
+// due succeeds with "0" and sends nothing.
+func TestBatchSettlementSweep(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	e.stop()
+	e.cfg.BatchSettlement = &BatchSettlement{}
+	e.start()
+	d := e.chain
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	payer := crypto.PubkeyToAddress(key.PublicKey)
+	receiver, authorizer := d.Accounts[2], d.Accounts[3].Address
+	e.fundTokens(payer, 5_000)
+	c := &channelPayer{e: e, key: key, dom: batchsettle.NewDomain(d.ChainID, d.Contracts.BatchSettlement), cfg: batchsettle.ChannelConfig{
+		Payer: payer, PayerAuthorizer: payer, Receiver: receiver.Address, ReceiverAuthorizer: authorizer,
+		Token: d.Token.Address, WithdrawDelay: big.NewInt(900),
+	}}
+	offer := x402.PaymentRequirements{
+		Scheme: x402.SchemeBatchSettlement, Network: e.network, Amount: "100", Asset: d.Token.Address.Hex(), PayTo: receiver.Address.Hex(),
+		MaxTimeoutSeconds: 60, Extra: &x402.Extra{ReceiverAuthorizer: authorizer.Hex(), WithdrawDelay: 900, Name: d.Token.Name, Version: d.Token.Version},
+	}
+	request := func(payload json.RawMessage) *x402.VerifyRequest {
+		return &x402.VerifyRequest{PaymentPayload: x402.PaymentPayload{X402Version: x402.Version, Accepted: offer, Payload: payload}, PaymentRequirements: offer}
+	}
+	var deposited x402.SettleResponse
+	if e.post("settle", request(c.payload("deposit", 100, 4_000)), &deposited); !deposited.Success {
+		t.Fatalf("settling the deposit: %+v", deposited)
+	}
+	// The receiver claims 700 itself, with no sweep.
+	e.exec(receiver.Key, d.Contracts.BatchSettlement, batchsettle.NewX402BatchSettlement().PackClaim([]batchsettle.VoucherClaim{{
+		Voucher:   batchsettle.X402BatchSettlementVoucher{Channel: c.cfg, MaxClaimableAmount: big.NewInt(700)},
+		Signature: hexutil.MustDecode(c.sign(c.dom.VoucherDigest(c.id(), big.NewInt(700)))), TotalClaimed: big.NewInt(700),
+	}}))
+	before := e.balance(receiver.Address)
+	sweep := request(batchsettlement.SweepPayload(receiver.Address, d.Token.Address))
+	var swept, idle x402.SettleResponse
+	if resp := e.post("settle", sweep, &swept); resp.StatusCode != http.StatusOK || !swept.Success || swept.Amount != "700" || swept.TransactionHash == "" {
+		t.Fatalf("the sweep: %d %+v; want 700 moved by a transaction", resp.StatusCode, swept)
+	}
+	if got := new(big.Int).Sub(e.balance(receiver.Address), before); got.Int64() != 700 {
+		t.Errorf("the receiver got %v, want 700", got)
+	}
+	if e.post("settle", sweep, &idle); !idle.Success || idle.Amount != "0" || idle.TransactionHash != "" {
+		t.Errorf("a sweep with nothing due: %+v; want success, 0 and no transaction", idle)
 	}
 }

@@ -127,6 +127,11 @@ func (s *Service) settle(ctx context.Context, req *x402.SettleRequest) (res *x40
 		}
 		return s.verifyFailed(err, p)
 	}
+	if idle, ok := p.of.(scheme.Idle); ok && idle.Idle(p.pay) {
+		unlock()
+		return &x402.SettleResponse{Success: true, X402Version: x402.Version, Scheme: p.scheme, Network: s.cfg.Network,
+			Payer: p.payer.Hex(), Amount: "0"}
+	}
 	s.payers.reserve(p.key, p.payer, p.asset, p.reserve, p.pay.Contract, p.pay.Class)
 	unlock()
 	now := s.cfg.Now().UTC()

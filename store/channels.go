@@ -224,19 +224,42 @@ func (cs *Channels) Sync(id common.Hash, s ChannelSnapshot, now time.Time) (Chan
 				return nil, err
 			}
 		}
-		if c.Config == nil && s.Config != nil {
-			cfg := *s.Config
-			c.Config = &cfg
-		}
-		c.Balance, c.TotalClaimed, c.WithdrawRequestedAt = s.Balance, s.TotalClaimed, s.WithdrawRequestedAt
-		c.RefundNonce, c.SyncedAt = s.RefundNonce, now.UTC()
-		if c.Charged.Cmp(s.TotalClaimed) < 0 {
-			c.Charged = new(big.Int).Set(s.TotalClaimed)
-		}
+		c.mirror(s, now)
 		got = c
 		return json.Marshal(c)
 	})
 	return got, err
+}
+
+// mirror sets c's copy of the chain to s, read at now.
+func (c *Channel) mirror(s ChannelSnapshot, now time.Time) {
+	if c.Config == nil && s.Config != nil {
+		cfg := *s.Config
+		c.Config = &cfg
+	}
+	c.Balance, c.TotalClaimed, c.WithdrawRequestedAt = s.Balance, s.TotalClaimed, s.WithdrawRequestedAt
+	c.RefundNonce, c.SyncedAt = s.RefundNonce, now.UTC()
+	if c.Charged.Cmp(s.TotalClaimed) < 0 {
+		c.Charged = new(big.Int).Set(s.TotalClaimed)
+	}
+}
+
+// Claimed records a mined claim of channel id, which must have a record:
+// the chain's state after it, s (mirrored as Sync does), and swept, what
+// the claim added to the channel's claimed total and swept to the
+// receiver in the same transaction. Swept grows by it, Claims counts the
+// claim, and ClaimedAt is now.
+func (cs *Channels) Claimed(id common.Hash, s ChannelSnapshot, swept *big.Int, now time.Time) (Channel, error) {
+	return cs.update(id, func(c *Channel) error {
+		c.mirror(s, now)
+		if c.Swept == nil {
+			c.Swept = new(big.Int)
+		}
+		c.Swept = new(big.Int).Add(c.Swept, swept)
+		c.Claims++
+		c.ClaimedAt = now.UTC()
+		return nil
+	})
 }
 
 // Begin holds channel id for one request of owner, paid by v for at most

@@ -30,15 +30,19 @@ type Claim struct {
 
 // wireClaim is a claim as upstream's server writes it.
 type wireClaim struct {
-	Claims []struct {
-		Voucher struct {
-			Channel            *wireConfig `json:"channel"`
-			MaxClaimableAmount string      `json:"maxClaimableAmount"`
-		} `json:"voucher"`
-		Signature    string `json:"signature"`
-		TotalClaimed string `json:"totalClaimed"`
-	} `json:"claims"`
-	AuthorizerSig *string `json:"claimAuthorizerSignature"`
+	Claims        []wireClaimRow `json:"claims"`
+	AuthorizerSig *string        `json:"claimAuthorizerSignature"`
+}
+
+// wireClaimRow is one row of a claim: a voucher of a channel, its
+// signature and the total it claims.
+type wireClaimRow struct {
+	Voucher struct {
+		Channel            *wireConfig `json:"channel"`
+		MaxClaimableAmount string      `json:"maxClaimableAmount"`
+	} `json:"voucher"`
+	Signature    string `json:"signature"`
+	TotalClaimed string `json:"totalClaimed"`
 }
 
 // decodeClaim reads a claim payload.

@@ -31,7 +31,8 @@ const maxSignature = 4096
 // Payment is a decoded batch-settlement payment: the channel, the payer's
 // voucher, and the deposit or refund it carries. Verify fills in Snapshot.
 type Payment struct {
-	// Type is TypeDeposit, TypeVoucher or TypeRefund.
+	// Type is TypeDeposit, TypeVoucher or TypeRefund, or a merchant's
+	// TypeClaim or TypeSettle.
 	Type string
 	// Config is the channel's configuration, and ChannelID the id the
 	// payer claims it has (Verify checks that it does).
@@ -48,6 +49,9 @@ type Payment struct {
 	// Claim is a merchant's claim payload (TypeClaim); nil otherwise. Its
 	// Config is its first row's channel.
 	Claim *Claim
+	// Sweep is a merchant's settle payload (TypeSettle); nil otherwise.
+	// Its Config holds only its receiver and token.
+	Sweep *Sweep
 	// Snapshot is the channel as Verify read it from the chain.
 	Snapshot Snapshot
 }
@@ -87,6 +91,12 @@ type Refund struct {
 	// with its completed refund, so that what was served is claimed in
 	// the refund's transaction, before the rest goes back; nil if none.
 	Claim *Claim
+	// Operator is set for a refund the receiver side started (an
+	// operator's refund of what a channel holds unclaimed): it carries no
+	// payer voucher, so the receiver authorizer's signature of its amount
+	// at the channel's refund nonce is its only authorization, and it is
+	// refused without one.
+	Operator bool
 }
 
 // Snapshot is a channel's on-chain state, as every /verify and /settle
@@ -170,7 +180,7 @@ type (
 )
 
 // DecodePayload reads a batch-settlement payment payload: a deposit, a
-// voucher or a refund, or a merchant's claim. A refusal is a *Refusal: the payload type's
+// voucher or a refund, or a merchant's claim or sweep. A refusal is a *Refusal: the payload type's
 // malformed code naming the field that is wrong. It reads no chain.
 func DecodePayload(data []byte) (*Payment, error) {
 	var w wirePayload
@@ -182,12 +192,15 @@ func DecodePayload(data []byte) (*Payment, error) {
 	if dec.More() {
 		return nil, refuse(CodePayloadType, "payload has data after its object")
 	}
-	if w.Type == TypeClaim {
+	switch w.Type {
+	case TypeClaim:
 		return decodeClaim(data)
+	case TypeSettle:
+		return decodeSweep(data)
 	}
 	bad := map[string]Code{TypeDeposit: CodeDepositPayload, TypeVoucher: CodeVoucherPayload, TypeRefund: CodeRefundPayload}[w.Type]
 	if bad == "" {
-		return nil, refuse(CodePayloadType, "payload type %q is not deposit, voucher or refund", w.Type)
+		return nil, refuse(CodePayloadType, "payload type %q is not deposit, voucher, refund, claim or settle", w.Type)
 	}
 	p := &Payment{Type: w.Type}
 	var f fields
@@ -195,7 +208,8 @@ func DecodePayload(data []byte) (*Payment, error) {
 	if w.ChannelConfig == nil {
 		return nil, refuse(bad, "channelConfig is missing")
 	}
-	if w.Voucher == nil {
+	operator := w.Type == TypeRefund && w.Voucher == nil
+	if w.Voucher == nil && !operator {
 		return nil, refuse(bad, "voucher is missing")
 	}
 	c := w.ChannelConfig
@@ -204,14 +218,28 @@ func DecodePayload(data []byte) (*Payment, error) {
 		Receiver: f.address("channelConfig.receiver", c.Receiver), ReceiverAuthorizer: f.address("channelConfig.receiverAuthorizer", c.ReceiverAuthorizer),
 		Token: f.address("channelConfig.token", c.Token), WithdrawDelay: f.delay(c.WithdrawDelay), Salt: f.hash("channelConfig.salt", c.Salt),
 	}
-	p.ChannelID = f.hash("voucher.channelId", w.Voucher.ChannelID)
-	p.MaxClaimable = f.amount("voucher.maxClaimableAmount", w.Voucher.MaxClaimableAmount, maxUint128)
-	p.Signature = f.bytes("voucher.signature", w.Voucher.Signature)
+	if operator {
+		// An operator's refund: no payer voucher, and the receiver
+		// authorizer's signature is required (Scheme.Decode fills in the
+		// channel id, which needs the contract's domain).
+		p.MaxClaimable = new(big.Int)
+	} else {
+		p.ChannelID = f.hash("voucher.channelId", w.Voucher.ChannelID)
+		p.MaxClaimable = f.amount("voucher.maxClaimableAmount", w.Voucher.MaxClaimableAmount, maxUint128)
+		p.Signature = f.bytes("voucher.signature", w.Voucher.Signature)
+	}
 	switch w.Type {
 	case TypeDeposit:
 		p.Deposit = f.deposit(w.Deposit)
 	case TypeRefund:
 		p.Refund = f.refund(&w)
+		p.Refund.Operator = operator
+		if operator && f.err == nil && p.Refund.AuthorizerSig == nil {
+			return nil, refuse(bad, "voucher is missing: a refund without the payer's voucher needs refundAuthorizerSignature, amount and refundNonce")
+		}
+		if operator {
+			p.Signature = p.Refund.AuthorizerSig
+		}
 		if w.Claims != nil && f.err == nil {
 			c, err := readClaim(data, CodeRefundPayload)
 			if err != nil {

@@ -39,6 +39,8 @@ const (
 		`"salt":"0x0000000000000000000000000000000000000000000000000000000000000000"}`
 	specEnriched = `{"type":"refund",` + specConfig + `,` + specVoucher + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 +
 		`","claims":[{"voucher":{"channel":` + specChannel + `,"maxClaimableAmount":"5000"},"signature":"0x` + sig65 + `","totalClaimed":"5000"}],"claimAuthorizerSignature":"0x` + sig65 + `"}`
+	specOperator  = `{"type":"refund",` + specConfig + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 + `"}`
+	specSweep     = `{"type":"settle","receiver":"0x3333333333333333333333333333333333333333","token":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"}`
 	specCompleted = `{"type":"refund",` + specConfig + `,` + specVoucher + `,"amount":"1500","refundNonce":"1","refundAuthorizerSignature":"0x` + sig65 + `"}`
 )
 
@@ -78,6 +80,20 @@ func TestDecodePayload(t *testing.T) {
 				t.Errorf("decoded refund %+v", p.Refund)
 			}
 		}},
+		{"an operator's refund", specOperator, "", func(t *testing.T, p *Payment) {
+			if !p.Refund.Operator || p.Refund.Nonce.Int64() != 1 || p.Refund.Amount.Int64() != 1500 || len(p.Signature) != 65 || p.MaxClaimable.Sign() != 0 {
+				t.Errorf("decoded refund %+v", p.Refund)
+			}
+		}},
+		{"a refund with neither voucher nor the authorizer's signature", `{"type":"refund",` + specConfig + `,"amount":"1500"}`, CodeRefundPayload, nil},
+		{"an operator's refund with no nonce", `{"type":"refund",` + specConfig + `,"amount":"1500","refundAuthorizerSignature":"0x` + sig65 + `"}`, CodeRefundPayload, nil},
+		{"the spec's settle", specSweep, "", func(t *testing.T, p *Payment) {
+			if p.Type != TypeSettle || p.Sweep == nil || p.Sweep.Receiver != common.HexToAddress("0x3333333333333333333333333333333333333333") || p.Config.Token != p.Sweep.Token {
+				t.Errorf("decoded sweep %+v", p.Sweep)
+			}
+		}},
+		{"a settle with no receiver", `{"type":"settle","token":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"}`, CodeSweepPayload, nil},
+		{"a settle to the zero address", `{"type":"settle","receiver":"0x0000000000000000000000000000000000000000","token":"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"}`, CodeSweepPayload, nil},
 		{"a completed refund", specCompleted, "", func(t *testing.T, p *Payment) {
 			if p.Refund.Nonce.Int64() != 1 || len(p.Refund.AuthorizerSig) != 65 {
 				t.Errorf("decoded refund %+v", p.Refund)
@@ -143,7 +159,7 @@ func TestDecodePayload(t *testing.T) {
 // FuzzDecodePayload: any input decodes or is refused with a Refusal, never
 // a panic, and what decodes is within the contract's types.
 func FuzzDecodePayload(f *testing.F) {
-	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specFullRefund, specCompleted, specClaim, specEnriched, `{}`, `null`, `[]`} {
+	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specFullRefund, specCompleted, specClaim, specEnriched, specOperator, specSweep, `{}`, `null`, `[]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -159,10 +175,11 @@ func FuzzDecodePayload(f *testing.F) {
 			return
 		}
 		if p.MaxClaimable.Cmp(maxUint128) > 0 || p.MaxClaimable.Sign() < 0 || !p.Config.WithdrawDelay.IsUint64() ||
-			p.Config.WithdrawDelay.Uint64() >= 1<<40 || len(p.Signature) == 0 {
+			p.Config.WithdrawDelay.Uint64() >= 1<<40 || (len(p.Signature) == 0) != (p.Sweep != nil) {
 			t.Fatalf("decoded out of range: %+v", p)
 		}
-		if (p.Type == TypeDeposit) != (p.Deposit != nil) || (p.Type == TypeRefund) != (p.Refund != nil) || (p.Type == TypeClaim) != (p.Claim != nil) {
+		if (p.Type == TypeDeposit) != (p.Deposit != nil) || (p.Type == TypeRefund) != (p.Refund != nil) || (p.Type == TypeClaim) != (p.Claim != nil) ||
+			(p.Type == TypeSettle) != (p.Sweep != nil) {
 			t.Fatalf("type %s with deposit %v and refund %v", p.Type, p.Deposit, p.Refund)
 		}
 		if d := p.Deposit; d != nil && ((d.ERC3009 == nil) == (d.Permit2 == nil) || d.Amount.Sign() <= 0 || d.Amount.Cmp(maxUint128) > 0) {
@@ -175,7 +192,7 @@ func FuzzDecodePayload(f *testing.F) {
 // returns a payment or an error, never a panic, and a payment keyed and
 // hashed.
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specCompleted, specClaim, specEnriched} {
+	for _, s := range []string{specDeposit, specPermit2, specVoucherPayload, specRefund, specCompleted, specClaim, specEnriched, specOperator, specSweep} {
 		f.Add([]byte(s), "100")
 	}
 	s, err := New(Config{ChainID: big.NewInt(8453), Chain: noChain{}, Assets: []Asset{{Address: common.HexToAddress("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"), Name: "USD Coin", Version: "2"}}})

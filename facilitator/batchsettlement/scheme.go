@@ -19,6 +19,7 @@ package batchsettlement
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"math/big"
@@ -162,6 +163,26 @@ func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 		// authorizer as the one who made it.
 		pay.Payer = p.Config.ReceiverAuthorizer
 	}
+	if p.Sweep != nil {
+		// A sweep moves what is due to the receiver, which Verify reads
+		// into Amount (in place: the facilitator holds this pointer); until
+		// then Amount is the most any sweep can move. It takes nothing from
+		// anyone's balance. Each request is a settlement of its own: a
+		// sweep moves what is due once, whoever sends it.
+		pay.Payer, pay.Amount, pay.Reserve = p.Sweep.Receiver, new(big.Int).Set(maxUint128), new(big.Int)
+		var nonce [32]byte
+		if _, err := rand.Read(nonce[:]); err != nil {
+			return nil, fmt.Errorf("drawing a sweep's key: %w", err)
+		}
+		pay.Key = crypto.Keccak256Hash([]byte(x402.SchemeBatchSettlement), []byte{0}, s.cfg.ChainID.Bytes(), []byte(TypeSettle), nonce[:])
+	}
+	if r := p.Refund; r != nil && r.Operator {
+		// An operator's refund names no voucher: its channel is its
+		// config's, and its key its authorizer's signature, which is of
+		// this channel, nonce and amount only.
+		p.ChannelID = s.dom.ChannelID(p.Config)
+		pay.Key = s.key(p)
+	}
 	if r := p.Refund; r != nil && r.AuthorizerSig != nil {
 		// A completed refund moves the amount refunded, from the escrow:
 		// its answer names that amount, as upstream's does.
@@ -205,6 +226,8 @@ func (s *Scheme) Settlement(pay *scheme.Payment) scheme.Settlement {
 		return scheme.Settlement{To: s.cfg.Settlement, Data: s.bs.PackDeposit(p.Config, p.Deposit.Amount, collector, data), MaxGas: depositGas}
 	case p.Claim != nil:
 		return scheme.Settlement{To: s.cfg.Settlement, Data: s.claimCall(p.Claim), MaxGas: claimGas * uint64(len(p.Claim.Rows)+1)}
+	case p.Sweep != nil:
+		return scheme.Settlement{To: s.cfg.Settlement, Data: s.bs.PackSettle(p.Sweep.Receiver, p.Sweep.Token), MaxGas: sweepGas}
 	case p.Refund != nil && p.Refund.AuthorizerSig != nil:
 		refund := s.bs.PackRefundWithSignature(p.Config, p.Refund.Amount, p.Refund.Nonce, p.Refund.AuthorizerSig)
 		if c := p.Refund.Claim; c != nil {
@@ -235,8 +258,8 @@ func (s *Scheme) collectorData(p *Payment) (common.Address, []byte) {
 	return s.cfg.Permit2Collector, batchsettle.Permit2CollectorData(a.Nonce, a.Deadline, a.Signature, nil)
 }
 
-// Outcome reads a mined deposit, claim or refund: Paid when the settlement
-// contract logged it.
+// Outcome reads a mined deposit, claim, refund or sweep: Paid when the
+// settlement contract logged it.
 func (s *Scheme) Outcome(rec *store.Record, receipt *types.Receipt) scheme.Outcome {
 	if receipt.Status != types.ReceiptStatusSuccessful {
 		return scheme.Outcome{Verdict: scheme.Failed, Code: x402.ErrorUserOpFailed, Message: "the batch-settlement transaction reverted"}
@@ -246,7 +269,8 @@ func (s *Scheme) Outcome(rec *store.Record, receipt *types.Receipt) scheme.Outco
 		if l.Address != s.cfg.Settlement || len(l.Topics) < 2 {
 			continue
 		}
-		if l.Topics[0] == abi.Events["Deposited"].ID || l.Topics[0] == abi.Events["Refunded"].ID || l.Topics[0] == abi.Events["Claimed"].ID {
+		switch l.Topics[0] {
+		case abi.Events["Deposited"].ID, abi.Events["Refunded"].ID, abi.Events["Claimed"].ID, abi.Events["Settled"].ID:
 			return scheme.Outcome{Verdict: scheme.Paid}
 		}
 	}
@@ -300,8 +324,8 @@ func (s *Scheme) Reread(ctx context.Context, pay *scheme.Payment) (*x402.Channel
 	if !ok {
 		return nil, fmt.Errorf("the payment was not decoded by the batch-settlement scheme (%T)", pay.Mechanism)
 	}
-	if p.Claim != nil {
-		return nil, nil // a claim is of many channels, and reports none
+	if p.Claim != nil || p.Sweep != nil {
+		return nil, nil // a claim is of many channels, a sweep of none
 	}
 	snap, err := s.snapshot(ctx, p.ChannelID)
 	if err != nil {
@@ -320,7 +344,15 @@ func (s *Scheme) OffChain(pay *scheme.Payment) bool {
 	if !ok {
 		return true
 	}
-	return p.Deposit == nil && p.Claim == nil && (p.Refund == nil || p.Refund.AuthorizerSig == nil)
+	return p.Deposit == nil && p.Claim == nil && p.Sweep == nil && (p.Refund == nil || p.Refund.AuthorizerSig == nil)
+}
+
+// Idle reports whether pay, verified, has nothing to send: a sweep of a
+// receiver with nothing claimed and unswept, which the facilitator answers
+// with success and an amount of "0", as the spec's settle table says.
+func (s *Scheme) Idle(pay *scheme.Payment) bool {
+	p, ok := pay.Mechanism.(*Payment)
+	return ok && p.Sweep != nil && p.Sweep.Due != nil && p.Sweep.Due.Sign() == 0
 }
 
 // Interface guards.
@@ -330,4 +362,5 @@ var (
 	_ scheme.Credentialed = (*Scheme)(nil)
 	_ scheme.OffChain     = (*Scheme)(nil)
 	_ scheme.Reporter     = (*Scheme)(nil)
+	_ scheme.Idle         = (*Scheme)(nil)
 )

@@ -38,12 +38,27 @@ import (
 //     the channel's refund nonce and the receiver authorizer's signature
 //     of exactly its amount.
 //
+// An operator's refund (no payer voucher) skips rules 6, 9 and 10, which
+// are the voucher's: the receiver authorizer's signature at the current
+// nonce, which rule 11 requires of it, is its authorization. A merchant's
+// sweep (type settle) is checked for this scheme, chain and an allowlisted
+// token, and reads what is due to its receiver.
+//
 // Then it leaves the channel's snapshot in the payment (ChannelSnapshot).
 // An error that is not a refusal means the chain could not be read.
 func (s *Scheme) Verify(ctx context.Context, pay *scheme.Payment, req *x402.VerifyRequest) error {
 	p, ok := pay.Mechanism.(*Payment)
 	if !ok {
 		return fmt.Errorf("the payment was not decoded by the batch-settlement scheme (%T)", pay.Mechanism)
+	}
+	if p.Sweep != nil {
+		due, err := s.verifySweep(ctx, p, req)
+		if err != nil {
+			return err
+		}
+		p.Sweep.Due = due
+		pay.Amount.Set(due) // the answer's amount: what the sweep moves
+		return nil
 	}
 	asset, err := s.checkOffer(req)
 	if err != nil {
@@ -60,8 +75,11 @@ func (s *Scheme) Verify(ctx context.Context, pay *scheme.Payment, req *x402.Veri
 			return err
 		}
 	}
-	if err := s.checkVoucherSignature(ctx, p); err != nil {
-		return err
+	operator := p.Refund != nil && p.Refund.Operator
+	if !operator {
+		if err := s.checkVoucherSignature(ctx, p); err != nil {
+			return err
+		}
 	}
 	snap, err := s.snapshot(ctx, p.ChannelID)
 	if err != nil {
@@ -81,12 +99,14 @@ func (s *Scheme) Verify(ctx context.Context, pay *scheme.Payment, req *x402.Veri
 	} else if snap.Balance.Sign() == 0 { // rule 7
 		return refuse(CodeChannelNotFound, "channel %s holds nothing", p.ChannelID)
 	}
-	if p.MaxClaimable.Cmp(ceiling) > 0 { // rule 9
-		return refuse(CodeCumulativeExceedsBalance, "the voucher's ceiling %s is above what the channel holds, %s", p.MaxClaimable, ceiling)
-	}
-	switch c := p.MaxClaimable.Cmp(snap.TotalClaimed); { // rule 10
-	case c < 0, c == 0 && p.Type == TypeVoucher:
-		return refuse(CodeCumulativeBelowClaimed, "the voucher's ceiling %s is not above the %s already claimed", p.MaxClaimable, snap.TotalClaimed)
+	if !operator {
+		if p.MaxClaimable.Cmp(ceiling) > 0 { // rule 9
+			return refuse(CodeCumulativeExceedsBalance, "the voucher's ceiling %s is above what the channel holds, %s", p.MaxClaimable, ceiling)
+		}
+		switch c := p.MaxClaimable.Cmp(snap.TotalClaimed); { // rule 10
+		case c < 0, c == 0 && p.Type == TypeVoucher:
+			return refuse(CodeCumulativeBelowClaimed, "the voucher's ceiling %s is not above the %s already claimed", p.MaxClaimable, snap.TotalClaimed)
+		}
 	}
 	if p.Refund != nil {
 		if err := s.checkRefund(ctx, p, snap); err != nil { // rule 11

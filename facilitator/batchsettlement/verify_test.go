@@ -93,6 +93,11 @@ func TestVerify(t *testing.T) {
 		{"a completed refund at a spent nonce", e.request(p.completedRefund(300, 1500, 1, authorizer.Key), req), CodeRefundNonce, ""},
 		{"a completed refund not the authorizer's", e.request(p.completedRefund(300, 1500, 0, other), req), CodeRefundSignature, ""},
 		{"a refund of zero", e.request(with(p.voucher(TypeRefund, 300), "amount", "0"), req), CodeRefundAmountInvalid, ""},
+		{"an operator's refund", e.request(p.operatorRefund(1500, 0, authorizer.Key), req), "", "10000"},
+		{"an operator's refund at a spent nonce", e.request(p.operatorRefund(1500, 1, authorizer.Key), req), CodeRefundNonce, ""},
+		{"an operator's refund not the authorizer's", e.request(p.operatorRefund(1500, 0, other), req), CodeRefundSignature, ""},
+		{"an operator's refund of another receiver's channel", e.request(wrongReceiver.operatorRefund(1500, 0, authorizer.Key), req), CodeReceiverMismatch, ""},
+		{"an operator's refund of an empty channel", e.request(empty.operatorRefund(1500, 0, authorizer.Key), req), CodeChannelNotFound, ""},
 		{"a voucher above the balance", e.request(p.voucher(TypeVoucher, 10_001), req), CodeCumulativeExceedsBalance, ""},
 		{"a voucher at what was claimed", e.request(p.voucher(TypeVoucher, 300), req), CodeCumulativeBelowClaimed, ""},
 		{"a voucher below what was claimed", e.request(p.voucher(TypeVoucher, 200), req), CodeCumulativeBelowClaimed, ""},
@@ -139,6 +144,17 @@ func with(payload map[string]any, key string, v any) map[string]any {
 // refund nonce and the receiver authorizer's signature of amount.
 func (p *payer) completedRefund(max, amount, nonce int64, authorizer *ecdsa.PrivateKey) map[string]any {
 	v := p.voucher(TypeRefund, max)
+	v["amount"] = big.NewInt(amount).String()
+	v["refundNonce"] = big.NewInt(nonce).String()
+	v["refundAuthorizerSignature"] = sign(p.e.t, p.e.dom.RefundDigest(p.id(), big.NewInt(nonce), big.NewInt(amount)), authorizer)
+	return v
+}
+
+// operatorRefund is an operator's refund payload: no payer voucher, the
+// receiver authorizer's signature of amount at nonce.
+func (p *payer) operatorRefund(amount, nonce int64, authorizer *ecdsa.PrivateKey) map[string]any {
+	v := p.voucher(TypeRefund, 0)
+	delete(v, "voucher")
 	v["amount"] = big.NewInt(amount).String()
 	v["refundNonce"] = big.NewInt(nonce).String()
 	v["refundAuthorizerSignature"] = sign(p.e.t, p.e.dom.RefundDigest(p.id(), big.NewInt(nonce), big.NewInt(amount)), authorizer)

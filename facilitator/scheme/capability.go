@@ -105,3 +105,12 @@ type Reporter interface {
 	// has none to report.
 	Reread(ctx context.Context, pay *Payment) (*x402.ChannelState, error)
 }
+
+// Idle is a Scheme some of whose verified payments have nothing to send:
+// batch-settlement's sweep of a receiver with nothing claimed and
+// unswept. The facilitator answers their settle with success, an amount
+// of "0" and no transaction.
+type Idle interface {
+	// Idle reports whether pay, which Verify accepted, sends nothing.
+	Idle(pay *Payment) bool
+}

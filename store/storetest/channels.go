@@ -188,6 +188,30 @@ func runChannels(t *testing.T, b Backend) {
 		}
 	})
 
+	t.Run("a mined claim is mirrored and counted", func(t *testing.T) {
+		t.Parallel()
+		cs := open(t, b.Open(t))
+		if _, err := cs.Claimed(id, funded, big.NewInt(1), t0); !errors.Is(err, store.ErrNoChannel) {
+			t.Fatalf("a claim of a channel with no record: %v", err)
+		}
+		must(t, err2(cs.Sync(id, funded, t0)))
+		must(t, err2(cs.Begin(id, v(100), price, "a", t0, time.Minute)))
+		must(t, err2(cs.Commit(id, "a", price, t0)))
+		after := store.ChannelSnapshot{Balance: big.NewInt(1000), TotalClaimed: big.NewInt(100), RefundNonce: big.NewInt(0)}
+		c, err := cs.Claimed(id, after, big.NewInt(100), t0.Add(time.Minute))
+		if err != nil || c.Swept.Int64() != 100 || c.Claims != 1 || !c.ClaimedAt.Equal(t0.Add(time.Minute)) || c.Unclaimed().Sign() != 0 || c.TotalClaimed.Int64() != 100 {
+			t.Fatalf("after a claim %+v, %v", c, err)
+		}
+		after.TotalClaimed = big.NewInt(150)
+		c, err = cs.Claimed(id, after, big.NewInt(50), t0.Add(2*time.Minute))
+		if err != nil || c.Swept.Int64() != 150 || c.Claims != 2 || c.Charged.Int64() != 150 {
+			t.Fatalf("after a second claim %+v, %v", c, err)
+		}
+		if got, _, err := cs.Get(id); err != nil || got.Swept.Int64() != 150 || got.Claims != 2 {
+			t.Fatalf("read back %+v, %v", got, err)
+		}
+	})
+
 	if b.Reopen != nil {
 		t.Run("channels survive a reopen", func(t *testing.T) {
 			t.Parallel()
