@@ -18,4 +18,4 @@ for _ in $(seq 1 300); do
 	curl -fs -o /dev/null http://127.0.0.1:9501/free && break
 	sleep 0.1 # waiting for Caddy and the devnet to start
 done
-"$bin/channel" -api http://127.0.0.1:9501 -rpc http://127.0.0.1:9545 "$@"
+"$bin/channel" -api http://127.0.0.1:9501 "$@"

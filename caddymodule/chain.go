@@ -24,6 +24,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/caddy-x402/caddy-x402/channels"
+	"github.com/caddy-x402/caddy-x402/channels/claimer"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
@@ -294,6 +295,7 @@ type chainRun struct {
 	// channels keeps the network's batch-settlement channels; nil when
 	// they are off.
 	channels *channels.Server
+	claimer  *claimer.Claimer // claims and sweeps them; nil when they are off
 
 	adminMu sync.Mutex   // guards admin
 	admin   http.Handler // the admin API over this run, made on first use
@@ -305,6 +307,9 @@ func (r *chainRun) close() error {
 	var errs []error
 	if r.pruner != nil {
 		errs = append(errs, r.pruner.Close())
+	}
+	if r.claimer != nil {
+		errs = append(errs, r.claimer.Close()) // before the facilitator it settles through
 	}
 	if r.fac != nil {
 		errs = append(errs, r.fac.Close())
@@ -471,7 +476,7 @@ func (p *chainPlan) open(log *zap.Logger, offers facilitator.Offers, t chainTuna
 	}
 	run.fac = fac
 	if p.batch != nil {
-		if run.channels, err = p.openChannels(st); err != nil {
+		if err := p.openChannels(run, log); err != nil {
 			return nil, err
 		}
 	}

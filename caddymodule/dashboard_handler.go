@@ -258,6 +258,9 @@ func newDashboard(c *sharedChain, st store.Backend, run *chainRun, low *big.Int,
 		Payments: st, Audit: audit, Assets: assets, Network: c.plan.network, NetworkName: networkName(c.plan),
 		LowBalance: low, Secret: secret, Logger: log, Networks: links.networks, AdminBase: links.adminBase,
 	}
+	if run != nil && run.claimer != nil {
+		cfg.Channels = channelDesk{run.claimer}
+	}
 	if run != nil {
 		probe := &healthProbe{}
 		cfg.Sponsorship = runSponsorship{run}

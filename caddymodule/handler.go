@@ -193,6 +193,11 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 		return err
 	}
 	h.metricsHold = metricsKey
+	if slices.Contains(h.Schemes, x402.SchemeBatchSettlement) {
+		if err := holdChannelMetrics().register(ctx.GetMetricsRegistry()); err != nil {
+			return err
+		}
+	}
 	fac, err := h.app.facilitator(h.FacilitatorURL)
 	if err != nil {
 		return err

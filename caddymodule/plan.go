@@ -16,14 +16,12 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/caddy-x402/caddy-x402/channels"
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
-	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -565,15 +563,4 @@ func batchPlanOf(b *BatchSettlementConfig, devnet bool) (*batchPlan, error) {
 		return nil, err
 	}
 	return p, nil
-}
-
-// openChannels opens the network's batch-settlement channels in st.
-func (p *chainPlan) openChannels(st store.Backend) (*channels.Server, error) {
-	kv, err := st.Bucket(store.ChannelBucket)
-	if err != nil {
-		return nil, fmt.Errorf("opening the batch-settlement channels: %w", err)
-	}
-	return channels.New(channels.Config{
-		Store: store.NewChannels(kv), ChainID: p.chainID(), Settlement: p.batch.settlement, Authorizer: p.batch.authorizer,
-	})
 }

@@ -149,7 +149,7 @@ func TestReadmePayerOutput(t *testing.T) {
 	// on the demo the dashboard's login.
 	logged, _ := os.ReadFile(startLog)
 	for _, want := range []string{
-		fmt.Sprintf("x402: http://localhost:%d serves a paid API (2 paid routes)", ports["8080"]),
+		fmt.Sprintf("x402: http://localhost:%d serves a paid API (3 paid routes)", ports["8080"]),
 		fmt.Sprintf("x402: http://localhost:%d serves the facilitator (/health, /supported, /verify, /settle), the developer API (/api/v1/)", ports["4021"]),
 		fmt.Sprintf("x402: http://localhost:%d serves the paymaster (JSON-RPC)", ports["4338"]),
 		fmt.Sprintf("x402: http://localhost:%d serves the dashboard (the demo's login: user admin, password x402-demo-local-only)", ports["4339"]),

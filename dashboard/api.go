@@ -66,6 +66,8 @@ func (d *Dashboard) API(prefix string) http.Handler {
 		{"POST /webhooks/test", d.apiTestWebhooks},
 		{"POST /webhooks/deliveries/{id}/resend", d.apiResend},
 		{"GET /revenue", d.apiRevenue},
+		{"GET /channels", d.apiChannels},
+		{"POST /channels/{id}/refund", d.apiRefundChannel},
 		{"GET /refusals", d.apiRefusals},
 		{"GET /payments.csv", d.apiPaymentsCSV},
 		{"GET /projects", d.apiProjects},

@@ -67,6 +67,9 @@ type Balances struct {
 type Config struct {
 	// Payments is the store's settlement records.
 	Payments Payments
+	// Channels is the merchant's batch-settlement channels; nil when no
+	// network takes them.
+	Channels ChannelDesk
 	// Audit keeps the audit log, and the secret of the forms' tokens.
 	Audit AuditStore
 	// Sponsorship is the paymaster's projects and keys; nil if none runs.
