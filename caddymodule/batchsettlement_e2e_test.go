@@ -11,12 +11,16 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/caddy-x402/caddy-x402/channels/channelstest"
+	"github.com/caddy-x402/caddy-x402/contracts"
+	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -190,5 +194,144 @@ func TestBatchSettlementThroughCaddy(t *testing.T) {
 	}
 	if calls.Refund == nil || !calls.Refund.Success {
 		t.Errorf("agent.mjs's refund: %s", out)
+	}
+}
+
+const channelDeskCaddyfile = `{
+	admin 127.0.0.1:{{admin}}
+	x402 {
+		network devnet
+		devnet_addr 127.0.0.1:{{chain}}
+		batch_settlement {
+			withdraw_delay 15m
+			claim_every 0
+		}
+	}
+}
+
+http://:{{site}} {
+	bind 127.0.0.1
+	x402_path_guard
+	handle /tools/* {
+		x402 {
+			pay_to {{merchant}}
+			amount 100
+			schemes batch-settlement
+		}
+		respond "tool answer" 200
+	}
+}
+`
+
+// TestChannelDeskThroughCaddy: the operator's view of the channels in
+// Caddy's admin API. After a deposit and two vouchers, GET /x402/channels
+// shows the channel and its payer with 300 unclaimed; POST
+// /x402/channels/{id}/refund claims the 300 (swept to the merchant) and
+// returns the 700 left to the payer, and the report then shows 300
+// claimed and swept. A refund of an unknown channel is 404, a bad body
+// 400, and nothing is left to refund a second time (409).
+func TestChannelDeskThroughCaddy(t *testing.T) {
+	ports := map[string]int{"chain": freePort(t), "site": freePort(t), "admin": freePort(t)}
+	merchant := crypto.PubkeyToAddress(mustKey(t, 7).PublicKey)
+	cf := channelDeskCaddyfile
+	for name, port := range ports {
+		cf = strings.ReplaceAll(cf, "{{"+name+"}}", fmt.Sprint(port))
+	}
+	cf = strings.ReplaceAll(cf, "{{merchant}}", merchant.Hex())
+	if err := caddy.Load(adaptCaddyfile(t, cf), true); err != nil {
+		t.Fatalf("loading: %v", err)
+	}
+	defer caddy.Stop()
+	rpcURL := fmt.Sprintf("http://127.0.0.1:%d", ports["chain"])
+	eth, err := ethclient.Dial(rpcURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	g := wellknown.GenesisContracts()
+	e := &e2e{t: t, eth: eth, api: fmt.Sprintf("http://127.0.0.1:%d", ports["site"]), token: g.Token}
+	admin := fmt.Sprintf("http://127.0.0.1:%d/x402", ports["admin"])
+
+	resp, _ := e.get("/tools/a", "")
+	pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+	if err != nil || len(pr.Accepts) != 1 {
+		t.Fatalf("the 402: %v", err)
+	}
+	offer := pr.Accepts[0]
+	payerKey := mustKey(t, 5)
+	payer := channelstest.New(payerKey, offer, batchsettle.NewDomain(big.NewInt(wellknown.ChainID), g.BatchSettlement), g.ERC3009DepositCollector,
+		contracts.TokenDomain{Name: offer.Extra.Name, Version: offer.Extra.Version, ChainID: big.NewInt(wellknown.ChainID), Token: g.Token})
+	payerBefore, merchantBefore := e.balance(payer.Config.Payer), e.balance(merchant)
+	for i, typ := range []string{"deposit", "voucher", "voucher"} {
+		h, err := payer.Header(typ, int64(100*(i+1)), 1000, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp, body := e.get("/tools/a", h); resp.StatusCode != http.StatusOK {
+			t.Fatalf("call %d: %d %s", i, resp.StatusCode, body)
+		}
+	}
+	type report struct {
+		Channels []map[string]any `json:"channels"`
+		Payers   []map[string]any `json:"payers"`
+	}
+	read := func() report {
+		t.Helper()
+		// A charge is committed just after its response: bounded wait for
+		// the report to show the third.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			resp, err := http.Get(admin + "/channels")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r report
+			json.NewDecoder(resp.Body).Decode(&r)
+			resp.Body.Close()
+			if len(r.Channels) == 1 && (r.Channels[0]["unclaimed"] == "300" || r.Channels[0]["claimed"] != "0") || time.Now().After(deadline) {
+				return r
+			}
+			time.Sleep(20 * time.Millisecond) // waiting for the last charge's commit
+		}
+	}
+	r := read()
+	id := payer.ID().Hex()
+	if len(r.Channels) != 1 || r.Channels[0]["id"] != id || r.Channels[0]["unclaimed"] != "300" || r.Channels[0]["balance"] != "1000" ||
+		len(r.Payers) != 1 || r.Payers[0]["payer"] != payer.Config.Payer.Hex() || r.Payers[0]["unclaimed"] != "300" {
+		t.Fatalf("the report: %+v", r)
+	}
+	post := func(path, body string) (int, map[string]any) {
+		t.Helper()
+		resp, err := http.Post(admin+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var v map[string]any
+		json.NewDecoder(resp.Body).Decode(&v)
+		return resp.StatusCode, v
+	}
+	if code, v := post("/channels/0x"+strings.Repeat("ab", 32)+"/refund", `{}`); code != http.StatusNotFound {
+		t.Errorf("refunding an unknown channel: %d %v", code, v)
+	}
+	if code, v := post("/channels/"+id+"/refund", `not json`); code != http.StatusBadRequest {
+		t.Errorf("a refund with a bad body: %d %v", code, v)
+	}
+	code, v := post("/channels/"+id+"/refund", `{}`)
+	if code != http.StatusOK || v["refunded"] != "700" || v["claimed"] != "300" {
+		t.Fatalf("the operator's refund: %d %v", code, v)
+	}
+	if paid := new(big.Int).Sub(payerBefore, e.balance(payer.Config.Payer)); paid.Int64() != 300 {
+		t.Errorf("the payer paid %v in all, want the 300 served", paid)
+	}
+	if got := new(big.Int).Sub(e.balance(merchant), merchantBefore); got.Int64() != 300 {
+		t.Errorf("the merchant got %v, want 300", got)
+	}
+	r = read()
+	if len(r.Channels) != 1 || r.Channels[0]["claimed"] != "300" || r.Channels[0]["swept"] != "300" || r.Channels[0]["unclaimed"] != "0" {
+		t.Errorf("the report after the refund: %+v", r)
+	}
+	if code, v := post("/channels/"+id+"/refund", `{}`); code != http.StatusConflict {
+		t.Errorf("a second refund: %d %v", code, v)
 	}
 }
