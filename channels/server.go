@@ -190,14 +190,19 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 			return nil, err
 		}
 		snap.Config = configOf(p.Config)
+		synced := now
 		if p.Deposit != nil {
 			// The deposit is settled before anything is served (Settle),
-			// so the request may spend it; if it fails, the balance is
-			// read again.
+			// so the request may spend it; if it fails, the chain's
+			// balance is mirrored again. Meanwhile the mirror is marked
+			// stale (synced at the zero time), so that no voucher
+			// verifies locally against a deposit not yet made, even if
+			// this process dies now.
 			u.before = snap
 			snap.Balance = new(big.Int).Add(snap.Balance, p.Deposit.Amount)
+			synced = time.Time{}
 		}
-		if rec, err = s.cfg.Store.Sync(id, snap, now); err != nil {
+		if rec, err = s.cfg.Store.Sync(id, snap, synced); err != nil {
 			return nil, err
 		}
 	}

@@ -49,6 +49,8 @@ type rig struct {
 	gate chan struct{}
 	// skew is added to the servers' clock (nanoseconds).
 	skew atomic.Int64
+	// during, when set, runs in the upstream while it serves /during.
+	during func()
 }
 
 func newRig(t *testing.T, mutate ...func(*paywall.Config)) *rig {
@@ -102,6 +104,8 @@ func newRig(t *testing.T, mutate ...func(*paywall.Config)) *rig {
 			w.Header().Set("X-Units", "37")
 		case "/over":
 			w.Header().Set("X-Units", "5000")
+		case "/during":
+			r.during()
 		}
 		fmt.Fprint(w, "tool answer")
 	})
@@ -453,5 +457,32 @@ func TestChannelMetered(t *testing.T) {
 	}
 	if a := r.pay(0, p.header("voucher", 237, 0, 0, r.offer), "/tool"); a.status != 200 || a.receipt.Extra.ChargedAmount != "0" {
 		t.Fatalf("a call reporting no usage: %+v %+v", a, a.receipt)
+	}
+}
+
+// TestChannelDepositFrontRun: a payer whose deposit verified moves its
+// tokens away while its first request is being served (a front-run of the
+// deposit's authorization). The deposit fails when the response is
+// decided: the upstream's answer is dropped for a 402, nothing is
+// charged, and the channel's mirror is the chain's again (no deposit), so
+// no voucher verifies against the deposit that never happened.
+func TestChannelDepositFrontRun(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	p := r.newPayer(6)
+	held := balance(t, r, p.Config.Payer)
+	r.during = func() {
+		r.send(p.Key, r.d.Token.Address, contracts.NewDevUSD().PackTransfer(r.d.Accounts[9].Address, held))
+	}
+	a := r.pay(0, p.header("deposit", 100, 1000, 0, r.offer), "/during")
+	if a.status != http.StatusPaymentRequired || (a.receipt != nil && a.receipt.Success) {
+		t.Fatalf("a deposit front-run while served: %+v %+v", a, a.receipt)
+	}
+	c, ok, err := r.channels.Get(p.id())
+	if err != nil || !ok || c.Charged.Sign() != 0 || c.Balance.Sign() != 0 || c.Hold != nil {
+		t.Fatalf("the channel after the failed deposit: %+v (%v %v)", c, ok, err)
+	}
+	if a := r.pay(1, p.header("voucher", 100, 0, 0, r.offer)); a.status != http.StatusPaymentRequired {
+		t.Fatalf("a voucher on the channel whose deposit failed: %+v", a)
 	}
 }
