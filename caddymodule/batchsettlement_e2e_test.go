@@ -220,6 +220,12 @@ http://:{{site}} {
 		}
 		respond "tool answer" 200
 	}
+	handle /dashboard/* {
+		x402_dashboard {
+			path_prefix /dashboard/
+			allow_anonymous
+		}
+	}
 }
 `
 
@@ -228,7 +234,7 @@ http://:{{site}} {
 // shows the channel and its payer with 300 unclaimed; POST
 // /x402/channels/{id}/refund claims the 300 (swept to the merchant) and
 // returns the 700 left to the payer, and the report then shows 300
-// claimed and swept. A refund of an unknown channel is 404, a bad body
+// claimed and swept. The dashboard's channels page shows the same. A refund of an unknown channel is 404, a bad body
 // 400, and nothing is left to refund a second time (409).
 func TestChannelDeskThroughCaddy(t *testing.T) {
 	ports := map[string]int{"chain": freePort(t), "site": freePort(t), "admin": freePort(t)}
@@ -296,6 +302,11 @@ func TestChannelDeskThroughCaddy(t *testing.T) {
 	}
 	r := read()
 	id := payer.ID().Hex()
+	// The dashboard's page lists it, and links it from the menu.
+	page, body := e.get("/dashboard/channels", "")
+	if page.StatusCode != http.StatusOK || !strings.Contains(body, id) || !strings.Contains(body, `class="channel-unclaimed">300<`) || !strings.Contains(body, `href="/dashboard/channels"`) {
+		t.Errorf("the dashboard's channels page: %d\n%s", page.StatusCode, body)
+	}
 	if len(r.Channels) != 1 || r.Channels[0]["id"] != id || r.Channels[0]["unclaimed"] != "300" || r.Channels[0]["balance"] != "1000" ||
 		len(r.Payers) != 1 || r.Payers[0]["payer"] != payer.Config.Payer.Hex() || r.Payers[0]["unclaimed"] != "300" {
 		t.Fatalf("the report: %+v", r)

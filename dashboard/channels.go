@@ -56,3 +56,29 @@ func (d *Dashboard) apiRefundChannel(w http.ResponseWriter, r *http.Request) (in
 	}
 	return http.StatusOK, res, nil
 }
+
+// channelsPage shows the channels and their payers.
+func (d *Dashboard) channelsPage(w http.ResponseWriter, r *http.Request, p *page) {
+	rep, err := d.cfg.Channels.Report()
+	if err != nil {
+		d.fail(w, r, p, err)
+		return
+	}
+	p.Title, p.Page, p.Data = "Payment channels", "channels", rep
+	p.Done = doneMessages[r.URL.Query().Get("done")]
+	d.render(w, http.StatusOK, "channels", p)
+}
+
+// refundChannelForm refunds what a channel holds beyond its charges, on
+// the operator's word, and audits it.
+func (d *Dashboard) refundChannelForm(w http.ResponseWriter, r *http.Request, p *page) {
+	id := r.PathValue("id")
+	if _, err := d.cfg.Channels.Refund(r.Context(), id, r.PostFormValue("amount")); err != nil {
+		d.fail(w, r, p, err)
+		return
+	}
+	if err := Record(d.cfg.Audit, p.User, "channel.refund", id, "the rest, from the dashboard"); err != nil {
+		d.log.Warn("auditing a channel refund", errField(err))
+	}
+	http.Redirect(w, r, p.Base+"channels?done=refunded", http.StatusSeeOther)
+}

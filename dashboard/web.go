@@ -29,7 +29,7 @@ var staticFS embed.FS
 // pages are the parsed templates, one set per page.
 var pages = sync.OnceValue(func() map[string]*template.Template {
 	m := map[string]*template.Template{}
-	for _, name := range []string{"overview", "payments", "projects", "project", "keys", "audit", "error", "revenue", "refused", "webhooks", "payment"} {
+	for _, name := range []string{"overview", "payments", "projects", "project", "keys", "audit", "error", "revenue", "refused", "webhooks", "payment", "channels"} {
 		m[name] = template.Must(template.New(name).Funcs(templateFuncs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html", "templates/"+name+".html"))
 	}
 	return m
@@ -66,6 +66,9 @@ type page struct {
 	Sponsorship bool
 	// Webhooks is set when a webhook is configured: its page is linked.
 	Webhooks bool
+	// Channels is set when a network takes batch-settlement payments:
+	// its channels' page is linked.
+	Channels bool
 }
 
 // maxForm bounds a form body.
@@ -110,6 +113,10 @@ func (d *Dashboard) Web(base string) http.Handler {
 	post("/payments/{key}/deliveries/{id}/resend", d.resendForm)
 	get("/revenue", d.revenuePage)
 	get("/refused", d.refusedPage)
+	if d.cfg.Channels != nil {
+		get("/channels", d.channelsPage)
+		post("/channels/{id}/refund", d.refundChannelForm)
+	}
 	mux.HandleFunc("GET /payments.csv", func(w http.ResponseWriter, r *http.Request) {
 		q, err := parseQuery(r.URL.Query())
 		if err != nil {
@@ -190,7 +197,8 @@ func (d *Dashboard) newPage(r *http.Request, base string) *page {
 		admin = d.cfg.AdminBase
 	}
 	return &page{Base: base, AdminBase: admin, Network: d.cfg.Network, NetworkName: d.cfg.NetworkName, Outage: d.outage(r.Context()), Networks: d.cfg.Networks, User: user, Token: d.token(user),
-		Explorer: strings.TrimRight(d.cfg.Explorer, "/"), Sponsorship: d.hasPaymaster(), Webhooks: d.cfg.Deliveries != nil}
+		Explorer: strings.TrimRight(d.cfg.Explorer, "/"), Sponsorship: d.hasPaymaster(), Webhooks: d.cfg.Deliveries != nil,
+		Channels: d.cfg.Channels != nil}
 }
 
 // render writes a page. It renders to a buffer first, so a template error
@@ -395,6 +403,7 @@ var doneMessages = map[string]string{
 	"disabled": "Key disabled: it is refused from the next request on.",
 	"test":     "Test event queued for every webhook (type test, no payment): it is sent within a few seconds; its outcome shows below.",
 	"resent":   "Delivery queued again, with the same event and event id: it is sent within a few seconds.",
+	"refunded": "Refunded: what was charged is claimed and swept to the receiver, the rest is back with the payer.",
 }
 
 func (d *Dashboard) projectPage(w http.ResponseWriter, r *http.Request, p *page) {
