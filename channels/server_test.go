@@ -3,6 +3,7 @@ package channels_test
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -484,5 +485,72 @@ func TestChannelDepositFrontRun(t *testing.T) {
 	}
 	if a := r.pay(1, p.header("voucher", 100, 0, 0, r.offer)); a.status != http.StatusPaymentRequired {
 		t.Fatalf("a voucher on the channel whose deposit failed: %+v", a)
+	}
+}
+
+// TestChannelBadInput: payloads that are not a payer's channel payment get
+// a structured 4xx with upstream's code, never a panic or a 5xx, and
+// reach no upstream.
+func TestChannelBadInput(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	p := r.newPayer(4)
+	header := func(payload string) string {
+		h, err := x402.EncodeHeader(x402.PaymentPayload{X402Version: x402.Version, Accepted: r.offer, Payload: json.RawMessage(payload)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	good := p.header("voucher", 100, 0, 0, r.offer)
+	var pp x402.PaymentPayload
+	if err := x402.DecodeHeader(good, &pp); err != nil {
+		t.Fatal(err)
+	}
+	var fields map[string]json.RawMessage
+	json.Unmarshal(pp.Payload, &fields)
+	with := func(k, v string) string {
+		m := map[string]json.RawMessage{}
+		for kk, vv := range fields {
+			m[kk] = vv
+		}
+		m[k] = json.RawMessage(v)
+		b, _ := json.Marshal(m)
+		return header(string(b))
+	}
+	for _, tc := range []struct {
+		name, header string
+		status       int
+		code         string
+	}{
+		{"a string", header(`"voucher"`), 400, "malformed_request"},
+		{"an unknown type", with("type", `"gift"`), 400, "invalid_batch_settlement_evm_payload_type"},
+		{"a claim", header(`{"type":"claim","claims":[],"claimAuthorizerSignature":"0x"}`), 400, "invalid_batch_settlement_evm_claim_payload"},
+		{"a ceiling of 2^200", with("voucher", `{"channelId":"`+p.id().Hex()+`","maxClaimableAmount":"`+new(big.Int).Lsh(big.NewInt(1), 200).String()+`","signature":"0x00"}`), 400, "invalid_batch_settlement_evm_voucher_payload"},
+		{"another channel's id", with("voucher", `{"channelId":"0x`+strings.Repeat("ab", 32)+`","maxClaimableAmount":"100","signature":"0x00"}`), 402, "invalid_batch_settlement_evm_channel_id_mismatch"},
+		{"no channel config", with("channelConfig", `null`), 400, "invalid_batch_settlement_evm_voucher_payload"},
+		{"a voucher on no channel", good, 402, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := r.served.Load()
+			req, _ := http.NewRequest(http.MethodGet, r.servers[0].URL+"/tool", nil)
+			req.Header.Set(x402.HeaderPaymentSignature, tc.header)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var body map[string]any
+			err = json.NewDecoder(resp.Body).Decode(&body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.status || err != nil || resp.Header.Get("Content-Type") != "application/json" {
+				t.Fatalf("%d %s (%v): %v", resp.StatusCode, resp.Header.Get("Content-Type"), err, body)
+			}
+			if msg, _ := body["error"].(string); !strings.HasPrefix(msg, tc.code) {
+				t.Errorf("error %q, want it to start with %q", msg, tc.code)
+			}
+			if r.served.Load() != before {
+				t.Error("the upstream served it")
+			}
+		})
 	}
 }
