@@ -22,6 +22,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
 	"github.com/caddy-x402/caddy-x402/devnet/wellknown"
+	"github.com/caddy-x402/caddy-x402/webhook"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -202,6 +203,9 @@ const channelDeskCaddyfile = `{
 	x402 {
 		network devnet
 		devnet_addr 127.0.0.1:{{chain}}
+		webhook {{hooks}}/events {
+			secret {env.X402_CHANNEL_DESK_WEBHOOK_SECRET}
+		}
 		batch_settlement {
 			withdraw_delay 15m
 			claim_every 0
@@ -243,7 +247,9 @@ func TestChannelDeskThroughCaddy(t *testing.T) {
 	for name, port := range ports {
 		cf = strings.ReplaceAll(cf, "{{"+name+"}}", fmt.Sprint(port))
 	}
-	cf = strings.ReplaceAll(cf, "{{merchant}}", merchant.Hex())
+	t.Setenv("X402_CHANNEL_DESK_WEBHOOK_SECRET", "channel-desk-webhook-secret-0123")
+	hooks, hookSrv := newHookReceiver(t, "channel-desk-webhook-secret-0123")
+	cf = strings.NewReplacer("{{merchant}}", merchant.Hex(), "{{hooks}}", hookSrv.URL).Replace(cf)
 	if err := caddy.Load(adaptCaddyfile(t, cf), true); err != nil {
 		t.Fatalf("loading: %v", err)
 	}
@@ -345,4 +351,19 @@ func TestChannelDeskThroughCaddy(t *testing.T) {
 	if code, v := post("/channels/"+id+"/refund", `{}`); code != http.StatusConflict {
 		t.Errorf("a second refund: %d %v", code, v)
 	}
+	// The merchant's webhook hears of the claim (the 300 of this channel
+	// and payer) and of the refund, in the refund's transaction.
+	tx, _ := v["transaction"].(string)
+	hooks.waitFor("channel.claimed and channel.refunded", func() bool {
+		var claimed, refunded bool
+		for _, ev := range hooks.got {
+			switch {
+			case ev.Type == webhook.EventChannelClaimed && ev.Amount == "300" && len(ev.Channels) == 1 && ev.Channels[0].ID == id && ev.Channels[0].Payer == payer.Config.Payer.Hex():
+				claimed = true
+			case ev.Type == webhook.EventChannelRefunded && ev.Amount == "700" && (tx == "" || ev.Transaction == tx):
+				refunded = true
+			}
+		}
+		return claimed && refunded
+	})
 }

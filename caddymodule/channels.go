@@ -17,6 +17,8 @@ import (
 	"github.com/caddy-x402/caddy-x402/channels/claimer"
 	"github.com/caddy-x402/caddy-x402/dashboard"
 	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/webhook"
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // A network's payment channels (batch_settlement): the server's channels
@@ -36,7 +38,10 @@ func (p *chainPlan) openChannels(run *chainRun, log *zap.Logger) error {
 		Store: run.store, Settler: run.fac, Chain: ethclient.NewClient(run.chain), ChainID: p.chainID(),
 		Settlement: p.batch.settlement, Authorizer: p.batch.authorizer,
 		Interval: p.batch.claimEvery, Threshold: threshold, Logger: log.Named("claimer"),
-		OnEvent: func(e claimer.Event) { cm.observe(p.network, e, log) },
+		OnEvent: func(e claimer.Event) {
+			cm.observe(p.network, e, log)
+			sendChannelEvent(p.network, e, log)
+		},
 	})
 	if err != nil {
 		return fmt.Errorf("batch_settlement: %w", err)
@@ -223,4 +228,43 @@ func hexHash(s string) (common.Hash, error) {
 		return common.Hash{}, fmt.Errorf("channel id %q: want 0x and 64 hex digits: %w", s, dashboard.ErrNotFound)
 	}
 	return common.BytesToHash(b), nil
+}
+
+// sendChannelEvent sends a claimer's event to the merchant's webhooks (of
+// the running config: the claimer outlives a reload), as
+// channel.claimed, channel.claim_failed, channel.withdrawal or
+// channel.refunded. A sweep is part of its claim's event. Its id comes
+// from the transaction (or the channels), the same on every replica.
+func sendChannelEvent(network string, e claimer.Event, log *zap.Logger) {
+	typ := map[claimer.EventKind]string{
+		claimer.EventClaimed: webhook.EventChannelClaimed, claimer.EventFailed: webhook.EventChannelFailed,
+		claimer.EventWithdrawal: webhook.EventChannelWithdrawal, claimer.EventRefunded: webhook.EventChannelRefunded,
+	}[e.Kind]
+	if typ == "" {
+		return
+	}
+	appIface, err := caddy.ActiveContext().AppIfConfigured("x402")
+	app, ok := appIface.(*App)
+	if err != nil || !ok || app.merchant == nil || app.merchant.hooks == nil {
+		return
+	}
+	key := e.Tx.Hex()
+	ev := webhook.Event{Type: typ, Time: e.At.UTC(), Network: network, Scheme: x402.SchemeBatchSettlement,
+		PayTo: e.Receiver.Hex(), Asset: e.Token.Hex(), Amount: orZero(e.Amount).String(), Error: e.Reason}
+	if typ != webhook.EventChannelFailed {
+		ev.Error = ""
+	}
+	if e.Tx != (common.Hash{}) {
+		ev.Transaction = e.Tx.Hex()
+	}
+	for _, c := range e.Channels {
+		ev.Channels = append(ev.Channels, webhook.ChannelAmount{ID: c.ID.Hex(), Payer: c.Payer.Hex(), Amount: orZero(c.Amount).String()})
+		if e.Tx == (common.Hash{}) {
+			key += c.ID.Hex() + orZero(c.Amount).String()
+		}
+	}
+	ev.ID = webhook.EventID(typ, network, key)
+	if !app.merchant.hooks.Send(ev) {
+		log.Warn("a channel event was not kept for every webhook", zap.String("event", ev.ID))
+	}
 }

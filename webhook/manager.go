@@ -39,6 +39,8 @@ type Outbox struct {
 // every outbox, when woken (Wake) and every poll interval. Nothing is
 // lost while it does not run: the outcomes wait in the outboxes.
 type Manager struct {
+	mu      sync.Mutex
+	senders []*Sender // Run's, once it made them
 	hooks   []Hook
 	log     *zap.Logger
 	onFinal func(Delivery)
@@ -79,6 +81,22 @@ func (m *Manager) Wake() {
 	}
 }
 
+// Send keeps a delivery of ev with every webhook that wants it, an event
+// that no settlement record's outbox carries (a channel's): each
+// delivery is durable once kept, and one per event id, so an event sent
+// twice (by two replicas, or again after a crash) is delivered once. It
+// reports whether every webhook kept it; before Run made the senders, or
+// on a nil Manager, there are none and it reports true.
+func (m *Manager) Send(ev Event) bool {
+	if m == nil {
+		return true
+	}
+	m.mu.Lock()
+	senders := m.senders
+	m.mu.Unlock()
+	return enqueue(senders, ev, m.log)
+}
+
 // Run makes the senders over deliveries and, until ctx ends, runs them
 // and the dispatcher, which reads the outboxes that outboxes returns each
 // round (a network's store may stop and start meanwhile). A hook whose
@@ -97,6 +115,9 @@ func (m *Manager) Run(ctx context.Context, deliveries store.KV, outboxes func() 
 	if len(senders) == 0 {
 		return // the outboxes wait for a config whose webhooks work
 	}
+	m.mu.Lock()
+	m.senders = senders
+	m.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, s := range senders {
 		wg.Go(func() { s.Run(ctx, orDefault(m.SenderPoll, 2*time.Second)) })

@@ -33,10 +33,19 @@ const (
 	// API to check a receiver: no payment, never to be taken for a sale.
 	// Every webhook gets it, whatever its events.
 	EventTest = "test"
+	// The events of batch-settlement channels (package channels/claimer):
+	// vouchers claimed and swept to the receiver (channel.claimed, with
+	// each channel's amount), a claim that failed, a payer's timed
+	// withdrawal seen (its channels are claimed at once), and an
+	// operator's refund.
+	EventChannelClaimed    = "channel.claimed"
+	EventChannelFailed     = "channel.claim_failed"
+	EventChannelWithdrawal = "channel.withdrawal"
+	EventChannelRefunded   = "channel.refunded"
 )
 
 // Events are the event types a webhook may subscribe to.
-var Events = []string{EventSettled, EventFailed}
+var Events = []string{EventSettled, EventFailed, EventChannelClaimed, EventChannelFailed, EventChannelWithdrawal, EventChannelRefunded}
 
 // Event is a payment's outcome, the body of a delivery.
 type Event struct {
@@ -60,8 +69,19 @@ type Event struct {
 	Amount string `json:"amount,omitempty"`
 	// Transaction is the settlement's transaction hash, if it has one.
 	Transaction string `json:"transaction,omitempty"`
-	// Error is a failed settlement's reason code.
+	// Error is a failed settlement's reason code, or why a channel's
+	// claim failed.
 	Error string `json:"error,omitempty"`
+	// Channels are a channel event's channels, each with its payer and
+	// amount (base units).
+	Channels []ChannelAmount `json:"channels,omitempty"`
+}
+
+// ChannelAmount is one channel of a channel event.
+type ChannelAmount struct {
+	ID     string `json:"id"`
+	Payer  string `json:"payer"`
+	Amount string `json:"amount"`
 }
 
 // EventID is a stable id for an event of type typ about key (a
