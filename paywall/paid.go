@@ -14,7 +14,8 @@ import (
 // The walk of a payment (kindPayment): admitPayment checks it, step by
 // step, until one step refuses it or it is verified and held; then
 // servePaid serves it behind the settlement gate (gate.go), or the meter
-// of an upto offer (upto.go).
+// of an upto offer (upto.go). A batch-settlement payment leaves this walk
+// after step 1 for its channel's (channel.go).
 
 // admitPayment takes a payment through the checks that come before
 // serving it, in order, stopping at the first that refuses it:

@@ -22,6 +22,11 @@
 // again). With SettleBefore the payment is settled before the handler runs,
 // for handlers that must not run twice.
 //
+// A batch-settlement payment (payment channels) is charged off chain,
+// against its channel's state, which Config.Channels keeps: held per
+// channel for the request, charged when the response is decided, and
+// committed once it was served (see channel.go).
+//
 // Each request is classified once, before anything is verified (an unpaid
 // request, a refused one, a CORS preflight, the use of an access window,
 // or a payment; see walk.go), and then walks one straight path for its
