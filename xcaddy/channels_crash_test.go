@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,5 +75,79 @@ func TestChannelCrashAfterResponse(t *testing.T) {
 	o := presentAt(b, "/tool", header("voucher", 200, 0))
 	if o.status != http.StatusPaymentRequired || !strings.Contains(o.body, "cumulative_amount_mismatch") || !strings.Contains(o.body, `"chargedCumulativeAmount":"300"`) {
 		t.Fatalf("a replay of the dead request's voucher: %+v", o)
+	}
+}
+
+// TestChannelFleetRace: two replicas on PostgreSQL, one payer sending
+// each voucher to both at once. Every round, exactly one replica serves
+// it and the other refuses it (busy, or the voucher is already spent:
+// the corrective 402); the channel's charged total grows by one price a
+// round, as the served responses say.
+func TestChannelFleetRace(t *testing.T) {
+	t.Parallel()
+	f := newFleet(t)
+	f.channels = true
+	replicas := []*replica{f.start("a"), f.start("b")}
+	resp, err := http.Get(replicas[0].url + "/tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	pr, err := x402.DecodePaymentRequired(resp.Header.Get(x402.HeaderPaymentRequired))
+	if err != nil || len(pr.Accepts) != 1 {
+		t.Fatalf("the 402: %v", err)
+	}
+	d := f.chain
+	payer := channelstest.New(d.Accounts[5].Key, pr.Accepts[0], batchsettle.NewDomain(d.ChainID, d.Contracts.BatchSettlement), d.Contracts.ERC3009DepositCollector,
+		contracts.TokenDomain{Name: d.Token.Name, Version: d.Token.Version, ChainID: d.ChainID, Token: d.Token.Address})
+	h, err := payer.Header("deposit", 100, 10_000, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := presentAt(replicas[0], "/tool", h); o.status != http.StatusOK {
+		t.Fatalf("the deposit: %+v", o)
+	}
+	const rounds = 8
+	for round := 2; round <= rounds+1; round++ {
+		h, err := payer.Header("voucher", int64(100*round), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var outcomes [2]outcome
+		done := make(chan int, 2)
+		for i, r := range replicas {
+			go func() {
+				outcomes[i] = presentAt(r, "/tool", h)
+				done <- i
+			}()
+		}
+		<-done
+		<-done
+		served := 0
+		for i, o := range outcomes {
+			switch {
+			case o.status == http.StatusOK && strings.Contains(o.body, "tool answer"):
+				served++
+			case o.status == http.StatusPaymentRequired && (strings.Contains(o.body, "channel_busy") || strings.Contains(o.body, "cumulative_amount_mismatch")):
+			default:
+				t.Fatalf("round %d, replica %s: %+v", round, replicas[i].name, o)
+			}
+		}
+		if served != 1 {
+			t.Fatalf("round %d: the voucher was served %d times, want once: %+v", round, served, outcomes)
+		}
+		// The next voucher builds on this one's charge: wait (bounded)
+		// until no request holds the channel, which a replay shows.
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			o := presentAt(replicas[round%2], "/tool", h)
+			if o.status == http.StatusPaymentRequired && strings.Contains(o.body, fmt.Sprintf(`"chargedCumulativeAmount":"%d"`, 100*round)) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: the channel did not show %d charged within 20 s: %+v", round, 100*round, o)
+			}
+			time.Sleep(50 * time.Millisecond) // waiting for the served request's commit
+		}
 	}
 }
