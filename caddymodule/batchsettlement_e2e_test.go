@@ -119,7 +119,7 @@ func TestBatchSettlementThroughCaddy(t *testing.T) {
 	offer := pr.Accepts[0]
 	authorizer := crypto.PubkeyToAddress(mustKey(t, 12).PublicKey)
 	if offer.Scheme != x402.SchemeBatchSettlement || offer.Amount != "1000" || offer.Extra == nil ||
-		offer.Extra.ReceiverAuthorizer != authorizer.Hex() || offer.Extra.WithdrawDelay != 900 || offer.Extra.Name == "" {
+		offer.Extra.ReceiverAuthorizer != authorizer.Hex() || offer.Extra.WithdrawDelay != 900 || offer.Extra.Name == "" || offer.Extra.MinDeposit != "10000" {
 		t.Fatalf("the offer: %+v, extra %+v", offer, offer.Extra)
 	}
 

@@ -213,6 +213,7 @@ func (n *NetworkConfig) parseBatchSettlement(d *caddyfile.Dispenser) error {
 			return nil
 		}),
 		"claim_above": stringOption(&b.ClaimAbove),
+		"min_deposit": stringOption(&b.MinDeposit),
 	}); err != nil {
 		return err
 	}

@@ -102,6 +102,7 @@ type batchPlan struct {
 	withdrawDelay time.Duration
 	claimEvery    time.Duration // 0: no periodic claim
 	claimAbove    string        // whole units of a token; "" for no threshold
+	minDeposit    string        // whole units of a token; "" for ten times a route's price
 }
 
 // receiverAuthorizer is the address the offers name.

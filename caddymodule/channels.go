@@ -268,3 +268,23 @@ func sendChannelEvent(network string, e claimer.Event, log *zap.Logger) {
 		log.Warn("a channel event was not kept for every webhook", zap.String("event", ev.ID))
 	}
 }
+
+// minDepositOf is the extra.minDeposit of an offer of price (atomic units)
+// in asset a: min_deposit in a's units, or ten times the price, and never
+// below the price.
+func (b *batchPlan) minDepositOf(price string, a AssetConfig) (string, error) {
+	p, err := x402.ParseAmount(price)
+	if err != nil {
+		return "", fmt.Errorf("x402 batch-settlement price: %w", err)
+	}
+	min := new(big.Int).Mul(p, big.NewInt(10))
+	if b.minDeposit != "" {
+		if min, err = units("batch_settlement min_deposit", b.minDeposit, assetDecimals(a)); err != nil {
+			return "", err
+		}
+	}
+	if min == nil || min.Cmp(p) < 0 {
+		min = p
+	}
+	return min.String(), nil
+}

@@ -194,6 +194,12 @@ type BatchSettlementConfig struct {
 	// always claimed at once.
 	ClaimEvery *caddy.Duration `json:"claim_every,omitempty"`
 	ClaimAbove string          `json:"claim_above,omitempty"`
+	// The least a deposit may move, in whole units of the token (such as
+	// "0.10"), announced in every offer's extra.minDeposit and enforced: a
+	// deposit costs the facilitator a transaction (about 110,000 gas), so
+	// it must buy many requests. Default: ten times the route's price; never
+	// below the price.
+	MinDeposit string `json:"min_deposit,omitempty"`
 }
 
 // NetworkConfig is one chain that an x402 app takes payments on: its

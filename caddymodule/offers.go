@@ -208,7 +208,11 @@ func (h *Handler) offers() ([]x402.PaymentRequirements, map[string]uint8, error)
 						continue // channels are the embedded facilitator's, in EIP-712 tokens (Validate says so)
 					}
 					b := n.chain.plan.batch
-					extra = &x402.Extra{Name: a.Name, Version: a.Version, ReceiverAuthorizer: b.receiverAuthorizer().Hex(), WithdrawDelay: int(b.withdrawDelay / time.Second)}
+					minDeposit, err := b.minDepositOf(amount, a)
+					if err != nil {
+						return nil, nil, err
+					}
+					extra = &x402.Extra{Name: a.Name, Version: a.Version, ReceiverAuthorizer: b.receiverAuthorizer().Hex(), WithdrawDelay: int(b.withdrawDelay / time.Second), MinDeposit: minDeposit}
 					if a.Permit2 {
 						extra.AssetTransferMethod = x402.AssetTransferPermit2
 					}

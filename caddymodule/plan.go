@@ -536,6 +536,7 @@ func batchPlanOf(b *BatchSettlementConfig, devnet bool) (*batchPlan, error) {
 		withdrawDelay: cmp.Or(time.Duration(b.WithdrawDelay), 24*time.Hour),
 		claimEvery:    time.Hour,
 		claimAbove:    b.ClaimAbove,
+		minDeposit:    b.MinDeposit,
 	}
 	if b.ClaimEvery != nil {
 		p.claimEvery = time.Duration(*b.ClaimEvery)

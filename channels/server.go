@@ -52,6 +52,10 @@ const (
 	// channel's charged total plus the price; the answer is the corrective
 	// 402.
 	CodeCumulativeAmountMismatch = "invalid_batch_settlement_evm_cumulative_amount_mismatch"
+	// CodeDepositBelowMinimum: a deposit below the offer's
+	// extra.minDeposit, which would cost the facilitator a transaction
+	// for too little.
+	CodeDepositBelowMinimum = "invalid_batch_settlement_evm_deposit_below_min_deposit"
 )
 
 // Config configures a Server.
@@ -158,6 +162,11 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 	id := p.ChannelID
 	if got := s.dom.ChannelID(p.Config); got != id {
 		return nil, refusal(batchsettlement.CodeChannelIDMismatch, "the channel config hashes to %s, not %s", got, id)
+	}
+	if d := p.Deposit; d != nil && req.PaymentRequirements.Extra != nil && req.PaymentRequirements.Extra.MinDeposit != "" {
+		if min, err := x402.ParseAmount(req.PaymentRequirements.Extra.MinDeposit); err == nil && d.Amount.Cmp(min) < 0 {
+			return nil, refusal(CodeDepositBelowMinimum, "the deposit of %s is below the offer's minDeposit of %s", d.Amount, min)
+		}
 	}
 	now := s.cfg.Now()
 	rec, known, err := s.cfg.Store.Get(id)

@@ -554,3 +554,23 @@ func TestChannelBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestChannelMinDeposit: a deposit below the offer's extra.minDeposit
+// (which costs the facilitator a transaction for too little) is refused
+// before anything is read or sent; one at the minimum is taken.
+func TestChannelMinDeposit(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, func(c *paywall.Config) {
+		extra := *c.Accepts[0].Extra
+		extra.MinDeposit = "5000"
+		c.Accepts[0].Extra = &extra
+	})
+	p := r.newPayer(4)
+	a := r.pay(0, p.header("deposit", 100, 4999, 0, r.offer))
+	if a.status != http.StatusPaymentRequired || a.pr == nil || !strings.HasPrefix(a.pr.Error, channels.CodeDepositBelowMinimum) || r.served.Load() != 0 {
+		t.Fatalf("a deposit below the minimum: %+v", a)
+	}
+	if a := r.pay(1, p.header("deposit", 100, 5000, 0, r.offer)); a.status != http.StatusOK {
+		t.Fatalf("a deposit of the minimum: %+v", a)
+	}
+}

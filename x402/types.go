@@ -57,6 +57,10 @@ type Extra struct {
 	// WithdrawDelay is how many seconds a payer's timed withdrawal takes,
 	// 900 to 2,592,000 (batch-settlement); a JSON number.
 	WithdrawDelay int `json:"withdrawDelay,omitempty"`
+	// MinDeposit is the least a deposit into a channel may move, in
+	// atomic units (batch-settlement): a deposit costs the facilitator a
+	// transaction, so it must buy more than one request.
+	MinDeposit string `json:"minDeposit,omitempty"`
 	// ChannelState is the server's snapshot of the payer's channel, only
 	// in a corrective 402 after a cumulative-amount mismatch
 	// (batch-settlement).
