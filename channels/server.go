@@ -455,6 +455,15 @@ func (u *use) settleRefund(ctx context.Context, settle func(context.Context, *x4
 		if a.Sign() <= 0 || a.Cmp(remainder) > 0 {
 			return fail("the refund of %s is not between 1 and the %s left", a, remainder)
 		}
+		// Each refund is a transaction the facilitator pays for: a partial
+		// one must return at least what a deposit must move, so that a
+		// deposit cannot be drained in many tiny refunds at the merchant's
+		// gas.
+		if x := u.req.PaymentRequirements.Extra; x != nil && x.MinDeposit != "" && a.Cmp(remainder) < 0 {
+			if min, err := x402.ParseAmount(x.MinDeposit); err == nil && a.Cmp(min) < 0 {
+				return fail("a partial refund of %s is below the offer's minDeposit of %s; ask for at least that, or for everything left (%s)", a, min, remainder)
+			}
+		}
 		amount = a
 	}
 	if amount.Sign() <= 0 {

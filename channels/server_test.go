@@ -574,3 +574,29 @@ func TestChannelMinDeposit(t *testing.T) {
 		t.Fatalf("a deposit of the minimum: %+v", a)
 	}
 }
+
+// TestChannelPartialRefundMinimum: a partial refund below the offer's
+// minDeposit is refused (each refund is a transaction at the merchant's
+// gas), one of at least that, or of everything left, is sent.
+func TestChannelPartialRefundMinimum(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, func(c *paywall.Config) {
+		extra := *c.Accepts[0].Extra
+		extra.MinDeposit = "1000"
+		c.Accepts[0].Extra = &extra
+	})
+	p := r.newPayer(4)
+	if a := r.pay(0, p.header("deposit", 100, 5000, 0, r.offer)); a.status != http.StatusOK {
+		t.Fatalf("the deposit: %+v", a)
+	}
+	r.charged(p.id()) // the deposit's request is committed
+	if a := r.pay(0, p.header("refund", 100, 0, 1, r.offer)); a.status != http.StatusPaymentRequired {
+		t.Fatalf("a refund of 1: %+v", a)
+	}
+	if a := r.pay(1, p.header("refund", 100, 0, 1000, r.offer)); a.status != http.StatusOK || a.receipt.Amount != "1000" {
+		t.Fatalf("a refund of 1000: %+v %+v", a, a.receipt)
+	}
+	if a := r.pay(0, p.header("refund", 100, 0, 0, r.offer)); a.status != http.StatusOK || a.receipt.Amount != "3900" {
+		t.Fatalf("a refund of the rest: %+v %+v %+v", a, a.receipt, a.pr)
+	}
+}

@@ -204,10 +204,17 @@ func (s *Scheme) Decode(req *x402.VerifyRequest) (*scheme.Payment, error) {
 }
 
 // key is a payment's replay key: the scheme, chain, channel, payload type,
-// voucher ceiling and signature, which no other payment has.
+// voucher ceiling and signature, which no other payment has; and a
+// refund's nonce, since two refunds of a channel with no request between
+// them carry the same zero-charge voucher (each nonce settles once on
+// chain).
 func (s *Scheme) key(p *Payment) common.Hash {
+	var nonce []byte
+	if r := p.Refund; r != nil && r.Nonce != nil {
+		nonce = append([]byte{1}, r.Nonce.Bytes()...) // present, even when zero
+	}
 	return crypto.Keccak256Hash([]byte(x402.SchemeBatchSettlement), []byte{0}, s.cfg.ChainID.Bytes(), p.ChannelID[:],
-		[]byte(p.Type), p.MaxClaimable.Bytes(), []byte{0}, p.Signature)
+		[]byte(p.Type), p.MaxClaimable.Bytes(), []byte{0}, p.Signature, []byte{0}, nonce)
 }
 
 // Settlement is what a verified payment sends: a deposit's
