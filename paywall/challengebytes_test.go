@@ -229,3 +229,45 @@ type discardWriter struct{ h http.Header }
 func (d *discardWriter) Header() http.Header         { return d.h }
 func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discardWriter) WriteHeader(int)             {}
+
+// TestResourceURL: the resource URL built in one piece is the origin with
+// its trailing slashes trimmed and the request URI, for hosts empty, with
+// a port, ending in "/" or "/" alone, over TLS or not, and with the
+// origin configured.
+func TestResourceURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		origin, host, target string
+		tls                  bool
+	}{
+		{host: "shop.example", target: "/report?city=paris"},
+		{host: "shop.example:8443", target: "/r%C3%A9sum%C3%A9", tls: true},
+		{host: "", target: "/x"},
+		{host: "a/", target: "/x"},
+		{host: "/", target: "/x"},
+		{host: "[::1]:80", target: "/"},
+		{origin: "https://shop.example/", host: "other.example", target: "/report"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.host+tt.target, func(t *testing.T) {
+			t.Parallel()
+			r := httptest.NewRequest(http.MethodGet, tt.target, nil)
+			r.Host = tt.host
+			if !tt.tls {
+				r.TLS = nil
+			}
+			origin := tt.origin
+			if origin == "" {
+				origin = "http://" + r.Host
+				if r.TLS != nil {
+					origin = "https://" + r.Host
+				}
+			}
+			want := strings.TrimRight(origin, "/") + r.URL.RequestURI()
+			p := &Paywall{cfg: Config{Origin: tt.origin}}
+			if got := p.resourceURL(r); got != want {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+}
