@@ -55,18 +55,18 @@ for a in "$devnet_addr" "127.0.0.1:$port" "127.0.0.1:$((port + 1))" "127.0.0.1:$
 done
 
 echo "== building (go $(go env GOVERSION), CGO_ENABLED=$(go env CGO_ENABLED)); load average $(load)"
-go build -o /tmp/verify-caddy ./xcaddy
+go build -o "$out/caddy-new" ./xcaddy
 go build -o "$out/verify" ./bench/verify
 bins=(new)
-declare -A bin=([new]=/tmp/verify-caddy)
+declare -A bin=([new]="$out/caddy-new")
 if [ -n "${VERIFY_BASE:-}" ]; then
 	rev=$(git rev-parse --short "$VERIFY_BASE")
 	rm -rf "$out/base-src"
 	mkdir -p "$out/base-src"
 	git archive "$rev" | tar -x -C "$out/base-src"
-	(cd "$out/base-src" && go build -o /tmp/verify-caddy-base ./xcaddy)
+	(cd "$out/base-src" && go build -o "$out/caddy-base" ./xcaddy)
 	bins=(base new)
-	bin[base]=/tmp/verify-caddy-base
+	bin[base]="$out/caddy-base"
 	echo "base is $rev ($(git log -1 --format=%s "$rev" | cut -c1-60)...), new is the work tree"
 fi
 
@@ -74,7 +74,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-/tmp/verify-caddy x402 devnet --addr "$devnet_addr" >"$out/devnet.log" 2>&1 &
+"$out/caddy-new" x402 devnet --addr "$devnet_addr" >"$out/devnet.log" 2>&1 &
 devnet=$!
 pids+=("$devnet")
 for _ in $(seq 100); do

@@ -151,6 +151,7 @@ type Handler struct {
 	usd         map[string]bool                // the offered assets pegged to the dollar, by lowercase address
 	access      accessLog
 	route       *routeName // the route's label in the refusal counters (routeLabel)
+	hosts       *hostSet   // the hosts of the route's server with a label of their own
 	// resource is the paywall's resource URL, mcp://tool/<name> for a
 	// priced tool of an MCP route; empty for an HTTP route.
 	resource string
@@ -171,6 +172,7 @@ func (h *Handler) Provision(ctx caddy.Context) error {
 	h.log = ctx.Logger()
 	h.access = newAccessLog(ctx)
 	h.route = new(routeName)
+	h.hosts = new(hostSet)
 	appIface, err := ctx.App("x402")
 	if err != nil {
 		return fmt.Errorf("loading the x402 app: %w", err)

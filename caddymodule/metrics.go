@@ -31,6 +31,12 @@ type metrics struct {
 	// overage counts the units upto upstreams reported above what the
 	// payer's maximum bought: served, not charged.
 	overage *prometheus.CounterVec
+	// counted holds the counters of payments that requests have counted,
+	// by their labels (paymentLabels → prometheus.Counter), so that a
+	// request finds its counter without building and hashing a list of
+	// label values. Every label value comes from the config, so it is
+	// bounded as the series are.
+	counted sync.Map
 }
 
 // metricsKey is the collectors' key in the usage pool.
@@ -197,29 +203,109 @@ func (h *Handler) answerUnanswered(rec caddyhttp.ResponseRecorder, r *http.Reque
 // count adds one to caddy_x402_payments_total. Every label value comes from
 // the config, never from what the client sent, so the series are bounded.
 func (h *Handler) count(r *http.Request, offer *x402.PaymentRequirements, result string) {
-	h.metrics.payments.WithLabelValues(append(h.labels(r, offer), result)...).Inc()
+	l := h.labelsOf(r, offer)
+	l.result = result
+	h.metrics.paymentsCounter(l).Inc()
+}
+
+// paymentLabels are the labels of caddy_x402_payments_total.
+type paymentLabels struct {
+	server, host, network, asset, scheme, result string
+}
+
+// paymentsCounter is the counter of caddy_x402_payments_total with labels
+// l, the one WithLabelValues gives, found in m.counted once counted.
+func (m *metrics) paymentsCounter(l paymentLabels) prometheus.Counter {
+	if c, ok := m.counted.Load(l); ok {
+		return c.(prometheus.Counter)
+	}
+	c := m.payments.WithLabelValues(l.server, l.host, l.network, l.asset, l.scheme, l.result)
+	m.counted.Store(l, c)
+	return c
 }
 
 // labels are the server, host, network, asset and scheme labels of a
 // request to the route, paying offer (nil if none).
 func (h *Handler) labels(r *http.Request, offer *x402.PaymentRequirements) []string {
-	var scheme, asset string
+	l := h.labelsOf(r, offer)
+	return []string{l.server, l.host, l.network, l.asset, l.scheme}
+}
+
+// labelsOf is labels as paymentLabels, without a result.
+func (h *Handler) labelsOf(r *http.Request, offer *x402.PaymentRequirements) paymentLabels {
+	l := paymentLabels{host: "_other", network: h.network}
 	if offer != nil {
-		scheme, asset = offer.Scheme, offer.Asset
+		l.scheme, l.asset, l.network = offer.Scheme, offer.Asset, offer.Network
 	}
-	server := ""
-	host := "_other"
 	if srv, ok := r.Context().Value(caddyhttp.ServerCtxKey).(*caddyhttp.Server); ok && srv != nil {
-		server = srv.Name()
-		if h := strings.ToLower(hostOnly(r.Host)); configuredHost(srv, h) {
-			host = h
+		l.server = srv.Name()
+		if host := strings.ToLower(hostOnly(r.Host)); h.hosts.configured(srv, host) {
+			l.host = host
 		}
 	}
-	network := h.network
-	if offer != nil {
-		network = offer.Network
+	return l
+}
+
+// hostSet is the hosts that the host matchers of a handler's server name
+// exactly (see configuredHost), worked out on its first request, when
+// Caddy has provisioned every route.
+type hostSet struct {
+	once  sync.Once
+	srv   *caddyhttp.Server
+	hosts map[string]bool // lowercase
+}
+
+// configured is configuredHost(srv, host), for host in lowercase; a nil
+// set, or a server other than its first, is looked up in full.
+func (s *hostSet) configured(srv *caddyhttp.Server, host string) bool {
+	if s == nil {
+		return configuredHost(srv, host)
 	}
-	return []string{server, host, network, asset, scheme}
+	s.once.Do(func() { s.srv, s.hosts = srv, configuredHosts(srv) })
+	if s.srv != srv || s.hosts == nil || !isASCII(host) {
+		// strings.EqualFold folds a few letters outside ASCII (the
+		// Kelvin sign) into ASCII ones, which strings.ToLower keeps
+		// apart.
+		return configuredHost(srv, host)
+	}
+	return s.hosts[host]
+}
+
+// configuredHosts are the hosts that srv's host matchers name exactly, in
+// lowercase, or nil when a name has letters outside ASCII (see
+// hostSet.configured).
+func configuredHosts(srv *caddyhttp.Server) map[string]bool {
+	hosts := map[string]bool{}
+	for _, route := range srv.Routes {
+		for _, set := range route.MatcherSets {
+			for _, m := range set {
+				hm, ok := m.(*caddyhttp.MatchHost)
+				if !ok {
+					continue
+				}
+				for _, name := range *hm {
+					switch {
+					case strings.ContainsAny(name, "*{"):
+					case !isASCII(name):
+						return nil
+					default:
+						hosts[strings.ToLower(name)] = true
+					}
+				}
+			}
+		}
+	}
+	return hosts
+}
+
+// isASCII reports whether s is ASCII only.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // acceptedOffer is the route's offer that a payment header accepts, by

@@ -80,14 +80,23 @@ func (p Rule) Check(r *http.Request) Refusal {
 	if hasEncodedSlash(raw) || hasEncodedSlash(once) {
 		return EncodedSlash
 	}
-	layers := []string{raw, once, twice}
-	if r.URL != nil && r.URL.Path != once {
-		layers = append(layers, r.URL.Path)
+	// The spellings in order; one that is the same as an earlier one (a
+	// path without escapes is the same in all) is checked once.
+	if why := p.checkLayer(raw); why != "" {
+		return why
 	}
-	for _, s := range layers {
-		if why := p.checkLayer(s); why != "" {
+	if once != raw {
+		if why := p.checkLayer(once); why != "" {
 			return why
 		}
+	}
+	if twice != once && twice != raw {
+		if why := p.checkLayer(twice); why != "" {
+			return why
+		}
+	}
+	if r.URL != nil && r.URL.Path != once && r.URL.Path != raw && r.URL.Path != twice {
+		return p.checkLayer(r.URL.Path)
 	}
 	return ""
 }
@@ -95,6 +104,7 @@ func (p Rule) Check(r *http.Request) Refusal {
 // checkLayer refuses s, one spelling of the path, for the characters and
 // segments the rule forbids.
 func (p Rule) checkLayer(s string) Refusal {
+	ascii, dot := true, false
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c < 0x20 || c == 0x7f:
@@ -103,12 +113,21 @@ func (p Rule) checkLayer(s string) Refusal {
 			return Backslash
 		case c == ';' && !p.AllowParams:
 			return PathParameter
+		case c >= 0x80:
+			ascii = false
+		case c == '.':
+			dot = true
 		}
 	}
-	for _, r := range s {
-		if r == '\u0085' || r == '\u2028' || r == '\u2029' {
-			return LineSeparator
+	if !ascii { // the separators below are not ASCII
+		for _, r := range s {
+			if r == '\u0085' || r == '\u2028' || r == '\u2029' {
+				return LineSeparator
+			}
 		}
+	}
+	if !dot {
+		return "" // no dot segment without a dot
 	}
 	for seg := range strings.SplitSeq(s, "/") {
 		// A servlet container drops the ";" parameters first: "..;x" is

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // request parses target as the request line of an HTTP/1.1 request, as
@@ -136,6 +137,77 @@ func FuzzPathRule(f *testing.F) {
 		twice := lenientUnescape(once)
 		if strings.ContainsAny(twice, ";\\") || strings.Count(twice, "/") != strings.Count(RawPath(r), "/") {
 			t.Fatalf("accepted %q, which reads %q upstream", target, twice)
+		}
+	})
+}
+
+// referenceCheck is Rule.Check as it was before it skipped spellings seen
+// already and the scans a path's bytes rule out: every spelling, every
+// scan.
+func referenceCheck(p Rule, r *http.Request) Refusal {
+	raw := RawPath(r)
+	if raw == "" && r.URL != nil {
+		raw = r.URL.EscapedPath()
+	}
+	once, err := url.PathUnescape(raw)
+	if err != nil || !utf8.ValidString(once) {
+		return BadEncoding
+	}
+	twice := lenientUnescape(once)
+	if hasEncodedSlash(raw) || hasEncodedSlash(once) {
+		return EncodedSlash
+	}
+	layers := []string{raw, once, twice}
+	if r.URL != nil && r.URL.Path != once {
+		layers = append(layers, r.URL.Path)
+	}
+	for _, s := range layers {
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c < 0x20 || c == 0x7f:
+				return Control
+			case c == '\\':
+				return Backslash
+			case c == ';' && !p.AllowParams:
+				return PathParameter
+			}
+		}
+		for _, c := range s {
+			if c == '\u0085' || c == '\u2028' || c == '\u2029' {
+				return LineSeparator
+			}
+		}
+		for seg := range strings.SplitSeq(s, "/") {
+			seg, _, _ = strings.Cut(seg, ";")
+			if seg == "." || seg == ".." {
+				return DotSegment
+			}
+		}
+	}
+	return ""
+}
+
+// FuzzPathRuleSame: Check decides every request target, with and without
+// path parameters allowed, as every spelling checked in full does.
+func FuzzPathRuleSame(f *testing.F) {
+	for _, s := range []string{"/paid/report", "/paid;x/report", "/paid%5Creport", "/a/%2e%2e/b", "/%E2%80%A8",
+		"/a/..;x/b", "/%C2%85", "/r%C3%A9sum%C3%A9", "/%252e%252e/x", "/.well-known/x402", "/a.b/c.", "*"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, target string) {
+		r, err := http.ReadRequest(bufio.NewReader(strings.NewReader("GET " + target + " HTTP/1.1\r\nHost: h\r\n\r\n")))
+		if err != nil {
+			return
+		}
+		for _, p := range []Rule{{}, {AllowParams: true}} {
+			if got, want := p.Check(r), referenceCheck(p, r); got != want {
+				t.Fatalf("%q, %+v: %q, want %q", target, p, got, want)
+			}
+		}
+		// The URL's path alone, as for a request no server parsed.
+		u := &http.Request{URL: &url.URL{Path: target}}
+		if got, want := (Rule{}).Check(u), referenceCheck(Rule{}, u); got != want {
+			t.Fatalf("URL path %q: %q, want %q", target, got, want)
 		}
 	})
 }

@@ -26,11 +26,14 @@ func (p *Paywall) resourceURL(r *http.Request) string {
 	}
 	origin := p.cfg.Origin
 	if origin == "" {
-		scheme := "http"
+		scheme := "http://"
 		if r.TLS != nil {
-			scheme = "https"
+			scheme = "https://"
 		}
-		origin = scheme + "://" + r.Host
+		if host := r.Host; host != "" && host[len(host)-1] != '/' {
+			return scheme + host + r.URL.RequestURI() // in one allocation
+		}
+		origin = scheme + r.Host
 	}
 	return strings.TrimRight(origin, "/") + r.URL.RequestURI()
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"strings"
 
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -42,9 +43,10 @@ type cutJSON struct {
 }
 
 // challengeBytes are a route's 402s as cut JSON: the header's and the
-// body's, with and without an error, and the body for a v1 payment.
+// body's, with and without an error, and the body for a v1 payment. The
+// header's parts are also kept in base64 (see encodedCut).
 type challengeBytes struct {
-	header [2]cutJSON    // by whether there is an error
+	header [2]encodedCut // by whether there is an error
 	body   [2][2]cutJSON // by error, then by whether the payment is v1
 }
 
@@ -64,10 +66,11 @@ func newChallengeBytes(p *Paywall) *challengeBytes {
 		if p.cfg.Resource != "" {
 			pr.Resource.URL = p.cfg.Resource
 		}
-		var ok bool
-		if c.header[e], ok = cut(pr, msg != ""); !ok {
+		header, ok := cut(pr, msg != "")
+		if !ok {
 			return nil
 		}
+		c.header[e] = encodeCut(header)
 		for v1 := range 2 {
 			r := (&http.Request{}).WithContext(context.WithValue(context.Background(), v1Payment{}, v1 == 1))
 			if c.body[e][v1], ok = cut(challengeBody(r, pr), msg != ""); !ok {
@@ -141,20 +144,160 @@ func (c *challengeBytes) write(p *Paywall, w http.ResponseWriter, r *http.Reques
 	if msg != "" {
 		e = 1
 	}
+	// The three header values share one backing array; each is its own
+	// slice of length and capacity 1, so that a later Add to one of them
+	// copies it rather than write into the next.
+	values := make([]string, 3)
 	h := w.Header()
-	raw := c.header[e].join(url, m, 0)
-	if n := base64.StdEncoding.EncodedLen(len(raw)); n <= x402.MaxHeaderSize {
-		value := make([]byte, n)
-		base64.StdEncoding.Encode(value, raw)
-		h.Set(x402.HeaderPaymentRequired, string(value))
+	if value, ok := c.header[e].encode(url, m); ok {
+		values[0] = value
+		h[headerPaymentRequired] = values[0:1:1]
 	}
-	h["Cache-Control"] = []string{"no-store"}
+	values[1] = "no-store"
+	h["Cache-Control"] = values[1:2:2]
 	v1 := 0
 	if isV1(r) {
 		v1 = 1
 	}
 	body := append(c.body[e][v1].join(url, m, 1), '\n')
-	h["Content-Type"] = []string{"application/json"}
+	values[2] = "application/json"
+	h["Content-Type"] = values[2:3:3]
 	w.WriteHeader(status)
 	w.Write(body)
+}
+
+// headerPaymentRequired is PAYMENT-REQUIRED as a key of http.Header.
+var headerPaymentRequired = http.CanonicalHeaderKey(x402.HeaderPaymentRequired)
+
+// encodedCut is cut JSON (the PAYMENT-REQUIRED header's) with the base64
+// of its parts made ahead. Base64 encodes 3 bytes at a time, so where a
+// part's encoding starts depends on the bytes before it, which the holes
+// make vary: each part is encoded for each of the three places it can
+// start in a 3-byte group. A header is then its parts' encodings with
+// only the holes, and the few bytes around them, encoded per request.
+type encodedCut struct {
+	parts []encodedPart
+	holes []hole
+	size  int // the bytes of the parts, before encoding
+}
+
+// encodedPart is one part of an encodedCut. For a part that starts with
+// a (0, 1 or 2) bytes of its 3-byte group already written, head[a] of its
+// bytes complete that group, body[a] is the base64 of the whole groups
+// after them, and the rest, from tail[a], starts the next group.
+type encodedPart struct {
+	raw  []byte
+	head [3]int
+	body [3]string
+	tail [3]int
+}
+
+// encodeCut encodes c's parts ahead (see encodedCut).
+func encodeCut(c cutJSON) encodedCut {
+	out := encodedCut{holes: c.holes, size: c.size}
+	for _, raw := range c.parts {
+		part := encodedPart{raw: raw}
+		for a := range 3 {
+			head := min((3-a)%3, len(raw))
+			whole := (len(raw) - head) / 3 * 3
+			part.head[a], part.tail[a] = head, head+whole
+			part.body[a] = base64.StdEncoding.EncodeToString(raw[head : head+whole])
+		}
+		out.parts = append(out.parts, part)
+	}
+	return out
+}
+
+// encode is the base64 of c with url and msg in its holes, as
+// base64.StdEncoding encodes it whole; ok is false when it is over
+// x402.MaxHeaderSize (such a header is not sent).
+func (c *encodedCut) encode(url, msg string) (value string, ok bool) {
+	size := c.size
+	for _, h := range c.holes {
+		if h == holeURL {
+			size += len(url)
+		} else {
+			size += len(msg)
+		}
+	}
+	n := base64.StdEncoding.EncodedLen(size)
+	if n > x402.MaxHeaderSize {
+		return "", false
+	}
+	var e base64Writer
+	e.out.Grow(n)
+	for i, h := range c.holes {
+		e.writePart(&c.parts[i])
+		if h == holeURL {
+			e.writeString(url)
+		} else {
+			e.writeString(msg)
+		}
+	}
+	e.writePart(&c.parts[len(c.parts)-1])
+	return e.close(), true
+}
+
+// base64Writer writes standard, padded base64 of what it is given, in
+// pieces: the bytes of an unfinished 3-byte group wait in pending.
+type base64Writer struct {
+	out     strings.Builder
+	pending [3]byte
+	n       int // bytes in pending
+}
+
+// writePart writes p, from its encodings made ahead.
+func (e *base64Writer) writePart(p *encodedPart) {
+	a := e.n
+	e.writeBytes(p.raw[:p.head[a]])
+	if e.n != 0 {
+		return // p was too short to finish the group: it is all pending
+	}
+	e.out.WriteString(p.body[a])
+	e.writeBytes(p.raw[p.tail[a]:])
+}
+
+// writeBytes encodes b.
+func (e *base64Writer) writeBytes(b []byte) {
+	var buf [64]byte // 48 bytes in, 64 out
+	if e.n > 0 {
+		for e.n < 3 && len(b) > 0 {
+			e.pending[e.n], b = b[0], b[1:]
+			e.n++
+		}
+		if e.n < 3 {
+			return
+		}
+		base64.StdEncoding.Encode(buf[:4], e.pending[:])
+		e.out.Write(buf[:4])
+		e.n = 0
+	}
+	for len(b) >= 3 {
+		k := min(len(b), 48) / 3 * 3
+		base64.StdEncoding.Encode(buf[:], b[:k])
+		e.out.Write(buf[:k/3*4])
+		b = b[k:]
+	}
+	e.n = copy(e.pending[:], b)
+}
+
+// writeString encodes s, 48 bytes at a time, without copying it whole.
+func (e *base64Writer) writeString(s string) {
+	var chunk [48]byte
+	for len(s) > 0 {
+		k := copy(chunk[:], s)
+		e.writeBytes(chunk[:k])
+		s = s[k:]
+	}
+}
+
+// close encodes what is pending, padded, and returns the encoding.
+func (e *base64Writer) close() string {
+	if e.n > 0 {
+		var buf [4]byte
+		base64.StdEncoding.Encode(buf[:], e.pending[:e.n])
+		e.out.Write(buf[:])
+		e.n = 0
+	}
+	return e.out.String()
 }

@@ -2,10 +2,13 @@ package paywall
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/caddy-x402/caddy-x402/x402"
@@ -63,10 +66,8 @@ func sameAnswer(t *testing.T, what string, cut, full *httptest.ResponseRecorder)
 	if cut.Code != full.Code || cut.Body.String() != full.Body.String() {
 		t.Fatalf("%s: cut %d %q\nfull %d %q", what, cut.Code, cut.Body, full.Code, full.Body)
 	}
-	for _, k := range []string{x402.HeaderPaymentRequired, "Content-Type", "Cache-Control"} {
-		if cut.Header().Get(k) != full.Header().Get(k) {
-			t.Fatalf("%s: %s cut %q, full %q", what, k, cut.Header().Get(k), full.Header().Get(k))
-		}
+	if !reflect.DeepEqual(cut.Header(), full.Header()) {
+		t.Fatalf("%s: headers cut %q\nfull %q", what, cut.Header(), full.Header())
 	}
 }
 
@@ -75,8 +76,13 @@ func sameAnswer(t *testing.T, what string, cut, full *httptest.ResponseRecorder)
 // v2 payments, and each status a challenge has.
 func TestChallengeBytes(t *testing.T) {
 	t.Parallel()
-	targets := []string{"/report", "/report?city=paris&x=<script>", "/r%C3%A9sum%C3%A9?q=%E2%80%A8", "/a\"b"}
-	msgs := []string{"", "payment_identifier_required", `bad "quote" <b>&</b>`, "line\nbreak\u2028\x7f", "\xff\xfe invalid utf-8"}
+	// Paths and messages of each length modulo 3, and longer than the
+	// 48 bytes base64Writer encodes at a time, so that every part of
+	// the header starts at each place in a base64 group.
+	targets := []string{"/report", "/report?city=paris&x=<script>", "/r%C3%A9sum%C3%A9?q=%E2%80%A8", "/a\"b",
+		"/", "/a", "/ab", "/abc", "/" + strings.Repeat("long/", 30) + "end?q=" + strings.Repeat("x", 50)}
+	msgs := []string{"", "payment_identifier_required", `bad "quote" <b>&</b>`, "line\nbreak\u2028\x7f", "\xff\xfe invalid utf-8",
+		"a", "ab", "abc", strings.Repeat("long message ", 20)}
 	for name, p := range cutPaywalls(t) {
 		for _, target := range targets {
 			for _, msg := range msgs {
@@ -111,6 +117,67 @@ func FuzzChallengeBytes(f *testing.F) {
 			sameAnswer(t, name, cut, full)
 		}
 	})
+}
+
+// TestEncodedCut: a header encoded from its parts' base64 made ahead is
+// the base64 of the joined JSON, whatever the lengths of the parts and of
+// what goes into the holes (each length modulo 3, empty, and over the 48
+// bytes encoded at a time).
+func TestEncodedCut(t *testing.T) {
+	t.Parallel()
+	lengths := []int{0, 1, 2, 3, 4, 5, 47, 48, 49, 50, 100}
+	tests := []struct {
+		name  string
+		holes []hole
+	}{
+		{"no hole", nil},
+		{"url", []hole{holeURL}},
+		{"error then url", []hole{holeError, holeURL}},
+		{"url twice", []hole{holeURL, holeError, holeURL}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			for _, partLen := range lengths {
+				for _, urlLen := range lengths {
+					for _, msgLen := range lengths[:5] {
+						c := cutJSON{holes: tt.holes}
+						for i := range len(tt.holes) + 1 {
+							part := []byte(strings.Repeat(string(rune('a'+i)), partLen+i))
+							c.parts, c.size = append(c.parts, part), c.size+len(part)
+						}
+						url, msg := strings.Repeat("u", urlLen), strings.Repeat("m", msgLen)
+						checkEncoded(t, c, url, msg)
+					}
+				}
+			}
+		})
+	}
+}
+
+// FuzzEncodedCut: for any parts and hole values, the header encoded from
+// its parts' base64 made ahead is the base64 of the joined bytes.
+func FuzzEncodedCut(f *testing.F) {
+	f.Add([]byte("{\"url\":\""), []byte("\"}"), "http://x/y", "")
+	f.Add([]byte("a"), []byte(""), "", "msg")
+	f.Add([]byte(""), []byte("bc"), strings.Repeat("u", 49), "\x00\xff")
+	f.Fuzz(func(t *testing.T, first, last []byte, url, msg string) {
+		checkEncoded(t, cutJSON{parts: [][]byte{first, []byte(","), last}, holes: []hole{holeError, holeURL},
+			size: len(first) + 1 + len(last)}, url, msg)
+		checkEncoded(t, cutJSON{parts: [][]byte{first, last}, holes: []hole{holeURL}, size: len(first) + len(last)}, url, msg)
+	})
+}
+
+// checkEncoded fails t unless c encoded ahead, with url and msg, is the
+// standard base64 of c joined.
+func checkEncoded(t *testing.T, c cutJSON, url, msg string) {
+	t.Helper()
+	want := base64.StdEncoding.EncodeToString(c.join(url, msg, 0))
+	e := encodeCut(c)
+	got, ok := e.encode(url, msg)
+	if !ok || got != want {
+		t.Fatalf("parts %q, url %q, msg %q: got %q (%v), want %q", c.parts, url, msg, got, ok, want)
+	}
 }
 
 // noFacilitator refuses everything: the 402 tests call none.
@@ -162,3 +229,45 @@ type discardWriter struct{ h http.Header }
 func (d *discardWriter) Header() http.Header         { return d.h }
 func (d *discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discardWriter) WriteHeader(int)             {}
+
+// TestResourceURL: the resource URL built in one piece is the origin with
+// its trailing slashes trimmed and the request URI, for hosts empty, with
+// a port, ending in "/" or "/" alone, over TLS or not, and with the
+// origin configured.
+func TestResourceURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		origin, host, target string
+		tls                  bool
+	}{
+		{host: "shop.example", target: "/report?city=paris"},
+		{host: "shop.example:8443", target: "/r%C3%A9sum%C3%A9", tls: true},
+		{host: "", target: "/x"},
+		{host: "a/", target: "/x"},
+		{host: "/", target: "/x"},
+		{host: "[::1]:80", target: "/"},
+		{origin: "https://shop.example/", host: "other.example", target: "/report"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.host+tt.target, func(t *testing.T) {
+			t.Parallel()
+			r := httptest.NewRequest(http.MethodGet, tt.target, nil)
+			r.Host = tt.host
+			if !tt.tls {
+				r.TLS = nil
+			}
+			origin := tt.origin
+			if origin == "" {
+				origin = "http://" + r.Host
+				if r.TLS != nil {
+					origin = "https://" + r.Host
+				}
+			}
+			want := strings.TrimRight(origin, "/") + r.URL.RequestURI()
+			p := &Paywall{cfg: Config{Origin: tt.origin}}
+			if got := p.resourceURL(r); got != want {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+}
