@@ -107,12 +107,16 @@ func (a *admission) release() {
 // and the error is returned for the caller to answer (a handler that writes
 // nothing and succeeds is an empty 200, which is settled).
 func (p *Paywall) ServeNext(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request) error) error {
-	w.Header().Add("Access-Control-Expose-Headers", x402.HeaderPaymentRequired+", "+x402.HeaderPaymentResponse+", "+x402.HeaderXPaymentResponse)
+	exposeHeaders(w.Header())
 	q := p.classify(r)
-	if q.kind == kindPreflight {
+	switch q.kind {
+	case kindPreflight:
 		// It carries no payment: the paywall answers it, and it never
 		// reaches next, which might serve the paid content to it.
 		preflight(w, q.r)
+		return nil
+	case kindUnpaid:
+		p.answer(w, q.r, q.refusal) // nothing to admit or hold
 		return nil
 	}
 	a := p.admit(q)
@@ -169,7 +173,7 @@ func (p *Paywall) classifyPayment(r *http.Request) *request {
 	var payment *x402.PaymentPayload
 	switch {
 	case v2 == "" && v1 == "":
-		return &request{kind: kindUnpaid, r: r, refusal: challenged(http.StatusPaymentRequired, "")}
+		return &request{kind: kindUnpaid, r: r, refusal: unpaidRefusal}
 	case v2 != "" && v1 != "":
 		return refused(challenged(http.StatusBadRequest, fmt.Sprintf("%s: send one payment, in %s (x402 v2) or in %s (x402 v1), not both", x402.ReasonMalformedRequest, x402.HeaderPaymentSignature, x402.HeaderXPayment)))
 	case v1 != "":
@@ -193,4 +197,24 @@ func (p *Paywall) classifyPayment(r *http.Request) *request {
 		q.id, q.idErr = paymentIdentifier(payment)
 	}
 	return q
+}
+
+// unpaidRefusal answers every unpaid request: the challenge, with no
+// error. It is shared, so never modified.
+var unpaidRefusal = challenged(http.StatusPaymentRequired, "")
+
+// exposeValue is Access-Control-Expose-Headers' value on every answer of
+// the paywall: its headers, readable by a browser's cross-origin script.
+var exposeValue = []string{x402.HeaderPaymentRequired + ", " + x402.HeaderPaymentResponse + ", " + x402.HeaderXPaymentResponse}
+
+// exposeHeaders adds Access-Control-Expose-Headers to h: as one shared
+// value when h has none (no allocation; its capacity of one makes any
+// later Add copy it), appended otherwise.
+func exposeHeaders(h http.Header) {
+	const key = "Access-Control-Expose-Headers"
+	if _, ok := h[key]; !ok {
+		h[key] = exposeValue[:1:1]
+		return
+	}
+	h.Add(key, exposeValue[0])
 }
