@@ -464,6 +464,9 @@ func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 		result = resultSettleFailed
 	}
 	amount, asset := res.Amount, res.Asset
+	if x := res.Extra; x != nil && x.ChargedAmount != "" {
+		amount = x.ChargedAmount // a channel's charge: a voucher has no amount of its own
+	}
 	if obs := observationOf(r); obs != nil {
 		obs.result = result
 		if o := obs.offer; o != nil {
