@@ -374,4 +374,3 @@ func TestChannelDeskThroughCaddy(t *testing.T) {
 		return claimed && refunded
 	})
 }
-
