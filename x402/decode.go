@@ -53,7 +53,7 @@ var (
 	paymentPayloadFields      = []string{"x402Version", "resource", "accepted", "payload", "extensions"}
 	resourceFields            = []string{"url", "description", "mimeType"}
 	paymentRequirementsFields = []string{"scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"}
-	extraFields               = []string{"name", "version", "entryPoint", "entryPointVersion", "factory", "settlement", "sponsorUrl", "assetTransferMethod", "facilitatorAddress", "receiverAuthorizer", "withdrawDelay", "channelState", "voucherState"}
+	extraFields               = []string{"name", "version", "entryPoint", "entryPointVersion", "factory", "settlement", "sponsorUrl", "assetTransferMethod", "facilitatorAddress", "receiverAuthorizer", "withdrawDelay", "minDeposit", "channelState", "voucherState"}
 	exactPayloadFields        = []string{"signature", "authorization"}
 	exactAuthorizationFields  = []string{"from", "to", "value", "validAfter", "validBefore", "nonce"}
 )
@@ -452,6 +452,8 @@ func (d *fastJSON) extra(e *Extra) bool {
 			return d.stringField(&e.ReceiverAuthorizer)
 		case "withdrawDelay":
 			return d.intField(&e.WithdrawDelay)
+		case "minDeposit":
+			return d.stringField(&e.MinDeposit)
 		case "channelState", "voucherState":
 			// Only in a corrective 402, never in a payment: left to
 			// encoding/json.
