@@ -92,6 +92,7 @@ var reasons = map[Code]x402.InvalidReason{
 	CodeRefundSignature:          x402.ReasonSignatureInvalid,
 	CodeClaimPayload:             x402.ReasonMalformedRequest,
 	CodeNothingToClaim:           x402.ReasonInvalidInnerPayload,
+	CodeSweepPayload:             x402.ReasonMalformedRequest,
 }
 
 // Refusal is a refused batch-settlement payment: upstream's code beside the
