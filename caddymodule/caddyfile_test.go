@@ -274,6 +274,7 @@ func TestHandlerValidate(t *testing.T) {
 		{"upto and exact", Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"exact"}, Upto: &UptoConfig{Per: "byte", Price: "0.000001"}}, "upto scheme only"},
 		{"upto per request", Handler{PayTo: payTo, Price: "{http.request.header.X-Price}", Upto: &UptoConfig{Per: "byte", Price: "0.000001"}}, "needs a fixed price"},
 		{"upto settle_before", Handler{PayTo: payTo, Price: "0.01", SettleBefore: true, Upto: &UptoConfig{Per: "second", Price: "0.000001"}}, "settle_before does not apply"},
+		{"upto with batch-settlement and exact", Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"batch-settlement", "exact"}, Upto: &UptoConfig{Per: "byte", Price: "0.000001"}}, "upto scheme only"},
 		{"upto header unnamed", Handler{PayTo: payTo, Price: "0.01", Upto: &UptoConfig{Per: "header", Price: "0.000001"}}, "needs the header's name"},
 		{"bad origin", Handler{PayTo: payTo, Price: "0.01", Origin: "api.example.com"}, `origin "api.example.com"`},
 		{"negative timeout", Handler{PayTo: payTo, Price: "0.01", MaxTimeout: -1}, "max_timeout must not be negative"},
@@ -301,6 +302,12 @@ func TestHandlerValidate(t *testing.T) {
 	ok := Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"exact", "aa-native"}}
 	if err := ok.Validate(); err != nil {
 		t.Fatalf("a valid handler: %v", err)
+	}
+	for _, per := range []string{"byte", "second", "header"} {
+		ok = Handler{PayTo: payTo, Price: "0.01", Schemes: []string{"batch-settlement"}, Upto: &UptoConfig{Per: per, Header: "X-Units", Price: "0.000001"}}
+		if err := ok.Validate(); err != nil {
+			t.Fatalf("a channel route metered per %s: %v", per, err)
+		}
 	}
 	ok = Handler{PayTo: payTo, Schemes: []string{"exact", "aa-native"}, MCP: &MCPConfig{Transport: "sse", Tools: mcpTools, MaxBody: "2MiB"}}
 	if err := ok.Validate(); err != nil {

@@ -375,7 +375,7 @@ func (h *Handler) Validate() error {
 				errs = append(errs, errors.New("x402: batch-settlement needs the embedded facilitator and a network with the batch_settlement option"))
 			}
 			if h.PriceService != nil || h.perRequest() || h.Access != nil || h.SettleBefore || (h.Upto != nil && len(h.Schemes) != 1) {
-				errs = append(errs, errors.New("x402: batch-settlement takes a fixed price (the most a call is charged; upto usage_header charges less), without access windows or settle_before, and alone with upto (a voucher is charged after serving)"))
+				errs = append(errs, errors.New("x402: batch-settlement takes a fixed price (the most a call is charged; the upto option meters less), without access windows or settle_before, and alone with upto (a voucher is charged after serving)"))
 			}
 		default:
 			errs = append(errs, fmt.Errorf("x402: scheme %q is not supported (exact, aa-native, batch-settlement; upto with the upto option)", s))

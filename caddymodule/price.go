@@ -191,10 +191,7 @@ func (u *UptoConfig) validate(h *Handler) error {
 	}
 	channel := h.channelMetered()
 	if s := h.Schemes; len(s) > 0 && !channel && (len(s) != 1 || s[0] != x402.SchemeUpto) {
-		errs = append(errs, errors.New("x402 upto offers the upto scheme only (or, with usage_header, batch-settlement alone); leave schemes out"))
-	}
-	if channel && u.Per != paywall.UsageHeader {
-		errs = append(errs, errors.New("x402 upto with batch-settlement meters by usage_header only: a voucher's charge is decided when the response's headers are"))
+		errs = append(errs, errors.New("x402 upto offers the upto scheme only (or batch-settlement alone); leave schemes out"))
 	}
 	if h.SettleBefore {
 		errs = append(errs, errors.New("x402 upto settles after the response, by what it used; settle_before does not apply"))

@@ -222,7 +222,9 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 	} else if s.cfg.Authorizer == nil || p.Config.ReceiverAuthorizer != s.authorizer {
 		return nil, refusal(batchsettlement.CodeReceiverAuthorizer, "this server holds no key of the channel's receiver authorizer %s to sign a refund with; withdraw with the contract's timed withdrawal", p.Config.ReceiverAuthorizer)
 	}
-	rec, err = s.cfg.Store.Begin(id, store.Voucher{Max: p.MaxClaimable, Signature: p.Signature}, price, u.owner, now, s.cfg.Lease)
+	// The hold is written beside the upstream's work: Settle, the first
+	// step of any answer, waits until it is durable.
+	rec, u.durable, err = s.cfg.Store.BeginEarly(id, store.Voucher{Max: p.MaxClaimable, Signature: p.Signature}, price, u.owner, now, s.cfg.Lease)
 	switch {
 	case errors.Is(err, store.ErrChannelBusy):
 		r := refusal(CodeChannelBusy, "another request of channel %s is being served; retry shortly", id)
@@ -349,8 +351,22 @@ type use struct {
 	before store.ChannelSnapshot
 	// charge is what Settle charged, at most price; Commit commits it.
 	charge *big.Int
-	// refunded is a settled refund's answer.
-	refunded *x402.SettleResponse
+	// refunded is a settled refund's answer, and deposited a settled
+	// deposit's.
+	refunded, deposited *x402.SettleResponse
+	// durable waits until the hold is written (store.BeginEarly); held
+	// is its outcome, once waited for.
+	durable func() error
+	held    error
+}
+
+// hold waits until the request's hold is durable: nothing is served, and
+// nothing charged or let go, before.
+func (u *use) hold() error {
+	if u.durable != nil {
+		u.held, u.durable = u.durable(), nil
+	}
+	return u.held
 }
 
 func (u *use) Payer() string     { return u.p.Config.Payer.Hex() }
@@ -367,6 +383,9 @@ func (u *use) state() *x402.ChannelState {
 // Settle implements paywall.ChannelUse.
 func (u *use) Settle(ctx context.Context, charge *big.Int, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse {
 	network := u.req.PaymentRequirements.Network
+	if res := u.Fund(ctx, settle); res != nil {
+		return res
+	}
 	u.charge = u.price
 	if charge != nil && charge.Sign() >= 0 && charge.Cmp(u.price) < 0 {
 		u.charge = charge
@@ -375,21 +394,9 @@ func (u *use) Settle(ctx context.Context, charge *big.Int, settle func(context.C
 	case u.p.Refund != nil:
 		return u.settleRefund(ctx, settle)
 	case u.p.Deposit != nil:
-		res := settle(ctx, u.req)
-		if !res.Success {
-			// Nothing was deposited: mirror the balance the chain has.
-			u.s.cfg.Store.Sync(u.id, u.before, u.s.cfg.Now())
-			return res
-		}
-		if res.Extra != nil && res.Extra.ChannelState != nil {
-			if snap, err := snapshotOf(res.Extra.ChannelState, u.id); err == nil {
-				if rec, err := u.s.cfg.Store.Sync(u.id, snap, u.s.cfg.Now()); err == nil {
-					u.rec = rec
-				}
-			}
-		}
+		res := *u.deposited
 		res.Extra = &x402.SettleExtra{ChargedAmount: u.charge.String(), ChannelState: u.state()}
-		return res
+		return &res
 	}
 	// A voucher: charged off chain, claimed later with others.
 	return &x402.SettleResponse{
@@ -399,10 +406,40 @@ func (u *use) Settle(ctx context.Context, charge *big.Int, settle func(context.C
 	}
 }
 
+// Fund implements paywall.ChannelUse: it waits until the hold is durable,
+// and settles a deposit once.
+func (u *use) Fund(ctx context.Context, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse {
+	if err := u.hold(); err != nil {
+		return &x402.SettleResponse{X402Version: x402.Version, Network: u.req.PaymentRequirements.Network, ErrorCode: x402.ErrorInternal,
+			Message: fmt.Sprintf("the channel's hold could not be kept: %v", err)}
+	}
+	if u.p.Deposit == nil || u.deposited != nil {
+		return nil
+	}
+	res := settle(ctx, u.req)
+	if !res.Success {
+		// Nothing was deposited: mirror the balance the chain has.
+		u.s.cfg.Store.Sync(u.id, u.before, u.s.cfg.Now())
+		return res
+	}
+	if res.Extra != nil && res.Extra.ChannelState != nil {
+		if snap, err := snapshotOf(res.Extra.ChannelState, u.id); err == nil {
+			if rec, err := u.s.cfg.Store.Sync(u.id, snap, u.s.cfg.Now()); err == nil {
+				u.rec = rec
+			}
+		}
+	}
+	u.deposited = res
+	return nil
+}
+
 // Commit implements paywall.ChannelUse: the charge of a served request is
 // committed; a settled refund deletes the channel (a full refund) or
 // mirrors what is left.
 func (u *use) Commit(ctx context.Context) error {
+	if err := u.hold(); err != nil {
+		return err
+	}
 	now := u.s.cfg.Now()
 	if u.p.Refund != nil {
 		res := u.refunded
@@ -438,7 +475,10 @@ func (u *use) Commit(ctx context.Context) error {
 }
 
 // Abort implements paywall.ChannelUse.
-func (u *use) Abort(context.Context) { u.s.cfg.Store.Abort(u.id, u.owner) }
+func (u *use) Abort(context.Context) {
+	u.hold() // after the hold's write, whatever it came to: a hold kept is let go
+	u.s.cfg.Store.Abort(u.id, u.owner)
+}
 
 // settleRefund completes the payer's refund payload (its amount, the
 // channel's refund nonce, the claim of what was charged and not claimed,

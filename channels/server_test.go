@@ -8,7 +8,9 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -107,6 +109,19 @@ func newRig(t *testing.T, mutate ...func(*paywall.Config)) *rig {
 			w.Header().Set("X-Units", "5000")
 		case "/during":
 			r.during()
+		case "/bytes":
+			// n bytes, in writes of 10, flushed after each when asked:
+			// a stream.
+			n, _ := strconv.Atoi(req.URL.Query().Get("n"))
+			for i := 0; i < n; i += 10 {
+				if _, err := w.Write([]byte("0123456789")[:min(10, n-i)]); err != nil {
+					return
+				}
+				if req.URL.Query().Has("flush") {
+					w.(http.Flusher).Flush()
+				}
+			}
+			return
 		}
 		fmt.Fprint(w, "tool answer")
 	})
@@ -460,6 +475,121 @@ func TestChannelMetered(t *testing.T) {
 	}
 	if a := r.pay(0, p.header("voucher", 237, 0, 0, r.offer), "/tool"); a.status != 200 || a.receipt.Extra.ChargedAmount != "0" {
 		t.Fatalf("a call reporting no usage: %+v %+v", a, a.receipt)
+	}
+}
+
+// metered is one answer of a metered route, read to its end: its body,
+// and the PAYMENT-RESPONSE of its header or its trailer.
+type metered struct {
+	status  int
+	body    string
+	receipt *x402.SettleResponse
+	trailer bool   // the receipt came as a trailer
+	cut     string // X402-Budget
+}
+
+// payMetered sends a request to replica i for path, paid with h, and
+// reads the answer to its end.
+func (r *rig) payMetered(i int, h, path string) metered {
+	r.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, r.servers[i].URL+path, nil)
+	req.Header.Set(x402.HeaderPaymentSignature, h)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	a := metered{status: resp.StatusCode, body: string(body), cut: resp.Header.Get(paywall.BudgetTrailer) + resp.Trailer.Get(paywall.BudgetTrailer)}
+	v := resp.Header.Get(x402.HeaderPaymentResponse)
+	if v == "" {
+		v, a.trailer = resp.Trailer.Get(x402.HeaderPaymentResponse), true
+	}
+	if v != "" {
+		var res x402.SettleResponse
+		if err := x402.DecodeHeader(v, &res); err != nil {
+			r.t.Fatal(err)
+		}
+		a.receipt = &res
+	}
+	return a
+}
+
+// TestChannelMeteredBytes: a route metered per byte (1 atomic unit a byte,
+// the price 100, responses of up to 64 bytes held): a deposit's short
+// answer is charged its 40 bytes, with PAYMENT-RESPONSE a header and the
+// deposit settled before it was served; a long answer ends cleanly at the
+// 100 bytes the price buys, charged 100, PAYMENT-RESPONSE a trailer; a
+// flushed stream of 30 bytes is charged 30; a client that read no trailer
+// and built its voucher on the price meets the corrective 402 with the
+// true total and pays on; an upstream failure charges nothing; and the
+// channel's charged total is exactly what the answers said.
+func TestChannelMeteredBytes(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, func(c *paywall.Config) {
+		c.Usage = &paywall.Usage{Per: paywall.UsageBytes, Hold: 64, Prices: map[string]*big.Int{strings.ToLower(c.Accepts[0].Asset): big.NewInt(1)}}
+	})
+	p := r.newPayer(5)
+	a := r.payMetered(0, p.header("deposit", 100, 1000, 0, r.offer), "/bytes?n=40")
+	if a.status != 200 || a.receipt == nil || a.trailer || a.receipt.TransactionHash == "" || a.receipt.Extra.ChargedAmount != "40" || len(a.body) != 40 {
+		t.Fatalf("a metered deposit: %+v %+v", a, a.receipt)
+	}
+	a = r.payMetered(1, p.header("voucher", 140, 0, 0, r.offer), "/bytes?n=300")
+	if a.status != 200 || a.receipt == nil || !a.trailer || a.receipt.Extra.ChargedAmount != "100" || len(a.body) != 100 || a.cut != "exhausted" {
+		t.Fatalf("an answer longer than the price buys: %d bytes, cut %q, %+v %+v", len(a.body), a.cut, a, a.receipt)
+	}
+	if got := a.receipt.Extra.ChannelState.ChargedCumulativeAmount; got != "140" || a.receipt.TransactionHash != "" {
+		t.Fatalf("the trailer's channel state: charged %s, transaction %q", got, a.receipt.TransactionHash)
+	}
+	a = r.payMetered(0, p.header("voucher", 240, 0, 0, r.offer), "/bytes?n=30&flush")
+	if a.status != 200 || a.receipt == nil || !a.trailer || a.receipt.Extra.ChargedAmount != "30" || len(a.body) != 30 {
+		t.Fatalf("a short stream: %+v %+v", a, a.receipt)
+	}
+	if got := r.charged(p.id()); got != 170 {
+		t.Fatalf("charged %d, want 40+100+30", got)
+	}
+	// A client that read no trailer signs on the price: the corrective 402
+	// tells it the true total.
+	b := r.pay(1, p.header("voucher", 340, 0, 0, r.offer))
+	if b.status != http.StatusPaymentRequired || b.pr == nil || b.pr.Error != channels.CodeCumulativeAmountMismatch {
+		t.Fatalf("a voucher on the price after a cheaper stream: %+v", b)
+	}
+	if st := b.pr.Accepts[0].Extra.ChannelState; st == nil || st.ChargedCumulativeAmount != "170" {
+		t.Fatalf("the corrective 402's state: %+v", b.pr.Accepts[0].Extra)
+	}
+	served := r.served.Load()
+	if a := r.payMetered(1, p.header("voucher", 270, 0, 0, r.offer), "/fail"); a.status != 500 || a.receipt != nil {
+		t.Fatalf("an upstream failure: %+v", a)
+	}
+	if a := r.payMetered(0, p.header("voucher", 270, 0, 0, r.offer), "/bytes?n=5"); a.status != 200 || a.receipt.Extra.ChargedAmount != "5" {
+		t.Fatalf("the voucher after a failure: %+v %+v", a, a.receipt)
+	}
+	if got := r.charged(p.id()); got != 175 || r.served.Load() != served+2 {
+		t.Fatalf("charged %d (want 175), served %d more (want 2)", got, r.served.Load()-served)
+	}
+}
+
+// TestChannelMeteredSeconds: a route metered per second charges the
+// seconds begun (a quick answer: one), at most the price.
+func TestChannelMeteredSeconds(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, func(c *paywall.Config) {
+		c.Usage = &paywall.Usage{Per: paywall.UsageSeconds, Hold: 1 << 10, Prices: map[string]*big.Int{strings.ToLower(c.Accepts[0].Asset): big.NewInt(7)}}
+	})
+	p := r.newPayer(7)
+	a := r.payMetered(0, p.header("deposit", 100, 1000, 0, r.offer), "/tool")
+	if a.status != 200 || a.receipt == nil || a.receipt.Extra.ChargedAmount != "7" || a.body != "tool answer" {
+		t.Fatalf("a one-second answer: %+v %+v", a, a.receipt)
+	}
+	a = r.payMetered(1, p.header("voucher", 107, 0, 0, r.offer), "/tool")
+	if a.status != 200 || a.receipt == nil || a.receipt.Extra.ChargedAmount != "7" || a.receipt.Extra.ChannelState.ChargedCumulativeAmount != "14" {
+		t.Fatalf("the next: %+v %+v", a, a.receipt)
+	}
+	if got := r.charged(p.id()); got != 14 {
+		t.Fatalf("charged %d, want 14", got)
 	}
 }
 

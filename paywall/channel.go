@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -57,6 +58,12 @@ type ChannelUse interface {
 	// transaction and its charge in extra.chargedAmount, and every one
 	// has the channel's state after the request in extra.channelState.
 	Settle(ctx context.Context, charge *big.Int, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse
+	// Fund readies the channel to serve before anything of the response
+	// is written, on a route whose charge is known only at its end
+	// (metered per byte or per second): the hold is kept and a deposit
+	// settled (through settle), so that Settle, later, only charges. It
+	// returns nil when the request may be served, or the failed answer.
+	Fund(ctx context.Context, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse
 	// Commit charges the channel what Settle said, once the response was
 	// served (or the refund settled), and lets it go.
 	Commit(ctx context.Context) error
@@ -186,13 +193,7 @@ func (p *Paywall) correctiveChallenge(w http.ResponseWriter, r *http.Request, a 
 // and is committed once the response was served.
 func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admission, next func(http.ResponseWriter, *http.Request) error) error {
 	u, ctx := a.channel, a.ctx
-	settle := func(ctx context.Context, req *x402.VerifyRequest) *x402.SettleResponse {
-		res, _, stop := p.settle(ctx, r, req, nil)
-		if stop != nil {
-			return &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorVerifyFailed, Message: stop.Error()}
-		}
-		return res
-	}
+	settle := p.channelSettler(r)
 	if u.Refund() {
 		res := u.Settle(ctx, nil, settle)
 		if !res.Success {
@@ -206,6 +207,9 @@ func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admiss
 		setPaymentResponse(w, r, res)
 		answerValue(w, http.StatusOK, map[string]string{"message": "refund settled", "channelId": u.ChannelID(), "amount": res.Amount, "transaction": res.TransactionHash})
 		return nil
+	}
+	if us := p.cfg.Usage; us != nil && us.Per != UsageHeader && !isUpgrade(r) {
+		return p.serveChannelMetered(w, r, a, next)
 	}
 	if us := p.cfg.Usage; us != nil && us.Per == UsageHeader {
 		// What the price buys, for the upstream to stay within.
@@ -246,6 +250,80 @@ func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admiss
 		fault(faultChannelAfterFlush)
 		served = p.commitChannel(ctx, u)
 	}
+	return err
+}
+
+// channelSettler is what a channel's payment settles through: the
+// facilitator's /settle between the paywall's hooks.
+func (p *Paywall) channelSettler(r *http.Request) func(context.Context, *x402.VerifyRequest) *x402.SettleResponse {
+	return func(ctx context.Context, req *x402.VerifyRequest) *x402.SettleResponse {
+		res, _, stop := p.settle(ctx, r, req, nil)
+		if stop != nil {
+			return &x402.SettleResponse{X402Version: x402.Version, Network: req.PaymentRequirements.Network, ErrorCode: x402.ErrorVerifyFailed, Message: stop.Error()}
+		}
+		return res
+	}
+}
+
+// settleChannel charges u what the response cost through Settle; the
+// hooks hear of a voucher charged off chain as of any payment settled (a
+// deposit went through the facilitator's settle, and its hooks).
+func (p *Paywall) settleChannel(ctx context.Context, r *http.Request, req *x402.VerifyRequest, u ChannelUse, charge *big.Int, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse {
+	began := time.Now()
+	res := u.Settle(ctx, charge, settle)
+	if h := p.cfg.Hooks.AfterSettle; h != nil && res.Success && res.TransactionHash == "" {
+		h(r, &Event{Offer: &req.PaymentRequirements, Payment: &req.PaymentPayload, Settle: res, Took: time.Since(began)})
+	}
+	return res
+}
+
+// serveChannelMetered serves a deposit or a voucher on a route metered per
+// byte or per second (Config.Usage), as an upto response is (see Usage):
+// the channel is funded first (its hold kept, a deposit settled), the
+// response streams through a meter that ends it once it used what the
+// price buys (or is held, when short), and then the channel is charged
+// what it used, at most the price, and committed. A held response carries
+// PAYMENT-RESPONSE as a header; a streamed one as a trailer, which a
+// client that reads none (upstream's fetch client) does without: its next
+// voucher, built on the price, meets the corrective 402, from which it
+// recovers. A response with an error status, or none, is not charged: the
+// hold is let go and the voucher pays again.
+func (p *Paywall) serveChannelMetered(w http.ResponseWriter, r *http.Request, a *admission, next func(http.ResponseWriter, *http.Request) error) (err error) {
+	u, ctx, req := a.channel, a.ctx, a.req
+	settle := p.channelSettler(r)
+	if res := u.Fund(ctx, settle); res != nil {
+		u.Abort(ctx)
+		p.answer(w, r, settleRefusal(res, nil))
+		return nil
+	}
+	price := channelPrice(req)
+	m, r, stop := p.newMeter(w, r, req.PaymentRequirements.Asset, price)
+	defer stop()
+	returned := false // next returned, and did not panic
+	defer func() {
+		if !m.decided && returned && err == nil {
+			m.WriteHeader(http.StatusOK) // an empty 200 is served, so paid
+		}
+		if !m.decided || m.status >= 400 || m.switched {
+			u.Abort(ctx)
+			return
+		}
+		res := p.settleChannel(ctx, r, req, u, m.owed(req.PaymentRequirements.Asset, price, time.Now()), settle)
+		if !res.Success {
+			u.Abort(ctx)
+			if m.held {
+				m.w.Header().Del("Content-Length")
+				p.answer(m.w, r, settleRefusal(res, nil))
+			}
+			return
+		}
+		m.release(r, res)
+		http.NewResponseController(m.w).Flush()
+		fault(faultChannelAfterFlush)
+		p.commitChannel(ctx, u)
+	}()
+	err = m.run(next, r)
+	returned = true
 	return err
 }
 

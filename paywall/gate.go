@@ -104,14 +104,8 @@ func (g *gate) pay(drop bool) bool {
 	var ok bool
 	var stop error
 	if g.channel != nil {
-		began := time.Now()
-		res = g.channel.Settle(g.ctx, g.paywall.channelCharge(g.w.Header(), g.req), g.settleWith)
+		res = g.paywall.settleChannel(g.ctx, g.r, g.req, g.channel, g.paywall.channelCharge(g.w.Header(), g.req), g.settleWith)
 		ok = res.Success
-		if h := g.paywall.cfg.Hooks.AfterSettle; h != nil && ok && res.TransactionHash == "" {
-			// A voucher, charged off chain: the hooks hear of it as of any
-			// payment settled (a deposit went through settle's own).
-			h(g.r, &Event{Offer: &g.req.PaymentRequirements, Payment: &g.req.PaymentPayload, Settle: res, Took: time.Since(began)})
-		}
 	} else {
 		res, ok, stop = g.paywall.settle(g.ctx, g.r, g.req, g.broadcast)
 	}

@@ -364,9 +364,23 @@ func (m *meter) owed(asset string, max *big.Int, ended time.Time) *big.Int {
 // trailers still go out.
 func (p *Paywall) serveMetered(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, cutAt time.Time, next func(http.ResponseWriter, *http.Request) error) (err error) {
 	max, _ := x402.ParseAmount(req.PaymentRequirements.Amount)
-	rctx, stop := context.WithCancel(r.Context())
+	m, r, stop := p.newMeter(w, r, req.PaymentRequirements.Asset, max)
 	defer stop()
-	m := &meter{w: w, usage: p.cfg.Usage, stop: stop, budget: p.cfg.Usage.budget(req.PaymentRequirements.Asset, max)}
+	defer p.settleUsage(ctx, w, r, req, m)
+	if !cutAt.IsZero() {
+		t := time.AfterFunc(time.Until(cutAt), func() { m.exhaust(cutDeadline) })
+		defer t.Stop()
+	}
+	return m.run(next, r)
+}
+
+// newMeter is the meter of a response whose payer agreed to at most max
+// of asset, and r as its handler is to see it: with a context the meter
+// ends once the budget is used (stop releases it), and per unit of a
+// header, the budget in BudgetHeader.
+func (p *Paywall) newMeter(w http.ResponseWriter, r *http.Request, asset string, max *big.Int) (*meter, *http.Request, context.CancelFunc) {
+	rctx, stop := context.WithCancel(r.Context())
+	m := &meter{w: w, usage: p.cfg.Usage, stop: stop, budget: p.cfg.Usage.budget(asset, max)}
 	if p.cfg.Usage.Per == UsageHeader {
 		r = r.Clone(rctx)
 		if m.budget != nil {
@@ -377,11 +391,14 @@ func (p *Paywall) serveMetered(ctx context.Context, w http.ResponseWriter, r *ht
 	} else {
 		r = r.WithContext(rctx)
 	}
-	defer p.settleUsage(ctx, w, r, req, m)
-	if !cutAt.IsZero() {
-		t := time.AfterFunc(time.Until(cutAt), func() { m.exhaust(cutDeadline) })
-		defer t.Stop()
-	}
+	return m, r, stop
+}
+
+// run serves r through next, metered by m. A response cut at its budget
+// ends cleanly: the abort that cut causes in reverse_proxy (its
+// upstream's request ends) is recovered here, so the stream's end and its
+// trailers still go out; any other panic goes on.
+func (m *meter) run(next func(http.ResponseWriter, *http.Request) error, r *http.Request) (err error) {
 	defer func() {
 		if m.timer != nil {
 			m.timer.Stop()
@@ -400,6 +417,29 @@ func (p *Paywall) serveMetered(ctx context.Context, w http.ResponseWriter, r *ht
 	return err
 }
 
+// release sends res, the settlement of what m counted: a held response
+// goes out now, with PAYMENT-RESPONSE as a header; a streamed one gets it
+// as its declared trailer.
+func (m *meter) release(r *http.Request, res *x402.SettleResponse) {
+	if m.held {
+		setPaymentResponse(m.w, r, res)
+		if why := m.cutWhy(); why != "" {
+			m.w.Header().Set(BudgetTrailer, why)
+		}
+		m.w.Header().Set("Content-Length", strconv.Itoa(len(m.buf)))
+		m.w.WriteHeader(m.status)
+		n, _ := m.w.Write(m.buf)
+		m.bytes += int64(n)
+		return
+	}
+	if value, err := x402.EncodeHeader(res); err == nil {
+		m.w.Header().Set(x402.HeaderPaymentResponse, value) // the declared trailer
+	}
+	if why := m.cutWhy(); why != "" {
+		m.w.Header().Set(BudgetTrailer, why)
+	}
+}
+
 // settleUsage settles what m counted. A held response is sent now, with
 // PAYMENT-RESPONSE as a header, or not at all if its settlement failed.
 func (p *Paywall) settleUsage(ctx context.Context, w http.ResponseWriter, r *http.Request, req *x402.VerifyRequest, m *meter) {
@@ -416,22 +456,8 @@ func (p *Paywall) settleUsage(ctx context.Context, w http.ResponseWriter, r *htt
 		}
 		m.w.Header().Del("Content-Length")
 		p.answer(m.w, r, settleRefusal(res, stop))
-	case m.held:
-		setPaymentResponse(m.w, r, res)
-		if why := m.cutWhy(); why != "" {
-			m.w.Header().Set(BudgetTrailer, why)
-		}
-		m.w.Header().Set("Content-Length", strconv.Itoa(len(m.buf)))
-		m.w.WriteHeader(m.status)
-		n, _ := m.w.Write(m.buf)
-		m.bytes += int64(n)
-	case res != nil && m.decided:
-		if value, err := x402.EncodeHeader(res); err == nil {
-			w.Header().Set(x402.HeaderPaymentResponse, value) // the declared trailer
-		}
-		if why := m.cutWhy(); why != "" {
-			w.Header().Set(BudgetTrailer, why)
-		}
+	case m.held || (res != nil && m.decided):
+		m.release(r, res)
 	}
 	if ok && res.TransactionHash != "" {
 		if f, isResponder := p.cfg.Facilitator.(Responder); isResponder {

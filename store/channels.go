@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -274,39 +275,96 @@ func (cs *Channels) Claimed(id common.Hash, s ChannelSnapshot, swept *big.Int, n
 // died after serving does not keep the channel busy. A refund's
 // zero-charge voucher begins with a price of zero.
 func (cs *Channels) Begin(id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (Channel, error) {
-	return cs.update(id, func(c *Channel) error {
-		h := c.Hold
-		buildsOn := h != nil && v.Max != nil && h.Voucher.Max.Cmp(new(big.Int).Add(c.Charged, h.Price)) == 0 &&
-			v.Max.Cmp(new(big.Int).Add(h.Voucher.Max, price)) == 0
-		if c.Held(now) && !buildsOn {
-			return ErrChannelBusy
-		}
-		if h != nil {
-			c.Hold = nil
-			if buildsOn {
-				// The payer's voucher builds on the expired request's: it
-				// was told that request's charge, which only its served
-				// response said, so it was served and is charged now.
-				c.Charged = new(big.Int).Set(h.Voucher.Max)
-				kept := h.Voucher
-				c.Voucher = &kept
-				if c.Uncommitted != nil && c.Uncommitted.Max.Cmp(kept.Max) <= 0 {
-					c.Uncommitted = nil
-				}
-			} else if c.Uncommitted == nil || h.Voucher.Max.Cmp(c.Uncommitted.Max) > 0 {
-				kept := h.Voucher
-				c.Uncommitted = &kept
+	return cs.update(id, func(c *Channel) error { return c.begin(v, price, owner, now, lease) })
+}
+
+// ErrHoldNotKept is what BeginEarly's durable reports when the store's
+// update ran more than once, so the hold it decided first may not be the
+// one kept: the request must not be served.
+var ErrHoldNotKept = errors.New("the channel's hold was decided again while it was written")
+
+// BeginEarly is Begin that answers as soon as the hold is decided, while
+// it is still being written: durable waits for the write and returns nil
+// once the hold is durable. Nothing may be served before durable returned
+// nil, but the work before the response (the upstream's) may run beside
+// the write. The decision is final once made: the update that made it
+// holds the channel's record (bbolt's one writer, PostgreSQL's row lock)
+// until it is written or fails, and every later update of the channel
+// waits for it. A refusal (busy, mismatch, over the deposit) is not
+// written, and comes with a nil durable.
+func (cs *Channels) BeginEarly(id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (c Channel, durable func() error, err error) {
+	type decision struct {
+		c   Channel
+		err error
+	}
+	decided := make(chan decision, 1)
+	written := make(chan error, 1)
+	var runs atomic.Int32
+	go func() {
+		_, err := cs.update(id, func(c *Channel) error {
+			err := c.begin(v, price, owner, now, lease)
+			if runs.Add(1) == 1 {
+				decided <- decision{*c, err}
 			}
+			return err
+		})
+		written <- err
+	}()
+	select {
+	case d := <-decided:
+		if d.err != nil {
+			<-written // a refusal writes nothing; the update ends at once
+			return d.c, nil, d.err
 		}
-		if want := new(big.Int).Add(c.Charged, price); v.Max == nil || v.Max.Cmp(want) != 0 {
-			return ErrCumulativeMismatch
+		return d.c, func() error {
+			if err := <-written; err != nil {
+				return err
+			}
+			if runs.Load() > 1 {
+				return ErrHoldNotKept
+			}
+			return nil
+		}, nil
+	case err := <-written:
+		// Refused before a decision: no record, or one that does not
+		// decode.
+		return Channel{}, nil, err
+	}
+}
+
+// begin holds c for one request (see Begin).
+func (c *Channel) begin(v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) error {
+	h := c.Hold
+	buildsOn := h != nil && v.Max != nil && h.Voucher.Max.Cmp(new(big.Int).Add(c.Charged, h.Price)) == 0 &&
+		v.Max.Cmp(new(big.Int).Add(h.Voucher.Max, price)) == 0
+	if c.Held(now) && !buildsOn {
+		return ErrChannelBusy
+	}
+	if h != nil {
+		c.Hold = nil
+		if buildsOn {
+			// The payer's voucher builds on the expired request's: it
+			// was told that request's charge, which only its served
+			// response said, so it was served and is charged now.
+			c.Charged = new(big.Int).Set(h.Voucher.Max)
+			kept := h.Voucher
+			c.Voucher = &kept
+			if c.Uncommitted != nil && c.Uncommitted.Max.Cmp(kept.Max) <= 0 {
+				c.Uncommitted = nil
+			}
+		} else if c.Uncommitted == nil || h.Voucher.Max.Cmp(c.Uncommitted.Max) > 0 {
+			kept := h.Voucher
+			c.Uncommitted = &kept
 		}
-		if v.Max.Cmp(c.Balance) > 0 {
-			return ErrOverDeposit
-		}
-		c.Hold = &ChannelHold{Owner: owner, Voucher: v, Price: price, Began: now.UTC(), Until: now.Add(lease).UTC()}
-		return nil
-	})
+	}
+	if want := new(big.Int).Add(c.Charged, price); v.Max == nil || v.Max.Cmp(want) != 0 {
+		return ErrCumulativeMismatch
+	}
+	if v.Max.Cmp(c.Balance) > 0 {
+		return ErrOverDeposit
+	}
+	c.Hold = &ChannelHold{Owner: owner, Voucher: v, Price: price, Began: now.UTC(), Until: now.Add(lease).UTC()}
+	return nil
 }
 
 // Commit charges channel id `charge`, at most the price owner's request

@@ -101,6 +101,45 @@ func runChannels(t *testing.T, b Backend) {
 		must(t, err2(cs.Begin(id, v(160), price, "c", t0, time.Minute)))
 	})
 
+	t.Run("an early hold decides as Begin and is durable once waited for", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		cs := open(t, s)
+		if _, durable, err := cs.BeginEarly(id, v(100), price, "a", t0, time.Minute); !errors.Is(err, store.ErrNoChannel) || durable != nil {
+			t.Fatalf("began a channel with no record early: %v", err)
+		}
+		must(t, err2(cs.Sync(id, funded, t0)))
+		c, durable, err := cs.BeginEarly(id, v(100), price, "a", t0, time.Minute)
+		if err != nil || durable == nil || c.Hold == nil || c.Hold.Owner != "a" || c.Charged.Sign() != 0 {
+			t.Fatalf("begun early %+v, %v", c, err)
+		}
+		// Another request of the channel, on this handle or another, sees
+		// the hold once it is decided, written or not.
+		other := cs
+		if b.Second != nil {
+			other = open(t, b.Second(t, s))
+		}
+		if _, d, err := other.BeginEarly(id, v(100), price, "b", t0, time.Minute); !errors.Is(err, store.ErrChannelBusy) || d != nil {
+			t.Fatalf("a second request of a held channel: %v", err)
+		}
+		if err := durable(); err != nil {
+			t.Fatalf("the hold was not written: %v", err)
+		}
+		got, ok, err := other.Get(id)
+		if err != nil || !ok || got.Hold == nil || got.Hold.Owner != "a" || got.Hold.Voucher.Max.Int64() != 100 {
+			t.Fatalf("the written hold is %+v (%v, %v)", got.Hold, ok, err)
+		}
+		must(t, err2(cs.Commit(id, "a", price, t0)))
+		// Refusals come with no write to wait for, and the channel for
+		// the corrective 402.
+		if c, d, err := cs.BeginEarly(id, v(100), price, "c", t0, time.Minute); !errors.Is(err, store.ErrCumulativeMismatch) || d != nil || c.Charged.Int64() != 100 {
+			t.Fatalf("a replayed voucher began early: %+v, %v", c, err)
+		}
+		if _, d, err := cs.BeginEarly(id, v(1100), big.NewInt(1000), "c", t0, time.Minute); !errors.Is(err, store.ErrOverDeposit) || d != nil {
+			t.Fatalf("a voucher above the deposit began early: %v", err)
+		}
+	})
+
 	t.Run("nothing is served past the deposit", func(t *testing.T) {
 		t.Parallel()
 		cs := open(t, b.Open(t))
