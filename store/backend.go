@@ -23,6 +23,20 @@ type KV interface {
 	Update(key []byte, fn func(old []byte) ([]byte, error)) error
 }
 
+// EarlyKV is a KV that can answer an update as soon as it is decided,
+// while its write is still going on (the bbolt store, whose one writer
+// holds the file until the write is durable).
+type EarlyKV interface {
+	KV
+	// UpdateEarly is Update that returns once fn decided, having run fn
+	// once in the caller's goroutine, while the new value is written:
+	// durable waits for the write and returns nil once it is durable.
+	// Until then no other writer of the space can read or write, so the
+	// decision is final unless the write fails. When fn fails or makes
+	// nothing, nothing is written and durable is nil.
+	UpdateEarly(key []byte, fn func(old []byte) ([]byte, error)) (durable func() error, err error)
+}
+
 // Backend is one store: the settlement records, their listing and
 // summaries for the operator, their retention, and the named key-value
 // spaces beside them.

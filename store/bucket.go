@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"sync"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -13,7 +14,7 @@ type Bucket struct {
 	name  []byte
 }
 
-var _ KV = (*Bucket)(nil)
+var _ EarlyKV = (*Bucket)(nil)
 
 // Bucket returns the named bucket, creating it if needed.
 func (s *Store) Bucket(name string) (KV, error) {
@@ -74,4 +75,41 @@ func (b *Bucket) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
 		}
 		return bk.Put(key, next)
 	})
+}
+
+// UpdateEarly implements EarlyKV: fn runs in a write transaction of the
+// caller's goroutine, which is committed (written and synced) in another;
+// bbolt's one writer is held until the commit ends.
+func (b *Bucket) UpdateEarly(key []byte, fn func(old []byte) ([]byte, error)) (func() error, error) {
+	tx, err := b.db.Begin(true)
+	if err != nil {
+		return nil, err
+	}
+	handed := false
+	defer func() {
+		if !handed {
+			tx.Rollback() // fn failed, made nothing, or panicked
+		}
+	}()
+	bk := tx.Bucket(b.name)
+	var old []byte
+	if v := bk.Get(key); v != nil {
+		old = append([]byte(nil), v...)
+	}
+	next, err := fn(old)
+	if err == nil && next != nil {
+		err = bk.Put(key, next)
+	}
+	if err != nil || next == nil {
+		return nil, err
+	}
+	handed = true
+	done := make(chan error, 1)
+	go func() { done <- tx.Commit() }()
+	var once sync.Once
+	var committed error
+	return func() error {
+		once.Do(func() { committed = <-done })
+		return committed
+	}, nil
 }

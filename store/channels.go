@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -183,7 +184,14 @@ func decodeChannel(b []byte) (Channel, error) {
 // update runs fn on channel id's record, which must exist.
 func (cs *Channels) update(id common.Hash, fn func(c *Channel) error) (Channel, error) {
 	var got Channel
-	err := cs.kv.Update(id[:], func(old []byte) ([]byte, error) {
+	err := cs.kv.Update(id[:], apply(fn, &got))
+	return got, err
+}
+
+// apply is the KV update that runs fn on a channel's record, which must
+// exist, and sets got to the channel fn made (or refused).
+func apply(fn func(c *Channel) error, got *Channel) func(old []byte) ([]byte, error) {
+	return func(old []byte) ([]byte, error) {
 		if old == nil {
 			return nil, ErrNoChannel
 		}
@@ -191,14 +199,13 @@ func (cs *Channels) update(id common.Hash, fn func(c *Channel) error) (Channel, 
 		if err != nil {
 			return nil, err
 		}
-		if err := fn(&c); err != nil {
-			got = c
+		err = fn(&c)
+		*got = c
+		if err != nil {
 			return nil, err
 		}
-		got = c
 		return json.Marshal(c)
-	})
-	return got, err
+	}
 }
 
 // Get returns channel id's record, or false if there is none.
@@ -293,6 +300,13 @@ var ErrHoldNotKept = errors.New("the channel's hold was decided again while it w
 // waits for it. A refusal (busy, mismatch, over the deposit) is not
 // written, and comes with a nil durable.
 func (cs *Channels) BeginEarly(id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (c Channel, durable func() error, err error) {
+	begin := func(c *Channel) error { return c.begin(v, price, owner, now, lease) }
+	if kv, ok := cs.kv.(EarlyKV); ok {
+		durable, err := kv.UpdateEarly(id[:], apply(begin, &c))
+		return c, durable, err
+	}
+	// Any other KV: its update runs in a goroutine of its own, which
+	// tells the decision from inside it.
 	type decision struct {
 		c   Channel
 		err error
@@ -302,7 +316,7 @@ func (cs *Channels) BeginEarly(id common.Hash, v Voucher, price *big.Int, owner 
 	var runs atomic.Int32
 	go func() {
 		_, err := cs.update(id, func(c *Channel) error {
-			err := c.begin(v, price, owner, now, lease)
+			err := begin(c)
 			if runs.Add(1) == 1 {
 				decided <- decision{*c, err}
 			}
@@ -316,14 +330,15 @@ func (cs *Channels) BeginEarly(id common.Hash, v Voucher, price *big.Int, owner 
 			<-written // a refusal writes nothing; the update ends at once
 			return d.c, nil, d.err
 		}
+		var once sync.Once
+		var kept error
 		return d.c, func() error {
-			if err := <-written; err != nil {
-				return err
-			}
-			if runs.Load() > 1 {
-				return ErrHoldNotKept
-			}
-			return nil
+			once.Do(func() {
+				if kept = <-written; kept == nil && runs.Load() > 1 {
+					kept = ErrHoldNotKept
+				}
+			})
+			return kept
 		}, nil
 	case err := <-written:
 		// Refused before a decision: no record, or one that does not
