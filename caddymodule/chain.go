@@ -309,6 +309,13 @@ func (r *chainRun) close() error {
 	if r.pruner != nil {
 		errs = append(errs, r.pruner.Close())
 	}
+	if r.channels != nil {
+		// The charges of the last served requests, committed after their
+		// handlers returned, before the store closes.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		errs = append(errs, r.channels.Close(ctx))
+		cancel()
+	}
 	if r.claimer != nil {
 		errs = append(errs, r.claimer.Close()) // before the facilitator it settles through
 	}

@@ -448,6 +448,10 @@ func (h *Handler) settled(r *http.Request, e *paywall.Event) {
 	case h.FacilitatorURL != "" || h.app.FacilitatorURL != "":
 		// A remote facilitator's settlement: no store of ours finished it.
 		h.app.merchant.remoteSettlement(r, e)
+	case res.Success && res.TransactionHash == "" && scheme == x402.SchemeBatchSettlement:
+		// A voucher, charged off chain: no settlement, so no outbox entry
+		// to wake the webhooks for (the claims that settle it are the
+		// claimer's events).
 	case !e.Broadcast: // else the outcome goes to the webhooks from broadcastFinal
 		h.app.merchant.settlement(r, e)
 	}

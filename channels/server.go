@@ -28,6 +28,7 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -97,6 +98,12 @@ type Server struct {
 	dom batchsettle.Domain
 	// authorizer is Authorizer's address; zero when there is none.
 	authorizer common.Address
+	// mu guards open: each channel's request of this process that has not
+	// ended (committed or aborted), by channel, which the channel's next
+	// request waits for; ending counts them.
+	mu     sync.Mutex
+	open   map[common.Hash]*use
+	ending sync.WaitGroup
 }
 
 // New returns a Server.
@@ -122,11 +129,68 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, dom: batchsettle.NewDomain(cfg.ChainID, cfg.Settlement)}
+	s := &Server{cfg: cfg, dom: batchsettle.NewDomain(cfg.ChainID, cfg.Settlement), open: make(map[common.Hash]*use)}
 	if cfg.Authorizer != nil {
 		s.authorizer = crypto.PubkeyToAddress(cfg.Authorizer.PublicKey)
 	}
 	return s, nil
+}
+
+// Close waits, at most until ctx ends, for the requests under way to be
+// committed or aborted (a served request's charge is committed after its
+// handler returned). A charge left uncommitted is not lost: its hold is in
+// the store, and the payer's next voucher commits it.
+func (s *Server) Close(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.ending.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("channels: charges still being committed: %w", ctx.Err())
+	}
+}
+
+// after waits until this process's earlier request of channel id has
+// ended, or ctx ends (the store then decides: busy, or a voucher that
+// builds on the earlier one).
+func (s *Server) after(ctx context.Context, id common.Hash) {
+	s.mu.Lock()
+	prev := s.open[id]
+	s.mu.Unlock()
+	if prev == nil {
+		return
+	}
+	select {
+	case <-prev.ended:
+	case <-ctx.Done():
+	}
+}
+
+// opened records u as its channel's request under way in this process.
+func (s *Server) opened(u *use) {
+	u.ended = make(chan struct{})
+	s.ending.Add(1)
+	s.mu.Lock()
+	s.open[u.id] = u
+	s.mu.Unlock()
+}
+
+// end records that u ended (committed or aborted), once.
+func (u *use) end() {
+	u.endOnce.Do(func() {
+		s := u.s
+		s.mu.Lock()
+		if s.open[u.id] == u {
+			delete(s.open, u.id)
+		}
+		s.mu.Unlock()
+		close(u.ended)
+		s.ending.Done()
+	})
 }
 
 // Domain is the EIP-712 domain the channels are hashed in.
@@ -168,6 +232,7 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 			return nil, refusal(CodeDepositBelowMinimum, "the deposit of %s is below the offer's minDeposit of %s", d.Amount, min)
 		}
 	}
+	s.after(ctx, id)
 	now := s.cfg.Now()
 	rec, known, err := s.cfg.Store.Get(id)
 	if err != nil {
@@ -241,6 +306,7 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 		return nil, err
 	}
 	u.rec = rec
+	s.opened(u)
 	return u, nil
 }
 
@@ -358,6 +424,9 @@ type use struct {
 	// is its outcome, once waited for.
 	durable func() error
 	held    error
+	// ended is closed once the request was committed or aborted.
+	ended   chan struct{}
+	endOnce sync.Once
 }
 
 // hold waits until the request's hold is durable: nothing is served, and
@@ -437,6 +506,7 @@ func (u *use) Fund(ctx context.Context, settle func(context.Context, *x402.Verif
 // committed; a settled refund deletes the channel (a full refund) or
 // mirrors what is left.
 func (u *use) Commit(ctx context.Context) error {
+	defer u.end()
 	if err := u.hold(); err != nil {
 		return err
 	}
@@ -476,6 +546,7 @@ func (u *use) Commit(ctx context.Context) error {
 
 // Abort implements paywall.ChannelUse.
 func (u *use) Abort(context.Context) {
+	defer u.end()
 	u.hold() // after the hold's write, whatever it came to: a hold kept is let go
 	u.s.cfg.Store.Abort(u.id, u.owner)
 }

@@ -35,7 +35,10 @@ type Channels interface {
 	// channel's mirrored state lets a plain voucher verify locally) and
 	// holds its channel for this request. A payment that cannot pay is a
 	// *ChannelRefusal; any other error means the state or the facilitator
-	// could not be reached (503).
+	// could not be reached (503). The paywall commits a served request's
+	// charge after its handler returned (commitLater): Begin of a
+	// channel waits until this process's earlier request of it was
+	// committed or aborted.
 	Begin(ctx context.Context, req *x402.VerifyRequest, verify func(context.Context) (*x402.VerifyResponse, error)) (ChannelUse, error)
 }
 
@@ -232,6 +235,7 @@ func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admiss
 			return nil
 		}
 		err := next(w, r)
+		p.voucherSettled(r, g.charged)
 		served = p.commitChannel(ctx, u)
 		return err
 	}
@@ -248,7 +252,9 @@ func (p *Paywall) serveChannel(w http.ResponseWriter, r *http.Request, a *admiss
 		// voucher, built on this response's charge, commits.
 		http.NewResponseController(g.w).Flush()
 		fault(faultChannelAfterFlush)
-		served = p.commitChannel(ctx, u)
+		p.voucherSettled(r, g.charged)
+		served = true
+		p.commitLater(ctx, u)
 	}
 	return err
 }
@@ -265,16 +271,35 @@ func (p *Paywall) channelSettler(r *http.Request) func(context.Context, *x402.Ve
 	}
 }
 
-// settleChannel charges u what the response cost through Settle; the
-// hooks hear of a voucher charged off chain as of any payment settled (a
-// deposit went through the facilitator's settle, and its hooks).
-func (p *Paywall) settleChannel(ctx context.Context, r *http.Request, req *x402.VerifyRequest, u ChannelUse, charge *big.Int, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) *x402.SettleResponse {
+// settleChannel charges u what the response cost through Settle. A
+// voucher, charged off chain, comes with the event the AfterSettle hook is
+// to hear of it as of any payment settled, once the response is out
+// (voucherSettled); a deposit went through the facilitator's settle, and
+// its hooks.
+func (p *Paywall) settleChannel(ctx context.Context, req *x402.VerifyRequest, u ChannelUse, charge *big.Int, settle func(context.Context, *x402.VerifyRequest) *x402.SettleResponse) (*x402.SettleResponse, *Event) {
 	began := time.Now()
 	res := u.Settle(ctx, charge, settle)
-	if h := p.cfg.Hooks.AfterSettle; h != nil && res.Success && res.TransactionHash == "" {
-		h(r, &Event{Offer: &req.PaymentRequirements, Payment: &req.PaymentPayload, Settle: res, Took: time.Since(began)})
+	if !res.Success || res.TransactionHash != "" || p.cfg.Hooks.AfterSettle == nil {
+		return res, nil
 	}
-	return res
+	return res, &Event{Offer: &req.PaymentRequirements, Payment: &req.PaymentPayload, Settle: res, Took: time.Since(began)}
+}
+
+// voucherSettled runs the AfterSettle hook of a voucher's charge, ev (see
+// settleChannel), after its response was flushed: the hook's log line and
+// metrics are not between the upstream's answer and the client.
+func (p *Paywall) voucherSettled(r *http.Request, ev *Event) {
+	if h := p.cfg.Hooks.AfterSettle; h != nil && ev != nil {
+		h(r, ev)
+	}
+}
+
+// commitLater commits u's charge once the handler returned, so that the
+// connection serves its next request meanwhile: Channels orders it before
+// the channel's next request in this process, and a process that dies
+// first leaves the hold the payer's next voucher builds on (see Begin).
+func (p *Paywall) commitLater(ctx context.Context, u ChannelUse) {
+	go p.commitChannel(context.WithoutCancel(ctx), u)
 }
 
 // serveChannelMetered serves a deposit or a voucher on a route metered per
@@ -308,7 +333,7 @@ func (p *Paywall) serveChannelMetered(w http.ResponseWriter, r *http.Request, a 
 			u.Abort(ctx)
 			return
 		}
-		res := p.settleChannel(ctx, r, req, u, m.owed(req.PaymentRequirements.Asset, price, time.Now()), settle)
+		res, charged := p.settleChannel(ctx, req, u, m.owed(req.PaymentRequirements.Asset, price, time.Now()), settle)
 		if !res.Success {
 			u.Abort(ctx)
 			if m.held {
@@ -320,7 +345,8 @@ func (p *Paywall) serveChannelMetered(w http.ResponseWriter, r *http.Request, a 
 		m.release(r, res)
 		http.NewResponseController(m.w).Flush()
 		fault(faultChannelAfterFlush)
-		p.commitChannel(ctx, u)
+		p.voucherSettled(r, charged)
+		p.commitLater(ctx, u)
 	}()
 	err = m.run(next, r)
 	returned = true

@@ -35,6 +35,9 @@ type gate struct {
 	// nil for other payments.
 	channel    ChannelUse
 	settleWith func(context.Context, *x402.VerifyRequest) *x402.SettleResponse
+	// charged is a voucher's charge, for the AfterSettle hook once the
+	// response was flushed; nil otherwise.
+	charged *Event
 }
 
 // faultAfterFlush is the fault-injection point between a paid response's
@@ -104,7 +107,7 @@ func (g *gate) pay(drop bool) bool {
 	var ok bool
 	var stop error
 	if g.channel != nil {
-		res = g.paywall.settleChannel(g.ctx, g.r, g.req, g.channel, g.paywall.channelCharge(g.w.Header(), g.req), g.settleWith)
+		res, g.charged = g.paywall.settleChannel(g.ctx, g.req, g.channel, g.paywall.channelCharge(g.w.Header(), g.req), g.settleWith)
 		ok = res.Success
 	} else {
 		res, ok, stop = g.paywall.settle(g.ctx, g.r, g.req, g.broadcast)
