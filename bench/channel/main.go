@@ -7,6 +7,12 @@
 // at a time, each signed before its timer starts, and a free request beside
 // each. Every paid answer must be 200 with a PAYMENT-RESPONSE whose charged
 // total is the driver's own. It prints a Markdown summary.
+//
+// With -upstream-delay, the upstream is this driver's own HTTP server on
+// 127.0.0.1:9502, which answers after that delay (an API that does some
+// work), reached through the Caddyfile's /slow/ routes: a paid request's
+// store write then runs beside the upstream's work, as it would in front
+// of a real API.
 package main
 
 import (
@@ -15,6 +21,7 @@ import (
 	"io"
 	"log"
 	"math/big"
+	"net"
 	"net/http"
 	"os"
 	"slices"
@@ -33,7 +40,14 @@ func main() {
 	freePath := flag.String("free", "/free", "the free route to the same upstream")
 	n := flag.Int("n", 500, "timed requests of each kind")
 	warmup := flag.Int("warmup", 50, "untimed requests of each kind first")
+	delay := flag.Duration("upstream-delay", 0, "serve the upstream from this driver on 127.0.0.1:9502, answering after this delay, through the /slow/ routes")
 	flag.Parse()
+	if *delay > 0 {
+		if err := slowUpstream(*delay); err != nil {
+			log.Fatal(err)
+		}
+		*paidPath, *freePath = "/slow"+*paidPath, "/slow"+*freePath
+	}
 	if err := run(*api, *paidPath, *freePath, *n, *warmup); err != nil {
 		log.Fatal(err)
 	}
@@ -129,5 +143,20 @@ func run(api, paidPath, freePath string, n, warmup int) error {
 	fmt.Fprintf(w, "| voucher-paid | %d | %.3f | %.3f | %.3f |\n", len(paid), q(paid, .5), q(paid, .9), q(paid, .99))
 	fmt.Fprintf(w, "| free | %d | %.3f | %.3f | %.3f |\n", len(free), q(free, .5), q(free, .9), q(free, .99))
 	fmt.Fprintf(w, "\nVoucher-paid p50 against free p50: **%.2f×**; %d vouchers, one deposit, charged %d in all.\n", q(paid, .5)/q(free, .5), len(paid)+warmup, charged)
+	return nil
+}
+
+// slowUpstream serves the upstream on 127.0.0.1:9502: every answer after
+// delay.
+func slowUpstream(delay time.Duration) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:9502")
+	if err != nil {
+		return err
+	}
+	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(delay)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"tool":"answer","results":["a","b"]}`)
+	}))
 	return nil
 }
