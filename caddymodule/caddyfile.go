@@ -193,7 +193,9 @@ func (n *NetworkConfig) parseBatch(d *caddyfile.Dispenser) error {
 
 // parseBatchSettlement reads `batch_settlement { receiver_authorizer_key
 // <key> withdraw_delay <duration> settlement <contract> claim_every
-// <duration> claim_above <amount> }`, each part optional.
+// <duration> claim_above <amount> min_deposit <amount> sponsored_per_payer
+// <n> sponsored_total <n> sponsored_window <duration> }`, each part
+// optional.
 func (n *NetworkConfig) parseBatchSettlement(d *caddyfile.Dispenser) error {
 	if d.NextArg() {
 		return d.Err("batch_settlement takes no value, only a block of its options")
@@ -212,8 +214,11 @@ func (n *NetworkConfig) parseBatchSettlement(d *caddyfile.Dispenser) error {
 			b.ClaimEvery = &cd
 			return nil
 		}),
-		"claim_above": stringOption(&b.ClaimAbove),
-		"min_deposit": stringOption(&b.MinDeposit),
+		"claim_above":         stringOption(&b.ClaimAbove),
+		"min_deposit":         stringOption(&b.MinDeposit),
+		"sponsored_per_payer": countOption(&b.SponsoredPerPayer),
+		"sponsored_total":     countOption(&b.SponsoredTotal),
+		"sponsored_window":    durationOption(&b.SponsoredWindow),
 	}); err != nil {
 		return err
 	}

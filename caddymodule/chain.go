@@ -103,6 +103,7 @@ type batchPlan struct {
 	claimEvery    time.Duration // 0: no periodic claim
 	claimAbove    string        // whole units of a token; "" for no threshold
 	minDeposit    string        // whole units of a token; "" for ten times a route's price
+	sponsored     store.SponsoredLimits
 }
 
 // receiverAuthorizer is the address the offers name.

@@ -50,8 +50,13 @@ func (p *chainPlan) openChannels(run *chainRun, log *zap.Logger) error {
 	if err != nil {
 		return fmt.Errorf("opening the batch-settlement channels: %w", err)
 	}
+	sponsored, err := store.OpenSponsored(run.store)
+	if err != nil {
+		return err
+	}
 	run.channels, err = channels.New(channels.Config{
 		Store: store.NewChannels(kv), ChainID: p.chainID(), Settlement: p.batch.settlement, Authorizer: p.batch.authorizer,
+		Sponsored: sponsored, SponsoredLimits: p.batch.sponsored,
 		Committed: func(c store.Channel) { run.claimer.Notify(c.ID) },
 	})
 	if err != nil {

@@ -200,6 +200,16 @@ type BatchSettlementConfig struct {
 	// it must buy many requests. Default: ten times the route's price; never
 	// below the price.
 	MinDeposit string `json:"min_deposit,omitempty"`
+	// The deposits and cooperative refunds the facilitator sends on
+	// payers' behalf, whose gas the merchant pays, in each
+	// sponsored_window (default 24 hours): at most sponsored_per_payer for
+	// one payer (default 12) and sponsored_total for all (default 1,000),
+	// across a fleet sharing the store. Past them a deposit or refund is
+	// answered 429 with Retry-After, before anything is sent; vouchers
+	// are never counted.
+	SponsoredPerPayer int            `json:"sponsored_per_payer,omitempty"`
+	SponsoredTotal    int            `json:"sponsored_total,omitempty"`
+	SponsoredWindow   caddy.Duration `json:"sponsored_window,omitempty"`
 }
 
 // NetworkConfig is one chain that an x402 app takes payments on: its

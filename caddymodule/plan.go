@@ -22,6 +22,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/facilitator"
 	"github.com/caddy-x402/caddy-x402/paymaster"
 	"github.com/caddy-x402/caddy-x402/paywall"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -537,6 +538,13 @@ func batchPlanOf(b *BatchSettlementConfig, devnet bool) (*batchPlan, error) {
 		claimEvery:    time.Hour,
 		claimAbove:    b.ClaimAbove,
 		minDeposit:    b.MinDeposit,
+		sponsored: store.SponsoredLimits{
+			PerPayer: cmp.Or(b.SponsoredPerPayer, 12), Total: cmp.Or(b.SponsoredTotal, 1000),
+			Window: cmp.Or(time.Duration(b.SponsoredWindow), 24*time.Hour),
+		},
+	}
+	if b.SponsoredPerPayer < 0 || b.SponsoredTotal < 0 || b.SponsoredWindow < 0 {
+		return nil, errors.New("batch_settlement sponsored_per_payer, sponsored_total and sponsored_window must be positive")
 	}
 	if b.ClaimEvery != nil {
 		p.claimEvery = time.Duration(*b.ClaimEvery)

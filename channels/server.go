@@ -53,6 +53,10 @@ const (
 	// channel's charged total plus the price; the answer is the corrective
 	// 402.
 	CodeCumulativeAmountMismatch = "invalid_batch_settlement_evm_cumulative_amount_mismatch"
+	// CodeSponsorshipExhausted: the payer (or all payers) used the
+	// deposits and refunds the merchant pays the gas of in the window
+	// (Config.Sponsored); the answer is 429 with Retry-After.
+	CodeSponsorshipExhausted = "invalid_batch_settlement_evm_sponsorship_exhausted"
 	// CodeDepositBelowMinimum: a deposit below the offer's
 	// extra.minDeposit, which would cost the facilitator a transaction
 	// for too little.
@@ -85,6 +89,14 @@ type Config struct {
 	// margin, so that every served voucher is claimed before; default 5
 	// minutes.
 	WithdrawMargin time.Duration
+	// Sponsored, if set, counts the deposits and cooperative refunds the
+	// merchant's facilitator sends on payers' behalf, within
+	// SponsoredLimits, across the fleet that shares the store: a payer
+	// cycling deposits and refunds makes the merchant pay two
+	// transactions' gas for one request's price, so the cycles are
+	// bounded.
+	Sponsored       *store.Sponsored
+	SponsoredLimits store.SponsoredLimits
 	// Committed, if set, is called with a channel after each committed
 	// charge (the claimer's threshold and withdrawal strategies).
 	Committed func(store.Channel)
@@ -287,6 +299,11 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 	} else if s.cfg.Authorizer == nil || p.Config.ReceiverAuthorizer != s.authorizer {
 		return nil, refusal(batchsettlement.CodeReceiverAuthorizer, "this server holds no key of the channel's receiver authorizer %s to sign a refund with; withdraw with the contract's timed withdrawal", p.Config.ReceiverAuthorizer)
 	}
+	if p.Deposit != nil || p.Refund != nil {
+		if err := s.sponsor(p.Config.Payer, now); err != nil {
+			return nil, err
+		}
+	}
 	// The hold is written beside the upstream's work: Settle, the first
 	// step of any answer, waits until it is durable.
 	rec, u.durable, err = s.cfg.Store.BeginEarly(id, store.Voucher{Max: p.MaxClaimable, Signature: p.Signature}, price, u.owner, now, s.cfg.Lease)
@@ -308,6 +325,23 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 	u.rec = rec
 	s.opened(u)
 	return u, nil
+}
+
+// sponsor counts one transaction sent on payer's behalf (a deposit or a
+// refund that verified), or refuses it when payer, or all payers, used
+// the window's (Config.SponsoredLimits).
+func (s *Server) sponsor(payer common.Address, now time.Time) error {
+	if s.cfg.Sponsored == nil {
+		return nil
+	}
+	ok, ends, err := s.cfg.Sponsored.Take(payer.Hex(), s.cfg.SponsoredLimits, now)
+	if err != nil || ok {
+		return err
+	}
+	r := refusal(CodeSponsorshipExhausted, "the deposits and refunds this server pays the gas of are used up until %s; pay on with vouchers, or withdraw with the contract's timed withdrawal", ends.UTC().Format(time.RFC3339))
+	r.Status = http.StatusTooManyRequests
+	r.RetryAfter = max(1, int(ends.Sub(now).Seconds()+1))
+	return r
 }
 
 // local reports whether p, a plain voucher, verifies without the

@@ -58,6 +58,13 @@ type rig struct {
 
 func newRig(t *testing.T, mutate ...func(*paywall.Config)) *rig {
 	t.Helper()
+	return newRigWith(t, nil, mutate...)
+}
+
+// newRigWith is newRig whose replicas' channel servers are configured by
+// ch as well.
+func newRigWith(t *testing.T, ch func(*channels.Config, *store.Store), mutate ...func(*paywall.Config)) *rig {
+	t.Helper()
 	d, err := devnet.Start(context.Background(), devnet.Config{Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
@@ -126,8 +133,12 @@ func newRig(t *testing.T, mutate ...func(*paywall.Config)) *rig {
 		fmt.Fprint(w, "tool answer")
 	})
 	for range 2 {
-		srv, err := channels.New(channels.Config{Store: r.channels, ChainID: d.ChainID, Settlement: d.Contracts.BatchSettlement, Authorizer: authorizer.Key,
-			Now: func() time.Time { return time.Now().Add(time.Duration(r.skew.Load())) }})
+		cc := channels.Config{Store: r.channels, ChainID: d.ChainID, Settlement: d.Contracts.BatchSettlement, Authorizer: authorizer.Key,
+			Now: func() time.Time { return time.Now().Add(time.Duration(r.skew.Load())) }}
+		if ch != nil {
+			ch(&cc, st)
+		}
+		srv, err := channels.New(cc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -364,6 +375,18 @@ func TestChannelAttacks(t *testing.T) {
 			t.Fatalf("a voucher after the refund: %+v", a)
 		}
 	})
+}
+
+// sent is how many transactions the facilitator's settler has sent.
+func (r *rig) sent() uint64 {
+	r.t.Helper()
+	eth := ethclient.NewClient(r.d.Attach())
+	defer eth.Close()
+	n, err := eth.PendingNonceAt(context.Background(), r.d.Accounts[0].Address)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return n
 }
 
 func balance(t *testing.T, r *rig, who common.Address) *big.Int {
@@ -749,5 +772,59 @@ func TestChannelPartialRefundMinimum(t *testing.T) {
 	}
 	if a := r.pay(0, p.header("refund", 100, 0, 0, r.offer)); a.status != http.StatusOK || a.receipt.Amount != "3900" {
 		t.Fatalf("a refund of the rest: %+v %+v %+v", a, a.receipt, a.pr)
+	}
+}
+
+// TestChannelSponsorshipBudget: the deposits and refunds a merchant pays
+// the gas of are counted per payer across the replicas (one store): with
+// 2 a payer, a deposit and a refund use them, and the payer's next deposit
+// is refused with 429 and Retry-After before anything is sent, on either
+// replica, while another payer still deposits and vouchers are never
+// counted.
+func TestChannelSponsorshipBudget(t *testing.T) {
+	t.Parallel()
+	r := newRigWith(t, func(c *channels.Config, st *store.Store) {
+		sp, err := store.OpenSponsored(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Sponsored, c.SponsoredLimits = sp, store.SponsoredLimits{PerPayer: 2, Total: 10, Window: time.Hour}
+	})
+	p := r.newPayer(4)
+	if a := r.pay(0, p.header("deposit", 100, 1000, 0, r.offer)); a.status != 200 {
+		t.Fatalf("the first deposit: %+v", a)
+	}
+	r.charged(p.id())
+	for i := range 3 {
+		if a := r.pay(i%2, p.header("voucher", int64(200+100*i), 0, 0, r.offer)); a.status != 200 {
+			t.Fatalf("voucher %d: %+v", i, a)
+		}
+		r.charged(p.id())
+	}
+	if a := r.pay(1, p.header("refund", 400, 0, 0, r.offer)); a.status != 200 {
+		t.Fatalf("the refund: %+v", a)
+	}
+	served, sent := r.served.Load(), r.sent()
+	q := r.newPayer(4) // the same payer, a new channel
+	q.Config.Salt[0] ^= 1
+	for i := range 2 {
+		req, _ := http.NewRequest(http.MethodGet, r.servers[i].URL+"/tool", nil)
+		req.Header.Set(x402.HeaderPaymentSignature, q.header("deposit", 100, 1000, 0, r.offer))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		retry, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), channels.CodeSponsorshipExhausted) || retry < 3500 || retry > 3601 {
+			t.Fatalf("a third sponsored transaction of one payer on replica %d: %d, Retry-After %d, %s", i, resp.StatusCode, retry, body)
+		}
+	}
+	if r.served.Load() != served || r.sent() != sent {
+		t.Fatalf("a refused deposit reached the upstream (%d more) or the chain (%d more transactions)", r.served.Load()-served, r.sent()-sent)
+	}
+	if a := r.pay(0, r.newPayer(5).header("deposit", 100, 1000, 0, r.offer)); a.status != 200 {
+		t.Fatalf("another payer's deposit: %+v", a)
 	}
 }
