@@ -226,6 +226,15 @@ http://:{{site}} {
 		}
 		respond "tool answer" 200
 	}
+	handle /bytes/* {
+		x402 {
+			pay_to {{merchant}}
+			amount 100
+			schemes batch-settlement
+			upto per_byte 0.000001
+		}
+		respond "forty bytes of a metered answer, no more" 200
+	}
 	handle /dashboard/* {
 		x402_dashboard {
 			path_prefix /dashboard/
@@ -237,9 +246,10 @@ http://:{{site}} {
 
 // TestChannelDeskThroughCaddy: the operator's view of the channels in
 // Caddy's admin API. After a deposit and two vouchers, GET /x402/channels
-// shows the channel and its payer with 300 unclaimed; POST
-// /x402/channels/{id}/refund claims the 300 (swept to the merchant) and
-// returns the 700 left to the payer, and the report then shows 300
+// shows the channel and its payer with 340 unclaimed (the last 40 on a
+// route metered per byte); POST /x402/channels/{id}/refund claims the 340
+// (swept to the merchant) and returns the 660 left to the payer, and the
+// report then shows 340
 // claimed and swept. The dashboard's channels page shows the same. A refund of an unknown channel is 404, a bad body
 // 400, and nothing is left to refund a second time (409).
 func TestChannelDeskThroughCaddy(t *testing.T) {
@@ -285,6 +295,18 @@ func TestChannelDeskThroughCaddy(t *testing.T) {
 			t.Fatalf("call %d: %d %s", i, resp.StatusCode, body)
 		}
 	}
+	// The same channel pays a route metered per byte (1 atomic unit a
+	// byte, at most 100): its 40-byte answer is charged 40.
+	h, err := payer.Header("voucher", 400, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, body := e.get("/bytes/a", h)
+	var metered x402.SettleResponse
+	if resp.StatusCode != http.StatusOK || x402.DecodeHeader(resp.Header.Get(x402.HeaderPaymentResponse), &metered) != nil ||
+		metered.Extra == nil || metered.Extra.ChargedAmount != "40" || metered.Extra.ChannelState.ChargedCumulativeAmount != "340" || len(body) != 40 {
+		t.Fatalf("the metered call: %d %q %+v", resp.StatusCode, body, metered.Extra)
+	}
 	type report struct {
 		Channels []map[string]any `json:"channels"`
 		Payers   []map[string]any `json:"payers"`
@@ -302,7 +324,7 @@ func TestChannelDeskThroughCaddy(t *testing.T) {
 			var r report
 			json.NewDecoder(resp.Body).Decode(&r)
 			resp.Body.Close()
-			if len(r.Channels) == 1 && (r.Channels[0]["unclaimed"] == "300" || r.Channels[0]["claimed"] != "0") || time.Now().After(deadline) {
+			if len(r.Channels) == 1 && (r.Channels[0]["unclaimed"] == "340" || r.Channels[0]["claimed"] != "0") || time.Now().After(deadline) {
 				return r
 			}
 			time.Sleep(20 * time.Millisecond) // waiting for the last charge's commit
@@ -320,7 +342,7 @@ func TestChannelDeskThroughCaddy(t *testing.T) {
 	mresp.Body.Close()
 	lines := grepLines(string(metrics), `scheme="batch-settlement"`)
 	t.Logf("the route's payments:\n%s", lines)
-	settled := regexp.MustCompile(`caddy_x402_payments_total\{[^}]*result="settled"[^}]*\} 3\n?`)
+	settled := regexp.MustCompile(`caddy_x402_payments_total\{[^}]*result="settled"[^}]*\} 4\n?`)
 	if !settled.MatchString(lines+"\n") || strings.Contains(lines, `result="invalid"`) {
 		t.Errorf("the payments counter of the route:\n%s", grepLines(string(metrics), "caddy_x402_payments_total"))
 	}
@@ -342,32 +364,32 @@ func TestChannelDeskThroughCaddy(t *testing.T) {
 		t.Errorf("a refund with a bad body: %d %v", code, v)
 	}
 	code, v := post("/channels/"+id+"/refund", `{}`)
-	if code != http.StatusOK || v["refunded"] != "700" || v["claimed"] != "300" {
+	if code != http.StatusOK || v["refunded"] != "660" || v["claimed"] != "340" {
 		t.Fatalf("the operator's refund: %d %v", code, v)
 	}
-	if paid := new(big.Int).Sub(payerBefore, e.balance(payer.Config.Payer)); paid.Int64() != 300 {
-		t.Errorf("the payer paid %v in all, want the 300 served", paid)
+	if paid := new(big.Int).Sub(payerBefore, e.balance(payer.Config.Payer)); paid.Int64() != 340 {
+		t.Errorf("the payer paid %v in all, want the 340 served", paid)
 	}
-	if got := new(big.Int).Sub(e.balance(merchant), merchantBefore); got.Int64() != 300 {
-		t.Errorf("the merchant got %v, want 300", got)
+	if got := new(big.Int).Sub(e.balance(merchant), merchantBefore); got.Int64() != 340 {
+		t.Errorf("the merchant got %v, want 340", got)
 	}
 	r = read()
-	if len(r.Channels) != 1 || r.Channels[0]["claimed"] != "300" || r.Channels[0]["swept"] != "300" || r.Channels[0]["unclaimed"] != "0" {
+	if len(r.Channels) != 1 || r.Channels[0]["claimed"] != "340" || r.Channels[0]["swept"] != "340" || r.Channels[0]["unclaimed"] != "0" {
 		t.Errorf("the report after the refund: %+v", r)
 	}
 	if code, v := post("/channels/"+id+"/refund", `{}`); code != http.StatusConflict {
 		t.Errorf("a second refund: %d %v", code, v)
 	}
-	// The merchant's webhook hears of the claim (the 300 of this channel
+	// The merchant's webhook hears of the claim (the 340 of this channel
 	// and payer) and of the refund, in the refund's transaction.
 	tx, _ := v["transaction"].(string)
 	hooks.waitFor("channel.claimed and channel.refunded", func() bool {
 		var claimed, refunded bool
 		for _, ev := range hooks.got {
 			switch {
-			case ev.Type == webhook.EventChannelClaimed && ev.Amount == "300" && len(ev.Channels) == 1 && ev.Channels[0].ID == id && ev.Channels[0].Payer == payer.Config.Payer.Hex():
+			case ev.Type == webhook.EventChannelClaimed && ev.Amount == "340" && len(ev.Channels) == 1 && ev.Channels[0].ID == id && ev.Channels[0].Payer == payer.Config.Payer.Hex():
 				claimed = true
-			case ev.Type == webhook.EventChannelRefunded && ev.Amount == "700" && (tx == "" || ev.Transaction == tx):
+			case ev.Type == webhook.EventChannelRefunded && ev.Amount == "660" && (tx == "" || ev.Transaction == tx):
 				refunded = true
 			}
 		}
