@@ -4,9 +4,12 @@
 # same Caddy, in one run (bench/channel.Caddyfile). The driver
 # (bench/channel) deposits once, then sends vouchers one at a time, each
 # signed before its timer starts, with a free request beside each. Not run
-# in CI.
+# in CI. With -upstream-delay <duration> the driver serves the upstream
+# itself, answering after that delay (an API doing some work), through
+# the Caddyfile's /slow/ routes. TMPDIR on a tmpfs (/dev/shm) puts the
+# devnet's store, and so the channels, on it: no fsync.
 #
-# Usage: bash bench/channel.sh [driver flags...]
+# Usage: bash bench/channel.sh [driver flags: -n 300, -upstream-delay 2ms]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(mktemp -d)
