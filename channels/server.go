@@ -306,7 +306,11 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 	}
 	// The hold is written beside the upstream's work: Settle, the first
 	// step of any answer, waits until it is durable.
-	rec, u.durable, err = s.cfg.Store.BeginEarly(id, store.Voucher{Max: p.MaxClaimable, Signature: p.Signature}, price, u.owner, now, s.cfg.Lease)
+	cs := s.cfg.Store
+	if paywall.MeteredCharge(ctx) {
+		cs = cs.Metered() // a live hold gives way to its commit alone
+	}
+	rec, u.durable, err = cs.BeginEarly(id, store.Voucher{Max: p.MaxClaimable, Signature: p.Signature}, price, u.owner, now, s.cfg.Lease)
 	switch {
 	case errors.Is(err, store.ErrChannelBusy):
 		r := refusal(CodeChannelBusy, "another request of channel %s is being served; retry shortly", id)

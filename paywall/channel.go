@@ -125,7 +125,11 @@ func (p *Paywall) admitChannel(q *request, a *admission) *admission {
 		}
 	}
 	verify := func(ctx context.Context) (*x402.VerifyResponse, error) { return p.verifyRaw(ctx, q.r, a.req, ev) }
-	use, err := p.cfg.Channels.Begin(a.ctx, a.req, verify)
+	bctx := a.ctx
+	if p.cfg.Usage != nil {
+		bctx = context.WithValue(bctx, meteredKey{}, true)
+	}
+	use, err := p.cfg.Channels.Begin(bctx, a.req, verify)
 	if err != nil {
 		a.refusal = channelRefusal(q.offer, err)
 		return a
@@ -134,6 +138,18 @@ func (p *Paywall) admitChannel(q *request, a *admission) *admission {
 	q.r.Header.Del(x402.HeaderPaymentSignature)
 	q.r.Header.Del(x402.HeaderXPayment)
 	return a
+}
+
+// meteredKey marks the context of a Channels.Begin whose request is
+// metered (MeteredCharge).
+type meteredKey struct{}
+
+// MeteredCharge reports whether ctx, a Channels.Begin's, is of a request
+// charged what its response used, at most the price (a route with
+// Config.Usage): its charge is known only when it is committed.
+func MeteredCharge(ctx context.Context) bool {
+	v, _ := ctx.Value(meteredKey{}).(bool)
+	return v
 }
 
 // channelRefusal is the answer to a payment Channels refused with err.

@@ -46,6 +46,9 @@ type ChannelHold struct {
 	Price   *big.Int  `json:"price"`
 	Until   time.Time `json:"until"`
 	Began   time.Time `json:"began"`
+	// Metered: the request is charged what its response used, at most
+	// Price, known only once it is committed (see Channels.Metered).
+	Metered bool `json:"metered,omitempty"`
 }
 
 // Channel is a server's state of one batch-settlement channel
@@ -161,7 +164,23 @@ var (
 // of a channel are serialized across replicas (Begin holds it; Commit or
 // Abort lets it go) and a charge is committed only by the request that
 // holds the channel, once its response was served.
-type Channels struct{ kv KV }
+type Channels struct {
+	kv KV
+	// metered marks the holds Begin makes as metered (see Metered).
+	metered bool
+}
+
+// Metered is cs whose Begin and BeginEarly hold a channel for a metered
+// request, charged what its response used: a live metered hold gives way
+// only to its commit, never to a voucher that builds on its price (which
+// a client that missed the charge, in a trailer, would sign), so that
+// such a payer is told the true total by the corrective 402 instead of
+// being charged the price.
+func (cs *Channels) Metered() *Channels {
+	c := *cs
+	c.metered = true
+	return &c
+}
 
 // NewChannels returns the channels kept in kv.
 func NewChannels(kv KV) *Channels { return &Channels{kv: kv} }
@@ -282,7 +301,7 @@ func (cs *Channels) Claimed(id common.Hash, s ChannelSnapshot, swept *big.Int, n
 // died after serving does not keep the channel busy. A refund's
 // zero-charge voucher begins with a price of zero.
 func (cs *Channels) Begin(id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (Channel, error) {
-	return cs.update(id, func(c *Channel) error { return c.begin(v, price, owner, now, lease) })
+	return cs.update(id, func(c *Channel) error { return c.begin(v, price, owner, now, lease, cs.metered) })
 }
 
 // ErrHoldNotKept is what BeginEarly's durable reports when the store's
@@ -300,7 +319,7 @@ var ErrHoldNotKept = errors.New("the channel's hold was decided again while it w
 // waits for it. A refusal (busy, mismatch, over the deposit) is not
 // written, and comes with a nil durable.
 func (cs *Channels) BeginEarly(id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (c Channel, durable func() error, err error) {
-	begin := func(c *Channel) error { return c.begin(v, price, owner, now, lease) }
+	begin := func(c *Channel) error { return c.begin(v, price, owner, now, lease, cs.metered) }
 	if kv, ok := cs.kv.(EarlyKV); ok {
 		durable, err := kv.UpdateEarly(id[:], apply(begin, &c))
 		return c, durable, err
@@ -348,10 +367,10 @@ func (cs *Channels) BeginEarly(id common.Hash, v Voucher, price *big.Int, owner 
 }
 
 // begin holds c for one request (see Begin).
-func (c *Channel) begin(v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) error {
+func (c *Channel) begin(v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration, metered bool) error {
 	h := c.Hold
 	buildsOn := h != nil && v.Max != nil && h.Voucher.Max.Cmp(new(big.Int).Add(c.Charged, h.Price)) == 0 &&
-		v.Max.Cmp(new(big.Int).Add(h.Voucher.Max, price)) == 0
+		v.Max.Cmp(new(big.Int).Add(h.Voucher.Max, price)) == 0 && !(h.Metered && c.Held(now))
 	if c.Held(now) && !buildsOn {
 		return ErrChannelBusy
 	}
@@ -378,7 +397,7 @@ func (c *Channel) begin(v Voucher, price *big.Int, owner string, now time.Time, 
 	if v.Max.Cmp(c.Balance) > 0 {
 		return ErrOverDeposit
 	}
-	c.Hold = &ChannelHold{Owner: owner, Voucher: v, Price: price, Began: now.UTC(), Until: now.Add(lease).UTC()}
+	c.Hold = &ChannelHold{Owner: owner, Voucher: v, Price: price, Began: now.UTC(), Until: now.Add(lease).UTC(), Metered: metered}
 	return nil
 }
 

@@ -204,6 +204,33 @@ func runChannels(t *testing.T, b Backend) {
 		}
 	})
 
+	t.Run("a live metered hold gives way only to its commit", func(t *testing.T) {
+		t.Parallel()
+		cs := open(t, b.Open(t))
+		metered := cs.Metered()
+		must(t, err2(cs.Sync(id, funded, t0)))
+		must(t, err2(metered.Begin(id, v(100), price, "a", t0, time.Minute)))
+		// A voucher on the full price (a client that missed the charge)
+		// does not take over a live metered hold: its charge may be less.
+		if _, err := metered.Begin(id, v(200), price, "b", t0.Add(time.Second), time.Minute); !errors.Is(err, store.ErrChannelBusy) {
+			t.Fatalf("a voucher built on a live metered hold's price: %v", err)
+		}
+		c, err := cs.Commit(id, "a", big.NewInt(30), t0.Add(time.Second))
+		if err != nil || c.Charged.Int64() != 30 {
+			t.Fatalf("committed %+v, %v", c, err)
+		}
+		// Once committed, the full-price voucher is the corrective 402's.
+		if c, err := metered.Begin(id, v(200), price, "b", t0.Add(2*time.Second), time.Minute); !errors.Is(err, store.ErrCumulativeMismatch) || c.Charged.Int64() != 30 {
+			t.Fatalf("a full-price voucher after a charge of 30: %+v, %v", c, err)
+		}
+		// An expired metered hold (its process died) is charged its price
+		// when the payer's voucher builds on it, as any other.
+		must(t, err2(metered.Begin(id, v(130), price, "dead", t0.Add(3*time.Second), time.Minute)))
+		if c, err := metered.Begin(id, v(230), price, "c", t0.Add(2*time.Minute), time.Minute); err != nil || c.Charged.Int64() != 130 {
+			t.Fatalf("a voucher built on an expired metered hold: %+v, %v", c, err)
+		}
+	})
+
 	t.Run("the chain's state is mirrored and claims catch up", func(t *testing.T) {
 		t.Parallel()
 		cs := open(t, b.Open(t))
