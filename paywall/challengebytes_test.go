@@ -271,3 +271,49 @@ func TestResourceURL(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswerHeadersOwnValues: an unpaid request's answer owns the slices
+// of its header values, so that a handler after the paywall rewriting
+// them in place (as Caddy's header replacements do) changes no other
+// answer, for a 402 written from cut bytes and one rendered in full.
+func TestAnswerHeadersOwnValues(t *testing.T) {
+	t.Parallel()
+	pricer := func(*http.Request) (Quote, error) { return Quote{Amount: "10000"}, nil }
+	for name, cfg := range map[string]Config{
+		"cut":      {Accepts: cutOffers},
+		"rendered": {Accepts: cutOffers, Pricer: pricer},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cfg.Facilitator = noFacilitator{}
+			p, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			serve := func() http.Header {
+				w := httptest.NewRecorder()
+				r := httptest.NewRequest(http.MethodGet, "http://shop.example/report", nil)
+				if err := p.ServeNext(w, r, func(http.ResponseWriter, *http.Request) error {
+					t.Fatal("served unpaid")
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if w.Code != http.StatusPaymentRequired {
+					t.Fatalf("status %d", w.Code)
+				}
+				return w.Header()
+			}
+			first := serve()
+			want := first.Clone()
+			for _, values := range first {
+				for i := range values {
+					values[i] = "rewritten"
+				}
+			}
+			if got := serve(); !reflect.DeepEqual(got, want) {
+				t.Fatalf("after the first answer's values were rewritten:\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
