@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -313,6 +314,46 @@ func TestAnswerHeadersOwnValues(t *testing.T) {
 			}
 			if got := serve(); !reflect.DeepEqual(got, want) {
 				t.Fatalf("after the first answer's values were rewritten:\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// TestRecentAnswers: a 402 answered from the recent answers is the one
+// rendered in full for its own request, for requests that differ only in
+// their host, their connection's TLS or their URI, more of them than the
+// table has slots (so that they share slots and replace each other), each
+// asked for three times in turns; a URL longer than maxRecentURL is not
+// kept.
+func TestRecentAnswers(t *testing.T) {
+	t.Parallel()
+	for name, p := range cutPaywalls(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var requests []*http.Request
+			for i := range 3 * recentSlots {
+				for _, host := range []string{"shop.example", "shop.example:8443"} {
+					for _, tls := range []bool{false, true} {
+						r := httptest.NewRequest(http.MethodGet, fmt.Sprintf("http://%s/report/%d?q=%d", host, i, i%3), nil)
+						if !tls {
+							r.TLS = nil
+						}
+						requests = append(requests, r)
+					}
+				}
+			}
+			for range 3 {
+				for _, r := range requests {
+					cut, full := render(p, r, http.StatusPaymentRequired, "")
+					sameAnswer(t, r.Host+r.URL.String(), cut, full)
+				}
+			}
+			long := httptest.NewRequest(http.MethodGet, "http://shop.example/"+strings.Repeat("x", maxRecentURL), nil)
+			cut, full := render(p, long, http.StatusPaymentRequired, "")
+			sameAnswer(t, "long", cut, full)
+			key := answerKey{host: long.Host, uri: long.URL.RequestURI(), tls: long.TLS != nil}
+			if p.challengeBytes.recent.get(key) != nil {
+				t.Fatal("a URL longer than maxRecentURL was kept")
 			}
 		})
 	}
