@@ -175,8 +175,8 @@ func (c *challengeBytes) write(p *Paywall, w http.ResponseWriter, r *http.Reques
 }
 
 // answer402 is a 402's PAYMENT-REQUIRED value ("" when it is too large
-// to send) and its body. Once made it is never modified: the recent
-// answers share it between responses.
+// to send) and its body. Once kept among the recent answers it is never
+// modified: they share it between responses.
 type answer402 struct {
 	key    answerKey
 	header string
