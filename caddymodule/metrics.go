@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -139,23 +140,7 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 		payment = r.Header.Get(x402.HeaderXPayment) // an x402 v1 payment
 	}
 	if payment == "" {
-		// The paywall answers 402, or 503 when the request's price is not
-		// available (its price service is down), or serves the payer's
-		// access window (which marks obs).
-		obs := new(observation)
-		r = r.WithContext(context.WithValue(r.Context(), observationKey{}, obs))
-		rec := caddyhttp.NewResponseRecorder(w, nil, nil)
-		err := serve(rec, r)
-		h.answerUnanswered(rec, r, obs, err)
-		result := resultUnpaid
-		switch {
-		case obs.result == resultWindow:
-			result = resultWindow
-		case rec.Status() == http.StatusServiceUnavailable:
-			result = resultUnavailable
-		}
-		h.count(r, nil, result)
-		return err
+		return h.observeUnpaid(w, r, serve)
 	}
 	h.metrics.inFlight.Inc()
 	defer h.metrics.inFlight.Dec()
@@ -178,6 +163,86 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 	return err
 }
 
+// observeUnpaid is observe for a request without a payment. The paywall
+// answers it 402, or 503 when the request's price is not available (its
+// price service is down), or serves the payer's access window, which
+// marks its observation and passes it on. Only a window's use does either,
+// so on a route without access windows the request carries no observation
+// (no copy of the request with it in its context) and is answered through
+// a recorder of its status alone: the paywall answers it itself.
+func (h *Handler) observeUnpaid(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request) error) error {
+	if h.Access != nil {
+		obs := new(observation)
+		r = r.WithContext(context.WithValue(r.Context(), observationKey{}, obs))
+		rec := caddyhttp.NewResponseRecorder(w, nil, nil)
+		err := serve(rec, r)
+		h.countUnpaid(rec, r, obs, err)
+		return err
+	}
+	var obs observation // stays empty
+	rec := &statusRecorder{ResponseWriterWrapper: caddyhttp.ResponseWriterWrapper{ResponseWriter: w}}
+	err := serve(rec, r)
+	h.countUnpaid(rec, r, &obs, err)
+	return err
+}
+
+// countUnpaid answers an unpaid request nobody answered, and counts it.
+func (h *Handler) countUnpaid(rec statusWriter, r *http.Request, obs *observation, err error) {
+	h.answerUnanswered(rec, r, obs, err)
+	result := resultUnpaid
+	switch {
+	case obs.result == resultWindow:
+		result = resultWindow
+	case rec.Status() == http.StatusServiceUnavailable:
+		result = resultUnavailable
+	}
+	h.count(r, nil, result)
+}
+
+// statusWriter is a ResponseWriter that tells the status written (0 for
+// none yet).
+type statusWriter interface {
+	http.ResponseWriter
+	Status() int
+}
+
+// statusRecorder is a statusWriter for an answer the paywall writes
+// itself, never a protected handler's: it records the final status and
+// passes everything through, where caddyhttp's recorder also counts the
+// body and can buffer it.
+type statusRecorder struct {
+	caddyhttp.ResponseWriterWrapper
+	status int
+}
+
+// WriteHeader records the first final status, and writes it; a later
+// one is dropped, as caddyhttp's recorder drops it. Informational (1xx)
+// statuses pass through unrecorded.
+func (s *statusRecorder) WriteHeader(status int) {
+	if s.status != 0 {
+		return
+	}
+	if status < 100 || status > 199 {
+		s.status = status
+	}
+	s.ResponseWriterWrapper.WriteHeader(status)
+}
+
+// Write writes b, after a 200 if no status was written.
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	s.WriteHeader(http.StatusOK)
+	return s.ResponseWriterWrapper.Write(b)
+}
+
+// ReadFrom writes what r reads, after a 200 if no status was written.
+func (s *statusRecorder) ReadFrom(r io.Reader) (int64, error) {
+	s.WriteHeader(http.StatusOK)
+	return s.ResponseWriterWrapper.ReadFrom(r)
+}
+
+// Status is the final status written, or 0.
+func (s *statusRecorder) Status() int { return s.status }
+
 // answerUnanswered is the one guard of a paid route against an answer
 // nobody wrote: a paywall that returned without writing, and without
 // passing the request on, would leave Caddy to send an empty 200, which a
@@ -186,7 +251,7 @@ func (h *Handler) observe(w http.ResponseWriter, r *http.Request, serve func(htt
 // logs the request as an error: it is a bug to report. (A protected handler
 // that writes nothing is the upstream's own empty answer, which the
 // paywall settles and lets through.)
-func (h *Handler) answerUnanswered(rec caddyhttp.ResponseRecorder, r *http.Request, obs *observation, err error) {
+func (h *Handler) answerUnanswered(rec statusWriter, r *http.Request, obs *observation, err error) {
 	if err != nil || rec.Status() != 0 || obs.upstream {
 		return
 	}

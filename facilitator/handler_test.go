@@ -150,3 +150,44 @@ func TestReadBody(t *testing.T) {
 		t.Errorf("a failing body: %v", err)
 	}
 }
+
+// TestValidAnswer: the /verify answer joined from bytes is what
+// encoding/json writes of it, and every other answer is left to
+// encoding/json.
+func TestValidAnswer(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		res    x402.VerifyResponse
+		joined bool
+	}{
+		{"valid", x402.VerifyResponse{IsValid: true, Payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}, true},
+		{"valid lowercase", x402.VerifyResponse{IsValid: true, Payer: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"}, true},
+		{"no payer", x402.VerifyResponse{IsValid: true}, false},
+		{"payer not an address", x402.VerifyResponse{IsValid: true, Payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79<8"}, false},
+		{"payer with a control byte", x402.VerifyResponse{IsValid: true, Payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79\x108"}, false},
+		{"payer too short", x402.VerifyResponse{IsValid: true, Payer: "0x7099"}, false},
+		{"invalid", x402.VerifyResponse{InvalidReason: x402.ReasonReplay, InvalidMessage: "used <twice>", Payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}, false},
+		{"with a message", x402.VerifyResponse{IsValid: true, InvalidMessage: "x", Payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}, false},
+		{"with extra", x402.VerifyResponse{IsValid: true, Payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", Extra: &x402.ChannelState{}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			body, ok := validAnswer(&tt.res)
+			if ok != tt.joined {
+				t.Fatalf("joined %v, want %v", ok, tt.joined)
+			}
+			if !ok {
+				return
+			}
+			want, err := json.Marshal(&tt.res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(body) != string(want)+"\n" {
+				t.Fatalf("joined %q, encoding/json %q", body, want)
+			}
+		})
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"hash/maphash"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -48,6 +50,8 @@ type cutJSON struct {
 type challengeBytes struct {
 	header [2]encodedCut // by whether there is an error
 	body   [2][2]cutJSON // by error, then by whether the payment is v1
+	// recent are the last 402s without an error, of a few URLs.
+	recent recentAnswers
 }
 
 // newChallengeBytes renders p's 402s with the stand-ins, or returns nil
@@ -57,7 +61,7 @@ func newChallengeBytes(p *Paywall) *challengeBytes {
 	if p.cfg.Pricer != nil || (p.cfg.Access != nil && p.cfg.Access.Recover != nil) {
 		return nil
 	}
-	c := new(challengeBytes)
+	c := &challengeBytes{recent: recentAnswers{seed: maphash.MakeSeed()}}
 	for e, msg := range []string{"", standInError} {
 		pr := &x402.PaymentRequired{
 			X402Version: x402.Version, Error: msg, Accepts: p.cfg.Accepts, Extensions: p.extensions,
@@ -137,33 +141,113 @@ func (c *cutJSON) join(url, msg string, extra int) []byte {
 }
 
 // write answers r with the 402 (or status) to a JSON client, as
-// Paywall.challenge does, from the cut bytes.
+// Paywall.challenge does, from the cut bytes, or from the recent answers
+// (see recentAnswers) for a challenge without an error.
 func (c *challengeBytes) write(p *Paywall, w http.ResponseWriter, r *http.Request, status int, msg string) {
-	url, m := escaped(p.resourceURL(r)), escaped(msg)
-	e := 0
-	if msg != "" {
-		e = 1
+	v1 := isV1(r)
+	var a *answer402
+	if msg == "" && !v1 {
+		key := answerKey{tls: r.TLS != nil, host: r.Host, uri: r.URL.RequestURI()}
+		if a = c.recent.get(key); a == nil {
+			a = c.render(p, r, msg, v1)
+			c.recent.put(key, a)
+		}
+	} else {
+		a = c.render(p, r, msg, v1)
 	}
 	// The three header values share one backing array; each is its own
 	// slice of length and capacity 1, so that a later Add to one of them
-	// copies it rather than write into the next.
+	// copies it rather than write into the next, and none is shared with
+	// another response (a handler after the paywall may rewrite a value
+	// in place).
 	values := make([]string, 3)
 	h := w.Header()
-	if value, ok := c.header[e].encode(url, m); ok {
-		values[0] = value
+	if a.header != "" {
+		values[0] = a.header
 		h[headerPaymentRequired] = values[0:1:1]
 	}
 	values[1] = "no-store"
 	h["Cache-Control"] = values[1:2:2]
-	v1 := 0
-	if isV1(r) {
-		v1 = 1
-	}
-	body := append(c.body[e][v1].join(url, m, 1), '\n')
 	values[2] = "application/json"
 	h["Content-Type"] = values[2:3:3]
 	w.WriteHeader(status)
-	w.Write(body)
+	w.Write(a.body)
+}
+
+// answer402 is a 402's PAYMENT-REQUIRED value ("" when it is too large
+// to send) and its body. Once kept among the recent answers it is never
+// modified: they share it between responses.
+type answer402 struct {
+	key    answerKey
+	header string
+	body   []byte
+}
+
+// render joins r's 402 with msg from the cut bytes.
+func (c *challengeBytes) render(p *Paywall, r *http.Request, msg string, v1 bool) *answer402 {
+	url, m := escaped(p.resourceURL(r)), escaped(msg)
+	e, b := 0, 0
+	if msg != "" {
+		e = 1
+	}
+	if v1 {
+		b = 1
+	}
+	a := &answer402{body: append(c.body[e][b].join(url, m, 1), '\n')}
+	if value, ok := c.header[e].encode(url, m); ok {
+		a.header = value
+	}
+	return a
+}
+
+// The recent answers. A route's 402 to an unpaid JSON client depends only
+// on the request's URL (the resource's), so the same URL gets the same
+// bytes until the configuration changes; the usual caller asks again for
+// the resource it was refused, or for the one every agent asks for. The
+// paywall keeps the last 402 of a few URLs, in a table indexed by a hash
+// of the URL, one answer a slot, a newer one replacing an older one of
+// the same slot: bounded (recentSlots answers of at most maxRecentURL
+// bytes of URL each, and a header within x402.MaxHeaderSize), and read
+// without a lock.
+const (
+	recentSlots  = 16
+	maxRecentURL = 512
+)
+
+// answerKey is what a 402's URL is made of (see Paywall.resourceURL):
+// whether the connection is TLS, the Host and the request URI.
+type answerKey struct {
+	tls       bool
+	host, uri string
+}
+
+// recentAnswers is the table of recent 402s, empty once its seed is made.
+type recentAnswers struct {
+	seed  maphash.Seed
+	slots [recentSlots]atomic.Pointer[answer402]
+}
+
+// slot is key's slot.
+func (t *recentAnswers) slot(key answerKey) *atomic.Pointer[answer402] {
+	return &t.slots[maphash.Comparable(t.seed, key)%recentSlots]
+}
+
+// get is key's answer, or nil.
+func (t *recentAnswers) get(key answerKey) *answer402 {
+	if a := t.slot(key).Load(); a != nil && a.key == key {
+		return a
+	}
+	return nil
+}
+
+// put keeps a as key's answer, unless key's URL is longer than
+// maxRecentURL.
+func (t *recentAnswers) put(key answerKey, a *answer402) {
+	if len(key.host)+len(key.uri) > maxRecentURL {
+		return
+	}
+	a.key = key
+	t.slot(key).Store(a)
 }
 
 // headerPaymentRequired is PAYMENT-REQUIRED as a key of http.Header.

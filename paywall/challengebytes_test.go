@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -267,6 +268,92 @@ func TestResourceURL(t *testing.T) {
 			p := &Paywall{cfg: Config{Origin: tt.origin}}
 			if got := p.resourceURL(r); got != want {
 				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestAnswerHeadersOwnValues: an unpaid request's answer owns the slices
+// of its header values, so that a handler after the paywall rewriting
+// them in place (as Caddy's header replacements do) changes no other
+// answer, for a 402 written from cut bytes and one rendered in full.
+func TestAnswerHeadersOwnValues(t *testing.T) {
+	t.Parallel()
+	pricer := func(*http.Request) (Quote, error) { return Quote{Amount: "10000"}, nil }
+	for name, cfg := range map[string]Config{
+		"cut":      {Accepts: cutOffers},
+		"rendered": {Accepts: cutOffers, Pricer: pricer},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cfg.Facilitator = noFacilitator{}
+			p, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			serve := func() http.Header {
+				w := httptest.NewRecorder()
+				r := httptest.NewRequest(http.MethodGet, "http://shop.example/report", nil)
+				if err := p.ServeNext(w, r, func(http.ResponseWriter, *http.Request) error {
+					t.Fatal("served unpaid")
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if w.Code != http.StatusPaymentRequired {
+					t.Fatalf("status %d", w.Code)
+				}
+				return w.Header()
+			}
+			first := serve()
+			want := first.Clone()
+			for _, values := range first {
+				for i := range values {
+					values[i] = "rewritten"
+				}
+			}
+			if got := serve(); !reflect.DeepEqual(got, want) {
+				t.Fatalf("after the first answer's values were rewritten:\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
+// TestRecentAnswers: a 402 answered from the recent answers is the one
+// rendered in full for its own request, for requests that differ only in
+// their host, their connection's TLS or their URI, more of them than the
+// table has slots (so that they share slots and replace each other), each
+// asked for three times in turns; a URL longer than maxRecentURL is not
+// kept.
+func TestRecentAnswers(t *testing.T) {
+	t.Parallel()
+	for name, p := range cutPaywalls(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var requests []*http.Request
+			for i := range 3 * recentSlots {
+				for _, host := range []string{"shop.example", "shop.example:8443"} {
+					for _, tls := range []bool{false, true} {
+						r := httptest.NewRequest(http.MethodGet, fmt.Sprintf("http://%s/report/%d?q=%d", host, i, i%3), nil)
+						if !tls {
+							r.TLS = nil
+						}
+						requests = append(requests, r)
+					}
+				}
+			}
+			for range 3 {
+				for _, r := range requests {
+					cut, full := render(p, r, http.StatusPaymentRequired, "")
+					sameAnswer(t, r.Host+r.URL.String(), cut, full)
+				}
+			}
+			long := httptest.NewRequest(http.MethodGet, "http://shop.example/"+strings.Repeat("x", maxRecentURL), nil)
+			cut, full := render(p, long, http.StatusPaymentRequired, "")
+			sameAnswer(t, "long", cut, full)
+			key := answerKey{host: long.Host, uri: long.URL.RequestURI(), tls: long.TLS != nil}
+			if p.challengeBytes.recent.get(key) != nil {
+				t.Fatal("a URL longer than maxRecentURL was kept")
 			}
 		})
 	}

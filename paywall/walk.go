@@ -205,16 +205,12 @@ var unpaidRefusal = challenged(http.StatusPaymentRequired, "")
 
 // exposeValue is Access-Control-Expose-Headers' value on every answer of
 // the paywall: its headers, readable by a browser's cross-origin script.
-var exposeValue = []string{x402.HeaderPaymentRequired + ", " + x402.HeaderPaymentResponse + ", " + x402.HeaderXPaymentResponse}
+const exposeValue = x402.HeaderPaymentRequired + ", " + x402.HeaderPaymentResponse + ", " + x402.HeaderXPaymentResponse
 
-// exposeHeaders adds Access-Control-Expose-Headers to h: as one shared
-// value when h has none (no allocation; its capacity of one makes any
-// later Add copy it), appended otherwise.
+// exposeHeaders adds Access-Control-Expose-Headers to h. The value's slice
+// is the response's own: a handler after the paywall may rewrite a
+// header's values in place (Caddy's header replacements do), so no slice
+// is shared between responses.
 func exposeHeaders(h http.Header) {
-	const key = "Access-Control-Expose-Headers"
-	if _, ok := h[key]; !ok {
-		h[key] = exposeValue[:1:1]
-		return
-	}
-	h.Add(key, exposeValue[0])
+	h["Access-Control-Expose-Headers"] = append(h["Access-Control-Expose-Headers"], exposeValue)
 }

@@ -2,7 +2,6 @@ package x402
 
 import (
 	"bytes"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/big"
@@ -15,31 +14,45 @@ var maxUint256 = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewI
 
 // ParseAddress parses a 0x-prefixed, 40-hex-digit address in any letter
 // case. It does not check an EIP-55 checksum: upstream clients send both
-// checksummed and lowercase addresses.
+// checksummed and lowercase addresses. It allocates nothing unless the
+// address is malformed (a verification parses a dozen).
 func ParseAddress(s string) ([20]byte, error) {
 	var a [20]byte
 	if len(s) != 42 || !strings.HasPrefix(s, "0x") {
 		return a, fmt.Errorf("address %q: want 0x and 40 hex digits", s)
 	}
-	if _, err := hex.Decode(a[:], []byte(s[2:])); err != nil {
-		return a, fmt.Errorf("address %q: want 0x and 40 hex digits", s)
+	for i := range a {
+		hi, ok := fromHex(s[2+2*i])
+		lo, ok2 := fromHex(s[3+2*i])
+		if !ok || !ok2 {
+			return a, fmt.Errorf("address %q: want 0x and 40 hex digits", s)
+		}
+		a[i] = hi<<4 | lo
 	}
 	return a, nil
 }
 
+// fromHex is the value of the hex digit c.
+func fromHex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// maxUint256Decimal is maxUint256 in decimal: 78 digits.
+var maxUint256Decimal = maxUint256.String()
+
 // ParseAmount parses an amount in atomic units: a decimal integer without
 // sign, decimal point or leading zeros, at most 2^256-1.
 func ParseAmount(s string) (*big.Int, error) {
-	if s == "" || len(s) > 78 {
-		return nil, fmt.Errorf("amount %q: want a decimal integer of atomic units", s)
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return nil, fmt.Errorf("amount %q: want a decimal integer of atomic units (no sign or decimal point)", s)
-		}
-	}
-	if len(s) > 1 && s[0] == '0' {
-		return nil, fmt.Errorf("amount %q: leading zeros are not allowed", s)
+	if err := checkAmount(s); err != nil {
+		return nil, err
 	}
 	if len(s) <= 19 {
 		// Any 19 digits fit a uint64: one allocation, where SetString
@@ -48,10 +61,34 @@ func ParseAmount(s string) (*big.Int, error) {
 		return new(big.Int).SetUint64(n), nil
 	}
 	v, _ := new(big.Int).SetString(s, 10)
-	if v.Cmp(maxUint256) > 0 {
-		return nil, fmt.Errorf("amount %q: larger than 2^256-1", s)
-	}
 	return v, nil
+}
+
+// checkAmount is ParseAmount's check of s, without making the number. An
+// amount has one spelling (no sign, no leading zeros), so two amounts that
+// pass it are equal exactly when their strings are.
+func checkAmount(s string) error {
+	if s == "" || len(s) > 78 {
+		return fmt.Errorf("amount %q: want a decimal integer of atomic units", s)
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return fmt.Errorf("amount %q: want a decimal integer of atomic units (no sign or decimal point)", s)
+		}
+	}
+	if len(s) > 1 && s[0] == '0' {
+		return fmt.Errorf("amount %q: leading zeros are not allowed", s)
+	}
+	if len(s) == len(maxUint256Decimal) && s > maxUint256Decimal {
+		return fmt.Errorf("amount %q: larger than 2^256-1", s)
+	}
+	return nil
+}
+
+// SameAmount reports whether a and b are amounts ParseAmount takes and
+// equal, without making either number.
+func SameAmount(a, b string) bool {
+	return a == b && checkAmount(a) == nil
 }
 
 // Validate checks that every field of the requirements is present and well
@@ -66,9 +103,9 @@ func (r *PaymentRequirements) Validate() error {
 	if _, err := ParseNetwork(r.Network); err != nil {
 		errs = append(errs, err)
 	}
-	if v, err := ParseAmount(r.Amount); err != nil {
+	if err := checkAmount(r.Amount); err != nil {
 		errs = append(errs, err)
-	} else if v.Sign() == 0 && r.Scheme != SchemeUpto {
+	} else if r.Amount == "0" && r.Scheme != SchemeUpto {
 		// An upto settle's requirements carry what is owed, which may be
 		// nothing (its payment's accepted offer has the maximum).
 		errs = append(errs, errors.New("amount must be greater than zero"))

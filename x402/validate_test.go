@@ -1,6 +1,7 @@
 package x402
 
 import (
+	"encoding/hex"
 	"strings"
 	"testing"
 )
@@ -27,6 +28,9 @@ func TestParseAmount(t *testing.T) {
 			if tc.ok && v.String() != tc.in {
 				t.Fatalf("ParseAmount(%q) = %s", tc.in, v)
 			}
+			if SameAmount(tc.in, tc.in) != tc.ok {
+				t.Fatalf("SameAmount(%q, %q) = %v", tc.in, tc.in, !tc.ok)
+			}
 		})
 	}
 }
@@ -44,6 +48,9 @@ func TestParseAddress(t *testing.T) {
 		{"0x3c44cdddb6a900fa2b585dd299e03d12fa4293bcd", false},
 		{"0X3c44cdddb6a900fa2b585dd299e03d12fa4293bc", false},
 		{"0xzz44cdddb6a900fa2b585dd299e03d12fa4293bc", false},
+		{"0x3c44cdddb6a900fa2b585dd299e03d12fa4293bg", false},
+		{"0x3c44cdddb6a900fa2b585dd299e03d12fa4293b\x00", false},
+		{"0x3c44cdddb6a900fa2b585dd299e03d12fa429é", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -52,8 +59,8 @@ func TestParseAddress(t *testing.T) {
 			if (err == nil) != tc.ok {
 				t.Fatalf("ParseAddress(%q) err = %v, want ok=%v", tc.in, err, tc.ok)
 			}
-			if tc.ok && a[0] != 0x3c {
-				t.Fatalf("ParseAddress(%q) = %x", tc.in, a)
+			if want, _ := hex.DecodeString(tc.in[2:]); tc.ok && string(a[:]) != string(want) {
+				t.Fatalf("ParseAddress(%q) = %x, want %x", tc.in, a, want)
 			}
 		})
 	}
@@ -122,5 +129,26 @@ func TestErrorResponse(t *testing.T) {
 	r := err.Response("0xabc")
 	if r.IsValid || r.InvalidReason != ReasonAmountMismatch || r.Payer != "0xabc" || !strings.Contains(r.InvalidMessage, "differs") {
 		t.Fatalf("Response = %+v", r)
+	}
+}
+
+// TestSameAmount: amounts are the same only when both are valid and
+// equal; one amount has one spelling.
+func TestSameAmount(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		a, b string
+		same bool
+	}{
+		{"10000", "10000", true}, {"0", "0", true}, {"10000", "10001", false},
+		{"010000", "10000", false}, {"010000", "010000", false}, {"", "", false}, {"1.0", "1.0", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.a+"="+tc.b, func(t *testing.T) {
+			t.Parallel()
+			if got := SameAmount(tc.a, tc.b); got != tc.same {
+				t.Fatalf("SameAmount(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.same)
+			}
+		})
 	}
 }

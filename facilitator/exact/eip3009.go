@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,17 +49,41 @@ func (a *Authorization) Key(chainID *big.Int, asset common.Address) common.Hash 
 // nonce on asset (see Authorization.Key): what a settlement's
 // AuthorizationUsed log names is matched to its payment by it.
 func AuthorizationKey(chainID *big.Int, asset, from common.Address, nonce [32]byte) common.Hash {
-	return crypto.Keccak256Hash(common.LeftPadBytes(chainID.Bytes(), 32), asset.Bytes(), from.Bytes(), nonce[:])
+	if chainID.Sign() < 0 || chainID.BitLen() > 256 {
+		return crypto.Keccak256Hash(common.LeftPadBytes(chainID.Bytes(), 32), asset.Bytes(), from.Bytes(), nonce[:])
+	}
+	var buf [32 + 2*common.AddressLength + 32]byte
+	fillUint(buf[:32], chainID)
+	copy(buf[32:], asset[:])
+	copy(buf[32+common.AddressLength:], from[:])
+	copy(buf[32+2*common.AddressLength:], nonce[:])
+	return crypto.Keccak256Hash(buf[:])
 }
 
 // PayloadHash identifies the exact authorization, to tell a duplicate from a
 // different payment under the same key.
 func (a *Authorization) PayloadHash() common.Hash {
-	return crypto.Keccak256Hash(
-		a.To.Bytes(), common.LeftPadBytes(a.Value.Bytes(), 32),
-		common.LeftPadBytes(a.ValidAfter.Bytes(), 32), common.LeftPadBytes(a.ValidBefore.Bytes(), 32),
-		a.Signature[:],
-	)
+	if !fitsWord(a.Value) || !fitsWord(a.ValidAfter) || !fitsWord(a.ValidBefore) {
+		return crypto.Keccak256Hash(
+			a.To.Bytes(), common.LeftPadBytes(a.Value.Bytes(), 32),
+			common.LeftPadBytes(a.ValidAfter.Bytes(), 32), common.LeftPadBytes(a.ValidBefore.Bytes(), 32),
+			a.Signature[:],
+		)
+	}
+	// The same bytes in one buffer: each number as a 32-byte word.
+	var buf [common.AddressLength + 3*32 + 65]byte
+	copy(buf[:], a.To[:])
+	fillUint(buf[20:52], a.Value)
+	fillUint(buf[52:84], a.ValidAfter)
+	fillUint(buf[84:116], a.ValidBefore)
+	copy(buf[116:], a.Signature[:])
+	return crypto.Keccak256Hash(buf[:])
+}
+
+// fitsWord reports whether v is a number fillUint writes as it is: 0 to
+// 2^256-1 (LeftPadBytes of its Bytes, a 32-byte word).
+func fitsWord(v *big.Int) bool {
+	return v != nil && v.Sign() >= 0 && v.BitLen() <= 256
 }
 
 // DecodeAuthorization parses the payload of an EIP-3009 payment. A payload
@@ -199,12 +224,11 @@ func (s *Scheme) matchRequirements(sg signed, accepted, req *x402.PaymentRequire
 	if acc, _ := x402.ParseAddress(accepted.Asset); common.Address(acc) != asset {
 		return common.Address{}, x402.Invalid(x402.ReasonAssetNotAllowed, "accepted asset %s differs from the required %s", accepted.Asset, asset)
 	}
-	amount, _ := x402.ParseAmount(req.Amount)
-	if acc, _ := x402.ParseAmount(accepted.Amount); acc.Cmp(amount) != 0 {
+	if !x402.SameAmount(accepted.Amount, req.Amount) {
 		return common.Address{}, x402.Invalid(x402.ReasonAmountMismatch, "accepted amount %s differs from the required %s", accepted.Amount, req.Amount)
 	}
-	if sg.value.Cmp(amount) != 0 {
-		return common.Address{}, x402.Invalid(x402.ReasonAmountMismatch, "%s %s differs from the required amount %s", sg.valueField, sg.value, amount)
+	if !equalsAmount(sg.value, req.Amount) {
+		return common.Address{}, x402.Invalid(x402.ReasonAmountMismatch, "%s %s differs from the required amount %s", sg.valueField, sg.value, req.Amount)
 	}
 	payTo, _ := x402.ParseAddress(req.PayTo)
 	if acc, _ := x402.ParseAddress(accepted.PayTo); acc != payTo {
@@ -214,6 +238,17 @@ func (s *Scheme) matchRequirements(sg signed, accepted, req *x402.PaymentRequire
 		return common.Address{}, x402.Invalid(x402.ReasonInvalidInnerPayload, "%s %s is not payTo %s", sg.toField, sg.to, common.Address(payTo))
 	}
 	return asset, nil
+}
+
+// equalsAmount reports whether v is the amount s, which ParseAmount
+// takes; an amount that fits a uint64 is compared without making it.
+func equalsAmount(v *big.Int, s string) bool {
+	if len(s) <= 19 {
+		n, err := strconv.ParseUint(s, 10, 64)
+		return err == nil && (len(s) == 1 || s[0] != '0') && v.IsUint64() && v.Uint64() == n
+	}
+	amount, err := x402.ParseAmount(s)
+	return err == nil && v.Cmp(amount) == 0
 }
 
 // signed is what a payment signs that the requirements fix: the recipient

@@ -183,3 +183,37 @@ func BenchmarkEcrecover(b *testing.B) {
 		}
 	}
 }
+
+// TestHashesInOneBuffer: the replay key and the payload hash, hashed from
+// one buffer, are the hashes of their parts as they were hashed before
+// (stored payments are matched by them), for numbers of each width up to
+// 2^256-1 and chain ids small and large.
+func TestHashesInOneBuffer(t *testing.T) {
+	t.Parallel()
+	max := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1))
+	numbers := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(255), new(big.Int).SetUint64(1 << 63), new(big.Int).Lsh(big.NewInt(1), 64), max}
+	for i, v := range numbers {
+		t.Run(v.String(), func(t *testing.T) {
+			t.Parallel()
+			a := &Authorization{
+				From: common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), To: common.HexToAddress("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
+				Value: v, ValidAfter: numbers[(i+1)%len(numbers)], ValidBefore: numbers[(i+2)%len(numbers)],
+			}
+			a.Nonce[0], a.Nonce[31], a.Signature[0], a.Signature[64] = 1, byte(i), 2, 27
+			want := crypto.Keccak256Hash(
+				a.To.Bytes(), common.LeftPadBytes(a.Value.Bytes(), 32),
+				common.LeftPadBytes(a.ValidAfter.Bytes(), 32), common.LeftPadBytes(a.ValidBefore.Bytes(), 32),
+				a.Signature[:],
+			)
+			if got := a.PayloadHash(); got != want {
+				t.Errorf("PayloadHash %s, want %s", got, want)
+			}
+			for _, chainID := range []*big.Int{big.NewInt(31337), big.NewInt(8453), v} {
+				want := crypto.Keccak256Hash(common.LeftPadBytes(chainID.Bytes(), 32), testAsset.Address.Bytes(), a.From.Bytes(), a.Nonce[:])
+				if got := a.Key(chainID, testAsset.Address); got != want {
+					t.Errorf("Key on chain %s: %s, want %s", chainID, got, want)
+				}
+			}
+		})
+	}
+}

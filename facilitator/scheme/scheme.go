@@ -16,7 +16,9 @@ package scheme
 
 import (
 	"context"
+	"encoding/binary"
 	"math/big"
+	"strconv"
 	"time"
 
 	"github.com/ethereum/go-ethereum"
@@ -177,6 +179,30 @@ type Outcome struct {
 func RequirementsHash(r *x402.PaymentRequirements) common.Hash {
 	asset, _ := x402.ParseAddress(r.Asset)
 	payTo, _ := x402.ParseAddress(r.PayTo)
-	amount, _ := x402.ParseAmount(r.Amount)
-	return crypto.Keccak256Hash([]byte(r.Scheme), []byte{0}, []byte(r.Network), []byte{0}, asset[:], payTo[:], amount.Bytes())
+	b := make([]byte, 0, len(r.Scheme)+len(r.Network)+2+2*common.AddressLength+32)
+	b = append(append(b, r.Scheme...), 0)
+	b = append(append(b, r.Network...), 0)
+	b = append(append(b, asset[:]...), payTo[:]...)
+	return crypto.Keccak256Hash(appendAmount(b, r.Amount))
+}
+
+// appendAmount appends the big-endian bytes of amount s, without leading
+// zeros (big.Int's Bytes), making no number for one that fits a uint64.
+func appendAmount(b []byte, s string) []byte {
+	if len(s) <= 19 {
+		if n, err := strconv.ParseUint(s, 10, 64); err == nil {
+			var word [8]byte
+			binary.BigEndian.PutUint64(word[:], n)
+			i := 0
+			for i < len(word) && word[i] == 0 {
+				i++
+			}
+			return append(b, word[i:]...)
+		}
+	}
+	amount, err := x402.ParseAmount(s)
+	if err != nil {
+		return b
+	}
+	return append(b, amount.Bytes()...)
 }
