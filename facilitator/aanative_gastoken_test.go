@@ -18,6 +18,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/contracts/ep07"
 	"github.com/caddy-x402/caddy-x402/entrypoint"
 	"github.com/caddy-x402/caddy-x402/facilitator/bundler"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -247,25 +248,42 @@ func TestAANativeGasInTokenRestartReserves(t *testing.T) {
 	const amount = 5_000
 	owner, account := e.gasAccount(6, false)
 	req := e.aaRequirements(merchant, amount)
-	pending, _, _ := e.settlePending(func(int) *x402.VerifyRequest {
-		return e.payInToken(owner, req, x402.SponsorPrepay, false)
-	})
-	p, err := e.svc.decode(pending)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.reserve.Cmp(p.amount) <= 0 {
-		t.Fatalf("a payment with gas in its token reserves %s, no more than its price %s", p.reserve, p.amount)
-	}
-	rec, err := e.svc.store.Get(p.key)
-	if err != nil || rec == nil || rec.Reserve == nil || rec.Reserve.Cmp(p.reserve) != 0 {
-		t.Fatalf("pending record %+v (%v), want reserve %s", rec, err, p.reserve)
-	}
-	e.stop()
-	e.cfg.ReceiptTimeout = 20 * time.Second
-	e.start()
-	if got := e.svc.payers.committed(account, e.chain.Token.Address); got.Cmp(p.reserve) != 0 {
-		t.Fatalf("after the restart the payer's settlements in flight hold %s, want the price and maximum gas %s", got, p.reserve)
+	var (
+		pending *x402.VerifyRequest
+		p       *payment
+		rec     *store.Record
+	)
+	for attempt := 0; ; attempt++ {
+		var err error
+		pending, _, _ = e.settlePending(func(int) *x402.VerifyRequest {
+			return e.payInToken(owner, req, x402.SponsorPrepay, false)
+		})
+		if p, err = e.svc.decode(pending); err != nil {
+			t.Fatal(err)
+		}
+		if p.reserve.Cmp(p.amount) <= 0 {
+			t.Fatalf("a payment with gas in its token reserves %s, no more than its price %s", p.reserve, p.amount)
+		}
+		rec, err = e.svc.store.Get(p.key)
+		if err != nil || rec == nil || rec.Reserve == nil || rec.Reserve.Cmp(p.reserve) != 0 {
+			t.Fatalf("pending record %+v (%v), want reserve %s", rec, err, p.reserve)
+		}
+		e.stop()
+		e.cfg.ReceiptTimeout = 20 * time.Second
+		e.start()
+		got := e.svc.payers.committed(account, e.chain.Token.Address)
+		if got.Cmp(p.reserve) == 0 {
+			break
+		}
+		// On a loaded machine the 2 s block can come before the restart's
+		// count: the settlement is then final and holds nothing, and the
+		// payer tries again.
+		if r, _ := e.eth.TransactionReceipt(context.Background(), rec.TxHash); r == nil || attempt == 3 {
+			t.Fatalf("after the restart the payer's settlements in flight hold %s, want the price and maximum gas %s", got, p.reserve)
+		}
+		e.stop()
+		e.cfg.ReceiptTimeout = 50 * time.Millisecond
+		e.start()
 	}
 	var done x402.SettleResponse
 	if e.post("settle", pending, &done); !done.Success || done.TransactionHash != rec.TxHash.Hex() {

@@ -390,7 +390,11 @@ func TestAANativeV08TwoOperationsOneAccount(t *testing.T) {
 			if from != settler || tx.Nonce() < settlerNonce {
 				continue
 			}
-			if r, _ := e.eth.TransactionReceipt(context.Background(), tx.Hash()); r == nil || r.Status != types.ReceiptStatusSuccessful {
+			r, err := e.chain.Wait(context.Background(), tx.Hash())
+			if err != nil {
+				t.Fatalf("the settler's transaction %s: %v", tx.Hash(), err)
+			}
+			if r.Status != types.ReceiptStatusSuccessful {
 				t.Fatalf("the settler's transaction %s reverted", tx.Hash())
 			}
 		}
