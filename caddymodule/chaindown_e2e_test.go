@@ -104,19 +104,26 @@ http://127.0.0.1:%d {
 func TestUnansweredIsAnswered(t *testing.T) {
 	t.Parallel()
 	h := &Handler{log: zap.NewNop(), metrics: newMetrics()}
+	// Only a window's use passes an unpaid request on: on a route with
+	// access windows, the request carries its observation for it.
+	windowed := &Handler{log: zap.NewNop(), metrics: newMetrics(), Access: &AccessConfig{}}
+	passOn := func(_ http.ResponseWriter, r *http.Request) error { observationOf(r).upstream = true; return nil }
 	for _, tc := range []struct {
 		name    string
 		payment string
 		serve   func(w http.ResponseWriter, r *http.Request) error
 		status  int
+		h       *Handler
 	}{
-		{"unpaid, nothing written", "", func(http.ResponseWriter, *http.Request) error { return nil }, http.StatusServiceUnavailable},
-		{"paid, nothing written", "eyJ4NDAyVmVyc2lvbiI6Mn0=", func(http.ResponseWriter, *http.Request) error { return nil }, http.StatusServiceUnavailable},
+		{"unpaid, nothing written", "", func(http.ResponseWriter, *http.Request) error { return nil }, http.StatusServiceUnavailable, nil},
+		{"paid, nothing written", "eyJ4NDAyVmVyc2lvbiI6Mn0=", func(http.ResponseWriter, *http.Request) error { return nil }, http.StatusServiceUnavailable, nil},
 		{"written", "", func(w http.ResponseWriter, _ *http.Request) error {
 			w.WriteHeader(http.StatusPaymentRequired)
 			return nil
-		}, http.StatusPaymentRequired},
-		{"passed on, and the upstream wrote nothing", "", func(_ http.ResponseWriter, r *http.Request) error { observationOf(r).upstream = true; return nil }, http.StatusOK},
+		}, http.StatusPaymentRequired, nil},
+		{"paid, passed on, and the upstream wrote nothing", "eyJ4NDAyVmVyc2lvbiI6Mn0=", passOn, http.StatusOK, nil},
+		{"a window's use passed on, and the upstream wrote nothing", "", passOn, http.StatusOK, windowed},
+		{"unpaid on a route with windows, nothing written", "", func(http.ResponseWriter, *http.Request) error { return nil }, http.StatusServiceUnavailable, windowed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -124,6 +131,10 @@ func TestUnansweredIsAnswered(t *testing.T) {
 			r := httptest.NewRequest(http.MethodGet, "/paid/x", nil)
 			if tc.payment != "" {
 				r.Header.Set(x402.HeaderPaymentSignature, tc.payment)
+			}
+			h := h
+			if tc.h != nil {
+				h = tc.h
 			}
 			if err := h.observe(w, r, tc.serve); err != nil {
 				t.Fatal(err)
