@@ -33,6 +33,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
@@ -113,6 +114,40 @@ type BuiltIn struct {
 	queue       []*entry
 	timer       *time.Timer
 	flush       sync.Mutex
+	// sent holds the sender and nonce of each operation in a bundle sent
+	// and perhaps not mined yet, until when a later operation of the same
+	// pair is refused (guarded by mu): a bundle is simulated on the latest
+	// block, where the earlier bundle is not yet, so the later one would
+	// pass and then revert the whole bundle when mined after it (AA25).
+	sent map[sentOp]sentUntil
+}
+
+// sentUntil is which operation of a sender and nonce was sent (its
+// fingerprint: the same operation sent again, as after a bundle the chain
+// reverted for another's fault, is not refused), and until when.
+type sentUntil struct {
+	op    common.Hash
+	until time.Time
+}
+
+// fingerprint tells one operation from another of the same sender and
+// nonce.
+func fingerprint(op *entrypoint.UserOperation) common.Hash {
+	return crypto.Keccak256Hash(op.CallData, op.Signature, op.PaymasterData, op.InitCode())
+}
+
+// sentOp is an operation's sender and nonce.
+type sentOp struct {
+	sender common.Address
+	nonce  string
+}
+
+func sentOpOf(op *entrypoint.UserOperation) sentOp {
+	k := sentOp{sender: op.Sender}
+	if op.Nonce != nil {
+		k.nonce = op.Nonce.String()
+	}
+	return k
 }
 
 type entry struct {
@@ -258,6 +293,10 @@ func (b *BuiltIn) send() {
 		}
 	}
 	beneficiary, entryPoint := b.Sender.Address(), b.EntryPoint.Address()
+	for _, idx := range b.inSentBundle(batch) {
+		op := &batch[idx].op
+		drop(idx, fmt.Errorf("%w: AA25 invalid account nonce: an operation of %s with nonce %s is in a bundle sent and not mined yet", ErrRejected, op.Sender, op.Nonce))
+	}
 	for len(batch) > 0 {
 		data, auths := b.handleOps(batch, beneficiary), authorizations(batch)
 		// One operation must never revert the whole bundle: simulate it at
@@ -323,6 +362,9 @@ func (b *BuiltIn) send() {
 			span.SetAttributes(attrTx.String(tx.Hash().Hex()))
 		}
 		err = b.Sender.Send(ctx, tx)
+		if err == nil {
+			b.remember(batch)
+		}
 		for _, e := range batch {
 			e.done <- submitted{tx: tx, err: err}
 		}
@@ -336,6 +378,45 @@ func (b *BuiltIn) send() {
 	// Every operation was dropped: nothing to send.
 	if span.IsRecording() {
 		span.SetAttributes(attrResult.String("empty"), attrDropped.Int(dropped))
+	}
+}
+
+// inSentBundle returns the indexes, highest first, of batch's operations
+// whose sender and nonce another operation has in a bundle sent and
+// perhaps not mined yet (see sent), and forgets the pairs whose time is
+// up.
+func (b *BuiltIn) inSentBundle(batch []*entry) []int {
+	now := b.Now()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for k, v := range b.sent {
+		if !now.Before(v.until) {
+			delete(b.sent, k)
+		}
+	}
+	var out []int
+	for i := len(batch) - 1; i >= 0; i-- {
+		op := &batch[i].op
+		if v, ok := b.sent[sentOpOf(op)]; ok && v.op != fingerprint(op) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// remember records the operations of a bundle just sent (see sent), for
+// twice the inclusion margin: by then the bundle is mined, and the latest
+// block's simulation refuses a spent nonce itself, or it was not, and the
+// operation may be tried again.
+func (b *BuiltIn) remember(batch []*entry) {
+	until := b.Now().Add(2 * b.InclusionMargin)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.sent == nil {
+		b.sent = make(map[sentOp]sentUntil)
+	}
+	for _, e := range batch {
+		b.sent[sentOpOf(&e.op)] = sentUntil{op: fingerprint(&e.op), until: until}
 	}
 }
 

@@ -76,3 +76,33 @@ func TestDecodeRevert(t *testing.T) {
 		})
 	}
 }
+
+// An operation whose sender and nonce another operation has in a bundle
+// sent and not mined yet is refused (it would revert its own bundle when
+// mined after the other: the latest block's simulation cannot see it);
+// the same operation sent again is not (a retry after another's fault),
+// nor one of another nonce or sender, nor any once twice the inclusion
+// margin has passed.
+func TestInSentBundle(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	b := &BuiltIn{InclusionMargin: 10 * time.Second, Now: func() time.Time { return now }}
+	op := func(sender byte, nonce int64, call string) *entry {
+		return &entry{op: entrypoint.UserOperation{Sender: common.Address{sender}, Nonce: big.NewInt(nonce), CallData: []byte(call), Signature: []byte("sig " + call)}}
+	}
+	b.remember([]*entry{op(1, 0, "pay merchant"), op(2, 5, "pay merchant")})
+	batch := []*entry{
+		op(1, 0, "pay merchant"),       // the same operation again
+		op(1, 0, "pay merchant again"), // another of the same nonce
+		op(1, 1, "next"),               // the sender's next nonce
+		op(3, 0, "someone else"),
+		op(2, 5, "another of 2's"),
+	}
+	if got := b.inSentBundle(batch); len(got) != 2 || got[0] != 4 || got[1] != 1 {
+		t.Fatalf("refused %v, want [4 1]", got)
+	}
+	now = now.Add(20 * time.Second)
+	if got := b.inSentBundle(batch); len(got) != 0 || len(b.sent) != 0 {
+		t.Fatalf("after twice the margin: refused %v, %d remembered", got, len(b.sent))
+	}
+}
