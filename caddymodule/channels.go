@@ -38,9 +38,12 @@ func (p *chainPlan) openChannels(run *chainRun, log *zap.Logger) error {
 		Store: run.store, Settler: run.fac, Chain: ethclient.NewClient(run.chain), ChainID: p.chainID(),
 		Settlement: p.batch.settlement, Authorizer: p.batch.authorizer,
 		Interval: p.batch.claimEvery, Threshold: threshold, Logger: log.Named("claimer"),
-		OnEvent: func(e claimer.Event) {
+		OnEvent: func(e claimer.Event) error {
+			if err := sendChannelEvent(p.network, e); err != nil {
+				return err
+			}
 			cm.observe(p.network, e, log)
-			sendChannelEvent(p.network, e, log)
+			return nil
 		},
 	})
 	if err != nil {
@@ -239,19 +242,21 @@ func hexHash(s string) (common.Hash, error) {
 // the running config: the claimer outlives a reload), as
 // channel.claimed, channel.claim_failed, channel.withdrawal or
 // channel.refunded. A sweep is part of its claim's event. Its id comes
-// from the transaction (or the channels), the same on every replica.
-func sendChannelEvent(network string, e claimer.Event, log *zap.Logger) {
+// from the transaction (or the channels), the same on every replica, so
+// that one told again (the claimer tells a claim's events until they were
+// kept) is delivered once. It fails when a webhook did not keep it.
+func sendChannelEvent(network string, e claimer.Event) error {
 	typ := map[claimer.EventKind]string{
 		claimer.EventClaimed: webhook.EventChannelClaimed, claimer.EventFailed: webhook.EventChannelFailed,
 		claimer.EventWithdrawal: webhook.EventChannelWithdrawal, claimer.EventRefunded: webhook.EventChannelRefunded,
 	}[e.Kind]
 	if typ == "" {
-		return
+		return nil
 	}
 	appIface, err := caddy.ActiveContext().AppIfConfigured("x402")
 	app, ok := appIface.(*App)
 	if err != nil || !ok || app.merchant == nil || app.merchant.hooks == nil {
-		return
+		return nil
 	}
 	key := e.Tx.Hex()
 	ev := webhook.Event{Type: typ, Time: e.At.UTC(), Network: network, Scheme: x402.SchemeBatchSettlement,
@@ -270,8 +275,9 @@ func sendChannelEvent(network string, e claimer.Event, log *zap.Logger) {
 	}
 	ev.ID = webhook.EventID(typ, network, key)
 	if !app.merchant.hooks.Send(ev) {
-		log.Warn("a channel event was not kept for every webhook", zap.String("event", ev.ID))
+		return fmt.Errorf("channel event %s was not kept for every webhook", ev.ID)
 	}
+	return nil
 }
 
 // minDepositOf is the extra.minDeposit of an offer of price (atomic units)

@@ -86,6 +86,10 @@ type Channel struct {
 	// ClaimedAt is when the last one was.
 	Claims    int       `json:"claims,omitempty"`
 	ClaimedAt time.Time `json:"claimedAt,omitempty"`
+	// ClaimTx is the last counted claim's transaction, so that a claim
+	// recorded again (its claimer died after recording it, and resolved
+	// it anew) is counted once.
+	ClaimTx common.Hash `json:"claimTx,omitzero"`
 	// LastRequest is when the last charge was committed.
 	LastRequest time.Time `json:"lastRequest,omitempty"`
 	// Hold is the request being served; nil when none is.
@@ -271,14 +275,19 @@ func (c *Channel) mirror(s ChannelSnapshot, now time.Time) {
 	}
 }
 
-// Claimed records a mined claim of channel id, which must have a record:
-// the chain's state after it, s (mirrored as Sync does), and swept, what
-// the claim added to the channel's claimed total and swept to the
-// receiver in the same transaction. Swept grows by it, Claims counts the
-// claim, and ClaimedAt is now.
-func (cs *Channels) Claimed(id common.Hash, s ChannelSnapshot, swept *big.Int, now time.Time) (Channel, error) {
+// Claimed records a mined claim of channel id in transaction tx, which
+// must have a record: the chain's state after it, s (mirrored as Sync
+// does), and swept, what the claim added to the channel's claimed total
+// and swept to the receiver in the same transaction. Swept grows by it,
+// Claims counts the claim, and ClaimedAt is now; a claim recorded again
+// (the same tx as the last, non-zero) is only mirrored.
+func (cs *Channels) Claimed(id common.Hash, tx common.Hash, s ChannelSnapshot, swept *big.Int, now time.Time) (Channel, error) {
 	return cs.update(id, func(c *Channel) error {
 		c.mirror(s, now)
+		if tx != (common.Hash{}) && c.ClaimTx == tx {
+			return nil
+		}
+		c.ClaimTx = tx
 		if c.Swept == nil {
 			c.Swept = new(big.Int)
 		}

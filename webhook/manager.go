@@ -85,15 +85,19 @@ func (m *Manager) Wake() {
 // that no settlement record's outbox carries (a channel's): each
 // delivery is durable once kept, and one per event id, so an event sent
 // twice (by two replicas, or again after a crash) is delivered once. It
-// reports whether every webhook kept it; before Run made the senders, or
-// on a nil Manager, there are none and it reports true.
+// reports whether every webhook kept it: false before Run made the
+// senders of a Manager with hooks (the caller sends it again later); a
+// nil Manager, or one without hooks, keeps nothing and reports true.
 func (m *Manager) Send(ev Event) bool {
-	if m == nil {
+	if m == nil || len(m.hooks) == 0 {
 		return true
 	}
 	m.mu.Lock()
 	senders := m.senders
 	m.mu.Unlock()
+	if senders == nil {
+		return false
+	}
 	return enqueue(senders, ev, m.log)
 }
 

@@ -114,3 +114,55 @@ func TestManager(t *testing.T) {
 		t.Errorf("%d deliveries audited, want 5", n)
 	}
 }
+
+// TestManagerSendBeforeRun: a channel's event sent before Run made the
+// senders is not kept, and says so (its sender tells it again); once Run
+// runs, it is kept. A nil Manager or one without hooks keeps nothing and
+// reports true.
+func TestManagerSendBeforeRun(t *testing.T) {
+	t.Parallel()
+	ev := Event{ID: EventID(EventChannelClaimed, "eip155:1", "0x01"), Type: EventChannelClaimed}
+	if !(*Manager)(nil).Send(ev) || !NewManager(nil, nil).Send(ev) {
+		t.Fatal("a manager without hooks refused an event")
+	}
+	received := make(chan string, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		received <- r.Header.Get(IDHeader)
+	}))
+	t.Cleanup(srv.Close)
+	m := NewManager([]Hook{{URL: srv.URL, Secret: []byte("0123456789abcdef")}}, nil)
+	if m.Send(ev) {
+		t.Fatal("an event sent before Run was reported kept")
+	}
+	st, err := store.Open(store.Config{Path: filepath.Join(t.TempDir(), "a.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	deliveries, err := OpenDeliveries(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		m.Run(ctx, deliveries, func() []Outbox { return nil })
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for !m.Send(ev) {
+		if time.Now().After(deadline) {
+			t.Fatal("the event was not kept within 10 s of Run's start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case id := <-received:
+		if id != ev.ID {
+			t.Errorf("delivered %q, want %q", id, ev.ID)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the kept event was not delivered within 15 s")
+	}
+}

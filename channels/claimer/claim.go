@@ -15,13 +15,14 @@ import (
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
-// claim sends one claim of cands (one receiver's, in one token) and
-// records its outcome: mined, each channel is mirrored and counted as
-// claimed and swept; refused by the facilitator (no transaction), the
-// claim is split in two and each half sent, so that a channel the
-// contract would refuse is found and reported while the others are
-// claimed; reverted, dropped or unanswered, nothing is marked and its
-// channels are claimed again next round.
+// claim sends one claim of cands (one receiver's, in one token), written
+// to the journal first, and records its outcome (round.outcome): mined,
+// each channel is mirrored and counted as claimed and swept; refused by
+// the facilitator (no transaction), the claim is split in two and each
+// half sent, so that a channel the contract would refuse is found and
+// reported while the others are claimed; reverted or dropped, nothing is
+// marked and its channels are claimed again next round; unanswered, the
+// next round resolves it first.
 func (r *round) claim(ctx context.Context, cands []candidate, reasons map[common.Hash]string) {
 	c := r.c
 	why := reasons[cands[0].ch.ID]
@@ -33,49 +34,40 @@ func (r *round) claim(ctx context.Context, cands []candidate, reasons map[common
 		return
 	}
 	rows := make([]batchsettle.VoucherClaim, len(cands))
-	total := new(big.Int)
+	cfg := cands[0].ch.Config
+	e := &entry{Kind: entryClaim, Receiver: cfg.Receiver, Token: cfg.Token, Amount: new(big.Int), Why: why, Written: c.cfg.Now().UTC()}
 	for i, cd := range cands {
 		rows[i] = cd.row
-		total.Add(total, cd.delta)
+		e.Amount.Add(e.Amount, cd.delta)
+		e.Channels = append(e.Channels, entryChannel{ID: cd.ch.ID, Payer: cd.ch.Config.Payer, Delta: cd.delta, Target: cd.row.TotalClaimed, Before: toSnapshot(cd.snap)})
 	}
-	rows, digest := c.vary(rows)
-	sig, err := batchsettle.Sign(digest, c.cfg.Authorizer)
+	rows, e.Digest = c.vary(rows)
+	e.Key = "claim-" + e.Digest.Hex()
+	sig, err := batchsettle.Sign(e.Digest, c.cfg.Authorizer)
 	if err != nil {
-		r.failed(cands, total, common.Hash{}, fmt.Sprintf("signing the claim: %v", err), true)
+		r.failed(e, common.Hash{}, fmt.Sprintf("signing the claim: %v", err), true)
 		return
 	}
 	payload, err := batchsettlement.ClaimPayload(rows, sig)
 	if err != nil {
-		r.failed(cands, total, common.Hash{}, fmt.Sprintf("writing the claim: %v", err), true)
+		r.failed(e, common.Hash{}, fmt.Sprintf("writing the claim: %v", err), true)
 		return
 	}
-	sctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	resp, err := c.cfg.Settler.Settle(sctx, c.request(cands[0].ch.Config, total, payload))
-	cancel()
-	switch {
-	case err != nil:
-		r.failed(cands, total, common.Hash{}, fmt.Sprintf("the facilitator did not answer: %v", err), true)
-	case resp.Success:
-		r.claimed(ctx, cands, total, common.HexToHash(resp.TransactionHash), why)
-	case resp.TransactionHash != "":
-		// Mined and reverted (a channel drained or a voucher refused
-		// between the facilitator's checks and the block): the
-		// facilitator refuses this authorizer's claims for a while, so
-		// the round stops; the next one rereads the chain.
-		c.mu.Lock()
-		c.reverted[digest] = true
-		c.mu.Unlock()
-		r.stopped = true
-		r.failed(cands, total, common.HexToHash(resp.TransactionHash), "the claim reverted: "+resp.Message, true)
-	case resp.ErrorCode == x402.ErrorVerifyFailed && len(cands) > 1:
+	e.Request = c.request(cfg, e.Amount, payload)
+	if err := c.journal(e); err != nil {
+		r.failed(e, common.Hash{}, err.Error(), true)
+		return
+	}
+	resp, err := c.send(ctx, e)
+	if err == nil && !resp.Success && resp.TransactionHash == "" && resp.ErrorCode == x402.ErrorVerifyFailed && len(cands) > 1 {
+		// Nothing was sent: find the channel the facilitator refuses.
+		c.done(e)
 		half := len(cands) / 2
 		r.claim(ctx, cands[:half], reasons)
 		r.claim(ctx, cands[half:], reasons)
-	case resp.ErrorCode == x402.ErrorVerifyFailed:
-		r.failed(cands, total, common.Hash{}, "the facilitator refused the claim: "+resp.Message, false)
-	default:
-		r.failed(cands, total, common.Hash{}, fmt.Sprintf("the claim did not settle (%s): %s", resp.ErrorCode, resp.Message), true)
+		return
 	}
+	r.outcome(ctx, e, resp, err)
 }
 
 // request is the settle request of a claim or refund payload for a
@@ -116,13 +108,14 @@ func (c *Claimer) vary(rows []batchsettle.VoucherClaim) ([]batchsettle.VoucherCl
 	return rows, c.dom.ClaimBatchDigest(c.dom.Entries(rows))
 }
 
-// claimed records a mined claim of cands in tx: each channel mirrored
-// from the chain and counted (store.Channels.Claimed), and the events.
-func (r *round) claimed(ctx context.Context, cands []candidate, total *big.Int, tx common.Hash, why string) {
+// claimed records a mined claim e in tx: each channel mirrored from the
+// chain and counted (store.Channels.Claimed, once per tx), and told. It
+// reports whether every event was kept (the entry is then done).
+func (r *round) claimed(ctx context.Context, e *entry, tx common.Hash) bool {
 	c := r.c
-	ids := make([]common.Hash, len(cands))
-	for i, cd := range cands {
-		ids[i] = cd.ch.ID
+	ids := make([]common.Hash, len(e.Channels))
+	for i, ch := range e.Channels {
+		ids[i] = ch.ID
 	}
 	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	after, err := c.read(rctx, ids)
@@ -131,22 +124,23 @@ func (r *round) claimed(ctx context.Context, cands []candidate, total *big.Int, 
 		c.log.Warn("reading the channels after their claim; recording the claim's totals", zap.Error(err))
 	}
 	now := c.cfg.Now()
-	amounts := make([]ChannelAmount, 0, len(cands))
+	amounts := make([]ChannelAmount, 0, len(e.Channels))
 	sum := new(big.Int)
-	for _, cd := range cands {
-		snap, ok := after[cd.ch.ID]
+	for _, ch := range e.Channels {
+		before := ch.Before.store()
+		snap, ok := after[ch.ID]
 		if !ok {
-			snap = cd.snap
-			snap.TotalClaimed = cd.row.TotalClaimed
+			snap = before
+			snap.TotalClaimed = ch.Target
 		}
-		delta := new(big.Int).Sub(snap.TotalClaimed, cd.snap.TotalClaimed)
+		delta := new(big.Int).Sub(snap.TotalClaimed, before.TotalClaimed)
 		if delta.Sign() < 0 {
 			delta.SetInt64(0)
 		}
-		if _, err := c.channels.Claimed(cd.ch.ID, snap, delta, now); err != nil {
-			c.log.Error("recording a mined claim", zap.Stringer("channel", cd.ch.ID), zap.Stringer("tx", tx), zap.Error(err))
+		if _, err := c.channels.Claimed(ch.ID, tx, snap, delta, now); err != nil {
+			c.log.Error("recording a mined claim", zap.Stringer("channel", ch.ID), zap.Stringer("tx", tx), zap.Error(err))
 		}
-		amounts = append(amounts, ChannelAmount{ID: cd.ch.ID, Payer: cd.ch.Config.Payer, Amount: delta})
+		amounts = append(amounts, ChannelAmount{ID: ch.ID, Payer: ch.Payer, Amount: delta})
 		sum.Add(sum, delta)
 	}
 	c.mu.Lock()
@@ -155,29 +149,32 @@ func (r *round) claimed(ctx context.Context, cands []candidate, total *big.Int, 
 	}
 	c.mu.Unlock()
 	r.res.Claims++
-	r.res.Channels += len(cands)
-	cfg := cands[0].ch.Config
-	c.log.Info("claimed and swept", zap.Int("channels", len(cands)), zap.Stringer("amount", sum), zap.Stringer("tx", tx), zap.String("strategy", why))
-	c.emit(Event{Kind: EventClaimed, Channels: amounts, Receiver: cfg.Receiver, Token: cfg.Token, Amount: sum, Tx: tx, Reason: why})
-	c.emit(Event{Kind: EventSwept, Receiver: cfg.Receiver, Token: cfg.Token, Amount: new(big.Int).Set(sum), Tx: tx, Reason: why})
+	r.res.Channels += len(e.Channels)
+	c.log.Info("claimed and swept", zap.Int("channels", len(e.Channels)), zap.Stringer("amount", sum), zap.Stringer("tx", tx), zap.String("strategy", e.Why))
+	if !c.tell(Event{Kind: EventClaimed, Channels: amounts, Receiver: e.Receiver, Token: e.Token, Amount: sum, Tx: tx, Reason: e.Why},
+		Event{Kind: EventSwept, Receiver: e.Receiver, Token: e.Token, Amount: new(big.Int).Set(sum), Tx: tx, Reason: e.Why}) {
+		return false
+	}
+	c.done(e)
+	return true
 }
 
-// failed reports a failed claim of cands; retry marks them for the next
-// round whatever the strategies say.
-func (r *round) failed(cands []candidate, total *big.Int, tx common.Hash, why string, retry bool) {
+// failed reports a failed claim e; retry marks its channels for the next
+// round whatever the strategies say. It reports whether the event was
+// kept.
+func (r *round) failed(e *entry, tx common.Hash, why string, retry bool) bool {
 	c := r.c
 	r.res.Failed++
 	if retry {
-		c.later(cands)
+		c.mu.Lock()
+		for _, ch := range e.Channels {
+			c.retry[ch.ID] = true
+		}
+		c.mu.Unlock()
 	}
-	amounts := make([]ChannelAmount, len(cands))
-	for i, cd := range cands {
-		amounts[i] = ChannelAmount{ID: cd.ch.ID, Payer: cd.ch.Config.Payer, Amount: cd.delta}
-	}
-	cfg := cands[0].ch.Config
-	c.log.Warn("a claim failed", zap.Int("channels", len(cands)), zap.Stringer("amount", total), zap.Stringer("tx", tx),
+	c.log.Warn("a claim failed", zap.Int("channels", len(e.Channels)), zap.Stringer("amount", e.Amount), zap.Stringer("tx", tx),
 		zap.Bool("retried", retry), zap.String("why", why))
-	c.emit(Event{Kind: EventFailed, Channels: amounts, Receiver: cfg.Receiver, Token: cfg.Token, Amount: total, Tx: tx, Reason: why})
+	return c.tell(Event{Kind: EventFailed, Channels: e.amounts(), Receiver: e.Receiver, Token: e.Token, Amount: e.Amount, Tx: tx, Reason: why})
 }
 
 // later marks cands to be claimed next round.

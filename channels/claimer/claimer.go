@@ -99,8 +99,13 @@ type Config struct {
 	// minutes.
 	Timeout time.Duration
 	// OnEvent, if set, is told of claims, sweeps, refunds, failures and
-	// withdrawals (webhooks, metrics). It must not block.
-	OnEvent func(Event)
+	// withdrawals (webhooks, metrics). It must not block. An error says
+	// the event was not kept (a webhook's delivery could not be stored):
+	// a claim's or refund's events are told again, with the same
+	// transaction, until all of them were kept (see JournalBucket), so an
+	// event of a mined transaction may be told more than once, never
+	// not at all; a withdrawal's is told again next round.
+	OnEvent func(Event) error
 	// Logger receives diagnostics; nil logs nothing.
 	Logger *zap.Logger
 	// Now is the clock; default time.Now.
@@ -172,6 +177,7 @@ type Claimer struct {
 	cfg      Config
 	channels *store.Channels
 	leases   *store.Leases
+	entries  store.KV // the journal (JournalBucket)
 	dom      batchsettle.Domain
 	bs       *batchsettle.X402BatchSettlement
 	network  string
@@ -219,13 +225,17 @@ func New(cfg Config) (*Claimer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("claimer: opening the channels: %w", err)
 	}
+	entries, err := cfg.Store.Bucket(JournalBucket)
+	if err != nil {
+		return nil, fmt.Errorf("claimer: opening its journal: %w", err)
+	}
 	ls, err := cfg.Store.Bucket(LeaseBucket)
 	if err != nil {
 		return nil, fmt.Errorf("claimer: opening its leases: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Claimer{
-		cfg: cfg, channels: store.NewChannels(chs), leases: store.NewLeases(ls),
+		cfg: cfg, channels: store.NewChannels(chs), leases: store.NewLeases(ls), entries: entries,
 		dom: batchsettle.NewDomain(cfg.ChainID, cfg.Settlement), bs: batchsettle.NewX402BatchSettlement(),
 		network: x402.FormatNetwork(cfg.ChainID.Uint64()), address: crypto.PubkeyToAddress(cfg.Authorizer.PublicKey),
 		log: log.Named("claimer"), notify: make(chan struct{}, 1), ctx: ctx, cancel: cancel,
@@ -281,10 +291,11 @@ func (c *Claimer) loop() {
 	}
 }
 
-// emit tells OnEvent of e.
-func (c *Claimer) emit(e Event) {
-	if c.cfg.OnEvent != nil {
-		e.At = c.cfg.Now().UTC()
-		c.cfg.OnEvent(e)
+// emit tells OnEvent of e, and returns its error.
+func (c *Claimer) emit(e Event) error {
+	if c.cfg.OnEvent == nil {
+		return nil
 	}
+	e.At = c.cfg.Now().UTC()
+	return c.cfg.OnEvent(e)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"encoding/json"
+	"errors"
 	"io"
 	"math/big"
 	"net/http"
@@ -188,18 +189,30 @@ type eventLog struct {
 	mu     sync.Mutex
 	events []Event
 	added  chan struct{}
+	// refuse is how many events to come it does not keep (a webhook's
+	// store that fails).
+	refuse int
 }
 
 func newEventLog() *eventLog { return &eventLog{added: make(chan struct{}, 1)} }
 
-func (l *eventLog) add(e Event) {
+// errNotKept is what eventLog answers for an event it refuses.
+var errNotKept = errors.New("the event was not kept")
+
+func (l *eventLog) add(e Event) error {
 	l.mu.Lock()
+	if l.refuse > 0 {
+		l.refuse--
+		l.mu.Unlock()
+		return errNotKept
+	}
 	l.events = append(l.events, e)
 	l.mu.Unlock()
 	select {
 	case l.added <- struct{}{}:
 	default:
 	}
+	return nil
 }
 
 func (l *eventLog) of(kind EventKind) []Event {

@@ -12,6 +12,7 @@ import (
 	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
 	"github.com/caddy-x402/caddy-x402/facilitator/batchsettlement"
 	"github.com/caddy-x402/caddy-x402/store"
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // The refusals of Refund, which an operator's tool branches on.
@@ -145,7 +146,8 @@ func (c *Claimer) Refund(ctx context.Context, id common.Hash, amount *big.Int) (
 	case amount.Cmp(refundable) > 0:
 		return Refunded{}, fmt.Errorf("a refund of %s, with %s refundable: %w", amount, refundable, ErrRefundTooLarge)
 	}
-	refundSig, err := batchsettle.Sign(c.dom.RefundDigest(id, snap.RefundNonce, amount), c.cfg.Authorizer)
+	refundDigest := c.dom.RefundDigest(id, snap.RefundNonce, amount)
+	refundSig, err := batchsettle.Sign(refundDigest, c.cfg.Authorizer)
 	if err != nil {
 		return Refunded{}, fmt.Errorf("signing the refund: %w", err)
 	}
@@ -159,52 +161,139 @@ func (c *Claimer) Refund(ctx context.Context, id common.Hash, amount *big.Int) (
 	if err != nil {
 		return Refunded{}, err
 	}
-	sctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	resp, err := c.cfg.Settler.Settle(sctx, c.request(ch.Config, amount, payload))
-	cancel()
-	one := []ChannelAmount{{ID: id, Payer: ch.Config.Payer, Amount: amount}}
-	if err != nil || !resp.Success {
-		why := "the facilitator did not answer"
-		var tx common.Hash
+	target := snap.TotalClaimed
+	if len(rows) > 0 {
+		target = rows[0].TotalClaimed
+	}
+	e := &entry{Kind: entryRefund, Key: "refund-" + refundDigest.Hex(), Request: c.request(ch.Config, amount, payload),
+		Channels: []entryChannel{{ID: id, Payer: ch.Config.Payer, Delta: claimed, Target: target, Before: toSnapshot(snap)}},
+		Receiver: ch.Config.Receiver, Token: ch.Config.Token, Amount: amount, Claimed: claimed, Why: "refund",
+		Charged: ch.Charged, Written: now.UTC()}
+	if err := c.journal(e); err != nil {
+		return Refunded{}, err
+	}
+	resp, err := c.send(ctx, e)
+	if err != nil || resp.ErrorCode == x402.ErrorInFlight {
+		// It may be in flight: the channel stays held (until the hold's
+		// lease ends), and the next round resolves it.
+		held = false
 		if err == nil {
-			why, tx = fmt.Sprintf("%s: %s", resp.ErrorCode, resp.Message), common.HexToHash(resp.TransactionHash)
-		} else {
-			why += ": " + err.Error()
+			err = errors.New(resp.Message)
 		}
-		c.emit(Event{Kind: EventFailed, Channels: one, Receiver: ch.Config.Receiver, Token: ch.Config.Token, Amount: amount, Tx: tx, Reason: "refund: " + why})
+		return Refunded{}, fmt.Errorf("refunding channel %s: the facilitator did not answer, and the claimer's next round resolves it (see its events): %w", id, err)
+	}
+	out, err := c.refunded(ctx, e, resp)
+	release()
+	if got, ok, gerr := c.channels.Get(id); gerr == nil && ok {
+		out.Channel = got
+	}
+	return out, err
+}
+
+// refunded records and tells a refund's settle answer (mined: the channel
+// mirrored, and counted as claimed if it claimed first; refused or
+// reverted: the failure), and removes its entry from the journal once its
+// events were kept.
+func (c *Claimer) refunded(ctx context.Context, e *entry, resp *x402.SettleResponse) (Refunded, error) {
+	ec := e.Channels[0]
+	id := ec.ID
+	one := []ChannelAmount{{ID: id, Payer: ec.Payer, Amount: e.Amount}}
+	tx := common.HexToHash(resp.TransactionHash)
+	if !resp.Success {
+		why := fmt.Sprintf("%s: %s", resp.ErrorCode, resp.Message)
+		if c.tell(Event{Kind: EventFailed, Channels: one, Receiver: e.Receiver, Token: e.Token, Amount: e.Amount, Tx: tx, Reason: "refund: " + why}) {
+			c.done(e)
+		}
 		return Refunded{}, fmt.Errorf("refunding channel %s: %s", id, why)
 	}
-	tx := common.HexToHash(resp.TransactionHash)
-	out := Refunded{Tx: tx, Amount: amount, Claimed: claimed}
-	rctx, cancel = context.WithTimeout(ctx, c.cfg.Timeout)
+	claimed := orZero(e.Claimed)
+	out := Refunded{Tx: tx, Amount: e.Amount, Claimed: claimed}
+	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	after, err := c.read(rctx, []common.Hash{id})
 	cancel()
 	if err != nil {
 		c.log.Warn("reading a refunded channel", zap.Stringer("channel", id), zap.Error(err))
+		b := ec.Before
 		after = map[common.Hash]store.ChannelSnapshot{id: {
-			Balance: new(big.Int).Sub(snap.Balance, amount), TotalClaimed: new(big.Int).Add(snap.TotalClaimed, claimed),
-			RefundNonce: new(big.Int).Add(snap.RefundNonce, big.NewInt(1)),
+			Balance: new(big.Int).Sub(b.Balance, e.Amount), TotalClaimed: new(big.Int).Add(b.TotalClaimed, claimed),
+			RefundNonce: new(big.Int).Add(b.RefundNonce, big.NewInt(1)),
 		}}
 	}
-	now = c.cfg.Now()
-	if len(rows) > 0 {
-		out.Channel, err = c.channels.Claimed(id, after[id], claimed, now)
+	now := c.cfg.Now()
+	if claimed.Sign() > 0 {
+		out.Channel, err = c.channels.Claimed(id, tx, after[id], claimed, now)
 	} else {
 		out.Channel, err = c.channels.Sync(id, after[id], now)
 	}
 	if err != nil {
 		c.log.Error("recording a refund", zap.Stringer("channel", id), zap.Stringer("tx", tx), zap.Error(err))
 	}
-	release()
-	if got, ok, err := c.channels.Get(id); err == nil && ok {
-		out.Channel = got
+	c.log.Info("refunded a channel", zap.Stringer("channel", id), zap.Stringer("amount", e.Amount), zap.Stringer("claimed", claimed), zap.Stringer("tx", tx))
+	var events []Event
+	if claimed.Sign() > 0 {
+		cl := []ChannelAmount{{ID: id, Payer: ec.Payer, Amount: claimed}}
+		events = append(events, Event{Kind: EventClaimed, Channels: cl, Receiver: e.Receiver, Token: e.Token, Amount: claimed, Tx: tx, Reason: "refund"},
+			Event{Kind: EventSwept, Receiver: e.Receiver, Token: e.Token, Amount: new(big.Int).Set(claimed), Tx: tx, Reason: "refund"})
 	}
-	c.log.Info("refunded a channel", zap.Stringer("channel", id), zap.Stringer("amount", amount), zap.Stringer("claimed", claimed), zap.Stringer("tx", tx))
-	if len(rows) > 0 {
-		cl := []ChannelAmount{{ID: id, Payer: ch.Config.Payer, Amount: claimed}}
-		c.emit(Event{Kind: EventClaimed, Channels: cl, Receiver: ch.Config.Receiver, Token: ch.Config.Token, Amount: claimed, Tx: tx, Reason: "refund"})
-		c.emit(Event{Kind: EventSwept, Receiver: ch.Config.Receiver, Token: ch.Config.Token, Amount: new(big.Int).Set(claimed), Tx: tx, Reason: "refund"})
+	events = append(events, Event{Kind: EventRefunded, Channels: one, Receiver: e.Receiver, Token: e.Token, Amount: e.Amount, Tx: tx, Reason: "refund"})
+	if c.tell(events...) {
+		c.done(e)
 	}
-	c.emit(Event{Kind: EventRefunded, Channels: one, Receiver: ch.Config.Receiver, Token: ch.Config.Token, Amount: amount, Tx: tx, Reason: "refund"})
 	return out, nil
+}
+
+// resolveRefund resolves a refund the journal holds (its claimer died, or
+// its facilitator did not answer), and reports whether it is done. While
+// the refund's hold of the channel lasts, nothing was served since it was
+// decided, so it is sent again under its key (the facilitator answers the
+// first settle's outcome, or settles it now). It reports whether the
+// channel must wait (the refund's outcome is not known yet). Once the
+// hold ended, the
+// channel may have served requests whose charges the refund's amount
+// would now return, so it is sent again only if the chain shows it was
+// mined (the refund nonce moved), to learn its transaction; otherwise it
+// is told as failed, and nothing is sent.
+func (c *Claimer) resolveRefund(ctx context.Context, e *entry) (wait bool) {
+	ec := e.Channels[0]
+	cur, ok, err := c.channels.Get(ec.ID)
+	if err != nil {
+		c.log.Warn("reading a channel to resolve its refund", zap.Stringer("channel", ec.ID), zap.Error(err))
+		return true
+	}
+	if !ok || cur.Hold == nil || cur.Hold.Owner != refundHold || !cur.Held(c.cfg.Now()) {
+		rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+		snaps, err := c.read(rctx, []common.Hash{ec.ID})
+		cancel()
+		if err != nil {
+			c.log.Warn("reading a channel to resolve its refund", zap.Stringer("channel", ec.ID), zap.Error(err))
+			return true
+		}
+		if snaps[ec.ID].RefundNonce.Cmp(ec.Before.RefundNonce) <= 0 {
+			why := "refund: interrupted (the claimer stopped before its outcome was known, and the channel's hold has ended); it was not mined and is not sent again: ask for it again"
+			c.log.Warn("a refund was interrupted", zap.Stringer("channel", ec.ID), zap.Stringer("amount", e.Amount))
+			if c.tell(Event{Kind: EventFailed, Channels: []ChannelAmount{{ID: ec.ID, Payer: ec.Payer, Amount: e.Amount}},
+				Receiver: e.Receiver, Token: e.Token, Amount: e.Amount, Reason: why}) {
+				c.done(e)
+			}
+			return false
+		}
+	}
+	c.log.Info("resolving a refund a claimer left in flight", zap.String("key", e.Key), zap.Time("sent", e.Written))
+	resp, err := c.send(ctx, e)
+	if err != nil || resp.ErrorCode == x402.ErrorInFlight {
+		return true
+	}
+	c.refunded(ctx, e, resp)
+	if _, err := c.channels.Abort(ec.ID, refundHold); err != nil && !errors.Is(err, store.ErrNotHeld) {
+		c.log.Warn("letting a refunded channel go", zap.Stringer("channel", ec.ID), zap.Error(err))
+	}
+	return false
+}
+
+// orZero is v, or zero if v is nil.
+func orZero(v *big.Int) *big.Int {
+	if v == nil {
+		return new(big.Int)
+	}
+	return v
 }

@@ -90,9 +90,13 @@ type group struct{ receiver, token common.Address }
 
 func (r *round) run(ctx context.Context) error {
 	c := r.c
+	pending, err := r.resolve(ctx)
+	if err != nil {
+		return err
+	}
 	var chans []store.Channel
-	err := c.channels.Each(func(ch store.Channel) error {
-		if ch.Config != nil && ch.Config.ReceiverAuthorizer == c.address && ch.Unclaimed().Sign() > 0 {
+	err = c.channels.Each(func(ch store.Channel) error {
+		if ch.Config != nil && ch.Config.ReceiverAuthorizer == c.address && ch.Unclaimed().Sign() > 0 && !pending[ch.ID] {
 			chans = append(chans, ch)
 		}
 		return nil
@@ -271,7 +275,7 @@ func (c *Claimer) unclaimable(ch store.Channel, why string) {
 		return
 	}
 	c.log.Warn("a channel cannot be claimed in full", zap.Stringer("channel", ch.ID), zap.String("why", why))
-	c.emit(Event{Kind: EventFailed, Channels: []ChannelAmount{{ID: ch.ID, Payer: ch.Config.Payer, Amount: ch.Unclaimed()}},
+	c.tell(Event{Kind: EventFailed, Channels: []ChannelAmount{{ID: ch.ID, Payer: ch.Config.Payer, Amount: ch.Unclaimed()}},
 		Receiver: ch.Config.Receiver, Token: ch.Config.Token, Amount: ch.Unclaimed(), Reason: why})
 }
 
@@ -279,15 +283,18 @@ func (c *Claimer) unclaimable(ch store.Channel, why string) {
 func (c *Claimer) withdrawal(ch store.Channel, snap store.ChannelSnapshot, unclaimed *big.Int) {
 	c.mu.Lock()
 	dup := c.seen[ch.ID] == snap.WithdrawRequestedAt
-	c.seen[ch.ID] = snap.WithdrawRequestedAt
 	c.mu.Unlock()
 	if dup {
 		return
 	}
 	c.log.Info("a payer started a timed withdrawal; claiming its channel now", zap.Stringer("channel", ch.ID),
 		zap.Time("deadline", time.Unix(snap.WithdrawRequestedAt+int64(ch.Config.WithdrawDelay), 0)))
-	c.emit(Event{Kind: EventWithdrawal, Channels: []ChannelAmount{{ID: ch.ID, Payer: ch.Config.Payer, Amount: unclaimed}},
-		Receiver: ch.Config.Receiver, Token: ch.Config.Token, Amount: unclaimed, Reason: "withdrawal"})
+	if c.tell(Event{Kind: EventWithdrawal, Channels: []ChannelAmount{{ID: ch.ID, Payer: ch.Config.Payer, Amount: unclaimed}},
+		Receiver: ch.Config.Receiver, Token: ch.Config.Token, Amount: unclaimed, Reason: "withdrawal"}) {
+		c.mu.Lock()
+		c.seen[ch.ID] = snap.WithdrawRequestedAt
+		c.mu.Unlock()
+	}
 }
 
 // retrying reports whether a claim of channel id failed and is retried.

@@ -257,19 +257,26 @@ func runChannels(t *testing.T, b Backend) {
 	t.Run("a mined claim is mirrored and counted", func(t *testing.T) {
 		t.Parallel()
 		cs := open(t, b.Open(t))
-		if _, err := cs.Claimed(id, funded, big.NewInt(1), t0); !errors.Is(err, store.ErrNoChannel) {
+		tx1, tx2 := common.Hash{0xc1}, common.Hash{0xc2}
+		if _, err := cs.Claimed(id, tx1, funded, big.NewInt(1), t0); !errors.Is(err, store.ErrNoChannel) {
 			t.Fatalf("a claim of a channel with no record: %v", err)
 		}
 		must(t, err2(cs.Sync(id, funded, t0)))
 		must(t, err2(cs.Begin(id, v(100), price, "a", t0, time.Minute)))
 		must(t, err2(cs.Commit(id, "a", price, t0)))
 		after := store.ChannelSnapshot{Balance: big.NewInt(1000), TotalClaimed: big.NewInt(100), RefundNonce: big.NewInt(0)}
-		c, err := cs.Claimed(id, after, big.NewInt(100), t0.Add(time.Minute))
-		if err != nil || c.Swept.Int64() != 100 || c.Claims != 1 || !c.ClaimedAt.Equal(t0.Add(time.Minute)) || c.Unclaimed().Sign() != 0 || c.TotalClaimed.Int64() != 100 {
+		c, err := cs.Claimed(id, tx1, after, big.NewInt(100), t0.Add(time.Minute))
+		if err != nil || c.Swept.Int64() != 100 || c.Claims != 1 || !c.ClaimedAt.Equal(t0.Add(time.Minute)) || c.Unclaimed().Sign() != 0 || c.TotalClaimed.Int64() != 100 || c.ClaimTx != tx1 {
 			t.Fatalf("after a claim %+v, %v", c, err)
 		}
+		// The same claim recorded again (its claimer died after recording
+		// it and resolved it anew) is counted once.
+		c, err = cs.Claimed(id, tx1, after, big.NewInt(100), t0.Add(90*time.Second))
+		if err != nil || c.Swept.Int64() != 100 || c.Claims != 1 || !c.ClaimedAt.Equal(t0.Add(time.Minute)) {
+			t.Fatalf("the same claim recorded twice: %+v, %v", c, err)
+		}
 		after.TotalClaimed = big.NewInt(150)
-		c, err = cs.Claimed(id, after, big.NewInt(50), t0.Add(2*time.Minute))
+		c, err = cs.Claimed(id, tx2, after, big.NewInt(50), t0.Add(2*time.Minute))
 		if err != nil || c.Swept.Int64() != 150 || c.Claims != 2 || c.Charged.Int64() != 150 {
 			t.Fatalf("after a second claim %+v, %v", c, err)
 		}
