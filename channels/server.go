@@ -303,6 +303,7 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 		if err := s.sponsor(p.Config.Payer, now); err != nil {
 			return nil, err
 		}
+		u.sponsored = s.cfg.Sponsored != nil
 	}
 	// The hold is written beside the upstream's work: Settle, the first
 	// step of any answer, waits until it is durable.
@@ -311,6 +312,9 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 		cs = cs.Metered() // a live hold gives way to its commit alone
 	}
 	rec, u.durable, err = cs.BeginEarly(id, store.Voucher{Max: p.MaxClaimable, Signature: p.Signature}, price, u.owner, now, s.cfg.Lease)
+	if err != nil {
+		u.unsponsor() // refused: nothing will be sent
+	}
 	switch {
 	case errors.Is(err, store.ErrChannelBusy):
 		r := refusal(CodeChannelBusy, "another request of channel %s is being served; retry shortly", id)
@@ -458,6 +462,10 @@ type use struct {
 	// refunded is a settled refund's answer, and deposited a settled
 	// deposit's.
 	refunded, deposited *x402.SettleResponse
+	// sponsored is set while the request counts a sponsored deposit or
+	// refund (Config.Sponsored) that sent nothing yet: given back if it
+	// never does.
+	sponsored bool
 	// durable waits until the hold is written (store.BeginEarly); held
 	// is its outcome, once waited for.
 	durable func() error
@@ -474,6 +482,28 @@ func (u *use) hold() error {
 		u.held, u.durable = u.durable(), nil
 	}
 	return u.held
+}
+
+// unsponsor gives back the sponsored transaction the request counted,
+// if it still counts one: it sent nothing.
+func (u *use) unsponsor() {
+	if !u.sponsored {
+		return
+	}
+	u.sponsored = false
+	// A store that fails leaves the count taken: the budget errs on the
+	// merchant's side.
+	_ = u.s.cfg.Sponsored.Return(u.p.Config.Payer.Hex(), u.s.cfg.SponsoredLimits, u.s.cfg.Now())
+}
+
+// sent records a sponsored transaction's settle answer: one that sent a
+// transaction spent the count; one that sent none gives it back.
+func (u *use) sent(res *x402.SettleResponse) {
+	if res.Success || res.TransactionHash != "" {
+		u.sponsored = false
+		return
+	}
+	u.unsponsor()
 }
 
 func (u *use) Payer() string     { return u.p.Config.Payer.Hex() }
@@ -499,7 +529,9 @@ func (u *use) Settle(ctx context.Context, charge *big.Int, settle func(context.C
 	}
 	switch {
 	case u.p.Refund != nil:
-		return u.settleRefund(ctx, settle)
+		res := u.settleRefund(ctx, settle)
+		u.sent(res)
+		return res
 	case u.p.Deposit != nil:
 		res := *u.deposited
 		res.Extra = &x402.SettleExtra{ChargedAmount: u.charge.String(), ChannelState: u.state()}
@@ -524,6 +556,7 @@ func (u *use) Fund(ctx context.Context, settle func(context.Context, *x402.Verif
 		return nil
 	}
 	res := settle(ctx, u.req)
+	u.sent(res)
 	if !res.Success {
 		// Nothing was deposited: mirror the balance the chain has.
 		u.s.cfg.Store.Sync(u.id, u.before, u.s.cfg.Now())
@@ -587,6 +620,7 @@ func (u *use) Abort(context.Context) {
 	defer u.end()
 	u.hold() // after the hold's write, whatever it came to: a hold kept is let go
 	u.s.cfg.Store.Abort(u.id, u.owner)
+	u.unsponsor() // a deposit or refund never settled
 }
 
 // settleRefund completes the payer's refund payload (its amount, the

@@ -791,6 +791,13 @@ func TestChannelSponsorshipBudget(t *testing.T) {
 		c.Sponsored, c.SponsoredLimits = sp, store.SponsoredLimits{PerPayer: 2, Total: 10, Window: time.Hour}
 	})
 	p := r.newPayer(4)
+	// Deposits refused before anything was sent (a voucher's ceiling that
+	// is not the price) cost no gas, and count nothing.
+	for i := range 3 {
+		if a := r.pay(i%2, p.header("deposit", 150, 1000, 0, r.offer)); a.status != http.StatusPaymentRequired {
+			t.Fatalf("a deposit with a mismatched ceiling: %+v", a)
+		}
+	}
 	if a := r.pay(0, p.header("deposit", 100, 1000, 0, r.offer)); a.status != 200 {
 		t.Fatalf("the first deposit: %+v", a)
 	}

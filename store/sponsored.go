@@ -58,6 +58,23 @@ func (s *Sponsored) Take(payer string, lim SponsoredLimits, now time.Time) (bool
 	return true, time.Time{}, nil
 }
 
+// Return gives back one sponsored transaction of payer taken at now's
+// window (Take): the deposit or refund it counted sent nothing (refused
+// before it was sent, or by the facilitator without a transaction), so it
+// cost no gas. A window that ended gives nothing back.
+func (s *Sponsored) Return(payer string, lim SponsoredLimits, now time.Time) error {
+	if lim.PerPayer > 0 { // Take counts only what has a limit
+		if _, _, err := s.take([]byte("payer/"+strings.ToLower(payer)), 0, lim.Window, now, -1); err != nil {
+			return err
+		}
+	}
+	if lim.Total > 0 {
+		_, _, err := s.take([]byte("total"), 0, lim.Window, now, -1)
+		return err
+	}
+	return nil
+}
+
 // take adds delta to key's count in the window at now, unless limit (0:
 // none) would be passed.
 func (s *Sponsored) take(key []byte, limit int, window time.Duration, now time.Time, delta int) (bool, time.Time, error) {

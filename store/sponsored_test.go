@@ -69,4 +69,31 @@ func TestSponsored(t *testing.T) {
 	if ok, _, err := s.Take("0xCCCC", SponsoredLimits{Window: time.Hour}, t0); err != nil || !ok {
 		t.Fatalf("no limits: %v %v", ok, err)
 	}
+	// A count given back (its deposit sent nothing) is taken again; the
+	// payer's and the total's.
+	one := SponsoredLimits{PerPayer: 1, Total: 1, Window: time.Hour}
+	t1 := t0.Add(3 * time.Hour)
+	if ok, _, err := s.Take("0xDDDD", one, t1); err != nil || !ok {
+		t.Fatalf("the first take: %v %v", ok, err)
+	}
+	if ok, _, _ := s.Take("0xEEEE", one, t1); ok {
+		t.Fatal("a take past the total")
+	}
+	if err := s.Return("0xdddd", one, t1); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _, err := s.Take("0xDDDD", one, t1); err != nil || !ok {
+		t.Fatalf("a take after the count was given back: %v %v", ok, err)
+	}
+	// Giving back more than was taken counts from zero, not below.
+	for range 3 {
+		if err := s.Return("0xDDDD", one, t1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, want := range []bool{true, false} {
+		if ok, _, err := s.Take("0xEEEE", one, t1); err != nil || ok != want {
+			t.Fatalf("take %d after three returns: %v %v, want %v", i, ok, err, want)
+		}
+	}
 }
