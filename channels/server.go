@@ -100,6 +100,11 @@ type Config struct {
 	// Committed, if set, is called with a channel after each committed
 	// charge (the claimer's threshold and withdrawal strategies).
 	Committed func(store.Channel)
+	// CommitDelay is how long a served request's charge waits for its
+	// channel's next request, to be committed in the same write as that
+	// request's hold, before it is committed alone (see fold.go); default
+	// DefaultCommitDelay, negative commits each charge at once.
+	CommitDelay time.Duration
 	// Now is the clock; default time.Now.
 	Now func() time.Time
 }
@@ -116,6 +121,9 @@ type Server struct {
 	mu     sync.Mutex
 	open   map[common.Hash]*use
 	ending sync.WaitGroup
+	// pending are the served requests' charges waiting for their
+	// channels' next holds, by channel (fold.go).
+	pending map[common.Hash]*pending
 }
 
 // New returns a Server.
@@ -141,7 +149,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, dom: batchsettle.NewDomain(cfg.ChainID, cfg.Settlement), open: make(map[common.Hash]*use)}
+	if cfg.CommitDelay == 0 {
+		cfg.CommitDelay = DefaultCommitDelay
+	}
+	s := &Server{cfg: cfg, dom: batchsettle.NewDomain(cfg.ChainID, cfg.Settlement), open: make(map[common.Hash]*use),
+		pending: make(map[common.Hash]*pending)}
 	if cfg.Authorizer != nil {
 		s.authorizer = crypto.PubkeyToAddress(cfg.Authorizer.PublicKey)
 	}
@@ -150,8 +162,9 @@ func New(cfg Config) (*Server, error) {
 
 // Close waits, at most until ctx ends, for the requests under way to be
 // committed or aborted (a served request's charge is committed after its
-// handler returned). A charge left uncommitted is not lost: its hold is in
-// the store, and the payer's next voucher commits it.
+// handler returned), and commits the charges waiting for their channels'
+// next holds. A charge left uncommitted is not lost: its hold is in the
+// store, and the payer's next voucher commits it.
 func (s *Server) Close(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
@@ -160,10 +173,13 @@ func (s *Server) Close(ctx context.Context) error {
 	}()
 	select {
 	case <-done:
-		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("channels: charges still being committed: %w", ctx.Err())
 	}
+	if err := s.flushAll(ctx); err != nil {
+		return fmt.Errorf("channels: charges still being committed: %w", err)
+	}
+	return nil
 }
 
 // after waits until this process's earlier request of channel id has
@@ -310,10 +326,18 @@ func (s *Server) Begin(ctx context.Context, req *x402.VerifyRequest, verify func
 	cs := s.cfg.Store
 	if paywall.MeteredCharge(ctx) {
 		cs = cs.Metered() // a live hold gives way to its commit alone
+		u.metered = true
 	}
-	rec, u.durable, err = cs.BeginEarly(id, store.Voucher{Max: p.MaxClaimable, Signature: p.Signature}, price, u.owner, now, s.cfg.Lease)
+	// The channel's last served request's charge, if it waits, is
+	// committed in the same write (fold.go).
+	u.prior = s.take(ctx, id)
+	rec, u.durable, err = cs.BeginEarlyAfter(u.prior, id, store.Voucher{Max: p.MaxClaimable, Signature: p.Signature}, price, u.owner, now, s.cfg.Lease)
 	if err != nil {
 		u.unsponsor() // refused: nothing will be sent
+		if u.prior != nil {
+			s.later(id, *u.prior) // nothing was written
+			u.prior = nil
+		}
 	}
 	switch {
 	case errors.Is(err, store.ErrChannelBusy):
@@ -466,6 +490,13 @@ type use struct {
 	// refund (Config.Sponsored) that sent nothing yet: given back if it
 	// never does.
 	sponsored bool
+	// metered: the request is charged what its response used
+	// (paywall.MeteredCharge).
+	metered bool
+	// prior is the channel's last served request's charge, committed in
+	// the same write as this request's hold (fold.go), until it is
+	// durable.
+	prior *store.PriorCommit
 	// durable waits until the hold is written (store.BeginEarly); held
 	// is its outcome, once waited for.
 	durable func() error
@@ -480,6 +511,14 @@ type use struct {
 func (u *use) hold() error {
 	if u.durable != nil {
 		u.held, u.durable = u.durable(), nil
+		if prior := u.prior; prior != nil {
+			u.prior = nil
+			if u.held != nil {
+				u.s.later(u.id, *prior) // the write that was to commit it failed
+			} else {
+				u.s.committed(u.rec)
+			}
+		}
 	}
 	return u.held
 }
@@ -574,7 +613,8 @@ func (u *use) Fund(ctx context.Context, settle func(context.Context, *x402.Verif
 }
 
 // Commit implements paywall.ChannelUse: the charge of a served request is
-// committed; a settled refund deletes the channel (a full refund) or
+// committed, with the channel's next hold or alone after CommitDelay
+// (fold.go); a settled refund deletes the channel (a full refund) or
 // mirrors what is left.
 func (u *use) Commit(ctx context.Context) error {
 	defer u.end()
@@ -605,13 +645,19 @@ func (u *use) Commit(ctx context.Context) error {
 	if charge == nil {
 		charge = u.price
 	}
-	rec, err := u.s.cfg.Store.Commit(u.id, u.owner, charge, now)
-	if err != nil {
-		return err
+	prior := store.PriorCommit{Owner: u.owner, Charge: charge, At: now}
+	if u.s.cfg.CommitDelay < 0 || u.metered {
+		// A metered hold stays busy to the other replicas until its
+		// commit says what the response used: committed at once.
+		rec, err := u.s.cfg.Store.Commit(u.id, u.owner, charge, now)
+		if err != nil {
+			return err
+		}
+		u.s.committed(rec)
+		return nil
 	}
-	if f := u.s.cfg.Committed; f != nil {
-		f(rec)
-	}
+	// Committed with the channel's next hold, or alone after CommitDelay.
+	u.s.later(u.id, prior)
 	return nil
 }
 

@@ -46,6 +46,7 @@ type rig struct {
 	offer    x402.PaymentRequirements
 	dom      batchsettle.Domain
 	servers  []*httptest.Server
+	srvs     []*channels.Server // the replicas' channel servers
 	channels *store.Channels
 	served   atomic.Int64
 	// gate, when set, holds the upstream until it is closed.
@@ -142,6 +143,7 @@ func newRigWith(t *testing.T, ch func(*channels.Config, *store.Store), mutate ..
 		if err != nil {
 			t.Fatal(err)
 		}
+		r.srvs = append(r.srvs, srv)
 		cfg := paywall.Config{Accepts: []x402.PaymentRequirements{r.offer}, Facilitator: fac, Channels: srv}
 		for _, m := range mutate {
 			m(&cfg)
@@ -252,6 +254,13 @@ func TestChannelAttacks(t *testing.T) {
 	if a := r.pay(1, v2); a.status != 200 || a.receipt.Extra.ChannelState.ChargedCumulativeAmount != "200" {
 		t.Fatalf("a voucher on the other replica: %+v", a)
 	}
+	// Replayed at once on the replica that did not serve it, while the
+	// served request's hold waits for its commit: busy (or, once
+	// committed, the corrective 402), never served.
+	if a := r.pay(0, v2); a.status != 402 || a.pr == nil || (!strings.HasPrefix(a.pr.Error, channels.CodeChannelBusy) && a.pr.Error != channels.CodeCumulativeAmountMismatch) {
+		t.Fatalf("a voucher replayed at once on the other replica: %+v %+v", a, a.pr)
+	}
+	r.charged(p.id()) // its commit
 
 	t.Run("a voucher replayed, on either replica, gets the corrective 402", func(t *testing.T) {
 		for i := range 2 {
@@ -833,5 +842,80 @@ func TestChannelSponsorshipBudget(t *testing.T) {
 	}
 	if a := r.pay(0, r.newPayer(5).header("deposit", 100, 1000, 0, r.offer)); a.status != 200 {
 		t.Fatalf("another payer's deposit: %+v", a)
+	}
+}
+
+// countingKV counts the writes of the channels' space.
+type countingKV struct {
+	store.EarlyKV
+	writes atomic.Int64
+}
+
+func (c *countingKV) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
+	c.writes.Add(1)
+	return c.EarlyKV.Update(key, fn)
+}
+
+func (c *countingKV) UpdateEarly(key []byte, fn func(old []byte) ([]byte, error)) (func() error, error) {
+	c.writes.Add(1)
+	return c.EarlyKV.UpdateEarly(key, fn)
+}
+
+// TestChannelCommitFolded: back-to-back vouchers of a channel on one
+// replica write the store once each (the hold, with the last request's
+// commit), not twice (a hold, then a commit); Close commits the last
+// charge still waiting. Charged totals are the same either way.
+func TestChannelCommitFolded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		delay time.Duration
+	}{
+		{"folded", time.Hour}, // nothing commits alone but Close
+		{"alone", -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var ck *countingKV
+			r := newRigWith(t, func(c *channels.Config, st *store.Store) {
+				if ck == nil {
+					kv, err := st.Bucket(store.ChannelBucket)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ck = &countingKV{EarlyKV: kv.(store.EarlyKV)}
+				}
+				c.Store, c.CommitDelay = store.NewChannels(ck), tc.delay
+			})
+			p := r.newPayer(4)
+			if a := r.pay(0, p.header("deposit", 100, 5000, 0, r.offer)); a.status != 200 {
+				t.Fatalf("the deposit: %+v", a)
+			}
+			before := ck.writes.Load()
+			const n = 10
+			for i := range n {
+				max := int64(200 + 100*i)
+				if a := r.pay(0, p.header("voucher", max, 0, 0, r.offer)); a.status != 200 || a.receipt.Extra.ChannelState.ChargedCumulativeAmount != strconv.FormatInt(max, 10) {
+					t.Fatalf("voucher %d: %+v", i, a)
+				}
+			}
+			writes := ck.writes.Load() - before
+			t.Logf("%d vouchers wrote the channels' space %d times", n, writes)
+			if tc.delay > 0 && writes > n+1 {
+				t.Errorf("%d writes for %d vouchers, want one each", writes, n)
+			}
+			if tc.delay < 0 && writes < 2*n {
+				t.Errorf("%d writes for %d vouchers committed alone, want two each", writes, n)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := r.srvs[0].Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			c, _, err := r.channels.Get(p.id())
+			if err != nil || c.Hold != nil || c.Charged.Int64() != 100*(n+1) || c.Voucher == nil || c.Voucher.Max.Int64() != 100*(n+1) {
+				t.Fatalf("after Close: %+v, %v; want %d charged and no hold", c, err, 100*(n+1))
+			}
+		})
 	}
 }

@@ -328,7 +328,35 @@ var ErrHoldNotKept = errors.New("the channel's hold was decided again while it w
 // waits for it. A refusal (busy, mismatch, over the deposit) is not
 // written, and comes with a nil durable.
 func (cs *Channels) BeginEarly(id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (c Channel, durable func() error, err error) {
-	begin := func(c *Channel) error { return c.begin(v, price, owner, now, lease, cs.metered) }
+	return cs.BeginEarlyAfter(nil, id, v, price, owner, now, lease)
+}
+
+// PriorCommit is the charge of a request of a channel that was served and
+// not committed yet, for BeginEarlyAfter to commit in the same write as
+// the channel's next hold.
+type PriorCommit struct {
+	// Owner is the served request's (its hold's).
+	Owner string
+	// Charge is what it is charged, at most its price.
+	Charge *big.Int
+	// At is when it was served.
+	At time.Time
+}
+
+// BeginEarlyAfter is BeginEarly that first commits prior (if not nil),
+// the channel's last served request, in the same write as the new hold:
+// one durable write for both. A prior whose hold is gone (another
+// replica's request built on it) is skipped. A refusal writes neither:
+// prior is still to be committed.
+func (cs *Channels) BeginEarlyAfter(prior *PriorCommit, id common.Hash, v Voucher, price *big.Int, owner string, now time.Time, lease time.Duration) (c Channel, durable func() error, err error) {
+	begin := func(c *Channel) error {
+		if prior != nil {
+			if err := c.commit(prior.Owner, prior.Charge, prior.At); err != nil && !errors.Is(err, ErrNotHeld) {
+				return err
+			}
+		}
+		return c.begin(v, price, owner, now, lease, cs.metered)
+	}
 	if kv, ok := cs.kv.(EarlyKV); ok {
 		durable, err := kv.UpdateEarly(id[:], apply(begin, &c))
 		return c, durable, err
@@ -414,23 +442,26 @@ func (c *Channel) begin(v Voucher, price *big.Int, owner string, now time.Time, 
 // was begun for, once its response was served: the charged total grows by
 // it, the request's voucher becomes the channel's, and the hold ends.
 func (cs *Channels) Commit(id common.Hash, owner string, charge *big.Int, now time.Time) (Channel, error) {
-	return cs.update(id, func(c *Channel) error {
-		h := c.Hold
-		if h == nil || h.Owner != owner {
-			return ErrNotHeld
-		}
-		if charge.Sign() < 0 || charge.Cmp(h.Price) > 0 {
-			return ErrOverPrice
-		}
-		c.Charged = new(big.Int).Add(c.Charged, charge)
-		v := h.Voucher
-		c.Voucher = &v
-		if c.Uncommitted != nil && c.Uncommitted.Max.Cmp(v.Max) <= 0 {
-			c.Uncommitted = nil
-		}
-		c.Hold, c.LastRequest = nil, now.UTC()
-		return nil
-	})
+	return cs.update(id, func(c *Channel) error { return c.commit(owner, charge, now) })
+}
+
+// commit charges c for owner's served request (see Commit).
+func (c *Channel) commit(owner string, charge *big.Int, now time.Time) error {
+	h := c.Hold
+	if h == nil || h.Owner != owner {
+		return ErrNotHeld
+	}
+	if charge.Sign() < 0 || charge.Cmp(h.Price) > 0 {
+		return ErrOverPrice
+	}
+	c.Charged = new(big.Int).Add(c.Charged, charge)
+	v := h.Voucher
+	c.Voucher = &v
+	if c.Uncommitted != nil && c.Uncommitted.Max.Cmp(v.Max) <= 0 {
+		c.Uncommitted = nil
+	}
+	c.Hold, c.LastRequest = nil, now.UTC()
+	return nil
 }
 
 // Abort ends owner's hold of channel id without a charge: its response

@@ -140,6 +140,43 @@ func runChannels(t *testing.T, b Backend) {
 		}
 	})
 
+	t.Run("the next hold commits the last served request in the same write", func(t *testing.T) {
+		t.Parallel()
+		s := b.Open(t)
+		cs := open(t, s)
+		must(t, err2(cs.Sync(id, funded, t0)))
+		must(t, err2(cs.Begin(id, v(100), price, "a", t0, time.Minute)))
+		// "a" was served and charged 40 (metered); its commit rides on the
+		// next hold, whose voucher builds on the 40.
+		prior := &store.PriorCommit{Owner: "a", Charge: big.NewInt(40), At: t0.Add(time.Second)}
+		// A refusal writes neither.
+		if c, d, err := cs.BeginEarlyAfter(prior, id, v(200), price, "b", t0, time.Minute); !errors.Is(err, store.ErrCumulativeMismatch) || d != nil || c.Charged.Int64() != 40 {
+			t.Fatalf("a mismatched voucher after a prior commit: %+v, %v", c, err)
+		}
+		if got, _, err := cs.Get(id); err != nil || got.Hold == nil || got.Hold.Owner != "a" || got.Charged.Sign() != 0 {
+			t.Fatalf("a refusal wrote the prior commit: %+v, %v", got, err)
+		}
+		c, durable, err := cs.BeginEarlyAfter(prior, id, v(140), price, "b", t0.Add(2*time.Second), time.Minute)
+		if err != nil || durable == nil {
+			t.Fatalf("the next hold after a prior commit: %v", err)
+		}
+		must(t, durable())
+		other := cs
+		if b.Second != nil {
+			other = open(t, b.Second(t, s))
+		}
+		got, _, err := other.Get(id)
+		if err != nil || got.Charged.Int64() != 40 || got.Voucher == nil || got.Voucher.Max.Int64() != 100 || got.Hold == nil || got.Hold.Owner != "b" || c.Charged.Int64() != 40 {
+			t.Fatalf("after the next hold: %+v, %v", got, err)
+		}
+		// A prior whose hold another request took over is skipped.
+		c, durable, err = cs.BeginEarlyAfter(&store.PriorCommit{Owner: "a", Charge: price, At: t0}, id, v(240), price, "c", t0.Add(3*time.Second), time.Minute)
+		if err != nil || durable == nil || c.Charged.Int64() != 140 || c.Hold.Owner != "c" {
+			t.Fatalf("a stale prior: %+v, %v (the live hold b builds on, charged 140)", c, err)
+		}
+		must(t, durable())
+	})
+
 	t.Run("nothing is served past the deposit", func(t *testing.T) {
 		t.Parallel()
 		cs := open(t, b.Open(t))
