@@ -6,9 +6,12 @@ import (
 	"math/big"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
+	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -222,4 +225,37 @@ func (e *env) journaled() int {
 		e.t.Fatal(err)
 	}
 	return n
+}
+
+// TestOperatorRefundWaitsForCommit: a refund asked while a served
+// request's charge waits for its commit (the server commits it with the
+// channel's next request, or alone within its commit delay) waits for
+// the commit, then refunds what is left after it.
+func TestOperatorRefundWaitsForCommit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	ch := e.open(5, 1, 1_000, 300)
+	cs := e.channels()
+	max := big.NewInt(400)
+	sig, err := batchsettle.Sign(e.dom.VoucherDigest(ch.id, max), ch.payer.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.Begin(ch.id, store.Voucher{Max: max, Signature: sig}, big.NewInt(100), "request", e.clock.Now(), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	committed := make(chan error, 1)
+	go func() {
+		time.Sleep(100 * time.Millisecond) // the server's commit delay
+		_, err := cs.Commit(ch.id, "request", big.NewInt(100), e.clock.Now())
+		committed <- err
+	}()
+	c := e.claimer(e.config(e.svc, newEventLog()))
+	got, err := c.Refund(e.ctx(), ch.id, nil)
+	if err != nil || got.Amount.Int64() != 600 || got.Claimed.Int64() != 400 {
+		t.Fatalf("a refund while a charge waits for its commit: %+v, %v; want 600 back, 400 claimed", got, err)
+	}
+	if err := <-committed; err != nil {
+		t.Fatal(err)
+	}
 }

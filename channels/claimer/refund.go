@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"go.uber.org/zap"
@@ -41,6 +42,10 @@ type Refunded struct {
 	// Channel is the channel after it.
 	Channel store.Channel
 }
+
+// refundBusyWait bounds the waits of a refund for a channel a request
+// holds: 20 ms doubled up to it, about 1.3 s in all.
+const refundBusyWait = 640 * time.Millisecond
 
 // refundHold names the claimer's hold of a channel while it refunds it.
 const refundHold = "claimer:refund"
@@ -90,6 +95,19 @@ func (c *Claimer) Refund(ctx context.Context, id common.Hash, amount *big.Int) (
 		return c.channels.Begin(id, store.Voucher{Max: charged}, new(big.Int), refundHold, now, c.cfg.Timeout+c.cfg.Timeout/2)
 	}
 	got, err := hold(ch.Charged)
+	// A request being served holds the channel, and a served one until
+	// its charge is committed (with the channel's next request, or alone
+	// within the server's commit delay): wait for it a little.
+	for wait := 20 * time.Millisecond; errors.Is(err, store.ErrChannelBusy) && wait <= refundBusyWait; wait *= 2 {
+		select {
+		case <-ctx.Done():
+			return Refunded{}, ctx.Err()
+		case <-time.After(wait):
+		}
+		if got, err = hold(got.Charged); errors.Is(err, store.ErrNoChannel) {
+			return Refunded{}, err
+		}
+	}
 	if errors.Is(err, store.ErrCumulativeMismatch) {
 		// An expired request's hold gave way and was charged meanwhile.
 		got, err = hold(got.Charged)
