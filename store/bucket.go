@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"sync"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -77,39 +76,11 @@ func (b *Bucket) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
 	})
 }
 
-// UpdateEarly implements EarlyKV: fn runs in a write transaction of the
-// caller's goroutine, which is committed (written and synced) in another;
-// bbolt's one writer is held until the commit ends.
+// UpdateEarly implements EarlyKV: fn runs in a write transaction shared
+// with the early updates of the store that arrive while the last one is
+// being committed, and is decided there; the transaction is committed
+// (written and synced) in another goroutine, once for all of them
+// (earlyWriter).
 func (b *Bucket) UpdateEarly(key []byte, fn func(old []byte) ([]byte, error)) (func() error, error) {
-	tx, err := b.db.Begin(true)
-	if err != nil {
-		return nil, err
-	}
-	handed := false
-	defer func() {
-		if !handed {
-			tx.Rollback() // fn failed, made nothing, or panicked
-		}
-	}()
-	bk := tx.Bucket(b.name)
-	var old []byte
-	if v := bk.Get(key); v != nil {
-		old = append([]byte(nil), v...)
-	}
-	next, err := fn(old)
-	if err == nil && next != nil {
-		err = bk.Put(key, next)
-	}
-	if err != nil || next == nil {
-		return nil, err
-	}
-	handed = true
-	done := make(chan error, 1)
-	go func() { done <- tx.Commit() }()
-	var once sync.Once
-	var committed error
-	return func() error {
-		once.Do(func() { committed = <-done })
-		return committed
-	}, nil
+	return b.store.early.update(b.db, &earlyUpdate{bucket: b.name, key: key, fn: fn})
 }

@@ -2,10 +2,12 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Update is an atomic read-modify-write: 100 concurrent increments of one
@@ -118,5 +120,105 @@ func TestBucketUpdateEarly(t *testing.T) {
 	}
 	if v, _ := b.Get([]byte("n")); string(v) != "201" {
 		t.Fatalf("counter = %s after a refused, an empty and a panicking early update and one more increment, want 201", v)
+	}
+}
+
+// TestBucketUpdateEarlyGrouped: early updates that arrive while the
+// store's writer is busy share one commit; each is decided in order (a
+// refusal and a panic among them write nothing and reach their callers
+// alone), and every written one is durable and read back.
+func TestBucketUpdateEarlyGrouped(t *testing.T) {
+	t.Parallel()
+	st, err := Open(Config{Path: filepath.Join(t.TempDir(), "x402.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	kv, err := st.Bucket("holds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := kv.(EarlyKV)
+	// A plain write holds bbolt's one writer while the updates arrive.
+	release, holding := make(chan struct{}), make(chan struct{})
+	go func() {
+		b.Update([]byte("busy"), func([]byte) ([]byte, error) {
+			close(holding)
+			<-release
+			return []byte("1"), nil
+		})
+	}()
+	<-holding
+	const n = 20
+	refused := errors.New("refused")
+	type result struct {
+		i        int
+		err      error
+		panicked bool
+	}
+	results := make(chan result, n)
+	var queued sync.WaitGroup
+	for i := range n {
+		queued.Add(1)
+		go func() {
+			r := result{i: i}
+			defer func() {
+				if p := recover(); p != nil {
+					r.panicked = true
+				}
+				results <- r
+			}()
+			key := []byte(fmt.Sprintf("k%02d", i))
+			queued.Done()
+			durable, err := b.UpdateEarly(key, func(old []byte) ([]byte, error) {
+				switch i {
+				case 3:
+					return nil, refused
+				case 4:
+					panic("a broken update")
+				}
+				return []byte(strconv.Itoa(i)), nil
+			})
+			if err == nil {
+				err = durable()
+			}
+			r.err = err
+		}()
+	}
+	queued.Wait()
+	// The first update waits for the writer; the others queue behind it.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		st.early.mu.Lock()
+		got := len(st.early.queue)
+		st.early.mu.Unlock()
+		if got == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d updates queued after 10 s", got, n)
+		}
+	}
+	close(release)
+	for range n {
+		r := <-results
+		switch {
+		case r.i == 3 && !errors.Is(r.err, refused), r.i == 4 && !r.panicked:
+			t.Errorf("update %d: %+v", r.i, r)
+		case r.i != 3 && r.i != 4 && (r.err != nil || r.panicked):
+			t.Errorf("update %d: %+v", r.i, r)
+		}
+	}
+	for i := range n {
+		v, err := b.Get([]byte(fmt.Sprintf("k%02d", i)))
+		want := strconv.Itoa(i)
+		if i == 3 || i == 4 {
+			want = ""
+		}
+		if err != nil || string(v) != want {
+			t.Errorf("k%02d = %q, %v; want %q", i, v, err, want)
+		}
+	}
+	if c := st.early.commits.Load(); c != 1 {
+		t.Errorf("%d commits for %d updates that queued behind one writer, want one", c, n)
 	}
 }

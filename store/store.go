@@ -200,6 +200,8 @@ type Store struct {
 
 	// writers counts the writes under way, for write.
 	writers atomic.Int32
+	// early groups the buckets' early updates (Bucket.UpdateEarly).
+	early earlyWriter
 
 	// cacheMu keeps the cache from being used once Close closed it: a
 	// request finishing while Caddy stops may still reach the store, and

@@ -5,7 +5,8 @@
 // It reads the paid route's 402 once, deposits into a channel with devnet
 // test account #1 (one transaction, not timed), then sends -n vouchers one
 // at a time, each signed before its timer starts, and a free request beside
-// each. Every paid answer must be 200 with a PAYMENT-RESPONSE whose charged
+// each. With -c, that many channels (of the same account, each its own
+// deposit and connection) do so at once, and it reports the throughput. Every paid answer must be 200 with a PAYMENT-RESPONSE whose charged
 // total is the driver's own. It prints a Markdown summary.
 //
 // With -upstream-delay, the upstream is this driver's own HTTP server on
@@ -38,8 +39,9 @@ func main() {
 	api := flag.String("api", "http://127.0.0.1:9501", "the paid API")
 	paidPath := flag.String("paid", "/tools/search", "the voucher-paid route")
 	freePath := flag.String("free", "/free", "the free route to the same upstream")
-	n := flag.Int("n", 500, "timed requests of each kind")
+	n := flag.Int("n", 500, "timed requests of each kind (of each channel, with -c)")
 	warmup := flag.Int("warmup", 50, "untimed requests of each kind first")
+	conc := flag.Int("c", 1, "channels paying at once, each on its own connection (one deposit each)")
 	delay := flag.Duration("upstream-delay", 0, "serve the upstream from this driver on 127.0.0.1:9502, answering after this delay, through the /slow/ routes")
 	flag.Parse()
 	if *delay > 0 {
@@ -48,14 +50,22 @@ func main() {
 		}
 		*paidPath, *freePath = "/slow"+*paidPath, "/slow"+*freePath
 	}
-	if err := run(*api, *paidPath, *freePath, *n, *warmup); err != nil {
+	if err := run(*api, *paidPath, *freePath, *n, *warmup, max(1, *conc)); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(api, paidPath, freePath string, n, warmup int) error {
-	c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-	resp, err := c.Get(api + paidPath)
+// channel is one channel's run: its payer, client and timings.
+type channel struct {
+	api, paidPath, freePath string
+	c                       *http.Client
+	payer                   *channelstest.Payer
+	price, charged          int64
+	paid, free              []time.Duration
+}
+
+func run(api, paidPath, freePath string, n, warmup, conc int) error {
+	resp, err := http.Get(api + paidPath)
 	if err != nil {
 		return err
 	}
@@ -79,59 +89,37 @@ func run(api, paidPath, freePath string, n, warmup int) error {
 		return err
 	}
 	id := new(big.Int).SetUint64(chainID)
-	payer := channelstest.New(key, offer, batchsettle.NewDomain(id, g.BatchSettlement), g.ERC3009DepositCollector,
-		contracts.TokenDomain{Name: offer.Extra.Name, Version: offer.Extra.Version, ChainID: id, Token: g.Token})
-	// A fresh salt: a run never meets an earlier run's channel.
-	payer.Config.Salt = [32]byte(big.NewInt(time.Now().UnixNano()).FillBytes(make([]byte, 32)))
 	total := int64(n+warmup+1) * price.Int64()
-	charged := int64(0)
-	do := func(path, header string) (time.Duration, *http.Response, error) {
-		req, _ := http.NewRequest(http.MethodGet, api+path, nil)
-		if header != "" {
-			req.Header.Set(x402.HeaderPaymentSignature, header)
-		}
-		began := time.Now()
-		resp, err := c.Do(req)
-		if err != nil {
-			return 0, nil, err
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return time.Since(began), resp, nil
-	}
-	pay := func(typ string, deposit int64) (time.Duration, error) {
-		h, err := payer.Header(typ, charged+price.Int64(), deposit, 0)
-		if err != nil {
-			return 0, err
-		}
-		took, resp, err := do(paidPath, h)
-		if err != nil {
-			return 0, err
-		}
-		var res x402.SettleResponse
-		if resp.StatusCode != http.StatusOK || x402.DecodeHeader(resp.Header.Get(x402.HeaderPaymentResponse), &res) != nil ||
-			res.Extra == nil || res.Extra.ChannelState == nil || res.Extra.ChannelState.ChargedCumulativeAmount != fmt.Sprint(charged+price.Int64()) {
-			return 0, fmt.Errorf("a %s: %d, %+v", typ, resp.StatusCode, res)
-		}
-		charged += price.Int64()
-		return took, nil
-	}
-	if _, err := pay("deposit", total); err != nil {
-		return err
-	}
-	var paid, free []time.Duration
-	for i := range n + warmup {
-		p, err := pay("voucher", 0)
-		if err != nil {
+	chans := make([]*channel, conc)
+	for i := range chans {
+		payer := channelstest.New(key, offer, batchsettle.NewDomain(id, g.BatchSettlement), g.ERC3009DepositCollector,
+			contracts.TokenDomain{Name: offer.Extra.Name, Version: offer.Extra.Version, ChainID: id, Token: g.Token})
+		// A fresh salt: a run never meets an earlier run's channel.
+		payer.Config.Salt = [32]byte(big.NewInt(time.Now().UnixNano() + int64(i)).FillBytes(make([]byte, 32)))
+		chans[i] = &channel{api: api, paidPath: paidPath, freePath: freePath, payer: payer, price: price.Int64(),
+			c: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}}
+		// The deposits one at a time: each is a transaction of the one
+		// payer account.
+		if _, err := chans[i].pay("deposit", total); err != nil {
 			return err
 		}
-		f, resp, err := do(freePath, "")
-		if err != nil || resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("the free route: %v", err)
+	}
+	errs := make(chan error, conc)
+	began := time.Now()
+	for _, ch := range chans {
+		go func() { errs <- ch.loop(n, warmup) }()
+	}
+	for range chans {
+		if err := <-errs; err != nil {
+			return err
 		}
-		if i >= warmup {
-			paid, free = append(paid, p), append(free, f)
-		}
+	}
+	took := time.Since(began)
+	var paid, free []time.Duration
+	charged := int64(0)
+	for _, ch := range chans {
+		paid, free = append(paid, ch.paid...), append(free, ch.free...)
+		charged += ch.charged
 	}
 	q := func(d []time.Duration, p float64) float64 {
 		s := slices.Clone(d)
@@ -139,10 +127,70 @@ func run(api, paidPath, freePath string, n, warmup int) error {
 		return float64(s[int(p*float64(len(s)-1))].Microseconds()) / 1000
 	}
 	w := os.Stdout
-	fmt.Fprintf(w, "| one at a time | n | p50 ms | p90 ms | p99 ms |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "| %d channel(s) at once | n | p50 ms | p90 ms | p99 ms |\n|---|---|---|---|---|\n", conc)
 	fmt.Fprintf(w, "| voucher-paid | %d | %.3f | %.3f | %.3f |\n", len(paid), q(paid, .5), q(paid, .9), q(paid, .99))
 	fmt.Fprintf(w, "| free | %d | %.3f | %.3f | %.3f |\n", len(free), q(free, .5), q(free, .9), q(free, .99))
-	fmt.Fprintf(w, "\nVoucher-paid p50 against free p50: **%.2f×**; %d vouchers, one deposit, charged %d in all.\n", q(paid, .5)/q(free, .5), len(paid)+warmup, charged)
+	if conc > 1 {
+		fmt.Fprintf(w, "\n%d vouchers and %d free requests in %.2f s (warm-up included): %.0f vouchers/s.\n",
+			conc*(n+warmup), conc*(n+warmup), took.Seconds(), float64(conc*(n+warmup))/took.Seconds())
+	}
+	fmt.Fprintf(w, "\nVoucher-paid p50 against free p50: **%.2f×**; %d vouchers, %d deposit(s), charged %d in all.\n", q(paid, .5)/q(free, .5), len(paid)+conc*warmup, conc, charged)
+	return nil
+}
+
+// do sends one request to path, with a payment header if set, and times
+// it.
+func (ch *channel) do(path, header string) (time.Duration, *http.Response, error) {
+	req, _ := http.NewRequest(http.MethodGet, ch.api+path, nil)
+	if header != "" {
+		req.Header.Set(x402.HeaderPaymentSignature, header)
+	}
+	began := time.Now()
+	resp, err := ch.c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return time.Since(began), resp, nil
+}
+
+// pay pays one request of the channel: a deposit (of deposit) or a
+// voucher, signed before its timer starts; the answer must charge the
+// driver's own total.
+func (ch *channel) pay(typ string, deposit int64) (time.Duration, error) {
+	h, err := ch.payer.Header(typ, ch.charged+ch.price, deposit, 0)
+	if err != nil {
+		return 0, err
+	}
+	took, resp, err := ch.do(ch.paidPath, h)
+	if err != nil {
+		return 0, err
+	}
+	var res x402.SettleResponse
+	if resp.StatusCode != http.StatusOK || x402.DecodeHeader(resp.Header.Get(x402.HeaderPaymentResponse), &res) != nil ||
+		res.Extra == nil || res.Extra.ChannelState == nil || res.Extra.ChannelState.ChargedCumulativeAmount != fmt.Sprint(ch.charged+ch.price) {
+		return 0, fmt.Errorf("a %s: %d, %+v", typ, resp.StatusCode, res)
+	}
+	ch.charged += ch.price
+	return took, nil
+}
+
+// loop sends the channel's vouchers, a free request beside each.
+func (ch *channel) loop(n, warmup int) error {
+	for i := range n + warmup {
+		p, err := ch.pay("voucher", 0)
+		if err != nil {
+			return err
+		}
+		f, resp, err := ch.do(ch.freePath, "")
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("the free route: %v", err)
+		}
+		if i >= warmup {
+			ch.paid, ch.free = append(ch.paid, p), append(ch.free, f)
+		}
+	}
 	return nil
 }
 
