@@ -80,7 +80,7 @@ var (
 // and the code's own answer: the block's time (a word), then for each
 // payment its balance (a word) and five flag bytes (answerFlags). The
 // answer is what the node encodes as hex and the facilitator decodes, so
-// a payment's is 37 bytes, not five words.
+// a payment's is kept to 37 bytes.
 const (
 	memBalanceOf  = 0x00
 	memAuthState  = 0x40
