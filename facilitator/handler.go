@@ -98,6 +98,9 @@ type Handler struct {
 	limitsMu sync.Mutex
 	limiters map[string]*rate.Limiter
 	verifies verifyBudget
+	// bodies are request bodies' buffers (*[]byte) to read the next
+	// bodies into: the decoders copy what they keep of a body.
+	bodies sync.Pool
 }
 
 // SettleStatus is the HTTP status of a settle response: 200 for success,
@@ -208,14 +211,24 @@ func (h *Handler) supported(w http.ResponseWriter, r *http.Request) {
 // reports whether it was an x402 v1 request (whose answer then names its
 // network as v1 does). On failure it returns the HTTP status and a
 // message.
-func readRequest(w http.ResponseWriter, r *http.Request) (req *x402.VerifyRequest, v1 bool, status int, msg string) {
+func (h *Handler) readRequest(w http.ResponseWriter, r *http.Request) (req *x402.VerifyRequest, v1 bool, status int, msg string) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" {
 			return nil, false, http.StatusUnsupportedMediaType, fmt.Sprintf("content type %q: want application/json", ct)
 		}
 	}
-	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxBodySize), r.ContentLength)
+	// The body is garbage once decoded (the decoders copy what they keep),
+	// so its buffer reads the next one.
+	buf, _ := h.bodies.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxBodySize), r.ContentLength, *buf)
+	if cap(body) <= maxKeptBody {
+		*buf = body[:0]
+		defer h.bodies.Put(buf)
+	}
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		switch {
@@ -250,13 +263,20 @@ func readRequest(w http.ResponseWriter, r *http.Request) (req *x402.VerifyReques
 	return req, false, 0, ""
 }
 
-// readBody reads a request body of size bytes (-1 if unknown) in one
-// allocation when the size is known and within MaxBodySize.
-func readBody(r io.Reader, size int64) ([]byte, error) {
+// maxKeptBody bounds the buffers Handler keeps to read bodies into.
+const maxKeptBody = 16 << 10
+
+// readBody reads a request body of size bytes (-1 if unknown) into buf,
+// or into one allocation when buf is too small, when the size is known and
+// within MaxBodySize.
+func readBody(r io.Reader, size int64, buf []byte) ([]byte, error) {
 	if size <= 0 || size > MaxBodySize {
 		return io.ReadAll(r)
 	}
-	b := make([]byte, 0, size+1) // one byte more, to read EOF without growing
+	b := buf[:0]
+	if int64(cap(b)) < size+1 { // one byte more, to read EOF without growing
+		b = make([]byte, 0, size+1)
+	}
 	for {
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
@@ -281,7 +301,7 @@ func (h *Handler) verify(w http.ResponseWriter, r *http.Request) {
 		edge.WriteJSON(w, http.StatusTooManyRequests, &x402.VerifyResponse{InvalidMessage: "rate_limited: this client's (or all anonymous callers') verifications per minute are spent; retry after Retry-After, or call with a facilitator API key"})
 		return
 	}
-	req, _, status, msg := readRequest(w, r)
+	req, _, status, msg := h.readRequest(w, r)
 	if req == nil {
 		edge.WriteJSON(w, status, &x402.VerifyResponse{InvalidReason: x402.ReasonMalformedRequest, InvalidMessage: msg})
 		return
@@ -335,7 +355,7 @@ func isHexAddress(s string) bool {
 }
 
 func (h *Handler) settle(w http.ResponseWriter, r *http.Request) {
-	req, v1, status, msg := readRequest(w, r)
+	req, v1, status, msg := h.readRequest(w, r)
 	if req == nil {
 		edge.WriteJSON(w, status, &x402.SettleResponse{
 			X402Version: x402.Version, Network: h.Network,

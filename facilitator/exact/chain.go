@@ -28,7 +28,7 @@ import (
 // Concurrent verifications share such a call (reader), up to GroupSize
 // payments each. A node that refuses it is read the plain way (readEach).
 
-// maxGroupSize bounds the payments of one state call: its init code, 186
+// maxGroupSize bounds the payments of one state call: its init code, 153
 // bytes a payment, stays under EIP-3860's 49,152 bytes.
 const maxGroupSize = 256
 
@@ -50,12 +50,20 @@ type stateQuery struct {
 
 // The EVM opcodes of the state code.
 const (
+	opGT             = 0x11
+	opEQ             = 0x14
+	opISZERO         = 0x15
+	opAND            = 0x16
 	opSHL            = 0x1b
 	opTIMESTAMP      = 0x42
-	opMUL            = 0x02
+	opPOP            = 0x50
+	opMLOAD          = 0x51
 	opMSTORE         = 0x52
+	opMSTORE8        = 0x53
 	opGAS            = 0x5a
 	opPUSH1          = 0x60
+	opDUP1           = 0x80
+	opDUP6           = 0x85
 	opRETURNDATASIZE = 0x3d
 	opEXTCODESIZE    = 0x3b
 	opSTATICCALL     = 0xfa
@@ -68,15 +76,28 @@ var (
 )
 
 // Where the state code keeps things in memory: the calldata of balanceOf
-// (36 bytes) and of authorizationState (68 bytes), and its answer: the
-// block's time, then five words for each payment (the balance, the size of
-// balanceOf's answer or 0 if it reverted, the state, the size of
-// authorizationState's answer or 0, and the size of the payer's code).
+// (36 bytes) and of authorizationState (68 bytes), the latter's answer,
+// and the code's own answer: the block's time (a word), then for each
+// payment its balance (a word) and five flag bytes (answerFlags). The
+// answer is what the node encodes as hex and the facilitator decodes, so
+// a payment's is kept to 37 bytes.
 const (
 	memBalanceOf  = 0x00
 	memAuthState  = 0x40
+	memState      = 0xc0
 	memAnswer     = 0x100
-	answerPerRead = 5 * 32
+	answerPerRead = 32 + answerFlags
+)
+
+// The flag bytes after each payment's balance in the state code's answer,
+// each 0 or 1.
+const (
+	flagBalance   = iota // balanceOf succeeded and answered a word at least
+	flagAuthState        // so did authorizationState
+	flagBoolean          // authorizationState's word is 0 or 1
+	flagUsed             // authorizationState's word is 1
+	flagCode             // the payer has code
+	answerFlags
 )
 
 // evm is EVM code being written.
@@ -107,23 +128,31 @@ func (c *evm) mstore(offset uint64) {
 	c.op(opMSTORE)
 }
 
-// staticcall calls token with the calldata at in, copies 32 bytes of its
-// answer to out, and stores at flag the size of the answer, or 0 if the
-// call reverted.
-func (c *evm) staticcall(token common.Address, in, inSize, out, flag uint64) {
+// mstore8 writes the low byte of the word on top of the stack at offset.
+func (c *evm) mstore8(offset uint64) {
+	c.pushUint(offset)
+	c.op(opMSTORE8)
+}
+
+// staticcall calls the token, the sixth item of the stack once the call's
+// arguments are pushed (the second before), with the calldata at in,
+// copies 32 bytes of its answer to out, and stores at flag 1 if the call
+// succeeded and answered a word at least, 0 if not.
+func (c *evm) staticcall(in, inSize, out, flag uint64) {
 	c.pushUint(32)
 	c.pushUint(out)
 	c.pushUint(inSize)
 	c.pushUint(in)
-	c.push(token[:])
-	c.op(opGAS, opSTATICCALL, opRETURNDATASIZE, opMUL)
-	c.mstore(flag)
+	c.op(opDUP6, opGAS, opSTATICCALL)
+	c.pushUint(31)
+	c.op(opRETURNDATASIZE, opGT, opAND) // success && returndatasize > 31
+	c.mstore8(flag)
 }
 
 // stateCode is the init code that reads qs and returns their answer
 // (memAnswer's layout).
 func stateCode(qs []stateQuery) []byte {
-	c := make(evm, 0, 32+170*len(qs))
+	c := make(evm, 0, 32+160*len(qs))
 	c.push(selBalanceOf)
 	c.pushUint(224)
 	c.op(opSHL)
@@ -136,17 +165,29 @@ func stateCode(qs []stateQuery) []byte {
 	c.mstore(memAnswer)
 	for i, q := range qs {
 		out := uint64(memAnswer + 32 + i*answerPerRead)
+		flags := out + 32
+		// The stack holds the token and the payer for the payment's reads.
+		c.push(q.token[:])
 		c.push(q.from[:])
+		c.op(opDUP1)
 		c.mstore(memBalanceOf + 4)
-		c.staticcall(q.token, memBalanceOf, 4+32, out, out+32)
-		c.push(q.from[:])
+		c.op(opDUP1)
 		c.mstore(memAuthState + 4)
 		c.push(q.nonce[:])
 		c.mstore(memAuthState + 4 + 32)
-		c.staticcall(q.token, memAuthState, 4+64, out+64, out+96)
-		c.push(q.from[:])
-		c.op(opEXTCODESIZE)
-		c.mstore(out + 128)
+		c.staticcall(memBalanceOf, 4+32, out, flags+flagBalance)
+		c.staticcall(memAuthState, 4+64, memState, flags+flagAuthState)
+		c.pushUint(memState)
+		c.op(opMLOAD, opDUP1)
+		c.pushUint(2)
+		c.op(opGT) // 2 > state
+		c.mstore8(flags + flagBoolean)
+		c.pushUint(1)
+		c.op(opEQ)
+		c.mstore8(flags + flagUsed)
+		c.op(opEXTCODESIZE, opISZERO, opISZERO)
+		c.mstore8(flags + flagCode)
+		c.op(opPOP)
 	}
 	c.pushUint(uint64(32 + len(qs)*answerPerRead))
 	c.pushUint(memAnswer)
@@ -167,15 +208,16 @@ func decodeStates(out []byte, qs []stateQuery) ([]chainState, []error, error) {
 	states, errs := make([]chainState, len(qs)), make([]error, len(qs))
 	for i, q := range qs {
 		w := out[32+i*answerPerRead:]
+		flags := w[32 : 32+answerFlags]
 		switch {
-		case !answered(w[32:64]):
+		case flags[flagBalance] != 1:
 			errs[i] = fmt.Errorf("balanceOf of %s reverted or answered less than a word", q.token)
-		case !answered(w[96:128]):
+		case flags[flagAuthState] != 1:
 			errs[i] = fmt.Errorf("authorizationState of %s reverted or answered less than a word", q.token)
-		case !fitsUint64(w[64:96]) || w[95] > 1:
-			errs[i] = fmt.Errorf("authorizationState of %s answered %x, not a boolean", q.token, w[64:96])
+		case flags[flagBoolean] != 1:
+			errs[i] = fmt.Errorf("authorizationState of %s answered a word that is not a boolean", q.token)
 		default:
-			states[i] = chainState{time: time, balance: new(big.Int).SetBytes(w[:32]), used: w[95] == 1, hasCode: !fitsUint64(w[128:160]) || binary.BigEndian.Uint64(w[152:160]) > 0}
+			states[i] = chainState{time: time, balance: new(big.Int).SetBytes(w[:32]), used: flags[flagUsed] == 1, hasCode: flags[flagCode] == 1}
 		}
 	}
 	return states, errs, nil
@@ -189,12 +231,6 @@ func fitsUint64(word []byte) bool {
 		}
 	}
 	return true
-}
-
-// answered reports whether a flag word of the state code says the call
-// answered at least a word.
-func answered(flag []byte) bool {
-	return !fitsUint64(flag) || binary.BigEndian.Uint64(flag[24:32]) >= 32
 }
 
 // callArgs are the arguments of an eth_call.

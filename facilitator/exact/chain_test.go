@@ -162,14 +162,16 @@ func TestReadStates(t *testing.T) {
 		q       stateQuery
 		balance *big.Int
 		used    bool
+		code    bool // the payer has code
 		err     string
 	}{
-		{"unused nonce", stateQuery{token: d.Token.Address, from: d.Accounts[1].Address, nonce: fresh}, e.balance(t, d.Accounts[1].Address), false, ""},
-		{"nonce spent on chain", stateQuery{token: d.Token.Address, from: d.Accounts[1].Address, nonce: e.usedNonce}, e.balance(t, d.Accounts[1].Address), true, ""},
-		{"the nonce is the payer's", stateQuery{token: d.Token.Address, from: d.Accounts[3].Address, nonce: e.usedNonce}, e.balance(t, d.Accounts[3].Address), false, ""},
-		{"empty balance", stateQuery{token: d.Token.Address, from: nobody, nonce: fresh}, new(big.Int), false, ""},
-		{"token without code", stateQuery{token: nobody, from: d.Accounts[1].Address, nonce: fresh}, nil, false, "balanceOf of " + nobody.Hex()},
-		{"not a token", stateQuery{token: d.Contracts.EntryPoint, from: d.Accounts[1].Address, nonce: fresh}, nil, false, "reverted"},
+		{"unused nonce", stateQuery{token: d.Token.Address, from: d.Accounts[1].Address, nonce: fresh}, e.balance(t, d.Accounts[1].Address), false, false, ""},
+		{"nonce spent on chain", stateQuery{token: d.Token.Address, from: d.Accounts[1].Address, nonce: e.usedNonce}, e.balance(t, d.Accounts[1].Address), true, false, ""},
+		{"the nonce is the payer's", stateQuery{token: d.Token.Address, from: d.Accounts[3].Address, nonce: e.usedNonce}, e.balance(t, d.Accounts[3].Address), false, false, ""},
+		{"empty balance", stateQuery{token: d.Token.Address, from: nobody, nonce: fresh}, new(big.Int), false, false, ""},
+		{"a payer with code", stateQuery{token: d.Token.Address, from: d.Contracts.EntryPoint, nonce: fresh}, e.balance(t, d.Contracts.EntryPoint), false, true, ""},
+		{"token without code", stateQuery{token: nobody, from: d.Accounts[1].Address, nonce: fresh}, nil, false, false, "balanceOf of " + nobody.Hex()},
+		{"not a token", stateQuery{token: d.Contracts.EntryPoint, from: d.Accounts[1].Address, nonce: fresh}, nil, false, false, "reverted"},
 	}
 	qs := make([]stateQuery, len(tests))
 	for i, tc := range tests {
@@ -201,8 +203,8 @@ func TestReadStates(t *testing.T) {
 					if errs[i] != nil {
 						t.Fatal(errs[i])
 					}
-					if st.balance.Cmp(tc.balance) != 0 || st.used != tc.used || st.time < head.Time || st.time > uint64(time.Now().Add(devnet.MaxClockLead).Unix()) {
-						t.Fatalf("state %+v, want balance %s, used %v, time from %d", st, tc.balance, tc.used, head.Time)
+					if st.balance.Cmp(tc.balance) != 0 || st.used != tc.used || st.hasCode != tc.code || st.time < head.Time || st.time > uint64(time.Now().Add(devnet.MaxClockLead).Unix()) {
+						t.Fatalf("state %+v, want balance %s, used %v, code %v, time from %d", st, tc.balance, tc.used, tc.code, head.Time)
 					}
 				})
 			}
@@ -397,12 +399,10 @@ func (r *reader) waitingReads() int {
 func TestDecodeStates(t *testing.T) {
 	t.Parallel()
 	word := func(v uint64) []byte { return common.LeftPadBytes(new(big.Int).SetUint64(v).Bytes(), 32) }
-	answer := func(words ...[]byte) []byte {
-		var b []byte
-		for _, w := range words {
-			b = append(b, w...)
-		}
-		return b
+	// answer is the block time 7 and one payment's balance 5 and flags
+	// (balance, authorizationState, boolean, used, code).
+	answer := func(flags ...byte) []byte {
+		return append(append(word(7), word(5)...), flags...)
 	}
 	huge := make([]byte, 32)
 	huge[0] = 1
@@ -414,14 +414,14 @@ func TestDecodeStates(t *testing.T) {
 		read string // of the read
 		used bool
 	}{
-		{"valid", answer(word(7), word(5), word(32), word(1), word(32), word(0)), "", "", true},
-		{"longer answers are fine", answer(word(7), word(5), huge, word(0), word(64), word(23)), "", "", false},
-		{"short", answer(word(7), word(5), word(32), word(1), word(32)), "answered 160 bytes, want 192", "", false},
-		{"time past 2^64", answer(huge, word(5), word(32), word(1), word(32), word(0)), "block time", "", false},
-		{"balanceOf reverted", answer(word(7), word(5), word(0), word(1), word(32), word(0)), "", "balanceOf", false},
-		{"balanceOf answered less than a word", answer(word(7), word(5), word(31), word(1), word(32), word(0)), "", "balanceOf", false},
-		{"authorizationState reverted", answer(word(7), word(5), word(32), word(0), word(0), word(0)), "", "authorizationState", false},
-		{"not a boolean", answer(word(7), word(5), word(32), word(2), word(32), word(0)), "", "not a boolean", false},
+		{"valid", answer(1, 1, 1, 1, 0), "", "", true},
+		{"unused, with code", answer(1, 1, 1, 0, 1), "", "", false},
+		{"short", answer(1, 1, 1, 1), "answered 68 bytes, want 69", "", false},
+		{"time past 2^64", append(append(huge, word(5)...), 1, 1, 1, 1, 0), "block time", "", false},
+		{"balanceOf reverted or answered less than a word", answer(0, 1, 1, 1, 0), "", "balanceOf", false},
+		{"authorizationState reverted", answer(1, 0, 1, 1, 0), "", "authorizationState", false},
+		{"not a boolean", answer(1, 1, 0, 0, 0), "", "not a boolean", false},
+		{"a flag that is not 1", answer(2, 1, 1, 1, 0), "", "balanceOf", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -441,7 +441,7 @@ func TestDecodeStates(t *testing.T) {
 			case errs[0] != nil:
 				t.Fatal(errs[0])
 			case states[0].time != 7 || states[0].balance.Int64() != 5 || states[0].used != tc.used ||
-				states[0].hasCode != (tc.name == "longer answers are fine"):
+				states[0].hasCode != (tc.name == "unused, with code"):
 				t.Fatalf("state %+v", states[0])
 			}
 		})
