@@ -191,4 +191,11 @@ for m in "${bins[@]}" respond; do
 	[ "$m" != respond ] && printf '  devnet CPU us/req %s' "$(summary 4 "$out/results-$m.txt")"
 	echo
 done
+if [ "${#bins[@]}" = 2 ]; then
+	# Issue 43's figure: new's CPU a verify over base's, round by round
+	# (the two ran alternately), and the median of those ratios.
+	ratios=$(paste -d' ' "$out/results-new.txt" "$out/results-base.txt" | awk '{printf "%.3f\n", $3 / $7}')
+	printf 'new/base CPU us/req, paired by run: %s (median %s)\n' "$(echo $ratios)" \
+		"$(echo "$ratios" | sort -g | awk '{v[NR] = $1} END {printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')"
+fi
 echo "raw: $out/wrk-*.txt, $out/results-*.txt${VERIFY_PROFILE:+, $out/cpu-*.pprof}"
