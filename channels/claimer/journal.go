@@ -54,8 +54,6 @@ type entry struct {
 	Why string `json:"why"`
 	// Digest is a claim's ClaimBatch digest (see Claimer.vary).
 	Digest common.Hash `json:"digest"`
-	// Charged is a refund's channel's charged total when it was held.
-	Charged *big.Int `json:"charged,omitempty"`
 	// Written is when it was journaled.
 	Written time.Time `json:"written"`
 }

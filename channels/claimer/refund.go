@@ -186,7 +186,7 @@ func (c *Claimer) Refund(ctx context.Context, id common.Hash, amount *big.Int) (
 	e := &entry{Kind: entryRefund, Key: "refund-" + refundDigest.Hex(), Request: c.request(ch.Config, amount, payload),
 		Channels: []entryChannel{{ID: id, Payer: ch.Config.Payer, Delta: claimed, Target: target, Before: toSnapshot(snap)}},
 		Receiver: ch.Config.Receiver, Token: ch.Config.Token, Amount: amount, Claimed: claimed, Why: "refund",
-		Charged: ch.Charged, Written: now.UTC()}
+		Written: now.UTC()}
 	if err := c.journal(e); err != nil {
 		return Refunded{}, err
 	}
