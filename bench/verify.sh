@@ -65,6 +65,7 @@ if [ -n "${VERIFY_BASE:-}" ]; then
 	mkdir -p "$out/base-src"
 	git archive "$rev" | tar -x -C "$out/base-src"
 	(cd "$out/base-src" && go build -o "$out/caddy-base" ./xcaddy)
+	grep -q anonymous_verifies_per_second "$out/base-src/caddymodule/"*.go || budget_base=0
 	bins=(base new)
 	bin[base]="$out/caddy-base"
 	echo "base is $rev ($(git log -1 --format=%s "$rev" | cut -c1-60)...), new is the work tree"
@@ -93,8 +94,14 @@ answer='{"isValid":true,"payer":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}'
 # respond baseline on $port+1, and Caddy's admin endpoint (for pprof) on
 # $port+2 if PROFILE is 1.
 caddyfile() {
-	local admin="admin off"
+	local admin="admin off" budget
 	[ "$1" = 1 ] && admin="admin 127.0.0.1:$((port + 2))"
+	# A build from before the anonymous /verify budget (b4e0e8c's parents
+	# back to c1c863c, the commit issue 43 was filed against) knows neither
+	# option and has no budget to lift.
+	budget="verifies_per_minute -1
+		anonymous_verifies_per_second -1"
+	[ "$2" = 0 ] && budget=""
 	cat <<EOF
 {
 	$admin
@@ -112,8 +119,7 @@ caddyfile() {
 http://127.0.0.1:$port {
 	# wrk is one client: the anonymous /verify budget is off for the bench.
 	x402_facilitator {
-		verifies_per_minute -1
-		anonymous_verifies_per_second -1
+		$budget
 	}
 }
 
@@ -148,7 +154,9 @@ for r in $(seq "$runs"); do
 	for m in "${bins[@]}"; do
 		profile=0
 		[ "$r" = 1 ] && [ "${VERIFY_PROFILE:-0}" = 1 ] && profile=1
-		caddyfile "$profile" >"$out/Caddyfile"
+		has_budget=1
+		[ "$m" = base ] && has_budget=${budget_base:-1}
+		caddyfile "$profile" "$has_budget" >"$out/Caddyfile"
 		rm -f "$out/store.db"
 		"${bin[$m]}" run --config "$out/Caddyfile" --adapter caddyfile >"$out/caddy-$m.log" 2>&1 &
 		pid=$!
