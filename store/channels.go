@@ -169,7 +169,8 @@ var (
 // Abort lets it go) and a charge is committed only by the request that
 // holds the channel, once its response was served.
 type Channels struct {
-	kv KV
+	kv   KV
+	memo *channelMemo
 	// metered marks the holds Begin makes as metered (see Metered).
 	metered bool
 }
@@ -187,7 +188,7 @@ func (cs *Channels) Metered() *Channels {
 }
 
 // NewChannels returns the channels kept in kv.
-func NewChannels(kv KV) *Channels { return &Channels{kv: kv} }
+func NewChannels(kv KV) *Channels { return &Channels{kv: kv, memo: new(channelMemo)} }
 
 func decodeChannel(b []byte) (Channel, error) {
 	var c Channel
@@ -207,18 +208,18 @@ func decodeChannel(b []byte) (Channel, error) {
 // update runs fn on channel id's record, which must exist.
 func (cs *Channels) update(id common.Hash, fn func(c *Channel) error) (Channel, error) {
 	var got Channel
-	err := cs.kv.Update(id[:], apply(fn, &got))
+	err := cs.kv.Update(id[:], cs.apply(id, fn, &got))
 	return got, err
 }
 
-// apply is the KV update that runs fn on a channel's record, which must
+// apply is the KV update that runs fn on channel id's record, which must
 // exist, and sets got to the channel fn made (or refused).
-func apply(fn func(c *Channel) error, got *Channel) func(old []byte) ([]byte, error) {
+func (cs *Channels) apply(id common.Hash, fn func(c *Channel) error, got *Channel) func(old []byte) ([]byte, error) {
 	return func(old []byte) ([]byte, error) {
 		if old == nil {
 			return nil, ErrNoChannel
 		}
-		c, err := decodeChannel(old)
+		c, err := cs.memo.decode(id, old)
 		if err != nil {
 			return nil, err
 		}
@@ -227,7 +228,7 @@ func apply(fn func(c *Channel) error, got *Channel) func(old []byte) ([]byte, er
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(c)
+		return cs.memo.encode(id, c)
 	}
 }
 
@@ -237,7 +238,7 @@ func (cs *Channels) Get(id common.Hash) (Channel, bool, error) {
 	if err != nil || b == nil {
 		return Channel{}, false, err
 	}
-	c, err := decodeChannel(b)
+	c, err := cs.memo.decode(id, b)
 	return c, err == nil, err
 }
 
@@ -251,13 +252,13 @@ func (cs *Channels) Sync(id common.Hash, s ChannelSnapshot, now time.Time) (Chan
 		c := Channel{ID: id, Charged: new(big.Int).Set(s.TotalClaimed)}
 		if old != nil {
 			var err error
-			if c, err = decodeChannel(old); err != nil {
+			if c, err = cs.memo.decode(id, old); err != nil {
 				return nil, err
 			}
 		}
 		c.mirror(s, now)
 		got = c
-		return json.Marshal(c)
+		return cs.memo.encode(id, c)
 	})
 	return got, err
 }
@@ -358,7 +359,7 @@ func (cs *Channels) BeginEarlyAfter(prior *PriorCommit, id common.Hash, v Vouche
 		return c.begin(v, price, owner, now, lease, cs.metered)
 	}
 	if kv, ok := cs.kv.(EarlyKV); ok {
-		durable, err := kv.UpdateEarly(id[:], apply(begin, &c))
+		durable, err := kv.UpdateEarly(id[:], cs.apply(id, begin, &c))
 		return c, durable, err
 	}
 	// Any other KV: its update runs in a goroutine of its own, which
@@ -477,7 +478,10 @@ func (cs *Channels) Abort(id common.Hash, owner string) (Channel, error) {
 }
 
 // Delete forgets channel id, after a full refund.
-func (cs *Channels) Delete(id common.Hash) error { return cs.kv.Delete(id[:]) }
+func (cs *Channels) Delete(id common.Hash) error {
+	cs.memo.forget(id)
+	return cs.kv.Delete(id[:])
+}
 
 // Each calls fn with every channel, in id order, until fn fails; it
 // returns fn's error. The claim strategies walk it for what is unclaimed.
