@@ -7,10 +7,14 @@
 #
 # bench/verify (a Go program) signs n payments up front, spread over the
 # devnet's funded test accounts #1 to #9, each with a random EIP-3009
-# nonce, and wrk cycles through them (bench/verify/verify.lua), so a
-# measured verification is never a repeat of the one before: each reads its
-# own payer's balance and nonce on chain. /verify spends nothing, so every
-# body stays valid for the whole run.
+# nonce. wrk's two threads take them in turns from the two halves of the
+# file (bench/verify/verify.lua), the warm-up from the start of each half
+# and the measured run from $warm bodies on, so that no Caddy verifies a
+# payment twice (the facilitator remembers the signers it recovered, for
+# the settle that follows a verify): each measured verification recovers
+# its signature and reads its own payer's balance and nonce on chain. A
+# run that went past the end of a half, and so repeated payments, says so.
+# /verify spends nothing, so every body stays valid for the whole run.
 #
 # Each run starts a fresh Caddy (its own store), warms it up for 2 s and
 # reports requests/s, the share of answers that were isValid true (every
@@ -27,7 +31,7 @@
 # throughput.
 #
 # Usage: bash bench/verify.sh [runs, default 3] [duration, default 10s]
-#        [connections, default 32] [payments, default 20000]
+#        [connections, default 32] [payments, default 120000]
 # Environment: VERIFY_BASE (a git revision to compare with),
 # VERIFY_DEVNET_ADDR (default 127.0.0.1:18545), VERIFY_PORT (the first of
 # three ports: facilitator, respond, admin; default 18546), VERIFY_DIR
@@ -39,7 +43,10 @@ command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk"; exit 1
 runs=${1:-3}
 dur=${2:-10s}
 conns=${3:-32}
-payments=${4:-20000}
+payments=${4:-120000}
+# warm is where, in each half of the bodies, the measured run starts: past
+# what the 2 s warm-up can use.
+warm=15000
 devnet_addr=${VERIFY_DEVNET_ADDR:-127.0.0.1:18545}
 port=${VERIFY_PORT:-18546}
 out=${VERIFY_DIR:-/tmp/caddy-x402-verify}
@@ -134,10 +141,13 @@ EOF
 # devnet-us-per-request" and keeps wrk's output.
 measure() {
 	local t0 d0 t1 d1
-	BODIES=$out/bodies.jsonl wrk -t2 -c"$conns" -d2s -s bench/verify/verify.lua "$2" >/dev/null
+	BODIES=$out/bodies.jsonl OFFSET=0 wrk -t2 -c"$conns" -d2s -s bench/verify/verify.lua "$2" >"$out/wrk-warm-$1.txt"
 	t0=$(ticks "$3") d0=$(ticks "$devnet")
-	BODIES=$out/bodies.jsonl wrk -t2 -c"$conns" -d"$dur" --latency -s bench/verify/verify.lua "$2" >"$out/wrk-$1.txt"
+	BODIES=$out/bodies.jsonl OFFSET=$warm wrk -t2 -c"$conns" -d"$dur" --latency -s bench/verify/verify.lua "$2" >"$out/wrk-$1.txt"
 	t1=$(ticks "$3") d1=$(ticks "$devnet")
+	if grep -q '^wrapped [1-9]' "$out/wrk-warm-$1.txt" "$out/wrk-$1.txt"; then
+		echo "$1: a wrk thread went past its half of the $payments bodies and repeated payments; give more (the fourth argument)" >&2
+	fi
 	awk -v t="$((t1 - t0))" -v d="$((d1 - d0))" -v hz="$hz" '
 		/ requests in / {n = $1}
 		/^Requests\/sec/ {rps = $2}

@@ -1,7 +1,8 @@
 -- wrk script for bench/verify.sh: POSTs the bodies of the file $BODIES
--- (one JSON body a line), each thread cycling through them from its own
--- starting point, and counts the answers: valid ones ({"isValid":true,...})
--- and the rest.
+-- (one JSON body a line), each of wrk's two threads taking those of its
+-- own half of the file in turn from $OFFSET on (default 0), and counts the
+-- answers: valid ones ({"isValid":true,...}) and the rest, and how many
+-- bodies a thread sent again after using its whole half ("wrapped").
 local path = assert(os.getenv("BODIES"), "BODIES is not set")
 local bodies = {}
 for line in io.lines(path) do
@@ -20,15 +21,22 @@ function setup(thread)
 	table.insert(threads, thread)
 end
 
+local offset = tonumber(os.getenv("OFFSET") or "0")
+local half = math.floor(#bodies / 2)
+assert(half > offset, "fewer than 2 * OFFSET bodies in " .. path)
 local i
-valid, other = 0, 0
+valid, other, wrapped = 0, 0, 0
 
 function request()
 	if i == nil then
-		i = (first * 7919) % #bodies
+		i = offset
 	end
-	i = i % #bodies + 1
-	return wrk.format(nil, nil, nil, bodies[i])
+	if i >= half then
+		wrapped = wrapped + 1
+	end
+	local body = bodies[first * half + i % half + 1]
+	i = i + 1
+	return wrk.format(nil, nil, nil, body)
 end
 
 function response(status, headers, body)
@@ -40,10 +48,11 @@ function response(status, headers, body)
 end
 
 function done(summary, latency, requests)
-	local v, o = 0, 0
+	local v, o, w = 0, 0, 0
 	for _, t in ipairs(threads) do
 		v = v + t:get("valid")
 		o = o + t:get("other")
+		w = w + t:get("wrapped")
 	end
-	io.write(string.format("bodies %d\nvalid %d\nother %d\n", #bodies, v, o))
+	io.write(string.format("bodies %d\nvalid %d\nother %d\nwrapped %d\n", #bodies, v, o, w))
 end

@@ -98,5 +98,5 @@ func (s *Scheme) checkEIP2612(p *Permit2Payment, e *EIP2612Permit, asset common.
 	case !e.Deadline.IsInt64() || e.Deadline.Int64() < now+int64(s.cfg.MinValidity/time.Second):
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "eip2612GasSponsoring.deadline %s expires too soon", e.Deadline)
 	}
-	return signedBy(EIP2612Digest(s.domains[asset], e), e.Signature, p.From, "eip2612GasSponsoring.signature")
+	return s.signedBy(EIP2612Digest(s.domains[asset], e), e.Signature, p.From, "eip2612GasSponsoring.signature")
 }

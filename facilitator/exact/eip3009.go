@@ -195,7 +195,7 @@ func (s *Scheme) verifyAuthorization(ctx context.Context, a *Authorization, p *x
 		return chainState{}, err
 	}
 	if a.signedFor != asset {
-		if err := checkSignature(s.Digest(asset, a), a); err != nil {
+		if err := s.checkSignature(s.Digest(asset, a), a); err != nil {
 			return chainState{}, err
 		}
 	}
@@ -275,17 +275,15 @@ func (s *Scheme) checkWindow(a *Authorization, now int64) error {
 }
 
 // checkSignature is checks 3 and 4: low s, and the signer is `from`.
-func checkSignature(digest common.Hash, a *Authorization) error {
+func (s *Scheme) checkSignature(digest common.Hash, a *Authorization) error {
 	if new(big.Int).SetBytes(a.Signature[32:64]).Cmp(halfN) > 0 {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "signature s is in the upper half of the curve order (malleable); the token refuses it")
 	}
-	sig := a.Signature
-	sig[64] -= 27
-	pub, err := crypto.Ecrecover(digest[:], sig[:])
+	signer, err := s.recovered.signer(digest, a.Signature)
 	if err != nil {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "signature does not recover: %v", err)
 	}
-	if signer := common.BytesToAddress(crypto.Keccak256(pub[1:])[12:]); signer != a.From {
+	if signer != a.From {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "signature is by %s, not authorization.from %s (wrong key, chain id or token domain)", signer, a.From)
 	}
 	return nil

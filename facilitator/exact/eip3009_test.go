@@ -166,7 +166,9 @@ func BenchmarkVerifyOffline(b *testing.B) {
 		if err := s.checkWindow(a, 1_800_000_000); err != nil {
 			b.Fatal(err)
 		}
-		if err := checkSignature(s.Digest(testAsset.Address, a), a); err != nil {
+		clear(s.recovered.cur) // each loop recovers, as a new payment does
+		clear(s.recovered.old)
+		if err := s.checkSignature(s.Digest(testAsset.Address, a), a); err != nil {
 			b.Fatal(err)
 		}
 	}

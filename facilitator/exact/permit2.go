@@ -314,7 +314,7 @@ func (s *Scheme) verifyPermit2(ctx context.Context, p *Permit2Payment, asset com
 	if err := s.checkPermit2Window(p, now.Unix()); err != nil {
 		return err
 	}
-	if err := signedBy(Permit2Digest(s.cfg.ChainID, p), p.Signature, p.From, "signature"); err != nil {
+	if err := s.signedBy(Permit2Digest(s.cfg.ChainID, p), p.Signature, p.From, "signature"); err != nil {
 		return err
 	}
 	if e := p.Permit; e != nil {

@@ -51,16 +51,15 @@ func EIP2612Digest(domain common.Hash, p *EIP2612Permit) common.Hash {
 }
 
 // signedBy checks that sig, with low s, recovers to signer over digest.
-func signedBy(digest common.Hash, sig [65]byte, signer common.Address, what string) error {
+func (s *Scheme) signedBy(digest common.Hash, sig [65]byte, signer common.Address, what string) error {
 	if new(big.Int).SetBytes(sig[32:64]).Cmp(halfN) > 0 {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "%s: s is in the upper half of the curve order (malleable)", what)
 	}
-	sig[64] -= 27
-	pub, err := crypto.Ecrecover(digest[:], sig[:])
+	got, err := s.recovered.signer(digest, sig)
 	if err != nil {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "%s does not recover: %v", what, err)
 	}
-	if got := common.BytesToAddress(crypto.Keccak256(pub[1:])[12:]); got != signer {
+	if got != signer {
 		return x402.Invalid(x402.ReasonSignatureInvalid, "%s is by %s, not %s (wrong key, chain id or domain)", what, got, signer)
 	}
 	return nil

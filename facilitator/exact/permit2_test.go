@@ -32,7 +32,7 @@ func TestPermit2DigestMatchesEIP712(t *testing.T) {
 	p := &Permit2Payment{From: from, Token: pt.Token, Amount: pt.Amount, Spender: pt.Spender, Nonce: pt.Nonce,
 		Deadline: pt.Deadline, To: pt.To, ValidAfter: pt.ValidAfter}
 	copy(p.Signature[:], sig)
-	if err := signedBy(Permit2Digest(chainID, p), p.Signature, from, "signature"); err != nil {
+	if err := new(Scheme).signedBy(Permit2Digest(chainID, p), p.Signature, from, "signature"); err != nil {
 		t.Fatal(err)
 	}
 	q := *p

@@ -44,6 +44,8 @@ type Scheme struct {
 	reads   *reader
 	// multicall is the ABI of Multicall3's aggregate3.
 	multicall *contracts.Multicall3
+	// recovered remembers the signers of the payments decoded lately.
+	recovered recoveries
 }
 
 // New returns a Scheme.

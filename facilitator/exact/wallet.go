@@ -122,7 +122,7 @@ func (s *Scheme) decodeSigned(p *x402.PaymentPayload, asset common.Address) (mec
 			if !known {
 				return a, a, nil
 			}
-			err = checkSignature(s.Digest(asset, a), a)
+			err = s.checkSignature(s.Digest(asset, a), a)
 		}
 		var xe *x402.Error
 		switch {
