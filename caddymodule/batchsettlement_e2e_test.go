@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -171,32 +173,49 @@ func TestBatchSettlementThroughCaddy(t *testing.T) {
 		t.Errorf("the merchant got %v, want the %v served", got, charged)
 	}
 
-	// The README's agent (examples/node-payer/agent.mjs) pays three calls
-	// with one deposit, and gets the rest back.
-	agent := exec.Command("node", "agent.mjs", e.api+"/tools/search", "3", "refund")
-	agent.Dir = nodePayer(t)
-	agent.Env = append(os.Environ(), "RPC="+rpcURL, "X402_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(mustKey(t, 6))))
-	out, err = agent.Output()
-	if err != nil {
-		t.Fatalf("agent.mjs: %v\n%s", err, out)
-	}
-	var calls struct {
-		Calls []struct {
-			Status   int                  `json:"status"`
-			Response *x402.SettleResponse `json:"receipt"`
-		} `json:"calls"`
-		Refund *x402.SettleResponse `json:"refund"`
-	}
-	if err := json.Unmarshal(out, &calls); err != nil || len(calls.Calls) != 3 {
-		t.Fatalf("agent.mjs printed %s: %v", out, err)
-	}
-	for i, c := range calls.Calls {
-		if c.Status != http.StatusOK || c.Response == nil || (i == 0) != (c.Response.TransactionHash != "") {
-			t.Errorf("agent.mjs call %d: %d %+v", i, c.Status, c.Response)
+	// The README's agent (examples/node-payer/agent.mjs), run as the README
+	// runs it: 25 calls, a deposit per ten (calls 1, 11 and 21), then the
+	// 5 calls' worth it did not spend back. Run again for 10 calls, it
+	// deposits once, spends it all and says there is nothing to refund
+	// (upstream's client throws on a refund of nothing).
+	for _, tt := range []struct {
+		n        int
+		deposits []int  // the calls that deposit, from 0
+		refund   string // "" for none
+	}{
+		{n: 25, deposits: []int{0, 10, 20}, refund: "5000"},
+		{n: 10, deposits: []int{0}},
+	} {
+		agent := exec.Command("node", "agent.mjs", e.api+"/tools/search", fmt.Sprint(tt.n), "refund")
+		agent.Dir = nodePayer(t)
+		agent.Env = append(os.Environ(), "RPC="+rpcURL, "X402_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(mustKey(t, 6))))
+		var stderr bytes.Buffer
+		agent.Stderr = &stderr
+		out, err := agent.Output()
+		if err != nil {
+			t.Fatalf("agent.mjs %d refund: %v\n%s%s", tt.n, err, out, stderr.Bytes())
 		}
-	}
-	if calls.Refund == nil || !calls.Refund.Success {
-		t.Errorf("agent.mjs's refund: %s", out)
+		var calls struct {
+			Calls []struct {
+				Status   int                  `json:"status"`
+				Response *x402.SettleResponse `json:"receipt"`
+			} `json:"calls"`
+			Refund *x402.SettleResponse `json:"refund"`
+		}
+		if err := json.Unmarshal(out, &calls); err != nil || len(calls.Calls) != tt.n {
+			t.Fatalf("agent.mjs %d refund printed %s: %v", tt.n, out, err)
+		}
+		for i, c := range calls.Calls {
+			if c.Status != http.StatusOK || c.Response == nil || slices.Contains(tt.deposits, i) != (c.Response.TransactionHash != "") {
+				t.Errorf("agent.mjs %d refund, call %d: %d %+v", tt.n, i+1, c.Status, c.Response)
+			}
+		}
+		switch {
+		case tt.refund == "" && (calls.Refund != nil || !strings.Contains(stderr.String(), "refund: nothing to refund")):
+			t.Errorf("agent.mjs %d refund, with every deposit spent: refund %+v\n%s", tt.n, calls.Refund, stderr.Bytes())
+		case tt.refund != "" && (calls.Refund == nil || !calls.Refund.Success || calls.Refund.Amount != tt.refund):
+			t.Errorf("agent.mjs %d refund: refund %+v, want %s back\n%s", tt.n, calls.Refund, tt.refund, stderr.Bytes())
+		}
 	}
 }
 

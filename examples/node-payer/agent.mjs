@@ -8,9 +8,10 @@
 //
 // By default it pays with test account #1 of the devnet's public test
 // mnemonic, on the devnet (eip155:31337), in the devnet's dUSD, depositing
-// ten calls' worth. With "refund" last, it then asks for what it did not
-// spend back (a cooperative refund). Set X402_KEY, NETWORK, ASSET and RPC
-// for anything else.
+// ten calls' worth at a time. With "refund" last, it then asks for what it
+// did not spend back (a cooperative refund), or says there is nothing left
+// when the calls spent every deposit (a multiple of ten calls). Set
+// X402_KEY, NETWORK, ASSET and RPC for anything else.
 import { wrapFetchWithPayment, x402Client, decodePaymentResponseHeader } from '@x402/fetch';
 import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import { toClientEvmSigner } from '@x402/evm';
@@ -51,9 +52,21 @@ for (let i = 1; i <= calls; i++) {
   lines.push({ status: res.status, body, receipt });
   if (!res.ok) break;
 }
+// What the channel holds and the calls did not spend, by the last answer.
+const last = lines.at(-1)?.receipt?.extra?.channelState;
+const left = last ? BigInt(last.balance) - BigInt(last.chargedCumulativeAmount) : null;
 let refunded = null;
-if (refund) {
-  refunded = await channel.refund(url);
+if (refund && left === 0n) {
+  // The calls spent every deposit (each tops the channel up by ten calls'
+  // worth): there is nothing to give back, and the client refuses to ask.
+  console.error('refund: nothing to refund, the calls spent every deposit');
+} else if (refund) {
+  try {
+    refunded = await channel.refund(url);
+  } catch (err) {
+    console.error(`refund failed: ${err.message}`);
+    process.exit(1);
+  }
   console.error(`refund: ${refunded.amount} back in ${refunded.transaction}`);
 }
 // One JSON line on stdout, for scripts and tests.
