@@ -173,11 +173,13 @@ func TestBatchSettlementThroughCaddy(t *testing.T) {
 		t.Errorf("the merchant got %v, want the %v served", got, charged)
 	}
 
-	// The README's agent (examples/node-payer/agent.mjs), run as the README
-	// runs it: 25 calls, a deposit per ten (calls 1, 11 and 21), then the
-	// 5 calls' worth it did not spend back. Run again for 10 calls, it
-	// deposits once, spends it all and says there is nothing to refund
-	// (upstream's client throws on a refund of nothing).
+	// The README's agent (examples/node-payer/agent.mjs) against a route
+	// with the default minimum deposit, ten calls' worth: 25 calls deposit
+	// at calls 1, 11 and 21, and get the 5 calls' worth they did not spend
+	// back. Run again for 10 calls, it deposits once, spends it all and
+	// says there is nothing to refund (upstream's client throws on a
+	// refund of nothing). TestReadmePayerOutput runs the README's own
+	// command against the demo.
 	for _, tt := range []struct {
 		n        int
 		deposits []int  // the calls that deposit, from 0

@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -12,12 +13,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
+
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // readmePayerCommand is a `go run ./examples/payer …` line of the README
@@ -218,4 +222,55 @@ func TestReadmePayerOutput(t *testing.T) {
 			}
 		})
 	}
+	// The README's agent, paying the demo's /tools/search through a
+	// payment channel with upstream's client, as the README runs it: one
+	// deposit of the demo's min_deposit (0.05 dUSD), a voucher a call, and
+	// what it did not spend back.
+	t.Run("the README's agent", func(t *testing.T) {
+		readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`(?m)^node agent\.mjs (\S+) (\d+) (refund)\b`).FindStringSubmatch(string(readme))
+		if m == nil {
+			t.Fatal("the README no longer runs `node agent.mjs <url> <calls> refund`; update this test")
+		}
+		calls, _ := strconv.Atoi(m[2])
+		cmd := exec.Command("node", "agent.mjs", strings.ReplaceAll(m[1], "http://localhost:8080", api), m[2], m[3])
+		cmd.Dir = nodePayer(t)
+		cmd.Env = []string{fmt.Sprintf("RPC=http://127.0.0.1:%d", chain)} // the default payer, test account #1
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "X402_KEY=") && !strings.HasPrefix(kv, "RPC=") {
+				cmd.Env = append(cmd.Env, kv)
+			}
+		}
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("node agent.mjs %s %s %s: %v\n%s%s", m[1], m[2], m[3], err, out, stderr.String())
+		}
+		var run struct {
+			Calls []struct {
+				Status  int                  `json:"status"`
+				Receipt *x402.SettleResponse `json:"receipt"`
+			} `json:"calls"`
+			Refund *x402.SettleResponse `json:"refund"`
+		}
+		if err := json.Unmarshal(out, &run); err != nil || len(run.Calls) != calls {
+			t.Fatalf("the agent printed %s: %v\n%s", out, err, stderr.String())
+		}
+		for i, c := range run.Calls {
+			if c.Status != http.StatusOK || c.Receipt == nil || (i == 0) != (c.Receipt.TransactionHash != "") {
+				t.Errorf("call %d: %d %+v (only the first deposits)", i+1, c.Status, c.Receipt)
+			}
+		}
+		const deposit = 50_000 // Caddyfile.example's min_deposit 0.05, in dUSD's units
+		if first := run.Calls[0].Receipt; first == nil || first.Amount != strconv.Itoa(deposit) {
+			t.Errorf("the deposit: %+v, want %d", first, deposit)
+		}
+		if r := run.Refund; r == nil || !r.Success || r.Amount != strconv.Itoa(deposit-calls*1000) {
+			t.Errorf("the refund: %+v, want %d back\n%s", r, deposit-calls*1000, stderr.String())
+		}
+	})
 }

@@ -8,9 +8,10 @@
 //
 // By default it pays with test account #1 of the devnet's public test
 // mnemonic, on the devnet (eip155:31337), in the devnet's dUSD, depositing
-// ten calls' worth at a time. With "refund" last, it then asks for what it
+// what the offer's extra.minDeposit asks (ten calls' worth if it asks
+// nothing) each time the channel runs out. With "refund" last, it then asks for what it
 // did not spend back (a cooperative refund), or says there is nothing left
-// when the calls spent every deposit (a multiple of ten calls). Set
+// when the calls spent every deposit to the last unit. Set
 // X402_KEY, NETWORK, ASSET and RPC for anything else.
 import { wrapFetchWithPayment, x402Client, decodePaymentResponseHeader } from '@x402/fetch';
 import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
@@ -57,8 +58,8 @@ const last = lines.at(-1)?.receipt?.extra?.channelState;
 const left = last ? BigInt(last.balance) - BigInt(last.chargedCumulativeAmount) : null;
 let refunded = null;
 if (refund && left === 0n) {
-  // The calls spent every deposit (each tops the channel up by ten calls'
-  // worth): there is nothing to give back, and the client refuses to ask.
+  // The calls spent every deposit to the last unit: there is nothing to
+  // give back, and the client refuses to ask.
   console.error('refund: nothing to refund, the calls spent every deposit');
 } else if (refund) {
   try {
