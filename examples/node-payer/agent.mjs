@@ -48,16 +48,29 @@ for (let i = 1; i <= calls; i++) {
   const header = res.headers.get('PAYMENT-RESPONSE');
   const receipt = header ? decodePaymentResponseHeader(header) : null;
   const state = receipt?.extra?.channelState;
+  lines.push({ status: res.status, body, receipt });
+  if (!res.ok) {
+    // The server's refusal says why (a 402's in its JSON "error", a 429's
+    // and a 503's in "message" or "error") and, with Retry-After, when.
+    let why = body;
+    try {
+      const j = JSON.parse(body);
+      why = j.error ?? j.message ?? j.invalidMessage ?? body;
+    } catch {}
+    const retry = res.headers.get('Retry-After');
+    console.error(`call ${i}: ${res.status}: ${why}${retry ? ` (retry after ${retry} s)` : ''}`);
+    break;
+  }
   const how = receipt?.transaction ? `deposit of ${receipt.amount} in ${receipt.transaction}` : 'voucher, no transaction';
   console.error(`call ${i}: ${res.status}, ${how}, charged ${receipt?.extra?.chargedAmount}, ${state?.chargedCumulativeAmount} of ${state?.balance} in all`);
-  lines.push({ status: res.status, body, receipt });
-  if (!res.ok) break;
 }
 // What the channel holds and the calls did not spend, by the last answer.
 const last = lines.at(-1)?.receipt?.extra?.channelState;
 const left = last ? BigInt(last.balance) - BigInt(last.chargedCumulativeAmount) : null;
 let refunded = null;
-if (refund && left === 0n) {
+if (refund && lines.at(-1)?.status !== 200) {
+  console.error('refund: not asked, as the last call failed');
+} else if (refund && left === 0n) {
   // The calls spent every deposit to the last unit: there is nothing to
   // give back, and the client refuses to ask.
   console.error('refund: nothing to refund, the calls spent every deposit');
