@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -188,14 +189,17 @@ func TestBatchSettlementThroughCaddy(t *testing.T) {
 		{n: 25, deposits: []int{0, 10, 20}, refund: "5000"},
 		{n: 10, deposits: []int{0}},
 	} {
-		agent := exec.Command("node", "agent.mjs", e.api+"/tools/search", fmt.Sprint(tt.n), "refund")
+		// A bound for the agent's run: its calls take a second or two.
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		agent := exec.CommandContext(ctx, "node", "agent.mjs", e.api+"/tools/search", fmt.Sprint(tt.n), "refund")
 		agent.Dir = nodePayer(t)
 		agent.Env = append(os.Environ(), "RPC="+rpcURL, "X402_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(mustKey(t, 6))))
 		var stderr bytes.Buffer
 		agent.Stderr = &stderr
 		out, err := agent.Output()
 		if err != nil {
-			t.Fatalf("agent.mjs %d refund: %v\n%s%s", tt.n, err, out, stderr.Bytes())
+			t.Fatalf("agent.mjs %d refund (within 3 minutes): %v\n%s%s", tt.n, err, out, stderr.Bytes())
 		}
 		var calls struct {
 			Calls []struct {

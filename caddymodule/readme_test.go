@@ -236,7 +236,10 @@ func TestReadmePayerOutput(t *testing.T) {
 			t.Fatal("the README no longer runs `node agent.mjs <url> <calls> refund`; update this test")
 		}
 		calls, _ := strconv.Atoi(m[2])
-		cmd := exec.Command("node", "agent.mjs", strings.ReplaceAll(m[1], "http://localhost:8080", api), m[2], m[3])
+		// A bound for the agent's run: its calls take about a second.
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "node", "agent.mjs", strings.ReplaceAll(m[1], "http://localhost:8080", api), m[2], m[3])
 		cmd.Dir = nodePayer(t)
 		cmd.Env = []string{fmt.Sprintf("RPC=http://127.0.0.1:%d", chain)} // the default payer, test account #1
 		for _, kv := range os.Environ() {
@@ -248,7 +251,7 @@ func TestReadmePayerOutput(t *testing.T) {
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
 		if err != nil {
-			t.Fatalf("node agent.mjs %s %s %s: %v\n%s%s", m[1], m[2], m[3], err, out, stderr.String())
+			t.Fatalf("node agent.mjs %s %s %s (within 3 minutes): %v\n%s%s", m[1], m[2], m[3], err, out, stderr.String())
 		}
 		var run struct {
 			Calls []struct {
