@@ -9,6 +9,13 @@
 # the Caddyfile's /slow/ routes. TMPDIR on a tmpfs (/dev/shm) puts the
 # devnet's store, and so the channels, on it: no fsync.
 #
+# Without flags it runs the driver twice, against an upstream that answers
+# at once and then against one doing 1 ms of work (Go's sleep makes it
+# about 1.2 ms on a small VM): a voucher's durable hold is written beside
+# the upstream's work, so the two ratios tell what a voucher costs over a
+# free request with and without work to hide it behind
+# (docs/batch-settlement.md, "Latency through Caddy").
+#
 # Usage: bash bench/channel.sh [driver flags: -n 300, -upstream-delay 2ms]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,4 +28,12 @@ for _ in $(seq 1 300); do
 	curl -fs -o /dev/null http://127.0.0.1:9501/free && break
 	sleep 0.1 # waiting for Caddy and the devnet to start
 done
-"$bin/channel" -api http://127.0.0.1:9501 "$@"
+if [ $# -gt 0 ]; then
+	"$bin/channel" -api http://127.0.0.1:9501 "$@"
+	exit
+fi
+echo "== an upstream that answers at once"
+"$bin/channel" -api http://127.0.0.1:9501
+echo
+echo "== an upstream doing 1 ms of work"
+"$bin/channel" -api http://127.0.0.1:9501 -upstream-delay 1ms
