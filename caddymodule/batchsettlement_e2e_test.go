@@ -1,8 +1,6 @@
 package caddymodule
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -189,38 +187,20 @@ func TestBatchSettlementThroughCaddy(t *testing.T) {
 		{n: 25, deposits: []int{0, 10, 20}, refund: "5000"},
 		{n: 10, deposits: []int{0}},
 	} {
-		// A bound for the agent's run: its calls take a second or two.
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		agent := exec.CommandContext(ctx, "node", "agent.mjs", e.api+"/tools/search", fmt.Sprint(tt.n), "refund")
-		agent.Dir = nodePayer(t)
-		agent.Env = append(os.Environ(), "RPC="+rpcURL, "X402_KEY=0x"+common.Bytes2Hex(crypto.FromECDSA(mustKey(t, 6))))
-		var stderr bytes.Buffer
-		agent.Stderr = &stderr
-		out, err := agent.Output()
-		if err != nil {
-			t.Fatalf("agent.mjs %d refund (within 3 minutes): %v\n%s%s", tt.n, err, out, stderr.Bytes())
-		}
-		var calls struct {
-			Calls []struct {
-				Status   int                  `json:"status"`
-				Response *x402.SettleResponse `json:"receipt"`
-			} `json:"calls"`
-			Refund *x402.SettleResponse `json:"refund"`
-		}
-		if err := json.Unmarshal(out, &calls); err != nil || len(calls.Calls) != tt.n {
-			t.Fatalf("agent.mjs %d refund printed %s: %v", tt.n, out, err)
+		calls := runAgent(t, rpcURL, "0x"+common.Bytes2Hex(crypto.FromECDSA(mustKey(t, 6))), e.api+"/tools/search", fmt.Sprint(tt.n), "refund")
+		if len(calls.Calls) != tt.n {
+			t.Fatalf("agent.mjs %d refund answered %d calls:\n%s", tt.n, len(calls.Calls), calls.stderr)
 		}
 		for i, c := range calls.Calls {
-			if c.Status != http.StatusOK || c.Response == nil || slices.Contains(tt.deposits, i) != (c.Response.TransactionHash != "") {
-				t.Errorf("agent.mjs %d refund, call %d: %d %+v", tt.n, i+1, c.Status, c.Response)
+			if c.Status != http.StatusOK || c.Receipt == nil || slices.Contains(tt.deposits, i) != (c.Receipt.TransactionHash != "") {
+				t.Errorf("agent.mjs %d refund, call %d: %d %+v", tt.n, i+1, c.Status, c.Receipt)
 			}
 		}
 		switch {
-		case tt.refund == "" && (calls.Refund != nil || !strings.Contains(stderr.String(), "refund: nothing to refund")):
-			t.Errorf("agent.mjs %d refund, with every deposit spent: refund %+v\n%s", tt.n, calls.Refund, stderr.Bytes())
+		case tt.refund == "" && (calls.Refund != nil || !strings.Contains(calls.stderr, "refund: nothing to refund")):
+			t.Errorf("agent.mjs %d refund, with every deposit spent: refund %+v\n%s", tt.n, calls.Refund, calls.stderr)
 		case tt.refund != "" && (calls.Refund == nil || !calls.Refund.Success || calls.Refund.Amount != tt.refund):
-			t.Errorf("agent.mjs %d refund: refund %+v, want %s back\n%s", tt.n, calls.Refund, tt.refund, stderr.Bytes())
+			t.Errorf("agent.mjs %d refund: refund %+v, want %s back\n%s", tt.n, calls.Refund, tt.refund, calls.stderr)
 		}
 	}
 }

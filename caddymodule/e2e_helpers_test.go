@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"context"
 	"crypto/ecdsa"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 func freePort(t *testing.T) int {
@@ -249,4 +251,48 @@ func waitReceipt(eth *ethclient.Client, tx string) (*types.Receipt, error) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// agentRun is what examples/node-payer/agent.mjs printed: its JSON line
+// on stdout, and its lines for people on stderr.
+type agentRun struct {
+	Calls []struct {
+		Status  int                  `json:"status"`
+		Receipt *x402.SettleResponse `json:"receipt"`
+	} `json:"calls"`
+	Refund *x402.SettleResponse `json:"refund"`
+	stderr string
+}
+
+// runAgent runs `node agent.mjs args...` with the chain at rpc, paying
+// with key (0x hex; "" for the script's default, test account #1), within
+// 3 minutes (its calls take a second or two), and fails t unless it exits
+// 0 and prints one JSON line.
+func runAgent(t *testing.T, rpc, key string, args ...string) agentRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", append([]string{"agent.mjs"}, args...)...)
+	cmd.Dir = nodePayer(t)
+	cmd.Env = []string{"RPC=" + rpc}
+	if key != "" {
+		cmd.Env = append(cmd.Env, "X402_KEY="+key)
+	}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "X402_KEY=") && !strings.HasPrefix(kv, "RPC=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node agent.mjs %s (within 3 minutes): %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+	}
+	var run agentRun
+	if err := json.Unmarshal(out, &run); err != nil {
+		t.Fatalf("node agent.mjs %s printed %s: %v\n%s", strings.Join(args, " "), out, err, stderr.String())
+	}
+	run.stderr = stderr.String()
+	return run
 }

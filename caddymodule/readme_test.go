@@ -3,7 +3,6 @@ package caddymodule
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -20,8 +19,6 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
-
-	"github.com/caddy-x402/caddy-x402/x402"
 )
 
 // readmePayerCommand is a `go run ./examples/payer …` line of the README
@@ -236,32 +233,10 @@ func TestReadmePayerOutput(t *testing.T) {
 			t.Fatal("the README no longer runs `node agent.mjs <url> <calls> refund`; update this test")
 		}
 		calls, _ := strconv.Atoi(m[2])
-		// A bound for the agent's run: its calls take about a second.
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "node", "agent.mjs", strings.ReplaceAll(m[1], "http://localhost:8080", api), m[2], m[3])
-		cmd.Dir = nodePayer(t)
-		cmd.Env = []string{fmt.Sprintf("RPC=http://127.0.0.1:%d", chain)} // the default payer, test account #1
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "X402_KEY=") && !strings.HasPrefix(kv, "RPC=") {
-				cmd.Env = append(cmd.Env, kv)
-			}
-		}
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("node agent.mjs %s %s %s (within 3 minutes): %v\n%s%s", m[1], m[2], m[3], err, out, stderr.String())
-		}
-		var run struct {
-			Calls []struct {
-				Status  int                  `json:"status"`
-				Receipt *x402.SettleResponse `json:"receipt"`
-			} `json:"calls"`
-			Refund *x402.SettleResponse `json:"refund"`
-		}
-		if err := json.Unmarshal(out, &run); err != nil || len(run.Calls) != calls {
-			t.Fatalf("the agent printed %s: %v\n%s", out, err, stderr.String())
+		// The default payer, test account #1.
+		run := runAgent(t, fmt.Sprintf("http://127.0.0.1:%d", chain), "", strings.ReplaceAll(m[1], "http://localhost:8080", api), m[2], m[3])
+		if len(run.Calls) != calls {
+			t.Fatalf("the agent answered %d calls, want %d:\n%s", len(run.Calls), calls, run.stderr)
 		}
 		for i, c := range run.Calls {
 			if c.Status != http.StatusOK || c.Receipt == nil || (i == 0) != (c.Receipt.TransactionHash != "") {
@@ -273,7 +248,7 @@ func TestReadmePayerOutput(t *testing.T) {
 			t.Errorf("the deposit: %+v, want %d", first, deposit)
 		}
 		if r := run.Refund; r == nil || !r.Success || r.Amount != strconv.Itoa(deposit-calls*1000) {
-			t.Errorf("the refund: %+v, want %d back\n%s", r, deposit-calls*1000, stderr.String())
+			t.Errorf("the refund: %+v, want %d back\n%s", r, deposit-calls*1000, run.stderr)
 		}
 	})
 }

@@ -9,10 +9,10 @@
 // By default it pays with test account #1 of the devnet's public test
 // mnemonic, on the devnet (eip155:31337), in the devnet's dUSD, depositing
 // what the offer's extra.minDeposit asks (ten calls' worth if it asks
-// nothing) each time the channel runs out. With "refund" last, it then asks for what it
-// did not spend back (a cooperative refund), or says there is nothing left
-// when the calls spent every deposit to the last unit. Set
-// X402_KEY, NETWORK, ASSET and RPC for anything else.
+// nothing) each time the channel runs out. With "refund" last, it then
+// asks for what it did not spend back (a cooperative refund), or says
+// there is nothing left when the calls spent every deposit to the last
+// unit. Set X402_KEY, NETWORK, ASSET and RPC for anything else.
 import { wrapFetchWithPayment, x402Client, decodePaymentResponseHeader } from '@x402/fetch';
 import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import { toClientEvmSigner } from '@x402/evm';
