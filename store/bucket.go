@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -11,6 +12,13 @@ type Bucket struct {
 	db    *bolt.DB
 	store *Store // for its write
 	name  []byte
+	// emptyAt is 1 more than the store's written count when a read found
+	// the bucket empty (zero: never). Most buckets a verification reads
+	// are empty almost always (the penalty box holds only the payers whose
+	// settlements reverted in the last hour), and only this process can
+	// write the file, so until the store writes again such a read needs
+	// no transaction.
+	emptyAt atomic.Uint64
 }
 
 var _ EarlyKV = (*Bucket)(nil)
@@ -20,7 +28,7 @@ func (s *Store) Bucket(name string) (KV, error) {
 	if name == string(settlementsBucket) || name == string(createdBucket) {
 		return nil, fmt.Errorf("bucket %q is reserved", name)
 	}
-	if err := s.db.Update(func(tx *bolt.Tx) error {
+	if err := s.update(func(tx *bolt.Tx) error {
 		_, err := tx.CreateBucketIfNotExists([]byte(name))
 		return err
 	}); err != nil {
@@ -29,15 +37,28 @@ func (s *Store) Bucket(name string) (KV, error) {
 	return &Bucket{db: s.db, store: s, name: []byte(name)}, nil
 }
 
-// Get returns the value of key, or nil if there is none.
+// Get returns the value of key, or nil if there is none. A bucket found
+// empty is not read again until the store writes (Bucket.emptyAt).
 func (b *Bucket) Get(key []byte) ([]byte, error) {
+	written := b.store.written.Load()
+	if b.emptyAt.Load() == written+1 {
+		return nil, nil
+	}
 	var out []byte
+	empty := false
 	err := b.db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(b.name).Get(key); v != nil {
+		bk := tx.Bucket(b.name)
+		if v := bk.Get(key); v != nil {
 			out = append([]byte(nil), v...)
+		} else {
+			first, _ := bk.Cursor().First()
+			empty = first == nil
 		}
 		return nil
 	})
+	if err == nil && empty {
+		b.emptyAt.Store(written + 1)
+	}
 	return out, err
 }
 
@@ -62,7 +83,7 @@ func (b *Bucket) ForEach(fn func(key, value []byte) error) error {
 // failing, leaves key as it was; a failure is returned. fn may run more
 // than once.
 func (b *Bucket) Update(key []byte, fn func(old []byte) ([]byte, error)) error {
-	return b.db.Update(func(tx *bolt.Tx) error {
+	return b.store.update(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(b.name)
 		var old []byte
 		if v := bk.Get(key); v != nil {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // Update is an atomic read-modify-write: 100 concurrent increments of one
@@ -221,4 +223,113 @@ func TestBucketUpdateEarlyGrouped(t *testing.T) {
 	if c := st.early.commits.Load(); c != 1 {
 		t.Errorf("%d commits for %d updates that queued behind one writer, want one", c, n)
 	}
+}
+
+// An empty bucket, once read, is answered without a transaction until the
+// store writes; every kind of write (through the bucket, early, or a
+// write of the store's own that puts into the bucket directly, as a
+// settlement puts its outbox entry) is seen by the next read, and so are
+// writes that race with reads.
+func TestBucketEmptyRead(t *testing.T) {
+	t.Parallel()
+	writes := []struct {
+		name  string
+		write func(st *Store, b *Bucket, key []byte) error
+	}{
+		{"Put", func(_ *Store, b *Bucket, key []byte) error { return b.Put(key, []byte("v")) }},
+		{"Update", func(_ *Store, b *Bucket, key []byte) error {
+			return b.Update(key, func([]byte) ([]byte, error) { return []byte("v"), nil })
+		}},
+		{"UpdateEarly", func(_ *Store, b *Bucket, key []byte) error {
+			durable, err := b.UpdateEarly(key, func([]byte) ([]byte, error) { return []byte("v"), nil })
+			if err != nil {
+				return err
+			}
+			return durable()
+		}},
+		{"the store's own write", func(st *Store, b *Bucket, key []byte) error {
+			return st.write(func(tx *bolt.Tx) error { return tx.Bucket(b.name).Put(key, []byte("v")) })
+		}},
+	}
+	for _, w := range writes {
+		t.Run(w.name, func(t *testing.T) {
+			t.Parallel()
+			st, err := Open(Config{Path: filepath.Join(t.TempDir(), "x402.db")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			kv, err := st.Bucket("box")
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := kv.(*Bucket)
+			key := []byte("payer")
+			for range 2 {
+				if v, err := b.Get(key); v != nil || err != nil {
+					t.Fatalf("an empty bucket: %q, %v", v, err)
+				}
+			}
+			txs := st.db.Stats().TxN
+			if v, _ := b.Get(key); v != nil || st.db.Stats().TxN != txs {
+				t.Fatalf("a read of a bucket found empty: %q, %d transactions, want none", v, st.db.Stats().TxN-txs)
+			}
+			if err := w.write(st, b, key); err != nil {
+				t.Fatal(err)
+			}
+			if v, err := b.Get(key); string(v) != "v" || err != nil {
+				t.Fatalf("after the write: %q, %v", v, err)
+			}
+			if err := b.Delete(key); err != nil {
+				t.Fatal(err)
+			}
+			if v, err := b.Get(key); v != nil || err != nil {
+				t.Fatalf("after the delete: %q, %v", v, err)
+			}
+		})
+	}
+
+	t.Run("racing reads", func(t *testing.T) {
+		t.Parallel()
+		st, err := Open(Config{Path: filepath.Join(t.TempDir(), "x402.db")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		kv, err := st.Bucket("box")
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := make(chan struct{})
+		var readers sync.WaitGroup
+		for range 4 {
+			readers.Go(func() {
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					kv.Get([]byte("other"))
+				}
+			})
+		}
+		// Each key is written into a bucket emptied just before, while
+		// the readers keep finding it empty: the writer's own read after
+		// the write must see it.
+		for i := range 200 {
+			key := []byte(strconv.Itoa(i))
+			if err := writes[i%len(writes)].write(st, kv.(*Bucket), key); err != nil {
+				t.Fatal(err)
+			}
+			if v, err := kv.Get(key); string(v) != "v" || err != nil {
+				t.Fatalf("key %d (%s) after its write: %q, %v", i, writes[i%len(writes)].name, v, err)
+			}
+			if err := kv.Delete(key); err != nil {
+				t.Fatal(err)
+			}
+		}
+		close(stop)
+		readers.Wait()
+	})
 }

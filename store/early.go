@@ -23,6 +23,9 @@ type earlyWriter struct {
 	running bool
 	// commits counts the batches committed (for tests).
 	commits atomic.Int64
+	// written is the store's count of writes (Store.written): a batch's
+	// transaction counts it once as it begins and again once it ended.
+	written *atomic.Uint64
 }
 
 // earlyUpdate is one early update, queued.
@@ -65,12 +68,14 @@ func (w *earlyWriter) update(db *bolt.DB, u *earlyUpdate) (func() error, error) 
 // its decision, and commits the transaction in another goroutine, which
 // then runs the next batch, if updates queued meanwhile.
 func (w *earlyWriter) batch(db *bolt.DB) {
+	w.written.Add(1)
 	tx, err := db.Begin(true)
 	w.mu.Lock()
 	queued := w.queue
 	w.queue = nil
 	w.mu.Unlock()
 	if err != nil {
+		w.written.Add(1)
 		for _, u := range queued {
 			u.err = err
 			close(u.decided)
@@ -94,6 +99,7 @@ func (w *earlyWriter) batch(db *bolt.DB) {
 	}
 	if len(written) == 0 {
 		tx.Rollback()
+		w.written.Add(1)
 		w.next(db)
 		return
 	}
@@ -103,6 +109,7 @@ func (w *earlyWriter) batch(db *bolt.DB) {
 	go func() {
 		w.commits.Add(1)
 		c.err = tx.Commit()
+		w.written.Add(1)
 		close(c.done)
 		w.next(db)
 	}()

@@ -33,7 +33,7 @@ func (s *Store) PruneFinal(ctx context.Context, before time.Time, limit int) (in
 			pruned [][]byte // the keys of the records deleted
 			done   bool
 		)
-		err := s.db.Update(func(tx *bolt.Tx) error {
+		err := s.update(func(tx *bolt.Tx) error {
 			records, idx := tx.Bucket(settlementsBucket), tx.Bucket(createdBucket)
 			idx.FillPercent = indexFill
 			c := idx.Cursor()

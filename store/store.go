@@ -202,6 +202,11 @@ type Store struct {
 	writers atomic.Int32
 	// early groups the buckets' early updates (Bucket.UpdateEarly).
 	early earlyWriter
+	// written counts up before every write transaction of the file
+	// begins and again after it ends (committed or not), so that a read
+	// that overlapped a write never sees the count that follows it: see
+	// Bucket.Get. Every write goes through write, update or early.
+	written atomic.Uint64
 
 	// cacheMu keeps the cache from being used once Close closed it: a
 	// request finishing while Caddy stops may still reach the store, and
@@ -262,7 +267,9 @@ func Open(cfg Config) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("creating cache: %w", err)
 	}
-	return &Store{db: db, cache: cache, path: cfg.Path, instance: NewInstance()}, nil
+	s := &Store{db: db, cache: cache, path: cfg.Path, instance: NewInstance()}
+	s.early.written = &s.written
+	return s, nil
 }
 
 // Close writes the backup, the file's path with ".bak" appended, then
@@ -471,10 +478,19 @@ func (s *Store) Unfinished() ([]*Record, error) {
 // MaxBatchDelay for company. fn may run more than once, as with
 // bolt.DB.Batch.
 func (s *Store) write(fn func(*bolt.Tx) error) error {
+	s.written.Add(1)
+	defer s.written.Add(1)
 	n := s.writers.Add(1)
 	defer s.writers.Add(-1)
 	if n == 1 {
 		return s.db.Update(fn)
 	}
 	return s.db.Batch(fn)
+}
+
+// update is bbolt's Update of the file, counted in s.written.
+func (s *Store) update(fn func(*bolt.Tx) error) error {
+	s.written.Add(1)
+	defer s.written.Add(1)
+	return s.db.Update(fn)
 }

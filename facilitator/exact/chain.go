@@ -306,11 +306,12 @@ func (s *Scheme) readEach(ctx context.Context, qs []stateQuery) ([]chainState, [
 const defaultReadTimeout = 10 * time.Second
 
 // reader shares state calls between concurrent verifications. A read is
-// sent at once while fewer than parallel calls are under way; otherwise it
-// waits for the next call, which takes every read that waited (up to
-// size), and goes out as soon as a call returns or size reads wait. An
-// idle facilitator's read is never delayed; a busy one's waits at most one
-// call, and makes one call where it made one a read.
+// sent at once while fewer than parallel calls are under way (one, for a
+// near node: see limit); otherwise it waits for the next call, which
+// takes every read that waited (up to size), and goes out as soon as a
+// call returns or size reads wait. An idle facilitator's read is never
+// delayed; a busy one's waits at most one call, and makes one call where
+// it made one a read.
 type reader struct {
 	read     func(context.Context, []stateQuery) ([]chainState, []error, error)
 	size     int
@@ -319,6 +320,38 @@ type reader struct {
 	mu       sync.Mutex
 	waiting  []*stateRead
 	underway int
+	// took is how long the calls take: a moving average (each call an
+	// eighth of it), zero before the first call returns.
+	took time.Duration
+}
+
+// nearNode is the average time of a state call under which the node is
+// near (the same machine or network): a busy facilitator's reads then
+// share one call under way at a time, whatever parallel says. Waiting for
+// the call under way costs a read at most that call's time, a few
+// milliseconds at most on such a node, while each call it saves costs the
+// facilitator and the node a round trip and an EVM (about 110 µs of the
+// facilitator's CPU on a small machine, as much as two verifications' JSON
+// and HTTP, measured in docs/performance.md). A far node's round trip is
+// what parallel calls save a read; there, parallel holds.
+const nearNode = 5 * time.Millisecond
+
+// limit is how many calls may be under way before a read waits; r.mu is
+// held.
+func (r *reader) limit() int {
+	if r.took > 0 && r.took < nearNode {
+		return 1
+	}
+	return r.parallel
+}
+
+// timed adds a call's time to r.took; r.mu is held.
+func (r *reader) timed(d time.Duration) {
+	if r.took == 0 {
+		r.took = d
+		return
+	}
+	r.took += (d - r.took) / 8
 }
 
 // stateRead is one verification's read, waiting for its answer.
@@ -336,7 +369,7 @@ func (r *reader) state(ctx context.Context, q stateQuery) (chainState, error) {
 	r.mu.Lock()
 	r.waiting = append(r.waiting, rd)
 	var group []*stateRead
-	if r.underway < r.parallel || len(r.waiting) >= r.size {
+	if r.underway < r.limit() || len(r.waiting) >= r.size {
 		group = r.take()
 	}
 	r.mu.Unlock()
@@ -366,11 +399,16 @@ func (r *reader) take() []*stateRead {
 // as long as reads wait and each call lasts (within its deadline).
 func (r *reader) run(group []*stateRead) {
 	for group != nil {
-		r.call(group)
+		start := time.Now()
+		called := r.call(group)
+		took := time.Since(start)
 		r.mu.Lock()
+		if called {
+			r.timed(took)
+		}
 		r.underway--
 		group = nil
-		if len(r.waiting) > 0 && r.underway < r.parallel {
+		if len(r.waiting) > 0 && r.underway < r.limit() {
 			group = r.take()
 		}
 		r.mu.Unlock()
@@ -378,8 +416,9 @@ func (r *reader) run(group []*stateRead) {
 }
 
 // call makes one state call for the reads of group whose verifications
-// still wait, within the latest of their deadlines.
-func (r *reader) call(group []*stateRead) {
+// still wait, within the latest of their deadlines, and reports whether
+// it made one.
+func (r *reader) call(group []*stateRead) bool {
 	live := group[:0:0]
 	for _, rd := range group {
 		if rd.ctx.Err() != nil {
@@ -390,7 +429,7 @@ func (r *reader) call(group []*stateRead) {
 		live = append(live, rd)
 	}
 	if len(live) == 0 {
-		return
+		return false
 	}
 	var deadline time.Time
 	for _, rd := range live {
@@ -421,4 +460,5 @@ func (r *reader) call(group []*stateRead) {
 		}
 		close(rd.done)
 	}
+	return true
 }

@@ -382,6 +382,63 @@ func TestReaderShares(t *testing.T) {
 	})
 }
 
+// TestReaderNearNode checks that a read that comes while a call is under
+// way waits for it when the node's calls are fast (a near node), even
+// with parallel 2, and starts a call of its own when they are slow; and
+// that the calls' time is measured.
+func TestReaderNearNode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		took  time.Duration
+		calls int32 // under way once both reads came
+	}{
+		{"near", time.Millisecond, 1},
+		{"far", 40 * time.Millisecond, 2},
+		{"not measured yet", 0, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var calls atomic.Int32
+			gate := make(chan struct{})
+			r := &reader{size: 8, parallel: 2, took: tc.took, read: func(ctx context.Context, qs []stateQuery) ([]chainState, []error, error) {
+				calls.Add(1)
+				<-gate
+				return make([]chainState, len(qs)), make([]error, len(qs)), nil
+			}}
+			var wg sync.WaitGroup
+			read := func() {
+				wg.Go(func() {
+					if _, err := r.state(context.Background(), stateQuery{}); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			read()
+			for calls.Load() < 1 {
+				time.Sleep(time.Millisecond)
+			}
+			read()
+			for calls.Load()+int32(r.waitingReads()) < 2 {
+				time.Sleep(time.Millisecond)
+			}
+			if got := calls.Load(); got != tc.calls {
+				t.Errorf("%d calls under way, want %d", got, tc.calls)
+			}
+			close(gate)
+			wg.Wait()
+			for !r.idle() {
+				time.Sleep(time.Millisecond)
+			}
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.took <= 0 {
+				t.Errorf("the calls' time was not measured: %v", r.took)
+			}
+		})
+	}
+}
+
 // idle reports whether no call is under way and no read waits.
 func (r *reader) idle() bool {
 	r.mu.Lock()

@@ -58,7 +58,7 @@ func (r *recoveries) signer(digest common.Hash, sig [65]byte) (common.Address, e
 	a = common.BytesToAddress(crypto.Keccak256(pub[1:])[12:])
 	r.mu.Lock()
 	if r.cur == nil || len(r.cur) >= recoveriesPerGeneration {
-		r.old, r.cur = r.cur, make(map[recoveryKey]common.Address)
+		r.old, r.cur = r.cur, make(map[recoveryKey]common.Address, recoveriesPerGeneration)
 	}
 	r.cur[k] = a
 	r.mu.Unlock()
