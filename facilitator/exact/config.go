@@ -73,7 +73,10 @@ type Config struct {
 	// Parallel is how many of those eth_calls may be under way before a
 	// verification's read waits to share the next one; default 2. A read
 	// waits at most for the calls that were under way when it came, and a
-	// read that fills a group goes out at once.
+	// read that fills a group goes out at once. Against a near node, whose
+	// calls take under 5 ms on average, one call is under way at a time
+	// whatever Parallel says: waiting for it costs a read less than the
+	// round trip it saves both sides (see reader).
 	Parallel int
 }
 
