@@ -16,15 +16,7 @@ import (
 // counter give 100; a failing fn, or a nil result, changes nothing.
 func TestBucketUpdate(t *testing.T) {
 	t.Parallel()
-	st, err := Open(Config{Path: filepath.Join(t.TempDir(), "x402.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	b, err := st.Bucket("counters")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, b := openBucket(t, "counters")
 	incr := func(old []byte) ([]byte, error) {
 		n, _ := strconv.Atoi(string(old))
 		return []byte(strconv.Itoa(n + 1)), nil
@@ -65,15 +57,7 @@ func TestBucketUpdate(t *testing.T) {
 // panicking fn lets the writer go, so the next update runs.
 func TestBucketUpdateEarly(t *testing.T) {
 	t.Parallel()
-	st, err := Open(Config{Path: filepath.Join(t.TempDir(), "x402.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	kv, err := st.Bucket("counters")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, kv := openBucket(t, "counters")
 	b := kv.(EarlyKV)
 	incr := func(old []byte) ([]byte, error) {
 		n, _ := strconv.Atoi(string(old))
@@ -131,15 +115,7 @@ func TestBucketUpdateEarly(t *testing.T) {
 // alone), and every written one is durable and read back.
 func TestBucketUpdateEarlyGrouped(t *testing.T) {
 	t.Parallel()
-	st, err := Open(Config{Path: filepath.Join(t.TempDir(), "x402.db")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	kv, err := st.Bucket("holds")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, kv := openBucket(t, "holds")
 	b := kv.(EarlyKV)
 	// A plain write holds bbolt's one writer while the updates arrive.
 	release, holding := make(chan struct{}), make(chan struct{})
@@ -254,15 +230,7 @@ func TestBucketEmptyRead(t *testing.T) {
 	for _, w := range writes {
 		t.Run(w.name, func(t *testing.T) {
 			t.Parallel()
-			st, err := Open(Config{Path: filepath.Join(t.TempDir(), "x402.db")})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			kv, err := st.Bucket("box")
-			if err != nil {
-				t.Fatal(err)
-			}
+			st, kv := openBucket(t, "box")
 			b := kv.(*Bucket)
 			key := []byte("payer")
 			for range 2 {
@@ -291,15 +259,7 @@ func TestBucketEmptyRead(t *testing.T) {
 
 	t.Run("racing reads", func(t *testing.T) {
 		t.Parallel()
-		st, err := Open(Config{Path: filepath.Join(t.TempDir(), "x402.db")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		kv, err := st.Bucket("box")
-		if err != nil {
-			t.Fatal(err)
-		}
+		st, kv := openBucket(t, "box")
 		stop := make(chan struct{})
 		var readers sync.WaitGroup
 		for range 4 {
@@ -332,4 +292,20 @@ func TestBucketEmptyRead(t *testing.T) {
 		close(stop)
 		readers.Wait()
 	})
+}
+
+// openBucket opens a store in a temporary directory, closed when the test
+// ends, and its bucket name.
+func openBucket(t *testing.T, name string) (*Store, KV) {
+	t.Helper()
+	st, err := Open(Config{Path: filepath.Join(t.TempDir(), "x402.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	kv, err := st.Bucket(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, kv
 }
