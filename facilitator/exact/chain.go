@@ -316,6 +316,8 @@ type reader struct {
 	read     func(context.Context, []stateQuery) ([]chainState, []error, error)
 	size     int
 	parallel int
+	// near is nearNode, or another time in tests.
+	near time.Duration
 
 	mu       sync.Mutex
 	waiting  []*stateRead
@@ -323,23 +325,35 @@ type reader struct {
 	// took is how long the calls take: a moving average (each call an
 	// eighth of it), zero before the first call returns.
 	took time.Duration
+	// started is when the last call started.
+	started time.Time
 }
 
 // nearNode is the average time of a state call under which the node is
 // near (the same machine or network): a busy facilitator's reads then
-// share one call under way at a time, whatever parallel says. Waiting for
-// the call under way costs a read at most that call's time, a few
-// milliseconds at most on such a node, while each call it saves costs the
-// facilitator and the node a round trip and an EVM (about 110 µs of the
-// facilitator's CPU on a small machine, as much as two verifications' JSON
-// and HTTP, measured in docs/performance.md). A far node's round trip is
-// what parallel calls save a read; there, parallel holds.
+// share one call under way at a time, whatever parallel says, as long as
+// that call is younger than nearNode. Waiting for it costs a read a few
+// milliseconds at most, while each call it saves costs the facilitator
+// and the node a round trip and an EVM (about 110 µs of the facilitator's
+// CPU on a small machine, as much as two verifications' JSON and HTTP;
+// docs/performance.md). A call that outlives nearNode no longer holds the
+// reads back: they go out in a call of their own, up to parallel, as they
+// would against a far node, whose round trip is what parallel calls save
+// a read.
 const nearNode = 5 * time.Millisecond
 
-// limit is how many calls may be under way before a read waits; r.mu is
-// held.
-func (r *reader) limit() int {
-	if r.took > 0 && r.took < nearNode {
+// nearTime is r.near, or nearNode if it is not set.
+func (r *reader) nearTime() time.Duration {
+	if r.near > 0 {
+		return r.near
+	}
+	return nearNode
+}
+
+// limit is how many calls may be under way before a read waits, at now;
+// r.mu is held.
+func (r *reader) limit(now time.Time) int {
+	if near := r.nearTime(); r.took > 0 && r.took < near && now.Sub(r.started) < near {
 		return 1
 	}
 	return r.parallel
@@ -352,6 +366,21 @@ func (r *reader) timed(d time.Duration) {
 		return
 	}
 	r.took += (d - r.took) / 8
+}
+
+// overdue sends the reads waiting for a near node's call in a call of
+// their own, if that call is still under way once it is older than the
+// node's calls should be (limit).
+func (r *reader) overdue() {
+	r.mu.Lock()
+	var group []*stateRead
+	if len(r.waiting) > 0 && r.underway < r.limit(time.Now()) {
+		group = r.take()
+	}
+	r.mu.Unlock()
+	if group != nil {
+		go r.run(group)
+	}
 }
 
 // stateRead is one verification's read, waiting for its answer.
@@ -369,8 +398,14 @@ func (r *reader) state(ctx context.Context, q stateQuery) (chainState, error) {
 	r.mu.Lock()
 	r.waiting = append(r.waiting, rd)
 	var group []*stateRead
-	if r.underway < r.limit() || len(r.waiting) >= r.size {
+	now := time.Now()
+	switch limit := r.limit(now); {
+	case r.underway < limit || len(r.waiting) >= r.size:
 		group = r.take()
+	case limit < r.parallel && len(r.waiting) == 1:
+		// The first read to wait for a near node's call: should that call
+		// outlive a near node's, the reads waiting then go out without it.
+		time.AfterFunc(r.started.Add(r.nearTime()).Sub(now), r.overdue)
 	}
 	r.mu.Unlock()
 	if group != nil {
@@ -392,6 +427,7 @@ func (r *reader) take() []*stateRead {
 	group := r.waiting
 	r.waiting = make([]*stateRead, 0, cap(group))
 	r.underway++
+	r.started = time.Now()
 	return group
 }
 
@@ -408,7 +444,7 @@ func (r *reader) run(group []*stateRead) {
 		}
 		r.underway--
 		group = nil
-		if len(r.waiting) > 0 && r.underway < r.limit() {
+		if len(r.waiting) > 0 && r.underway < r.limit(time.Now()) {
 			group = r.take()
 		}
 		r.mu.Unlock()

@@ -384,24 +384,28 @@ func TestReaderShares(t *testing.T) {
 
 // TestReaderNearNode checks that a read that comes while a call is under
 // way waits for it when the node's calls are fast (a near node), even
-// with parallel 2, and starts a call of its own when they are slow; and
-// that the calls' time is measured.
+// with parallel 2, and starts a call of its own when they are slow; that
+// reads waiting for a near node's call that outlives a near node's go out
+// without it, with no other read to send them; and that the calls' time
+// is measured.
 func TestReaderNearNode(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name  string
-		took  time.Duration
-		calls int32 // under way once both reads came
+		name       string
+		took, near time.Duration
+		calls      int32 // under way once both reads came
+		eventually bool  // once the first call is overdue, not at once
 	}{
-		{"near", time.Millisecond, 1},
-		{"far", 40 * time.Millisecond, 2},
-		{"not measured yet", 0, 2},
+		{"near", time.Millisecond, time.Hour, 1, false},
+		{"far", 40 * time.Millisecond, 0, 2, false},
+		{"not measured yet", 0, 0, 2, false},
+		{"near, its call overdue", time.Millisecond, 20 * time.Millisecond, 2, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			var calls atomic.Int32
 			gate := make(chan struct{})
-			r := &reader{size: 8, parallel: 2, took: tc.took, read: func(ctx context.Context, qs []stateQuery) ([]chainState, []error, error) {
+			r := &reader{size: 8, parallel: 2, took: tc.took, near: tc.near, read: func(ctx context.Context, qs []stateQuery) ([]chainState, []error, error) {
 				calls.Add(1)
 				<-gate
 				return make([]chainState, len(qs)), make([]error, len(qs)), nil
@@ -419,7 +423,13 @@ func TestReaderNearNode(t *testing.T) {
 				time.Sleep(time.Millisecond)
 			}
 			read()
-			for calls.Load()+int32(r.waitingReads()) < 2 {
+			// Both reads are in a call or waiting (and, once the first
+			// call is overdue, both in calls).
+			deadline := time.Now().Add(10 * time.Second)
+			for calls.Load()+int32(r.waitingReads()) < 2 || (tc.eventually && calls.Load() < tc.calls) {
+				if time.Now().After(deadline) {
+					t.Fatalf("after 10 s, %d calls under way and %d reads waiting; want %d calls", calls.Load(), r.waitingReads(), tc.calls)
+				}
 				time.Sleep(time.Millisecond)
 			}
 			if got := calls.Load(); got != tc.calls {

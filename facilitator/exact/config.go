@@ -75,8 +75,8 @@ type Config struct {
 	// waits at most for the calls that were under way when it came, and a
 	// read that fills a group goes out at once. Against a near node, whose
 	// calls take under 5 ms on average, one call is under way at a time
-	// whatever Parallel says: waiting for it costs a read less than the
-	// round trip it saves both sides (see reader).
+	// whatever Parallel says, until it is 5 ms old: waiting for it costs a
+	// read less than the round trip it saves both sides (see reader).
 	Parallel int
 }
 
