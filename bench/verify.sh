@@ -36,7 +36,8 @@
 # VERIFY_DEVNET_ADDR (default 127.0.0.1:18545), VERIFY_PORT (the first of
 # three ports: facilitator, respond, admin; default 18546), VERIFY_DIR
 # (default /tmp/caddy-x402-verify), VERIFY_PROFILE=1 (write a 10 s CPU
-# profile of each binary's first run, from Caddy's admin endpoint).
+# profile and the allocations of the same 10 s, of each binary's first
+# run, from Caddy's admin endpoint).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk"; exit 1; }
@@ -181,6 +182,7 @@ for r in $(seq "$runs"); do
 			{ echo "$m: the first body does not verify"; cat "$out/caddy-$m.log"; exit 1; }
 		if [ "$profile" = 1 ]; then
 			(sleep 3 && curl -s -o "$out/cpu-$m.pprof" "http://127.0.0.1:$((port + 2))/debug/pprof/profile?seconds=10") &
+			(sleep 3 && curl -s -o "$out/allocs-$m.pprof" "http://127.0.0.1:$((port + 2))/debug/pprof/allocs?seconds=10") &
 		fi
 		read -r rps valid cpu dcpu < <(measure "$m-$r" "http://127.0.0.1:$port/verify" "$pid")
 		echo "$rps $valid $cpu $dcpu" >>"$out/results-$m.txt"
@@ -217,4 +219,4 @@ if [ "${#bins[@]}" = 2 ]; then
 	printf 'new/base CPU us/req, paired by run: %s (median %s)\n' "$(echo $ratios)" \
 		"$(echo "$ratios" | sort -g | awk '{v[NR] = $1} END {printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')"
 fi
-echo "raw: $out/wrk-*.txt, $out/results-*.txt${VERIFY_PROFILE:+, $out/cpu-*.pprof}"
+echo "raw: $out/wrk-*.txt, $out/results-*.txt${VERIFY_PROFILE:+, $out/cpu-*.pprof, $out/allocs-*.pprof}"

@@ -161,3 +161,17 @@ func TestPenaltyGrows(t *testing.T) {
 		}
 	}
 }
+
+// TestPayerHex: the remembered hex of an address is its checksummed hex,
+// the first time and from the memo.
+func TestPayerHex(t *testing.T) {
+	t.Parallel()
+	for i := range 64 {
+		a := common.BytesToAddress(crypto.Keccak256([]byte{byte(i)}))
+		for range 2 {
+			if got, want := payerHex(a), a.Hex(); got != want {
+				t.Fatalf("payerHex(%x) = %s, want %s", a, got, want)
+			}
+		}
+	}
+}

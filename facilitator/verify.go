@@ -14,6 +14,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/edge"
 	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
+	"github.com/caddy-x402/caddy-x402/memo"
 	"github.com/caddy-x402/caddy-x402/store"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
@@ -103,8 +104,10 @@ func (s *Service) verifyScheme(ctx context.Context, req *x402.VerifyRequest, p *
 	if until, refused := s.payers.refusedUntil(p.payer, s.cfg.Now()); refused {
 		return x402.Invalid(x402.ReasonInvalidInnerPayload, "settlements of %s reverted on chain recently; its payments are refused until %s", p.payer, until.UTC().Format(time.RFC3339))
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.RPCTimeout)
-	defer cancel()
+	// A Bound makes no timer unless a check waits on its Done: exact's
+	// shared state reads enforce its deadline themselves.
+	ctx, release := scheme.WithBound(ctx, s.cfg.RPCTimeout)
+	defer release()
 	if err := s.table().tokens.ready(ctx, p.asset); err != nil {
 		return err
 	}
@@ -178,6 +181,21 @@ func (s *Service) verify(ctx context.Context, req *x402.VerifyRequest, p *paymen
 	return s.verifyScheme(ctx, req, p)
 }
 
+// payerHexes remembers the checksummed hex of the payers lately verified
+// (EIP-55's checksum is a Keccak of the address): an agent pays again and
+// again from one wallet. An address's hex is a function of it (see memo).
+var payerHexes memo.Generations[common.Address, string]
+
+// payerHex is a.Hex(), remembered.
+func payerHex(a common.Address) string {
+	if h, ok := payerHexes.Get(a); ok {
+		return h
+	}
+	h := a.Hex()
+	payerHexes.Put(a, h)
+	return h
+}
+
 // ErrUnavailable wraps verification failures that say nothing of the
 // payment: the chain or the store could not be read.
 var ErrUnavailable = errors.New("facilitator unavailable")
@@ -207,7 +225,7 @@ func (s *Service) verifyRequest(ctx context.Context, req *x402.VerifyRequest) (*
 	var xe *x402.Error
 	switch {
 	case err == nil:
-		res := &x402.VerifyResponse{IsValid: true, Payer: p.payer.Hex()}
+		res := &x402.VerifyResponse{IsValid: true, Payer: payerHex(p.payer)}
 		if r, ok := p.of.(scheme.Reporter); ok {
 			res.Extra = r.Report(p.pay)
 		}
@@ -215,11 +233,11 @@ func (s *Service) verifyRequest(ctx context.Context, req *x402.VerifyRequest) (*
 	case errors.As(err, &xe):
 		payer := ""
 		if p != nil {
-			payer = p.payer.Hex()
+			payer = payerHex(p.payer)
 		}
 		return xe.Response(payer), nil
 	case errors.Is(err, errAnswering):
-		return &x402.VerifyResponse{IsValid: false, InvalidMessage: err.Error(), Payer: p.payer.Hex()},
+		return &x402.VerifyResponse{IsValid: false, InvalidMessage: err.Error(), Payer: payerHex(p.payer)},
 			fmt.Errorf("%w: %v", ErrUnavailable, err)
 	default:
 		s.log.Warn("verify could not complete", zap.Error(err))

@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"math/big"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 )
 
 // Check 5 reads, for each payment, the latest block's time, the payer's
@@ -327,6 +330,13 @@ type reader struct {
 	took time.Duration
 	// started is when the last call started.
 	started time.Time
+	// bounded are the reads whose deadline the reader enforces (their
+	// verification's context is a *scheme.Bound, whose Done it does not
+	// ask for), from when they come until they are answered; sweeper
+	// answers those past their deadline, at sweepAt, the earliest.
+	bounded map[*stateRead]struct{}
+	sweeper *time.Timer
+	sweepAt time.Time
 }
 
 // nearNode is the average time of a state call under which the node is
@@ -387,15 +397,44 @@ func (r *reader) overdue() {
 type stateRead struct {
 	ctx   context.Context
 	query stateQuery
-	state chainState
-	err   error
-	done  chan struct{}
+	// deadline is the one the reader enforces, if bounded.
+	deadline time.Time
+	bounded  bool
+	state    chainState
+	err      error
+	// answered is set by the first answer: the call's, or the sweeper's
+	// at the deadline.
+	answered atomic.Bool
+	done     chan struct{}
 }
 
-// state reads one payment's chain state.
+// answer gives rd its state or error, unless it was answered before.
+func (rd *stateRead) answer(st chainState, err error) bool {
+	if !rd.answered.CompareAndSwap(false, true) {
+		return false
+	}
+	rd.state, rd.err = st, err
+	close(rd.done)
+	return true
+}
+
+// state reads one payment's chain state. A verification's context is
+// usually a *scheme.Bound: the read then waits for its answer or for the
+// request to be abandoned, and the reader answers it at its deadline
+// (sweep), so that the verification makes no timer of its own.
 func (r *reader) state(ctx context.Context, q stateQuery) (chainState, error) {
 	rd := &stateRead{ctx: ctx, query: q, done: make(chan struct{})}
+	var abandoned <-chan struct{}
+	if b, ok := ctx.(*scheme.Bound); ok {
+		abandoned = b.Abandoned()
+		rd.deadline, rd.bounded = b.Deadline()
+	} else {
+		abandoned = ctx.Done()
+	}
 	r.mu.Lock()
+	if rd.bounded {
+		r.enforce(rd)
+	}
 	r.waiting = append(r.waiting, rd)
 	var group []*stateRead
 	now := time.Now()
@@ -416,8 +455,62 @@ func (r *reader) state(ctx context.Context, q stateQuery) (chainState, error) {
 	select {
 	case <-rd.done:
 		return rd.state, rd.err
-	case <-ctx.Done():
+	case <-abandoned:
 		return chainState{}, ctx.Err()
+	}
+}
+
+// enforce keeps rd among the reads whose deadline the reader enforces, and
+// sets the sweeper for its deadline if that is the earliest; r.mu is held.
+func (r *reader) enforce(rd *stateRead) {
+	if r.bounded == nil {
+		r.bounded = make(map[*stateRead]struct{})
+	}
+	r.bounded[rd] = struct{}{}
+	switch {
+	case r.sweeper == nil:
+		r.sweepAt = rd.deadline
+		r.sweeper = time.AfterFunc(time.Until(rd.deadline), r.sweep)
+	case rd.deadline.Before(r.sweepAt):
+		r.sweepAt = rd.deadline
+		r.sweeper.Reset(time.Until(rd.deadline))
+	}
+}
+
+// sweep answers the bounded reads past their deadline with
+// context.DeadlineExceeded, as their context's Done would have, and sets
+// itself for the earliest deadline left. Reads are answered in the order
+// they came, so it runs about once a deadline's length (RPCTimeout) while
+// reads come, not once a read.
+func (r *reader) sweep() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := time.Now()
+	var next time.Time
+	for rd := range r.bounded {
+		if !now.Before(rd.deadline) {
+			rd.answer(chainState{}, context.DeadlineExceeded)
+			delete(r.bounded, rd)
+		} else if next.IsZero() || rd.deadline.Before(next) {
+			next = rd.deadline
+		}
+	}
+	if next.IsZero() {
+		r.sweeper = nil
+		return
+	}
+	r.sweepAt = next
+	r.sweeper.Reset(time.Until(next))
+}
+
+// answered forgets group's bounded reads, which are answered.
+func (r *reader) answered(group []*stateRead) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rd := range group {
+		if rd.bounded {
+			delete(r.bounded, rd)
+		}
 	}
 }
 
@@ -455,14 +548,16 @@ func (r *reader) run(group []*stateRead) {
 // still wait, within the latest of their deadlines, and reports whether
 // it made one.
 func (r *reader) call(group []*stateRead) bool {
+	defer r.answered(group)
 	live := group[:0:0]
 	for _, rd := range group {
-		if rd.ctx.Err() != nil {
-			rd.err = rd.ctx.Err()
-			close(rd.done)
+		if err := rd.ctx.Err(); err != nil {
+			rd.answer(chainState{}, err)
 			continue
 		}
-		live = append(live, rd)
+		if !rd.answered.Load() {
+			live = append(live, rd)
+		}
 	}
 	if len(live) == 0 {
 		return false
@@ -488,13 +583,12 @@ func (r *reader) call(group []*stateRead) bool {
 	for i, rd := range live {
 		switch {
 		case err != nil:
-			rd.err = err
+			rd.answer(chainState{}, err)
 		case errs[i] != nil:
-			rd.err = errs[i]
+			rd.answer(chainState{}, errs[i])
 		default:
-			rd.state = states[i]
+			rd.answer(states[i], nil)
 		}
-		close(rd.done)
 	}
 	return true
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/caddy-x402/caddy-x402/contracts"
 	"github.com/caddy-x402/caddy-x402/devnet"
+	"github.com/caddy-x402/caddy-x402/facilitator/scheme"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -248,7 +249,16 @@ func TestVerifyReadsTheChain(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, p := range pays {
 		wg.Go(func() {
-			_, err := e.scheme.verifyAuthorization(context.Background(), p.a, payload, req)
+			// Half of them bounded as the facilitator bounds them.
+			var ctx context.Context
+			var release func()
+			if i%2 == 0 {
+				ctx, release = context.WithTimeout(context.Background(), time.Minute)
+			} else {
+				ctx, release = scheme.WithBound(context.Background(), time.Minute)
+			}
+			defer release()
+			_, err := e.scheme.verifyAuthorization(ctx, p.a, payload, req)
 			switch {
 			case p.reason == "" && err != nil:
 				t.Errorf("payment %d: %v", i, err)
@@ -447,6 +457,104 @@ func TestReaderNearNode(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReaderBounded checks the reads of verifications bounded by a
+// *scheme.Bound, which make no timer of their own: the reader answers
+// each at its deadline, whether its call is under way or it waits for
+// one, and at once when its request is abandoned; reads answered in time
+// are answered by their call; and the reader forgets every read it
+// answered.
+func TestReaderBounded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		// first is a read, not bounded, whose call is under way when the
+		// bounded read comes: the bounded read waits for it.
+		first   bool
+		timeout time.Duration
+		cancel  bool // the bounded read's request is abandoned
+		want    error
+	}{
+		{"its call outlives its deadline", false, 30 * time.Millisecond, false, context.DeadlineExceeded},
+		{"waiting past its deadline for a call", true, 30 * time.Millisecond, false, context.DeadlineExceeded},
+		{"abandoned in its call", false, time.Hour, true, context.Canceled},
+		{"abandoned while waiting", true, time.Hour, true, context.Canceled},
+		{"answered in time", false, time.Hour, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			gate := make(chan struct{})
+			var inCalls atomic.Int32
+			r := &reader{size: 8, parallel: 1, read: func(ctx context.Context, qs []stateQuery) ([]chainState, []error, error) {
+				inCalls.Add(int32(len(qs)))
+				<-gate
+				return make([]chainState, len(qs)), make([]error, len(qs)), nil
+			}}
+			read := func(ctx context.Context) <-chan error {
+				done := make(chan error, 1)
+				go func() { _, err := r.state(ctx, stateQuery{}); done <- err }()
+				return done
+			}
+			var first <-chan error
+			if tc.first {
+				first = read(context.Background())
+				for inCalls.Load() < 1 {
+					time.Sleep(time.Millisecond)
+				}
+			}
+			parent, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			ctx, release := scheme.WithBound(parent, tc.timeout)
+			defer release()
+			got := read(ctx)
+			// Once the bounded read is in its call, or waits for one.
+			for int(inCalls.Load())+r.waitingReads() < 1+boolInt(tc.first) {
+				time.Sleep(time.Millisecond)
+			}
+			if tc.cancel {
+				cancel()
+			}
+			if tc.want == nil {
+				close(gate)
+			}
+			select {
+			case err := <-got:
+				if !errors.Is(err, tc.want) && !(tc.want == nil && err == nil) {
+					t.Errorf("err = %v, want %v", err, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the bounded read was not answered after 10 s (its bound: %v)", tc.timeout)
+			}
+			if tc.want != nil {
+				close(gate)
+			}
+			if first != nil {
+				if err := <-first; err != nil {
+					t.Errorf("the first read: %v", err)
+				}
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for !r.idle() {
+				if time.Now().After(deadline) {
+					t.Fatal("the reader is not idle 10 s after its reads were answered")
+				}
+				time.Sleep(time.Millisecond)
+			}
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if n := len(r.bounded); n != 0 {
+				t.Errorf("the reader still holds %d bounded reads", n)
+			}
+		})
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // idle reports whether no call is under way and no read waits.

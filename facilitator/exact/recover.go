@@ -1,10 +1,10 @@
 package exact
 
 import (
-	"sync"
-
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/caddy-x402/caddy-x402/memo"
 )
 
 // A paid request decodes its payment three times: the paywall's verify,
@@ -15,21 +15,17 @@ import (
 // signer is recovered once and remembered for the calls that follow.
 
 // recoveriesPerGeneration bounds the memo: two generations of at most
-// this many signers each, about a megabyte in all. At 8,000 verifications a
-// second a signer is remembered for half a second at least, far longer
-// than a settle takes to follow its verify.
-const recoveriesPerGeneration = 4096
+// this many signers each (memo's default), about a megabyte in all. At
+// 8,000 verifications a second a signer is remembered for half a second
+// at least, far longer than a settle takes to follow its verify.
+const recoveriesPerGeneration = memo.DefaultSize
 
 // recoveries is a bounded memo of ecrecover: a digest and a 65-byte
 // signature (v 27 or 28) to the address that signed it. Only recoveries
 // that succeeded are kept; the answer is a function of the key, so a
-// caller cannot plant a wrong one. It is two maps, the newer filled until
-// it is full and then made the older, rather than a ristretto cache, whose
-// writes are applied later and may be refused by its admission policy:
-// the settle that follows a verify within milliseconds must find it.
+// caller cannot plant a wrong one (see memo). The zero value is ready.
 type recoveries struct {
-	mu       sync.Mutex
-	cur, old map[recoveryKey]common.Address
+	memo.Generations[recoveryKey, common.Address]
 }
 
 // recoveryKey is a digest followed by a signature.
@@ -41,13 +37,7 @@ func (r *recoveries) signer(digest common.Hash, sig [65]byte) (common.Address, e
 	var k recoveryKey
 	copy(k[:32], digest[:])
 	copy(k[32:], sig[:])
-	r.mu.Lock()
-	a, ok := r.cur[k]
-	if !ok {
-		a, ok = r.old[k]
-	}
-	r.mu.Unlock()
-	if ok {
+	if a, ok := r.Get(k); ok {
 		return a, nil
 	}
 	sig[64] -= 27
@@ -55,12 +45,7 @@ func (r *recoveries) signer(digest common.Hash, sig [65]byte) (common.Address, e
 	if err != nil {
 		return common.Address{}, err
 	}
-	a = common.BytesToAddress(crypto.Keccak256(pub[1:])[12:])
-	r.mu.Lock()
-	if r.cur == nil || len(r.cur) >= recoveriesPerGeneration {
-		r.old, r.cur = r.cur, make(map[recoveryKey]common.Address, recoveriesPerGeneration)
-	}
-	r.cur[k] = a
-	r.mu.Unlock()
+	a := common.BytesToAddress(crypto.Keccak256(pub[1:])[12:])
+	r.Put(k, a)
 	return a, nil
 }

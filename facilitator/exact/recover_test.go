@@ -42,7 +42,7 @@ func TestRecoveries(t *testing.T) {
 				t.Fatalf("round %d: %s, %v; want %s", round, got, err, tt.want)
 			}
 		}
-		if n := len(r.cur); n != 2 {
+		if n := r.Len(); n != 2 {
 			t.Fatalf("round %d: %d signers kept, want 2", round, n)
 		}
 	}
@@ -57,7 +57,7 @@ func TestRecoveries(t *testing.T) {
 	if _, err := r.signer(digest, bad); err == nil {
 		t.Fatal("a zero signature recovered")
 	}
-	if _, kept := r.cur[recoveryKey(append(digest.Bytes(), bad[:]...))]; kept {
+	if _, kept := r.Get(recoveryKey(append(digest.Bytes(), bad[:]...))); kept {
 		t.Fatal("a failed recovery was kept")
 	}
 
@@ -68,7 +68,7 @@ func TestRecoveries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n, o := len(r.cur), len(r.old); n > recoveriesPerGeneration || o > recoveriesPerGeneration {
-		t.Fatalf("the memo holds %d and %d signers; at most %d each", n, o, recoveriesPerGeneration)
+	if n := r.Len(); n > 2*recoveriesPerGeneration {
+		t.Fatalf("the memo holds %d signers; at most 2 × %d", n, recoveriesPerGeneration)
 	}
 }

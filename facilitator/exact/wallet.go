@@ -108,15 +108,25 @@ func (s *Scheme) decodeSigned(p *x402.PaymentPayload, asset common.Address) (mec
 	if err != nil || len(sent) == 0 || len(sent) > maxSignature {
 		return nil, nil, x402.Invalid(x402.ReasonSignatureInvalid, "signature: want 0x hex of 1 to %d bytes (r, s, v of an EOA, or a contract wallet's)", maxSignature)
 	}
-	w := &WalletAuthorization{Authorization: *a, Signature: sent, sent: sent}
+	// The wallet's view is made only for a signature that is not the
+	// payer's ECDSA signature: most payments are.
+	var (
+		factory      common.Address
+		factoryData  []byte
+		inner        = sent
+		notEOA       string
+		unsignedAuth = *a
+	)
 	if bytes.HasSuffix(sent, erc6492Magic) {
-		if w.Factory, w.FactoryData, w.Signature, err = unwrap6492(sent); err != nil {
+		if factory, factoryData, inner, err = unwrap6492(sent); err != nil {
 			return nil, nil, err
 		}
 	}
-	if len(w.Signature) == 65 {
+	if len(inner) == 65 {
 		_, known := s.domains[asset]
-		sig, err := eoaSignature(bytes.Clone(w.Signature))
+		var buf [65]byte // eoaSignature normalizes v in place
+		copy(buf[:], inner)
+		sig, err := eoaSignature(buf[:])
 		if err == nil {
 			a.Signature = sig
 			if !known {
@@ -132,9 +142,10 @@ func (s *Scheme) decodeSigned(p *x402.PaymentPayload, asset common.Address) (mec
 		case !known:
 			return nil, nil, err
 		case errors.As(err, &xe):
-			w.notEOA = xe.Message
+			notEOA = xe.Message
 		}
 	}
+	w := &WalletAuthorization{Authorization: unsignedAuth, Signature: inner, Factory: factory, FactoryData: factoryData, sent: sent, notEOA: notEOA}
 	return w, &w.Authorization, nil
 }
 

@@ -177,6 +177,17 @@ type Outcome struct {
 // original receipt only for the same requirements: a payment made for one
 // price or recipient is never reported as settled for another.
 func RequirementsHash(r *x402.PaymentRequirements) common.Hash {
+	k := requirementsKey{r.Scheme, r.Network, r.Asset, r.PayTo, r.Amount}
+	if h, ok := requirementsHashes.Get(k); ok {
+		return h
+	}
+	h := requirementsHash(r)
+	requirementsHashes.put(k, h)
+	return h
+}
+
+// requirementsHash computes RequirementsHash.
+func requirementsHash(r *x402.PaymentRequirements) common.Hash {
 	asset, _ := x402.ParseAddress(r.Asset)
 	payTo, _ := x402.ParseAddress(r.PayTo)
 	b := make([]byte, 0, len(r.Scheme)+len(r.Network)+2+2*common.AddressLength+32)
