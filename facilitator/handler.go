@@ -98,9 +98,6 @@ type Handler struct {
 	limitsMu sync.Mutex
 	limiters map[string]*rate.Limiter
 	verifies verifyBudget
-	// bodies are request bodies' buffers (*[]byte) to read the next
-	// bodies into: the decoders copy what they keep of a body.
-	bodies sync.Pool
 }
 
 // SettleStatus is the HTTP status of a settle response: 200 for success,
@@ -218,17 +215,10 @@ func (h *Handler) readRequest(w http.ResponseWriter, r *http.Request) (req *x402
 			return nil, false, http.StatusUnsupportedMediaType, fmt.Sprintf("content type %q: want application/json", ct)
 		}
 	}
-	// The body is garbage once decoded (the decoders copy what they keep),
-	// so its buffer reads the next one.
-	buf, _ := h.bodies.Get().(*[]byte)
-	if buf == nil {
-		buf = new([]byte)
-	}
-	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxBodySize), r.ContentLength, *buf)
-	if cap(body) <= maxKeptBody {
-		*buf = body[:0]
-		defer h.bodies.Put(buf)
-	}
+	// The body is read into a buffer of its own, which the request it
+	// decodes to keeps (ParseVerifyRequestOwning): its strings are views
+	// of it, not copies.
+	body, err := readBody(http.MaxBytesReader(w, r.Body, MaxBodySize), r.ContentLength)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		switch {
@@ -242,7 +232,7 @@ func (h *Handler) readRequest(w http.ResponseWriter, r *http.Request) (req *x402
 	if len(body) == 0 {
 		return nil, false, http.StatusBadRequest, "empty body; want a JSON request"
 	}
-	req, err = x402.ParseVerifyRequest(body)
+	req, err = x402.ParseVerifyRequestOwning(body)
 	if err != nil {
 		return nil, false, http.StatusBadRequest, "body is not a JSON request: " + err.Error()
 	}
@@ -263,20 +253,13 @@ func (h *Handler) readRequest(w http.ResponseWriter, r *http.Request) (req *x402
 	return req, false, 0, ""
 }
 
-// maxKeptBody bounds the buffers Handler keeps to read bodies into.
-const maxKeptBody = 16 << 10
-
-// readBody reads a request body of size bytes (-1 if unknown) into buf,
-// or into one allocation when buf is too small, when the size is known and
-// within MaxBodySize.
-func readBody(r io.Reader, size int64, buf []byte) ([]byte, error) {
+// readBody reads a request body of size bytes (-1 if unknown), into one
+// allocation when the size is known and within MaxBodySize.
+func readBody(r io.Reader, size int64) ([]byte, error) {
 	if size <= 0 || size > MaxBodySize {
 		return io.ReadAll(r)
 	}
-	b := buf[:0]
-	if int64(cap(b)) < size+1 { // one byte more, to read EOF without growing
-		b = make([]byte, 0, size+1)
-	}
+	b := make([]byte, 0, size+1) // one byte more, to read EOF without growing
 	for {
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]

@@ -3,6 +3,7 @@ package x402
 import (
 	"encoding/json"
 	"strings"
+	"unsafe"
 )
 
 // A facilitator decodes a verify or settle body, and then its exact
@@ -20,6 +21,26 @@ import (
 func ParseVerifyRequest(data []byte) (*VerifyRequest, error) {
 	r := new(VerifyRequest)
 	d := newFastJSON(data)
+	if d.document(func() bool { return d.verifyRequest(r) }) {
+		return r, nil
+	}
+	r = new(VerifyRequest)
+	if err := json.Unmarshal(data, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// ParseVerifyRequestOwning is ParseVerifyRequest for a body the request
+// may keep: its strings and raw fields are views of data rather than
+// copies, so the caller must never change data again. A facilitator that
+// reads each body into a new buffer saves copying it.
+func ParseVerifyRequestOwning(data []byte) (*VerifyRequest, error) {
+	r := new(VerifyRequest)
+	d := &fastJSON{data: data, owned: true}
+	if len(data) > 0 {
+		d.str = unsafe.String(&data[0], len(data))
+	}
 	if d.document(func() bool { return d.verifyRequest(r) }) {
 		return r, nil
 	}
@@ -68,6 +89,9 @@ type fastJSON struct {
 	str   string // data as a string: decoded strings are slices of it
 	i     int
 	depth int
+	// owned is set when the result may keep data: str is then data
+	// itself, and raw fields are slices of it.
+	owned bool
 }
 
 func newFastJSON(data []byte) *fastJSON {
@@ -176,6 +200,10 @@ func (d *fastJSON) rawField(m *json.RawMessage) bool {
 	start := d.i
 	if !d.skip() {
 		return false
+	}
+	if d.owned {
+		*m = json.RawMessage(d.data[start:d.i:d.i]) // an append cannot write into data
+		return true
 	}
 	*m = append(json.RawMessage(nil), d.data[start:d.i]...)
 	return true

@@ -1,6 +1,7 @@
 package x402
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -122,6 +123,13 @@ func checkLikeUnmarshal(t *testing.T, data []byte) {
 	case err == nil && !reflect.DeepEqual(*got, want):
 		t.Fatalf("ParseVerifyRequest %+v, json.Unmarshal %+v", *got, want)
 	}
+	owned, err := ParseVerifyRequestOwning(bytes.Clone(data))
+	switch {
+	case (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error():
+		t.Fatalf("ParseVerifyRequestOwning error %v, json.Unmarshal %v", err, wantErr)
+	case err == nil && !reflect.DeepEqual(*owned, want):
+		t.Fatalf("ParseVerifyRequestOwning %+v, json.Unmarshal %+v", *owned, want)
+	}
 	var wantExact ExactPayload
 	wantErr = json.Unmarshal(data, &wantExact)
 	gotExact, err := ParseExactPayload(data)
@@ -130,6 +138,29 @@ func checkLikeUnmarshal(t *testing.T, data []byte) {
 		t.Fatalf("ParseExactPayload error %v, json.Unmarshal %v", err, wantErr)
 	case err == nil && !reflect.DeepEqual(*gotExact, wantExact):
 		t.Fatalf("ParseExactPayload %+v, json.Unmarshal %+v", *gotExact, wantExact)
+	}
+}
+
+// TestParseVerifyRequestOwning: a request decoded from a body it keeps
+// reads its strings from the body, and appending to its raw fields never
+// writes into the body.
+func TestParseVerifyRequestOwning(t *testing.T) {
+	t.Parallel()
+	body := []byte(exactBody)
+	r, err := ParseVerifyRequestOwning(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ParseVerifyRequest([]byte(exactBody))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = append(r.PaymentPayload.Payload, "garbage"...)
+	if string(body) != exactBody {
+		t.Fatal("appending to a raw field wrote into the body")
+	}
+	if !reflect.DeepEqual(r, want) {
+		t.Fatalf("owning %+v, copying %+v", r, want)
 	}
 }
 

@@ -31,8 +31,9 @@ import (
 // Concurrent verifications share such a call (reader), up to GroupSize
 // payments each. A node that refuses it is read the plain way (readEach).
 
-// maxGroupSize bounds the payments of one state call: its init code, 153
-// bytes a payment, stays under EIP-3860's 49,152 bytes.
+// maxGroupSize bounds the payments of one state call: its init code, 72
+// bytes a payment and about 140 more, stays under EIP-3860's 49,152
+// bytes.
 const maxGroupSize = 256
 
 // chainState is what check 5 reads of one payment, at one block.
@@ -53,20 +54,27 @@ type stateQuery struct {
 
 // The EVM opcodes of the state code.
 const (
+	opADD            = 0x01
 	opGT             = 0x11
 	opEQ             = 0x14
 	opISZERO         = 0x15
 	opAND            = 0x16
 	opSHL            = 0x1b
+	opCODECOPY       = 0x39
 	opTIMESTAMP      = 0x42
 	opPOP            = 0x50
 	opMLOAD          = 0x51
 	opMSTORE         = 0x52
 	opMSTORE8        = 0x53
+	opJUMPI          = 0x57
 	opGAS            = 0x5a
+	opJUMPDEST       = 0x5b
 	opPUSH1          = 0x60
 	opDUP1           = 0x80
+	opDUP2           = 0x81
+	opDUP5           = 0x84
 	opDUP6           = 0x85
+	opSWAP1          = 0x90
 	opRETURNDATASIZE = 0x3d
 	opEXTCODESIZE    = 0x3b
 	opSTATICCALL     = 0xfa
@@ -90,6 +98,16 @@ const (
 	memState      = 0xc0
 	memAnswer     = 0x100
 	answerPerRead = 32 + answerFlags
+)
+
+// A payment's entry in the state code's table: the payer, the nonce and
+// the token. It is copied to memEntry, which puts the payer and the nonce
+// in authorizationState's calldata, and the token in the low 20 bytes of
+// the word at memEntryToken (the rest of which is the nonce's end).
+const (
+	stateEntry    = 20 + 32 + 20
+	memEntry      = memAuthState + 4 + 12
+	memEntryToken = memEntry + stateEntry - 32
 )
 
 // The flag bytes after each payment's balance in the state code's answer,
@@ -131,31 +149,35 @@ func (c *evm) mstore(offset uint64) {
 	c.op(opMSTORE)
 }
 
-// mstore8 writes the low byte of the word on top of the stack at offset.
-func (c *evm) mstore8(offset uint64) {
-	c.pushUint(offset)
-	c.op(opMSTORE8)
-}
-
-// staticcall calls the token, the sixth item of the stack once the call's
-// arguments are pushed (the second before), with the calldata at in,
-// copies 32 bytes of its answer to out, and stores at flag 1 if the call
-// succeeded and answered a word at least, 0 if not.
-func (c *evm) staticcall(in, inSize, out, flag uint64) {
-	c.pushUint(32)
-	c.pushUint(out)
+// staticcallTo calls the token, the sixth item of the stack once the
+// call's arguments are pushed (the fourth before), with the calldata at
+// in; the two items on top of the stack are where its answer goes and how
+// much of it (the answer's size and offset, in the order the call takes
+// them). It leaves 1 on the stack if the call succeeded and answered a
+// word at least, 0 if not.
+func (c *evm) staticcallTo(in, inSize uint64) {
 	c.pushUint(inSize)
 	c.pushUint(in)
 	c.op(opDUP6, opGAS, opSTATICCALL)
 	c.pushUint(31)
 	c.op(opRETURNDATASIZE, opGT, opAND) // success && returndatasize > 31
-	c.mstore8(flag)
+}
+
+// flag stores the byte on top of the stack as the payment's flag f: at
+// out + 32 + f, out being the nth item of the stack.
+func (c *evm) flag(n int, f uint64) {
+	c.op(opDUP1 - 1 + byte(n))
+	c.pushUint(32 + f)
+	c.op(opADD, opMSTORE8)
 }
 
 // stateCode is the init code that reads qs and returns their answer
-// (memAnswer's layout).
+// (memAnswer's layout). It is a loop over a table of the payments, which
+// follows it in the code (stateEntry bytes each, copied to memory with
+// CODECOPY): the code the node decodes, and the facilitator encodes as
+// hex, is about half of what a run of each payment's reads would be.
 func stateCode(qs []stateQuery) []byte {
-	c := make(evm, 0, 32+160*len(qs))
+	c := make(evm, 0, 160+stateEntry*len(qs))
 	c.push(selBalanceOf)
 	c.pushUint(224)
 	c.op(opSHL)
@@ -166,35 +188,67 @@ func stateCode(qs []stateQuery) []byte {
 	c.mstore(memAuthState)
 	c.op(opTIMESTAMP)
 	c.mstore(memAnswer)
-	for i, q := range qs {
-		out := uint64(memAnswer + 32 + i*answerPerRead)
-		flags := out + 32
-		// The stack holds the token and the payer for the payment's reads.
-		c.push(q.token[:])
-		c.push(q.from[:])
-		c.op(opDUP1)
-		c.mstore(memBalanceOf + 4)
-		c.op(opDUP1)
-		c.mstore(memAuthState + 4)
-		c.push(q.nonce[:])
-		c.mstore(memAuthState + 4 + 32)
-		c.staticcall(memBalanceOf, 4+32, out, flags+flagBalance)
-		c.staticcall(memAuthState, 4+64, memState, flags+flagAuthState)
-		c.pushUint(memState)
-		c.op(opMLOAD, opDUP1)
-		c.pushUint(2)
-		c.op(opGT) // 2 > state
-		c.mstore8(flags + flagBoolean)
-		c.pushUint(1)
-		c.op(opEQ)
-		c.mstore8(flags + flagUsed)
-		c.op(opEXTCODESIZE, opISZERO, opISZERO)
-		c.mstore8(flags + flagCode)
-		c.op(opPOP)
-	}
+	// The stack holds the answer's offset for the payment (out) and its
+	// entry's offset in the code (at).
+	c.pushUint(memAnswer + 32)
+	c.push([]byte{0, 0}) // at: the table's offset, set below
+	at := len(c) - 2
+	loop := len(c)
+	c.op(opJUMPDEST)
+	// The entry lays the payer and the nonce where authorizationState's
+	// calldata wants them, and the token after.
+	c.pushUint(stateEntry)
+	c.op(opDUP2)
+	c.pushUint(memEntry)
+	c.op(opCODECOPY)
+	// The stack holds the token and the payer for the payment's reads (an
+	// address's upper 96 bits are ignored, and under the payer's are
+	// zeros, as memory starts).
+	c.pushUint(memEntryToken)
+	c.op(opMLOAD)
+	c.pushUint(memAuthState + 4)
+	c.op(opMLOAD, opDUP1)
+	c.mstore(memBalanceOf + 4)
+	// Stack: out, at, token, payer.
+	c.pushUint(32)
+	c.op(opDUP5) // out
+	c.staticcallTo(memBalanceOf, 4+32)
+	c.flag(5, flagBalance)
+	c.pushUint(32)
+	c.pushUint(memState)
+	c.staticcallTo(memAuthState, 4+64)
+	c.flag(5, flagAuthState)
+	c.pushUint(memState)
+	c.op(opMLOAD, opDUP1)
+	c.pushUint(2)
+	c.op(opGT) // 2 > state
+	c.flag(6, flagBoolean)
+	c.pushUint(1)
+	c.op(opEQ)
+	c.flag(5, flagUsed)
+	c.op(opEXTCODESIZE, opISZERO, opISZERO)
+	c.flag(4, flagCode)
+	c.op(opPOP)
+	// The next entry and answer, while entries are left.
+	c.pushUint(stateEntry)
+	c.op(opADD, opSWAP1)
+	c.pushUint(answerPerRead)
+	c.op(opADD, opSWAP1, opDUP1)
+	c.push([]byte{0, 0}) // the table's end, set below
+	end := len(c) - 2
+	c.op(opGT) // end > at
+	c.push([]byte{byte(loop >> 8), byte(loop)})
+	c.op(opJUMPI)
 	c.pushUint(uint64(32 + len(qs)*answerPerRead))
 	c.pushUint(memAnswer)
 	c.op(opRETURN)
+	binary.BigEndian.PutUint16(c[at:], uint16(len(c)))
+	binary.BigEndian.PutUint16(c[end:], uint16(len(c)+stateEntry*len(qs)))
+	for _, q := range qs {
+		c = append(c, q.from[:]...)
+		c = append(c, q.nonce[:]...)
+		c = append(c, q.token[:]...)
+	}
 	return c
 }
 

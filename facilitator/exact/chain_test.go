@@ -216,6 +216,54 @@ func TestReadStates(t *testing.T) {
 	}
 }
 
+// TestStateCodeGroups checks the state call's loop at the group sizes at
+// its ends, one payment and maxGroupSize, and between, against the plain
+// reads (readEach) on the devnet: each payment's balance, nonce state and
+// code, whatever its place in the table.
+func TestStateCodeGroups(t *testing.T) {
+	t.Parallel()
+	e := newChainEnv(t)
+	d := e.chain
+	for _, n := range []int{1, 2, 7, maxGroupSize} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			t.Parallel()
+			qs := make([]stateQuery, n)
+			for i := range qs {
+				qs[i] = stateQuery{token: d.Token.Address, from: d.Accounts[i%len(d.Accounts)].Address}
+				switch i % 3 {
+				case 0:
+					rand.Read(qs[i].nonce[:])
+				case 1:
+					qs[i].nonce = e.usedNonce
+				case 2:
+					qs[i].from = d.Contracts.EntryPoint // a payer with code
+				}
+			}
+			states, errs, err := e.scheme.readStates(context.Background(), qs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wantErrs, err := e.scheme.readEach(context.Background(), qs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var used, code int
+			for i := range qs {
+				got, w := states[i], want[i]
+				if errs[i] != nil || wantErrs[i] != nil || got.balance.Cmp(w.balance) != 0 || got.used != w.used || got.hasCode != w.hasCode {
+					t.Fatalf("payment %d of %d: %+v (%v), the plain reads %+v (%v)", i, n, got, errs[i], w, wantErrs[i])
+				}
+				used += boolInt(got.used)
+				code += boolInt(got.hasCode)
+			}
+			// Payment 1 is account 1's spent nonce, 2 a payer with code.
+			if n >= 7 && (used == 0 || code == 0) {
+				t.Fatalf("%d spent nonces and %d payers with code of %d; the test lays out both", used, code, n)
+			}
+		})
+	}
+}
+
 // TestVerifyReadsTheChain checks Verify's chain checks through shared
 // state calls: concurrent verifications of distinct payments each get
 // their own answer, a nonce spent on chain is replay and a payer without
