@@ -37,7 +37,11 @@
 # three ports: facilitator, respond, admin; default 18546), VERIFY_DIR
 # (default /tmp/caddy-x402-verify), VERIFY_PROFILE=1 (write a 10 s CPU
 # profile and the allocations of the same 10 s, of each binary's first
-# run, from Caddy's admin endpoint).
+# run, from Caddy's admin endpoint), VERIFY_UPSTREAM=1 (also load upstream
+# x402's own facilitator, interop/upstream-facilitator.mjs under node, on
+# $port+3, with the same payments, in every round after new's: its
+# requests/s and CPU a verify, and ours over its; needs
+# `npm ci --prefix interop`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk"; exit 1; }
@@ -58,7 +62,7 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 free() { ! (exec 3<>"/dev/tcp/${1%:*}/${1##*:}") 2>/dev/null; }
 
-for a in "$devnet_addr" "127.0.0.1:$port" "127.0.0.1:$((port + 1))" "127.0.0.1:$((port + 2))"; do
+for a in "$devnet_addr" "127.0.0.1:$port" "127.0.0.1:$((port + 1))" "127.0.0.1:$((port + 2))" "127.0.0.1:$((port + 3))"; do
 	free "$a" || { echo "$a is in use (set VERIFY_DEVNET_ADDR or VERIFY_PORT)"; exit 1; }
 done
 
@@ -97,6 +101,21 @@ echo "== signing $payments distinct payments"
 # shellcheck disable=SC1091
 . "$out/chain.env"
 answer='{"isValid":true,"payer":"0x70997970C51812dc3A010C7d01b50e0d17dc79C8"}'
+upstream=
+if [ "${VERIFY_UPSTREAM:-0}" = 1 ]; then
+	[ -d interop/node_modules/@x402/evm ] || { echo "VERIFY_UPSTREAM needs npm ci --prefix interop"; exit 1; }
+	RPC="http://$devnet_addr" NETWORK=$NETWORK KEY="0x$(cat "$out/settler.key")" PORT=$((port + 3)) \
+		node interop/upstream-facilitator.mjs >"$out/upstream.log" 2>&1 &
+	upstream=$!
+	pids+=("$upstream")
+	for _ in $(seq 100); do
+		grep -q listening "$out/upstream.log" && break
+		sleep 0.2
+	done
+	head -1 "$out/bodies.jsonl" | curl -fsS -H 'Content-Type: application/json' --data-binary @- \
+		"http://127.0.0.1:$((port + 3))/verify" | grep -q '"isValid":true' ||
+		{ echo "upstream's facilitator does not verify the first body"; cat "$out/upstream.log"; exit 1; }
+fi
 
 # caddyfile PROFILE writes the Caddyfile: the facilitator on $port, the
 # respond baseline on $port+1, and Caddy's admin endpoint (for pprof) on
@@ -159,7 +178,7 @@ measure() {
 	' "$out/wrk-$1.txt"
 }
 
-for m in "${bins[@]}" respond; do : >"$out/results-$m.txt"; done
+for m in "${bins[@]}" respond ${upstream:+upstream}; do : >"$out/results-$m.txt"; done
 echo "== $runs runs: wrk -t2 -c$conns -d$dur, $(nproc) cores; load average $(load)"
 printf '%-4s %-8s %9s %7s %13s %13s %7s\n' run binary "req/s" valid "CPU us/req" "devnet us/req" p50
 for r in $(seq "$runs"); do
@@ -193,6 +212,12 @@ for r in $(seq "$runs"); do
 			echo "$rps $valid $cpu $dcpu" >>"$out/results-respond.txt"
 			printf '%-4s %-8s %9.0f %6.2f%% %13.1f %13s %7s\n' "$r" respond "$rps" "$(echo "$valid * 100" | bc -l)" "$cpu" - \
 				"$(awk '$1 == "50%" {print $2}' "$out/wrk-respond-$r.txt")"
+			if [ -n "$upstream" ]; then
+				read -r rps valid cpu dcpu < <(measure "upstream-$r" "http://127.0.0.1:$((port + 3))/verify" "$upstream")
+				echo "$rps $valid $cpu $dcpu" >>"$out/results-upstream.txt"
+				printf '%-4s %-8s %9.0f %6.2f%% %13.1f %13.1f %7s\n' "$r" upstream "$rps" "$(echo "$valid * 100" | bc -l)" "$cpu" "$dcpu" \
+					"$(awk '$1 == "50%" {print $2}' "$out/wrk-upstream-$r.txt")"
+			fi
 		fi
 		kill "$pid"
 		wait "$pid" 2>/dev/null || true
@@ -206,7 +231,7 @@ summary() {
 		printf "%.1f (%.1f-%.1f)", m, v[1], v[NR]}'
 }
 echo "== median (range) of $runs runs; load average $(load)"
-for m in "${bins[@]}" respond; do
+for m in "${bins[@]}" respond ${upstream:+upstream}; do
 	printf '%-8s req/s %s  valid %s%%  CPU us/req %s' "$m" "$(summary 1 "$out/results-$m.txt")" \
 		"$(awk '{s += $2; n++} END {printf "%.2f", s / n * 100}' "$out/results-$m.txt")" "$(summary 3 "$out/results-$m.txt")"
 	[ "$m" != respond ] && printf '  devnet CPU us/req %s' "$(summary 4 "$out/results-$m.txt")"
@@ -218,5 +243,13 @@ if [ "${#bins[@]}" = 2 ]; then
 	ratios=$(paste -d' ' "$out/results-new.txt" "$out/results-base.txt" | awk '{printf "%.3f\n", $3 / $7}')
 	printf 'new/base CPU us/req, paired by run: %s (median %s)\n' "$(echo $ratios)" \
 		"$(echo "$ratios" | sort -g | awk '{v[NR] = $1} END {printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')"
+fi
+if [ -n "$upstream" ]; then
+	# Ours against upstream's facilitator, round by round: requests/s
+	# (ours over theirs) and CPU a verify (theirs over ours).
+	paste -d' ' "$out/results-new.txt" "$out/results-upstream.txt" | awk '{
+		printf "%.1f %.1f\n", $1 / $5, $7 / $3}' >"$out/ratios-upstream.txt"
+	printf 'new against upstream, paired by run: req/s %s; CPU a verify, upstream over new, %s\n' \
+		"$(cut -d' ' -f1 "$out/ratios-upstream.txt" | paste -sd' ')" "$(cut -d' ' -f2 "$out/ratios-upstream.txt" | paste -sd' ')"
 fi
 echo "raw: $out/wrk-*.txt, $out/results-*.txt${VERIFY_PROFILE:+, $out/cpu-*.pprof, $out/allocs-*.pprof}"
