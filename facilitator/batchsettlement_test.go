@@ -23,12 +23,47 @@ import (
 )
 
 // channelPayer signs batch-settlement payments of one channel, as
-// upstream's client does.
+// upstream's client does, for its offer.
 type channelPayer struct {
-	e   *env
-	key *ecdsa.PrivateKey
-	cfg batchsettle.ChannelConfig
-	dom batchsettle.Domain
+	e     *env
+	key   *ecdsa.PrivateKey
+	cfg   batchsettle.ChannelConfig
+	dom   batchsettle.Domain
+	offer x402.PaymentRequirements
+}
+
+// newChannelEnv is an env with the batch-settlement scheme on, and the
+// channel of a new payer holding funds of the token (and no ETH) to
+// account 2, account 3 its receiver authorizer, offered at 100 a call.
+func newChannelEnv(t testing.TB, funds int64) (*env, *channelPayer) {
+	t.Helper()
+	e := newEnvB(t, envOptions{})
+	e.stop()
+	e.cfg.BatchSettlement = &BatchSettlement{}
+	e.start()
+	d := e.chain
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	payer := crypto.PubkeyToAddress(key.PublicKey)
+	receiver, authorizer := d.Accounts[2].Address, d.Accounts[3].Address
+	e.fundTokens(payer, funds)
+	return e, &channelPayer{e: e, key: key, dom: batchsettle.NewDomain(d.ChainID, d.Contracts.BatchSettlement),
+		cfg: batchsettle.ChannelConfig{
+			Payer: payer, PayerAuthorizer: payer, Receiver: receiver, ReceiverAuthorizer: authorizer,
+			Token: d.Token.Address, WithdrawDelay: big.NewInt(900),
+		},
+		offer: x402.PaymentRequirements{
+			Scheme: x402.SchemeBatchSettlement, Network: e.network, Amount: "100", Asset: d.Token.Address.Hex(), PayTo: receiver.Hex(),
+			MaxTimeoutSeconds: 60, Extra: &x402.Extra{ReceiverAuthorizer: authorizer.Hex(), WithdrawDelay: 900, Name: d.Token.Name, Version: d.Token.Version},
+		}}
+}
+
+// request is a verify or settle request of payload for the channel's
+// offer.
+func (c *channelPayer) request(payload json.RawMessage) *x402.VerifyRequest {
+	return &x402.VerifyRequest{PaymentPayload: x402.PaymentPayload{X402Version: x402.Version, Accepted: c.offer, Payload: payload}, PaymentRequirements: c.offer}
 }
 
 func (c *channelPayer) id() common.Hash { return c.dom.ChannelID(c.cfg) }
@@ -87,29 +122,10 @@ func (c *channelPayer) payload(typ string, max, deposit int64) json.RawMessage {
 // receiver authorizer, claims and sweeps it in one transaction, once.
 func TestBatchSettlementScheme(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{})
-	e.stop()
-	e.cfg.BatchSettlement = &BatchSettlement{}
-	e.start()
+	e, c := newChannelEnv(t, 50_000)
 	d := e.chain
-	key, err := crypto.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	payer := crypto.PubkeyToAddress(key.PublicKey)
-	receiver, authorizer := d.Accounts[2].Address, d.Accounts[3].Address
-	e.fundTokens(payer, 50_000)
-	c := &channelPayer{e: e, key: key, dom: batchsettle.NewDomain(d.ChainID, d.Contracts.BatchSettlement), cfg: batchsettle.ChannelConfig{
-		Payer: payer, PayerAuthorizer: payer, Receiver: receiver, ReceiverAuthorizer: authorizer,
-		Token: d.Token.Address, WithdrawDelay: big.NewInt(900),
-	}}
-	offer := x402.PaymentRequirements{
-		Scheme: x402.SchemeBatchSettlement, Network: e.network, Amount: "100", Asset: d.Token.Address.Hex(), PayTo: receiver.Hex(),
-		MaxTimeoutSeconds: 60, Extra: &x402.Extra{ReceiverAuthorizer: authorizer.Hex(), WithdrawDelay: 900, Name: d.Token.Name, Version: d.Token.Version},
-	}
-	request := func(payload json.RawMessage) *x402.VerifyRequest {
-		return &x402.VerifyRequest{PaymentPayload: x402.PaymentPayload{X402Version: x402.Version, Accepted: offer, Payload: payload}, PaymentRequirements: offer}
-	}
+	payer, receiver := c.cfg.Payer, c.cfg.Receiver
+	request := c.request
 
 	var deposited x402.SettleResponse
 	if resp := e.post("settle", request(c.payload("deposit", 100, 40_000)), &deposited); resp.StatusCode != http.StatusOK || !deposited.Success {
@@ -298,29 +314,10 @@ func TestUpstreamBatchSettlementServer(t *testing.T) {
 // due succeeds with "0" and sends nothing.
 func TestBatchSettlementSweep(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{})
-	e.stop()
-	e.cfg.BatchSettlement = &BatchSettlement{}
-	e.start()
+	e, c := newChannelEnv(t, 5_000)
 	d := e.chain
-	key, err := crypto.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	payer := crypto.PubkeyToAddress(key.PublicKey)
-	receiver, authorizer := d.Accounts[2], d.Accounts[3].Address
-	e.fundTokens(payer, 5_000)
-	c := &channelPayer{e: e, key: key, dom: batchsettle.NewDomain(d.ChainID, d.Contracts.BatchSettlement), cfg: batchsettle.ChannelConfig{
-		Payer: payer, PayerAuthorizer: payer, Receiver: receiver.Address, ReceiverAuthorizer: authorizer,
-		Token: d.Token.Address, WithdrawDelay: big.NewInt(900),
-	}}
-	offer := x402.PaymentRequirements{
-		Scheme: x402.SchemeBatchSettlement, Network: e.network, Amount: "100", Asset: d.Token.Address.Hex(), PayTo: receiver.Address.Hex(),
-		MaxTimeoutSeconds: 60, Extra: &x402.Extra{ReceiverAuthorizer: authorizer.Hex(), WithdrawDelay: 900, Name: d.Token.Name, Version: d.Token.Version},
-	}
-	request := func(payload json.RawMessage) *x402.VerifyRequest {
-		return &x402.VerifyRequest{PaymentPayload: x402.PaymentPayload{X402Version: x402.Version, Accepted: offer, Payload: payload}, PaymentRequirements: offer}
-	}
+	receiver := d.Accounts[2]
+	request := c.request
 	var deposited x402.SettleResponse
 	if e.post("settle", request(c.payload("deposit", 100, 4_000)), &deposited); !deposited.Success {
 		t.Fatalf("settling the deposit: %+v", deposited)

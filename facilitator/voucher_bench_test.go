@@ -2,16 +2,11 @@ package facilitator
 
 import (
 	"context"
-	"encoding/json"
-	"math/big"
 	"net/http"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/ethereum/go-ethereum/crypto"
-
-	"github.com/caddy-x402/caddy-x402/contracts/batchsettle"
 	"github.com/caddy-x402/caddy-x402/x402"
 )
 
@@ -26,30 +21,10 @@ import (
 // that each recovers its signature. It reports the median of each (µs)
 // and their ratio (voucher/exact); ns/op is the pair's.
 func BenchmarkVoucherAgainstExact(b *testing.B) {
-	e := newEnvB(b, envOptions{})
-	e.stop()
-	e.cfg.BatchSettlement = &BatchSettlement{}
-	e.start()
-	d := e.chain
-	key, err := crypto.GenerateKey()
-	if err != nil {
-		b.Fatal(err)
-	}
-	payer := crypto.PubkeyToAddress(key.PublicKey)
-	receiver, authorizer := d.Accounts[2].Address, d.Accounts[3].Address
 	const price, deposit = 100, 40_000_000
-	e.fundTokens(payer, deposit)
-	c := &channelPayer{e: e, key: key, dom: batchsettle.NewDomain(d.ChainID, d.Contracts.BatchSettlement), cfg: batchsettle.ChannelConfig{
-		Payer: payer, PayerAuthorizer: payer, Receiver: receiver, ReceiverAuthorizer: authorizer,
-		Token: d.Token.Address, WithdrawDelay: big.NewInt(900),
-	}}
-	offer := x402.PaymentRequirements{
-		Scheme: x402.SchemeBatchSettlement, Network: e.network, Amount: "100", Asset: d.Token.Address.Hex(), PayTo: receiver.Hex(),
-		MaxTimeoutSeconds: 60, Extra: &x402.Extra{ReceiverAuthorizer: authorizer.Hex(), WithdrawDelay: 900, Name: d.Token.Name, Version: d.Token.Version},
-	}
-	voucher := func(payload json.RawMessage) *x402.VerifyRequest {
-		return &x402.VerifyRequest{PaymentPayload: x402.PaymentPayload{X402Version: x402.Version, Accepted: offer, Payload: payload}, PaymentRequirements: offer}
-	}
+	e, c := newChannelEnv(b, deposit)
+	d := e.chain
+	voucher := c.request
 	var deposited x402.SettleResponse
 	if resp := e.post("settle", voucher(c.payload("deposit", price, deposit)), &deposited); resp.StatusCode != http.StatusOK || !deposited.Success {
 		b.Fatalf("settling the deposit: %d %+v", resp.StatusCode, deposited)
@@ -60,7 +35,7 @@ func BenchmarkVoucherAgainstExact(b *testing.B) {
 	vouchers, exacts := make([]*x402.VerifyRequest, b.N), make([]*x402.VerifyRequest, b.N)
 	for i := range b.N {
 		vouchers[i] = voucher(c.payload("voucher", int64(price*(i+1)), 0))
-		exacts[i] = e.pay(d.Accounts[1+i%8], receiver, price)
+		exacts[i] = e.pay(d.Accounts[1+i%8], c.cfg.Receiver, price)
 	}
 	took := map[string][]time.Duration{}
 	verify := func(kind string, req *x402.VerifyRequest) {

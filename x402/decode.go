@@ -19,16 +19,7 @@ import (
 // ParseVerifyRequest decodes the body of a verify or settle request, as
 // json.Unmarshal does.
 func ParseVerifyRequest(data []byte) (*VerifyRequest, error) {
-	r := new(VerifyRequest)
-	d := newFastJSON(data)
-	if d.document(func() bool { return d.verifyRequest(r) }) {
-		return r, nil
-	}
-	r = new(VerifyRequest)
-	if err := json.Unmarshal(data, r); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return parseVerifyRequest(newFastJSON(data))
 }
 
 // ParseVerifyRequestOwning is ParseVerifyRequest for a body the request
@@ -36,16 +27,21 @@ func ParseVerifyRequest(data []byte) (*VerifyRequest, error) {
 // copies, so the caller must never change data again. A facilitator that
 // reads each body into a new buffer saves copying it.
 func ParseVerifyRequestOwning(data []byte) (*VerifyRequest, error) {
-	r := new(VerifyRequest)
 	d := &fastJSON{data: data, owned: true}
 	if len(data) > 0 {
 		d.str = unsafe.String(&data[0], len(data))
 	}
+	return parseVerifyRequest(d)
+}
+
+// parseVerifyRequest decodes d's data in one pass, or with encoding/json.
+func parseVerifyRequest(d *fastJSON) (*VerifyRequest, error) {
+	r := new(VerifyRequest)
 	if d.document(func() bool { return d.verifyRequest(r) }) {
 		return r, nil
 	}
 	r = new(VerifyRequest)
-	if err := json.Unmarshal(data, r); err != nil {
+	if err := json.Unmarshal(d.data, r); err != nil {
 		return nil, err
 	}
 	return r, nil

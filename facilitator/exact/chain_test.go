@@ -377,20 +377,8 @@ func TestReaderShares(t *testing.T) {
 	t.Run("a read given up", func(t *testing.T) {
 		t.Parallel()
 		gate := make(chan struct{})
-		var inCalls atomic.Int32
-		r := &reader{size: 8, parallel: 1, read: func(ctx context.Context, qs []stateQuery) ([]chainState, []error, error) {
-			inCalls.Add(int32(len(qs)))
-			<-gate
-			if err := ctx.Err(); err != nil {
-				return nil, nil, err
-			}
-			return make([]chainState, len(qs)), make([]error, len(qs)), nil
-		}}
-		read := func(ctx context.Context) <-chan error {
-			done := make(chan error, 1)
-			go func() { _, err := r.state(ctx, stateQuery{}); done <- err }()
-			return done
-		}
+		r, inCalls := gatedReader(gate)
+		read := func(ctx context.Context) <-chan error { return r.stateAsync(ctx) }
 		a := read(context.Background())
 		for inCalls.Load() < 1 {
 			time.Sleep(time.Millisecond)
@@ -533,17 +521,8 @@ func TestReaderBounded(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			gate := make(chan struct{})
-			var inCalls atomic.Int32
-			r := &reader{size: 8, parallel: 1, read: func(ctx context.Context, qs []stateQuery) ([]chainState, []error, error) {
-				inCalls.Add(int32(len(qs)))
-				<-gate
-				return make([]chainState, len(qs)), make([]error, len(qs)), nil
-			}}
-			read := func(ctx context.Context) <-chan error {
-				done := make(chan error, 1)
-				go func() { _, err := r.state(ctx, stateQuery{}); done <- err }()
-				return done
-			}
+			r, inCalls := gatedReader(gate)
+			read := r.stateAsync
 			var first <-chan error
 			if tc.first {
 				first = read(context.Background())
@@ -596,6 +575,29 @@ func TestReaderBounded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gatedReader is a reader of groups of up to 8, one call at a time, whose
+// calls count their reads in inCalls and answer once gate lets them: an
+// error if their context is done by then.
+func gatedReader(gate <-chan struct{}) (r *reader, inCalls *atomic.Int32) {
+	inCalls = new(atomic.Int32)
+	r = &reader{size: 8, parallel: 1, read: func(ctx context.Context, qs []stateQuery) ([]chainState, []error, error) {
+		inCalls.Add(int32(len(qs)))
+		<-gate
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		return make([]chainState, len(qs)), make([]error, len(qs)), nil
+	}}
+	return r, inCalls
+}
+
+// stateAsync reads a state in a goroutine of its own, and sends its error.
+func (r *reader) stateAsync(ctx context.Context) <-chan error {
+	done := make(chan error, 1)
+	go func() { _, err := r.state(ctx, stateQuery{}); done <- err }()
+	return done
 }
 
 func boolInt(b bool) int {
