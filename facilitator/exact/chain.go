@@ -510,7 +510,13 @@ func (r *reader) state(ctx context.Context, q stateQuery) (chainState, error) {
 	case <-rd.done:
 		return rd.state, rd.err
 	case <-abandoned:
-		return chainState{}, ctx.Err()
+		err := ctx.Err()
+		if err == nil {
+			// The parent closes its channel before it cancels its
+			// children, which a Bound's timed context is.
+			err = context.Canceled
+		}
+		return chainState{}, err
 	}
 }
 
@@ -533,9 +539,9 @@ func (r *reader) enforce(rd *stateRead) {
 
 // sweep answers the bounded reads past their deadline with
 // context.DeadlineExceeded, as their context's Done would have, and sets
-// itself for the earliest deadline left. Reads are answered in the order
-// they came, so it runs about once a deadline's length (RPCTimeout) while
-// reads come, not once a read.
+// itself for the earliest deadline left. Reads come, and most are
+// answered, in about the order of their deadlines, so it runs about once
+// a deadline's length (RPCTimeout) while reads come, not once a read.
 func (r *reader) sweep() {
 	r.mu.Lock()
 	defer r.mu.Unlock()

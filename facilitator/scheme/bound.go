@@ -18,9 +18,11 @@ type Bound struct {
 	parent   context.Context
 	deadline time.Time
 
-	mu     sync.Mutex
-	timed  context.Context // made by Done
-	cancel context.CancelFunc
+	mu       sync.Mutex
+	timed    context.Context // made by Done
+	cancel   context.CancelFunc
+	released bool
+	err      error // the first error Err answered: it never changes
 }
 
 // WithBound returns parent bounded by timeout, and the function that
@@ -44,26 +46,35 @@ func (b *Bound) Done() <-chan struct{} {
 	defer b.mu.Unlock()
 	if b.timed == nil {
 		b.timed, b.cancel = context.WithDeadline(b.parent, b.deadline)
+		if b.released {
+			b.cancel()
+		}
 	}
 	return b.timed.Done()
 }
 
 // Err is context.DeadlineExceeded once the deadline has passed, the
-// parent's error once it is done, and nil before.
+// parent's error once it is done, context.Canceled once released, and nil
+// before. Once it is not nil it never changes.
 func (b *Bound) Err() error {
 	b.mu.Lock()
-	timed := b.timed
-	b.mu.Unlock()
-	if timed != nil {
-		return timed.Err()
+	defer b.mu.Unlock()
+	if b.err == nil {
+		b.err = b.errLocked()
 	}
-	if err := b.parent.Err(); err != nil {
-		return err
-	}
-	if !time.Now().Before(b.deadline) {
+	return b.err
+}
+
+// errLocked is what ends the bound now, if anything; b.mu is held.
+func (b *Bound) errLocked() error {
+	switch {
+	case b.timed != nil:
+		return b.timed.Err()
+	case !time.Now().Before(b.deadline):
 		return context.DeadlineExceeded
+	default:
+		return b.parent.Err()
 	}
-	return nil
 }
 
 // Value is the parent's value for key (or the timed context's, once Done
@@ -91,8 +102,17 @@ func (b *Bound) Abandoned() <-chan struct{} {
 	return b.parent.Done()
 }
 
+// release ends the bound, as context.WithTimeout's cancel does: Err is
+// context.Canceled from then on (unless it had ended before), and a timer
+// made later is released at once.
 func (b *Bound) release() {
 	b.mu.Lock()
+	b.released = true
+	if b.err == nil {
+		if b.err = b.errLocked(); b.err == nil {
+			b.err = context.Canceled
+		}
+	}
 	cancel := b.cancel
 	b.mu.Unlock()
 	if cancel != nil {

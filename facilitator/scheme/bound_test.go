@@ -84,6 +84,31 @@ func TestBound(t *testing.T) {
 			t.Errorf("Deadline = %v, want the parent's %v", got, want)
 		}
 	})
+	t.Run("Err never changes", func(t *testing.T) {
+		t.Parallel()
+		parent, cancel := context.WithCancel(context.Background())
+		b, release := WithBound(parent, 10*time.Millisecond)
+		defer release()
+		d, _ := b.Deadline()
+		time.Sleep(time.Until(d))
+		if err := b.Err(); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Err past the deadline = %v", err)
+		}
+		cancel()
+		wait(t, b.Done(), "Done")
+		if err := b.Err(); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Err after the parent's cancel = %v, want DeadlineExceeded still", err)
+		}
+	})
+	t.Run("Done after release", func(t *testing.T) {
+		t.Parallel()
+		b, release := WithBound(context.Background(), time.Hour)
+		release()
+		if err := b.Err(); !errors.Is(err, context.Canceled) {
+			t.Errorf("Err after release = %v", err)
+		}
+		wait(t, b.Done(), "Done asked for after release")
+	})
 	t.Run("release stops the timer", func(t *testing.T) {
 		t.Parallel()
 		b, release := WithBound(context.Background(), time.Hour)
